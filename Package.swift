@@ -1,0 +1,41 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "widgets",
+    products: [
+        // What a widget author depends on: `import WidgetKit`.
+        .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        // The host runtime, for programs that embed the host.
+        .library(name: "WidgetHost", targets: ["WidgetHost"]),
+        .executable(name: "widgets", targets: ["widgets"]),
+        // Sample bundles: each a shared object installed into widgets.d/.
+        .library(name: "GameWidgets", type: .dynamic, targets: ["GameWidgets"]),
+        .library(name: "SystemWidgets", type: .dynamic, targets: ["SystemWidgets"]),
+        .executable(name: "game-app", targets: ["GameApp"]),
+    ],
+    targets: [
+        // The plugin ABI: one C header, the whole contract between host and bundle.
+        .target(name: "CWidgetABI"),
+        // The wire format both sides share: JSON, view trees, timelines. Embedded in the host and in
+        // every bundle; no Swift value ever crosses the boundary, only its bytes.
+        .target(name: "WidgetWire"),
+        // The SDK widget authors import.
+        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "WidgetWire"]),
+        // The host runtime: loading, validation, requests.
+        .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire"]),
+        .executableTarget(name: "widgets", dependencies: ["WidgetHost", "WidgetWire"]),
+        .executableTarget(
+            name: "widgets-bench", dependencies: ["WidgetHost", "WidgetKit", "WidgetWire", "CWidgetABI"]),
+
+        // Samples.
+        .target(name: "GameData", path: "Plugins/Game/Data"),
+        .target(name: "GameWidgets", dependencies: ["WidgetKit", "GameData"], path: "Plugins/Game/Widgets"),
+        .executableTarget(name: "GameApp", dependencies: ["GameData"], path: "Plugins/Game/App"),
+        .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
+
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire"]),
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

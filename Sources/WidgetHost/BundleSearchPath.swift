@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where the host looks for bundles, in order.
+///
+/// - `--plugins DIR` alone, when given;
+/// - else the directories of `WIDGETS_PATH` (colon-separated, like `PATH`), when set and not empty;
+/// - else the `widgets.d/` of the current project (the nearest directory at or above the working
+///   directory that has one), then `$XDG_DATA_HOME/widgets/widgets.d` (`~/.local/share/...`).
+public enum BundleSearchPath {
+    public static func resolve(
+        plugins: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> [String] {
+        if let plugins { return [absolute(plugins, in: currentDirectory)] }
+        if let list = environment["WIDGETS_PATH"], !list.isEmpty {
+            return list.split(separator: ":").map { absolute(String($0), in: currentDirectory) }
+        }
+        var directories: [String] = []
+        var directory = URL(fileURLWithPath: currentDirectory).standardizedFileURL
+        while true {
+            let candidate = directory.appendingPathComponent("widgets.d").path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                directories.append(candidate)
+                break
+            }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        directories.append(dataHome(environment) + "/widgets/widgets.d")
+        return directories
+    }
+
+    static func dataHome(_ environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+    }
+
+    static func absolute(_ path: String, in directory: String) -> String {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
+        return url.standardizedFileURL.path
+    }
+}

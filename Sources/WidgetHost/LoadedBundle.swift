@@ -1,0 +1,180 @@
+import CWidgetABI
+import Foundation
+import WidgetWire
+
+/// A bundle the host opened, checked and initialized. Bundles are never unloaded: a Swift image cannot
+/// be `dlclose`d safely, so a bundle lives as long as the process.
+public final class LoadedBundle: @unchecked Sendable {
+    /// The file, as found on the search path.
+    public let path: String
+    /// The bundle's own name for itself (`widget_bundle_t.name`), or the file name.
+    public let name: String
+    public let builtWith: String?
+    public let abiVersion: (major: UInt32, minor: UInt32)
+
+    let entry: UnsafePointer<widget_bundle_t>
+    let request: @convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void
+    private let host: UnsafeMutablePointer<widget_host_t>
+    /// The registry taking this bundle's registrations; set only while `initialize` runs.
+    private var registering: WidgetRegistry?
+
+    public var fileName: String { (path as NSString).lastPathComponent }
+
+    init(path: String, entry: UnsafePointer<widget_bundle_t>) throws(LoadProblem) {
+        self.path = path
+        self.entry = entry
+        let fileName = (path as NSString).lastPathComponent
+        func refuse(_ reason: LoadProblem.Reason, _ message: String) -> LoadProblem {
+            LoadProblem(path: path, reason: reason, message: message)
+        }
+        // The version and size come first and are read alone: nothing else of the struct is touched
+        // (and no function of the bundle called) until they check out.
+        let version = UnsafeRawPointer(entry).load(as: widget_abi_version_t.self)
+        abiVersion = (version.major, version.minor)
+        let hostVersion = "\(WIDGET_ABI_VERSION_MAJOR).\(WIDGET_ABI_VERSION_MINOR)"
+        guard version.major == UInt32(WIDGET_ABI_VERSION_MAJOR) else {
+            throw refuse(
+                .abiMismatch,
+                "ABI version \(version.major).\(version.minor) is not supported: this host speaks ABI \(hostVersion) (major versions must match)"
+            )
+        }
+        guard version.minor <= UInt32(WIDGET_ABI_VERSION_MINOR) else {
+            throw refuse(
+                .abiMismatch,
+                "needs ABI \(version.major).\(version.minor), newer than this host's \(hostVersion): update the host")
+        }
+        let size = UnsafeRawPointer(entry).load(fromByteOffset: MemoryLayout<widget_bundle_t>.offset(of: \.struct_size)!, as: UInt32.self)
+        guard size >= UInt32(MemoryLayout<widget_bundle_t>.size) else {
+            throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is too small for ABI \(hostVersion)")
+        }
+        let bundle = entry.pointee
+        guard bundle.initialize != nil, let request = bundle.request else {
+            throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
+        }
+        self.request = request
+        name = bundle.name.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? fileName
+        builtWith = bundle.built_with.map { String(cString: $0) }
+        if let builtWith, builtWith.hasPrefix("swift-"), builtWith != Toolchain.current {
+            throw refuse(
+                .toolchainMismatch,
+                "built with \(builtWith), but this host was built with \(Toolchain.current); Swift has no stable ABI on Linux, rebuild the bundle with the host's compiler"
+            )
+        }
+        host = .allocate(capacity: 1)
+        host.initialize(
+            to: widget_host_t(
+                abi_version: widget_abi_version_t(major: UInt32(WIDGET_ABI_VERSION_MAJOR), minor: UInt32(WIDGET_ABI_VERSION_MINOR)),
+                struct_size: UInt32(MemoryLayout<widget_host_t>.size),
+                host_data: nil,
+                register_widget: { host, descriptor in
+                    guard let data = host?.pointee.host_data else { return false }
+                    return Unmanaged<LoadedBundle>.fromOpaque(data).takeUnretainedValue().register(descriptor)
+                },
+                log: { host, level, message in
+                    guard let data = host?.pointee.host_data else { return }
+                    let bundle = Unmanaged<LoadedBundle>.fromOpaque(data).takeUnretainedValue()
+                    let text = message.map { String(cString: $0) } ?? ""
+                    let levels: [HostLog.Level] = [.debug, .info, .warning, .error]
+                    HostLog.log(levels[min(Int(level.rawValue), 3)], "\(bundle.fileName): \(text)")
+                }))
+        // The host struct lives as long as the bundle, which lives as long as the process.
+        host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// Calls the bundle's `initialize`, taking its registrations into `registry`.
+    func initialize(into registry: WidgetRegistry) throws(LoadProblem) {
+        registering = registry
+        defer { registering = nil }
+        var error = [CChar](repeating: 0, count: 512)
+        let succeeded = entry.pointee.initialize!(host, &error, error.count)
+        guard succeeded else {
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw LoadProblem(
+                path: path, reason: .initializationFailed,
+                message: "initialization failed: \(reason.isEmpty ? "the bundle gave no reason" : reason)")
+        }
+    }
+
+    private func register(_ pointer: UnsafePointer<widget_descriptor_t>?) -> Bool {
+        guard let registry = registering else {
+            HostLog.warning("\(fileName): register_widget called outside initialize; ignored")
+            return false
+        }
+        switch RegisteredWidget.validate(pointer, bundle: self) {
+        case .failure(let problem):
+            registry.problems.append(problem)
+            return false
+        case .success(let widget):
+            if let existing = registry.widget(kind: widget.kind) {
+                let message =
+                    existing.bundle === self
+                    ? "widget kind \"\(widget.kind)\" is registered twice in this bundle; the first registration is kept"
+                    : "widget kind \"\(widget.kind)\" is already registered by \(existing.bundle.path); the bundle found first on the search path keeps it"
+                registry.problems.append(LoadProblem(path: path, reason: .duplicateKind, message: message))
+                return false
+            }
+            registry.add(widget)
+            return true
+        }
+    }
+}
+
+/// What kind of configuration declared a widget.
+public enum ConfigurationKind: String, Sendable {
+    case `static`
+    case appIntent
+    case intent
+
+    init?(abiValue: UInt32) {
+        switch abiValue {
+        case UInt32(WIDGET_CONFIGURATION_STATIC.rawValue): self = .static
+        case UInt32(WIDGET_CONFIGURATION_APP_INTENT.rawValue): self = .appIntent
+        case UInt32(WIDGET_CONFIGURATION_INTENT.rawValue): self = .intent
+        default: return nil
+        }
+    }
+}
+
+/// A widget a bundle registered and the host accepted.
+public struct RegisteredWidget: Sendable {
+    public let kind: String
+    public let displayName: String
+    public let description: String
+    public let families: [WidgetFamily]
+    public let configurationKind: ConfigurationKind
+    /// The intent type's name, for configurable widgets.
+    public let configurationName: String?
+    public let contentMarginsDisabled: Bool
+    public let bundle: LoadedBundle
+
+    static func validate(_ pointer: UnsafePointer<widget_descriptor_t>?, bundle: LoadedBundle) -> Result<RegisteredWidget, LoadProblem> {
+        func refuse(_ message: String) -> Result<RegisteredWidget, LoadProblem> {
+            .failure(LoadProblem(path: bundle.path, reason: .invalidWidget, message: message))
+        }
+        guard let pointer else { return refuse("register_widget called with no descriptor") }
+        let descriptor = pointer.pointee
+        guard descriptor.struct_size >= UInt32(MemoryLayout<widget_descriptor_t>.size) else {
+            return refuse("widget_descriptor_t.struct_size \(descriptor.struct_size) is too small")
+        }
+        let kind = descriptor.kind.map { String(cString: $0) } ?? ""
+        guard !kind.isEmpty else { return refuse("a widget was registered with an empty kind") }
+        guard descriptor.families != 0 else { return refuse("widget \"\(kind)\" supports no family") }
+        let known = WidgetFamily.mask(WidgetFamily.allCases)
+        guard descriptor.families & ~known == 0 else {
+            return refuse("widget \"\(kind)\" names unknown families (mask 0x\(String(descriptor.families, radix: 16)))")
+        }
+        guard let configurationKind = ConfigurationKind(abiValue: descriptor.configuration_kind) else {
+            return refuse("widget \"\(kind)\" has unknown configuration kind \(descriptor.configuration_kind)")
+        }
+        return .success(
+            RegisteredWidget(
+                kind: kind,
+                displayName: descriptor.display_name.map { String(cString: $0) } ?? "",
+                description: descriptor.description.map { String(cString: $0) } ?? "",
+                families: WidgetFamily.families(inMask: descriptor.families),
+                configurationKind: configurationKind,
+                configurationName: descriptor.configuration_name.map { String(cString: $0) },
+                contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
+                bundle: bundle))
+    }
+}

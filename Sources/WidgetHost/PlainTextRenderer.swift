@@ -1,0 +1,52 @@
+import WidgetWire
+
+/// Renders a view tree as plain lines of text: stacks become lines and columns, text its content.
+/// Enough to read a widget in a terminal or a log; the styled renderers draw the real thing.
+public enum PlainTextRenderer {
+    public static func lines(_ node: ViewNode) -> [String] {
+        let lines = render(node)
+        // Leading and trailing blank lines carry no content.
+        let trimmed = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
+        return Array(trimmed)
+    }
+
+    public static func text(_ node: ViewNode) -> String { lines(node).joined(separator: "\n") }
+
+    private static func render(_ node: ViewNode) -> [String] {
+        switch node.view {
+        case "text":
+            return (node["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case "spacer":
+            return []
+        case "divider":
+            return ["────────"]
+        case "hstack":
+            let columns = node.children.map(render).filter { !$0.isEmpty }
+            let height = columns.map(\.count).max() ?? 0
+            guard height > 0 else { return [] }
+            let widths = columns.map { $0.map(\.count).max() ?? 0 }
+            return (0..<height).map { row in
+                zip(columns, widths).enumerated().map { index, column in
+                    let cell = row < column.0.count ? column.0[row] : ""
+                    let isLast = index == columns.count - 1
+                    return isLast ? cell : cell.padding(toLength: column.1, withPad: " ", startingAt: 0)
+                }.joined(separator: "  ").trimmingTrailingSpaces()
+            }
+        default:
+            // vstack, zstack, and views this renderer does not draw: their children, top to bottom.
+            return node.children.flatMap(render)
+        }
+    }
+}
+
+extension String {
+    fileprivate func padding(toLength length: Int, withPad pad: Character, startingAt: Int) -> String {
+        count >= length ? self : self + String(repeating: pad, count: length - count)
+    }
+
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import WidgetWire
+
+/// A widget configuration with no user-configurable options: a game status, a clock, a load average.
+public struct StaticConfiguration<Content: View>: WidgetConfiguration {
+    let definition: _WidgetDefinition
+
+    /// - Parameters:
+    ///   - kind: a unique string that identifies the widget, e.g. `"com.example.game-status"`.
+    ///   - provider: an object that determines when to update the widget.
+    ///   - content: the view for an entry, evaluated by the bundle for each entry and family.
+    public init<Provider: TimelineProvider>(
+        kind: String, provider: Provider, @ViewBuilder content: @escaping (Provider.Entry) -> Content
+    ) {
+        let responder = TimelineResponder(provider: provider, content: content)
+        definition = _WidgetDefinition(kind: kind, configurationKind: .static, respond: responder.respond)
+    }
+
+    public func _definitions() -> [_WidgetDefinition] { [definition] }
+}
+
+/// One widget as the bundle registers it: its descriptor and how to answer its requests.
+/// Built by the configuration types; not used by authors.
+public struct _WidgetDefinition: Sendable {
+    enum ConfigurationKind: UInt32, Sendable {
+        case `static` = 0
+        case appIntent = 1
+        case intent = 2
+    }
+
+    var kind: String
+    var displayName = ""
+    var description = ""
+    var families: [WidgetFamily] = WidgetFamily.systemFamilies
+    var contentMarginsDisabled = false
+    var configurationKind: ConfigurationKind
+    var configurationName: String?
+    /// Answers one request, calling `reply` exactly once, from any thread.
+    let respond: @Sendable (ProviderRequest, @escaping @Sendable (Result<WireTimeline, ProviderFailure>) -> Void) -> Void
+
+    init(
+        kind: String, configurationKind: ConfigurationKind, configurationName: String? = nil,
+        respond: @escaping @Sendable (ProviderRequest, @escaping @Sendable (Result<WireTimeline, ProviderFailure>) -> Void) -> Void
+    ) {
+        self.kind = kind
+        self.configurationKind = configurationKind
+        self.configurationName = configurationName
+        self.respond = respond
+    }
+}
+
+/// A provider's failure, as it is reported to the host.
+struct ProviderFailure: Error, Sendable {
+    let message: String
+}
+
+/// A request from the host, decoded from its C form.
+struct ProviderRequest: Sendable {
+    enum Kind: Sendable {
+        case placeholder
+        case snapshot
+        case timeline
+    }
+
+    let kind: Kind
+    let family: WidgetFamily
+    let isPreview: Bool
+    let displaySize: CGSize
+    let configuration: String
+
+    var providerContext: TimelineProviderContext {
+        TimelineProviderContext(family: family, isPreview: isPreview, displaySize: displaySize)
+    }
+
+    var environment: EnvironmentValues {
+        var environment = EnvironmentValues()
+        environment.widgetFamily = family
+        if kind == .placeholder { environment.redactionReasons = .placeholder }
+        return environment
+    }
+
+    /// Evaluates the content closure for one entry in this request's family, as WidgetKit does.
+    func render<Entry: TimelineEntry, Content: View>(_ entry: Entry, _ content: (Entry) -> Content) -> WireEntry {
+        var root = ViewResolver.root(of: content(entry), in: environment)
+        if kind == .placeholder { root.modifiers.append(ViewModifierNode("redacted", .string("placeholder"))) }
+        return WireEntry(
+            date: entry.date.timeIntervalSince1970,
+            relevance: entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) },
+            view: root)
+    }
+}
+
+/// Answers requests for a `TimelineProvider`. The ABI promises one request at a time per widget kind,
+/// which is what makes sharing the provider across the threads its completions arrive on safe.
+final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unchecked Sendable {
+    let provider: Provider
+    let content: (Provider.Entry) -> Content
+
+    init(provider: Provider, content: @escaping (Provider.Entry) -> Content) {
+        self.provider = provider
+        self.content = content
+    }
+
+    func respond(_ request: ProviderRequest, _ reply: @escaping @Sendable (Result<WireTimeline, ProviderFailure>) -> Void) {
+        let context = request.providerContext
+        switch request.kind {
+        case .placeholder:
+            reply(.success(WireTimeline(entries: [request.render(provider.placeholder(in: context), content)], policy: nil)))
+        case .snapshot:
+            provider.getSnapshot(in: context) { entry in
+                reply(.success(WireTimeline(entries: [request.render(entry, self.content)], policy: nil)))
+            }
+        case .timeline:
+            provider.getTimeline(in: context) { timeline in
+                let entries = timeline.entries.map { request.render($0, self.content) }
+                reply(.success(WireTimeline(entries: entries, policy: timeline.policy.wire)))
+            }
+        }
+    }
+}
+
+/// Carries a value the SDK knows to be used safely across threads (a provider is only ever called
+/// from one request at a time, as the ABI promises), where the compiler cannot see it.
+struct _UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

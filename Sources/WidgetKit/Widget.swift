@@ -1,0 +1,108 @@
+/// The configuration and content of a widget to display.
+///
+///     struct GameStatusWidget: Widget {
+///         var body: some WidgetConfiguration {
+///             StaticConfiguration(kind: "com.example.game-status", provider: GameStatusProvider()) { entry in
+///                 GameStatusView(entry.gameStatus)
+///             }
+///             .configurationDisplayName("Game Status")
+///         }
+///     }
+public protocol Widget {
+    associatedtype Body: WidgetConfiguration
+    init()
+    var body: Body { get }
+
+    /// The widgets this value declares, in order. A single widget declares itself; a bundle's body
+    /// declares each widget it lists.
+    func _definitions() -> [_WidgetDefinition]
+}
+
+extension Widget {
+    public func _definitions() -> [_WidgetDefinition] { body._definitions() }
+}
+
+/// A container used to expose several widgets from one widget bundle.
+///
+/// On Linux a bundle is exported with one line instead of `@main` (see `exportWidgetBundle`).
+public protocol WidgetBundle {
+    associatedtype Body: Widget
+    init()
+    @WidgetBundleBuilder var body: Body { get }
+}
+
+/// A type that describes a widget's content and how it is configured.
+public protocol WidgetConfiguration {
+    /// The widgets this configuration declares.
+    func _definitions() -> [_WidgetDefinition]
+}
+
+// MARK: - Bundle builder
+
+/// Builds a bundle's list of widgets: any number of widgets, `if`/`else`, and other bundles' bodies,
+/// in the order written.
+@resultBuilder
+public enum WidgetBundleBuilder {
+    public static func buildExpression<W: Widget>(_ widget: W) -> W { widget }
+    public static func buildBlock() -> _WidgetList { _WidgetList([]) }
+    public static func buildBlock<each W: Widget>(_ widget: repeat each W) -> _WidgetList {
+        var definitions: [_WidgetDefinition] = []
+        for element in repeat each widget { definitions += element._definitions() }
+        return _WidgetList(definitions)
+    }
+    public static func buildOptional<W: Widget>(_ widget: W?) -> _WidgetList { _WidgetList(widget?._definitions() ?? []) }
+    public static func buildEither<W: Widget>(first widget: W) -> _WidgetList { _WidgetList(widget._definitions()) }
+    public static func buildEither<W: Widget>(second widget: W) -> _WidgetList { _WidgetList(widget._definitions()) }
+    public static func buildLimitedAvailability<W: Widget>(_ widget: W) -> _WidgetList { _WidgetList(widget._definitions()) }
+}
+
+/// The widgets a `WidgetBundleBuilder` collected. Not constructed by authors.
+public struct _WidgetList: Widget {
+    let definitions: [_WidgetDefinition]
+    init(_ definitions: [_WidgetDefinition]) { self.definitions = definitions }
+    public init() { definitions = [] }
+    public var body: _WidgetListConfiguration { _WidgetListConfiguration(definitions: definitions) }
+    public func _definitions() -> [_WidgetDefinition] { definitions }
+}
+
+public struct _WidgetListConfiguration: WidgetConfiguration {
+    let definitions: [_WidgetDefinition]
+    public func _definitions() -> [_WidgetDefinition] { definitions }
+}
+
+// MARK: - Configuration modifiers
+
+extension WidgetConfiguration {
+    /// The name shown for the widget in the gallery and in `widgets list`.
+    public func configurationDisplayName(_ displayName: String) -> some WidgetConfiguration {
+        _ModifiedConfiguration(base: self) { $0.displayName = displayName }
+    }
+
+    /// The description shown for the widget in the gallery and in `widgets list`.
+    public func description(_ description: String) -> some WidgetConfiguration {
+        _ModifiedConfiguration(base: self) { $0.description = description }
+    }
+
+    /// The families the widget supports. When never called: the system families.
+    public func supportedFamilies(_ families: [WidgetFamily]) -> some WidgetConfiguration {
+        _ModifiedConfiguration(base: self) { $0.families = families }
+    }
+
+    /// Lets the content reach the widget's edges instead of sitting inside the system's margins.
+    public func contentMarginsDisabled() -> some WidgetConfiguration {
+        _ModifiedConfiguration(base: self) { $0.contentMarginsDisabled = true }
+    }
+}
+
+struct _ModifiedConfiguration<Base: WidgetConfiguration>: WidgetConfiguration {
+    let base: Base
+    let modify: (inout _WidgetDefinition) -> Void
+
+    func _definitions() -> [_WidgetDefinition] {
+        base._definitions().map { definition in
+            var definition = definition
+            modify(&definition)
+            return definition
+        }
+    }
+}

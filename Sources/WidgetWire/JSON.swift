@@ -1,0 +1,407 @@
+/// A JSON value, as the ABI's encoding carries it.
+///
+/// Objects keep their members in document order: output is deterministic and small objects are
+/// looked up faster by a linear scan than through hashing.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+}
+
+/// A JSON object: members in order, keys unique.
+public struct JSONObject: Equatable, Sendable {
+    public var members: [(key: String, value: JSONValue)]
+
+    public init(_ members: [(key: String, value: JSONValue)] = []) {
+        self.members = members
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append((key, newValue))
+            }
+        }
+    }
+
+    public var isEmpty: Bool { members.isEmpty }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+/// Why some bytes are not the JSON they should be. `offset` is a byte offset into the input.
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}
+
+// MARK: - Reading
+
+extension JSONValue {
+    /// The deepest nesting accepted: garbage from a bundle must not exhaust the host's stack.
+    public static let maximumDepth = 256
+
+    /// Parses one JSON document (RFC 8259), rejecting trailing content.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes: bytes)
+        reader.skipWhitespace()
+        let value = try reader.readValue(depth: 0)
+        reader.skipWhitespace()
+        guard reader.position == bytes.count else { throw reader.error("trailing content after the document") }
+        return value
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        let result: Result<JSONValue, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JSONSyntaxError) { return .success(try parse(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+private struct JSONReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(offset: position, reason: reason) }
+
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func readValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard depth < JSONValue.maximumDepth else { throw error("nested deeper than \(JSONValue.maximumDepth) levels") }
+        guard position < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return .object(try readObject(depth: depth))
+        case UInt8(ascii: "["): return .array(try readArray(depth: depth))
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
+        default: throw error("unexpected character '\(Unicode.Scalar(bytes[position]))'")
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { throw error("unexpected end of input") }
+        for index in 0..<count where bytes[position + index] != literal.utf8Start[index] {
+            throw error("expected '\(literal)'")
+        }
+        position += count
+    }
+
+    mutating func readObject(depth: Int) throws(JSONSyntaxError) -> JSONObject {
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return object
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let key = try readString()
+            if object.members.contains(where: { $0.key == key }) { throw error("duplicate member \"\(key)\"") }
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            position += 1
+            skipWhitespace()
+            object.members.append((key, try readValue(depth: depth + 1)))
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of input in an object") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; return object }
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    mutating func readArray(depth: Int) throws(JSONSyntaxError) -> [JSONValue] {
+        position += 1
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return array
+        }
+        while true {
+            skipWhitespace()
+            array.append(try readValue(depth: depth + 1))
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of input in an array") }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "]") { position += 1; return array }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    mutating func readString() throws(JSONSyntaxError) -> String {
+        position += 1
+        let start = position
+        // Fast path: no escapes.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                guard let string = String(validating: slice, as: UTF8.self) else {
+                    throw JSONSyntaxError(offset: start, reason: "string is not valid UTF-8")
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in a string") }
+            position += 1
+        }
+        var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let string = String(validating: scratch, as: UTF8.self) else {
+                    throw JSONSyntaxError(offset: start, reason: "string is not valid UTF-8")
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { throw error("unexpected end of input in an escape") }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""): scratch.append(0x22)
+                case UInt8(ascii: "\\"): scratch.append(0x5C)
+                case UInt8(ascii: "/"): scratch.append(0x2F)
+                case UInt8(ascii: "b"): scratch.append(0x08)
+                case UInt8(ascii: "f"): scratch.append(0x0C)
+                case UInt8(ascii: "n"): scratch.append(0x0A)
+                case UInt8(ascii: "r"): scratch.append(0x0D)
+                case UInt8(ascii: "t"): scratch.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try readHex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired surrogate") }
+                        position += 2
+                        let low = try readHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw error("unpaired surrogate")
+                    }
+                    scratch.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                default: throw error("invalid escape")
+                }
+            default:
+                if byte < 0x20 { throw error("control character in a string") }
+                scratch.append(byte)
+                position += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    mutating func readHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error("unexpected end of input in \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    mutating func readNumber() throws(JSONSyntaxError) -> Double {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        func digits(_ reader: inout JSONReader) -> Int {
+            let begin = reader.position
+            while reader.position < reader.bytes.count,
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(reader.bytes[reader.position])
+            {
+                reader.position += 1
+            }
+            return reader.position - begin
+        }
+        let integerStart = position
+        let integerDigits = digits(&self)
+        guard integerDigits > 0 else { throw error("expected a digit") }
+        if integerDigits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+            throw JSONSyntaxError(offset: integerStart, reason: "leading zero in a number")
+        }
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard digits(&self) > 0 else { throw error("expected a digit after '.'") }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
+        }
+        // Small integers, the common case (sizes, counts), skip the general conversion.
+        if isInteger, position - start <= 15 {
+            var value: Int64 = 0
+            var index = bytes[start] == UInt8(ascii: "-") ? start + 1 : start
+            while index < position {
+                value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            return Double(bytes[start] == UInt8(ascii: "-") ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw JSONSyntaxError(offset: start, reason: "number out of range")
+        }
+        return value
+    }
+}
+
+// MARK: - Writing
+
+/// Appends JSON to a byte buffer. The writer emits no whitespace; keys are written in the order given.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: writeRaw("null")
+        case .bool(let flag): writeRaw(flag ? "true" : "false")
+        case .number(let number): write(number)
+        case .string(let string): write(string)
+        case .array(let array):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in array.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Writes a number; integral values without a fraction, non-finite values as null.
+    public mutating func write(_ number: Double) {
+        guard number.isFinite else { return writeRaw("null") }
+        if number == number.rounded(), abs(number) < 1e15 {
+            writeRaw(String(Int64(number)))
+        } else {
+            writeRaw(String(number))
+        }
+    }
+
+    public mutating func write(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
+            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(0x5C)
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeRaw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}
+
+extension JSONValue {
+    /// The value as compact JSON text.
+    public var jsonText: String {
+        var writer = JSONWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}

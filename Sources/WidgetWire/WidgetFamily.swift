@@ -1,0 +1,45 @@
+/// The sizes and shapes a widget can take, with Apple's names.
+///
+/// `String(describing:)` gives the case name (`"systemSmall"`), which is also the spelling used on
+/// the command line and in JSON. `abiValue` is the `widget_family_t` of the C header.
+public enum WidgetFamily: String, CaseIterable, Hashable, Sendable, Codable {
+    case systemSmall
+    case systemMedium
+    case systemLarge
+    case systemExtraLarge
+    case accessoryCircular
+    case accessoryRectangular
+    case accessoryInline
+
+    /// The families a widget supports when it does not say: the system families, as on iOS.
+    public static let systemFamilies: [WidgetFamily] = [.systemSmall, .systemMedium, .systemLarge, .systemExtraLarge]
+
+    public var abiValue: UInt32 { UInt32(Self.allCases.firstIndex(of: self)!) }
+
+    public init?(abiValue: UInt32) {
+        guard abiValue < UInt32(Self.allCases.count) else { return nil }
+        self = Self.allCases[Int(abiValue)]
+    }
+
+    /// The size in points the widget is laid out in (iPhone 15 Pro; extra large from iPad).
+    public var displaySize: (width: Double, height: Double) {
+        switch self {
+        case .systemSmall: (158, 158)
+        case .systemMedium: (338, 158)
+        case .systemLarge: (338, 354)
+        case .systemExtraLarge: (715, 338)
+        case .accessoryCircular: (72, 72)
+        case .accessoryRectangular: (160, 72)
+        case .accessoryInline: (234, 26)
+        }
+    }
+
+    /// Converts a set of families to the header's bit mask and back, in declaration order.
+    public static func mask(_ families: some Sequence<WidgetFamily>) -> UInt32 {
+        families.reduce(0) { $0 | (1 << $1.abiValue) }
+    }
+
+    public static func families(inMask mask: UInt32) -> [WidgetFamily] {
+        allCases.filter { mask & (1 << $0.abiValue) != 0 }
+    }
+}
