@@ -29,7 +29,7 @@ let package = Package(
             name: "widgets-bench", dependencies: ["WidgetHost", "WidgetKit", "WidgetWire", "CWidgetABI"]),
 
         // Samples.
-        .target(name: "GameData", path: "Plugins/Game/Data"),
+        .target(name: "GameData", dependencies: ["WidgetKit"], path: "Plugins/Game/Data"),
         .target(name: "GameWidgets", dependencies: ["WidgetKit", "GameData"], path: "Plugins/Game/Widgets"),
         .executableTarget(name: "GameApp", dependencies: ["GameData"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),

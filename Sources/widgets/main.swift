@@ -1,1 +1,3 @@
-print("")
+import Foundation
+
+exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,1 +1,59 @@
-print("")
+import Foundation
+import GameData
+
+// The game "app": it owns the game's data and writes it into the container it shares with its
+// widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("game-app: \(message)\n".utf8))
+    exit(message.hasPrefix("usage") ? 2 : 1)
+}
+
+let usage = "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS"
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail(usage) }
+arguments.removeFirst()
+
+func load() -> GameState {
+    do { return try GameStore.load() } catch { fail("\(error)") }
+}
+
+func save(_ state: GameState) {
+    var state = state
+    state.updated = Date()
+    do { try GameStore.save(state) } catch { fail("cannot save: \(error)") }
+}
+
+switch (command, arguments.count) {
+case ("reset", 0):
+    save(GameState.sample)
+    print("wrote the sample game to \((try? GameStore.fileURL().path) ?? "?")")
+case ("show", 0):
+    let state = load()
+    print("status: \(state.status)")
+    for character in state.characters { print("\(character.name): health \(character.health), level \(character.level)") }
+    for score in state.leaderboard { print("\(score.player): \(score.points)") }
+case ("status", 1):
+    var state = load()
+    state.status = arguments[0]
+    save(state)
+case ("health", 2):
+    var state = load()
+    guard let value = Int(arguments[1]), (0...100).contains(value) else { fail("health must be a number from 0 to 100, not '\(arguments[1])'") }
+    guard let index = state.characters.firstIndex(where: { $0.name == arguments[0] }) else {
+        fail("no character named '\(arguments[0])' (characters: \(state.characters.map(\.name).joined(separator: ", ")))")
+    }
+    state.characters[index].health = value
+    save(state)
+case ("score", 2):
+    var state = load()
+    guard let points = Int(arguments[1]) else { fail("points must be a whole number, not '\(arguments[1])'") }
+    if let index = state.scores.firstIndex(where: { $0.player == arguments[0] }) {
+        state.scores[index].points = points
+    } else {
+        state.scores.append(GameState.Score(player: arguments[0], points: points))
+    }
+    save(state)
+default:
+    fail(usage)
+}

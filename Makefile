@@ -1,0 +1,46 @@
+# The two set-up commands (see README):
+#   make run    build everything (release), install the sample bundles into widgets.d/, run the host on them
+#   make test   build everything (debug) and run all the tests
+#
+# SWIFT_BUILD_FLAGS lets CI or a second checkout use another scratch path (e.g. --scratch-path .build-ci).
+
+SWIFT ?= swift
+CC ?= cc
+SWIFT_BUILD_FLAGS ?=
+RELEASE := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
+WIDGETS := $(RELEASE)/widgets
+BUNDLES := libGameWidgets.so libSystemWidgets.so
+
+.PHONY: run build install test bench clean
+
+run: install
+	@echo "== widgets list"
+	@$(WIDGETS) --plugins widgets.d list
+	@$(RELEASE)/game-app show >/dev/null 2>&1 || $(RELEASE)/game-app reset
+	@for kind in com.mygame.game-status org.widgets.system.load org.widgets.host-info; do \
+		echo; echo "== widgets timeline $$kind"; $(WIDGETS) --plugins widgets.d timeline $$kind || exit 1; done
+	@echo; echo "== widgets timeline com.mygame.leaderboard --family systemMedium"
+	@$(WIDGETS) --plugins widgets.d timeline com.mygame.leaderboard --family systemMedium
+
+build:
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+# Bundles go in by rename, never by writing over a file a running host may have mapped.
+install: build
+	install -d -m 0755 widgets.d
+	chmod go-w widgets.d
+	for bundle in $(BUNDLES); do \
+		install -m 0644 $(RELEASE)/$$bundle widgets.d/.$$bundle.tmp && mv -f widgets.d/.$$bundle.tmp widgets.d/$$bundle || exit 1; done
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o widgets.d/.libHostInfo.so.tmp
+	chmod 0644 widgets.d/.libHostInfo.so.tmp && mv -f widgets.d/.libHostInfo.so.tmp widgets.d/libHostInfo.so
+
+test:
+	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+bench:
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
+	$(RELEASE)/widgets-bench
+
+clean:
+	rm -rf .build widgets.d/*.so

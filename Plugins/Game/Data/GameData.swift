@@ -1,0 +1,105 @@
+import Foundation
+import WidgetKit
+
+/// The game's state, shared by the app (which writes it) and its widgets (which read it), in the
+/// app group container, as a WidgetKit app shares data with its extension.
+public struct GameState: Codable, Equatable, Sendable {
+    public struct Character: Codable, Equatable, Sendable {
+        public var name: String
+        public var health: Int
+        public var level: Int
+
+        public init(name: String, health: Int, level: Int) {
+            self.name = name
+            self.health = health
+            self.level = level
+        }
+    }
+
+    public struct Score: Codable, Equatable, Sendable {
+        public var player: String
+        public var points: Int
+
+        public init(player: String, points: Int) {
+            self.player = player
+            self.points = points
+        }
+    }
+
+    public var status: String
+    public var characters: [Character]
+    public var scores: [Score]
+    public var updated: Date
+
+    public init(status: String, characters: [Character], scores: [Score], updated: Date) {
+        self.status = status
+        self.characters = characters
+        self.scores = scores
+        self.updated = updated
+    }
+
+    /// Scores from the highest down; ties by player name.
+    public var leaderboard: [Score] {
+        scores.sorted { ($0.points, $1.player) > ($1.points, $0.player) }
+    }
+
+    public static let sample = GameState(
+        status: "Your party is resting at the inn",
+        characters: [
+            Character(name: "Power Panda", health: 80, level: 12),
+            Character(name: "Unipony", health: 45, level: 9),
+            Character(name: "Spouty", health: 100, level: 15),
+        ],
+        scores: [
+            Score(player: "ada", points: 4200), Score(player: "grace", points: 3900),
+            Score(player: "linus", points: 3100), Score(player: "ken", points: 2800),
+            Score(player: "dennis", points: 2600), Score(player: "barbara", points: 1500),
+        ],
+        updated: Date(timeIntervalSince1970: 1_763_740_800))
+}
+
+/// Reads and writes the game state file in the shared container.
+public enum GameStore {
+    public static let groupIdentifier = "group.org.widgets.game"
+
+    public enum Failure: Error, CustomStringConvertible {
+        case noContainer
+        case missing(URL)
+        case unreadable(URL, String)
+
+        public var description: String {
+            switch self {
+            case .noContainer: "the shared container for \(GameStore.groupIdentifier) cannot be created"
+            case .missing(let url): "no game data at \(url.path): run 'game-app reset' first"
+            case .unreadable(let url, let reason): "cannot read the game data at \(url.path): \(reason)"
+            }
+        }
+    }
+
+    public static func fileURL() throws(Failure) -> URL {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier) else {
+            throw .noContainer
+        }
+        return container.appendingPathComponent("game.json")
+    }
+
+    public static func load() throws(Failure) -> GameState {
+        let url = try fileURL()
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .missing(url) }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(GameState.self, from: Data(contentsOf: url))
+        } catch {
+            throw .unreadable(url, "\(error)")
+        }
+    }
+
+    /// Writes atomically (a temporary file renamed into place), so a widget never reads half a file.
+    public static func save(_ state: GameState) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(state).write(to: try fileURL(), options: .atomic)
+    }
+}

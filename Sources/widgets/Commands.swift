@@ -1,0 +1,194 @@
+import Foundation
+import WidgetHost
+import WidgetWire
+
+/// Exit codes: 0 success, 1 a refused bundle or failed request, 2 a usage error.
+enum ExitCode: Int32 {
+    case success = 0
+    case failure = 1
+    case usage = 2
+}
+
+let familyOption = (
+    name: "family", value: "FAMILY",
+    help: "the family to render (\(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))); default: the widget's first"
+)
+let jsonFlag = (name: "json", help: "print JSON for scripts")
+
+let commands: [CommandSpec] = [
+    CommandSpec(
+        name: "list", summary: "List the bundles on the search path and the widgets they register.", arguments: [],
+        valueOptions: [], flags: [jsonFlag],
+        discussion: "Refused bundles are reported one line each on standard error, and make the exit code 1."),
+    CommandSpec(
+        name: "load", summary: "Load and validate one bundle file: print what it registers, or exactly why it is refused.",
+        arguments: ["PATH"], valueOptions: [], flags: [jsonFlag], discussion: ""),
+    CommandSpec(
+        name: "placeholder", summary: "Ask a widget's provider for its placeholder (shown redacted while loading).",
+        arguments: ["KIND"], valueOptions: [familyOption], flags: [jsonFlag], discussion: ""),
+    CommandSpec(
+        name: "snapshot", summary: "Ask a widget's provider for a snapshot (its current entry, for the gallery).",
+        arguments: ["KIND"], valueOptions: [familyOption], flags: [jsonFlag], discussion: ""),
+    CommandSpec(
+        name: "timeline", summary: "Ask a widget's provider for a timeline: dated entries and a reload policy.",
+        arguments: ["KIND"], valueOptions: [familyOption], flags: [jsonFlag], discussion: ""),
+]
+
+let overview = """
+    widgets: host and inspect WidgetKit-style widget bundles on Linux.
+
+    Usage: widgets [--plugins DIR] COMMAND [options] [arguments]
+
+    Commands:
+    \(commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+
+    Bundles are shared objects (.so) in widgets.d/ directories: --plugins DIR, else the directories of
+    WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory) and
+    $XDG_DATA_HOME/widgets/widgets.d. Run 'widgets COMMAND --help' for a command's options.
+    """
+
+struct Output {
+    var standardOutput: (String) -> Void = { print($0) }
+    var standardError: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+}
+
+func run(_ arguments: [String], output: Output = Output()) -> ExitCode {
+    var rest = arguments[...]
+    var globalPlugins: String?
+    // Global options may come before the command.
+    while let first = rest.first, first.hasPrefix("-") {
+        rest.removeFirst()
+        switch first {
+        case "-h", "--help":
+            output.standardOutput(overview)
+            return .success
+        case "--plugins":
+            guard let value = rest.popFirst() else { return usage(UsageError(message: "option '--plugins' needs a value", command: nil), output) }
+            globalPlugins = value
+        case let option where option.hasPrefix("--plugins="):
+            globalPlugins = String(option.dropFirst("--plugins=".count))
+        default:
+            return usage(UsageError(message: "unknown option '\(first)'", command: nil), output)
+        }
+    }
+    guard let name = rest.popFirst() else {
+        output.standardOutput(overview)
+        return .usage
+    }
+    if name == "help" {
+        guard let topic = rest.first else {
+            output.standardOutput(overview)
+            return .success
+        }
+        guard let spec = commands.first(where: { $0.name == topic }) else {
+            return usage(UsageError(message: "unknown command '\(topic)'", command: nil), output)
+        }
+        output.standardOutput(spec.help)
+        return .success
+    }
+    guard let spec = commands.first(where: { $0.name == name }) else {
+        let known = commands.map(\.name).joined(separator: ", ")
+        return usage(UsageError(message: "unknown command '\(name)' (commands: \(known), help)", command: nil), output)
+    }
+    let parsed: ParsedArguments
+    do {
+        parsed = try parse(rest, for: spec)
+    } catch {
+        return usage(error, output)
+    }
+    if parsed.help {
+        output.standardOutput(spec.help)
+        return .success
+    }
+    let context = CommandContext(arguments: parsed, plugins: parsed.plugins ?? globalPlugins, output: output)
+    do {
+        switch spec.name {
+        case "list": return context.list()
+        case "load": return context.load(parsed.positionals[0])
+        case "placeholder": return try context.request(.placeholder, kind: parsed.positionals[0])
+        case "snapshot": return try context.request(.snapshot, kind: parsed.positionals[0])
+        default: return try context.request(.timeline, kind: parsed.positionals[0])
+        }
+    } catch {
+        return usage(error, output)
+    }
+}
+
+private func usage(_ error: UsageError, _ output: Output) -> ExitCode {
+    output.standardError("widgets: \(error.message)")
+    output.standardError(
+        error.command.map { "Run 'widgets \($0) --help' for its usage." } ?? "Run 'widgets --help' for the commands.")
+    return .usage
+}
+
+struct CommandContext {
+    let arguments: ParsedArguments
+    let plugins: String?
+    let output: Output
+
+    var json: Bool { arguments.flags.contains("json") }
+
+    func loadSearchPath() -> (WidgetRegistry, [String]) {
+        let searchPath = BundleSearchPath.resolve(plugins: plugins)
+        return (WidgetRegistry.load(searchPath: searchPath), searchPath)
+    }
+
+    func reportProblems(_ registry: WidgetRegistry, as level: String = "error") {
+        for problem in registry.problems { output.standardError("widgets: \(level): \(problem)") }
+    }
+
+    func list() -> ExitCode {
+        let (registry, searchPath) = loadSearchPath()
+        if json {
+            output.standardOutput(Render.registryJSON(registry, searchPath: searchPath).jsonText)
+        } else {
+            if !registry.bundles.isEmpty { output.standardOutput(Render.registryText(registry)) }
+            if registry.widgets.isEmpty {
+                output.standardOutput(
+                    "No widgets found. Searched: \(searchPath.joined(separator: ", ")).\n"
+                        + "Drop bundles (.so) into one of these directories, or build the samples with 'make run'.")
+            }
+        }
+        for directory in registry.missingDirectories where plugins != nil {
+            output.standardError("widgets: hint: \(directory) does not exist; create it and drop bundles (.so) in")
+        }
+        reportProblems(registry)
+        return registry.problems.isEmpty ? .success : .failure
+    }
+
+    func load(_ path: String) -> ExitCode {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let registry = WidgetRegistry()
+        registry.load(file: absolute)
+        if json {
+            output.standardOutput(Render.registryJSON(registry, searchPath: []).jsonText)
+        } else if !registry.bundles.isEmpty {
+            output.standardOutput(Render.registryText(registry))
+        }
+        reportProblems(registry)
+        return registry.problems.isEmpty && !registry.bundles.isEmpty ? .success : .failure
+    }
+
+    func request(_ requestKind: RequestKind, kind: String) throws(UsageError) -> ExitCode {
+        var family: WidgetFamily?
+        if let name = arguments.values["family"] {
+            guard let parsed = WidgetFamily(rawValue: name) else {
+                throw UsageError(
+                    message: "unknown family '\(name)' (families: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))",
+                    command: requestKind.rawValue)
+            }
+            family = parsed
+        }
+        let (registry, _) = loadSearchPath()
+        reportProblems(registry, as: "warning")
+        do {
+            let result = try registry.request(requestKind, kind: kind, family: family)
+            output.standardOutput(json ? Render.resultJSON(result).jsonText : Render.resultText(result))
+            for note in result.notes where !json { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
+            return .success
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import WidgetHost
+import WidgetWire
+
+/// How the CLI prints registries and provider results, for people and as JSON.
+enum Render {
+    static func registryText(_ registry: WidgetRegistry) -> String {
+        var lines: [String] = []
+        for bundle in registry.bundles {
+            let widgets = registry.widgets.filter { $0.bundle === bundle }
+            let built = bundle.builtWith.map { ", \($0)" } ?? ""
+            lines.append("\(bundle.path)")
+            lines.append("  \(bundle.name) (ABI \(bundle.abiVersion.major).\(bundle.abiVersion.minor)\(built)): \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
+            for widget in widgets {
+                let title = widget.displayName.isEmpty ? "" : "  \(widget.displayName)"
+                lines.append("  - \(widget.kind)\(title)")
+                if !widget.description.isEmpty { lines.append("      \(widget.description)") }
+                lines.append("      families: \(widget.families.map(\.rawValue).joined(separator: ", "))")
+                let configuration = widget.configurationName.map { "\(widget.configurationKind.rawValue) (\($0))" } ?? widget.configurationKind.rawValue
+                lines.append("      configuration: \(configuration)\(widget.contentMarginsDisabled ? ", content margins disabled" : "")")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func registryJSON(_ registry: WidgetRegistry, searchPath: [String]) -> JSONValue {
+        let bundles: [JSONValue] = registry.bundles.map { bundle in
+            .object(
+                JSONObject([
+                    ("path", .string(bundle.path)),
+                    ("name", .string(bundle.name)),
+                    ("abiVersion", .string("\(bundle.abiVersion.major).\(bundle.abiVersion.minor)")),
+                    ("builtWith", bundle.builtWith.map(JSONValue.string) ?? .null),
+                    ("widgets", .array(registry.widgets.filter { $0.bundle === bundle }.map(widgetJSON))),
+                ]))
+        }
+        let problems: [JSONValue] = registry.problems.map { problem in
+            .object(JSONObject([("path", .string(problem.path)), ("reason", .string(problem.reason.rawValue)), ("message", .string(problem.message))]))
+        }
+        return .object(
+            JSONObject([
+                ("searchPath", .array(searchPath.map(JSONValue.string))),
+                ("missingDirectories", .array(registry.missingDirectories.map(JSONValue.string))),
+                ("bundles", .array(bundles)),
+                ("problems", .array(problems)),
+            ]))
+    }
+
+    static func widgetJSON(_ widget: RegisteredWidget) -> JSONValue {
+        .object(
+            JSONObject([
+                ("kind", .string(widget.kind)),
+                ("displayName", .string(widget.displayName)),
+                ("description", .string(widget.description)),
+                ("families", .array(widget.families.map { .string($0.rawValue) })),
+                ("configuration", .string(widget.configurationKind.rawValue)),
+                ("configurationName", widget.configurationName.map(JSONValue.string) ?? .null),
+                ("contentMarginsDisabled", .bool(widget.contentMarginsDisabled)),
+            ]))
+    }
+
+    static func resultText(_ result: ProviderResult) -> String {
+        var header = "\(result.kind) · \(result.family) · \(result.requestKind.rawValue)"
+        if result.requestKind == .timeline {
+            header += " · \(result.entries.count) entr\(result.entries.count == 1 ? "y" : "ies")"
+        }
+        if let policy = result.policy { header += " · reload \(policyText(policy))" }
+        var lines = [header]
+        for (index, entry) in result.entries.enumerated() {
+            var line = "─ entry \(index + 1) · \(dateText(entry.date))"
+            if let relevance = entry.relevance {
+                line += " · relevance \(number(relevance.score))"
+                if relevance.duration > 0 { line += " for \(number(relevance.duration)) s" }
+            }
+            lines.append(line)
+            let body = PlainTextRenderer.lines(entry.view)
+            lines += body.isEmpty ? ["  (empty)"] : body.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func resultJSON(_ result: ProviderResult) -> JSONValue {
+        var object = JSONObject([
+            ("kind", .string(result.kind)),
+            ("family", .string(result.family.rawValue)),
+            ("request", .string(result.requestKind.rawValue)),
+            (
+                "entries",
+                .array(
+                    result.entries.map { entry in
+                        var fields = JSONObject([("date", .string(isoDate(entry.date))), ("timestamp", .number(entry.date))])
+                        fields["relevance"] =
+                            entry.relevance.map {
+                                .object(JSONObject([("score", .number($0.score)), ("duration", .number($0.duration))]))
+                            } ?? .null
+                        fields["text"] = .string(PlainTextRenderer.text(entry.view))
+                        fields["view"] = entry.view.json
+                        return .object(fields)
+                    })
+            ),
+        ])
+        if let policy = result.policy {
+            var fields = JSONObject()
+            switch policy {
+            case .atEnd: fields["kind"] = .string("atEnd")
+            case .never: fields["kind"] = .string("never")
+            case .after(let date):
+                fields["kind"] = .string("after")
+                fields["date"] = .string(isoDate(date))
+                fields["timestamp"] = .number(date)
+            }
+            object["policy"] = .object(fields)
+        }
+        object["notes"] = .array(result.notes.map(JSONValue.string))
+        return .object(object)
+    }
+
+    static func policyText(_ policy: WireReloadPolicy) -> String {
+        switch policy {
+        case .atEnd: "atEnd"
+        case .never: "never"
+        case .after(let date): "after \(dateText(date))"
+        }
+    }
+
+    /// Local time, to the second, with the offset: what a person compares with their clock.
+    static func dateText(_ seconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    static func isoDate(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
