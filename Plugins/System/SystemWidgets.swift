@@ -43,7 +43,7 @@ struct ClockProvider: TimelineProvider {
 }
 
 struct ClockView: View {
-    nonisolated(unsafe) static let time: DateFormatter = {
+    static let time: DateFormatter = {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm"
         return formatter

@@ -1,0 +1,188 @@
+/*
+ * Test bundles, one source: each -D flag builds a bundle that is refused for one reason, or a bundle
+ * whose providers misbehave in one way. Built once per test run by Fixtures.swift.
+ *
+ *   -DKIND="..."          the kind of the one well-behaved widget (default "fixture.good");
+ *                         KIND_FROM_FILE derives it from the file name instead ("fixture.<name>")
+ *   -DABI_MAJOR=n -DABI_MINOR=n   the ABI version it claims
+ *   -DBUILT_WITH="..."     its built_with
+ *   -DOMIT_ENTRY           no widget_bundle_entry symbol
+ *   -DINIT_FAILS           initialize reports failure
+ *   -DREGISTER_TWICE       registers KIND twice
+ *   -DEMPTY_KIND -DNO_FAMILY   registers an invalid widget (and a valid one)
+ *   -DUNDEFINED_SYMBOL     references a function nobody defines: dlopen(RTLD_NOW) fails
+ *   -DBEHAVIOURS           registers one widget per misbehaviour, see request()
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "widget_abi.h"
+
+#ifndef KIND
+#define KIND "fixture.good"
+#endif
+#ifndef ABI_MAJOR
+#define ABI_MAJOR WIDGET_ABI_VERSION_MAJOR
+#endif
+#ifndef ABI_MINOR
+#define ABI_MINOR WIDGET_ABI_VERSION_MINOR
+#endif
+#ifndef BUILT_WITH
+#define BUILT_WITH "c"
+#endif
+
+#ifdef UNDEFINED_SYMBOL
+extern int widget_fixture_function_nobody_defines(void);
+int widget_fixture_use(void) { return widget_fixture_function_nobody_defines(); }
+#endif
+
+static char kind_buffer[256] = KIND;
+
+static void complete(widget_completion_fn completion, void *context, const char *json) {
+    widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, strlen(json), NULL};
+    completion(context, &result);
+}
+
+static bool register_one(const widget_host_t *host, const char *kind, uint32_t families) {
+    widget_descriptor_t descriptor = {
+        .struct_size = sizeof(widget_descriptor_t),
+        .kind = kind,
+        .display_name = "Fixture",
+        .description = "A test fixture",
+        .families = families,
+        .configuration_kind = WIDGET_CONFIGURATION_STATIC,
+        .configuration_name = NULL,
+        .flags = 0,
+    };
+    return host->register_widget(host, &descriptor);
+}
+
+static bool initialize(const widget_host_t *host, char *error, size_t error_capacity) {
+#ifdef KIND_FROM_FILE
+    Dl_info info;
+    if (dladdr((void *)initialize, &info) && info.dli_fname) {
+        const char *name = strrchr(info.dli_fname, '/');
+        name = name ? name + 1 : info.dli_fname;
+        snprintf(kind_buffer, sizeof kind_buffer, "fixture.%.*s", (int)(strlen(name) - 3), name);
+    }
+#endif
+#ifdef INIT_FAILS
+    snprintf(error, error_capacity, "the fixture's data file is missing");
+    return false;
+#endif
+    (void)error;
+    (void)error_capacity;
+    uint32_t small = WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_SMALL);
+#ifdef EMPTY_KIND
+    register_one(host, "", small);
+#endif
+#ifdef NO_FAMILY
+    register_one(host, "fixture.no-family", 0);
+#endif
+#ifdef BEHAVIOURS
+    const char *kinds[] = {"fixture.error", "fixture.garbage", "fixture.unsorted", "fixture.missing-date",
+                           "fixture.bad-policy", "fixture.no-policy", "fixture.empty", "fixture.twice",
+                           "fixture.late", "fixture.never", "fixture.two-snapshots"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
+#endif
+    register_one(host, kind_buffer, small | WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_MEDIUM));
+#ifdef REGISTER_TWICE
+    register_one(host, kind_buffer, small);
+#endif
+    return true;
+}
+
+struct late_call {
+    widget_completion_fn completion;
+    void *context;
+};
+
+static void *complete_later(void *argument) {
+    struct late_call *call = argument;
+    usleep(20 * 1000);
+    complete(call->completion, call->context,
+             "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"late\"}}],\"policy\":{\"kind\":\"never\"}}");
+    free(call);
+    return NULL;
+}
+
+static void request(const widget_request_t *request, widget_completion_fn completion, void *context) {
+    const char *kind = request->widget_kind;
+    if (strcmp(kind, "fixture.error") == 0) {
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_ERROR, NULL, 0, "the server is down"};
+        completion(context, &result);
+    } else if (strcmp(kind, "fixture.garbage") == 0) {
+        complete(completion, context, "{\"entries\": [ {\"date\": 12, \"view\": ");
+    } else if (strcmp(kind, "fixture.unsorted") == 0) {
+        complete(completion, context,
+                 "{\"entries\":[{\"date\":3000,\"view\":{\"view\":\"text\",\"text\":\"third\"}},"
+                 "{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"first\"}},"
+                 "{\"date\":2000,\"view\":{\"view\":\"text\",\"text\":\"second a\"}},"
+                 "{\"date\":2000,\"view\":{\"view\":\"text\",\"text\":\"second b\"}}],"
+                 "\"policy\":{\"kind\":\"atEnd\"}}");
+    } else if (strcmp(kind, "fixture.missing-date") == 0) {
+        complete(completion, context,
+                 "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"ok\"}},"
+                 "{\"view\":{\"view\":\"text\",\"text\":\"no date\"}}],\"policy\":{\"kind\":\"atEnd\"}}");
+    } else if (strcmp(kind, "fixture.bad-policy") == 0) {
+        complete(completion, context,
+                 "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"ok\"}}],"
+                 "\"policy\":{\"kind\":\"sometimes\"}}");
+    } else if (strcmp(kind, "fixture.no-policy") == 0) {
+        complete(completion, context, "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"ok\"}}]}");
+    } else if (strcmp(kind, "fixture.empty") == 0) {
+        complete(completion, context, "{\"entries\":[],\"policy\":{\"kind\":\"never\"}}");
+    } else if (strcmp(kind, "fixture.twice") == 0) {
+        const char *json = "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"once\"}}],"
+                           "\"policy\":{\"kind\":\"never\"}}";
+        complete(completion, context, json);
+        complete(completion, context, json);
+    } else if (strcmp(kind, "fixture.late") == 0) {
+        struct late_call *call = malloc(sizeof *call);
+        call->completion = completion;
+        call->context = context;
+        pthread_t thread;
+        pthread_create(&thread, NULL, complete_later, call);
+        pthread_detach(thread);
+    } else if (strcmp(kind, "fixture.never") == 0) {
+        /* never completes */
+    } else if (strcmp(kind, "fixture.two-snapshots") == 0) {
+        complete(completion, context,
+                 "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"a\"}},"
+                 "{\"date\":2000,\"view\":{\"view\":\"text\",\"text\":\"b\"}}]}");
+    } else {
+        /* The well-behaved widget: one entry per request, with the request echoed back. */
+        char json[1024];
+        const char *names[] = {"placeholder", "snapshot", "timeline"};
+        snprintf(json, sizeof json,
+                 "{\"entries\":[{\"date\":1763750000,\"relevance\":{\"score\":0.5,\"duration\":60},"
+                 "\"view\":{\"view\":\"vstack\",\"children\":[{\"view\":\"text\",\"text\":\"%s\"},"
+                 "{\"view\":\"text\",\"text\":\"%s family %u preview %d size %.0fx%.0f\"}]}}]%s}",
+                 kind, names[request->request_kind % 3], request->family, request->is_preview,
+                 request->display_width, request->display_height,
+                 request->request_kind == WIDGET_REQUEST_TIMELINE ? ",\"policy\":{\"kind\":\"after\",\"date\":1763750900}" : "");
+        complete(completion, context, json);
+    }
+}
+
+static const widget_bundle_t bundle = {
+    .abi_version = {ABI_MAJOR, ABI_MINOR},
+    .struct_size = sizeof(widget_bundle_t),
+    .name = "Fixture",
+    .built_with = BUILT_WITH,
+    .initialize = initialize,
+    .request = request,
+    .shutdown = NULL,
+};
+
+#ifndef OMIT_ENTRY
+__attribute__((visibility("default"))) const widget_bundle_t *widget_bundle_entry(void) { return &bundle; }
+#else
+__attribute__((visibility("default"))) const widget_bundle_t *some_other_symbol(void) { return &bundle; }
+#endif

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// Every refusal the loader makes, each through a real bundle file and the real loader: the refused
+/// file gets one problem naming it and the reason, and the good bundle beside it still loads.
+@Suite struct BundleLoadingTests {
+    /// Loads `good.so` beside `fixture` and returns the problems, after checking the good one loaded.
+    func refusal(_ files: [String: String], sourceLocation: SourceLocation = #_sourceLocation) -> (WidgetRegistry, URL) {
+        var files = files
+        files["good.so"] = "good"
+        let directory = Fixtures.directory(files)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.widget(kind: "fixture.good") != nil, "the good bundle beside it must still load", sourceLocation: sourceLocation)
+        return (registry, directory)
+    }
+
+    func onlyProblem(_ registry: WidgetRegistry, sourceLocation: SourceLocation = #_sourceLocation) -> LoadProblem? {
+        #expect(registry.problems.count == 1, "problems: \(registry.problems)", sourceLocation: sourceLocation)
+        return registry.problems.first
+    }
+
+    @Test func wellFormedBundleRegistersItsWidgetWithEveryDescriptorField() throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path])
+        #expect(registry.problems.isEmpty)
+        let widget = try #require(registry.widget(kind: "fixture.good"))
+        #expect(widget.displayName == "Fixture")
+        #expect(widget.description == "A test fixture")
+        #expect(widget.families == [.systemSmall, .systemMedium])
+        #expect(widget.configurationKind == .static)
+        #expect(widget.configurationName == nil)
+        #expect(widget.bundle.abiVersion == (1, 0))
+        #expect(widget.bundle.builtWith == "c")
+    }
+
+    @Test func textFileNamedSoIsRefusedAsNotASharedObject() throws {
+        let directory = Fixtures.temporaryDirectory("plugins")
+        try "not a library\n".write(to: directory.appendingPathComponent("notes.so"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: directory.appendingPathComponent("good.so").path)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .notSharedObject)
+        #expect(problem.path == directory.appendingPathComponent("notes.so").path)
+        #expect(problem.description == "\(problem.path): not a shared object (no ELF header)")
+        #expect(registry.widget(kind: "fixture.good") != nil)
+    }
+
+    @Test func truncatedBundleIsRefusedBeforeTheDynamicLoaderSeesIt() throws {
+        let (_, directory) = refusal([:])
+        let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("good")))
+        let truncated = directory.appendingPathComponent("truncated.so")
+        try data.prefix(data.count / 2).write(to: truncated)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .truncated)
+        #expect(problem.message.hasPrefix("truncated: \(data.count / 2) bytes"))
+    }
+
+    @Test func bundleForAnotherArchitectureIsRefused() throws {
+        let (_, directory) = refusal([:])
+        var data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("good")))
+        data[18] = 183  // e_machine: aarch64 on x86_64, x86_64 (62) elsewhere
+        if data[18] == 183, data[19] == 0 {
+            #if arch(arm64)
+                data[18] = 62
+            #endif
+        }
+        try data.write(to: directory.appendingPathComponent("foreign.so"))
+        let problem = try #require(onlyProblem(WidgetRegistry.load(searchPath: [directory.path])))
+        #expect(problem.reason == .wrongArchitecture)
+        #expect(problem.message.contains("built for another architecture"))
+    }
+
+    @Test func bundleWithoutTheEntrySymbolIsRefused() throws {
+        let (registry, _) = refusal(["no-entry.so": "no-entry"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .missingEntrySymbol)
+        #expect(problem.message.hasPrefix("no widget_bundle_entry symbol"))
+    }
+
+    @Test func bundleWithWrongABIMajorVersionIsRefusedNamingBothVersions() throws {
+        let (registry, _) = refusal(["abi.so": "abi-major-2"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .abiMismatch)
+        #expect(problem.message == "ABI version 2.0 is not supported: this host speaks ABI 1.0 (major versions must match)")
+    }
+
+    @Test func bundleNeedingANewerMinorVersionIsRefused() throws {
+        let (registry, _) = refusal(["newer.so": "abi-minor-newer"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .abiMismatch)
+        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.0: update the host")
+    }
+
+    @Test func bundleWhoseInitializeFailsIsRefusedWithItsReason() throws {
+        let (registry, _) = refusal(["init.so": "init-fails"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .initializationFailed)
+        #expect(problem.message == "initialization failed: the fixture's data file is missing")
+    }
+
+    @Test func kindRegisteredTwiceInOneBundleKeepsTheFirstRegistration() throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["register-twice"]).path])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .duplicateKind)
+        #expect(problem.message.contains("registered twice in this bundle"))
+        #expect(try #require(registry.widget(kind: "fixture.good")).families == [.systemSmall, .systemMedium])
+    }
+
+    @Test func kindRegisteredByTwoBundlesGoesToTheFirstInByteOrder() throws {
+        // "B.so" sorts before "a.so" in byte order, whatever the locale.
+        let directory = Fixtures.directory(["a.so": "good", "B.so": "good"])
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .duplicateKind)
+        #expect(problem.path == directory.appendingPathComponent("a.so").path)
+        #expect(problem.message.contains("already registered by \(directory.appendingPathComponent("B.so").path)"))
+        #expect(registry.widget(kind: "fixture.good")?.bundle.fileName == "B.so")
+    }
+
+    @Test func kindRegisteredInTwoSearchPathDirectoriesGoesToTheEarlierDirectory() throws {
+        let first = Fixtures.directory(["z.so": "good"])
+        let second = Fixtures.directory(["a.so": "good"])
+        let registry = WidgetRegistry.load(searchPath: [first.path, second.path])
+        #expect(registry.widget(kind: "fixture.good")?.bundle.path == first.appendingPathComponent("z.so").path)
+        #expect(registry.problems.map(\.path) == [second.appendingPathComponent("a.so").path])
+    }
+
+    @Test func widgetWithEmptyKindIsRefusedAndItsSiblingLoads() throws {
+        let (registry, _) = refusal(["empty.so": "empty-kind"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .invalidWidget)
+        #expect(problem.message == "a widget was registered with an empty kind")
+        #expect(registry.widget(kind: "fixture.beside-empty") != nil)
+    }
+
+    @Test func widgetWithNoFamilyIsRefusedAndItsSiblingLoads() throws {
+        let (registry, _) = refusal(["nofamily.so": "no-family"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .invalidWidget)
+        #expect(problem.message == "widget \"fixture.no-family\" supports no family")
+        #expect(registry.widget(kind: "fixture.beside-no-family") != nil)
+    }
+
+    @Test func bundleWithUnresolvedSymbolsIsRefusedWithTheLoadersReason() throws {
+        let (registry, _) = refusal(["undefined.so": "undefined-symbol"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .dlopenFailed)
+        #expect(problem.message.contains("widget_fixture_function_nobody_defines"))
+    }
+
+    @Test func swiftBundleFromAnotherCompilerIsRefused() throws {
+        let (registry, _) = refusal(["old.so": "old-swift"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .toolchainMismatch)
+        #expect(problem.message.hasPrefix("built with swift-5.10, but this host was built with \(Toolchain.current)"))
+    }
+
+    @Test func bundleWritableByGroupOrOthersIsRefused() throws {
+        let (_, directory) = refusal([:])
+        let loose = directory.appendingPathComponent("loose.so")
+        try FileManager.default.copyItem(atPath: Fixtures.path("named-by-file"), toPath: loose.path)
+        chmod(loose.path, 0o664)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .insecurePermissions)
+        #expect(problem.message == "refused: writable by group or others (mode 0664); run 'chmod go-w \(loose.path)'")
+        #expect(registry.widget(kind: "fixture.loose") == nil)
+    }
+
+    @Test func directoryWritableByOthersIsRefusedWhole() throws {
+        let directory = Fixtures.directory(["good"])
+        chmod(directory.path, 0o777)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        let problem = try #require(registry.problems.first)
+        #expect(problem.reason == .insecurePermissions)
+        #expect(problem.path == directory.path)
+        #expect(problem.message.contains("mode 0777"))
+        #expect(registry.widgets.isEmpty)
+    }
+
+    @Test func loadingOneFileChecksItsDirectoryToo() throws {
+        let directory = Fixtures.directory(["good"])
+        chmod(directory.path, 0o775)
+        let registry = WidgetRegistry()
+        #expect(registry.load(file: directory.appendingPathComponent("good.so").path) == nil)
+        #expect(registry.problems.first?.message.contains("its directory \(directory.path) is writable by group or others") == true)
+    }
+
+    @Test func danglingSymlinkIsRefusedNamingItsTarget() throws {
+        let (_, directory) = refusal([:])
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("gone.so").path, withDestinationPath: "/nonexistent/gone.so")
+        let problem = try #require(onlyProblem(WidgetRegistry.load(searchPath: [directory.path])))
+        #expect(problem.reason == .danglingSymlink)
+        #expect(problem.message == "dangling symbolic link to /nonexistent/gone.so")
+    }
+
+    @Test func symlinkToABundleLoadsIt() throws {
+        let directory = Fixtures.temporaryDirectory("plugins")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("linked.so").path, withDestinationPath: Fixtures.path("good"))
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.problems.isEmpty)
+        #expect(registry.widget(kind: "fixture.good")?.bundle.fileName == "linked.so")
+    }
+
+    @Test func directoryNamedSoAndFilesWithOtherSuffixesAreNotLoaded() throws {
+        let directory = Fixtures.directory(["good"])
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("folder.so"), withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: Fixtures.path("named-by-file"), toPath: directory.appendingPathComponent("other.so.bak").path)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.widgets.map(\.kind) == ["fixture.good"])
+        #expect(registry.problems.map(\.reason) == [.notRegularFile])
+    }
+
+    @Test func missingDirectoryIsAnEmptyListNotAnError() {
+        let registry = WidgetRegistry.load(searchPath: ["/nonexistent/widgets.d"])
+        #expect(registry.widgets.isEmpty)
+        #expect(registry.problems.isEmpty)
+        #expect(registry.missingDirectories == ["/nonexistent/widgets.d"])
+    }
+
+    @Test func bundlesLoadInByteOrderOfTheirNames() throws {
+        let directory = Fixtures.directory(["b.so": "named-by-file", "a.so": "named-by-file", "c.so": "named-by-file"])
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.widgets.map(\.kind) == ["fixture.a", "fixture.b", "fixture.c"])
+    }
+}

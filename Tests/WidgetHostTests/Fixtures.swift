@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// Real bundles for the tests, built once per test run: the C fixture variants (compiled here with
+/// the system C compiler) and the Swift sample bundles (built by `swift build` before the tests).
+enum Fixtures {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Where SwiftPM put the products: beside the test executable.
+    static let productsDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    static var widgetsExecutable: String { productsDirectory.appendingPathComponent("widgets").path }
+    static var gameAppExecutable: String { productsDirectory.appendingPathComponent("game-app").path }
+
+    /// The C fixture variants and their compiler flags (see Tests/Fixtures/fixture_bundle.c).
+    static let variants: [String: [String]] = [
+        "good": [],
+        "named-by-file": ["-DKIND_FROM_FILE"],
+        "no-entry": ["-DOMIT_ENTRY"],
+        "abi-major-2": ["-DABI_MAJOR=2"],
+        "abi-minor-newer": ["-DABI_MINOR=99"],
+        "init-fails": ["-DINIT_FAILS"],
+        "register-twice": ["-DREGISTER_TWICE"],
+        "empty-kind": ["-DEMPTY_KIND", "-DKIND=\"fixture.beside-empty\""],
+        "no-family": ["-DNO_FAMILY", "-DKIND=\"fixture.beside-no-family\""],
+        "undefined-symbol": ["-DUNDEFINED_SYMBOL"],
+        "old-swift": ["-DBUILT_WITH=\"swift-5.10\""],
+        "behaviours": ["-DBEHAVIOURS", "-DKIND=\"fixture.behaving\""],
+    ]
+
+    /// The directory holding every built fixture, `<variant>.so`, plus the Swift sample bundles.
+    static let built: URL = {
+        let directory = temporaryDirectory("fixtures")
+        let source = repositoryRoot.appendingPathComponent("Tests/Fixtures/fixture_bundle.c").path
+        let include = repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path
+        for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
+            let output = directory.appendingPathComponent("\(name).so").path
+            let result = runProcess(
+                "/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-I", include] + flags + [source, "-o", output, "-lpthread"])
+            precondition(result.status == 0, "cannot build fixture \(name): \(result.standardError)")
+        }
+        let hostInfo = directory.appendingPathComponent("libHostInfo.so").path
+        let result = runProcess(
+            "/usr/bin/env",
+            ["cc", "-shared", "-fPIC", "-O1", "-I", include, repositoryRoot.appendingPathComponent("Plugins/HostInfo/hostinfo.c").path, "-o", hostInfo])
+        precondition(result.status == 0, "cannot build the C sample: \(result.standardError)")
+        for sample in ["libGameWidgets.so", "libSystemWidgets.so"] {
+            let from = productsDirectory.appendingPathComponent(sample)
+            precondition(FileManager.default.fileExists(atPath: from.path), "\(from.path) is missing: run 'swift build' before 'swift test' (make test does)")
+            try! FileManager.default.copyItem(at: from, to: directory.appendingPathComponent(sample))
+        }
+        return directory
+    }()
+
+    static func path(_ name: String) -> String {
+        built.appendingPathComponent(name.hasSuffix(".so") ? name : "\(name).so").path
+    }
+
+    /// A fresh bundle directory (mode 0755) holding copies of the named fixtures, optionally renamed:
+    /// `["a.so": "good"]` copies good.so as a.so.
+    static func directory(_ files: [String: String]) -> URL {
+        let directory = temporaryDirectory("plugins")
+        for (target, fixture) in files {
+            try! FileManager.default.copyItem(
+                at: URL(fileURLWithPath: path(fixture)), to: directory.appendingPathComponent(target))
+        }
+        return directory
+    }
+
+    static func directory(_ fixtures: [String]) -> URL {
+        directory(Dictionary(uniqueKeysWithValues: fixtures.map { ($0.hasSuffix(".so") ? $0 : "\($0).so", $0) }))
+    }
+
+    static func temporaryDirectory(_ label: String) -> URL {
+        var template = Array("/tmp/widgets-test-\(label)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        chmod(path, 0o755)
+        return URL(fileURLWithPath: path)
+    }
+}
+
+struct ProcessResult {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+}
+
+/// Runs a program to completion and captures its output.
+func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
+) -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        return ProcessResult(status: -1, standardOutput: "", standardError: "cannot run \(executable): \(error)")
+    }
+    // Read both pipes while the process runs, so neither fills up and blocks it.
+    nonisolated(unsafe) var errorData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errorData = error.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+        standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Runs the `widgets` CLI with a private data home, so no test reads or writes the user's files.
+func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [String: String] = [:], directory: URL? = nil) -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
+    environment["WIDGETS_PATH"] = nil
+    environment["NO_COLOR"] = "1"
+    environment.merge(extraEnvironment) { $1 }
+    return runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
+}
