@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// The sample bundles, built by SwiftPM from Plugins/, loaded through the real loader.
+@Suite struct SampleBundleTests {
+    static let registry = WidgetRegistry.load(
+        searchPath: [Fixtures.directory(["libGameWidgets.so", "libSystemWidgets.so", "libHostInfo.so"]).path])
+
+    @Test func samplesLoadInOrderWithTheirDescriptors() throws {
+        #expect(Self.registry.problems.isEmpty, "\(Self.registry.problems)")
+        #expect(
+            Self.registry.widgets.map(\.kind) == [
+                "com.mygame.game-status", "com.mygame.leaderboard", "org.widgets.host-info", "org.widgets.system.clock",
+                "org.widgets.system.load", "org.widgets.system.memory", "org.widgets.system.uptime",
+            ])
+        let status = try #require(Self.registry.widget(kind: "com.mygame.game-status"))
+        #expect(status.displayName == "Game Status")
+        #expect(status.description == "Shows an overview of your game status")
+        #expect(status.families == [.systemSmall, .systemMedium])
+        #expect(status.bundle.name == "GameWidgets")
+        #expect(status.bundle.builtWith == Toolchain.current)
+        #expect(Self.registry.widget(kind: "org.widgets.host-info")?.bundle.builtWith == "c")
+    }
+
+    @Test func clockTimelineHasAnEntryPerMinuteAndReloadsAtEnd() throws {
+        let timeline = try Self.registry.request(.timeline, kind: "org.widgets.system.clock")
+        #expect(timeline.entries.count == 60)
+        #expect(zip(timeline.entries, timeline.entries.dropFirst()).allSatisfy { $1.date - $0.date == 60 })
+        #expect(timeline.entries[0].date.truncatingRemainder(dividingBy: 60) == 0)
+        #expect(timeline.policy == .atEnd)
+        let inline = try Self.registry.request(.snapshot, kind: "org.widgets.system.clock", family: .accessoryInline)
+        #expect(inline.entries[0].view.view == "text", "the inline family shows only the time")
+    }
+
+    @Test func loadWidgetCompletesLateFromAnotherThreadWithAFiveMinutePolicy() throws {
+        let timeline = try Self.registry.request(.timeline, kind: "org.widgets.system.load")
+        let entry = try #require(timeline.entries.first)
+        #expect(timeline.policy == .after(entry.date + 300))
+        let lines = PlainTextRenderer.lines(entry.view)
+        #expect(lines.first == "Load")
+        #expect(lines.contains { $0.hasPrefix("CPU ") && $0.hasSuffix("%") })
+    }
+
+    @Test func memoryAndUptimeReadProc() throws {
+        let memory = try Self.registry.request(.snapshot, kind: "org.widgets.system.memory")
+        #expect(PlainTextRenderer.lines(memory.entries[0].view).last?.contains("GiB free of") == true)
+        let uptime = try Self.registry.request(.timeline, kind: "org.widgets.system.uptime")
+        #expect(uptime.entries.count == 30)
+        #expect(uptime.policy == .atEnd)
+    }
+
+    @Test func placeholderIsMarkedRedactedAndPreview() throws {
+        let placeholder = try Self.registry.request(.placeholder, kind: "com.mygame.leaderboard", family: .systemMedium)
+        let root = placeholder.entries[0].view
+        #expect(root.modifier("redacted") == .string("placeholder"))
+        // The sample board, five rows for the medium family.
+        #expect(PlainTextRenderer.lines(root) == ["Leaderboard", "1. ada  4200", "2. grace  3900", "3. linus  3100", "4. ken  2800", "5. dennis  2600"])
+    }
+
+    @Test func nestedEntryTypeCarriesItsRelevance() throws {
+        let snapshot = try Self.registry.request(.snapshot, kind: "com.mygame.leaderboard", family: .systemSmall)
+        #expect(snapshot.entries[0].relevance == WireRelevance(score: 1, duration: 0))
+        #expect(PlainTextRenderer.lines(snapshot.entries[0].view).count == 4, "title and three rows in the small family")
+    }
+
+    @Test func cBundleAnswersPerFamily() throws {
+        let inline = try Self.registry.request(.timeline, kind: "org.widgets.host-info", family: .accessoryInline)
+        #expect(inline.entries[0].view.view == "text")
+        let small = try Self.registry.request(.timeline, kind: "org.widgets.host-info")
+        #expect(small.entries[0].view.view == "vstack")
+        #expect(small.entries[0].view.modifier("padding") != nil)
+        #expect(small.policy == .after(small.entries[0].date + 3600))
+    }
+
+    /// The game app writes into the shared container; the widget reads it, in another process.
+    @Test func gameWidgetsShowWhatTheGameAppWrote() throws {
+        let data = Fixtures.temporaryDirectory("data")
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        let before = widgets(["--plugins", plugins.path, "snapshot", "com.mygame.game-status"], dataHome: data)
+        #expect(before.status == 0)
+        #expect(before.standardOutput.contains("no game data at \(data.path)/widgets/groups/group.org.widgets.game/game.json: run 'game-app reset' first"))
+
+        #expect(runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment).status == 0)
+        #expect(runProcess(Fixtures.gameAppExecutable, ["status", "Boss fight in 5 minutes"], environment: environment).status == 0)
+        #expect(runProcess(Fixtures.gameAppExecutable, ["health", "Unipony", "12"], environment: environment).status == 0)
+        let bad = runProcess(Fixtures.gameAppExecutable, ["health", "Nobody", "12"], environment: environment)
+        #expect(bad.status == 1)
+        #expect(bad.standardError == "game-app: no character named 'Nobody' (characters: Power Panda, Unipony, Spouty)\n")
+
+        let after = widgets(["--plugins", plugins.path, "timeline", "com.mygame.game-status", "--family", "systemMedium"], dataHome: data)
+        #expect(after.status == 0)
+        let lines = after.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("com.mygame.game-status · systemMedium · timeline · 1 entry · reload after "))
+        #expect(Array(lines.dropFirst(2)) == ["  Game Status", "  Boss fight in 5 minutes", "  Power Panda  ♥ 80", "  Unipony  ♥ 12", "  Spouty  ♥ 100"])
+    }
+}
