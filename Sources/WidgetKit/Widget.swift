@@ -50,10 +50,11 @@ public enum WidgetBundleBuilder {
         for element in repeat each widget { definitions += element._definitions() }
         return _WidgetList(definitions)
     }
-    public static func buildOptional<W: Widget>(_ widget: W?) -> _WidgetList { _WidgetList(widget?._definitions() ?? []) }
-    public static func buildEither<W: Widget>(first widget: W) -> _WidgetList { _WidgetList(widget._definitions()) }
-    public static func buildEither<W: Widget>(second widget: W) -> _WidgetList { _WidgetList(widget._definitions()) }
-    public static func buildLimitedAvailability<W: Widget>(_ widget: W) -> _WidgetList { _WidgetList(widget._definitions()) }
+    // Every block builds a `_WidgetList`, so the branches need no generic parameters to infer.
+    public static func buildOptional(_ widgets: _WidgetList?) -> _WidgetList { widgets ?? _WidgetList([]) }
+    public static func buildEither(first widgets: _WidgetList) -> _WidgetList { widgets }
+    public static func buildEither(second widgets: _WidgetList) -> _WidgetList { widgets }
+    public static func buildLimitedAvailability(_ widgets: _WidgetList) -> _WidgetList { widgets }
 }
 
 /// The widgets a `WidgetBundleBuilder` collected. Not constructed by authors.

@@ -1,0 +1,127 @@
+import CWidgetABI
+import Foundation
+import Testing
+@testable import WidgetKit
+import WidgetWire
+
+// The SDK's side of the ABI, driven in-process by a minimal host written against the C header.
+
+struct CountdownEntry: TimelineEntry {
+    let date: Date
+    let remaining: Int
+}
+
+/// Completes from a Task after returning, as an async provider does.
+struct TaskProvider: TimelineProvider {
+    func placeholder(in context: Context) -> CountdownEntry { CountdownEntry(date: Date(timeIntervalSince1970: 0), remaining: 0) }
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (CountdownEntry) -> Void) {
+        Task { completion(CountdownEntry(date: Date(timeIntervalSince1970: 100), remaining: context.family == .systemSmall ? 1 : 2)) }
+    }
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<CountdownEntry>) -> Void) {
+        Task {
+            let entries = (0..<3).map { CountdownEntry(date: Date(timeIntervalSince1970: Double(100 + $0)), remaining: 3 - $0) }
+            completion(Timeline(entries: entries, policy: .after(Date(timeIntervalSince1970: 500))))
+        }
+    }
+}
+
+struct CountdownWidget: Widget {
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "test.countdown", provider: TaskProvider()) { entry in
+            Text("\(entry.remaining) left")
+        }
+        .configurationDisplayName("Countdown")
+        .supportedFamilies([.systemSmall, .accessoryInline])
+    }
+}
+
+struct CountdownBundle: WidgetBundle {
+    var body: some Widget { CountdownWidget() }
+}
+
+/// What the test host received: registrations during initialize, and completions.
+final class TestHost: @unchecked Sendable {
+    static let shared = TestHost()
+    let lock = NSLock()
+    var registered: [(kind: String, name: String, families: UInt32)] = []
+    var results: [Int: (status: Int32, text: String)] = [:]
+    let arrived = DispatchSemaphore(value: 0)
+}
+
+@Suite(.serialized) struct BundleExportTests {
+    nonisolated(unsafe) static let entry: UnsafePointer<widget_bundle_t> = {
+        let pointer = exportWidgetBundle(CountdownBundle.self, name: "Countdown bundle").assumingMemoryBound(to: widget_bundle_t.self)
+        var host = widget_host_t()
+        host.abi_version = widget_abi_version_t(major: 1, minor: 0)
+        host.struct_size = UInt32(MemoryLayout<widget_host_t>.size)
+        host.register_widget = { _, descriptor in
+            let d = descriptor!.pointee
+            TestHost.shared.lock.withLock {
+                TestHost.shared.registered.append((String(cString: d.kind), String(cString: d.display_name), d.families))
+            }
+            return true
+        }
+        let hostPointer = UnsafeMutablePointer<widget_host_t>.allocate(capacity: 1)
+        hostPointer.initialize(to: host)
+        var error = [CChar](repeating: 0, count: 256)
+        precondition(pointer.pointee.initialize!(hostPointer, &error, error.count))
+        return UnsafePointer(pointer)
+    }()
+
+    func request(_ kind: UInt32, _ widgetKind: String = "test.countdown", family: WidgetFamily = .systemSmall, id: Int) -> (status: Int32, text: String) {
+        widgetKind.withCString { kindPointer in
+            var request = widget_request_t(
+                struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: kind, widget_kind: kindPointer,
+                family: family.abiValue, is_preview: false, display_width: 158, display_height: 158, configuration: nil)
+            Self.entry.pointee.request!(&request, { context, result in
+                let value = result!.pointee
+                let text = value.status == 0
+                    ? String(decoding: UnsafeRawBufferPointer(start: value.data, count: value.length), as: UTF8.self)
+                    : String(cString: value.error_message)
+                TestHost.shared.lock.withLock { TestHost.shared.results[Int(bitPattern: context)] = (value.status, text) }
+                TestHost.shared.arrived.signal()
+            }, UnsafeMutableRawPointer(bitPattern: id))
+        }
+        TestHost.shared.arrived.wait()
+        return TestHost.shared.lock.withLock { TestHost.shared.results[id]! }
+    }
+
+    @Test func entryDescribesTheBundleAndItsVersion() {
+        let bundle = Self.entry.pointee
+        #expect(bundle.abi_version.major == 1)
+        #expect(bundle.abi_version.minor == 0)
+        #expect(bundle.struct_size == UInt32(MemoryLayout<widget_bundle_t>.size))
+        #expect(String(cString: bundle.name) == "Countdown bundle")
+        #expect(String(cString: bundle.built_with) == Toolchain.current)
+        let registered = TestHost.shared.lock.withLock { TestHost.shared.registered }
+        #expect(registered.map(\.kind) == ["test.countdown"])
+        #expect(registered.first?.name == "Countdown")
+        #expect(registered.first?.families == WidgetFamily.mask([.systemSmall, .accessoryInline]))
+    }
+
+    @Test func timelineCompletedFromATaskArrivesEncoded() throws {
+        let result = request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), id: 1)
+        #expect(result.status == 0)
+        let timeline = try WireTimeline(json: try JSONValue.parse(result.text))
+        #expect(timeline.entries.map(\.date) == [100, 101, 102])
+        #expect(timeline.entries.map { $0.view["text"] } == ["3 left", "2 left", "1 left"].map(JSONValue.string))
+        #expect(timeline.policy == .after(500))
+    }
+
+    @Test func contentIsEvaluatedForTheRequestedFamily() throws {
+        let small = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), id: 2).text)
+        let inline = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), family: .accessoryInline, id: 3).text)
+        #expect(small["entries"]?.arrayValue?.first?["view"]?["text"] == .string("1 left"))
+        #expect(inline["entries"]?.arrayValue?.first?["view"]?["text"] == .string("2 left"))
+    }
+
+    @Test func placeholderIsRedacted() throws {
+        let json = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue), id: 4).text)
+        #expect(json["entries"]?.arrayValue?.first?["view"]?["modifiers"] == .array([.object(JSONObject([("redacted", .string("placeholder"))]))]))
+    }
+
+    @Test func unknownKindAndRequestKindAreErrorsNotCrashes() {
+        #expect(request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), "test.nope", id: 5) == (1, "this bundle has no widget of kind \"test.nope\""))
+        #expect(request(9, id: 6) == (1, "unknown request kind 9"))
+    }
+}

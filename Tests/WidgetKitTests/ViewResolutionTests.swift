@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import WidgetKit
+import WidgetWire
+
+struct FamilyView: View {
+    @Environment(\.widgetFamily) var family
+    let title: String
+
+    var body: some View {
+        switch family {
+        case .accessoryInline:
+            Text(title)
+        case .systemSmall:
+            VStack(alignment: .leading) {
+                Text(title).font(.headline)
+                Spacer()
+            }
+        default:
+            HStack(spacing: 4) {
+                Text(title)
+                if title.count > 3 {
+                    Text("long")
+                }
+            }
+        }
+    }
+}
+
+@Suite struct ViewResolutionTests {
+    func resolve(_ view: some View, family: WidgetFamily = .systemSmall) -> ViewNode {
+        var environment = EnvironmentValues()
+        environment.widgetFamily = family
+        return ViewResolver.root(of: view, in: environment)
+    }
+
+    @Test func stackOfTextResolvesToATree() {
+        let node = resolve(VStack { Text("Hello") })
+        #expect(node == ViewNode("vstack", children: [ViewNode("text", attributes: JSONObject([("text", .string("Hello"))]))]))
+        #expect(node.json.jsonText == #"{"view":"vstack","children":[{"view":"text","text":"Hello"}]}"#)
+    }
+
+    @Test func environmentFamilySelectsTheBranch() {
+        #expect(resolve(FamilyView(title: "Hi"), family: .accessoryInline).view == "text")
+        let small = resolve(FamilyView(title: "Hi"), family: .systemSmall)
+        #expect(small.view == "vstack")
+        #expect(small["alignment"] == .string("leading"))
+        #expect(small.children.map(\.view) == ["text", "spacer"])
+        #expect(small.children[0].modifier("font") == .string("headline"))
+        let medium = resolve(FamilyView(title: "Hello"), family: .systemMedium)
+        #expect(medium.view == "hstack")
+        #expect(medium["spacing"] == .number(4))
+        #expect(medium.children.count == 2, "the if branch is taken for a long title")
+        #expect(resolve(FamilyView(title: "Hi"), family: .systemMedium).children.count == 1)
+    }
+
+    @Test func modifiersAreRecordedInTheOrderApplied() {
+        let node = resolve(Text("x").bold().foregroundColor(.red).padding(.horizontal, 8).font(.system(size: 12, weight: .semibold)))
+        #expect(node.modifiers.map(\.name) == ["bold", "foregroundColor", "padding", "font"])
+        #expect(node.modifier("foregroundColor") == .string("red"))
+        #expect(node.modifier("padding") == .object(JSONObject([("top", .number(0)), ("leading", .number(8)), ("bottom", .number(0)), ("trailing", .number(8))])))
+        #expect(node.modifier("font") == .object(JSONObject([("size", .number(12)), ("weight", .string("semibold"))])))
+        #expect(resolve(Text("x").padding()).modifier("padding")?["top"] == .number(16))
+        #expect(resolve(Text("x").foregroundColor(Color(red: 1, green: 0.5, blue: 0))).modifier("foregroundColor") == .string("#ff8000"))
+    }
+
+    @Test func groupAppliesAModifierToEachChildAndForEachRepeats() {
+        let node = resolve(VStack { Group { Text("a"); Text("b") }.bold() })
+        #expect(node.children.map { $0.modifier("bold") } == [.bool(true), .bool(true)])
+        let list = resolve(VStack { ForEach(["x", "y", "z"], id: \.self) { Text($0) } })
+        #expect(list.children.map { $0["text"] } == ["x", "y", "z"].map(JSONValue.string))
+    }
+
+    @Test func severalRootViewsStackVertically() {
+        struct Two: View {
+            var body: some View {
+                Text("one")
+                Text("two")
+            }
+        }
+        #expect(resolve(Two()).view == "vstack")
+        #expect(resolve(Two()).children.count == 2)
+    }
+
+    @Test func zStackAlignmentUsesSwiftUISpelling() {
+        #expect(resolve(ZStack(alignment: .topLeading) { Text("a") })["alignment"] == .string("topLeading"))
+        #expect(resolve(ZStack(alignment: .bottom) { Text("a") })["alignment"] == .string("bottom"))
+        #expect(resolve(ZStack { Text("a") })["alignment"] == nil)
+    }
+}
