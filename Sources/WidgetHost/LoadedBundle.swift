@@ -18,12 +18,14 @@ public final class LoadedBundle: @unchecked Sendable {
     /// The registry taking this bundle's registrations; set only while `initialize` runs.
     private var registering: WidgetRegistry?
 
-    public var fileName: String { (path as NSString).lastPathComponent }
+    /// The file's name, for diagnostics.
+    public let fileName: String
 
     init(path: String, entry: UnsafePointer<widget_bundle_t>) throws(LoadProblem) {
         self.path = path
         self.entry = entry
         let fileName = (path as NSString).lastPathComponent
+        self.fileName = fileName
         func refuse(_ reason: LoadProblem.Reason, _ message: String) -> LoadProblem {
             LoadProblem(path: path, reason: reason, message: message)
         }

@@ -19,19 +19,20 @@ final class PendingRequests: @unchecked Sendable {
 
     final class Pending: @unchecked Sendable {
         let semaphore = DispatchSemaphore(value: 0)
-        let label: String
+        /// Names the request in diagnostics; built only when one is needed.
+        let label: @Sendable () -> String
         var outcome: RequestOutcome?
-        init(label: String) { self.label = label }
+        init(label: @escaping @Sendable () -> String) { self.label = label }
     }
 
     private let lock = NSLock()
     private var next: UInt = 1
     private var pending: [UInt: Pending] = [:]
     /// Recently finished requests, to name the culprit of a late or second completion.
-    private var finished: [UInt: String] = [:]
+    private var finished: [UInt: @Sendable () -> String] = [:]
     private var finishedOrder: [UInt] = []
 
-    func begin(label: String) -> (UInt, Pending) {
+    func begin(label: @escaping @Sendable () -> String) -> (UInt, Pending) {
         let entry = Pending(label: label)
         let id = lock.withLock {
             let id = next
@@ -52,7 +53,7 @@ final class PendingRequests: @unchecked Sendable {
             return entry
         }
         guard let entry else {
-            let culprit = lock.withLock { finished[id] } ?? "an unknown request"
+            let culprit = lock.withLock { finished[id] }?() ?? "an unknown request"
             HostLog.warning("ignored a completion for request #\(id) (\(culprit)): it had already completed or timed out")
             return
         }
@@ -64,12 +65,13 @@ final class PendingRequests: @unchecked Sendable {
     func abandon(_ id: UInt) -> Bool {
         lock.withLock {
             guard let entry = pending.removeValue(forKey: id) else { return false }
-            remember(id, entry.label + ", timed out")
+            let label = entry.label
+            remember(id) { label() + ", timed out" }
             return true
         }
     }
 
-    private func remember(_ id: UInt, _ label: String) {
+    private func remember(_ id: UInt, _ label: @escaping @Sendable () -> String) {
         finished[id] = label
         finishedOrder.append(id)
         if finishedOrder.count > 4096 {

@@ -106,7 +106,8 @@ extension LoadedBundle {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
         deadline: Duration
     ) throws(RequestError) -> RequestOutcome {
-        let (id, pending) = PendingRequests.shared.begin(label: "\(requestKind.rawValue) of \"\(kind)\" in \(fileName)")
+        let fileName = fileName
+        let (id, pending) = PendingRequests.shared.begin { "\(requestKind.rawValue) of \"\(kind)\" in \(fileName)" }
         let size = family.displaySize
         kind.withCString { kindPointer in
             configuration.withCString { configurationPointer in

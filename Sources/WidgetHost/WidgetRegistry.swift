@@ -95,6 +95,23 @@ public final class WidgetRegistry: @unchecked Sendable {
         }
     }
 
+    /// Loads a bundle linked into this executable rather than found on disk, given what its
+    /// `widget_bundle_entry` returns: for programs that embed the host and their own widgets. It is
+    /// checked and initialized exactly as a file's bundle is; `label` names it in diagnostics.
+    @discardableResult
+    public func load(linkedEntry entry: UnsafeRawPointer, label: String) -> LoadedBundle? {
+        do {
+            let bundle = try LoadedBundle(path: label, entry: entry.assumingMemoryBound(to: widget_bundle_t.self))
+            try bundle.initialize(into: self)
+            bundles.append(bundle)
+            return bundle
+        } catch {
+            withdraw(path: label)
+            problems.append(error)
+            return nil
+        }
+    }
+
     private func withdraw(path: String) {
         widgets.removeAll { $0.bundle.path == path }
         widgetIndex = Dictionary(uniqueKeysWithValues: widgets.enumerated().map { ($1.kind, $0) })

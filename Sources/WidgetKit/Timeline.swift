@@ -71,7 +71,9 @@ public struct TimelineProviderContext: Sendable {
     public let isPreview: Bool
     public let displaySize: CGSize
 
-    init(family: WidgetFamily, isPreview: Bool, displaySize: CGSize) {
+    /// Apple's has no public initializer; this one is for hosts and benchmarks that call a provider
+    /// directly, not for widget code.
+    @_spi(Host) public init(family: WidgetFamily, isPreview: Bool, displaySize: CGSize) {
         self.family = family
         self.isPreview = isPreview
         self.displaySize = displaySize

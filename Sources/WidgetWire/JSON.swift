@@ -195,12 +195,14 @@ private struct JSONReader {
     mutating func readString() throws(JSONSyntaxError) -> String {
         position += 1
         let start = position
-        // Fast path: no escapes.
+        var isASCII = true
+        // Fast path: no escapes; ASCII needs no UTF-8 validation.
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
+                if isASCII { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JSONSyntaxError(offset: start, reason: "string is not valid UTF-8")
                 }
@@ -208,6 +210,7 @@ private struct JSONReader {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            if byte >= 0x80 { isASCII = false }
             position += 1
         }
         var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
@@ -331,7 +334,7 @@ private struct JSONReader {
 
 /// Appends JSON to a byte buffer. The writer emits no whitespace; keys are written in the order given.
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+    public internal(set) var bytes: [UInt8] = []
 
     public init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
@@ -392,7 +395,7 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func writeRaw(_ text: String) {
+    mutating func writeRaw(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 }

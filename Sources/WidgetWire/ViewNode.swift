@@ -99,3 +99,38 @@ extension ViewNode {
         }
     }
 }
+
+extension JSONWriter {
+    /// Writes a node as `node.json` would, without building the intermediate value.
+    public mutating func write(_ node: ViewNode) {
+        writeRaw("{\"view\":")
+        write(node.view)
+        for member in node.attributes.members {
+            bytes.append(UInt8(ascii: ","))
+            write(member.key)
+            bytes.append(UInt8(ascii: ":"))
+            write(member.value)
+        }
+        if !node.children.isEmpty {
+            writeRaw(",\"children\":[")
+            for (index, child) in node.children.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(child)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        if !node.modifiers.isEmpty {
+            writeRaw(",\"modifiers\":[")
+            for (index, modifier) in node.modifiers.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "{"))
+                write(modifier.name)
+                bytes.append(UInt8(ascii: ":"))
+                write(modifier.value)
+                bytes.append(UInt8(ascii: "}"))
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+}

@@ -51,10 +51,32 @@ extension WireTimeline {
         return .object(object)
     }
 
-    /// Encodes straight to bytes: what a bundle hands the host.
+    /// Encodes straight to bytes, what a bundle hands the host: the same text as `json.jsonText`,
+    /// without building the intermediate value.
     public func encoded() -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 128 * max(1, entries.count))
-        writer.write(json)
+        writer.writeRaw("{\"entries\":[")
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+            writer.writeRaw("{\"date\":")
+            writer.write(entry.date)
+            if let relevance = entry.relevance {
+                writer.writeRaw(",\"relevance\":{\"score\":")
+                writer.write(relevance.score)
+                writer.writeRaw(",\"duration\":")
+                writer.write(relevance.duration)
+                writer.bytes.append(UInt8(ascii: "}"))
+            }
+            writer.writeRaw(",\"view\":")
+            writer.write(entry.view)
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
+        writer.bytes.append(UInt8(ascii: "]"))
+        if let policy {
+            writer.writeRaw(",\"policy\":")
+            writer.write(policy.json)
+        }
+        writer.bytes.append(UInt8(ascii: "}"))
         return writer.bytes
     }
 

@@ -1,1 +1,276 @@
-print("")
+import CWidgetABI
+import Foundation
+import Glibc
+import WidgetHost
+@_spi(Host) import WidgetKit
+import WidgetWire
+
+// The project's benchmarks. Run with `make bench` (a release build): prints a table and writes the
+// figures, with the machine they were taken on, to docs/BENCHMARKS.md. Every figure is compared
+// with a floor measured in the same run.
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+// MARK: - Measurement
+
+func nanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+nonisolated(unsafe) var sink: Any = 0
+@inline(never) func blackHole<T>(_ value: T) { sink = value }
+
+/// Times each of `iterations` runs of `body`, after `warmup` untimed runs. Nanoseconds, sorted.
+func sample(iterations: Int, warmup: Int, _ body: () -> Void) -> [Double] {
+    for _ in 0..<warmup { body() }
+    var times: [Double] = []
+    times.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+        let start = nanoseconds()
+        body()
+        times.append(Double(nanoseconds() - start))
+    }
+    return times.sorted()
+}
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
+
+func formatted(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+
+// MARK: - 1. Loading 100 bundles
+
+/// One C bundle compiled once, copied 100 times (each copy is its own image to the loader); each copy
+/// takes its kind from its file name, so all 100 register.
+func bundleDirectory(copies: Int, of library: URL, label: String) -> URL {
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-\(label)-\(getpid())")
+    try? FileManager.default.removeItem(at: directory)
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    for index in 0..<copies {
+        let target = directory.appendingPathComponent(String(format: "bundle-%03d.so", index))
+        try! FileManager.default.copyItem(at: library, to: target)
+        chmod(target.path, 0o644)
+    }
+    return directory
+}
+
+func compileFixture() -> URL {
+    let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-fixture-\(getpid()).so")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+        "cc", "-shared", "-fPIC", "-O2", "-DKIND_FROM_FILE", "-I", repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path,
+        repositoryRoot.appendingPathComponent("Tests/Fixtures/fixture_bundle.c").path, "-o", output.path, "-lpthread",
+    ]
+    try! process.run()
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "cannot compile the benchmark bundle")
+    return output
+}
+
+/// The floor: what any loader must do, dlopen and dlsym, for the same files in the same order.
+func dlopenFloor(_ directory: URL) -> Int {
+    var found = 0
+    let names = try! FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    for name in names {
+        guard let handle = dlopen(directory.appendingPathComponent(name).path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            fatalError("dlopen failed in the floor benchmark")
+        }
+        if dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL) != nil { found += 1 }
+    }
+    return found
+}
+
+struct LoadingResult {
+    let loader: Double
+    let floor: Double
+}
+
+func benchmarkLoading(rounds: Int) -> LoadingResult {
+    let library = compileFixture()
+    var loaderTimes: [Double] = []
+    var floorTimes: [Double] = []
+    // Every round loads fresh copies (an image is loaded once per process); the order alternates so
+    // neither side always runs first. Round 0 warms caches and is not counted.
+    for round in 0...rounds {
+        let floorDirectory = bundleDirectory(copies: 100, of: library, label: "floor-\(round)")
+        let loaderDirectory = bundleDirectory(copies: 100, of: library, label: "loader-\(round)")
+        var floorTime = 0.0
+        var loaderTime = 0.0
+        func runFloor() {
+            let start = nanoseconds()
+            precondition(dlopenFloor(floorDirectory) == 100)
+            floorTime = Double(nanoseconds() - start)
+        }
+        func runLoader() {
+            let start = nanoseconds()
+            let registry = WidgetRegistry.load(searchPath: [loaderDirectory.path])
+            loaderTime = Double(nanoseconds() - start)
+            precondition(registry.widgets.count == 100 && registry.problems.isEmpty, "\(registry.problems)")
+        }
+        if round % 2 == 0 { runFloor(); runLoader() } else { runLoader(); runFloor() }
+        if round > 0 {
+            floorTimes.append(floorTime)
+            loaderTimes.append(loaderTime)
+        }
+        try? FileManager.default.removeItem(at: floorDirectory)
+        try? FileManager.default.removeItem(at: loaderDirectory)
+    }
+    try? FileManager.default.removeItem(at: library)
+    return LoadingResult(loader: median(loaderTimes), floor: median(floorTimes))
+}
+
+// MARK: - 2. A timeline request through the ABI
+
+struct TrivialEntry: TimelineEntry {
+    let date: Date
+}
+
+struct TrivialProvider: TimelineProvider {
+    static let date = Date(timeIntervalSince1970: 1_800_000_000)
+    func placeholder(in context: Context) -> TrivialEntry { TrivialEntry(date: Self.date) }
+    func getSnapshot(in context: Context, completion: @escaping (TrivialEntry) -> Void) { completion(TrivialEntry(date: Self.date)) }
+    func getTimeline(in context: Context, completion: @escaping (Timeline<TrivialEntry>) -> Void) {
+        completion(Timeline(entries: [TrivialEntry(date: Self.date)], policy: .atEnd))
+    }
+}
+
+@Sendable func trivialContent(_ entry: TrivialEntry) -> Text { Text("Hello") }
+
+struct TrivialWidget: Widget {
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "bench.trivial", provider: TrivialProvider(), content: trivialContent)
+    }
+}
+
+struct BenchBundle: WidgetBundle {
+    var body: some Widget { TrivialWidget() }
+}
+
+struct RequestResult {
+    let direct: [Double]
+    let directWithContent: [Double]
+    let throughABI: [Double]
+}
+
+func benchmarkRequest(iterations: Int) -> RequestResult {
+    let provider = TrivialProvider()
+    let context = TimelineProviderContext(family: .systemSmall, isPreview: false, displaySize: CGSize(width: 158, height: 158))
+    let direct = sample(iterations: iterations, warmup: iterations / 10) {
+        provider.getTimeline(in: context) { blackHole($0) }
+    }
+    let directWithContent = sample(iterations: iterations, warmup: iterations / 10) {
+        provider.getTimeline(in: context) { timeline in
+            for entry in timeline.entries { blackHole(trivialContent(entry)) }
+        }
+    }
+    let registry = WidgetRegistry()
+    guard registry.load(linkedEntry: exportWidgetBundle(BenchBundle.self), label: "linked:bench") != nil else {
+        fatalError("cannot load the benchmark bundle: \(registry.problems)")
+    }
+    let throughABI = sample(iterations: iterations, warmup: iterations / 10) {
+        blackHole(try! registry.request(.timeline, kind: "bench.trivial"))
+    }
+    return RequestResult(direct: direct, directWithContent: directWithContent, throughABI: throughABI)
+}
+
+// MARK: - Report
+
+func machineDescription() -> String {
+    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":", maxSplits: 1).last?
+        .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+    var names = utsname()
+    uname(&names)
+    let kernel = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    return "\(model), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB, Linux \(kernel), \(Toolchain.current)"
+}
+
+#if DEBUG
+    print("warning: a debug build; run `make bench` (release) for figures worth keeping")
+#endif
+
+let machine = machineDescription()
+let loading = benchmarkLoading(rounds: 9)
+let request = benchmarkRequest(iterations: ProcessInfo.processInfo.environment["BENCH_ITERATIONS"].flatMap { Int($0) } ?? 100_000)
+
+let loadRatio = loading.loader / loading.floor
+let abiMedian = percentile(request.throughABI, 0.5)
+let baseline = percentile(request.directWithContent, 0.5)
+let overhead = abiMedian - baseline
+
+struct Row {
+    let name: String
+    let measured: String
+    let floor: String
+    let result: String
+    let goal: String
+    let met: Bool
+}
+
+let rows = [
+    Row(
+        name: "load 100 bundles (scan, checks, dlopen, version, registration)",
+        measured: "\(formatted(loading.loader / 1e6)) ms", floor: "dlopen + dlsym of the same files: \(formatted(loading.floor / 1e6)) ms",
+        result: "\(formatted(loadRatio))× the floor", goal: "≤ 1.5×", met: loadRatio <= 1.5),
+    Row(
+        name: "timeline request through the ABI, trivial provider (median)",
+        measured: "\(formatted(abiMedian / 1000)) µs (p90 \(formatted(percentile(request.throughABI, 0.9) / 1000)) µs)",
+        floor: "direct call + content closure: \(formatted(baseline / 1000)) µs (provider alone \(formatted(percentile(request.direct, 0.5) / 1000)) µs)",
+        result: "+\(formatted(overhead / 1000)) µs", goal: "≤ 5 µs overhead", met: overhead <= 5000),
+]
+
+let header = ["benchmark", "measured", "floor, same run", "result", "goal", "met"]
+let table = [header] + rows.map { [$0.name, $0.measured, $0.floor, $0.result, $0.goal, $0.met ? "yes" : "NO"] }
+let widths = (0..<header.count).map { column in table.map { $0[column].count }.max()! }
+print("machine: \(machine)\n")
+for (index, line) in table.enumerated() {
+    print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+    if index == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+}
+
+let date = ISO8601DateFormatter().string(from: Date())
+var markdown = """
+    # Benchmarks
+
+    Written by `make bench` (release build of `widgets-bench`) on \(date).
+
+    Machine: \(machine).
+
+    | benchmark | measured | floor, measured in the same run | result | goal | met |
+    | --- | --- | --- | --- | --- | --- |
+
+    """
+for row in rows {
+    markdown += "| \(row.name) | \(row.measured) | \(row.floor) | \(row.result) | \(row.goal) | \(row.met ? "yes" : "**no**") |\n"
+}
+markdown += """
+
+    ## How each figure is taken
+
+    - **Loading 100 bundles.** One C bundle (`Tests/Fixtures/fixture_bundle.c` built with
+      `-DKIND_FROM_FILE`, so every copy registers its own kind) is copied 100 times into a fresh
+      directory. The loader's time is `WidgetRegistry.load(searchPath:)`: listing, sorting, `lstat`/`stat`,
+      permission checks, reading and checking each ELF header, `dlopen`, `dlsym`, the ABI version
+      check, `initialize` and validating the registration. The floor is a loop of `dlopen` + `dlsym`
+      over another fresh set of 100 copies, in the same order. An image loads once per process, so each
+      of 9 rounds uses new copies (after one uncounted warm-up round), the two sides alternate which
+      runs first, and the figures are the medians of the rounds.
+    - **A timeline request through the ABI.** A trivial Swift provider (one entry, one `Text`) in a
+      bundle linked into the benchmark and loaded with `WidgetRegistry.load(linkedEntry:label:)`, so
+      the request takes the full path: C request struct, the bundle's dispatch, the content closure
+      evaluated into a view tree, JSON encoding, the completion through the pending-request table,
+      the copy, JSON decoding and validation. The floor calls the same provider's `getTimeline`
+      directly and evaluates the same content closure. 100 000 timed iterations after 10 000 untimed;
+      medians, and the 90th percentile of the ABI path.
+
+    """
+let output = repositoryRoot.appendingPathComponent("docs/BENCHMARKS.md")
+try! markdown.write(to: output, atomically: true, encoding: .utf8)
+print("\nwrote \(output.path)")

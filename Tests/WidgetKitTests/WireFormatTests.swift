@@ -88,3 +88,19 @@ import Testing
         }
     }
 }
+
+@Suite struct DirectEncodingTests {
+    @Test func encodedBytesEqualTheValuesJSONText() {
+        let node = ViewNode(
+            "hstack", attributes: JSONObject([("spacing", .number(4)), ("alignment", .string("top"))]),
+            children: [ViewNode("text", attributes: JSONObject([("text", .string("é \"q\""))]), modifiers: [ViewModifierNode("font", .string("title"))]), ViewNode("spacer")],
+            modifiers: [ViewModifierNode("padding", .object(JSONObject([("top", .number(1.5))]))), ViewModifierNode("bold", .bool(false))])
+        for policy in [WireReloadPolicy.atEnd, .never, .after(99.25), nil] {
+            let timeline = WireTimeline(
+                entries: [WireEntry(date: 1, view: node), WireEntry(date: 2.5, relevance: WireRelevance(score: -1, duration: 0), view: ViewNode("divider"))],
+                policy: policy)
+            #expect(String(decoding: timeline.encoded(), as: UTF8.self) == timeline.json.jsonText)
+        }
+        #expect(String(decoding: WireTimeline(entries: [], policy: nil).encoded(), as: UTF8.self) == #"{"entries":[]}"#)
+    }
+}
