@@ -8,6 +8,18 @@ enum RequestOutcome: Sendable {
     case malformed(String)
 }
 
+/// Names a request in diagnostics.
+struct RequestLabel: Sendable, CustomStringConvertible {
+    let requestKind: RequestKind
+    let widgetKind: String
+    let fileName: String
+    var timedOut = false
+
+    var description: String {
+        "\(requestKind.rawValue) of \"\(widgetKind)\" in \(fileName)\(timedOut ? ", timed out" : "")"
+    }
+}
+
 /// The requests in flight, across all bundles. A request's completion context is its number, not a
 /// pointer: a completion that arrives twice, or after the host gave up waiting, finds no entry and is
 /// reported instead of touching freed memory.
@@ -16,23 +28,25 @@ final class PendingRequests: @unchecked Sendable {
 
     /// Results larger than this are refused: 64 MiB is far beyond any real timeline.
     static let maximumResultBytes = 64 << 20
+    /// How many finished requests are remembered, to name the culprit of a late or second completion.
+    static let rememberedCount = 1024
 
     final class Pending: @unchecked Sendable {
-        let semaphore = DispatchSemaphore(value: 0)
-        /// Names the request in diagnostics; built only when one is needed.
-        let label: @Sendable () -> String
+        let label: RequestLabel
+        /// Set by the completion, under the table's lock.
         var outcome: RequestOutcome?
-        init(label: @escaping @Sendable () -> String) { self.label = label }
+        /// Created only when the waiter finds no outcome yet: a provider that answers before
+        /// `request` returns (the common case) costs no semaphore.
+        var semaphore: DispatchSemaphore?
+        init(label: RequestLabel) { self.label = label }
     }
 
     private let lock = NSLock()
     private var next: UInt = 1
     private var pending: [UInt: Pending] = [:]
-    /// Recently finished requests, to name the culprit of a late or second completion.
-    private var finished: [UInt: @Sendable () -> String] = [:]
-    private var finishedOrder: [UInt] = []
+    private var finished: [(id: UInt, label: RequestLabel)?] = Array(repeating: nil, count: rememberedCount)
 
-    func begin(label: @escaping @Sendable () -> String) -> (UInt, Pending) {
+    func begin(_ label: RequestLabel) -> (UInt, Pending) {
         let entry = Pending(label: label)
         let id = lock.withLock {
             let id = next
@@ -46,38 +60,43 @@ final class PendingRequests: @unchecked Sendable {
     /// Called from the bundle's completion, on any thread.
     func complete(_ id: UInt, _ result: UnsafePointer<widget_result_t>?) {
         let outcome = Self.copy(result)
-        let entry: Pending? = lock.withLock {
-            guard let entry = pending.removeValue(forKey: id) else { return nil }
+        let found: (Bool, DispatchSemaphore?) = lock.withLock {
+            guard let entry = pending.removeValue(forKey: id) else { return (false, nil) }
             entry.outcome = outcome
             remember(id, entry.label)
-            return entry
+            return (true, entry.semaphore)
         }
-        guard let entry else {
-            let culprit = lock.withLock { finished[id] }?() ?? "an unknown request"
-            HostLog.warning("ignored a completion for request #\(id) (\(culprit)): it had already completed or timed out")
+        guard found.0 else {
+            let culprit = lock.withLock { finished.lazy.compactMap { $0 }.first { $0.id == id }?.label.description }
+            HostLog.warning("ignored a completion for request #\(id) (\(culprit ?? "an unknown request")): it had already completed or timed out")
             return
         }
-        entry.semaphore.signal()
+        found.1?.signal()
     }
 
-    /// Gives up on a request whose deadline passed. Returns false when its completion won the race
-    /// (the outcome is then on the entry).
-    func abandon(_ id: UInt) -> Bool {
-        lock.withLock {
-            guard let entry = pending.removeValue(forKey: id) else { return false }
-            let label = entry.label
-            remember(id) { label() + ", timed out" }
-            return true
+    /// Waits for the outcome until the deadline. Nil when the deadline passed first; the request is
+    /// then abandoned, and its completion, should it still come, is reported as late.
+    func wait(_ id: UInt, _ entry: Pending, until deadline: DispatchTime) -> RequestOutcome? {
+        let semaphore: DispatchSemaphore? = lock.withLock {
+            if entry.outcome != nil { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            entry.semaphore = semaphore
+            return semaphore
+        }
+        guard let semaphore else { return entry.outcome }
+        if semaphore.wait(timeout: deadline) == .success { return lock.withLock { entry.outcome } }
+        return lock.withLock {
+            // The completion may have won the race with the deadline.
+            guard pending.removeValue(forKey: id) != nil else { return entry.outcome }
+            var label = entry.label
+            label.timedOut = true
+            remember(id, label)
+            return nil
         }
     }
 
-    private func remember(_ id: UInt, _ label: @escaping @Sendable () -> String) {
-        finished[id] = label
-        finishedOrder.append(id)
-        if finishedOrder.count > 4096 {
-            for old in finishedOrder.prefix(2048) { finished[old] = nil }
-            finishedOrder.removeFirst(2048)
-        }
+    private func remember(_ id: UInt, _ label: RequestLabel) {
+        finished[Int(id % UInt(Self.rememberedCount))] = (id, label)
     }
 
     private static func copy(_ result: UnsafePointer<widget_result_t>?) -> RequestOutcome {

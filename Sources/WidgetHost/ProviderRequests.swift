@@ -106,8 +106,10 @@ extension LoadedBundle {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
         deadline: Duration
     ) throws(RequestError) -> RequestOutcome {
-        let fileName = fileName
-        let (id, pending) = PendingRequests.shared.begin { "\(requestKind.rawValue) of \"\(kind)\" in \(fileName)" }
+        // The deadline runs from the call, so time a bundle spends inside `request` counts too.
+        let (seconds, attoseconds) = deadline.components
+        let due = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let (id, pending) = PendingRequests.shared.begin(RequestLabel(requestKind: requestKind, widgetKind: kind, fileName: fileName))
         let size = family.displaySize
         kind.withCString { kindPointer in
             configuration.withCString { configurationPointer in
@@ -118,17 +120,12 @@ extension LoadedBundle {
                 self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
             }
         }
-        let (seconds, attoseconds) = deadline.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        if pending.semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut,
-            PendingRequests.shared.abandon(id)
-        {
+        guard let outcome = PendingRequests.shared.wait(id, pending, until: due) else {
             throw RequestError(
                 kind: kind, bundlePath: path, reason: .timedOut,
                 message: "\(requestKind.rawValue) did not complete within \(deadline)")
         }
-        // Either signalled, or the completion won the race with the deadline: the outcome is set.
-        return pending.outcome!
+        return outcome
     }
 }
 

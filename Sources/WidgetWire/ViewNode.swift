@@ -45,6 +45,8 @@ public struct ViewModifierNode: Equatable, Sendable {
 public struct WireFormatError: Error, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
+    /// A syntax error is located by its byte offset (in `reason`), not by a path.
+    var isSyntax = false
 
     public init(path: String, reason: String) {
         self.path = path
@@ -52,6 +54,15 @@ public struct WireFormatError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
+
+    /// The same fault seen from the parent: `view` under `entries[0]` is `entries[0].view`. Paths are
+    /// built this way, while the error propagates, so decoding valid input never builds one.
+    func within(_ component: String) -> WireFormatError {
+        guard !isSyntax else { return self }
+        var copy = self
+        copy.path = path.isEmpty ? component : (path.hasPrefix("[") ? component + path : component + "." + path)
+        return copy
+    }
 }
 
 extension ViewNode {
@@ -66,38 +77,6 @@ extension ViewNode {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String = "view") throws(WireFormatError) {
-        guard case .object(let object) = json else { throw WireFormatError(path: path, reason: "not an object") }
-        guard let view = object["view"]?.stringValue, !view.isEmpty else {
-            throw WireFormatError(path: path, reason: "missing \"view\" type")
-        }
-        self.init(view)
-        for (key, value) in object.members {
-            switch key {
-            case "view": continue
-            case "children":
-                guard case .array(let array) = value else {
-                    throw WireFormatError(path: "\(path).children", reason: "not an array")
-                }
-                children.reserveCapacity(array.count)
-                for (index, child) in array.enumerated() {
-                    children.append(try ViewNode(json: child, path: "\(path).children[\(index)]"))
-                }
-            case "modifiers":
-                guard case .array(let array) = value else {
-                    throw WireFormatError(path: "\(path).modifiers", reason: "not an array")
-                }
-                for (index, element) in array.enumerated() {
-                    guard case .object(let modifier) = element, modifier.members.count == 1 else {
-                        throw WireFormatError(path: "\(path).modifiers[\(index)]", reason: "not a one-member object")
-                    }
-                    modifiers.append(ViewModifierNode(modifier.members[0].key, modifier.members[0].value))
-                }
-            default:
-                attributes.members.append((key, value))
-            }
-        }
-    }
 }
 
 extension JSONWriter {

@@ -80,29 +80,13 @@ extension WireTimeline {
         return writer.bytes
     }
 
-    /// Decodes and checks the structure (not the semantics: ordering and policy sense are the host's
-    /// validation). Every fault names where it is.
+    /// Decodes a value, as `init(bytes:)` decodes its text.
     public init(json: JSONValue) throws(WireFormatError) {
-        guard case .object(let object) = json else { throw WireFormatError(path: "", reason: "result is not a JSON object") }
-        guard let entriesValue = object["entries"] else { throw WireFormatError(path: "", reason: "missing \"entries\"") }
-        guard case .array(let array) = entriesValue else { throw WireFormatError(path: "entries", reason: "not an array") }
-        var entries: [WireEntry] = []
-        entries.reserveCapacity(array.count)
-        for (index, element) in array.enumerated() {
-            entries.append(try WireEntry(json: element, path: "entries[\(index)]"))
+        let bytes = Array(json.jsonText.utf8)
+        let result: Result<WireTimeline, WireFormatError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(WireFormatError) { return .success(try WireTimeline(bytes: buffer)) } catch { return .failure(error) }
         }
-        let policy: WireReloadPolicy? =
-            switch object["policy"] {
-            case nil, .null?: nil
-            case let value?: try WireReloadPolicy(json: value)
-            }
-        self.init(entries: entries, policy: policy)
-    }
-
-    public init(bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) {
-        let value: JSONValue
-        do { value = try JSONValue.parse(bytes) } catch { throw WireFormatError(path: "", reason: error.description) }
-        try self.init(json: value)
+        self = try result.get()
     }
 }
 
@@ -117,24 +101,6 @@ extension WireEntry {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(WireFormatError) {
-        guard case .object(let object) = json else { throw WireFormatError(path: path, reason: "not an object") }
-        guard let dateValue = object["date"] else { throw WireFormatError(path: path, reason: "missing \"date\"") }
-        guard let date = dateValue.numberValue else { throw WireFormatError(path: "\(path).date", reason: "not a number") }
-        var relevance: WireRelevance?
-        if let value = object["relevance"], value != .null {
-            guard let score = value["score"]?.numberValue else {
-                throw WireFormatError(path: "\(path).relevance", reason: "missing numeric \"score\"")
-            }
-            let duration = value["duration"]?.numberValue ?? 0
-            guard duration >= 0 else {
-                throw WireFormatError(path: "\(path).relevance.duration", reason: "negative duration \(duration)")
-            }
-            relevance = WireRelevance(score: score, duration: duration)
-        }
-        guard let viewValue = object["view"] else { throw WireFormatError(path: path, reason: "missing \"view\"") }
-        self.init(date: date, relevance: relevance, view: try ViewNode(json: viewValue, path: "\(path).view"))
-    }
 }
 
 extension WireReloadPolicy {
@@ -146,20 +112,21 @@ extension WireReloadPolicy {
         }
     }
 
+    /// Faults are reported relative to the policy object (the decoder adds `policy`).
     public init(json: JSONValue) throws(WireFormatError) {
         guard let kind = json["kind"]?.stringValue else {
-            throw WireFormatError(path: "policy", reason: "missing \"kind\" (atEnd, after or never)")
+            throw WireFormatError(path: "", reason: "missing \"kind\" (atEnd, after or never)")
         }
         switch kind {
         case "atEnd": self = .atEnd
         case "never": self = .never
         case "after":
             guard let date = json["date"]?.numberValue else {
-                throw WireFormatError(path: "policy", reason: "\"after\" without a numeric \"date\"")
+                throw WireFormatError(path: "", reason: "\"after\" without a numeric \"date\"")
             }
             self = .after(date)
         default:
-            throw WireFormatError(path: "policy.kind", reason: "unknown policy \"\(kind)\" (atEnd, after or never)")
+            throw WireFormatError(path: "kind", reason: "unknown policy \"\(kind)\" (atEnd, after or never)")
         }
     }
 }

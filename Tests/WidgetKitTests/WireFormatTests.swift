@@ -16,6 +16,16 @@ import Testing
     }
 
     @Test(arguments: [
+        (0.0, "0"), (-1, "-1"), (1_234_567_890_123, "1234567890123"), (-987_654_321, "-987654321"), (0.5, "0.5"),
+        (-2.5, "-2.5"), (1e15, "1000000000000000.0"), (Double.infinity, "null"), (Double.nan, "null"),
+    ])
+    func writesNumbersAsJSON(number: Double, text: String) {
+        var writer = JSONWriter()
+        writer.write(number)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+    }
+
+    @Test(arguments: [
         ("", "invalid JSON at byte 0: unexpected end of input"),
         ("{\"a\":1,}", "invalid JSON at byte 7: expected a member name"),
         ("[1 2]", "invalid JSON at byte 3: expected ',' or ']'"),
