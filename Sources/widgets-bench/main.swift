@@ -270,6 +270,9 @@ markdown += """
       directly and evaluates the same content closure. 100 000 timed iterations after 10 000 untimed;
       medians, and the 90th percentile of the ABI path.
 
+    On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
+    time, the floor moving with the measurement; compare the figures of one run with each other.
+
     """
 let output = repositoryRoot.appendingPathComponent("docs/BENCHMARKS.md")
 try! markdown.write(to: output, atomically: true, encoding: .utf8)
