@@ -4,8 +4,8 @@ import PackageDescription
 let package = Package(
     name: "widgets",
     products: [
-        // What a widget author depends on: `import WidgetKit`.
-        .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        // What a widget author depends on: `import WidgetKit` (and `import SwiftUI`, for iOS view files).
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI"]),
         // The host runtime, for programs that embed the host.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .executable(name: "widgets", targets: ["widgets"]),
@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "WidgetWire"),
         // The SDK widget authors import.
         .target(name: "WidgetKit", dependencies: ["CWidgetABI", "WidgetWire"]),
+        .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         // The host runtime: loading, validation, requests.
         .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire"]),
         .executableTarget(name: "widgets", dependencies: ["WidgetHost", "WidgetWire"]),

@@ -7,6 +7,7 @@
  *   -DABI_MAJOR=n -DABI_MINOR=n   the ABI version it claims
  *   -DBUILT_WITH="..."     its built_with
  *   -DOMIT_ENTRY           no widget_bundle_entry symbol
+ *   -DENTRY_RETURNS_NULL   widget_bundle_entry returns NULL
  *   -DINIT_FAILS           initialize reports failure
  *   -DREGISTER_TWICE       registers KIND twice
  *   -DEMPTY_KIND -DNO_FAMILY   registers an invalid widget (and a valid one)
@@ -181,7 +182,9 @@ static const widget_bundle_t bundle = {
     .shutdown = NULL,
 };
 
-#ifndef OMIT_ENTRY
+#if defined(ENTRY_RETURNS_NULL)
+__attribute__((visibility("default"))) const widget_bundle_t *widget_bundle_entry(void) { return bundle.name ? NULL : &bundle; }
+#elif !defined(OMIT_ENTRY)
 __attribute__((visibility("default"))) const widget_bundle_t *widget_bundle_entry(void) { return &bundle; }
 #else
 __attribute__((visibility("default"))) const widget_bundle_t *some_other_symbol(void) { return &bundle; }

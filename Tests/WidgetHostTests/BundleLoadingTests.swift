@@ -79,6 +79,13 @@ import WidgetWire
         #expect(problem.message.hasPrefix("no widget_bundle_entry symbol"))
     }
 
+    @Test func bundleWhoseEntryReturnsNullIsRefused() throws {
+        let (registry, _) = refusal(["null.so": "null-entry"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .invalidBundle)
+        #expect(problem.message == "widget_bundle_entry returned NULL")
+    }
+
     @Test func bundleWithWrongABIMajorVersionIsRefusedNamingBothVersions() throws {
         let (registry, _) = refusal(["abi.so": "abi-major-2"])
         let problem = try #require(onlyProblem(registry))

@@ -18,6 +18,7 @@ enum Fixtures {
         "good": [],
         "named-by-file": ["-DKIND_FROM_FILE"],
         "no-entry": ["-DOMIT_ENTRY"],
+        "null-entry": ["-DENTRY_RETURNS_NULL"],
         "abi-major-2": ["-DABI_MAJOR=2"],
         "abi-minor-newer": ["-DABI_MINOR=99"],
         "init-fails": ["-DINIT_FAILS"],

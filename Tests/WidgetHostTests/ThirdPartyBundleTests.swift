@@ -17,8 +17,8 @@ import WidgetWire
         )
         """#
 
+    // Only `import WidgetKit`: Date and the rest must come with it, as on iOS.
     static let widgetSource = #"""
-        import Foundation
         import WidgetKit
 
         struct WeatherEntry: TimelineEntry {
@@ -56,6 +56,12 @@ import WidgetWire
             }
         }
 
+        """#
+
+    // A view file as iOS writes it, in its own file.
+    static let viewSource = #"""
+        import SwiftUI
+
         struct WeatherView: View {
             @Environment(\.widgetFamily) var family
             var entry: WeatherProvider.Entry
@@ -73,6 +79,11 @@ import WidgetWire
                 }
             }
         }
+
+        """#
+
+    static let bundleSource = #"""
+        import WidgetKit
 
         struct MoreWidgets: WidgetBundle {
             var body: some Widget { WeatherWidget() }
@@ -99,6 +110,8 @@ import WidgetWire
             .replacingOccurrences(of: "IDENTITY", with: Fixtures.repositoryRoot.lastPathComponent.lowercased())
             .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try Self.widgetSource.write(to: sources.appendingPathComponent("Weather.swift"), atomically: true, encoding: .utf8)
+        try Self.viewSource.write(to: sources.appendingPathComponent("WeatherView.swift"), atomically: true, encoding: .utf8)
+        try Self.bundleSource.write(to: sources.appendingPathComponent("WeatherBundle.swift"), atomically: true, encoding: .utf8)
 
         let build = runProcess("/usr/bin/env", ["swift", "build", "--package-path", package.path])
         try #require(build.status == 0, "swift build failed:\n\(build.standardOutput)\n\(build.standardError)")
