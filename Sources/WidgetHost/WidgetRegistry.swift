@@ -80,18 +80,9 @@ public final class WidgetRegistry: @unchecked Sendable {
                 problems.append(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
                 return nil
             }
-            do {
-                let bundle = try LoadedBundle(path: path, entry: entry)
-                try bundle.initialize(into: self)
-                loadedFiles[identity] = path
-                bundles.append(bundle)
-                return bundle
-            } catch {
-                // Widgets a failed initialize registered before failing are withdrawn.
-                withdraw(path: path)
-                problems.append(error)
-                return nil
-            }
+            let bundle = adopt(entry, path: path)
+            if bundle != nil { loadedFiles[identity] = path }
+            return bundle
         }
     }
 
@@ -100,21 +91,23 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// checked and initialized exactly as a file's bundle is; `label` names it in diagnostics.
     @discardableResult
     public func load(linkedEntry entry: UnsafeRawPointer, label: String) -> LoadedBundle? {
+        adopt(entry.assumingMemoryBound(to: widget_bundle_t.self), path: label)
+    }
+
+    /// Checks a bundle's entry and initializes it. On failure, the widgets it registered before
+    /// failing are withdrawn and the problem recorded.
+    private func adopt(_ entry: UnsafePointer<widget_bundle_t>, path: String) -> LoadedBundle? {
         do {
-            let bundle = try LoadedBundle(path: label, entry: entry.assumingMemoryBound(to: widget_bundle_t.self))
+            let bundle = try LoadedBundle(path: path, entry: entry)
             try bundle.initialize(into: self)
             bundles.append(bundle)
             return bundle
         } catch {
-            withdraw(path: label)
+            widgets.removeAll { $0.bundle.path == path }
+            widgetIndex = Dictionary(uniqueKeysWithValues: widgets.enumerated().map { ($1.kind, $0) })
             problems.append(error)
             return nil
         }
-    }
-
-    private func withdraw(path: String) {
-        widgets.removeAll { $0.bundle.path == path }
-        widgetIndex = Dictionary(uniqueKeysWithValues: widgets.enumerated().map { ($1.kind, $0) })
     }
 
     private static func open(_ path: String) -> Result<(BundleFile, UnsafePointer<widget_bundle_t>), LoadProblem> {
