@@ -38,6 +38,7 @@ final class PendingRequests: @unchecked Sendable {
         /// Created only when the waiter finds no outcome yet: a provider that answers before
         /// `request` returns (the common case) costs no semaphore.
         var semaphore: DispatchSemaphore?
+        var expired = false
         init(label: RequestLabel) { self.label = label }
     }
 
@@ -74,25 +75,35 @@ final class PendingRequests: @unchecked Sendable {
         found.1?.signal()
     }
 
-    /// Waits for the outcome until the deadline. Nil when the deadline passed first; the request is
-    /// then abandoned, and its completion, should it still come, is reported as late.
-    func wait(_ id: UInt, _ entry: Pending, until deadline: DispatchTime) -> RequestOutcome? {
+    /// The outcome, if the bundle has answered.
+    func outcome(of entry: Pending) -> RequestOutcome? {
+        lock.withLock { entry.outcome }
+    }
+
+    /// Waits for the outcome, or for `expire`. Nil when the request expired first.
+    func wait(for entry: Pending) -> RequestOutcome? {
         let semaphore: DispatchSemaphore? = lock.withLock {
-            if entry.outcome != nil { return nil }
+            if entry.outcome != nil || entry.expired { return nil }
             let semaphore = DispatchSemaphore(value: 0)
             entry.semaphore = semaphore
             return semaphore
         }
-        guard let semaphore else { return entry.outcome }
-        if semaphore.wait(timeout: deadline) == .success { return lock.withLock { entry.outcome } }
-        return lock.withLock {
-            // The completion may have won the race with the deadline.
-            guard pending.removeValue(forKey: id) != nil else { return entry.outcome }
+        semaphore?.wait()
+        return lock.withLock { entry.outcome }
+    }
+
+    /// Gives up on a request whose deadline passed, waking its waiter. A completion that comes
+    /// afterwards is reported as late. Does nothing if the request already completed.
+    func expire(_ id: UInt) {
+        let semaphore: DispatchSemaphore?? = lock.withLock {
+            guard let entry = pending.removeValue(forKey: id) else { return nil }
+            entry.expired = true
             var label = entry.label
             label.timedOut = true
             remember(id, label)
-            return nil
+            return .some(entry.semaphore)
         }
+        if case .some(.some(let semaphore)) = semaphore { semaphore.signal() }
     }
 
     private func remember(_ id: UInt, _ label: RequestLabel) {

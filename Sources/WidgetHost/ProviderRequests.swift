@@ -76,12 +76,37 @@ public struct ProviderResult: Sendable {
 }
 
 extension WidgetRegistry {
-    /// Asks a widget's provider for a placeholder, snapshot or timeline and waits for its answer, at
-    /// most the deadline for that kind of request.
+    /// Asks a widget's provider for a placeholder, snapshot or timeline, on the provider's own queue
+    /// after its earlier requests, and returns its validated answer. The provider has `deadlines` of
+    /// the registry's clock to answer.
     public func request(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
-        configuration: String = "{}", deadlines: RequestDeadlines = .default
+        configuration: String = "{}"
+    ) async throws(RequestError) -> ProviderResult {
+        let (widget, family) = try resolve(kind: kind, family: family)
+        guard let queue = providerQueue(kind: kind) else {
+            throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")
+        }
+        return try await queue.perform { () throws(RequestError) -> ProviderResult in
+            try self.respond(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration)
+        }
+    }
+
+    /// What each provider has done so far: calls, failures, time in calls.
+    public func statistics(kind: String) -> ProviderStatistics? {
+        providerQueue(kind: kind)?.snapshot
+    }
+
+    /// The same request on the calling thread, bypassing the provider's queue: for measuring the ABI
+    /// alone. Not for hosts, which must keep a provider's calls on its queue.
+    @_spi(Benchmarks) public func requestOnCallingThread(
+        _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil
     ) throws(RequestError) -> ProviderResult {
+        let (widget, family) = try resolve(kind: kind, family: family)
+        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}")
+    }
+
+    private func resolve(kind: String, family: WidgetFamily?) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
         guard let widget = widget(kind: kind) else {
             let known = widgets.map(\.kind)
             let hint = known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"
@@ -93,22 +118,30 @@ extension WidgetRegistry {
                 kind: kind, bundlePath: widget.bundle.path, reason: .unsupportedFamily,
                 message: "does not support \(family); it supports \(widget.families.map(String.init(describing:)).joined(separator: ", "))")
         }
+        return (widget, family)
+    }
+
+    private func respond(
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String
+    ) throws(RequestError) -> ProviderResult {
         let outcome = try widget.bundle.call(
-            requestKind, kind: kind, family: family, isPreview: isPreview || requestKind == .placeholder,
-            configuration: configuration, deadline: deadlines[requestKind])
-        return try ResultValidation.validate(outcome, requestKind: requestKind, kind: kind, family: family, bundlePath: widget.bundle.path)
+            requestKind, kind: widget.kind, family: family, isPreview: isPreview || requestKind == .placeholder,
+            configuration: configuration, deadline: deadlines[requestKind], clock: clock)
+        return try ResultValidation.validate(
+            outcome, requestKind: requestKind, kind: widget.kind, family: family, bundlePath: widget.bundle.path)
     }
 }
 
 extension LoadedBundle {
-    /// One call through the ABI: builds the C request, passes the host's completion, and waits.
+    /// One call through the ABI on the calling thread: builds the C request, passes the host's
+    /// completion, and waits for the answer or for the deadline, as `clock` tells it.
     func call(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration
+        deadline: Duration, clock: WidgetClock
     ) throws(RequestError) -> RequestOutcome {
         // The deadline runs from the call, so time a bundle spends inside `request` counts too.
         let (seconds, attoseconds) = deadline.components
-        let due = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let due = clock.now().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         let (id, pending) = PendingRequests.shared.begin(RequestLabel(requestKind: requestKind, widgetKind: kind, fileName: fileName))
         let size = family.displaySize
         kind.withCString { kindPointer in
@@ -120,10 +153,22 @@ extension LoadedBundle {
                 self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
             }
         }
-        guard let outcome = PendingRequests.shared.wait(id, pending, until: due) else {
+        let outcome: RequestOutcome?
+        if clock.now() >= due {
+            // The provider held the call past its deadline: too late, even if it answered meanwhile.
+            PendingRequests.shared.expire(id)
+            outcome = nil
+        } else if let answered = PendingRequests.shared.outcome(of: pending) {
+            // Answered before `request` returned, the common case: no timer needed.
+            outcome = answered
+        } else {
+            let timer = clock.schedule(at: due) { PendingRequests.shared.expire(id) }
+            outcome = PendingRequests.shared.wait(for: pending)
+            timer.cancel()
+        }
+        guard let outcome else {
             throw RequestError(
-                kind: kind, bundlePath: path, reason: .timedOut,
-                message: "\(requestKind.rawValue) did not complete within \(deadline)")
+                kind: kind, bundlePath: path, reason: .timedOut, message: "\(requestKind.rawValue) did not complete within \(deadline)")
         }
         return outcome
     }

@@ -15,14 +15,26 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Search-path directories that do not exist.
     public private(set) var missingDirectories: [String] = []
 
+    /// How long providers have to answer; a host setting.
+    public var deadlines: RequestDeadlines
+    /// The time deadlines are measured by.
+    public let clock: WidgetClock
+
     private var widgetIndex: [String: Int] = [:]
     private var loadedFiles: [String: String] = [:]
+    private var queues: [String: ProviderQueue] = [:]
+    private let queuesLock = NSLock()
 
-    public init() {}
+    public init(clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default) {
+        self.clock = clock
+        self.deadlines = deadlines
+    }
 
     /// Loads every bundle in the directories, in order.
-    public static func load(searchPath: [String]) -> WidgetRegistry {
-        let registry = WidgetRegistry()
+    public static func load(
+        searchPath: [String], clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default
+    ) -> WidgetRegistry {
+        let registry = WidgetRegistry(clock: clock, deadlines: deadlines)
         for directory in searchPath { registry.loadDirectory(directory) }
         return registry
     }
@@ -34,6 +46,11 @@ public final class WidgetRegistry: @unchecked Sendable {
     func add(_ widget: RegisteredWidget) {
         widgetIndex[widget.kind] = widgets.count
         widgets.append(widget)
+        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind) }
+    }
+
+    func providerQueue(kind: String) -> ProviderQueue? {
+        queuesLock.withLock { queues[kind] }
     }
 
     /// Loads the `.so` files of one directory. A missing directory is noted, not an error.
@@ -103,8 +120,10 @@ public final class WidgetRegistry: @unchecked Sendable {
             bundles.append(bundle)
             return bundle
         } catch {
+            let withdrawn = widgets.filter { $0.bundle.path == path }.map(\.kind)
             widgets.removeAll { $0.bundle.path == path }
             widgetIndex = Dictionary(uniqueKeysWithValues: widgets.enumerated().map { ($1.kind, $0) })
+            queuesLock.withLock { for kind in withdrawn { queues[kind] = nil } }
             problems.append(error)
             return nil
         }

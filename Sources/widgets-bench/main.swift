@@ -1,7 +1,7 @@
 import CWidgetABI
 import Foundation
 import Glibc
-import WidgetHost
+@_spi(Benchmarks) import WidgetHost
 @_spi(Host) import WidgetKit
 import WidgetWire
 
@@ -174,7 +174,7 @@ func benchmarkRequest(iterations: Int) -> RequestResult {
         fatalError("cannot load the benchmark bundle: \(registry.problems)")
     }
     let throughABI = sample(iterations: iterations, warmup: iterations / 10) {
-        blackHole(try! registry.request(.timeline, kind: "bench.trivial"))
+        blackHole(try! registry.requestOnCallingThread(.timeline, kind: "bench.trivial"))
     }
     return RequestResult(direct: direct, directWithContent: directWithContent, throughABI: throughABI)
 }

@@ -52,7 +52,7 @@ struct Output {
     var standardError: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
 }
 
-func run(_ arguments: [String], output: Output = Output()) -> ExitCode {
+func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
     var rest = arguments[...]
     var globalPlugins: String?
     // Global options may come before the command.
@@ -105,9 +105,9 @@ func run(_ arguments: [String], output: Output = Output()) -> ExitCode {
         switch spec.name {
         case "list": return context.list()
         case "load": return context.load(parsed.positionals[0])
-        case "placeholder": return try context.request(.placeholder, kind: parsed.positionals[0])
-        case "snapshot": return try context.request(.snapshot, kind: parsed.positionals[0])
-        default: return try context.request(.timeline, kind: parsed.positionals[0])
+        case "placeholder": return try await context.request(.placeholder, kind: parsed.positionals[0])
+        case "snapshot": return try await context.request(.snapshot, kind: parsed.positionals[0])
+        default: return try await context.request(.timeline, kind: parsed.positionals[0])
         }
     } catch {
         return usage(error, output)
@@ -169,7 +169,7 @@ struct CommandContext {
         return registry.problems.isEmpty && !registry.bundles.isEmpty ? .success : .failure
     }
 
-    func request(_ requestKind: RequestKind, kind: String) throws(UsageError) -> ExitCode {
+    func request(_ requestKind: RequestKind, kind: String) async throws(UsageError) -> ExitCode {
         var family: WidgetFamily?
         if let name = arguments.values["family"] {
             guard let parsed = WidgetFamily(rawValue: name) else {
@@ -182,7 +182,7 @@ struct CommandContext {
         let (registry, _) = loadSearchPath()
         reportProblems(registry, as: "warning")
         do {
-            let result = try registry.request(requestKind, kind: kind, family: family)
+            let result = try await registry.request(requestKind, kind: kind, family: family)
             output.standardOutput(json ? Render.resultJSON(result).jsonText : Render.resultText(result))
             for note in result.notes where !json { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
             return .success

@@ -1,3 +1,3 @@
 import Foundation
 
-exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(await run(Array(CommandLine.arguments.dropFirst())).rawValue)

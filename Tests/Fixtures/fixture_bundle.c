@@ -12,7 +12,8 @@
  *   -DREGISTER_TWICE       registers KIND twice
  *   -DEMPTY_KIND -DNO_FAMILY   registers an invalid widget (and a valid one)
  *   -DUNDEFINED_SYMBOL     references a function nobody defines: dlopen(RTLD_NOW) fails
- *   -DBEHAVIOURS           registers one widget per misbehaviour, see request()
+ *   -DBEHAVIOURS           registers one widget per misbehaviour, see request(), and exports
+ *                          fixture_* control functions the tests call through dlsym
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -89,7 +90,8 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
 #ifdef BEHAVIOURS
     const char *kinds[] = {"fixture.error", "fixture.garbage", "fixture.unsorted", "fixture.missing-date",
                            "fixture.bad-policy", "fixture.no-policy", "fixture.empty", "fixture.twice",
-                           "fixture.late", "fixture.never", "fixture.two-snapshots"};
+                           "fixture.late", "fixture.never", "fixture.two-snapshots", "fixture.slow",
+                           "fixture.slow-2", "fixture.held", "fixture.counted"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
 #endif
     register_one(host, kind_buffer, small | WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_MEDIUM));
@@ -113,8 +115,105 @@ static void *complete_later(void *argument) {
     return NULL;
 }
 
+#ifdef BEHAVIOURS
+/* Providers a test holds and releases, to show what waits for what without sleeping.
+ *   fixture.slow, fixture.slow-2  block inside request() until released, then answer
+ *   fixture.held                  return at once and answer when released (from the releasing thread)
+ *   fixture.counted               answer after a short busy loop, recording how many calls overlap */
+enum { SLOTS = 4 };
+static const char *slot_kinds[SLOTS] = {"fixture.slow", "fixture.slow-2", "fixture.held", "fixture.counted"};
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static int entered[SLOTS], released[SLOTS], inside[SLOTS], max_inside[SLOTS];
+static widget_completion_fn held_completion;
+static void *held_context;
+
+static int slot(const char *kind) {
+    for (int i = 0; i < SLOTS; i++)
+        if (strcmp(kind, slot_kinds[i]) == 0) return i;
+    return -1;
+}
+
+static const char *answer = "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"released\"}}],"
+                            "\"policy\":{\"kind\":\"never\"}}";
+
+/* Lets one held call of `kind` go on. */
+__attribute__((visibility("default"))) void fixture_release(const char *kind) {
+    int i = slot(kind);
+    pthread_mutex_lock(&mutex);
+    released[i]++;
+    widget_completion_fn completion = i == 2 ? held_completion : NULL;
+    void *context = held_context;
+    held_completion = NULL;
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&mutex);
+    if (completion) complete(completion, context, answer);
+}
+
+/* Waits until `kind` has been entered `count` times in all; false after 10 s (a hung test fails). */
+__attribute__((visibility("default"))) bool fixture_wait_entered(const char *kind, int count) {
+    int i = slot(kind);
+    struct timespec limit;
+    clock_gettime(CLOCK_REALTIME, &limit);
+    limit.tv_sec += 10;
+    pthread_mutex_lock(&mutex);
+    int status = 0;
+    while (entered[i] < count && status == 0) status = pthread_cond_timedwait(&changed, &mutex, &limit);
+    bool reached = entered[i] >= count;
+    pthread_mutex_unlock(&mutex);
+    return reached;
+}
+
+__attribute__((visibility("default"))) int fixture_entered(const char *kind) {
+    pthread_mutex_lock(&mutex);
+    int value = entered[slot(kind)];
+    pthread_mutex_unlock(&mutex);
+    return value;
+}
+
+__attribute__((visibility("default"))) int fixture_max_overlap(const char *kind) {
+    pthread_mutex_lock(&mutex);
+    int value = max_inside[slot(kind)];
+    pthread_mutex_unlock(&mutex);
+    return value;
+}
+
+/* Returns true when the request was one of the held kinds (and has been answered or held). */
+static bool held_request(const char *kind, widget_completion_fn completion, void *context) {
+    int i = slot(kind);
+    if (i < 0) return false;
+    pthread_mutex_lock(&mutex);
+    entered[i]++;
+    inside[i]++;
+    if (inside[i] > max_inside[i]) max_inside[i] = inside[i];
+    pthread_cond_broadcast(&changed);
+    if (i == 2) {
+        held_completion = completion;
+        held_context = context;
+        inside[i]--;
+        pthread_mutex_unlock(&mutex);
+        return true;
+    }
+    if (i == 3) {
+        pthread_mutex_unlock(&mutex);
+        for (volatile int spin = 0; spin < 200000; spin++) {}
+        pthread_mutex_lock(&mutex);
+    } else {
+        int ticket = entered[i];
+        while (released[i] < ticket) pthread_cond_wait(&changed, &mutex);
+    }
+    inside[i]--;
+    pthread_mutex_unlock(&mutex);
+    complete(completion, context, answer);
+    return true;
+}
+#endif
+
 static void request(const widget_request_t *request, widget_completion_fn completion, void *context) {
     const char *kind = request->widget_kind;
+#ifdef BEHAVIOURS
+    if (held_request(kind, completion, context)) return;
+#endif
     if (strcmp(kind, "fixture.error") == 0) {
         widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_ERROR, NULL, 0, "the server is down"};
         completion(context, &result);

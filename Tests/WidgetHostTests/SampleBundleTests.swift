@@ -8,7 +8,7 @@ import WidgetWire
     static let registry = WidgetRegistry.load(
         searchPath: [Fixtures.directory(["libGameWidgets.so", "libSystemWidgets.so", "libHostInfo.so"]).path])
 
-    @Test func samplesLoadInOrderWithTheirDescriptors() throws {
+    @Test func samplesLoadInOrderWithTheirDescriptors() async throws {
         #expect(Self.registry.problems.isEmpty, "\(Self.registry.problems)")
         #expect(
             Self.registry.widgets.map(\.kind) == [
@@ -24,18 +24,18 @@ import WidgetWire
         #expect(Self.registry.widget(kind: "org.widgets.host-info")?.bundle.builtWith == "c")
     }
 
-    @Test func clockTimelineHasAnEntryPerMinuteAndReloadsAtEnd() throws {
-        let timeline = try Self.registry.request(.timeline, kind: "org.widgets.system.clock")
+    @Test func clockTimelineHasAnEntryPerMinuteAndReloadsAtEnd() async throws {
+        let timeline = try await Self.registry.request(.timeline, kind: "org.widgets.system.clock")
         #expect(timeline.entries.count == 60)
         #expect(zip(timeline.entries, timeline.entries.dropFirst()).allSatisfy { $1.date - $0.date == 60 })
         #expect(timeline.entries[0].date.truncatingRemainder(dividingBy: 60) == 0)
         #expect(timeline.policy == .atEnd)
-        let inline = try Self.registry.request(.snapshot, kind: "org.widgets.system.clock", family: .accessoryInline)
+        let inline = try await Self.registry.request(.snapshot, kind: "org.widgets.system.clock", family: .accessoryInline)
         #expect(inline.entries[0].view.view == "text", "the inline family shows only the time")
     }
 
-    @Test func loadWidgetCompletesLateFromAnotherThreadWithAFiveMinutePolicy() throws {
-        let timeline = try Self.registry.request(.timeline, kind: "org.widgets.system.load")
+    @Test func loadWidgetCompletesLateFromAnotherThreadWithAFiveMinutePolicy() async throws {
+        let timeline = try await Self.registry.request(.timeline, kind: "org.widgets.system.load")
         let entry = try #require(timeline.entries.first)
         #expect(timeline.policy == .after(entry.date + 300))
         let lines = PlainTextRenderer.lines(entry.view)
@@ -43,39 +43,39 @@ import WidgetWire
         #expect(lines.contains { $0.hasPrefix("CPU ") && $0.hasSuffix("%") })
     }
 
-    @Test func memoryAndUptimeReadProc() throws {
-        let memory = try Self.registry.request(.snapshot, kind: "org.widgets.system.memory")
+    @Test func memoryAndUptimeReadProc() async throws {
+        let memory = try await Self.registry.request(.snapshot, kind: "org.widgets.system.memory")
         #expect(PlainTextRenderer.lines(memory.entries[0].view).last?.contains("GiB free of") == true)
-        let uptime = try Self.registry.request(.timeline, kind: "org.widgets.system.uptime")
+        let uptime = try await Self.registry.request(.timeline, kind: "org.widgets.system.uptime")
         #expect(uptime.entries.count == 30)
         #expect(uptime.policy == .atEnd)
     }
 
-    @Test func placeholderIsMarkedRedactedAndPreview() throws {
-        let placeholder = try Self.registry.request(.placeholder, kind: "com.mygame.leaderboard", family: .systemMedium)
+    @Test func placeholderIsMarkedRedactedAndPreview() async throws {
+        let placeholder = try await Self.registry.request(.placeholder, kind: "com.mygame.leaderboard", family: .systemMedium)
         let root = placeholder.entries[0].view
         #expect(root.modifier("redacted") == .string("placeholder"))
         // The sample board, five rows for the medium family.
         #expect(PlainTextRenderer.lines(root) == ["Leaderboard", "1. ada  4200", "2. grace  3900", "3. linus  3100", "4. ken  2800", "5. dennis  2600"])
     }
 
-    @Test func nestedEntryTypeCarriesItsRelevance() throws {
-        let snapshot = try Self.registry.request(.snapshot, kind: "com.mygame.leaderboard", family: .systemSmall)
+    @Test func nestedEntryTypeCarriesItsRelevance() async throws {
+        let snapshot = try await Self.registry.request(.snapshot, kind: "com.mygame.leaderboard", family: .systemSmall)
         #expect(snapshot.entries[0].relevance == WireRelevance(score: 1, duration: 0))
         #expect(PlainTextRenderer.lines(snapshot.entries[0].view).count == 4, "title and three rows in the small family")
     }
 
-    @Test func cBundleAnswersPerFamily() throws {
-        let inline = try Self.registry.request(.timeline, kind: "org.widgets.host-info", family: .accessoryInline)
+    @Test func cBundleAnswersPerFamily() async throws {
+        let inline = try await Self.registry.request(.timeline, kind: "org.widgets.host-info", family: .accessoryInline)
         #expect(inline.entries[0].view.view == "text")
-        let small = try Self.registry.request(.timeline, kind: "org.widgets.host-info")
+        let small = try await Self.registry.request(.timeline, kind: "org.widgets.host-info")
         #expect(small.entries[0].view.view == "vstack")
         #expect(small.entries[0].view.modifier("padding") != nil)
         #expect(small.policy == .after(small.entries[0].date + 3600))
     }
 
     /// The game app writes into the shared container; the widget reads it, in another process.
-    @Test func gameWidgetsShowWhatTheGameAppWrote() throws {
+    @Test func gameWidgetsShowWhatTheGameAppWrote() async throws {
         let data = Fixtures.temporaryDirectory("data")
         let plugins = Fixtures.directory(["libGameWidgets.so"])
         var environment = ProcessInfo.processInfo.environment

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// Runs a blocking call (waiting for a fixture or a clock) on a Dispatch thread: blocking Swift's
+/// cooperative pool, two threads on this machine, would starve the tasks being waited for.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: body()) }
+    }
+}
+
+/// The fixture's control functions, looked up in the loaded bundle.
+struct FixtureControl: @unchecked Sendable {
+    typealias KindFunction = @convention(c) (UnsafePointer<CChar>) -> Void
+    typealias WaitFunction = @convention(c) (UnsafePointer<CChar>, Int32) -> Bool
+    typealias CountFunction = @convention(c) (UnsafePointer<CChar>) -> Int32
+
+    let handle: UnsafeMutableRawPointer
+
+    init(bundle path: String) {
+        handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD)!
+    }
+
+    private func function<F>(_ name: String, _ type: F.Type) -> F { unsafeBitCast(dlsym(handle, name)!, to: type) }
+
+    func release(_ kind: String) { function("fixture_release", KindFunction.self)(kind) }
+    /// Blocks until the provider has been entered `count` times (false after 10 s: the test fails, not hangs).
+    func waitEntered(_ kind: String, _ count: Int32 = 1) async -> Bool {
+        await blocking { function("fixture_wait_entered", WaitFunction.self)(kind, count) }
+    }
+    func entered(_ kind: String) -> Int32 { function("fixture_entered", CountFunction.self)(kind) }
+    func maxOverlap(_ kind: String) -> Int32 { function("fixture_max_overlap", CountFunction.self)(kind) }
+}
+
+/// Each provider on its own serial queue, and deadlines on an injected clock. Providers that take
+/// long are held by the test and released, never slept on.
+@Suite struct ProviderQueueTests {
+    /// A fresh registry and a private copy of the fixture: the held providers' counters are per image.
+    func load(clock: WidgetClock = SystemClock()) -> (WidgetRegistry, FixtureControl) {
+        let directory = Fixtures.directory(["good", "behaviours"])
+        let registry = WidgetRegistry.load(searchPath: [directory.path], clock: clock)
+        return (registry, FixtureControl(bundle: directory.appendingPathComponent("behaviours.so").path))
+    }
+
+    @Test func slowProviderDoesNotDelayAnotherProvidersAnswer() async throws {
+        let (registry, control) = load()
+        let slow = Task { try await registry.request(.timeline, kind: "fixture.slow") }
+        #expect(await control.waitEntered("fixture.slow"))
+        // The slow provider is inside its call and stays there until released; another answers meanwhile.
+        let good = try await registry.request(.timeline, kind: "fixture.good")
+        #expect(good.entries.count == 1)
+        #expect(control.entered("fixture.slow") == 1)
+        control.release("fixture.slow")
+        #expect(PlainTextRenderer.text(try await slow.value.entries[0].view) == "released")
+    }
+
+    @Test func differentProvidersRunInParallel() async throws {
+        let (registry, control) = load()
+        let first = Task { try await registry.request(.timeline, kind: "fixture.slow") }
+        let second = Task { try await registry.request(.timeline, kind: "fixture.slow-2") }
+        // Both are inside their calls at once: neither waits for the other.
+        #expect(await control.waitEntered("fixture.slow"))
+        #expect(await control.waitEntered("fixture.slow-2"))
+        control.release("fixture.slow")
+        control.release("fixture.slow-2")
+        _ = try await (first.value, second.value)
+    }
+
+    @Test func callsToOneProviderNeverOverlap() async throws {
+        let (registry, control) = load()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<16 { group.addTask { _ = try await registry.request(.timeline, kind: "fixture.counted") } }
+            try await group.waitForAll()
+        }
+        #expect(control.entered("fixture.counted") == 16)
+        #expect(control.maxOverlap("fixture.counted") == 1)
+        #expect(registry.statistics(kind: "fixture.counted")?.calls == 16)
+        #expect(registry.statistics(kind: "fixture.counted")?.failures == 0)
+    }
+
+    @Test func completionThatNeverComesTimesOutOnTheInjectedClock() async throws {
+        let clock = ManualClock()
+        let (registry, _) = load(clock: clock)
+        let never = Task { try await registry.request(.snapshot, kind: "fixture.never") }
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 4.999)
+        #expect(clock.pendingCount == 1, "5 s is the snapshot deadline: not yet")
+        clock.advance(by: 0.001)
+        do {
+            _ = try await never.value
+            Issue.record("a request whose completion never comes must time out")
+        } catch let error as RequestError {
+            #expect(error.reason == .timedOut)
+            #expect(error.description == "widget \"fixture.never\" (behaviours.so): snapshot did not complete within 5.0 seconds")
+        }
+        #expect(registry.statistics(kind: "fixture.never")?.failures == 1)
+    }
+
+    @Test func lateCompletionIsDroppedAndReportedAndTheProviderAnswersAgain() async throws {
+        TestLog.start()
+        let clock = ManualClock()
+        let (registry, control) = load(clock: clock)
+        let held = Task { try await registry.request(.timeline, kind: "fixture.held") }
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 15)
+        await #expect(throws: RequestError.self) { try await held.value }
+        control.release("fixture.held")  // the answer comes now, too late
+        #expect(TestLog.messages.contains { $0.contains("(timeline of \"fixture.held\" in behaviours.so, timed out): it had already completed or timed out") })
+
+        let again = Task { try await registry.request(.timeline, kind: "fixture.held") }
+        #expect(await control.waitEntered("fixture.held", 2))
+        control.release("fixture.held")
+        #expect(PlainTextRenderer.text(try await again.value.entries[0].view) == "released")
+    }
+
+    @Test func providerHoldingTheCallPastItsDeadlineTimesOutEvenIfItThenAnswers() async throws {
+        let clock = ManualClock()
+        let (registry, control) = load(clock: clock)
+        let slow = Task { try await registry.request(.placeholder, kind: "fixture.slow") }
+        #expect(await control.waitEntered("fixture.slow"))
+        clock.advance(by: 3)
+        control.release("fixture.slow")
+        do {
+            _ = try await slow.value
+            Issue.record("an answer after the deadline must not count")
+        } catch let error as RequestError {
+            #expect(error.message == "placeholder did not complete within 2.0 seconds")
+        }
+    }
+
+    @Test func deadlinesAreAHostSetting() async throws {
+        let clock = ManualClock()
+        let (registry, _) = load(clock: clock)
+        registry.deadlines = RequestDeadlines(placeholder: .milliseconds(100), snapshot: .milliseconds(200), timeline: .seconds(60))
+        let never = Task { try await registry.request(.timeline, kind: "fixture.never") }
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 59)
+        #expect(clock.pendingCount == 1)
+        clock.advance(by: 1)
+        await #expect(throws: RequestError.self) { try await never.value }
+    }
+}
+
+@Suite struct ManualClockTests {
+    @Test func runsDueActionsInDateOrderWithNowAtTheirDate() {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 100))
+        final class Log: @unchecked Sendable {
+            var lines: [String] = []
+        }
+        let log = Log()
+        clock.schedule(at: Date(timeIntervalSince1970: 130)) { log.lines.append("c at \(clock.now().timeIntervalSince1970)") }
+        clock.schedule(at: Date(timeIntervalSince1970: 110)) { log.lines.append("a at \(clock.now().timeIntervalSince1970)") }
+        let cancelled = clock.schedule(at: Date(timeIntervalSince1970: 120)) { log.lines.append("cancelled") }
+        clock.schedule(at: Date(timeIntervalSince1970: 110)) { log.lines.append("b at \(clock.now().timeIntervalSince1970)") }
+        cancelled.cancel()
+        clock.advance(by: 20)
+        #expect(log.lines == ["a at 110.0", "b at 110.0"])
+        #expect(clock.now() == Date(timeIntervalSince1970: 120))
+        clock.schedule(at: Date(timeIntervalSince1970: 50)) { log.lines.append("past runs at once") }
+        clock.advance(by: 100)
+        #expect(log.lines == ["a at 110.0", "b at 110.0", "past runs at once", "c at 130.0"])
+        #expect(clock.pendingCount == 0)
+    }
+}
