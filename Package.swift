@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "GameApp", dependencies: ["GameData"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
 
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire"]),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire", "CWidgetABI"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire"]),
     ],
     swiftLanguageModes: [.v6]

@@ -40,6 +40,19 @@ struct BundleFile {
                 "refused: its directory \(directory) is writable by group or others (mode \(octal(directoryInfo.st_mode))); run 'chmod go-w \(directory)'"
             )
         }
+        // Through a symlink, the file that loads is the target: its directory must be safe too.
+        if link.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
+            let target = String(cString: resolved)
+            free(resolved)
+            let targetDirectory = (target as NSString).deletingLastPathComponent
+            var targetInfo = stat()
+            if stat(targetDirectory, &targetInfo) == 0, targetInfo.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+                return problem(
+                    .insecurePermissions,
+                    "refused: it links to \(target), whose directory is writable by group or others (mode \(octal(targetInfo.st_mode))); run 'chmod go-w \(targetDirectory)'"
+                )
+            }
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return problem(.unreadable, "cannot read: \(errnoText())") }
         defer { close(descriptor) }
@@ -74,14 +87,25 @@ struct BundleFile {
         guard machine == hostArchitecture.machine else {
             return (.wrongArchitecture, "built for another architecture (ELF machine \(machine)); this host is \(hostArchitecture.name)")
         }
-        let sectionsEnd = u64(header, 40) + u16(60) * u16(58)
+        // Offsets come from the file and may be anything: every sum is checked for overflow.
+        func end(_ offset: UInt64, _ count: UInt64, _ size: UInt64) -> UInt64? {
+            let (length, overflowLength) = count.multipliedReportingOverflow(by: size)
+            let (end, overflowEnd) = offset.addingReportingOverflow(length)
+            return overflowLength || overflowEnd ? nil : end
+        }
+        guard let sectionsEnd = end(u64(header, 40), u16(60), u16(58)) else {
+            return (.notSharedObject, "malformed ELF header: its section table lies beyond any file")
+        }
         if sectionsEnd > size {
             return (.truncated, "truncated: \(size) bytes, but its ELF header describes \(sectionsEnd)")
         }
         let programOffset = u64(header, 32)
         let programCount = Int(u16(56))
         let programSize = Int(u16(54))
-        guard programSize >= 56, programOffset + UInt64(programCount * programSize) <= size else {
+        guard programSize >= 56 else {
+            return (.notSharedObject, "malformed ELF header: program header entries of \(programSize) bytes")
+        }
+        guard let programEnd = end(programOffset, UInt64(programCount), UInt64(programSize)), programEnd <= size else {
             return (.truncated, "truncated: \(size) bytes, its program headers lie beyond the end")
         }
         var table = [UInt8](repeating: 0, count: programCount * programSize)
@@ -92,8 +116,10 @@ struct BundleFile {
             let base = index * programSize
             let segmentType = UInt32(table[base]) | UInt32(table[base + 1]) << 8
             guard segmentType == 1 else { continue }  // PT_LOAD
-            let end = u64(table, base + 8) + u64(table, base + 32)
-            if end > size { return (.truncated, "truncated: \(size) bytes, but a loadable segment ends at \(end)") }
+            guard let segmentEnd = end(u64(table, base + 8), 1, u64(table, base + 32)) else {
+                return (.notSharedObject, "malformed ELF header: a loadable segment lies beyond any file")
+            }
+            if segmentEnd > size { return (.truncated, "truncated: \(size) bytes, but a loadable segment ends at \(segmentEnd)") }
         }
         return nil
     }

@@ -45,17 +45,17 @@ public final class LoadedBundle: @unchecked Sendable {
                 .abiMismatch,
                 "needs ABI \(version.major).\(version.minor), newer than this host's \(hostVersion): update the host")
         }
-        let size = UnsafeRawPointer(entry).load(fromByteOffset: MemoryLayout<widget_bundle_t>.offset(of: \.struct_size)!, as: UInt32.self)
-        guard size >= UInt32(MemoryLayout<widget_bundle_t>.size) else {
-            throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is too small for ABI \(hostVersion)")
+        let size = ABISize.declared(entry, at: MemoryLayout<widget_bundle_t>.offset(of: \.struct_size)!)
+        guard size >= ABISize.bundle else {
+            throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is smaller than ABI 1.0's \(ABISize.bundle)")
         }
         let bundle = entry.pointee
         guard bundle.initialize != nil, let request = bundle.request else {
             throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
         }
         self.request = request
-        name = bundle.name.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? fileName
-        builtWith = bundle.built_with.map { String(cString: $0) }
+        name = bundle.name.map { String(bundleText: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? fileName
+        builtWith = bundle.built_with.map { String(bundleText: $0) }
         if let builtWith, builtWith.hasPrefix("swift-"), builtWith != Toolchain.current {
             throw refuse(
                 .toolchainMismatch,
@@ -75,7 +75,7 @@ public final class LoadedBundle: @unchecked Sendable {
                 log: { host, level, message in
                     guard let data = host?.pointee.host_data else { return }
                     let bundle = Unmanaged<LoadedBundle>.fromOpaque(data).takeUnretainedValue()
-                    let text = message.map { String(cString: $0) } ?? ""
+                    let text = message.map { String(bundleText: $0) } ?? ""
                     let levels: [HostLog.Level] = [.debug, .info, .warning, .error]
                     HostLog.log(levels[min(Int(level.rawValue), 3)], "\(bundle.fileName): \(text)")
                 }))
@@ -90,7 +90,8 @@ public final class LoadedBundle: @unchecked Sendable {
         var error = [CChar](repeating: 0, count: 512)
         let succeeded = entry.pointee.initialize!(host, &error, error.count)
         guard succeeded else {
-            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            error[error.count - 1] = 0
+            let reason = error.withUnsafeBufferPointer { String(bundleText: $0.baseAddress!) }
             throw LoadProblem(
                 path: path, reason: .initializationFailed,
                 message: "initialization failed: \(reason.isEmpty ? "the bundle gave no reason" : reason)")
@@ -154,12 +155,16 @@ public struct RegisteredWidget: Sendable {
             .failure(LoadProblem(path: bundle.path, reason: .invalidWidget, message: message))
         }
         guard let pointer else { return refuse("register_widget called with no descriptor") }
-        let descriptor = pointer.pointee
-        guard descriptor.struct_size >= UInt32(MemoryLayout<widget_descriptor_t>.size) else {
-            return refuse("widget_descriptor_t.struct_size \(descriptor.struct_size) is too small")
+        let declared = ABISize.declared(pointer)
+        guard declared >= ABISize.descriptor else {
+            return refuse("widget_descriptor_t.struct_size \(declared) is smaller than ABI 1.0's \(ABISize.descriptor)")
         }
+        let descriptor = pointer.pointee
         let kind = descriptor.kind.map { String(cString: $0) } ?? ""
         guard !kind.isEmpty else { return refuse("a widget was registered with an empty kind") }
+        guard !kind.hasControlCharacters else {
+            return refuse("a widget kind contains control characters: \(String(bundleText: descriptor.kind!))")
+        }
         guard descriptor.families != 0 else { return refuse("widget \"\(kind)\" supports no family") }
         let known = WidgetFamily.mask(WidgetFamily.allCases)
         guard descriptor.families & ~known == 0 else {
@@ -171,11 +176,11 @@ public struct RegisteredWidget: Sendable {
         return .success(
             RegisteredWidget(
                 kind: kind,
-                displayName: descriptor.display_name.map { String(cString: $0) } ?? "",
-                description: descriptor.description.map { String(cString: $0) } ?? "",
+                displayName: descriptor.display_name.map { String(bundleText: $0) } ?? "",
+                description: descriptor.description.map { String(bundleText: $0) } ?? "",
                 families: WidgetFamily.families(inMask: descriptor.families),
                 configurationKind: configurationKind,
-                configurationName: descriptor.configuration_name.map { String(cString: $0) },
+                configurationName: descriptor.configuration_name.map { String(bundleText: $0) },
                 contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
                 bundle: bundle))
     }

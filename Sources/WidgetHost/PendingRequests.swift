@@ -112,10 +112,11 @@ final class PendingRequests: @unchecked Sendable {
 
     private static func copy(_ result: UnsafePointer<widget_result_t>?) -> RequestOutcome {
         guard let result else { return .malformed("completion called with no result") }
-        let value = result.pointee
-        guard value.struct_size >= UInt32(MemoryLayout<widget_result_t>.offset(of: \.error_message)!) else {
-            return .malformed("widget_result_t.struct_size \(value.struct_size) is too small")
+        let declared = ABISize.declared(result)
+        guard declared >= ABISize.result else {
+            return .malformed("widget_result_t.struct_size \(declared) is smaller than ABI 1.0's \(ABISize.result)")
         }
+        let value = result.pointee
         switch value.status {
         case Int32(WIDGET_STATUS_OK.rawValue):
             guard value.length <= maximumResultBytes else {
@@ -126,7 +127,7 @@ final class PendingRequests: @unchecked Sendable {
                 .data(Array(UnsafeBufferPointer(start: $0, count: value.length)))
             }
         case Int32(WIDGET_STATUS_ERROR.rawValue):
-            return .failure(value.error_message.map { String(cString: $0) })
+            return .failure(value.error_message.map { String(bundleText: $0) })
         default:
             return .malformed("unknown status \(value.status)")
         }

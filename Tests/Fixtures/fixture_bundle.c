@@ -12,6 +12,10 @@
  *   -DREGISTER_TWICE       registers KIND twice
  *   -DEMPTY_KIND -DNO_FAMILY   registers an invalid widget (and a valid one)
  *   -DUNDEFINED_SYMBOL     references a function nobody defines: dlopen(RTLD_NOW) fails
+ *   -DBUNDLE_STRUCT_SIZE=n  the struct_size it claims for widget_bundle_t
+ *   -DNULL_REQUEST         leaves widget_bundle_t.request NULL
+ *   -DFAMILIES=mask -DCONFIGURATION_KIND=n   what the well-behaved widget's descriptor says
+ *   -DINIT_FAILS_AFTER_REGISTERING   registers KIND, then reports failure
  *   -DBEHAVIOURS           registers one widget per misbehaviour, see request(), and exports
  *                          fixture_* control functions the tests call through dlsym
  */
@@ -38,6 +42,12 @@
 #ifndef BUILT_WITH
 #define BUILT_WITH "c"
 #endif
+#ifndef BUNDLE_STRUCT_SIZE
+#define BUNDLE_STRUCT_SIZE sizeof(widget_bundle_t)
+#endif
+#ifndef CONFIGURATION_KIND
+#define CONFIGURATION_KIND WIDGET_CONFIGURATION_STATIC
+#endif
 
 #ifdef UNDEFINED_SYMBOL
 extern int widget_fixture_function_nobody_defines(void);
@@ -58,7 +68,7 @@ static bool register_one(const widget_host_t *host, const char *kind, uint32_t f
         .display_name = "Fixture",
         .description = "A test fixture",
         .families = families,
-        .configuration_kind = WIDGET_CONFIGURATION_STATIC,
+        .configuration_kind = strcmp(kind, kind_buffer) == 0 ? CONFIGURATION_KIND : WIDGET_CONFIGURATION_STATIC,
         .configuration_name = NULL,
         .flags = 0,
     };
@@ -91,10 +101,19 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
     const char *kinds[] = {"fixture.error", "fixture.garbage", "fixture.unsorted", "fixture.missing-date",
                            "fixture.bad-policy", "fixture.no-policy", "fixture.empty", "fixture.twice",
                            "fixture.late", "fixture.never", "fixture.two-snapshots", "fixture.slow",
-                           "fixture.slow-2", "fixture.held", "fixture.counted"};
+                           "fixture.slow-2", "fixture.held", "fixture.counted", "fixture.small-result",
+                           "fixture.multiline-error"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
 #endif
+#ifdef FAMILIES
+    register_one(host, kind_buffer, FAMILIES);
+#else
     register_one(host, kind_buffer, small | WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_MEDIUM));
+#endif
+#ifdef INIT_FAILS_AFTER_REGISTERING
+    snprintf(error, error_capacity, "gave up after registering");
+    return false;
+#endif
 #ifdef REGISTER_TWICE
     register_one(host, kind_buffer, small);
 #endif
@@ -108,7 +127,6 @@ struct late_call {
 
 static void *complete_later(void *argument) {
     struct late_call *call = argument;
-    usleep(20 * 1000);
     complete(call->completion, call->context,
              "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"late\"}}],\"policy\":{\"kind\":\"never\"}}");
     free(call);
@@ -214,7 +232,15 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #ifdef BEHAVIOURS
     if (held_request(kind, completion, context)) return;
 #endif
-    if (strcmp(kind, "fixture.error") == 0) {
+    if (strcmp(kind, "fixture.small-result") == 0) {
+        /* Claims a struct too small to hold error_message; the host must not read it. */
+        widget_result_t result = {8, WIDGET_STATUS_ERROR, NULL, 0, (const char *)16};
+        completion(context, &result);
+    } else if (strcmp(kind, "fixture.multiline-error") == 0) {
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_ERROR, NULL, 0,
+                                  "first line\nwidgets: error: a forged line"};
+        completion(context, &result);
+    } else if (strcmp(kind, "fixture.error") == 0) {
         widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_ERROR, NULL, 0, "the server is down"};
         completion(context, &result);
     } else if (strcmp(kind, "fixture.garbage") == 0) {
@@ -273,11 +299,15 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 
 static const widget_bundle_t bundle = {
     .abi_version = {ABI_MAJOR, ABI_MINOR},
-    .struct_size = sizeof(widget_bundle_t),
+    .struct_size = BUNDLE_STRUCT_SIZE,
     .name = "Fixture",
     .built_with = BUILT_WITH,
     .initialize = initialize,
+#ifdef NULL_REQUEST
+    .request = NULL,
+#else
     .request = request,
+#endif
     .shutdown = NULL,
 };
 

@@ -72,6 +72,79 @@ import WidgetWire
         #expect(problem.message.contains("built for another architecture"))
     }
 
+    /// Offsets in a crafted header that overflow 64-bit sums must be refused, not trap the host.
+    @Test(arguments: [
+        ("section table", 40, "malformed ELF header: its section table lies beyond any file"),
+        ("program headers", 32, "truncated:"),
+        ("loadable segment", -1, "malformed ELF header: a loadable segment lies beyond any file"),
+    ])
+    func craftedHeaderOffsetsAreRefusedWithoutOverflowing(part: String, offset: Int, message: String) throws {
+        let (_, directory) = refusal([:])
+        var data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("good")))
+        var target = offset
+        if target < 0 {
+            // The first PT_LOAD's p_offset.
+            let programOffset = Int(data[32]) | Int(data[33]) << 8 | Int(data[34]) << 16
+            let entrySize = Int(data[54]) | Int(data[55]) << 8
+            var index = programOffset
+            while data[index] != 1 { index += entrySize }
+            target = index + 8
+        }
+        for byte in 0..<8 { data[target + byte] = 0xFF }
+        try data.write(to: directory.appendingPathComponent("crafted.so"))
+        let problem = try #require(onlyProblem(WidgetRegistry.load(searchPath: [directory.path])))
+        #expect(problem.message.hasPrefix(message), "\(part): \(problem.message)")
+    }
+
+    @Test func bundleWhoseStructIsSmallerThanABI10IsRefused() throws {
+        let (registry, _) = refusal(["small.so": "small-struct"])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .invalidBundle)
+        #expect(problem.message.hasPrefix("widget_bundle_t.struct_size 8 is smaller than ABI 1.0's "))
+    }
+
+    @Test func bundleWithoutARequestFunctionIsRefused() throws {
+        let (registry, _) = refusal(["null.so": "null-request"])
+        #expect(try #require(onlyProblem(registry)).message == "widget_bundle_t lacks its initialize or request function")
+    }
+
+    @Test func widgetWithUnknownFamilyBitsOrConfigurationKindIsRefused() throws {
+        let directory = Fixtures.directory(["unknown-family", "unknown-configuration"])
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.problems.map(\.message) == [
+            "widget \"fixture.good\" has unknown configuration kind 7",
+            "widget \"fixture.good\" names unknown families (mask 0x400)",
+        ])
+        #expect(registry.widgets.isEmpty)
+    }
+
+    @Test func widgetsRegisteredBeforeAFailedInitializeAreWithdrawn() throws {
+        let (registry, _) = refusal(["withdrawn.so": "fails-after-registering"])
+        #expect(try #require(onlyProblem(registry)).message == "initialization failed: gave up after registering")
+        #expect(registry.widget(kind: "fixture.withdrawn") == nil)
+        #expect(registry.widgets.map(\.kind) == ["fixture.good"])
+    }
+
+    @Test func sameFileReachedTwiceIsLoadedOnce() throws {
+        let first = Fixtures.directory(["good"])
+        let second = Fixtures.temporaryDirectory("plugins")
+        try FileManager.default.createSymbolicLink(atPath: second.appendingPathComponent("again.so").path, withDestinationPath: first.appendingPathComponent("good.so").path)
+        let registry = WidgetRegistry.load(searchPath: [first.path, second.path])
+        let problem = try #require(onlyProblem(registry))
+        #expect(problem.reason == .alreadyLoaded)
+        #expect(problem.message == "the same file as \(first.path)/good.so, already loaded; skipped")
+    }
+
+    @Test func symlinkIntoALooseDirectoryIsRefused() throws {
+        let loose = Fixtures.directory(["good"])
+        chmod(loose.path, 0o777)
+        let directory = Fixtures.temporaryDirectory("plugins")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("good.so").path, withDestinationPath: loose.appendingPathComponent("good.so").path)
+        let problem = try #require(WidgetRegistry.load(searchPath: [directory.path]).problems.first)
+        #expect(problem.reason == .insecurePermissions)
+        #expect(problem.message.hasPrefix("refused: it links to \(loose.path)/good.so, whose directory is writable by group or others (mode 0777)"))
+    }
+
     @Test func bundleWithoutTheEntrySymbolIsRefused() throws {
         let (registry, _) = refusal(["no-entry.so": "no-entry"])
         let problem = try #require(onlyProblem(registry))

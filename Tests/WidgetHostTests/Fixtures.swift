@@ -28,6 +28,11 @@ enum Fixtures {
         "undefined-symbol": ["-DUNDEFINED_SYMBOL"],
         "old-swift": ["-DBUILT_WITH=\"swift-5.10\""],
         "behaviours": ["-DBEHAVIOURS", "-DKIND=\"fixture.behaving\""],
+        "small-struct": ["-DBUNDLE_STRUCT_SIZE=8"],
+        "null-request": ["-DNULL_REQUEST"],
+        "unknown-family": ["-DFAMILIES=(1u<<10)"],
+        "unknown-configuration": ["-DCONFIGURATION_KIND=7"],
+        "fails-after-registering": ["-DINIT_FAILS_AFTER_REGISTERING", "-DKIND=\"fixture.withdrawn\""],
     ]
 
     /// The directory holding every built fixture, `<variant>.so`, plus the Swift sample bundles.

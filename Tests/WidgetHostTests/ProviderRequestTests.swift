@@ -53,6 +53,18 @@ import WidgetWire
         #expect(error.description == "widget \"fixture.error\" (behaviours.so): timeline failed: the server is down")
     }
 
+    @Test func resultStructTooSmallForItsFieldsIsNotRead() async throws {
+        let error = try #require(await failure("fixture.small-result"))
+        #expect(error.reason == .malformedResult)
+        #expect(error.message.hasPrefix("malformed timeline result: widget_result_t.struct_size 8 is smaller than ABI 1.0's "))
+    }
+
+    @Test func providerTextCannotForgeAnotherDiagnosticLine() async throws {
+        let error = try #require(await failure("fixture.multiline-error"))
+        #expect(error.message == "timeline failed: first line widgets: error: a forged line")
+        #expect(!error.description.contains("\n"))
+    }
+
     @Test func garbageResultIsAMalformedResultNamingTheWidget() async throws {
         let error = try #require(await failure("fixture.garbage"))
         #expect(error.reason == .malformedResult)

@@ -1,3 +1,4 @@
+import CWidgetABI
 import Foundation
 import Testing
 @testable import WidgetKit
@@ -94,7 +95,17 @@ struct OuterBundle: WidgetBundle {
 
     @Test func familyNamesMatchApplesAndTheHeader() {
         #expect(String(describing: WidgetFamily.systemSmall) == "systemSmall")
-        #expect(WidgetFamily.allCases.map(\.abiValue) == [0, 1, 2, 3, 4, 5, 6])
+        let header: [(WidgetFamily, widget_family_t)] = [
+            (.systemSmall, WIDGET_FAMILY_SYSTEM_SMALL), (.systemMedium, WIDGET_FAMILY_SYSTEM_MEDIUM),
+            (.systemLarge, WIDGET_FAMILY_SYSTEM_LARGE), (.systemExtraLarge, WIDGET_FAMILY_SYSTEM_EXTRA_LARGE),
+            (.accessoryCircular, WIDGET_FAMILY_ACCESSORY_CIRCULAR), (.accessoryRectangular, WIDGET_FAMILY_ACCESSORY_RECTANGULAR),
+            (.accessoryInline, WIDGET_FAMILY_ACCESSORY_INLINE),
+        ]
+        for (family, constant) in header { #expect(family.abiValue == constant.rawValue, "\(family)") }
+        #expect(WidgetFamily.allCases.count == Int(WIDGET_FAMILY_COUNT.rawValue))
+        #expect(_WidgetDefinition.ConfigurationKind.static.rawValue == WIDGET_CONFIGURATION_STATIC.rawValue)
+        #expect(_WidgetDefinition.ConfigurationKind.appIntent.rawValue == WIDGET_CONFIGURATION_APP_INTENT.rawValue)
+        #expect(_WidgetDefinition.ConfigurationKind.intent.rawValue == WIDGET_CONFIGURATION_INTENT.rawValue)
         #expect(WidgetFamily.families(inMask: WidgetFamily.mask([.systemLarge, .accessoryCircular])) == [.systemLarge, .accessoryCircular])
         #expect(WidgetFamily(abiValue: 7) == nil)
     }

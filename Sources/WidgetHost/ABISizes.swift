@@ -1,0 +1,39 @@
+import CWidgetABI
+import Glibc
+
+/// The size of each growable struct as ABI 1.0 defined it: the end of its last 1.0 field. Later minor
+/// versions only append fields, so these never change; a reader accepts any `struct_size` at least
+/// this, and reads a later field only when `struct_size` covers it. (Comparing with the current
+/// `MemoryLayout.size` instead would make a future host refuse every 1.0 bundle.)
+enum ABISize {
+    static let bundle = MemoryLayout<widget_bundle_t>.offset(of: \.shutdown)! + MemoryLayout<UnsafeRawPointer>.size
+    static let descriptor = MemoryLayout<widget_descriptor_t>.offset(of: \.flags)! + MemoryLayout<UInt32>.size
+    static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + MemoryLayout<UnsafeRawPointer>.size
+
+    /// Reads `struct_size`, which follows `abi_version` in the bundle and comes first elsewhere.
+    static func declared(_ pointer: UnsafeRawPointer, at offset: Int = 0) -> Int {
+        Int(pointer.load(fromByteOffset: offset, as: UInt32.self))
+    }
+}
+
+extension String {
+    /// Text a bundle handed the host, made safe to print on one line: invalid UTF-8 repaired, control
+    /// characters (a newline could forge another diagnostic) replaced by spaces, and at most 500
+    /// characters kept.
+    init(bundleText pointer: UnsafePointer<CChar>) {
+        let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let isControl = scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+            scalars.append(isControl ? " " : scalar)
+        }
+        var cleaned = String(scalars)
+        if cleaned.count > 500 { cleaned = String(cleaned.prefix(500)) + "…" }
+        self = cleaned
+    }
+
+    /// Whether the text has characters that have no place in an identifier such as a widget kind.
+    var hasControlCharacters: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+}
