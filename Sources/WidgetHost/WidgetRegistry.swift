@@ -57,7 +57,11 @@ public final class WidgetRegistry: @unchecked Sendable {
     public func loadDirectory(_ directory: String) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
-            missingDirectories.append(directory)
+            if errno == ENOENT {
+                missingDirectories.append(directory)
+            } else {
+                problems.append(LoadProblem(path: directory, reason: .unreadable, message: "cannot read: \(errnoText())"))
+            }
             return
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
@@ -71,13 +75,16 @@ public final class WidgetRegistry: @unchecked Sendable {
                     message: "refused: directory writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(directory)'"))
             return
         }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            problems.append(LoadProblem(path: directory, reason: .unreadable, message: "cannot list: \(errnoText(EACCES))"))
+        guard let stream = opendir(directory) else {
+            problems.append(LoadProblem(path: directory, reason: .unreadable, message: "cannot list: \(errnoText())"))
             return
         }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            names.append(name)
+        }
+        closedir(stream)
         for name in names.filter({ $0.hasSuffix(".so") }).sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
             load(file: directory.hasSuffix("/") ? directory + name : directory + "/" + name)
         }

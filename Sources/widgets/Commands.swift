@@ -149,7 +149,9 @@ struct CommandContext {
                         + "Drop bundles (.so) into one of these directories, or build the samples with 'make run'.")
             }
         }
-        for directory in registry.missingDirectories where plugins != nil {
+        // Directories the user named get a hint; the defaults may well not exist.
+        let named = plugins != nil || !(ProcessInfo.processInfo.environment["WIDGETS_PATH"] ?? "").isEmpty
+        for directory in registry.missingDirectories where named {
             output.standardError("widgets: hint: \(directory) does not exist; create it and drop bundles (.so) in")
         }
         reportProblems(registry)

@@ -35,6 +35,23 @@ enum Fixtures {
         "fails-after-registering": ["-DINIT_FAILS_AFTER_REGISTERING", "-DKIND=\"fixture.withdrawn\""],
     ]
 
+    /// This run's scratch directory, under which every test directory is made. Directories of earlier
+    /// runs whose process has ended are removed, so runs do not pile up in /tmp.
+    static let runDirectory: URL = {
+        let root = URL(fileURLWithPath: "/tmp/widgets-tests")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            guard name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0 else { continue }
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+        }
+        let run = root.appendingPathComponent("run-\(getpid())")
+        try? FileManager.default.removeItem(at: run)
+        try! FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        chmod(root.path, 0o755)
+        chmod(run.path, 0o755)
+        return run
+    }()
+
     /// The directory holding every built fixture, `<variant>.so`, plus the Swift sample bundles.
     static let built: URL = {
         let directory = temporaryDirectory("fixtures")
@@ -79,7 +96,7 @@ enum Fixtures {
     }
 
     static func temporaryDirectory(_ label: String) -> URL {
-        var template = Array("/tmp/widgets-test-\(label)-XXXXXX".utf8CString)
+        var template = Array("\(runDirectory.path)/\(label)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(made != nil, "mkdtemp failed")
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -5,6 +5,8 @@ import WidgetWire
 
 /// The sample bundles, built by SwiftPM from Plugins/, loaded through the real loader.
 @Suite struct SampleBundleTests {
+    /// In-process requests go only to providers that read no user data; the game's, which read the
+    /// shared container, run through the CLI with a private XDG_DATA_HOME.
     static let registry = WidgetRegistry.load(
         searchPath: [Fixtures.directory(["libGameWidgets.so", "libSystemWidgets.so", "libHostInfo.so"]).path])
 
@@ -59,10 +61,13 @@ import WidgetWire
         #expect(PlainTextRenderer.lines(root) == ["Leaderboard", "1. ada  4200", "2. grace  3900", "3. linus  3100", "4. ken  2800", "5. dennis  2600"])
     }
 
-    @Test func nestedEntryTypeCarriesItsRelevance() async throws {
-        let snapshot = try await Self.registry.request(.snapshot, kind: "com.mygame.leaderboard", family: .systemSmall)
-        #expect(snapshot.entries[0].relevance == WireRelevance(score: 1, duration: 0))
-        #expect(PlainTextRenderer.lines(snapshot.entries[0].view).count == 4, "title and three rows in the small family")
+    @Test func nestedEntryTypeCarriesItsRelevance() throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let result = widgets(["--plugins", plugins.path, "snapshot", "com.mygame.leaderboard", "--json"])
+        #expect(result.status == 0)
+        let entry = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))["entries"]?.arrayValue?.first)
+        #expect(entry["relevance"] == .object(JSONObject([("score", .number(1)), ("duration", .number(0))])))
+        #expect(entry["text"]?.stringValue?.split(separator: "\n").count == 4, "title and three rows in the small family")
     }
 
     @Test func cBundleAnswersPerFamily() async throws {

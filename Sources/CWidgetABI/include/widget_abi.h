@@ -167,8 +167,9 @@ typedef struct widget_bundle {
      * [thread: any host thread, after a successful initialize] */
     void (*request)(const widget_request_t *request, widget_completion_fn completion, void *context);
 
-    /* Optional (may be NULL): the host will make no further calls. Pending completions may still
-     * arrive and are ignored. [thread: any, once] */
+    /* Optional (may be NULL): called when a host that is done with the bundle still has time to
+     * say so; a host may also simply exit without calling it. Pending completions may still
+     * arrive and are ignored. [thread: any, at most once] */
     void (*shutdown)(void);
 } widget_bundle_t;
 
