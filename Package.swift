@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "WidgetKit", dependencies: ["CWidgetABI", "WidgetWire"]),
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         // The host runtime: loading, validation, requests.
-        .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire"]),
+        // The memory guard: replaces the malloc family in every executable that embeds the host.
+        .target(name: "CMemoryGuard"),
+        .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire", "CMemoryGuard"]),
         .executableTarget(name: "widgets", dependencies: ["WidgetHost", "WidgetWire"]),
         .executableTarget(
             name: "widgets-bench", dependencies: ["WidgetHost", "WidgetKit", "WidgetWire", "CWidgetABI"]),

@@ -48,6 +48,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         case unsupportedFamily
         case providerFailed
         case timedOut
+        case memoryLimitExceeded
         case malformedResult
         case invalidResult
     }
@@ -88,7 +89,7 @@ extension WidgetRegistry {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")
         }
         return try await queue.perform { () throws(RequestError) -> ProviderResult in
-            try self.respond(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration)
+            try self.respond(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, queue: queue)
         }
     }
 
@@ -103,7 +104,7 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil
     ) throws(RequestError) -> ProviderResult {
         let (widget, family) = try resolve(kind: kind, family: family)
-        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}")
+        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", queue: nil)
     }
 
     private func resolve(kind: String, family: WidgetFamily?) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
@@ -122,13 +123,25 @@ extension WidgetRegistry {
     }
 
     private func respond(
-        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
+        queue: ProviderQueue?
     ) throws(RequestError) -> ProviderResult {
-        let outcome = try widget.bundle.call(
-            requestKind, kind: widget.kind, family: family, isPreview: isPreview || requestKind == .placeholder,
-            configuration: configuration, deadline: deadlines[requestKind], clock: clock)
+        let slot = queue?.memorySlot ?? 0
+        let outcome = Result { () throws(RequestError) -> RequestOutcome in
+            try widget.bundle.call(
+                requestKind, kind: widget.kind, family: family, isPreview: isPreview || requestKind == .placeholder,
+                configuration: configuration, deadline: deadlines[requestKind], clock: clock, memorySlot: slot)
+        }
+        // Over the limit, whatever it answered: terminated, as iOS terminates an extension.
+        if let queue, MemoryGuard.exceeded(slot) {
+            let peak = queue.terminate()
+            throw RequestError(
+                kind: widget.kind, bundlePath: widget.bundle.path, reason: .memoryLimitExceeded,
+                message: "exceeded its memory limit: peak \(megabytes(peak)), limit \(megabytes(queue.memoryLimit)); terminated, it starts afresh on the next request")
+        }
+        let answered = try outcome.get()
         return try ResultValidation.validate(
-            outcome, requestKind: requestKind, kind: widget.kind, family: family, bundlePath: widget.bundle.path)
+            answered, requestKind: requestKind, kind: widget.kind, family: family, bundlePath: widget.bundle.path)
     }
 }
 
@@ -137,7 +150,7 @@ extension LoadedBundle {
     /// completion, and waits for the answer or for the deadline, as `clock` tells it.
     func call(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration, clock: WidgetClock
+        deadline: Duration, clock: WidgetClock, memorySlot: UInt32 = 0
     ) throws(RequestError) -> RequestOutcome {
         // The deadline runs from the call, so time a bundle spends inside `request` counts too.
         let (seconds, attoseconds) = deadline.components
@@ -150,7 +163,10 @@ extension LoadedBundle {
                     struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: requestKind.abiValue,
                     widget_kind: kindPointer, family: family.abiValue, is_preview: isPreview,
                     display_width: size.width, display_height: size.height, configuration: configurationPointer)
-                self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                // What the provider allocates during its call is charged to its slot.
+                MemoryGuard.charging(memorySlot) {
+                    self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                }
             }
         }
         let outcome: RequestOutcome?

@@ -19,22 +19,27 @@ public final class WidgetRegistry: @unchecked Sendable {
     public var deadlines: RequestDeadlines
     /// The time deadlines are measured by.
     public let clock: WidgetClock
+    /// The heap each provider may hold, in bytes; a host setting applied to providers loaded after
+    /// it is set. 30 MiB by default, as on iOS.
+    public var memoryLimit: Int64 = MemoryGuard.defaultLimit
 
     private var widgetIndex: [String: Int] = [:]
     private var loadedFiles: [String: String] = [:]
     private var queues: [String: ProviderQueue] = [:]
     private let queuesLock = NSLock()
 
-    public init(clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default) {
+    public init(clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default, memoryLimit: Int64 = MemoryGuard.defaultLimit) {
         self.clock = clock
         self.deadlines = deadlines
+        self.memoryLimit = memoryLimit
     }
 
     /// Loads every bundle in the directories, in order.
     public static func load(
-        searchPath: [String], clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default
+        searchPath: [String], clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default,
+        memoryLimit: Int64 = MemoryGuard.defaultLimit
     ) -> WidgetRegistry {
-        let registry = WidgetRegistry(clock: clock, deadlines: deadlines)
+        let registry = WidgetRegistry(clock: clock, deadlines: deadlines, memoryLimit: memoryLimit)
         for directory in searchPath { registry.loadDirectory(directory) }
         return registry
     }
@@ -46,7 +51,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     func add(_ widget: RegisteredWidget) {
         widgetIndex[widget.kind] = widgets.count
         widgets.append(widget)
-        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind) }
+        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind, memoryLimit: memoryLimit) }
     }
 
     func providerQueue(kind: String) -> ProviderQueue? {

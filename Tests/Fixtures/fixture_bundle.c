@@ -102,7 +102,7 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
                            "fixture.bad-policy", "fixture.no-policy", "fixture.empty", "fixture.twice",
                            "fixture.late", "fixture.never", "fixture.two-snapshots", "fixture.slow",
                            "fixture.slow-2", "fixture.held", "fixture.counted", "fixture.small-result",
-                           "fixture.multiline-error"};
+                           "fixture.multiline-error", "fixture.hog", "fixture.spike"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
 #endif
 #ifdef FAMILIES
@@ -232,6 +232,27 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #ifdef BEHAVIOURS
     if (held_request(kind, completion, context)) return;
 #endif
+    if (strcmp(kind, "fixture.hog") == 0) {
+        /* Allocates 100 MiB during its call and keeps it (a leak, as a runaway provider has). */
+        static void *kept[64];
+        static int count;
+        if (count < 64) kept[count++] = malloc(100u << 20);
+        /* Without this the compiler sees the block is never read and removes the allocation. */
+        __asm__ volatile("" : : "r"(kept) : "memory");
+        complete(completion, context,
+                 "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"hog\"}}],\"policy\":{\"kind\":\"never\"}}");
+        return;
+    }
+    if (strcmp(kind, "fixture.spike") == 0) {
+        /* Uses 29 MiB for a moment and frees it: under the 30 MiB limit, it must pass. */
+        char *block = malloc(29u << 20);
+        if (block) memset(block, 1, 29u << 20);
+        __asm__ volatile("" : : "r"(block) : "memory");
+        free(block);
+        complete(completion, context,
+                 "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"spike\"}}],\"policy\":{\"kind\":\"never\"}}");
+        return;
+    }
     if (strcmp(kind, "fixture.small-result") == 0) {
         /* Claims a struct too small to hold error_message; the host must not read it. */
         widget_result_t result = {8, WIDGET_STATUS_ERROR, NULL, 0, (const char *)16};
