@@ -88,8 +88,17 @@ extension WidgetRegistry {
         guard let queue = providerQueue(kind: kind) else {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")
         }
-        return try await queue.perform { () throws(RequestError) -> ProviderResult in
-            try self.respond(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, queue: queue)
+        let deadline = deadlines[requestKind]
+        let due = clock.now().addingTimeInterval(deadline.timeInterval)
+        let timeout: @Sendable () -> RequestError = {
+            RequestError(
+                kind: kind, bundlePath: widget.bundle.path, reason: .timedOut,
+                message: "\(requestKind.rawValue) did not complete within \(deadline)")
+        }
+        return try await queue.perform(due: due, clock: clock, timeout: timeout) { ticket throws(RequestError) -> ProviderResult in
+            try self.respond(
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
+                queue: queue, due: due, ticket: ticket)
         }
     }
 
@@ -104,7 +113,8 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil
     ) throws(RequestError) -> ProviderResult {
         let (widget, family) = try resolve(kind: kind, family: family)
-        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", queue: nil)
+        let due = clock.now().addingTimeInterval(deadlines[requestKind].timeInterval)
+        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", queue: nil, due: due, ticket: nil)
     }
 
     private func resolve(kind: String, family: WidgetFamily?) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
@@ -124,13 +134,14 @@ extension WidgetRegistry {
 
     private func respond(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        queue: ProviderQueue?
+        queue: ProviderQueue?, due: Date, ticket: RequestTicket?
     ) throws(RequestError) -> ProviderResult {
         let slot = queue?.memorySlot ?? 0
         let outcome = Result { () throws(RequestError) -> RequestOutcome in
             try widget.bundle.call(
                 requestKind, kind: widget.kind, family: family, isPreview: isPreview || requestKind == .placeholder,
-                configuration: configuration, deadline: deadlines[requestKind], clock: clock, memorySlot: slot)
+                configuration: configuration, deadline: deadlines[requestKind], due: due, clock: clock, memorySlot: slot,
+                ticket: ticket)
         }
         // Over the limit, whatever it answered: terminated, as iOS terminates an extension.
         if let queue, MemoryGuard.exceeded(slot) {
@@ -147,15 +158,15 @@ extension WidgetRegistry {
 
 extension LoadedBundle {
     /// One call through the ABI on the calling thread: builds the C request, passes the host's
-    /// completion, and waits for the answer or for the deadline, as `clock` tells it.
+    /// completion, and waits for the answer or until `due`. On a provider queue the ticket's deadline
+    /// expires the wait; without one (`ticket` nil), the call sets its own timer.
     func call(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration, clock: WidgetClock, memorySlot: UInt32 = 0
+        deadline: Duration, due: Date, clock: WidgetClock, memorySlot: UInt32 = 0, ticket: RequestTicket? = nil
     ) throws(RequestError) -> RequestOutcome {
-        // The deadline runs from the call, so time a bundle spends inside `request` counts too.
-        let (seconds, attoseconds) = deadline.components
-        let due = clock.now().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         let (id, pending) = PendingRequests.shared.begin(RequestLabel(requestKind: requestKind, widgetKind: kind, fileName: fileName))
+        ticket?.requestID = id
+        defer { ticket?.requestID = nil }
         let size = family.displaySize
         kind.withCString { kindPointer in
             configuration.withCString { configurationPointer in
@@ -175,8 +186,12 @@ extension LoadedBundle {
             PendingRequests.shared.expire(id)
             outcome = nil
         } else if let answered = PendingRequests.shared.outcome(of: pending) {
-            // Answered before `request` returned, the common case: no timer needed.
+            // Answered before `request` returned, the common case.
             outcome = answered
+        } else if ticket != nil {
+            // The ticket's deadline expires this wait (and it may already have).
+            if ticket!.isFinished { PendingRequests.shared.expire(id) }
+            outcome = PendingRequests.shared.wait(for: pending)
         } else {
             let timer = clock.schedule(at: due) { PendingRequests.shared.expire(id) }
             outcome = PendingRequests.shared.wait(for: pending)
@@ -187,6 +202,12 @@ extension LoadedBundle {
                 kind: kind, bundlePath: path, reason: .timedOut, message: "\(requestKind.rawValue) did not complete within \(deadline)")
         }
         return outcome
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

@@ -14,6 +14,7 @@ let familyOption = (
     help: "the family to render (\(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))); default: the widget's first"
 )
 let jsonFlag = (name: "json", help: "print JSON for scripts")
+let memoryLimitOption = (name: "memory-limit", value: "MB", help: "the heap each provider may hold (default 30, as on iOS)")
 
 let commands: [CommandSpec] = [
     CommandSpec(
@@ -25,13 +26,21 @@ let commands: [CommandSpec] = [
         arguments: ["PATH"], valueOptions: [], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "placeholder", summary: "Ask a widget's provider for its placeholder (shown redacted while loading).",
-        arguments: ["KIND"], valueOptions: [familyOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "snapshot", summary: "Ask a widget's provider for a snapshot (its current entry, for the gallery).",
-        arguments: ["KIND"], valueOptions: [familyOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "timeline", summary: "Ask a widget's provider for a timeline: dated entries and a reload policy.",
-        arguments: ["KIND"], valueOptions: [familyOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption], flags: [jsonFlag], discussion: ""),
+    CommandSpec(
+        name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
+        arguments: [], valueOptions: [memoryLimitOption], flags: [jsonFlag],
+        discussion: """
+            Per provider: calls, failures, the heap its current run holds (live) and the most any run held
+            (peak), runs terminated for going over the memory limit, and time in calls. Failures are
+            reported one line each on standard error, and make the exit code 1.
+            """),
 ]
 
 let overview = """
@@ -105,6 +114,7 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         switch spec.name {
         case "list": return context.list()
         case "load": return context.load(parsed.positionals[0])
+        case "stats": return try await context.stats()
         case "placeholder": return try await context.request(.placeholder, kind: parsed.positionals[0])
         case "snapshot": return try await context.request(.snapshot, kind: parsed.positionals[0])
         default: return try await context.request(.timeline, kind: parsed.positionals[0])
@@ -121,6 +131,27 @@ private func usage(_ error: UsageError, _ output: Output) -> ExitCode {
     return .usage
 }
 
+extension CommandContext {
+    func stats() async throws(UsageError) -> ExitCode {
+        let (registry, _) = try loadSearchPath()
+        reportProblems(registry, as: "warning")
+        var failed = false
+        for widget in registry.widgets {
+            for requestKind in RequestKind.allCases {
+                do {
+                    _ = try await registry.request(requestKind, kind: widget.kind)
+                } catch {
+                    failed = true
+                    output.standardError("widgets: error: \(error)")
+                }
+            }
+        }
+        let rows = registry.widgets.map { ($0, registry.statistics(kind: $0.kind) ?? ProviderStatistics()) }
+        output.standardOutput(json ? Render.statisticsJSON(rows).jsonText : Render.statisticsText(rows, memoryLimit: registry.memoryLimit))
+        return failed ? .failure : .success
+    }
+}
+
 struct CommandContext {
     let arguments: ParsedArguments
     let plugins: String?
@@ -128,9 +159,16 @@ struct CommandContext {
 
     var json: Bool { arguments.flags.contains("json") }
 
-    func loadSearchPath() -> (WidgetRegistry, [String]) {
+    func loadSearchPath() throws(UsageError) -> (WidgetRegistry, [String]) {
+        var memoryLimit = MemoryGuard.defaultLimit
+        if let text = arguments.values["memory-limit"] {
+            guard let megabytes = Double(text), megabytes > 0, megabytes < 1_000_000 else {
+                throw UsageError(message: "--memory-limit takes a number of megabytes above 0, not '\(text)'", command: nil)
+            }
+            memoryLimit = Int64(megabytes * 1_048_576)
+        }
         let searchPath = BundleSearchPath.resolve(plugins: plugins)
-        return (WidgetRegistry.load(searchPath: searchPath), searchPath)
+        return (WidgetRegistry.load(searchPath: searchPath, memoryLimit: memoryLimit), searchPath)
     }
 
     func reportProblems(_ registry: WidgetRegistry, as level: String = "error") {
@@ -138,7 +176,8 @@ struct CommandContext {
     }
 
     func list() -> ExitCode {
-        let (registry, searchPath) = loadSearchPath()
+        let searchPath = BundleSearchPath.resolve(plugins: plugins)
+        let registry = WidgetRegistry.load(searchPath: searchPath)
         if json {
             output.standardOutput(Render.registryJSON(registry, searchPath: searchPath).jsonText)
         } else {
@@ -181,7 +220,7 @@ struct CommandContext {
             }
             family = parsed
         }
-        let (registry, _) = loadSearchPath()
+        let (registry, _) = try loadSearchPath()
         reportProblems(registry, as: "warning")
         do {
             let result = try await registry.request(requestKind, kind: kind, family: family)

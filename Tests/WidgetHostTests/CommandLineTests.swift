@@ -7,7 +7,7 @@ import WidgetWire
     @Test func helpListsEveryCommandAndEachCommandHasHelp() {
         let help = widgets(["--help"])
         #expect(help.status == 0)
-        for command in ["list", "load", "placeholder", "snapshot", "timeline"] {
+        for command in ["list", "load", "placeholder", "snapshot", "timeline", "stats"] {
             #expect(help.standardOutput.contains("\n  \(command) "))
             let commandHelp = widgets([command, "--help"])
             #expect(commandHelp.status == 0)
@@ -19,7 +19,7 @@ import WidgetWire
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() {
         let unknownCommand = widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)
-        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, help)\n"))
+        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, stats, help)\n"))
         let unknownOption = widgets(["list", "--verbose"])
         #expect(unknownOption.status == 2)
         #expect(unknownOption.standardError == "widgets: unknown option '--verbose' for 'widgets list'\nRun 'widgets list --help' for its usage.\n")
@@ -144,6 +144,26 @@ import WidgetWire
         #expect(result.standardError == "widgets: error: widget \"fixture.error\" (behaviours.so): snapshot failed: the server is down\n")
         let unknown = widgets(["--plugins", directory.path, "timeline", "nope"])
         #expect(unknown.status == 1)
+    }
+
+    @Test func statsExercisesEveryProviderAndReportsMemoryAndFailures() throws {
+        let directory = Fixtures.directory(["good", "init-fails"])
+        let result = widgets(["--plugins", directory.path, "stats", "--json", "--memory-limit", "25"])
+        #expect(result.status == 0, "a refused neighbour is a warning: \(result.standardError)")
+        let rows = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue)
+        #expect(rows.count == 1)
+        #expect(rows[0]["kind"] == .string("fixture.good"))
+        #expect(rows[0]["calls"] == .number(3))
+        #expect(rows[0]["failures"] == .number(0))
+        #expect(rows[0]["peakBytes"]?.numberValue != nil, "the CLI embeds the memory guard")
+
+        let text = widgets(["--plugins", Fixtures.directory(["good"]).path, "stats"])
+        #expect(text.standardOutput.hasPrefix("provider      bundle   calls  failures"))
+        #expect(text.standardOutput.hasSuffix("memory limit per provider: 30.0 MB\n"))
+
+        let bad = widgets(["stats", "--memory-limit", "lots"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("widgets: --memory-limit takes a number of megabytes above 0, not 'lots'\n"))
     }
 
     @Test func refusedNeighbourIsAWarningForRequestsNotAFailure() {

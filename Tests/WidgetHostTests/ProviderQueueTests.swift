@@ -130,6 +130,30 @@ struct FixtureControl: @unchecked Sendable {
         }
     }
 
+    @Test func providerStuckInsideItsCallTimesOutAndRequestsQueuedBehindItAreNeverSent() async throws {
+        let clock = ManualClock()
+        let (registry, control) = load(clock: clock)
+        let stuck = Task { try await registry.request(.timeline, kind: "fixture.slow") }
+        #expect(await control.waitEntered("fixture.slow"))
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 15)
+        // The caller has its answer although the provider is still inside its call.
+        await #expect(throws: RequestError.self) { try await stuck.value }
+
+        let queued = Task { try await registry.request(.timeline, kind: "fixture.slow") }
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 15)
+        await #expect(throws: RequestError.self) { try await queued.value }
+
+        control.release("fixture.slow")  // the stuck call returns; its late answer is dropped
+        let next = Task { try await registry.request(.timeline, kind: "fixture.slow") }
+        #expect(await control.waitEntered("fixture.slow", 2))
+        #expect(control.entered("fixture.slow") == 2, "the queued request was never sent")
+        control.release("fixture.slow")
+        #expect(PlainTextRenderer.text(try await next.value.entries[0].view) == "released")
+        #expect(registry.statistics(kind: "fixture.slow")?.failures == 2)
+    }
+
     @Test func deadlinesAreAHostSetting() async throws {
         let clock = ManualClock()
         let (registry, _) = load(clock: clock)
