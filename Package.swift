@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire", "CMemoryGuard"]),
         .executableTarget(name: "widgets", dependencies: ["WidgetHost", "WidgetWire"]),
         .executableTarget(
-            name: "widgets-bench", dependencies: ["WidgetHost", "WidgetKit", "WidgetWire", "CWidgetABI"]),
+            name: "widgets-bench", dependencies: ["WidgetHost", "WidgetKit", "WidgetWire", "CWidgetABI", "CMemoryGuard"]),
 
         // Samples.
         .target(name: "GameData", dependencies: ["WidgetKit"], path: "Plugins/Game/Data"),

@@ -207,3 +207,9 @@ void memory_guard_libc_pair(uint64_t size) {
     __asm__ volatile("" : : "r"(block) : "memory");
     __libc_free(block);
 }
+
+void memory_guard_guarded_pair(uint64_t size) {
+    void *block = malloc((size_t)size);
+    __asm__ volatile("" : : "r"(block) : "memory");
+    free(block);
+}

@@ -34,7 +34,9 @@ int64_t memory_guard_peak(uint32_t slot);
 /* True once the slot's live bytes went over its limit. */
 bool memory_guard_exceeded(uint32_t slot);
 
-/* For the benchmark: one malloc and free straight through libc, bypassing the guard. */
+/* For the benchmark: one malloc and free straight through libc, bypassing the guard, and the same
+ * pair through the guard (charged to the thread's current slot). */
 void memory_guard_libc_pair(uint64_t size);
+void memory_guard_guarded_pair(uint64_t size);
 
 #endif
