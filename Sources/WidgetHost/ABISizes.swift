@@ -7,6 +7,8 @@ import Glibc
 /// `MemoryLayout.size` instead would make a future host refuse every 1.0 bundle.)
 enum ABISize {
     static let bundle = MemoryLayout<widget_bundle_t>.offset(of: \.shutdown)! + MemoryLayout<UnsafeRawPointer>.size
+    /// ABI 1.1 appended `memory_limit`.
+    static let bundle_1_1 = MemoryLayout<widget_bundle_t>.offset(of: \.memory_limit)! + MemoryLayout<UInt64>.size
     static let descriptor = MemoryLayout<widget_descriptor_t>.offset(of: \.flags)! + MemoryLayout<UInt32>.size
     static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + MemoryLayout<UnsafeRawPointer>.size
 

@@ -11,6 +11,8 @@ public final class LoadedBundle: @unchecked Sendable {
     public let name: String
     public let builtWith: String?
     public let abiVersion: (major: UInt32, minor: UInt32)
+    /// The heap limit the bundle asks for its providers (ABI 1.1), nil for the host's.
+    public let requestedMemoryLimit: Int64?
 
     let entry: UnsafePointer<widget_bundle_t>
     let request: @convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void
@@ -49,7 +51,10 @@ public final class LoadedBundle: @unchecked Sendable {
         guard size >= ABISize.bundle else {
             throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is smaller than ABI 1.0's \(ABISize.bundle)")
         }
-        let bundle = entry.pointee
+        // Fields of later minor versions are read only when the bundle's struct has them.
+        var bundle = widget_bundle_t()
+        memcpy(&bundle, entry, min(size, MemoryLayout<widget_bundle_t>.size))
+        requestedMemoryLimit = size >= ABISize.bundle_1_1 && bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil
         guard bundle.initialize != nil, let request = bundle.request else {
             throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
         }

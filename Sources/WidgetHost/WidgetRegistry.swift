@@ -51,7 +51,9 @@ public final class WidgetRegistry: @unchecked Sendable {
     func add(_ widget: RegisteredWidget) {
         widgetIndex[widget.kind] = widgets.count
         widgets.append(widget)
-        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind, memoryLimit: memoryLimit) }
+        // A bundle may lower the host's limit for its providers, never raise it.
+        let limit = min(memoryLimit, widget.bundle.requestedMemoryLimit ?? memoryLimit)
+        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind, memoryLimit: limit) }
     }
 
     func providerQueue(kind: String) -> ProviderQueue? {

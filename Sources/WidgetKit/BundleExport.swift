@@ -11,8 +11,15 @@ import WidgetWire
 /// The function must be public and named `widget_bundle_entry` in C. It returns a pointer to the
 /// bundle's static `widget_bundle_t` (see widget_abi.h); the bundle's widgets are created when the
 /// host initializes it, not before.
-public func exportWidgetBundle<Bundle: WidgetBundle>(_ bundle: Bundle.Type, name: String? = nil) -> UnsafeRawPointer {
-    BundleExport.shared.export(name: name ?? String(describing: bundle)) { Bundle().body._definitions() }
+///
+/// - Parameters:
+///   - name: how the host names the bundle; the type's name by default.
+///   - memoryLimit: the most heap, in bytes, each of the bundle's providers may hold; it can only
+///     lower the host's limit (30 MB by default, as on iOS).
+public func exportWidgetBundle<Bundle: WidgetBundle>(
+    _ bundle: Bundle.Type, name: String? = nil, memoryLimit: Int? = nil
+) -> UnsafeRawPointer {
+    BundleExport.shared.export(name: name ?? String(describing: bundle), memoryLimit: memoryLimit) { Bundle().body._definitions() }
 }
 
 /// The bundle side of the ABI: one per shared object.
@@ -24,7 +31,7 @@ final class BundleExport: @unchecked Sendable {
     private var makeDefinitions: (() -> [_WidgetDefinition])?
     private var definitions: [String: _WidgetDefinition] = [:]
 
-    func export(name: String, definitions make: @escaping () -> [_WidgetDefinition]) -> UnsafeRawPointer {
+    func export(name: String, memoryLimit: Int?, definitions make: @escaping () -> [_WidgetDefinition]) -> UnsafeRawPointer {
         lock.withLock {
             if let entry { return UnsafeRawPointer(entry) }
             makeDefinitions = make
@@ -42,7 +49,8 @@ final class BundleExport: @unchecked Sendable {
                     request: { request, completion, context in
                         BundleExport.shared.handle(request, completion: completion, context: context)
                     },
-                    shutdown: nil))
+                    shutdown: nil,
+                    memory_limit: UInt64(max(0, memoryLimit ?? 0))))
             entry = pointer
             return UnsafeRawPointer(pointer)
         }

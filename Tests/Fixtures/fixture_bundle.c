@@ -13,6 +13,8 @@
  *   -DEMPTY_KIND -DNO_FAMILY   registers an invalid widget (and a valid one)
  *   -DUNDEFINED_SYMBOL     references a function nobody defines: dlopen(RTLD_NOW) fails
  *   -DBUNDLE_STRUCT_SIZE=n  the struct_size it claims for widget_bundle_t
+ *   -DABI_1_0              claims ABI 1.0 with 1.0's struct size (no memory_limit): an older bundle
+ *   -DMEMORY_LIMIT=n       asks for a lower heap limit for its providers (ABI 1.1)
  *   -DNULL_REQUEST         leaves widget_bundle_t.request NULL
  *   -DFAMILIES=mask -DCONFIGURATION_KIND=n   what the well-behaved widget's descriptor says
  *   -DINIT_FAILS_AFTER_REGISTERING   registers KIND, then reports failure
@@ -42,8 +44,16 @@
 #ifndef BUILT_WITH
 #define BUILT_WITH "c"
 #endif
+#ifdef ABI_1_0
+#undef ABI_MINOR
+#define ABI_MINOR 0
+#define BUNDLE_STRUCT_SIZE offsetof(widget_bundle_t, memory_limit)
+#endif
 #ifndef BUNDLE_STRUCT_SIZE
 #define BUNDLE_STRUCT_SIZE sizeof(widget_bundle_t)
+#endif
+#ifndef MEMORY_LIMIT
+#define MEMORY_LIMIT 0
 #endif
 #ifndef CONFIGURATION_KIND
 #define CONFIGURATION_KIND WIDGET_CONFIGURATION_STATIC
@@ -330,6 +340,7 @@ static const widget_bundle_t bundle = {
     .request = request,
 #endif
     .shutdown = NULL,
+    .memory_limit = MEMORY_LIMIT,
 };
 
 #if defined(ENTRY_RETURNS_NULL)

@@ -30,7 +30,7 @@ import WidgetWire
         #expect(widget.families == [.systemSmall, .systemMedium])
         #expect(widget.configurationKind == .static)
         #expect(widget.configurationName == nil)
-        #expect(widget.bundle.abiVersion == (1, 0))
+        #expect(widget.bundle.abiVersion == (1, 1))
         #expect(widget.bundle.builtWith == "c")
     }
 
@@ -94,6 +94,14 @@ import WidgetWire
         try data.write(to: directory.appendingPathComponent("crafted.so"))
         let problem = try #require(onlyProblem(WidgetRegistry.load(searchPath: [directory.path])))
         #expect(problem.message.hasPrefix(message), "\(part): \(problem.message)")
+    }
+
+    @Test func olderMinorVersionBundleIsAcceptedWithoutItsNewerFields() throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["abi-1-0"]).path])
+        #expect(registry.problems.isEmpty, "\(registry.problems)")
+        let bundle = try #require(registry.widget(kind: "fixture.older")?.bundle)
+        #expect(bundle.abiVersion == (1, 0))
+        #expect(bundle.requestedMemoryLimit == nil, "1.0 has no memory_limit: the host does not read past its struct")
     }
 
     @Test func bundleWhoseStructIsSmallerThanABI10IsRefused() throws {
@@ -163,14 +171,14 @@ import WidgetWire
         let (registry, _) = refusal(["abi.so": "abi-major-2"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "ABI version 2.0 is not supported: this host speaks ABI 1.0 (major versions must match)")
+        #expect(problem.message == "ABI version 2.1 is not supported: this host speaks ABI 1.1 (major versions must match)")
     }
 
     @Test func bundleNeedingANewerMinorVersionIsRefused() throws {
         let (registry, _) = refusal(["newer.so": "abi-minor-newer"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.0: update the host")
+        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.1: update the host")
     }
 
     @Test func bundleWhoseInitializeFailsIsRefusedWithItsReason() throws {

@@ -57,6 +57,23 @@ import WidgetWire
         }
     }
 
+    @Test func bundleCanLowerItsLimitButNotRaiseIt() async throws {
+        let lowered = WidgetRegistry.load(searchPath: [Fixtures.directory(["memory-limit-10"]).path])
+        do {
+            _ = try await lowered.request(.timeline, kind: "fixture.spike")
+            Issue.record("29 MB is over the bundle's own 10 MB limit")
+        } catch {
+            #expect(error.message.hasPrefix("exceeded its memory limit: peak 29.0 MB, limit 10.0 MB"))
+        }
+        let raised = WidgetRegistry.load(searchPath: [Fixtures.directory(["memory-limit-99"]).path])
+        do {
+            _ = try await raised.request(.timeline, kind: "fixture.hog")
+            Issue.record("asking for 99 MB does not lift the host's 30 MB")
+        } catch {
+            #expect(error.message.hasPrefix("exceeded its memory limit: peak 100.0 MB, limit 30.0 MB"))
+        }
+    }
+
     @Test func swiftProvidersAreChargedForWhatTheyHold() async throws {
         let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["libSystemWidgets.so"]).path])
         _ = try await registry.request(.timeline, kind: "org.widgets.system.clock")

@@ -52,7 +52,7 @@ final class TestHost: @unchecked Sendable {
     nonisolated(unsafe) static let entry: UnsafePointer<widget_bundle_t> = {
         let pointer = exportWidgetBundle(CountdownBundle.self, name: "Countdown bundle").assumingMemoryBound(to: widget_bundle_t.self)
         var host = widget_host_t()
-        host.abi_version = widget_abi_version_t(major: 1, minor: 0)
+        host.abi_version = widget_abi_version_t(major: 1, minor: 1)
         host.struct_size = UInt32(MemoryLayout<widget_host_t>.size)
         host.register_widget = { _, descriptor in
             let d = descriptor!.pointee
@@ -89,7 +89,8 @@ final class TestHost: @unchecked Sendable {
     @Test func entryDescribesTheBundleAndItsVersion() {
         let bundle = Self.entry.pointee
         #expect(bundle.abi_version.major == 1)
-        #expect(bundle.abi_version.minor == 0)
+        #expect(bundle.abi_version.minor == 1)
+        #expect(bundle.memory_limit == 0, "no limit asked for: the host's applies")
         #expect(bundle.struct_size == UInt32(MemoryLayout<widget_bundle_t>.size))
         #expect(String(cString: bundle.name) == "Countdown bundle")
         #expect(String(cString: bundle.built_with) == Toolchain.current)

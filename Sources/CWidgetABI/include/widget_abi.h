@@ -27,7 +27,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 0
+#define WIDGET_ABI_VERSION_MINOR 1
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -171,6 +171,12 @@ typedef struct widget_bundle {
      * say so; a host may also simply exit without calling it. Pending completions may still
      * arrive and are ignored. [thread: any, at most once] */
     void (*shutdown)(void);
+
+    /* --- ABI 1.1 --- (read only when struct_size covers it) */
+
+    /* The most heap, in bytes, each of this bundle's providers may hold; 0 for the host's limit.
+     * It can only lower the host's limit (30 MB by default), never raise it. */
+    uint64_t memory_limit;
 } widget_bundle_t;
 
 /* The entry symbol. It must do nothing but return a pointer to the bundle's static
