@@ -112,7 +112,7 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
                            "fixture.bad-policy", "fixture.no-policy", "fixture.empty", "fixture.twice",
                            "fixture.late", "fixture.never", "fixture.two-snapshots", "fixture.slow",
                            "fixture.slow-2", "fixture.held", "fixture.counted", "fixture.small-result",
-                           "fixture.multiline-error", "fixture.hog", "fixture.spike"};
+                           "fixture.multiline-error", "fixture.hog", "fixture.spike", "fixture.many"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
 #endif
 #ifdef FAMILIES
@@ -251,6 +251,20 @@ static void request(const widget_request_t *request, widget_completion_fn comple
         __asm__ volatile("" : : "r"(kept) : "memory");
         complete(completion, context,
                  "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"hog\"}}],\"policy\":{\"kind\":\"never\"}}");
+        return;
+    }
+    if (strcmp(kind, "fixture.many") == 0) {
+        /* 10 000 entries, one a minute. */
+        enum { COUNT = 10000, EACH = 96 };
+        char *json = malloc(COUNT * EACH + 64);
+        size_t length = (size_t)sprintf(json, "{\"entries\":[");
+        for (int i = 0; i < COUNT; i++)
+            length += (size_t)sprintf(json + length, "%s{\"date\":%d,\"view\":{\"view\":\"text\",\"text\":\"entry %d\"}}",
+                                      i ? "," : "", 1000000 + 60 * i, i);
+        length += (size_t)sprintf(json + length, "],\"policy\":{\"kind\":\"atEnd\"}}");
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, length, NULL};
+        completion(context, &result);
+        free(json);
         return;
     }
     if (strcmp(kind, "fixture.spike") == 0) {

@@ -86,6 +86,14 @@ import WidgetWire
         #expect(try #require(await failure("fixture.two-snapshots", .snapshot)).message == "snapshot must have exactly one entry, it has 2")
     }
 
+    @Test func timelineOfTenThousandEntriesIsAccepted() async throws {
+        let timeline = try await Self.registry.request(.timeline, kind: "fixture.many")
+        #expect(timeline.entries.count == 10_000)
+        #expect(timeline.entries.last.map { $0.date == 1_599_940 } == true, "one a minute from 1 000 000")
+        #expect(PlainTextRenderer.text(timeline.entries[9_999].view) == "entry 9999")
+        #expect(timeline.notes.isEmpty)
+    }
+
     @Test func outOfOrderEntriesAreSortedStablyAndNoted() async throws {
         let timeline = try await Self.registry.request(.timeline, kind: "fixture.unsorted")
         #expect(timeline.entries.map { PlainTextRenderer.text($0.view) } == ["first", "second a", "second b", "third"])
