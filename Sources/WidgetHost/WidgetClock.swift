@@ -43,7 +43,13 @@ public final class ScheduledAction: @unchecked Sendable {
 
 /// The real clock: wall time, and Dispatch timers on wall time (which keep counting while the
 /// machine sleeps, as timeline dates do).
+///
+/// Timers fire on a queue of their own, not Dispatch's shared global queues: a bundle that blocks
+/// the shared worker threads must not be able to delay the deadlines that contain it. Actions must
+/// be short.
 public struct SystemClock: WidgetClock {
+    private static let timers = DispatchQueue(label: "widgets.clock")
+
     public init() {}
 
     public func now() -> Date { Date() }
@@ -51,7 +57,7 @@ public struct SystemClock: WidgetClock {
     @discardableResult
     public func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         // Dispatch sources are thread-safe; the box only tells the compiler so.
-        let timer = _SendableTimer(source: DispatchSource.makeTimerSource(queue: DispatchQueue.global()))
+        let timer = _SendableTimer(source: DispatchSource.makeTimerSource(queue: Self.timers))
         let token = ScheduledAction { timer.source.cancel() }
         timer.source.setEventHandler {
             if token.claim() { action() }

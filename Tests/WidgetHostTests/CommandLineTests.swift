@@ -4,39 +4,39 @@ import WidgetWire
 
 /// The `widgets` executable, run as a user runs it.
 @Suite struct CommandLineTests {
-    @Test func helpListsEveryCommandAndEachCommandHasHelp() {
-        let help = widgets(["--help"])
+    @Test func helpListsEveryCommandAndEachCommandHasHelp() async {
+        let help = await widgets(["--help"])
         #expect(help.status == 0)
         for command in ["list", "load", "placeholder", "snapshot", "timeline", "stats"] {
             #expect(help.standardOutput.contains("\n  \(command) "))
-            let commandHelp = widgets([command, "--help"])
+            let commandHelp = await widgets([command, "--help"])
             #expect(commandHelp.status == 0)
             #expect(commandHelp.standardOutput.contains("Usage: widgets \(command)"))
         }
-        #expect(widgets(["help", "timeline"]).standardOutput.contains("--family FAMILY"))
+        #expect(await widgets(["help", "timeline"]).standardOutput.contains("--family FAMILY"))
     }
 
-    @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() {
-        let unknownCommand = widgets(["frobnicate"])
+    @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
+        let unknownCommand = await widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)
         #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, stats, help)\n"))
-        let unknownOption = widgets(["list", "--verbose"])
+        let unknownOption = await widgets(["list", "--verbose"])
         #expect(unknownOption.status == 2)
         #expect(unknownOption.standardError == "widgets: unknown option '--verbose' for 'widgets list'\nRun 'widgets list --help' for its usage.\n")
-        let missing = widgets(["timeline"])
+        let missing = await widgets(["timeline"])
         #expect(missing.status == 2)
         #expect(missing.standardError.hasPrefix("widgets: 'widgets timeline' needs KIND\n"))
-        let extra = widgets(["load", "a.so", "b.so"])
+        let extra = await widgets(["load", "a.so", "b.so"])
         #expect(extra.status == 2)
-        let family = widgets(["snapshot", "x", "--family", "huge"])
+        let family = await widgets(["snapshot", "x", "--family", "huge"])
         #expect(family.status == 2)
         #expect(family.standardError.hasPrefix("widgets: unknown family 'huge' (families: systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline)\n"))
-        #expect(widgets(["--plugins"]).status == 2)
+        #expect(await widgets(["--plugins"]).status == 2)
     }
 
-    @Test func listPrintsGoodBundlesAndOneLinePerRefusalWithExitCodeOne() {
+    @Test func listPrintsGoodBundlesAndOneLinePerRefusalWithExitCodeOne() async {
         let directory = Fixtures.directory(["good", "abi-major-2"])
-        let result = widgets(["--plugins", directory.path, "list"])
+        let result = await widgets(["--plugins", directory.path, "list"])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
@@ -44,9 +44,9 @@ import WidgetWire
                 == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.1 is not supported: this host speaks ABI 1.1 (major versions must match)\n")
     }
 
-    @Test func listJSONDescribesBundlesWidgetsAndProblems() throws {
+    @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
         let directory = Fixtures.directory(["good", "init-fails"])
-        let result = widgets(["list", "--json", "--plugins", directory.path])
+        let result = await widgets(["list", "--json", "--plugins", directory.path])
         #expect(result.status == 1)
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["searchPath"] == .array([.string(directory.path)]))
@@ -61,20 +61,20 @@ import WidgetWire
         #expect(problem["path"] == .string("\(directory.path)/init-fails.so"))
     }
 
-    @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() {
-        let good = widgets(["load", Fixtures.path("good")])
+    @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
+        let good = await widgets(["load", Fixtures.path("good")])
         #expect(good.status == 0)
         #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.1, c): 1 widget\n  - fixture.good"))
-        let refused = widgets(["load", Fixtures.path("no-entry")])
+        let refused = await widgets(["load", Fixtures.path("no-entry")])
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)
         #expect(refused.standardError.hasPrefix("widgets: error: \(Fixtures.path("no-entry")): no widget_bundle_entry symbol"))
-        let missing = widgets(["load", "/nonexistent/x.so"])
+        let missing = await widgets(["load", "/nonexistent/x.so"])
         #expect(missing.status == 1)
         #expect(missing.standardError == "widgets: error: /nonexistent/x.so: cannot read: No such file or directory\n")
     }
 
-    @Test func unreadableBundleIsRefusedWithTheSystemsReason() throws {
+    @Test func unreadableBundleIsRefusedWithTheSystemsReason() async throws {
         let directory = Fixtures.directory(["good"])
         let file = directory.appendingPathComponent("good.so").path
         chmod(file, 0o600)
@@ -83,49 +83,49 @@ import WidgetWire
             // root reads everything: run the CLI as nobody, for whom the file (root's, 0600) is unreadable.
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = "/nonexistent"
-            result = runProcess(
+            result = await runProcess(
                 "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Fixtures.widgetsExecutable, "load", file],
                 environment: environment)
         } else {
             chmod(file, 0o000)
-            result = widgets(["load", file])
+            result = await widgets(["load", file])
         }
         #expect(result.status == 1)
         #expect(result.standardError == "widgets: error: \(file): cannot read: Permission denied\n")
     }
 
-    @Test func missingBundleDirectoryIsAnEmptyListWithAHint() {
-        let result = widgets(["--plugins", "/nonexistent/widgets.d", "list"])
+    @Test func missingBundleDirectoryIsAnEmptyListWithAHint() async {
+        let result = await widgets(["--plugins", "/nonexistent/widgets.d", "list"])
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("No widgets found. Searched: /nonexistent/widgets.d."))
         #expect(result.standardError == "widgets: hint: /nonexistent/widgets.d does not exist; create it and drop bundles (.so) in\n")
     }
 
-    @Test func searchPathComesFromWidgetsPathInOrder() {
+    @Test func searchPathComesFromWidgetsPathInOrder() async {
         let first = Fixtures.directory(["b.so": "named-by-file"])
         let second = Fixtures.directory(["a.so": "named-by-file"])
-        let result = widgets(["list", "--json"], extraEnvironment: ["WIDGETS_PATH": "\(first.path):\(second.path)"])
+        let result = await widgets(["list", "--json"], extraEnvironment: ["WIDGETS_PATH": "\(first.path):\(second.path)"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("\"searchPath\":[\"\(first.path)\",\"\(second.path)\"]"))
         let kinds = result.standardOutput.components(separatedBy: "\"kind\":\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(kinds == ["fixture.b", "fixture.a"])
     }
 
-    @Test func defaultSearchPathFindsTheProjectsWidgetsDirectoryAboveTheWorkingDirectory() throws {
+    @Test func defaultSearchPathFindsTheProjectsWidgetsDirectoryAboveTheWorkingDirectory() async throws {
         let project = Fixtures.temporaryDirectory("project")
         let plugins = project.appendingPathComponent("widgets.d")
         try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: false)
         try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: plugins.appendingPathComponent("good.so").path)
         let nested = project.appendingPathComponent("Sources/deep")
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
-        let result = widgets(["list"], directory: nested)
+        let result = await widgets(["list"], directory: nested)
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("\(plugins.path)/good.so\n"))
     }
 
-    @Test func timelineJSONHasEntriesPolicyAndText() throws {
+    @Test func timelineJSONHasEntriesPolicyAndText() async throws {
         let directory = Fixtures.directory(["good"])
-        let result = widgets(["--plugins", directory.path, "timeline", "fixture.good", "--json", "--family=systemMedium"])
+        let result = await widgets(["--plugins", directory.path, "timeline", "fixture.good", "--json", "--family=systemMedium"])
         #expect(result.status == 0)
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["family"] == .string("systemMedium"))
@@ -137,18 +137,18 @@ import WidgetWire
         #expect(entry["relevance"]?["score"] == .number(0.5))
     }
 
-    @Test func failedRequestExitsOneWithOneLineNamingTheWidget() {
+    @Test func failedRequestExitsOneWithOneLineNamingTheWidget() async {
         let directory = Fixtures.directory(["behaviours"])
-        let result = widgets(["--plugins", directory.path, "snapshot", "fixture.error"])
+        let result = await widgets(["--plugins", directory.path, "snapshot", "fixture.error"])
         #expect(result.status == 1)
         #expect(result.standardError == "widgets: error: widget \"fixture.error\" (behaviours.so): snapshot failed: the server is down\n")
-        let unknown = widgets(["--plugins", directory.path, "timeline", "nope"])
+        let unknown = await widgets(["--plugins", directory.path, "timeline", "nope"])
         #expect(unknown.status == 1)
     }
 
-    @Test func statsExercisesEveryProviderAndReportsMemoryAndFailures() throws {
+    @Test func statsExercisesEveryProviderAndReportsMemoryAndFailures() async throws {
         let directory = Fixtures.directory(["good", "init-fails"])
-        let result = widgets(["--plugins", directory.path, "stats", "--json", "--memory-limit", "25"])
+        let result = await widgets(["--plugins", directory.path, "stats", "--json", "--memory-limit", "25"])
         #expect(result.status == 0, "a refused neighbour is a warning: \(result.standardError)")
         let rows = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue)
         #expect(rows.count == 1)
@@ -157,18 +157,18 @@ import WidgetWire
         #expect(rows[0]["failures"] == .number(0))
         #expect(rows[0]["peakBytes"]?.numberValue != nil, "the CLI embeds the memory guard")
 
-        let text = widgets(["--plugins", Fixtures.directory(["good"]).path, "stats"])
+        let text = await widgets(["--plugins", Fixtures.directory(["good"]).path, "stats"])
         #expect(text.standardOutput.hasPrefix("provider      bundle   calls  failures"))
         #expect(text.standardOutput.hasSuffix("memory limit per provider: 30.0 MB\n"))
 
-        let bad = widgets(["stats", "--memory-limit", "lots"])
+        let bad = await widgets(["stats", "--memory-limit", "lots"])
         #expect(bad.status == 2)
         #expect(bad.standardError.hasPrefix("widgets: --memory-limit takes a number of megabytes above 0, not 'lots'\n"))
     }
 
-    @Test func refusedNeighbourIsAWarningForRequestsNotAFailure() {
+    @Test func refusedNeighbourIsAWarningForRequestsNotAFailure() async {
         let directory = Fixtures.directory(["good", "no-family"])
-        let result = widgets(["--plugins", directory.path, "placeholder", "fixture.good"])
+        let result = await widgets(["--plugins", directory.path, "placeholder", "fixture.good"])
         #expect(result.status == 0)
         #expect(result.standardError == "widgets: warning: \(directory.path)/no-family.so: widget \"fixture.no-family\" supports no family\n")
     }

@@ -62,12 +62,12 @@ enum Fixtures {
         let include = repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path
         for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
             let output = directory.appendingPathComponent("\(name).so").path
-            let result = runProcess(
+            let result = runProcessWaiting(
                 "/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-I", include] + flags + [source, "-o", output, "-lpthread"])
             precondition(result.status == 0, "cannot build fixture \(name): \(result.standardError)")
         }
         let hostInfo = directory.appendingPathComponent("libHostInfo.so").path
-        let result = runProcess(
+        let result = runProcessWaiting(
             "/usr/bin/env",
             ["cc", "-shared", "-fPIC", "-O1", "-I", include, repositoryRoot.appendingPathComponent("Plugins/HostInfo/hostinfo.c").path, "-o", hostInfo])
         precondition(result.status == 0, "cannot build the C sample: \(result.standardError)")
@@ -114,8 +114,24 @@ struct ProcessResult {
     let standardError: String
 }
 
-/// Runs a program to completion and captures its output.
+/// Runs a program to completion and captures its output, on a thread of its own: waiting for it must
+/// not occupy Swift's cooperative pool (two threads here), which other tests' tasks need.
 func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
+) async -> ProcessResult {
+    await blocking { runProcessWaiting(executable, arguments, environment: environment, directory: directory) }
+}
+
+/// Runs a blocking call on a new thread and awaits it, leaving the cooperative pool and Dispatch's
+/// shared queues (whose threads the host's timers use) free.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// Runs a program to completion, blocking the calling thread.
+func runProcessWaiting(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
 ) -> ProcessResult {
     let process = Process()
@@ -135,14 +151,13 @@ func runProcess(
     }
     // Read both pipes while the process runs, so neither fills up and blocks it.
     nonisolated(unsafe) var errorData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
         errorData = error.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
+        done.signal()
     }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    done.wait()
     process.waitUntilExit()
     return ProcessResult(
         status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
@@ -150,11 +165,11 @@ func runProcess(
 }
 
 /// Runs the `widgets` CLI with a private data home, so no test reads or writes the user's files.
-func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [String: String] = [:], directory: URL? = nil) -> ProcessResult {
+func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [String: String] = [:], directory: URL? = nil) async -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
     environment["WIDGETS_PATH"] = nil
     environment["NO_COLOR"] = "1"
     environment.merge(extraEnvironment) { $1 }
-    return runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
+    return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
 }

@@ -3,14 +3,6 @@ import Testing
 import WidgetHost
 import WidgetWire
 
-/// Runs a blocking call (waiting for a fixture or a clock) on a Dispatch thread: blocking Swift's
-/// cooperative pool, two threads on this machine, would starve the tasks being waited for.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: body()) }
-    }
-}
-
 /// The fixture's control functions, looked up in the loaded bundle.
 struct FixtureControl: @unchecked Sendable {
     typealias KindFunction = @convention(c) (UnsafePointer<CChar>) -> Void
@@ -103,6 +95,8 @@ struct FixtureControl: @unchecked Sendable {
         let clock = ManualClock()
         let (registry, control) = load(clock: clock)
         let held = Task { try await registry.request(.timeline, kind: "fixture.held") }
+        // The provider must have the request before time moves, or the request is never sent.
+        #expect(await control.waitEntered("fixture.held"))
         #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
         clock.advance(by: 15)
         await #expect(throws: RequestError.self) { try await held.value }

@@ -61,9 +61,9 @@ import WidgetWire
         #expect(PlainTextRenderer.lines(root) == ["Leaderboard", "1. ada  4200", "2. grace  3900", "3. linus  3100", "4. ken  2800", "5. dennis  2600"])
     }
 
-    @Test func nestedEntryTypeCarriesItsRelevance() throws {
+    @Test func nestedEntryTypeCarriesItsRelevance() async throws {
         let plugins = Fixtures.directory(["libGameWidgets.so"])
-        let result = widgets(["--plugins", plugins.path, "snapshot", "com.mygame.leaderboard", "--json"])
+        let result = await widgets(["--plugins", plugins.path, "snapshot", "com.mygame.leaderboard", "--json"])
         #expect(result.status == 0)
         let entry = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))["entries"]?.arrayValue?.first)
         #expect(entry["relevance"] == .object(JSONObject([("score", .number(1)), ("duration", .number(0))])))
@@ -85,18 +85,18 @@ import WidgetWire
         let plugins = Fixtures.directory(["libGameWidgets.so"])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
-        let before = widgets(["--plugins", plugins.path, "snapshot", "com.mygame.game-status"], dataHome: data)
+        let before = await widgets(["--plugins", plugins.path, "snapshot", "com.mygame.game-status"], dataHome: data)
         #expect(before.status == 0)
         #expect(before.standardOutput.contains("no game data at \(data.path)/widgets/groups/group.org.widgets.game/game.json: run 'game-app reset' first"))
 
-        #expect(runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment).status == 0)
-        #expect(runProcess(Fixtures.gameAppExecutable, ["status", "Boss fight in 5 minutes"], environment: environment).status == 0)
-        #expect(runProcess(Fixtures.gameAppExecutable, ["health", "Unipony", "12"], environment: environment).status == 0)
-        let bad = runProcess(Fixtures.gameAppExecutable, ["health", "Nobody", "12"], environment: environment)
+        #expect(await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment).status == 0)
+        #expect(await runProcess(Fixtures.gameAppExecutable, ["status", "Boss fight in 5 minutes"], environment: environment).status == 0)
+        #expect(await runProcess(Fixtures.gameAppExecutable, ["health", "Unipony", "12"], environment: environment).status == 0)
+        let bad = await runProcess(Fixtures.gameAppExecutable, ["health", "Nobody", "12"], environment: environment)
         #expect(bad.status == 1)
         #expect(bad.standardError == "game-app: no character named 'Nobody' (characters: Power Panda, Unipony, Spouty)\n")
 
-        let after = widgets(["--plugins", plugins.path, "timeline", "com.mygame.game-status", "--family", "systemMedium"], dataHome: data)
+        let after = await widgets(["--plugins", plugins.path, "timeline", "com.mygame.game-status", "--family", "systemMedium"], dataHome: data)
         #expect(after.status == 0)
         let lines = after.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("com.mygame.game-status · systemMedium · timeline · 1 entry · reload after "))

@@ -100,7 +100,7 @@ import WidgetWire
         @c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer { exportWidgetBundle(WeatherBundle.self) }
         """#
 
-    @Test(.timeLimit(.minutes(10))) func authorsPackageBuildsAgainstThisOneAndLoads() throws {
+    @Test(.timeLimit(.minutes(10))) func authorsPackageBuildsAgainstThisOneAndLoads() async throws {
         let package = Fixtures.temporaryDirectory("author")
         let sources = package.appendingPathComponent("Sources/WeatherWidgets")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
@@ -113,14 +113,14 @@ import WidgetWire
         try Self.viewSource.write(to: sources.appendingPathComponent("WeatherView.swift"), atomically: true, encoding: .utf8)
         try Self.bundleSource.write(to: sources.appendingPathComponent("WeatherBundle.swift"), atomically: true, encoding: .utf8)
 
-        let build = runProcess("/usr/bin/env", ["swift", "build", "--package-path", package.path])
+        let build = await runProcess("/usr/bin/env", ["swift", "build", "--package-path", package.path])
         try #require(build.status == 0, "swift build failed:\n\(build.standardOutput)\n\(build.standardError)")
 
         let plugins = Fixtures.temporaryDirectory("plugins")
         let built = package.appendingPathComponent(".build/debug/libWeatherWidgets.so")
         try FileManager.default.copyItem(at: built, to: plugins.appendingPathComponent("libWeatherWidgets.so"))
 
-        let list = widgets(["--plugins", plugins.path, "list", "--json"])
+        let list = await widgets(["--plugins", plugins.path, "list", "--json"])
         #expect(list.status == 0, "\(list.standardError)")
         let widget = try #require(JSONValue.parse(list.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))["bundles"]?.arrayValue?.first?["widgets"]?.arrayValue)
         #expect(widget.count == 1, "the if-false widget is not registered")
@@ -128,12 +128,12 @@ import WidgetWire
         #expect(widget.first?["families"] == .array(["systemSmall", "systemMedium", "systemLarge", "systemExtraLarge"].map(JSONValue.string)))
         #expect(widget.first?["contentMarginsDisabled"] == .bool(true))
 
-        let timeline = widgets(["--plugins", plugins.path, "timeline", "com.example.weather", "--family", "systemMedium", "--json"])
+        let timeline = await widgets(["--plugins", plugins.path, "timeline", "com.example.weather", "--family", "systemMedium", "--json"])
         #expect(timeline.status == 0, "\(timeline.standardError)")
         let json = try JSONValue.parse(timeline.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["entries"]?.arrayValue?.map { $0["text"] } == ["Berlin  15°", "Berlin  16°", "Berlin  17°"].map(JSONValue.string))
         #expect(json["policy"]?["kind"] == .string("atEnd"))
-        let small = widgets(["--plugins", plugins.path, "snapshot", "com.example.weather"])
+        let small = await widgets(["--plugins", plugins.path, "snapshot", "com.example.weather"])
         #expect(small.standardOutput.hasSuffix("\n  18°\n"))
     }
 }
