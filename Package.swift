@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
 
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire", "CWidgetABI"]),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire"]),
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire", "CMemoryGuard"]),
     ],
     swiftLanguageModes: [.v6]
 )

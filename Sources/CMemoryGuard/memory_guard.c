@@ -24,6 +24,7 @@
 
 extern void *__libc_malloc(size_t);
 extern void __libc_free(void *);
+extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 
 struct header {
@@ -37,28 +38,36 @@ _Static_assert(sizeof(struct header) == 32, "header keeps user bytes 16-aligned"
 
 #define MAGIC 0x5769646765744d47ull /* "WidgetMG" */
 
-static inline struct header *ours(void *user);
+/* One cache line per slot: providers running in parallel on neighbouring slots must not contend. */
+struct slot_counters {
+    _Atomic int64_t live;
+    _Atomic int64_t peak;
+    _Atomic int64_t limit;
+    _Atomic bool exceeded;
+} __attribute__((aligned(64)));
 
-static _Atomic int64_t live[MEMORY_GUARD_SLOTS];
-static _Atomic int64_t peak[MEMORY_GUARD_SLOTS];
-static int64_t limits[MEMORY_GUARD_SLOTS];
-static _Atomic bool exceeded[MEMORY_GUARD_SLOTS];
+static struct slot_counters slots[MEMORY_GUARD_SLOTS];
 static __thread uint32_t current_slot;
 
+static inline struct header *ours(void *user) {
+    uint64_t tag = ((uint64_t *)user)[-1];
+    return tag == (MAGIC ^ (uint64_t)(uintptr_t)user) ? (struct header *)user - 1 : NULL;
+}
+
 bool memory_guard_active(void) {
-    /* If this file's malloc is the process's, a block from malloc carries our tag. */
-    void *probe = malloc(1);
-    bool active = ours(probe) != NULL;
+    /* strdup allocates inside libc: if its block carries our tag, libraries use this malloc too. */
+    char *probe = strdup("x");
+    bool active = probe && ours(probe) != NULL;
     free(probe);
     return active;
 }
 
 void memory_guard_open_slot(uint32_t slot, int64_t limit) {
     if (slot == 0 || slot >= MEMORY_GUARD_SLOTS) return;
-    atomic_store(&live[slot], 0);
-    atomic_store(&peak[slot], 0);
-    atomic_store(&exceeded[slot], false);
-    limits[slot] = limit;
+    atomic_store(&slots[slot].live, 0);
+    atomic_store(&slots[slot].peak, 0);
+    atomic_store(&slots[slot].exceeded, false);
+    atomic_store(&slots[slot].limit, limit);
 }
 
 uint32_t memory_guard_enter(uint32_t slot) {
@@ -69,20 +78,23 @@ uint32_t memory_guard_enter(uint32_t slot) {
 
 void memory_guard_exit(uint32_t previous) { current_slot = previous; }
 
-int64_t memory_guard_live(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS ? atomic_load(&live[slot]) : 0; }
-int64_t memory_guard_peak(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS ? atomic_load(&peak[slot]) : 0; }
-bool memory_guard_exceeded(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS && atomic_load(&exceeded[slot]); }
+int64_t memory_guard_live(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS ? atomic_load(&slots[slot].live) : 0; }
+int64_t memory_guard_peak(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS ? atomic_load(&slots[slot].peak) : 0; }
+bool memory_guard_exceeded(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS && atomic_load(&slots[slot].exceeded); }
 
 static inline void charge(uint32_t slot, int64_t bytes) {
-    int64_t now = atomic_fetch_add_explicit(&live[slot], bytes, memory_order_relaxed) + bytes;
-    int64_t high = atomic_load_explicit(&peak[slot], memory_order_relaxed);
-    while (now > high && !atomic_compare_exchange_weak_explicit(&peak[slot], &high, now, memory_order_relaxed,
+    struct slot_counters *counters = &slots[slot];
+    int64_t now = atomic_fetch_add_explicit(&counters->live, bytes, memory_order_relaxed) + bytes;
+    if (bytes <= 0) return;
+    int64_t high = atomic_load_explicit(&counters->peak, memory_order_relaxed);
+    while (now > high && !atomic_compare_exchange_weak_explicit(&counters->peak, &high, now, memory_order_relaxed,
                                                                 memory_order_relaxed)) {
     }
-    if (limits[slot] > 0 && now > limits[slot]) atomic_store_explicit(&exceeded[slot], true, memory_order_relaxed);
+    int64_t limit = atomic_load_explicit(&counters->limit, memory_order_relaxed);
+    if (limit > 0 && now > limit) atomic_store_explicit(&counters->exceeded, true, memory_order_relaxed);
 }
 
-/* Lays a header in front of `user` and charges the current slot. */
+/* Lays a header in front of `user`, owned by the current slot, and charges it. */
 static inline void *finish(void *block, void *user, size_t size) {
     struct header *header = (struct header *)user - 1;
     uint32_t slot = current_slot;
@@ -94,12 +106,9 @@ static inline void *finish(void *block, void *user, size_t size) {
     return user;
 }
 
-static inline struct header *ours(void *user) {
-    uint64_t tag = ((uint64_t *)user)[-1];
-    return tag == (MAGIC ^ (uint64_t)(uintptr_t)user) ? (struct header *)user - 1 : NULL;
-}
-
-void *malloc(size_t size) {
+/* malloc's work, callable from calloc without going through the `malloc` symbol (a compiler may
+ * turn malloc + memset into a call to calloc, which would then call itself). */
+static inline void *allocate(size_t size) {
     if (size > SIZE_MAX - sizeof(struct header)) {
         errno = ENOMEM;
         return NULL;
@@ -109,16 +118,19 @@ void *malloc(size_t size) {
     return finish(block, (struct header *)block + 1, size);
 }
 
+void *malloc(size_t size) { return allocate(size); }
+
 void free(void *user) {
     if (!user) return;
     struct header *header = ours(user);
     if (!header) {
+        /* Not ours (or freed already: the tag is cleared on free, so glibc sees a double free). */
         __libc_free(user);
         return;
     }
-    if (header->slot != 0) atomic_fetch_sub_explicit(&live[header->slot], (int64_t)header->size, memory_order_relaxed);
+    if (header->slot != 0) charge(header->slot, -(int64_t)header->size);
     void *block = (char *)user - header->offset;
-    header->tag = 0; /* a second free of the same block is then not mistaken for ours */
+    header->tag = 0;
     __libc_free(block);
 }
 
@@ -127,7 +139,7 @@ void *calloc(size_t count, size_t size) {
         errno = ENOMEM;
         return NULL;
     }
-    void *user = malloc(count * size);
+    void *user = allocate(count * size);
     if (user) memset(user, 0, count * size);
     return user;
 }
@@ -139,26 +151,50 @@ size_t malloc_usable_size(void *user) {
 }
 
 void *realloc(void *user, size_t size) {
-    if (!user) return malloc(size);
+    if (!user) return allocate(size);
     if (size == 0) {
         free(user);
         return NULL;
     }
     struct header *header = ours(user);
-    if (!header) {
-        /* Not ours: we cannot know its size, so we cannot move it; let libc resize it. */
-        extern void *__libc_realloc(void *, size_t);
-        return __libc_realloc(user, size);
+    if (!header) return __libc_realloc(user, size); /* not ours: libc resizes its own block */
+    if (header->offset != sizeof(struct header)) {
+        /* An over-aligned block: move it into an ordinary one (realloc need only keep malloc's
+         * alignment). */
+        void *moved = allocate(size);
+        if (!moved) return NULL;
+        memcpy(moved, user, header->size < size ? header->size : size);
+        free(user);
+        return moved;
     }
-    void *moved = malloc(size);
-    if (!moved) return NULL;
-    memcpy(moved, user, header->size < size ? header->size : size);
-    free(user);
+    if (size > SIZE_MAX - sizeof(struct header)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    /* Resize in place where glibc can: the block keeps its owner, charged the difference. */
+    uint32_t slot = header->slot;
+    uint64_t old_size = header->size;
+    header->tag = 0;
+    void *block = __libc_realloc((char *)user - sizeof(struct header), size + sizeof(struct header));
+    if (!block) {
+        header->tag = MAGIC ^ (uint64_t)(uintptr_t)user; /* unchanged, still valid */
+        return NULL;
+    }
+    void *moved = (struct header *)block + 1;
+    struct header *moved_header = (struct header *)moved - 1;
+    moved_header->size = size;
+    moved_header->tag = MAGIC ^ (uint64_t)(uintptr_t)moved;
+    if (slot != 0) charge(slot, (int64_t)size - (int64_t)old_size);
     return moved;
 }
 
 static void *aligned(size_t alignment, size_t size) {
-    if (alignment <= 16) return malloc(size);
+    if (alignment <= 16) return allocate(size);
+    /* The offset to the libc block is kept in 32 bits. */
+    if (alignment > (1u << 30)) {
+        errno = EINVAL;
+        return NULL;
+    }
     if (size > SIZE_MAX - alignment) {
         errno = ENOMEM;
         return NULL;
@@ -173,8 +209,13 @@ static bool power_of_two(size_t value) { return value && !(value & (value - 1));
 
 int posix_memalign(void **result, size_t alignment, size_t size) {
     if (!power_of_two(alignment) || alignment % sizeof(void *) != 0) return EINVAL;
+    int saved = errno;
     void *user = aligned(alignment, size);
-    if (!user) return ENOMEM;
+    if (!user) {
+        int failure = errno == EINVAL ? EINVAL : ENOMEM;
+        errno = saved;
+        return failure;
+    }
     *result = user;
     return 0;
 }
@@ -199,6 +240,10 @@ void *valloc(size_t size) { return aligned((size_t)sysconf(_SC_PAGESIZE), size);
 
 void *pvalloc(size_t size) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (size > SIZE_MAX - page) {
+        errno = ENOMEM;
+        return NULL;
+    }
     return aligned(page, (size + page - 1) / page * page);
 }
 

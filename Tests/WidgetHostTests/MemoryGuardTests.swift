@@ -1,3 +1,4 @@
+import CMemoryGuard
 import Foundation
 import Testing
 import WidgetHost
@@ -74,11 +75,64 @@ import WidgetWire
         }
     }
 
-    @Test func swiftProvidersAreChargedForWhatTheyHold() async throws {
-        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["libSystemWidgets.so"]).path])
+    @Test func providersAreChargedForWhatTheyAllocateAndNotForTheHostsCopy() async throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["libSystemWidgets.so", "good.so", "behaviours.so"]).path])
         _ = try await registry.request(.timeline, kind: "org.widgets.system.clock")
-        let statistics = try #require(registry.statistics(kind: "org.widgets.system.clock"))
-        #expect(statistics.calls == 1)
-        #expect(statistics.peakBytes.map { $0 > 0 } == true, "rendering 60 entries allocates")
+        let clock = try #require(registry.statistics(kind: "org.widgets.system.clock"))
+        #expect(clock.peakBytes.map { $0 > 16_384 } == true, "rendering and encoding 60 entries: \(String(describing: clock.peakBytes))")
+        // The C provider allocates nothing; the host's copy of its answer is not charged to it.
+        _ = try await registry.request(.timeline, kind: "fixture.good")
+        #expect(registry.statistics(kind: "fixture.good")?.peakBytes == 0)
+        // 10 000 entries are about 800 KB of JSON, built by the provider: charged once, not twice.
+        _ = try await registry.request(.timeline, kind: "fixture.many")
+        let many = try #require(registry.statistics(kind: "fixture.many")?.peakBytes)
+        #expect(many > 900_000 && many < 1_100_000, "peak \(many)")
+    }
+}
+
+/// The replaced malloc family keeps the C contracts, charging the owner of each block.
+@Suite struct AllocatorTests {
+    @Test func reallocKeepsContentAndChargesTheDifferenceToTheBlocksOwner() throws {
+        let slot: UInt32 = 4090
+        memory_guard_open_slot(slot, 0)
+        // Nothing but the calls under test runs charged (a test expectation allocates, too).
+        let previous = memory_guard_enter(slot)
+        var block = malloc(16)!
+        memset(block, 7, 16)
+        for size in stride(from: 80, through: 64_000, by: 64) { block = realloc(block, size)! }
+        memory_guard_exit(previous)
+        // Resized on a host thread: still the slot's block.
+        block = try #require(realloc(block, 100_000))
+        #expect(malloc_usable_size(block) == 100_000)
+        #expect(block.load(fromByteOffset: 15, as: UInt8.self) == 7)
+        // The Swift runtime may cache metadata the first time this thread needs it, charged and
+        // never freed; the block's own bytes are what free gives back.
+        let withBlock = memory_guard_live(slot)
+        free(block)
+        #expect(withBlock - memory_guard_live(slot) == 100_000)
+        #expect(memory_guard_peak(slot) >= 100_000 && memory_guard_peak(slot) < 110_000)
+    }
+
+    @Test func alignedAllocationsAreAlignedAndCallocZeroes() throws {
+        for alignment in [16, 32, 64, 4096] {
+            var pointer: UnsafeMutableRawPointer?
+            #expect(posix_memalign(&pointer, alignment, 100) == 0)
+            let block = try #require(pointer)
+            #expect(Int(bitPattern: block) % alignment == 0)
+            #expect(malloc_usable_size(block) == 100)
+            free(block)
+        }
+        let zeroed = try #require(calloc(1000, 8)?.assumingMemoryBound(to: UInt64.self))
+        #expect((0..<1000).allSatisfy { zeroed[$0] == 0 })
+        free(zeroed)
+    }
+
+    @Test func impossibleRequestsFailInsteadOfOverflowing() {
+        #expect(pvalloc(Int.max - 100) == nil)
+        #expect(aligned_alloc(1 << 31, 64) == nil)
+        #expect(calloc(Int.max / 2, 4) == nil)
+        #expect(malloc(Int.max - 8) == nil)
+        var pointer: UnsafeMutableRawPointer?
+        #expect(posix_memalign(&pointer, 24, 64) == EINVAL)
     }
 }

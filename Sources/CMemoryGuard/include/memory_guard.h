@@ -11,6 +11,7 @@
 #ifndef MEMORY_GUARD_H
 #define MEMORY_GUARD_H
 
+#include <malloc.h> /* the replaced family: malloc_usable_size, memalign, pvalloc... */
 #include <stdbool.h>
 #include <stdint.h>
 
