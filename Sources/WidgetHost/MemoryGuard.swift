@@ -16,16 +16,29 @@ public enum MemoryGuard {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var nextSlot: UInt32 = 1
+    nonisolated(unsafe) private static var released: [UInt32] = []
 
-    /// A fresh slot, counting from zero, for one run of a provider.
+    /// A fresh slot, counting from zero, for one run of a provider; 0 (uncharged) when every slot is
+    /// taken. A slot is reused only after `release`, once nothing it charged is still held.
     static func openSlot(limit: Int64) -> UInt32 {
-        let slot = lock.withLock {
-            let slot = nextSlot
-            nextSlot = nextSlot + 1 < UInt32(MEMORY_GUARD_SLOTS) ? nextSlot + 1 : 1
-            return slot
+        let slot: UInt32 = lock.withLock {
+            if let slot = released.popLast() { return slot }
+            guard nextSlot < UInt32(MEMORY_GUARD_SLOTS) else { return 0 }
+            defer { nextSlot += 1 }
+            return nextSlot
         }
-        memory_guard_open_slot(slot, limit)
+        if slot == 0 {
+            HostLog.warning("all \(MEMORY_GUARD_SLOTS - 1) memory guard slots are in use; a provider runs unmetered")
+        } else {
+            memory_guard_open_slot(slot, limit)
+        }
         return slot
+    }
+
+    /// Gives back a slot whose blocks have all been freed.
+    static func release(_ slot: UInt32) {
+        guard slot != 0 else { return }
+        lock.withLock { released.append(slot) }
     }
 
     /// Runs `body` with this thread's allocations charged to `slot`.

@@ -11,7 +11,9 @@ import Foundation
 ///
 /// Each run of the provider has its own memory guard slot. A provider that goes over its limit is
 /// terminated as iOS terminates an extension: its request fails, and the next request starts it
-/// afresh, in a new slot that counts from zero.
+/// afresh, in a new slot that counts from zero. What its terminated runs still hold stays counted
+/// (in-process memory cannot be taken back); while that alone reaches the limit, the provider is
+/// quarantined: its requests fail without being sent.
 final class ProviderQueue: @unchecked Sendable {
     let kind: String
     let memoryLimit: Int64
@@ -19,8 +21,12 @@ final class ProviderQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var statistics = ProviderStatistics()
     private var slot: UInt32
+    /// Slots of terminated runs that still hold memory.
+    private var retiredSlots: [UInt32] = []
     /// The highest peak of the provider's earlier runs.
     private var earlierPeak: Int64 = 0
+    /// Calls still inside the bundle after their deadline answered the caller.
+    private var stuckCalls = 0
 
     init(kind: String, memoryLimit: Int64) {
         self.kind = kind
@@ -39,8 +45,35 @@ final class ProviderQueue: @unchecked Sendable {
             let peak = MemoryGuard.peak(slot)
             earlierPeak = max(earlierPeak, peak)
             statistics.terminations += 1
+            retiredSlots.append(slot)
             slot = MemoryGuard.openSlot(limit: memoryLimit)
             return peak
+        }
+    }
+
+    /// Bytes the terminated runs still hold; slots that hold nothing any more are given back.
+    /// Called with the lock held.
+    private func retainedBytes() -> Int64 {
+        retiredSlots.removeAll { retired in
+            guard MemoryGuard.live(retired) == 0 else { return false }
+            MemoryGuard.release(retired)
+            return true
+        }
+        return retiredSlots.reduce(0) { $0 + MemoryGuard.live($1) }
+    }
+
+    /// Why a request must not be sent now, if it must not: the provider is quarantined, or stuck
+    /// inside an earlier call.
+    private func refusal() -> String? {
+        lock.withLock {
+            if stuckCalls > 0 {
+                return "still inside an earlier call that passed its deadline; its requests fail until that call returns"
+            }
+            let retained = retainedBytes()
+            if retained >= memoryLimit {
+                return "quarantined: its terminated runs still hold \(megabytes(retained)), at or over its limit of \(megabytes(memoryLimit)) (memory cannot be taken back in process)"
+            }
+            return nil
         }
     }
 
@@ -49,30 +82,41 @@ final class ProviderQueue: @unchecked Sendable {
     /// tell it the ABI request number it is waiting on, so the deadline can wake that wait too.
     func perform<T: Sendable>(
         due: Date, clock: WidgetClock, timeout: @escaping @Sendable () -> RequestError,
+        refused: @escaping @Sendable (String) -> RequestError,
         _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
     ) async throws(RequestError) -> T {
-        let submitted = ContinuousClock.now
+        if let reason = refusal() {
+            lock.withLock {
+                statistics.calls += 1
+                statistics.failures += 1
+            }
+            throw refused(reason)
+        }
         let result: Result<T, RequestError> = await withCheckedContinuation { continuation in
             let ticket = RequestTicket()
-            let finish: @Sendable (Result<T, RequestError>) -> Void = { result in
-                guard ticket.finish() else { return }
-                continuation.resume(returning: result)
-            }
             let timer = clock.schedule(at: due) {
                 if let id = ticket.requestID { PendingRequests.shared.expire(id) }
-                finish(.failure(timeout()))
+                let (delivered, stuck) = ticket.finishByDeadline()
+                if stuck { self.lock.withLock { self.stuckCalls += 1 } }
+                if delivered { continuation.resume(returning: .failure(timeout())) }
             }
             queue.async {
                 // Timed out while waiting behind another call: never sent.
-                guard !ticket.isFinished else { return }
+                guard ticket.enterBundle() else { return }
+                let started = ContinuousClock.now
                 let result = Result { () throws(RequestError) -> T in try body(ticket) }
+                let elapsed = ContinuousClock.now - started
                 timer.cancel()
-                finish(result)
+                let (delivered, wasStuck) = ticket.finishByAnswer()
+                self.lock.withLock {
+                    self.statistics.timeInCalls += elapsed
+                    if wasStuck { self.stuckCalls -= 1 }
+                }
+                if delivered { continuation.resume(returning: result) }
             }
         }
         lock.withLock {
             statistics.calls += 1
-            statistics.timeInCalls += ContinuousClock.now - submitted
             if case .failure = result { statistics.failures += 1 }
         }
         return try result.get()
@@ -81,8 +125,12 @@ final class ProviderQueue: @unchecked Sendable {
     var snapshot: ProviderStatistics {
         lock.withLock {
             var snapshot = statistics
+            snapshot.memoryLimit = memoryLimit
+            snapshot.stuckCalls = stuckCalls
             if MemoryGuard.isActive {
-                snapshot.liveBytes = MemoryGuard.live(slot)
+                let retained = retainedBytes()
+                snapshot.retainedBytes = retained
+                snapshot.liveBytes = MemoryGuard.live(slot) + retained
                 snapshot.peakBytes = max(earlierPeak, MemoryGuard.peak(slot))
             }
             return snapshot
@@ -90,10 +138,13 @@ final class ProviderQueue: @unchecked Sendable {
     }
 }
 
-/// One request's passage through a provider queue: finished once, by its answer or its deadline.
+/// One request's passage through a provider queue. Its result is delivered once, by the answer or
+/// by the deadline; a deadline that comes while the call is inside the bundle marks the call stuck.
 final class RequestTicket: @unchecked Sendable {
     private let lock = NSLock()
-    private var finished = false
+    private var delivered = false
+    private var inside = false
+    private var stuck = false
     private var id: UInt?
 
     /// The ABI request the provider's call is waiting on, if any.
@@ -102,14 +153,34 @@ final class RequestTicket: @unchecked Sendable {
         set { lock.withLock { id = newValue } }
     }
 
-    var isFinished: Bool { lock.withLock { finished } }
+    var isFinished: Bool { lock.withLock { delivered } }
 
-    /// Claims the right to deliver the result; false if it was already delivered.
-    func finish() -> Bool {
+    /// Marks the call as entering the bundle; false if the deadline came first (never send it).
+    func enterBundle() -> Bool {
         lock.withLock {
-            guard !finished else { return false }
-            finished = true
+            guard !delivered else { return false }
+            inside = true
             return true
+        }
+    }
+
+    /// The deadline: whether it delivers the result, and whether it leaves a call stuck inside.
+    func finishByDeadline() -> (delivered: Bool, stuck: Bool) {
+        lock.withLock {
+            guard !delivered else { return (false, false) }
+            delivered = true
+            stuck = inside
+            return (true, inside)
+        }
+    }
+
+    /// The call's answer: whether it delivers the result, and whether the call had been stuck.
+    func finishByAnswer() -> (delivered: Bool, wasStuck: Bool) {
+        lock.withLock {
+            inside = false
+            guard !delivered else { return (false, stuck) }
+            delivered = true
+            return (true, false)
         }
     }
 }
@@ -120,12 +191,19 @@ public struct ProviderStatistics: Sendable, Equatable {
 
     public var calls = 0
     public var failures = 0
-    /// Wall time from submitting each request to its answer or deadline.
+    /// Wall time the provider's calls ran, from entering the bundle to the answer or deadline.
     public var timeInCalls = Duration.zero
-    /// Heap bytes the provider's current run holds (nil when the memory guard is not active).
+    /// The heap limit that applies to it (the host's, or its bundle's lower one).
+    public var memoryLimit: Int64 = 0
+    /// Heap bytes the provider holds: its current run's and what terminated runs still hold (nil
+    /// when the memory guard is not active).
     public var liveBytes: Int64?
+    /// The part of `liveBytes` that terminated runs still hold.
+    public var retainedBytes: Int64?
     /// The most heap bytes any of its runs held at once.
     public var peakBytes: Int64?
     /// Runs ended for going over the memory limit.
     public var terminations = 0
+    /// Calls still inside the bundle after their deadline answered the caller.
+    public var stuckCalls = 0
 }

@@ -49,6 +49,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         case providerFailed
         case timedOut
         case memoryLimitExceeded
+        /// Not sent: the provider is quarantined or stuck inside an earlier call.
+        case refused
         case malformedResult
         case invalidResult
     }
@@ -95,7 +97,10 @@ extension WidgetRegistry {
                 kind: kind, bundlePath: widget.bundle.path, reason: .timedOut,
                 message: "\(requestKind.rawValue) did not complete within \(deadline)")
         }
-        return try await queue.perform(due: due, clock: clock, timeout: timeout) { ticket throws(RequestError) -> ProviderResult in
+        let refused: @Sendable (String) -> RequestError = { reason in
+            RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: reason)
+        }
+        return try await queue.perform(due: due, clock: clock, timeout: timeout, refused: refused) { ticket throws(RequestError) -> ProviderResult in
             try self.respond(
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
                 queue: queue, due: due, ticket: ticket)

@@ -117,12 +117,12 @@ enum Render {
 
     static func statisticsText(_ rows: [(RegisteredWidget, ProviderStatistics)], memoryLimit: Int64) -> String {
         func bytes(_ value: Int64?) -> String { value.map { String(format: "%.1f MB", Double($0) / 1_048_576) } ?? "-" }
-        let header = ["provider", "bundle", "calls", "failures", "live", "peak", "terminated", "time in calls"]
+        let header = ["provider", "bundle", "calls", "failures", "live", "peak", "limit", "terminated", "time in calls"]
         let table = [header] + rows.map { widget, statistics in
             let milliseconds = Double(statistics.timeInCalls.components.seconds) * 1000 + Double(statistics.timeInCalls.components.attoseconds) / 1e15
             return [
                 widget.kind, widget.bundle.fileName, "\(statistics.calls)", "\(statistics.failures)", bytes(statistics.liveBytes),
-                bytes(statistics.peakBytes), "\(statistics.terminations)", String(format: "%.1f ms", milliseconds),
+                bytes(statistics.peakBytes), bytes(statistics.memoryLimit), "\(statistics.terminations)", String(format: "%.1f ms", milliseconds),
             ]
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
@@ -133,7 +133,7 @@ enum Render {
             }.joined(separator: "  ")
         }
         lines.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
-        lines.append("memory limit per provider: \(bytes(memoryLimit))\(MemoryGuard.isActive ? "" : " (the memory guard is not active in this process)")")
+        lines.append("host memory limit per provider: \(bytes(memoryLimit)) (a bundle may set a lower one)\(MemoryGuard.isActive ? "" : "; the memory guard is not active in this process")")
         return lines.joined(separator: "\n")
     }
 
@@ -147,6 +147,8 @@ enum Render {
                         ("calls", .number(Double(statistics.calls))), ("failures", .number(Double(statistics.failures))),
                         ("liveBytes", statistics.liveBytes.map { .number(Double($0)) } ?? .null),
                         ("peakBytes", statistics.peakBytes.map { .number(Double($0)) } ?? .null),
+                        ("retainedBytes", statistics.retainedBytes.map { .number(Double($0)) } ?? .null),
+                        ("memoryLimit", .number(Double(statistics.memoryLimit))),
                         ("terminations", .number(Double(statistics.terminations))), ("secondsInCalls", .number(seconds)),
                     ]))
             })

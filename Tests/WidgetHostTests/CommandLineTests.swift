@@ -156,10 +156,11 @@ import WidgetWire
         #expect(rows[0]["calls"] == .number(3))
         #expect(rows[0]["failures"] == .number(0))
         #expect(rows[0]["peakBytes"]?.numberValue != nil, "the CLI embeds the memory guard")
+        #expect(rows[0]["memoryLimit"] == .number(25 * 1_048_576))
 
         let text = await widgets(["--plugins", Fixtures.directory(["good"]).path, "stats"])
         #expect(text.standardOutput.hasPrefix("provider      bundle   calls  failures"))
-        #expect(text.standardOutput.hasSuffix("memory limit per provider: 30.0 MB\n"))
+        #expect(text.standardOutput.hasSuffix("host memory limit per provider: 30.0 MB (a bundle may set a lower one)\n"))
 
         let bad = await widgets(["stats", "--memory-limit", "lots"])
         #expect(bad.status == 2)

@@ -24,17 +24,37 @@ import WidgetWire
         }
         var statistics = try #require(registry.statistics(kind: "fixture.hog"))
         #expect(statistics.terminations == 1)
-        #expect(statistics.liveBytes == 0, "the new run counts from zero")
-        #expect(statistics.peakBytes.map { (100 << 20)...(101 << 20) ~= $0 } == true, "peak \(String(describing: statistics.peakBytes))")
         #expect(statistics.failures == 1)
+        #expect(statistics.peakBytes.map { (100 << 20)...(101 << 20) ~= $0 } == true, "peak \(String(describing: statistics.peakBytes))")
+        // Its leak is still in the process, and still its own.
+        #expect(statistics.retainedBytes.map { $0 >= 100 << 20 } == true)
+        #expect(statistics.liveBytes == statistics.retainedBytes)
 
-        // Started afresh: it runs again (and, leaking again, is terminated again); others are untouched.
-        await #expect(throws: RequestError.self) { try await registry.request(.timeline, kind: "fixture.hog") }
+        // What it still holds is over its limit: quarantined, the request is not sent.
+        do {
+            _ = try await registry.request(.timeline, kind: "fixture.hog")
+            Issue.record("a provider whose dead runs hold its limit must not run again")
+        } catch {
+            #expect(error.reason == .refused)
+            #expect(error.message.hasPrefix("quarantined: its terminated runs still hold 100.0 MB, at or over its limit of 30.0 MB"))
+        }
         statistics = try #require(registry.statistics(kind: "fixture.hog"))
-        #expect(statistics.terminations == 2)
+        #expect(statistics.terminations == 1)
         #expect(statistics.calls == 2)
         _ = try await registry.request(.timeline, kind: "fixture.good")
         #expect(registry.statistics(kind: "fixture.good")?.terminations == 0)
+    }
+
+    @Test func terminatedProviderThatFreedItsMemoryStartsAfresh() async throws {
+        let registry = WidgetRegistry(memoryLimit: 20 << 20)
+        registry.loadDirectory(Fixtures.directory(["behaviours"]).path)
+        for run in 1...2 {
+            // 29 MB over a 20 MB limit, then freed: terminated each time, and each time started afresh.
+            await #expect(throws: RequestError.self) { try await registry.request(.timeline, kind: "fixture.spike") }
+            let statistics = try #require(registry.statistics(kind: "fixture.spike"))
+            #expect(statistics.terminations == run)
+            #expect(statistics.retainedBytes == 0)
+        }
     }
 
     @Test func providerThatUses29MBAndFreesItPasses() async throws {
