@@ -54,6 +54,6 @@ public enum MemoryGuard {
 }
 
 /// "29.0 MB": mebibytes, as the limit is stated.
-func megabytes(_ bytes: Int64) -> String {
+public func megabytes(_ bytes: Int64) -> String {
     String(format: "%.1f MB", Double(bytes) / 1_048_576)
 }

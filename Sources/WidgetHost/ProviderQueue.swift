@@ -85,14 +85,20 @@ final class ProviderQueue: @unchecked Sendable {
         refused: @escaping @Sendable (String) -> RequestError,
         _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
     ) async throws(RequestError) -> T {
-        if let reason = refusal() {
-            lock.withLock {
-                statistics.calls += 1
-                statistics.failures += 1
-            }
-            throw refused(reason)
+        let result: Result<T, RequestError> =
+            if let reason = refusal() { .failure(refused(reason)) } else { await run(due: due, clock: clock, timeout: timeout, body) }
+        lock.withLock {
+            statistics.calls += 1
+            if case .failure = result { statistics.failures += 1 }
         }
-        let result: Result<T, RequestError> = await withCheckedContinuation { continuation in
+        return try result.get()
+    }
+
+    private func run<T: Sendable>(
+        due: Date, clock: WidgetClock, timeout: @escaping @Sendable () -> RequestError,
+        _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
+    ) async -> Result<T, RequestError> {
+        await withCheckedContinuation { continuation in
             let ticket = RequestTicket()
             let timer = clock.schedule(at: due) {
                 if let id = ticket.requestID { PendingRequests.shared.expire(id) }
@@ -102,7 +108,7 @@ final class ProviderQueue: @unchecked Sendable {
             }
             queue.async {
                 // Timed out while waiting behind another call: never sent.
-                guard ticket.enterBundle() else { return }
+                guard !ticket.isFinished else { return }
                 let started = ContinuousClock.now
                 let result = Result { () throws(RequestError) -> T in try body(ticket) }
                 let elapsed = ContinuousClock.now - started
@@ -115,11 +121,6 @@ final class ProviderQueue: @unchecked Sendable {
                 if delivered { continuation.resume(returning: result) }
             }
         }
-        lock.withLock {
-            statistics.calls += 1
-            if case .failure = result { statistics.failures += 1 }
-        }
-        return try result.get()
     }
 
     var snapshot: ProviderStatistics {
@@ -139,7 +140,8 @@ final class ProviderQueue: @unchecked Sendable {
 }
 
 /// One request's passage through a provider queue. Its result is delivered once, by the answer or
-/// by the deadline; a deadline that comes while the call is inside the bundle marks the call stuck.
+/// by the deadline; a deadline that comes while the provider is inside its `request` function (not
+/// merely waiting for a completion) marks the call stuck.
 final class RequestTicket: @unchecked Sendable {
     private let lock = NSLock()
     private var delivered = false
@@ -155,13 +157,11 @@ final class RequestTicket: @unchecked Sendable {
 
     var isFinished: Bool { lock.withLock { delivered } }
 
-    /// Marks the call as entering the bundle; false if the deadline came first (never send it).
-    func enterBundle() -> Bool {
-        lock.withLock {
-            guard !delivered else { return false }
-            inside = true
-            return true
-        }
+    /// Runs the call into the bundle's `request` function, marked as inside it.
+    func insideBundle(_ call: () -> Void) {
+        lock.withLock { inside = true }
+        call()
+        lock.withLock { inside = false }
     }
 
     /// The deadline: whether it delivers the result, and whether it leaves a call stuck inside.
@@ -177,7 +177,6 @@ final class RequestTicket: @unchecked Sendable {
     /// The call's answer: whether it delivers the result, and whether the call had been stuck.
     func finishByAnswer() -> (delivered: Bool, wasStuck: Bool) {
         lock.withLock {
-            inside = false
             guard !delivered else { return (false, stuck) }
             delivered = true
             return (true, false)

@@ -64,6 +64,11 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         let bundle = bundlePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
         return "widget \"\(kind)\"\(bundle): \(message)"
     }
+
+    static func timedOut(_ requestKind: RequestKind, kind: String, bundlePath: String, deadline: Duration) -> RequestError {
+        RequestError(
+            kind: kind, bundlePath: bundlePath, reason: .timedOut, message: "\(requestKind.rawValue) did not complete within \(deadline)")
+    }
 }
 
 /// A validated answer: dates in order, a well-formed policy for timelines.
@@ -93,9 +98,7 @@ extension WidgetRegistry {
         let deadline = deadlines[requestKind]
         let due = clock.now().addingTimeInterval(deadline.timeInterval)
         let timeout: @Sendable () -> RequestError = {
-            RequestError(
-                kind: kind, bundlePath: widget.bundle.path, reason: .timedOut,
-                message: "\(requestKind.rawValue) did not complete within \(deadline)")
+            .timedOut(requestKind, kind: kind, bundlePath: widget.bundle.path, deadline: deadline)
         }
         let refused: @Sendable (String) -> RequestError = { reason in
             RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: reason)
@@ -180,8 +183,9 @@ extension LoadedBundle {
                     widget_kind: kindPointer, family: family.abiValue, is_preview: isPreview,
                     display_width: size.width, display_height: size.height, configuration: configurationPointer)
                 // What the provider allocates during its call is charged to its slot.
+                let call = { self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id)) }
                 MemoryGuard.charging(memorySlot) {
-                    self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                    if let ticket { ticket.insideBundle(call) } else { call() }
                 }
             }
         }
@@ -193,19 +197,16 @@ extension LoadedBundle {
         } else if let answered = PendingRequests.shared.outcome(of: pending) {
             // Answered before `request` returned, the common case.
             outcome = answered
-        } else if ticket != nil {
+        } else if let ticket {
             // The ticket's deadline expires this wait (and it may already have).
-            if ticket!.isFinished { PendingRequests.shared.expire(id) }
+            if ticket.isFinished { PendingRequests.shared.expire(id) }
             outcome = PendingRequests.shared.wait(for: pending)
         } else {
             let timer = clock.schedule(at: due) { PendingRequests.shared.expire(id) }
             outcome = PendingRequests.shared.wait(for: pending)
             timer.cancel()
         }
-        guard let outcome else {
-            throw RequestError(
-                kind: kind, bundlePath: path, reason: .timedOut, message: "\(requestKind.rawValue) did not complete within \(deadline)")
-        }
+        guard let outcome else { throw .timedOut(requestKind, kind: kind, bundlePath: path, deadline: deadline) }
         return outcome
     }
 }
@@ -243,9 +244,8 @@ enum ResultValidation {
                 throw fail(.invalidResult, "\(requestKind.rawValue) must have exactly one entry, it has \(entries.count)")
             }
         case .timeline:
-            guard let policy = timeline.policy else { throw fail(.invalidResult, "timeline has no reload policy") }
+            guard timeline.policy != nil else { throw fail(.invalidResult, "timeline has no reload policy") }
             guard !entries.isEmpty else { throw fail(.invalidResult, "timeline has no entries") }
-            if case .after(let date) = policy, !date.isFinite { throw fail(.invalidResult, "reload policy date is not a number") }
             if zip(entries, entries.dropFirst()).contains(where: { $0.date > $1.date }) {
                 // Stable: entries with equal dates keep the provider's order.
                 entries = entries.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)

@@ -119,12 +119,7 @@ final class BundleExport: @unchecked Sendable {
             kind: requestKind, family: family, isPreview: raw.is_preview,
             displaySize: CGSize(width: raw.display_width, height: raw.display_height),
             configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
-        definition.respond(decoded) { result in
-            switch result {
-            case .success(let timeline): reply.succeed(timeline.encoded())
-            case .failure(let failure): reply.fail(failure.message)
-            }
-        }
+        definition.respond(decoded) { timeline in reply.succeed(timeline.encoded()) }
     }
 }
 

@@ -36,22 +36,17 @@ public struct _WidgetDefinition: Sendable {
     var configurationKind: ConfigurationKind
     var configurationName: String?
     /// Answers one request, calling `reply` exactly once, from any thread.
-    let respond: @Sendable (ProviderRequest, @escaping @Sendable (Result<WireTimeline, ProviderFailure>) -> Void) -> Void
+    let respond: @Sendable (ProviderRequest, @escaping @Sendable (WireTimeline) -> Void) -> Void
 
     init(
         kind: String, configurationKind: ConfigurationKind, configurationName: String? = nil,
-        respond: @escaping @Sendable (ProviderRequest, @escaping @Sendable (Result<WireTimeline, ProviderFailure>) -> Void) -> Void
+        respond: @escaping @Sendable (ProviderRequest, @escaping @Sendable (WireTimeline) -> Void) -> Void
     ) {
         self.kind = kind
         self.configurationKind = configurationKind
         self.configurationName = configurationName
         self.respond = respond
     }
-}
-
-/// A provider's failure, as it is reported to the host.
-struct ProviderFailure: Error, Sendable {
-    let message: String
 }
 
 /// A request from the host, decoded from its C form.
@@ -101,19 +96,19 @@ final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unche
         self.content = content
     }
 
-    func respond(_ request: ProviderRequest, _ reply: @escaping @Sendable (Result<WireTimeline, ProviderFailure>) -> Void) {
+    func respond(_ request: ProviderRequest, _ reply: @escaping @Sendable (WireTimeline) -> Void) {
         let context = request.providerContext
         switch request.kind {
         case .placeholder:
-            reply(.success(WireTimeline(entries: [request.render(provider.placeholder(in: context), content)], policy: nil)))
+            reply(WireTimeline(entries: [request.render(provider.placeholder(in: context), content)], policy: nil))
         case .snapshot:
             provider.getSnapshot(in: context) { entry in
-                reply(.success(WireTimeline(entries: [request.render(entry, self.content)], policy: nil)))
+                reply(WireTimeline(entries: [request.render(entry, self.content)], policy: nil))
             }
         case .timeline:
             provider.getTimeline(in: context) { timeline in
                 let entries = timeline.entries.map { request.render($0, self.content) }
-                reply(.success(WireTimeline(entries: entries, policy: timeline.policy.wire)))
+                reply(WireTimeline(entries: entries, policy: timeline.policy.wire))
             }
         }
     }
