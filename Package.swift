@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "GameWidgets", type: .dynamic, targets: ["GameWidgets"]),
         .library(name: "SystemWidgets", type: .dynamic, targets: ["SystemWidgets"]),
         .executable(name: "game-app", targets: ["GameApp"]),
+        // A test fixture: a Swift bundle that calls fatalError (see Tests/FaultBundle).
+        .library(name: "FaultWidgets", type: .dynamic, targets: ["FaultWidgets"]),
     ],
     targets: [
         // The plugin ABI: one C header, the whole contract between host and bundle.
@@ -37,6 +39,7 @@ let package = Package(
         .executableTarget(name: "GameApp", dependencies: ["GameData"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
 
+        .target(name: "FaultWidgets", dependencies: ["WidgetKit"], path: "Tests/FaultBundle"),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire", "CWidgetABI"]),
         .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire", "CMemoryGuard"]),
     ],

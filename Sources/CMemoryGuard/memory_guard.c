@@ -48,6 +48,9 @@ struct slot_counters {
 
 static struct slot_counters slots[MEMORY_GUARD_SLOTS];
 static __thread uint32_t current_slot;
+/* In a worker process: where to report a slot going over its limit before the process exits. */
+static _Atomic int exceed_fd = -1;
+static void exceeded_exit(int fd, uint32_t slot, int64_t bytes, int64_t limit) __attribute__((noreturn, cold));
 
 static inline struct header *ours(void *user) {
     uint64_t tag = ((uint64_t *)user)[-1];
@@ -68,6 +71,19 @@ void memory_guard_open_slot(uint32_t slot, int64_t limit) {
     atomic_store(&slots[slot].peak, 0);
     atomic_store(&slots[slot].exceeded, false);
     atomic_store(&slots[slot].limit, limit);
+}
+
+void memory_guard_exit_on_exceed(int fd) { atomic_store(&exceed_fd, fd); }
+
+/* Reports and ends the process from inside an allocation: only async-signal-safe calls, no memory.
+ * The block being charged is never handed out. */
+static void exceeded_exit(int fd, uint32_t slot, int64_t bytes, int64_t limit) {
+    struct memory_guard_exceeded record = {MEMORY_GUARD_EXCEEDED_MAGIC, slot, bytes, limit};
+    ssize_t written;
+    do {
+        written = write(fd, &record, sizeof record);
+    } while (written < 0 && errno == EINTR);
+    _exit(MEMORY_GUARD_EXIT_STATUS);
 }
 
 uint32_t memory_guard_enter(uint32_t slot) {
@@ -91,7 +107,11 @@ static inline void charge(uint32_t slot, int64_t bytes) {
                                                                 memory_order_relaxed)) {
     }
     int64_t limit = atomic_load_explicit(&counters->limit, memory_order_relaxed);
-    if (limit > 0 && now > limit) atomic_store_explicit(&counters->exceeded, true, memory_order_relaxed);
+    if (limit > 0 && now > limit) {
+        atomic_store_explicit(&counters->exceeded, true, memory_order_relaxed);
+        int fd = atomic_load_explicit(&exceed_fd, memory_order_relaxed);
+        if (fd >= 0) exceeded_exit(fd, slot, now, limit);
+    }
 }
 
 /* Lays a header in front of `user`, owned by the current slot, and charges it. */

@@ -18,6 +18,10 @@ public struct LoadProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidWidget
         case duplicateKind
         case alreadyLoaded
+        /// Process isolation: the worker loading it crashed, hung, or could not be started.
+        case crashed
+        case timedOut
+        case workerFailed
     }
 
     /// The file, as found on the search path.

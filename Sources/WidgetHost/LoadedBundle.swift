@@ -14,9 +14,13 @@ public final class LoadedBundle: @unchecked Sendable {
     /// The heap limit the bundle asks for its providers (ABI 1.1), nil for the host's.
     public let requestedMemoryLimit: Int64?
 
-    let entry: UnsafePointer<widget_bundle_t>
-    let request: @convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void
-    private let host: UnsafeMutablePointer<widget_host_t>
+    /// For a bundle opened in this process: its entry, request function and the host struct it was
+    /// given. Nil for a bundle served by a worker process.
+    private let entry: UnsafePointer<widget_bundle_t>?
+    private let requestFunction: (@convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void)?
+    private let host: UnsafeMutablePointer<widget_host_t>?
+    /// For a bundle served by a worker process (process isolation): its supervisor.
+    let worker: WorkerSupervisor?
     /// The registry taking this bundle's registrations; set only while `initialize` runs.
     private var registering: WidgetRegistry?
 
@@ -58,7 +62,8 @@ public final class LoadedBundle: @unchecked Sendable {
         guard bundle.initialize != nil, let request = bundle.request else {
             throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
         }
-        self.request = request
+        requestFunction = request
+        worker = nil
         name = bundle.name.map { String(bundleText: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? fileName
         builtWith = bundle.built_with.map { String(bundleText: $0) }
         if let builtWith, builtWith.hasPrefix("swift-"), builtWith != Toolchain.current {
@@ -67,7 +72,8 @@ public final class LoadedBundle: @unchecked Sendable {
                 "built with \(builtWith), but this host was built with \(Toolchain.current); Swift has no stable ABI on Linux, rebuild the bundle with the host's compiler"
             )
         }
-        host = .allocate(capacity: 1)
+        let host = UnsafeMutablePointer<widget_host_t>.allocate(capacity: 1)
+        self.host = host
         host.initialize(
             to: widget_host_t(
                 abi_version: widget_abi_version_t(major: UInt32(WIDGET_ABI_VERSION_MAJOR), minor: UInt32(WIDGET_ABI_VERSION_MINOR)),
@@ -88,8 +94,28 @@ public final class LoadedBundle: @unchecked Sendable {
         host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
 
+    /// A bundle a worker process opened and serves, as the worker described it.
+    init(path: String, described: WorkerHello.Bundle, worker: WorkerSupervisor) {
+        self.path = path
+        fileName = (path as NSString).lastPathComponent
+        name = described.name
+        builtWith = described.builtWith
+        abiVersion = described.abiVersion
+        requestedMemoryLimit = described.memoryLimit
+        entry = nil
+        requestFunction = nil
+        host = nil
+        self.worker = worker
+    }
+
+    /// Calls the bundle's request function on this thread (bundles opened in this process only).
+    func request(_ request: UnsafePointer<widget_request_t>, _ completion: widget_completion_fn, _ context: UnsafeMutableRawPointer?) {
+        requestFunction!(request, completion, context)
+    }
+
     /// Calls the bundle's `initialize`, taking its registrations into `registry`.
     func initialize(into registry: WidgetRegistry) throws(LoadProblem) {
+        guard let entry, let host else { return }
         registering = registry
         defer { registering = nil }
         var error = [CChar](repeating: 0, count: 512)
@@ -113,16 +139,7 @@ public final class LoadedBundle: @unchecked Sendable {
             registry.problems.append(problem)
             return false
         case .success(let widget):
-            if let existing = registry.widget(kind: widget.kind) {
-                let message =
-                    existing.bundle === self
-                    ? "widget kind \"\(widget.kind)\" is registered twice in this bundle; the first registration is kept"
-                    : "widget kind \"\(widget.kind)\" is already registered by \(existing.bundle.path); the bundle found first on the search path keeps it"
-                registry.problems.append(LoadProblem(path: path, reason: .duplicateKind, message: message))
-                return false
-            }
-            registry.add(widget)
-            return true
+            return registry.accept(widget)
         }
     }
 }

@@ -146,7 +146,11 @@ public enum HostLog {
         case debug, info, warning, error
     }
 
+    /// Debug lines (such as a crashed worker's stack trace) are written only when WIDGETS_LOG=debug.
+    static let showsDebug = ProcessInfo.processInfo.environment["WIDGETS_LOG"] == "debug"
+
     nonisolated(unsafe) private static var handler: @Sendable (Level, String) -> Void = { level, message in
+        guard level != .debug || showsDebug else { return }
         FileHandle.standardError.write(Data("widgets: \(level.rawValue): \(message)\n".utf8))
     }
     private static let lock = NSLock()

@@ -205,4 +205,6 @@ public struct ProviderStatistics: Sendable, Equatable {
     public var terminations = 0
     /// Calls still inside the bundle after their deadline answered the caller.
     public var stuckCalls = 0
+    /// Process isolation: calls its worker crashed (or was killed) during.
+    public var crashes = 0
 }

@@ -51,6 +51,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         case memoryLimitExceeded
         /// Not sent: the provider is quarantined or stuck inside an earlier call.
         case refused
+        /// Its worker process crashed, hung and was killed, or is disabled (process isolation).
+        case crashed
         case malformedResult
         case invalidResult
     }
@@ -91,12 +93,25 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
         configuration: String = "{}"
     ) async throws(RequestError) -> ProviderResult {
+        try await request(requestKind, kind: kind, family: family, isPreview: isPreview, configuration: configuration, due: nil)
+    }
+
+    /// `due`: a deadline the request already has (a worker serving its host's request); nil to
+    /// count the registry's deadline from now.
+    func request(
+        _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, due: Date?
+    ) async throws(RequestError) -> ProviderResult {
         let (widget, family) = try resolve(kind: kind, family: family)
+        let deadline = deadlines[requestKind]
+        if let worker = widget.bundle.worker {
+            return try await worker.request(
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline,
+                clock: clock)
+        }
         guard let queue = providerQueue(kind: kind) else {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")
         }
-        let deadline = deadlines[requestKind]
-        let due = clock.now().addingTimeInterval(deadline.timeInterval)
+        let due = due ?? clock.now().addingTimeInterval(deadline.timeInterval)
         let timeout: @Sendable () -> RequestError = {
             .timedOut(requestKind, kind: kind, bundlePath: widget.bundle.path, deadline: deadline)
         }
@@ -112,7 +127,8 @@ extension WidgetRegistry {
 
     /// What each provider has done so far: calls, failures, time in calls.
     public func statistics(kind: String) -> ProviderStatistics? {
-        providerQueue(kind: kind)?.snapshot
+        if let worker = widget(kind: kind)?.bundle.worker { return worker.statistics(kind: kind) }
+        return providerQueue(kind: kind)?.snapshot
     }
 
     /// The same request on the calling thread, bypassing the provider's queue: for measuring the ABI
@@ -121,6 +137,9 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil
     ) throws(RequestError) -> ProviderResult {
         let (widget, family) = try resolve(kind: kind, family: family)
+        guard widget.bundle.worker == nil else {
+            throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: "runs in a worker process")
+        }
         let due = clock.now().addingTimeInterval(deadlines[requestKind].timeInterval)
         return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", queue: nil, due: due, ticket: nil)
     }

@@ -22,38 +22,65 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// The heap each provider may hold, in bytes; a host setting applied to providers loaded after
     /// it is set. 30 MiB by default, as on iOS.
     public var memoryLimit: Int64 = MemoryGuard.defaultLimit
+    /// Where bundles' code runs: in this process (queue) or in worker processes (process).
+    public let isolation: Isolation
 
     private var widgetIndex: [String: Int] = [:]
     private var loadedFiles: [String: String] = [:]
     private var queues: [String: ProviderQueue] = [:]
     private let queuesLock = NSLock()
 
-    public init(clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default, memoryLimit: Int64 = MemoryGuard.defaultLimit) {
+    public init(
+        clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default, memoryLimit: Int64 = MemoryGuard.defaultLimit,
+        isolation: Isolation = .queue
+    ) {
         self.clock = clock
         self.deadlines = deadlines
         self.memoryLimit = memoryLimit
+        self.isolation = isolation
     }
 
-    /// Loads every bundle in the directories, in order.
+    /// Loads every bundle in the directories, in order. In process isolation this blocks while the
+    /// workers start: call it off Swift's cooperative pool.
     public static func load(
         searchPath: [String], clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default,
-        memoryLimit: Int64 = MemoryGuard.defaultLimit
+        memoryLimit: Int64 = MemoryGuard.defaultLimit, isolation: Isolation = .queue
     ) -> WidgetRegistry {
-        let registry = WidgetRegistry(clock: clock, deadlines: deadlines, memoryLimit: memoryLimit)
+        let registry = WidgetRegistry(clock: clock, deadlines: deadlines, memoryLimit: memoryLimit, isolation: isolation)
         for directory in searchPath { registry.loadDirectory(directory) }
         return registry
+    }
+
+    /// Ends every worker process (process isolation); their bundles' requests fail afterwards.
+    public func shutDownWorkers() {
+        for bundle in bundles { bundle.worker?.shutDown() }
     }
 
     public func widget(kind: String) -> RegisteredWidget? {
         widgetIndex[kind].map { widgets[$0] }
     }
 
-    func add(_ widget: RegisteredWidget) {
+    /// Takes a widget a bundle registered, unless its kind is taken: the first registration keeps it.
+    func accept(_ widget: RegisteredWidget) -> Bool {
+        if let existing = self.widget(kind: widget.kind) {
+            let message =
+                existing.bundle === widget.bundle
+                ? "widget kind \"\(widget.kind)\" is registered twice in this bundle; the first registration is kept"
+                : "widget kind \"\(widget.kind)\" is already registered by \(existing.bundle.path); the bundle found first on the search path keeps it"
+            problems.append(LoadProblem(path: widget.bundle.path, reason: .duplicateKind, message: message))
+            return false
+        }
         widgetIndex[widget.kind] = widgets.count
         widgets.append(widget)
-        // A bundle may lower the host's limit for its providers, never raise it.
-        let limit = min(memoryLimit, widget.bundle.requestedMemoryLimit ?? memoryLimit)
-        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind, memoryLimit: limit) }
+        // In process isolation the provider's queue is in its worker.
+        guard widget.bundle.worker == nil else { return true }
+        queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind, memoryLimit: providerMemoryLimit(widget.bundle)) }
+        return true
+    }
+
+    /// A bundle may lower the host's limit for its providers, never raise it.
+    func providerMemoryLimit(_ bundle: LoadedBundle) -> Int64 {
+        min(memoryLimit, bundle.requestedMemoryLimit ?? memoryLimit)
     }
 
     func providerQueue(kind: String) -> ProviderQueue? {
@@ -92,15 +119,24 @@ public final class WidgetRegistry: @unchecked Sendable {
             names.append(name)
         }
         closedir(stream)
-        for name in names.filter({ $0.hasSuffix(".so") }).sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
-            load(file: directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+        let paths = names.filter { $0.hasSuffix(".so") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        guard case .process(let settings) = isolation else {
+            for path in paths { load(file: path) }
+            return
         }
+        // Start every worker first, then take what each loaded in order: their start-ups overlap.
+        let starting = paths.map { path in (path, beginWorker(path, settings: settings)) }
+        for (path, started) in starting { finishWorker(path, started) }
     }
 
-    /// Checks, opens and initializes one bundle file. Returns the bundle, or nil when it was refused
-    /// (the reason is in `problems`).
+    /// Checks, opens and initializes one bundle file (in process isolation: has a worker process do
+    /// it). Returns the bundle, or nil when it was refused (the reason is in `problems`).
     @discardableResult
     public func load(file path: String) -> LoadedBundle? {
+        if case .process(let settings) = isolation {
+            return finishWorker(path, beginWorker(path, settings: settings))
+        }
         switch Self.open(path) {
         case .failure(let problem):
             problems.append(problem)
@@ -115,6 +151,60 @@ public final class WidgetRegistry: @unchecked Sendable {
             if bundle != nil { loadedFiles[identity] = path }
             return bundle
         }
+    }
+
+    /// The host's checks of the file, then a worker started to load it.
+    private func beginWorker(
+        _ path: String, settings: ProcessIsolation
+    ) -> Result<(WorkerSupervisor, WorkerProcess, identity: String), LoadProblem> {
+        let file: BundleFile
+        switch BundleFile.inspect(path) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let inspected): file = inspected
+        }
+        let identity = "\(file.device):\(file.inode)"
+        if let first = loadedFiles[identity] {
+            return .failure(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
+        }
+        let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit)
+        return supervisor.beginStart().map { (supervisor, $0, identity) }
+    }
+
+    /// Waits for a worker to load its bundle, and takes the widgets it registered.
+    @discardableResult
+    private func finishWorker(
+        _ path: String, _ started: Result<(WorkerSupervisor, WorkerProcess, identity: String), LoadProblem>
+    ) -> LoadedBundle? {
+        let supervisor: WorkerSupervisor
+        let hello: WorkerHello
+        let identity: String
+        switch started {
+        case .failure(let problem):
+            problems.append(problem)
+            return nil
+        case .success(let (startedSupervisor, process, startedIdentity)):
+            supervisor = startedSupervisor
+            identity = startedIdentity
+            switch supervisor.finishStart(process) {
+            case .failure(let failure):
+                problems.append(LoadProblem(path: path, reason: failure.reason, message: failure.description))
+                return nil
+            case .success(let loaded): hello = loaded
+            }
+        }
+        problems += hello.problems
+        guard let described = hello.bundle else { return nil }
+        let bundle = LoadedBundle(path: path, described: described, worker: supervisor)
+        for widget in hello.widgets {
+            _ = accept(
+                RegisteredWidget(
+                    kind: widget.kind, displayName: widget.displayName, description: widget.description, families: widget.families,
+                    configurationKind: widget.configurationKind, configurationName: widget.configurationName,
+                    contentMarginsDisabled: widget.contentMarginsDisabled, bundle: bundle))
+        }
+        bundles.append(bundle)
+        loadedFiles[identity] = path
+        return bundle
     }
 
     /// Loads a bundle linked into this executable rather than found on disk, given what its

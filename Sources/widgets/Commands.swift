@@ -15,27 +15,35 @@ let familyOption = (
 )
 let jsonFlag = (name: "json", help: "print JSON for scripts")
 let memoryLimitOption = (name: "memory-limit", value: "MB", help: "the heap each provider may hold (default 30, as on iOS)")
+let isolationOption = (
+    name: "isolation", value: "MODE",
+    help: "process (default): each bundle in a worker process, so a crash is contained; queue: all in this process"
+)
 
 let commands: [CommandSpec] = [
     CommandSpec(
         name: "list", summary: "List the bundles on the search path and the widgets they register.", arguments: [],
-        valueOptions: [], flags: [jsonFlag],
-        discussion: "Refused bundles are reported one line each on standard error, and make the exit code 1."),
+        valueOptions: [isolationOption], flags: [jsonFlag],
+        discussion: """
+            Refused bundles are reported one line each on standard error, and make the exit code 1. In process
+            isolation (the default) each bundle is loaded by a worker process, so a bundle that crashes
+            while loading is reported like any other refusal.
+            """),
     CommandSpec(
         name: "load", summary: "Load and validate one bundle file: print what it registers, or exactly why it is refused.",
-        arguments: ["PATH"], valueOptions: [], flags: [jsonFlag], discussion: ""),
+        arguments: ["PATH"], valueOptions: [isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "placeholder", summary: "Ask a widget's provider for its placeholder (shown redacted while loading).",
-        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption, isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "snapshot", summary: "Ask a widget's provider for a snapshot (its current entry, for the gallery).",
-        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption, isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "timeline", summary: "Ask a widget's provider for a timeline: dated entries and a reload policy.",
-        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption, isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
-        arguments: [], valueOptions: [memoryLimitOption], flags: [jsonFlag],
+        arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
         discussion: """
             Per provider: calls, failures, the heap its current run holds (live) and the most any run held
             (peak), runs terminated for going over the memory limit, and time in calls. Failures are
@@ -112,8 +120,8 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
     let context = CommandContext(arguments: parsed, plugins: parsed.plugins ?? globalPlugins, output: output)
     do {
         switch spec.name {
-        case "list": return context.list()
-        case "load": return context.load(parsed.positionals[0])
+        case "list": return try context.list()
+        case "load": return try context.load(parsed.positionals[0])
         case "stats": return try await context.stats()
         case "placeholder": return try await context.request(.placeholder, kind: parsed.positionals[0])
         case "snapshot": return try await context.request(.snapshot, kind: parsed.positionals[0])
@@ -159,7 +167,8 @@ struct CommandContext {
 
     var json: Bool { arguments.flags.contains("json") }
 
-    func loadSearchPath() throws(UsageError) -> (WidgetRegistry, [String]) {
+    /// A registry with the command's settings: --memory-limit and --isolation.
+    func makeRegistry() throws(UsageError) -> WidgetRegistry {
         var memoryLimit = MemoryGuard.defaultLimit
         if let text = arguments.values["memory-limit"] {
             guard let megabytes = Double(text), megabytes > 0, megabytes < 1_000_000 else {
@@ -167,17 +176,29 @@ struct CommandContext {
             }
             memoryLimit = Int64(megabytes * 1_048_576)
         }
+        let isolation: Isolation
+        switch arguments.values["isolation"] ?? "process" {
+        case "process": isolation = .process(.thisExecutable)
+        case "queue": isolation = .queue
+        case let other: throw UsageError(message: "--isolation takes 'process' or 'queue', not '\(other)'", command: nil)
+        }
+        return WidgetRegistry(memoryLimit: memoryLimit, isolation: isolation)
+    }
+
+    func loadSearchPath() throws(UsageError) -> (WidgetRegistry, [String]) {
+        let registry = try makeRegistry()
         let searchPath = BundleSearchPath.resolve(plugins: plugins)
-        return (WidgetRegistry.load(searchPath: searchPath, memoryLimit: memoryLimit), searchPath)
+        for directory in searchPath { registry.loadDirectory(directory) }
+        return (registry, searchPath)
     }
 
     func reportProblems(_ registry: WidgetRegistry, as level: String = "error") {
         for problem in registry.problems { output.standardError("widgets: \(level): \(problem)") }
     }
 
-    func list() -> ExitCode {
-        let searchPath = BundleSearchPath.resolve(plugins: plugins)
-        let registry = WidgetRegistry.load(searchPath: searchPath)
+    func list() throws(UsageError) -> ExitCode {
+        let (registry, searchPath) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
         if json {
             output.standardOutput(Render.registryJSON(registry, searchPath: searchPath).jsonText)
         } else {
@@ -197,9 +218,10 @@ struct CommandContext {
         return registry.problems.isEmpty ? .success : .failure
     }
 
-    func load(_ path: String) -> ExitCode {
+    func load(_ path: String) throws(UsageError) -> ExitCode {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let registry = WidgetRegistry()
+        let registry = try makeRegistry()
+        defer { registry.shutDownWorkers() }
         registry.load(file: absolute)
         if json {
             output.standardOutput(Render.registryJSON(registry, searchPath: []).jsonText)

@@ -20,6 +20,9 @@
  *   -DINIT_FAILS_AFTER_REGISTERING   registers KIND, then reports failure
  *   -DBEHAVIOURS           registers one widget per misbehaviour, see request(), and exports
  *                          fixture_* control functions the tests call through dlsym
+ *   -DCRASH_IN_CONSTRUCTOR  segfaults in a static initializer, while dlopen runs it
+ *   -DCRASH_IN_INITIALIZE   segfaults in initialize
+ *   -DHANG_IN_INITIALIZE    never returns from initialize
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -66,6 +69,13 @@ int widget_fixture_use(void) { return widget_fixture_function_nobody_defines(); 
 
 static char kind_buffer[256] = KIND;
 
+/* Crashes as a null pointer dereference does (the compiler must not remove the store). */
+static void segfault(void) { *(volatile int *)(uintptr_t)8 = 1; }
+
+#ifdef CRASH_IN_CONSTRUCTOR
+__attribute__((constructor)) static void crash_while_loading(void) { segfault(); }
+#endif
+
 static void complete(widget_completion_fn completion, void *context, const char *json) {
     widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, strlen(json), NULL};
     completion(context, &result);
@@ -98,6 +108,12 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
     snprintf(error, error_capacity, "the fixture's data file is missing");
     return false;
 #endif
+#ifdef CRASH_IN_INITIALIZE
+    segfault();
+#endif
+#ifdef HANG_IN_INITIALIZE
+    for (;;) pause();
+#endif
     (void)error;
     (void)error_capacity;
     uint32_t small = WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_SMALL);
@@ -112,7 +128,8 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
                            "fixture.bad-policy", "fixture.no-policy", "fixture.empty", "fixture.twice",
                            "fixture.late", "fixture.never", "fixture.two-snapshots", "fixture.slow",
                            "fixture.slow-2", "fixture.held", "fixture.counted", "fixture.small-result",
-                           "fixture.multiline-error", "fixture.hog", "fixture.spike", "fixture.many"};
+                           "fixture.multiline-error", "fixture.hog", "fixture.spike", "fixture.many",
+                           "fixture.crash", "fixture.abort", "fixture.trap", "fixture.hang"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
 #endif
 #ifdef FAMILIES
@@ -242,6 +259,12 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #ifdef BEHAVIOURS
     if (held_request(kind, completion, context)) return;
 #endif
+    /* Crashes: what process isolation contains. */
+    if (strcmp(kind, "fixture.crash") == 0) segfault();
+    if (strcmp(kind, "fixture.abort") == 0) abort();
+    if (strcmp(kind, "fixture.trap") == 0) __builtin_trap(); /* what Swift's fatalError compiles to */
+    if (strcmp(kind, "fixture.hang") == 0)
+        for (;;) pause(); /* stuck inside its call for good */
     if (strcmp(kind, "fixture.hog") == 0) {
         /* Allocates 100 MiB during its call and keeps it (a leak, as a runaway provider has). */
         static void *kept[64];

@@ -36,6 +36,9 @@ enum Fixtures {
         "unknown-family": ["-DFAMILIES=(1u<<10)"],
         "unknown-configuration": ["-DCONFIGURATION_KIND=7"],
         "fails-after-registering": ["-DINIT_FAILS_AFTER_REGISTERING", "-DKIND=\"fixture.withdrawn\""],
+        "crash-in-constructor": ["-DCRASH_IN_CONSTRUCTOR"],
+        "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
+        "hang-in-initialize": ["-DHANG_IN_INITIALIZE"],
     ]
 
     /// This run's scratch directory, under which every test directory is made. Directories of earlier
@@ -71,7 +74,7 @@ enum Fixtures {
             "/usr/bin/env",
             ["cc", "-shared", "-fPIC", "-O1", "-I", include, repositoryRoot.appendingPathComponent("Plugins/HostInfo/hostinfo.c").path, "-o", hostInfo])
         precondition(result.status == 0, "cannot build the C sample: \(result.standardError)")
-        for sample in ["libGameWidgets.so", "libSystemWidgets.so"] {
+        for sample in ["libGameWidgets.so", "libSystemWidgets.so", "libFaultWidgets.so"] {
             let from = productsDirectory.appendingPathComponent(sample)
             precondition(FileManager.default.fileExists(atPath: from.path), "\(from.path) is missing: run 'swift build' before 'swift test' (make test does)")
             try! FileManager.default.copyItem(at: from, to: directory.appendingPathComponent(sample))

@@ -35,6 +35,19 @@ int64_t memory_guard_peak(uint32_t slot);
 /* True once the slot's live bytes went over its limit. */
 bool memory_guard_exceeded(uint32_t slot);
 
+/* For worker processes, where the limit is enforced for real: from now on, an allocation that takes
+ * a slot over its limit writes one `struct memory_guard_exceeded` to `fd` and ends the process with
+ * _exit(MEMORY_GUARD_EXIT_STATUS), before the allocation returns. -1 turns it off. */
+#define MEMORY_GUARD_EXIT_STATUS 86
+#define MEMORY_GUARD_EXCEEDED_MAGIC 0x4d454d58u /* "MEMX" */
+struct memory_guard_exceeded {
+    uint32_t magic;
+    uint32_t slot;
+    int64_t bytes; /* what the slot would hold with the allocation */
+    int64_t limit;
+};
+void memory_guard_exit_on_exceed(int fd);
+
 /* For the benchmark: one malloc and free straight through libc, bypassing the guard, and the same
  * pair through the guard (charged to the thread's current slot). */
 void memory_guard_libc_pair(uint64_t size);

@@ -1,0 +1,487 @@
+import Foundation
+import Glibc
+import WidgetWire
+
+/// How bundles are kept apart from the host and from each other.
+public enum Isolation: Sendable {
+    /// Each provider on its own Dispatch queue in the host process, under the memory guard. Fast,
+    /// but a bundle that crashes takes the host with it.
+    case queue
+    /// Each bundle in a worker process of its own (its providers on their queues inside it): a crash,
+    /// a hang or memory over the limit ends that worker only, which restarts with backoff.
+    case process(ProcessIsolation)
+}
+
+/// The settings of process isolation.
+public struct ProcessIsolation: Sendable {
+    /// The executable started as a worker; it must call `WidgetWorker.main` when its first argument
+    /// is `WidgetWorker.flag` (the `widgets` CLI does).
+    public var workerExecutable: String
+    /// After this many crashes within `crashWindow`, a bundle is disabled until the host restarts.
+    public var maximumCrashes = 5
+    public var crashWindow: TimeInterval = 3600
+    /// The wait before restarting after the first crash; it doubles with each crash in the window,
+    /// up to `maximumBackoff`.
+    public var firstBackoff: TimeInterval = 1
+    public var maximumBackoff: TimeInterval = 60
+    /// How long a worker may take to load its bundle and say what it registers.
+    public var loadDeadline: TimeInterval = 10
+    /// How long past a request's deadline a worker may take to report the timeout before it is
+    /// considered unresponsive and killed.
+    public var answerGrace: TimeInterval = 5
+
+    public init(workerExecutable: String) {
+        self.workerExecutable = workerExecutable
+    }
+
+    /// Workers started from this very executable: right for a host program that calls
+    /// `WidgetWorker.main` on the worker flag.
+    public static var thisExecutable: ProcessIsolation {
+        ProcessIsolation(workerExecutable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
+    }
+}
+
+/// What a worker reported after loading its bundle.
+struct WorkerHello: Sendable {
+    struct Bundle: Sendable {
+        let name: String
+        let builtWith: String?
+        let abiVersion: (major: UInt32, minor: UInt32)
+        let memoryLimit: Int64?
+    }
+
+    struct Widget: Sendable {
+        let kind: String
+        let displayName: String
+        let description: String
+        let families: [WidgetFamily]
+        let configurationKind: ConfigurationKind
+        let configurationName: String?
+        let contentMarginsDisabled: Bool
+        let slot: UInt32
+    }
+
+    let bundle: Bundle?
+    let widgets: [Widget]
+    let problems: [LoadProblem]
+
+    init(_ frame: WorkerFrame, path: String) throws(ChannelError) {
+        func number(_ value: JSONValue?) -> Double? { value?.numberValue }
+        if let described = frame["bundle"]?.objectValue {
+            guard let name = described["name"]?.stringValue, let major = number(described["abiMajor"]),
+                let minor = number(described["abiMinor"])
+            else { throw .malformed("hello: incomplete bundle") }
+            bundle = Bundle(
+                name: name, builtWith: described["builtWith"]?.stringValue, abiVersion: (UInt32(major), UInt32(minor)),
+                memoryLimit: number(described["memoryLimit"]).map { Int64($0) })
+        } else {
+            bundle = nil
+        }
+        var widgets: [Widget] = []
+        for value in frame["widgets"]?.arrayValue ?? [] {
+            guard let kind = value["kind"]?.stringValue,
+                let families = value["families"]?.arrayValue?.compactMap({ $0.stringValue.flatMap(WidgetFamily.init(rawValue:)) }),
+                let configuration = value["configuration"]?.stringValue.flatMap(ConfigurationKind.init(rawValue:))
+            else { throw .malformed("hello: incomplete widget") }
+            widgets.append(
+                Widget(
+                    kind: kind, displayName: value["displayName"]?.stringValue ?? "", description: value["description"]?.stringValue ?? "",
+                    families: families, configurationKind: configuration, configurationName: value["configurationName"]?.stringValue,
+                    contentMarginsDisabled: value["contentMarginsDisabled"]?.boolValue ?? false,
+                    slot: UInt32(number(value["slot"]) ?? 0)))
+        }
+        self.widgets = widgets
+        problems = (frame["problems"]?.arrayValue ?? []).map { value in
+            LoadProblem(
+                path: path, reason: value["reason"]?.stringValue.flatMap(LoadProblem.Reason.init(rawValue:)) ?? .invalidBundle,
+                message: value["message"]?.stringValue ?? "refused by its worker")
+        }
+    }
+}
+
+/// Keeps one bundle's worker process: starts it, routes requests to it, and when it crashes, hangs
+/// or goes over its memory limit, restarts it on a later request, after a backoff that doubles with
+/// each crash; after `maximumCrashes` crashes within `crashWindow` the bundle is disabled, with the
+/// diagnosis of the last one.
+final class WorkerSupervisor: @unchecked Sendable {
+    let path: String
+    let fileName: String
+    let settings: ProcessIsolation
+    let clock: WidgetClock
+    let deadlines: RequestDeadlines
+    /// The host's memory limit; the worker applies the bundle's lower one itself.
+    let memoryLimit: Int64
+
+    private enum State {
+        case stopped(restartAt: Date?)
+        case running(WorkerProcess)
+        case disabled(String)
+    }
+
+    private let lock = NSLock()
+    /// Starts and request submission, in order.
+    private let queue: DispatchQueue
+    private var state: State = .stopped(restartAt: nil)
+    private var crashes: [Date] = []
+    private var lastCrash: String?
+    /// Memory guard slot of each provider in the current worker, to name the one that went over.
+    private var slots: [UInt32: String] = [:]
+    private var statistics: [String: ProviderStatistics] = [:]
+    private var providerLimit: Int64
+
+    init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64) {
+        self.path = path
+        fileName = (path as NSString).lastPathComponent
+        self.settings = settings
+        self.clock = clock
+        self.deadlines = deadlines
+        self.memoryLimit = memoryLimit
+        providerLimit = memoryLimit
+        queue = DispatchQueue(label: "widgets.worker.\(fileName)")
+    }
+
+    // MARK: Starting
+
+    /// Starts the worker; `finishStart` waits for what it loaded. Apart so that a host scanning many
+    /// bundles starts all their workers before waiting for the first.
+    func beginStart() -> Result<WorkerProcess, LoadProblem> {
+        let options = WidgetWorker.Options(bundlePath: path, memoryLimit: memoryLimit, deadlines: deadlines, now: clock.now())
+        do {
+            let process = try WorkerProcess.spawn(
+                executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName
+            ) { [weak self] exit in self?.ended(exit) }
+            lock.withLock { state = .running(process) }
+            return .success(process)
+        } catch {
+            return .failure(LoadProblem(path: path, reason: .workerFailed, message: "cannot start a worker process: \(error)"))
+        }
+    }
+
+    /// Why a worker did not come up.
+    struct StartFailure: Error, CustomStringConvertible {
+        let reason: LoadProblem.Reason
+        let description: String
+    }
+
+    /// Waits (blocking) until the worker has loaded its bundle, or has died or run out of time trying.
+    func finishStart(_ process: WorkerProcess) -> Result<WorkerHello, StartFailure> {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<WorkerFrame, WorkerExit>?
+        let deadline = settings.loadDeadline
+        let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) {
+            process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
+        }
+        process.awaitHello { result in
+            outcome = result
+            done.signal()
+        }
+        done.wait()
+        timer.cancel()
+        switch outcome! {
+        case .failure(let exit):
+            return .failure(
+                StartFailure(
+                    reason: exit.killedBecause == nil ? .crashed : .timedOut,
+                    description: exit.summary(while: "loading (in its static initializers or initialize)")))
+        case .success(let frame):
+            do {
+                let hello = try WorkerHello(frame, path: path)
+                lock.withLock {
+                    slots = Dictionary(hello.widgets.map { ($0.slot, $0.kind) }, uniquingKeysWith: { first, _ in first })
+                    if let requested = hello.bundle?.memoryLimit { providerLimit = min(memoryLimit, requested) }
+                }
+                if hello.bundle == nil { process.close() }
+                return .success(hello)
+            } catch {
+                process.kill(because: "it sent a malformed description of its bundle (\(error))")
+                return .failure(StartFailure(reason: .workerFailed, description: "its worker sent a malformed description: \(error)"))
+            }
+        }
+    }
+
+    /// Closes the worker: it exits when its channel closes.
+    func shutDown() {
+        let process: WorkerProcess? = lock.withLock {
+            guard case .running(let process) = state else { return nil }
+            state = .stopped(restartAt: nil)
+            return process
+        }
+        process?.close()
+    }
+
+    /// The worker's process id, while one runs.
+    var workerPID: pid_t? {
+        lock.withLock {
+            if case .running(let process) = state, !process.hasEnded { return process.pid }
+            return nil
+        }
+    }
+
+    /// The diagnosis that disabled the bundle, if it is disabled.
+    var disabledReason: String? {
+        lock.withLock {
+            if case .disabled(let reason) = state { return reason }
+            return nil
+        }
+    }
+
+    /// The worker ended: a crash (or a kill for hanging) counts toward the backoff and the limit;
+    /// going over the memory limit restarts it without delay, as iOS restarts a terminated extension.
+    private func ended(_ exit: WorkerExit) {
+        let now = clock.now()
+        lock.withLock {
+            guard case .running(let process) = state, process.pid == exit.pid else { return }
+            // Its memory went with it.
+            for kind in statistics.keys where statistics[kind]?.liveBytes != nil { statistics[kind]?.liveBytes = 0 }
+            switch exit.cause {
+            case .memoryExceeded(let slot, _, _):
+                if let kind = slots[slot] { statistics[kind, default: ProviderStatistics()].terminations += 1 }
+                state = .stopped(restartAt: nil)
+                return
+            case .exited(0) where exit.killedBecause == nil:
+                state = .stopped(restartAt: nil)
+                return
+            default:
+                break
+            }
+            crashes = crashes.filter { now.timeIntervalSince($0) < settings.crashWindow } + [now]
+            lastCrash = exit.description
+            if crashes.count >= settings.maximumCrashes {
+                let reason = "disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow)); the last: \(exit)"
+                state = .disabled(reason)
+                HostLog.log(.error, "\(fileName): \(reason)")
+            } else {
+                state = .stopped(restartAt: now.addingTimeInterval(backoff(afterCrashes: crashes.count)))
+            }
+        }
+    }
+
+    private func backoff(afterCrashes count: Int) -> TimeInterval {
+        min(settings.firstBackoff * pow(2, Double(count - 1)), settings.maximumBackoff)
+    }
+
+    /// What a request that the crash of a worker failed should add: when it comes back.
+    private func restartNote() -> String {
+        lock.withLock {
+            switch state {
+            case .disabled: return "the bundle is now disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow))"
+            case .stopped(let restartAt?):
+                let wait = max(0, restartAt.timeIntervalSince(clock.now()))
+                return "it restarts on a request after \(timeSpan(wait.rounded(.up))) (\(crashes.count) of \(settings.maximumCrashes) crashes within \(timeSpan(settings.crashWindow)) disable it)"
+            default: return "it restarts on the next request"
+            }
+        }
+    }
+
+    /// The running worker, started if it may be; or why no request can be sent now.
+    private func runningWorker() -> Result<WorkerProcess, Refusal> {
+        let decision: Result<WorkerProcess?, Refusal> = lock.withLock {
+            switch state {
+            case .disabled(let reason):
+                return .failure(Refusal("\(reason). Replace the bundle or restart the host to try again"))
+            case .running(let process) where !process.hasEnded:
+                return .success(process)
+            case .stopped(let restartAt?) where restartAt > clock.now():
+                let wait = restartAt.timeIntervalSince(clock.now())
+                return .failure(Refusal("its worker crashed (\(lastCrash ?? "")); it restarts in \(timeSpan(wait.rounded(.up)))"))
+            default:
+                return .success(nil)
+            }
+        }
+        switch decision {
+        case .failure(let reason): return .failure(reason)
+        case .success(let process?): return .success(process)
+        case .success(nil): break
+        }
+        switch beginStart() {
+        case .failure(let problem): return .failure(Refusal(problem.message))
+        case .success(let process):
+            switch finishStart(process) {
+            case .failure(let failure):
+                return .failure(Refusal("its worker failed to restart: \(failure); \(restartNote())"))
+            case .success: return .success(process)
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    func request(
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
+        deadline: Duration, clock: WidgetClock
+    ) async throws(RequestError) -> ProviderResult {
+        let started = ContinuousClock.now
+        let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
+            let once = Once(continuation)
+            queue.async {
+                self.submit(
+                    requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline,
+                    once: once)
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        lock.withLock {
+            statistics[widget.kind, default: ProviderStatistics()].calls += 1
+            statistics[widget.kind, default: ProviderStatistics()].timeInCalls += elapsed
+            if case .failure = result { statistics[widget.kind, default: ProviderStatistics()].failures += 1 }
+        }
+        return try result.get()
+    }
+
+    /// On the supervisor's queue: starts the worker if needed and sends the request, with timers for
+    /// its deadline (the worker times it out by the host's clock) and for an unresponsive worker.
+    private func submit(
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
+        deadline: Duration, once: Once
+    ) {
+        let kind = widget.kind
+        func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
+            RequestError(kind: kind, bundlePath: path, reason: reason, message: message)
+        }
+        let process: WorkerProcess
+        switch runningWorker() {
+        case .failure(let reason):
+            once.resume(.failure(fail(.crashed, "not sent: \(reason.text)")))
+            return
+        case .success(let running): process = running
+        }
+        let now = clock.now()
+        let due = now.addingTimeInterval(deadline.timeInterval)
+        let header = JSONObject([
+            ("op", .string("request")), ("request", .string(requestKind.rawValue)), ("kind", .string(kind)),
+            ("family", .string(family.rawValue)), ("preview", .bool(isPreview)), ("now", .number(now.timeIntervalSince1970)),
+            ("due", .number(due.timeIntervalSince1970)),
+        ])
+        let timers = RequestTimers()
+        process.send(WorkerFrame(header: header, body: Array(configuration.utf8))) { reply in
+            timers.cancel()
+            once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
+        }
+        timers.add(clock.schedule(at: due) { process.send(now: due) })
+        timers.add(
+            clock.schedule(at: due.addingTimeInterval(settings.answerGrace)) {
+                process.kill(
+                    because: "it did not report on the \(requestKind.rawValue) of \"\(kind)\" within \(timeSpan(self.settings.answerGrace)) of its deadline (unresponsive)")
+            })
+    }
+
+    private func outcome(
+        of reply: Result<WorkerFrame, WorkerExit>, requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily,
+        process: WorkerProcess, deadline: Duration
+    ) -> Result<ProviderResult, RequestError> {
+        let kind = widget.kind
+        func fail(_ reason: RequestError.Reason, _ message: String) -> Result<ProviderResult, RequestError> {
+            .failure(RequestError(kind: kind, bundlePath: path, reason: reason, message: message))
+        }
+        switch reply {
+        case .success(let frame):
+            lock.withLock {
+                if let live = frame["live"]?.numberValue { statistics[kind, default: ProviderStatistics()].liveBytes = Int64(live) }
+                if let peak = frame["peak"]?.numberValue {
+                    let earlier = statistics[kind]?.peakBytes ?? 0
+                    statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, Int64(peak))
+                }
+            }
+            if frame.operation == "result" {
+                let timeline: WireTimeline
+                do {
+                    timeline = try frame.body.withUnsafeBufferPointer { buffer throws(WireFormatError) in try WireTimeline(bytes: buffer) }
+                } catch {
+                    return fail(.malformedResult, "its worker sent a malformed \(requestKind.rawValue) result: \(error)")
+                }
+                return .success(
+                    ProviderResult(
+                        kind: kind, requestKind: requestKind, family: family, entries: timeline.entries,
+                        policy: requestKind == .timeline ? timeline.policy : nil,
+                        notes: frame["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []))
+            }
+            let reason = frame["reason"]?.stringValue.flatMap(RequestError.Reason.init(rawValue:)) ?? .providerFailed
+            let message = frame["message"]?.stringValue ?? "failed in its worker"
+            guard frame["stuck"]?.boolValue == true else { return fail(reason, message) }
+            // Stuck inside the bundle: only ending the process takes the thread back.
+            process.kill(because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
+            return fail(
+                .timedOut,
+                "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker is being killed; it restarts on a later request")
+        case .failure(let exit):
+            lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+            if case .memoryExceeded(let slot, let bytes, let limit) = exit.cause, exit.killedBecause == nil {
+                let culprit = lock.withLock { slots[slot] }
+                if culprit == kind {
+                    return fail(
+                        .memoryLimitExceeded,
+                        "exceeded its memory limit: peak \(megabytes(bytes)), limit \(megabytes(limit)); its worker was killed, and it starts afresh on the next request")
+                }
+                return fail(
+                    .crashed,
+                    "its worker was killed while answering \(requestKind.rawValue), because \"\(culprit ?? "another provider")\" exceeded its memory limit; it restarts on the next request")
+            }
+            return fail(.crashed, "\(exit.summary(while: "answering \(requestKind.rawValue)")); \(restartNote())")
+        }
+    }
+
+    func statistics(kind: String) -> ProviderStatistics {
+        lock.withLock {
+            var snapshot = statistics[kind] ?? ProviderStatistics()
+            snapshot.memoryLimit = providerLimit
+            return snapshot
+        }
+    }
+}
+
+/// Why a request cannot be sent to a bundle's worker now.
+private struct Refusal: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// Resumes a continuation exactly once, whoever comes first.
+private final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Result<ProviderResult, RequestError>, Never>?
+
+    init(_ continuation: CheckedContinuation<Result<ProviderResult, RequestError>, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(_ result: Result<ProviderResult, RequestError>) {
+        let taken: CheckedContinuation<Result<ProviderResult, RequestError>, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        taken?.resume(returning: result)
+    }
+}
+
+/// A request's timers, cancelled together when its answer comes (also one set after it came).
+private final class RequestTimers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answered = false
+    private var actions: [ScheduledAction] = []
+
+    func add(_ action: ScheduledAction) {
+        let cancelNow: Bool = lock.withLock {
+            if answered { return true }
+            actions.append(action)
+            return false
+        }
+        if cancelNow { action.cancel() }
+    }
+
+    func cancel() {
+        let pending: [ScheduledAction] = lock.withLock {
+            answered = true
+            defer { actions = [] }
+            return actions
+        }
+        for action in pending { action.cancel() }
+    }
+}
+
+/// "1 s", "2.5 s", "5 min", "1 h": a span of time as a person reads it.
+func timeSpan(_ seconds: TimeInterval) -> String {
+    if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+    if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
+    if seconds == seconds.rounded() { return "\(Int(seconds)) s" }
+    return String(format: "%.1f s", seconds)
+}
