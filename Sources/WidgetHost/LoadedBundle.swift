@@ -21,6 +21,11 @@ public final class LoadedBundle: @unchecked Sendable {
     private let host: UnsafeMutablePointer<widget_host_t>?
     /// For a bundle served by a worker process (process isolation): its supervisor.
     let worker: WorkerSupervisor?
+
+    /// The process id of the worker serving the bundle, while one runs (process isolation).
+    public var workerProcessID: Int32? { worker?.workerPID }
+    /// Why the bundle is disabled, when its worker crashed too often (process isolation).
+    public var disabledReason: String? { worker?.disabledReason }
     /// The registry taking this bundle's registrations; set only while `initialize` runs.
     private var registering: WidgetRegistry?
 

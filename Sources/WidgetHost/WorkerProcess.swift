@@ -19,8 +19,17 @@ struct WorkerExit: Error, CustomStringConvertible {
     let killedBecause: String?
     /// Its last line on standard error, if any (Swift's `Fatal error: ...` is printed there).
     let lastOutput: String?
+    /// The requests it had not answered, e.g. `timeline of "k"`.
+    let unanswered: [String]
 
-    var description: String { summary(while: nil) }
+    /// The diagnosis, naming what it was doing.
+    var description: String {
+        switch unanswered.count {
+        case 0: summary(while: nil)
+        case 1: summary(while: "answering the \(unanswered[0])")
+        default: summary(while: "answering the \(unanswered[0]) and \(unanswered.count - 1) other requests")
+        }
+    }
 
     /// One clause for a diagnosis: "crashed while answering timeline: its worker was killed by
     /// SIGSEGV (segmentation fault); its last output: ...".
@@ -53,7 +62,7 @@ final class WorkerProcess: @unchecked Sendable {
     private let output: Int32
     private let exceeded: Int32
     private let lock = NSLock()
-    private var replies: [UInt64: Reply] = [:]
+    private var replies: [UInt64: (label: String, reply: Reply)] = [:]
     private var nextID: UInt64 = 1
     private var hello: WorkerFrame?
     private var helloWaiters: [Reply] = []
@@ -173,16 +182,16 @@ final class WorkerProcess: @unchecked Sendable {
         if let ready { handler(ready) }
     }
 
-    /// Sends a request; `reply` gets the worker's answer, or how it ended before answering.
-    /// Returns the request's number, for `send(clock:)` and `fail`.
+    /// Sends a request; `reply` gets the worker's answer, or how it ended before answering. `label`
+    /// names the request in a crash diagnosis.
     @discardableResult
-    func send(_ frame: WorkerFrame, reply: @escaping Reply) -> UInt64 {
+    func send(_ frame: WorkerFrame, label: String, reply: @escaping Reply) -> UInt64 {
         var frame = frame
         let (id, exit): (UInt64, WorkerExit?) = lock.withLock {
             if let ended { return (0, ended) }
             let id = nextID
             nextID += 1
-            replies[id] = reply
+            replies[id] = (label, reply)
             return (id, nil)
         }
         if let exit {
@@ -254,7 +263,7 @@ final class WorkerProcess: @unchecked Sendable {
             for waiter in waiters { waiter(.success(frame)) }
             return
         }
-        guard let id = frame.id, let reply = lock.withLock({ replies.removeValue(forKey: id) }) else {
+        guard let id = frame.id, let reply = lock.withLock({ replies.removeValue(forKey: id)?.reply }) else {
             HostLog.warning("\(fileName): its worker sent an answer to no request (\(frame.operation)); ignored")
             return
         }
@@ -323,7 +332,9 @@ final class WorkerProcess: @unchecked Sendable {
         }
         Glibc.close(output)
         Glibc.close(exceeded)
-        let exit = WorkerExit(pid: pid, cause: cause, killedBecause: reason, lastOutput: lastLine.map { String($0.prefix(300)) })
+        let unanswered = lock.withLock { replies.sorted { $0.key < $1.key }.map(\.value.label) }
+        let exit = WorkerExit(
+            pid: pid, cause: cause, killedBecause: reason, lastOutput: lastLine.map { String($0.prefix(300)) }, unanswered: unanswered)
         // The supervisor learns first, so the failures below can say when the worker restarts.
         onExit(exit)
         let (owed, waiters) = lock.withLock {
@@ -332,7 +343,7 @@ final class WorkerProcess: @unchecked Sendable {
                 replies = [:]
                 helloWaiters = []
             }
-            return (replies.sorted { $0.key < $1.key }.map(\.value), helloWaiters)
+            return (replies.sorted { $0.key < $1.key }.map(\.value.reply), helloWaiters)
         }
         for waiter in waiters { waiter(.failure(exit)) }
         for reply in owed { reply(.failure(exit)) }

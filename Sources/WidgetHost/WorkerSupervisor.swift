@@ -150,6 +150,12 @@ final class WorkerSupervisor: @unchecked Sendable {
             let process = try WorkerProcess.spawn(
                 executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName
             ) { [weak self] exit in self?.ended(exit) }
+            // The load deadline counts from the start, so workers started together share it.
+            let deadline = settings.loadDeadline
+            let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) {
+                process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
+            }
+            process.awaitHello { _ in timer.cancel() }
             lock.withLock { state = .running(process) }
             return .success(process)
         } catch {
@@ -167,16 +173,11 @@ final class WorkerSupervisor: @unchecked Sendable {
     func finishStart(_ process: WorkerProcess) -> Result<WorkerHello, StartFailure> {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var outcome: Result<WorkerFrame, WorkerExit>?
-        let deadline = settings.loadDeadline
-        let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) {
-            process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
-        }
         process.awaitHello { result in
             outcome = result
             done.signal()
         }
         done.wait()
-        timer.cancel()
         switch outcome! {
         case .failure(let exit):
             return .failure(
@@ -228,31 +229,44 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// The worker ended: a crash (or a kill for hanging) counts toward the backoff and the limit;
     /// going over the memory limit restarts it without delay, as iOS restarts a terminated extension.
     private func ended(_ exit: WorkerExit) {
-        let now = clock.now()
         lock.withLock {
-            guard case .running(let process) = state, process.pid == exit.pid else { return }
             // Its memory went with it.
             for kind in statistics.keys where statistics[kind]?.liveBytes != nil { statistics[kind]?.liveBytes = 0 }
+            // A worker the supervisor already retired (killed for hanging) was counted then.
+            guard case .running(let process) = state, process.pid == exit.pid else { return }
             switch exit.cause {
-            case .memoryExceeded(let slot, _, _):
+            case .memoryExceeded(let slot, _, _) where exit.killedBecause == nil:
                 if let kind = slots[slot] { statistics[kind, default: ProviderStatistics()].terminations += 1 }
                 state = .stopped(restartAt: nil)
-                return
             case .exited(0) where exit.killedBecause == nil:
                 state = .stopped(restartAt: nil)
-                return
             default:
-                break
+                recordCrash(exit.description)
             }
-            crashes = crashes.filter { now.timeIntervalSince($0) < settings.crashWindow } + [now]
-            lastCrash = exit.description
-            if crashes.count >= settings.maximumCrashes {
-                let reason = "disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow)); the last: \(exit)"
-                state = .disabled(reason)
-                HostLog.log(.error, "\(fileName): \(reason)")
-            } else {
-                state = .stopped(restartAt: now.addingTimeInterval(backoff(afterCrashes: crashes.count)))
-            }
+        }
+    }
+
+    /// Kills a worker that hangs, counting it as a crash at once: no request goes to it meanwhile.
+    private func retire(_ process: WorkerProcess, because reason: String) {
+        lock.withLock {
+            guard case .running(let current) = state, current === process else { return }
+            recordCrash("its worker was killed: \(reason)")
+        }
+        process.kill(because: reason)
+    }
+
+    /// Counts a crash and decides when the worker may start again, or that it may not. Called with
+    /// the lock held.
+    private func recordCrash(_ diagnosis: String) {
+        let now = clock.now()
+        crashes = crashes.filter { now.timeIntervalSince($0) < settings.crashWindow } + [now]
+        lastCrash = diagnosis
+        if crashes.count >= settings.maximumCrashes {
+            let reason = "disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow)); the last: \(diagnosis)"
+            state = .disabled(reason)
+            HostLog.log(.error, "\(fileName): \(reason)")
+        } else {
+            state = .stopped(restartAt: now.addingTimeInterval(backoff(afterCrashes: crashes.count)))
         }
     }
 
@@ -353,14 +367,15 @@ final class WorkerSupervisor: @unchecked Sendable {
             ("due", .number(due.timeIntervalSince1970)),
         ])
         let timers = RequestTimers()
-        process.send(WorkerFrame(header: header, body: Array(configuration.utf8))) { reply in
+        process.send(WorkerFrame(header: header, body: Array(configuration.utf8)), label: "\(requestKind.rawValue) of \"\(kind)\"") { reply in
             timers.cancel()
             once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
         }
         timers.add(clock.schedule(at: due) { process.send(now: due) })
         timers.add(
             clock.schedule(at: due.addingTimeInterval(settings.answerGrace)) {
-                process.kill(
+                self.retire(
+                    process,
                     because: "it did not report on the \(requestKind.rawValue) of \"\(kind)\" within \(timeSpan(self.settings.answerGrace)) of its deadline (unresponsive)")
             })
     }
@@ -399,10 +414,11 @@ final class WorkerSupervisor: @unchecked Sendable {
             let message = frame["message"]?.stringValue ?? "failed in its worker"
             guard frame["stuck"]?.boolValue == true else { return fail(reason, message) }
             // Stuck inside the bundle: only ending the process takes the thread back.
-            process.kill(because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
+            lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+            retire(process, because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
             return fail(
                 .timedOut,
-                "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker is being killed; it restarts on a later request")
+                "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker was killed; \(restartNote())")
         case .failure(let exit):
             lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
             if case .memoryExceeded(let slot, let bytes, let limit) = exit.cause, exit.killedBecause == nil {

@@ -263,8 +263,12 @@ static void request(const widget_request_t *request, widget_completion_fn comple
     if (strcmp(kind, "fixture.crash") == 0) segfault();
     if (strcmp(kind, "fixture.abort") == 0) abort();
     if (strcmp(kind, "fixture.trap") == 0) __builtin_trap(); /* what Swift's fatalError compiles to */
-    if (strcmp(kind, "fixture.hang") == 0)
-        for (;;) pause(); /* stuck inside its call for good */
+    if (strcmp(kind, "fixture.hang") == 0) {
+        /* Says so (a test waits for the line), then stays inside its call for good. */
+        fprintf(stderr, "fixture.hang: inside its call\n");
+        fflush(stderr);
+        for (;;) pause();
+    }
     if (strcmp(kind, "fixture.hog") == 0) {
         /* Allocates 100 MiB during its call and keeps it (a leak, as a runaway provider has). */
         static void *kept[64];

@@ -117,16 +117,33 @@ import WidgetWire
 /// for its own messages (they name the test's widget kind) instead of installing a handler.
 enum TestLog {
     final class Box: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = NSCondition()
         var messages: [String] = []
     }
 
     static let box: Box = {
         let box = Box()
-        HostLog.setHandler { _, message in box.lock.withLock { box.messages.append(message) } }
+        HostLog.setHandler { _, message in
+            box.lock.withLock {
+                box.messages.append(message)
+                box.lock.broadcast()
+            }
+        }
         return box
     }()
 
     static func start() { _ = box }
     static var messages: [String] { box.lock.withLock { box.messages } }
+
+    /// Blocks until a message satisfies `match`; false after `limit` seconds (a broken test fails,
+    /// not hangs). Call it off the cooperative pool.
+    static func wait(limit: TimeInterval = 10, for match: (String) -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(limit)
+        box.lock.lock()
+        defer { box.lock.unlock() }
+        while !box.messages.contains(where: match) {
+            if !box.lock.wait(until: giveUp) { return false }
+        }
+        return true
+    }
 }

@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// Process isolation with real fault bundles: each bundle in a worker process (the `widgets`
+/// executable in worker mode), on a virtual clock. The host survives every fault, the other bundles
+/// keep answering, and each diagnosis is exact.
+@Suite struct ProcessIsolationTests {
+    static let isolation = Isolation.process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable))
+
+    /// A process-isolated registry over private copies of the fixtures. Loading waits for the
+    /// workers, so it runs off the cooperative pool.
+    func load(_ fixtures: [String], clock: ManualClock = ManualClock(), isolation: Isolation = isolation) async -> WidgetRegistry {
+        let directory = Fixtures.directory(fixtures)
+        return await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) }
+    }
+
+    func failure(_ registry: WidgetRegistry, _ kind: String, _ request: RequestKind = .timeline) async -> RequestError? {
+        do {
+            _ = try await registry.request(request, kind: kind)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func answers(_ registry: WidgetRegistry, _ kind: String) async -> Bool {
+        (try? await registry.request(.timeline, kind: kind))?.entries.isEmpty == false
+    }
+
+    @Test(arguments: RequestKind.allCases)
+    func segfaultInAnyRequestEndsOnlyItsWorker(request: RequestKind) async throws {
+        let registry = await load(["behaviours", "good"])
+        defer { registry.shutDownWorkers() }
+        let before = try #require(registry.widget(kind: "fixture.crash")?.bundle.workerProcessID)
+        let error = try #require(await failure(registry, "fixture.crash", request))
+        #expect(error.reason == .crashed)
+        #expect(
+            error.description
+                == "widget \"fixture.crash\" (behaviours.so): crashed while answering \(request.rawValue): its worker was killed by SIGSEGV (segmentation fault); it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"
+        )
+        #expect(await answers(registry, "fixture.good"))
+        #expect(registry.widget(kind: "fixture.crash")?.bundle.workerProcessID == nil)
+        #expect(kill(before, 0) != 0, "the crashed worker is gone and reaped")
+        #expect(registry.statistics(kind: "fixture.crash")?.crashes == 1)
+    }
+
+    @Test func abortTrapAndSwiftFatalErrorAreNamed() async throws {
+        let registry = await load(["behaviours", "libFaultWidgets"])
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        #expect(await failure(registry, "fixture.abort")?.message.hasPrefix("crashed while answering timeline: its worker was killed by SIGABRT (abort); ") == true)
+        clock.advance(by: 1)
+        #expect(
+            await failure(registry, "fixture.trap")?.message.hasPrefix(
+                "crashed while answering timeline: its worker was killed by SIGILL (illegal instruction: a Swift runtime trap such as fatalError or a failed precondition); "
+            ) == true)
+        let fatal = try #require(await failure(registry, "fault.fatal-error"))
+        #expect(
+            fatal.message
+                == "crashed while answering timeline: its worker was killed by SIGILL (illegal instruction: a Swift runtime trap such as fatalError or a failed precondition); its last output: \"FaultWidgets/FaultWidgets.swift:28: Fatal error: the fault bundle's timeline gives up\"; it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"
+        )
+        // Its sibling in the same bundle waits out the backoff, then gets a fresh worker.
+        let refused = try #require(await failure(registry, "fault.steady"))
+        #expect(refused.reason == .crashed)
+        #expect(
+            refused.message.hasPrefix(
+                "not sent: its worker crashed (crashed while answering the timeline of \"fault.fatal-error\": its worker was killed by SIGILL"))
+        #expect(refused.message.hasSuffix("; it restarts in 1 s"))
+        clock.advance(by: 1)
+        #expect(await answers(registry, "fault.steady"))
+    }
+
+    @Test func backoffDoublesAndRepeatedCrashesDisableTheBundle() async throws {
+        let registry = await load(["behaviours", "good"])
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        for (crash, backoff) in [(1, 1), (2, 2), (3, 4), (4, 8)] {
+            let error = try #require(await failure(registry, "fixture.crash"))
+            #expect(error.message.hasSuffix("it restarts on a request after \(backoff) s (\(crash) of 5 crashes within 1 h disable it)"))
+            clock.advance(by: TimeInterval(backoff) - 0.5)
+            #expect(await failure(registry, "fixture.crash")?.message.hasPrefix("not sent: its worker crashed") == true)
+            clock.advance(by: 0.5)
+        }
+        let fifth = try #require(await failure(registry, "fixture.crash"))
+        #expect(fifth.message.hasSuffix("; the bundle is now disabled after 5 crashes within 1 h"))
+        let bundle = try #require(registry.widget(kind: "fixture.behaving")?.bundle)
+        #expect(
+            bundle.disabledReason
+                == "disabled after 5 crashes within 1 h; the last: crashed while answering the timeline of \"fixture.crash\": its worker was killed by SIGSEGV (segmentation fault)"
+        )
+        clock.advance(by: 3600)
+        let disabled = try #require(await failure(registry, "fixture.behaving"))
+        #expect(
+            disabled.message
+                == "not sent: disabled after 5 crashes within 1 h; the last: crashed while answering the timeline of \"fixture.crash\": its worker was killed by SIGSEGV (segmentation fault). Replace the bundle or restart the host to try again"
+        )
+        #expect(await answers(registry, "fixture.good"))
+    }
+
+    @Test func crashesOutsideTheWindowDoNotCount() async throws {
+        let registry = await load(["behaviours"])
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        for _ in 0..<6 {
+            let error = try #require(await failure(registry, "fixture.crash"))
+            #expect(error.message.hasSuffix("it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"))
+            clock.advance(by: 3600)
+        }
+        #expect(registry.widget(kind: "fixture.crash")?.bundle.disabledReason == nil)
+    }
+
+    @Test func bundleThatCrashesWhileLoadingIsReportedAndTheOthersLoad() async throws {
+        let registry = await load(["crash-in-constructor", "crash-in-initialize", "good"])
+        defer { registry.shutDownWorkers() }
+        #expect(registry.widgets.map(\.kind) == ["fixture.good"])
+        #expect(registry.problems.map(\.reason) == [.crashed, .crashed])
+        for (problem, name) in zip(registry.problems, ["crash-in-constructor.so", "crash-in-initialize.so"]) {
+            #expect(problem.path.hasSuffix("/\(name)"))
+            #expect(
+                problem.message
+                    == "crashed while loading (in its static initializers or initialize): its worker was killed by SIGSEGV (segmentation fault)")
+        }
+        #expect(await answers(registry, "fixture.good"))
+    }
+
+    @Test func bundleThatHangsWhileLoadingIsKilledAtTheLoadDeadline() async throws {
+        let clock = ManualClock()
+        let directory = Fixtures.directory(["hang-in-initialize"])
+        let isolation = Self.isolation
+        let loading = Task { await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) } }
+        // The load deadline is set when the worker starts.
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 10)
+        let registry = await loading.value
+        #expect(registry.widgets.isEmpty)
+        let problem = try #require(registry.problems.first)
+        #expect(problem.reason == .timedOut)
+        #expect(
+            problem.message
+                == "its worker was killed while loading (in its static initializers or initialize): it did not finish loading within 10 s (hung in its initializers or initialize)"
+        )
+    }
+
+    @Test func providerStuckInsideItsCallIsKilledAtItsDeadlineWhileOthersAnswer() async throws {
+        let registry = await load(["behaviours", "good"])
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        TestLog.start()
+        let hung = Task { await failure(registry, "fixture.hang", .placeholder) }
+        // The provider says on its standard error when it is inside its call; the host relays it.
+        #expect(await blocking { TestLog.wait { $0.hasSuffix("fixture.hang: inside its call") } })
+        #expect(await answers(registry, "fixture.good"))
+        clock.advance(by: 2)
+        let error = try #require(await hung.value)
+        #expect(error.reason == .timedOut)
+        #expect(
+            error.description
+                == "widget \"fixture.hang\" (behaviours.so): placeholder did not complete within 2.0 seconds: it was stuck inside its call (hung), so its worker was killed; it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"
+        )
+        // The kill counts as a crash: its siblings wait out the backoff, then run in a new worker.
+        let refused = try #require(await failure(registry, "fixture.behaving"))
+        #expect(refused.message.hasPrefix("not sent: its worker crashed (its worker was killed: \"fixture.hang\" was stuck inside its placeholder call past its 2.0 seconds deadline (hung))"))
+        clock.advance(by: 1)
+        #expect(await answers(registry, "fixture.behaving"))
+    }
+
+    @Test func completionThatNeverComesTimesOutWithoutKillingTheWorker() async throws {
+        let registry = await load(["behaviours"])
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        let worker = registry.widget(kind: "fixture.never")?.bundle.workerProcessID
+        let never = Task { await failure(registry, "fixture.never") }
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 2) })
+        clock.advance(by: 15)
+        let error = try #require(await never.value)
+        #expect(error.reason == .timedOut)
+        #expect(error.message == "timeline did not complete within 15.0 seconds")
+        #expect(registry.widget(kind: "fixture.never")?.bundle.workerProcessID == worker)
+        #expect(await answers(registry, "fixture.behaving"))
+    }
+
+    @Test func providerOverItsMemoryLimitIsKilledForRealAndStartsAfresh() async throws {
+        let registry = await load(["behaviours"])
+        defer { registry.shutDownWorkers() }
+        let worker = registry.widget(kind: "fixture.hog")?.bundle.workerProcessID
+        let error = try #require(await failure(registry, "fixture.hog"))
+        #expect(error.reason == .memoryLimitExceeded)
+        #expect(
+            error.description
+                == "widget \"fixture.hog\" (behaviours.so): exceeded its memory limit: peak 100.0 MB, limit 30.0 MB; its worker was killed, and it starts afresh on the next request"
+        )
+        #expect(registry.statistics(kind: "fixture.hog")?.terminations == 1)
+        // No backoff: the next request starts a new worker at once, and 29 MB then freed passes.
+        let spike = try await registry.request(.timeline, kind: "fixture.spike")
+        #expect(spike.entries.count == 1)
+        let restarted = registry.widget(kind: "fixture.spike")?.bundle.workerProcessID
+        #expect(restarted != nil && restarted != worker)
+        let statistics = try #require(registry.statistics(kind: "fixture.spike"))
+        #expect((statistics.peakBytes ?? 0) >= 29 << 20)
+        #expect(statistics.memoryLimit == 30 << 20)
+    }
+
+    @Test func misbehavingAnswersAreDiagnosedAsInQueueMode() async throws {
+        let registry = await load(["behaviours"])
+        defer { registry.shutDownWorkers() }
+        #expect(await failure(registry, "fixture.error")?.description == "widget \"fixture.error\" (behaviours.so): timeline failed: the server is down")
+        #expect(await failure(registry, "fixture.garbage")?.reason == .malformedResult)
+        #expect(await failure(registry, "fixture.missing-date")?.message == "malformed timeline result: entries[1]: missing \"date\"")
+        #expect(try await registry.request(.timeline, kind: "fixture.twice").entries.count == 1)
+        let many = try await registry.request(.timeline, kind: "fixture.many")
+        #expect(many.entries.count == 10_000)
+        #expect(many.policy == .atEnd)
+        let unsorted = try await registry.request(.timeline, kind: "fixture.unsorted")
+        #expect(unsorted.notes == ["entries were not in date order; sorted by date (equal dates keep their order)"])
+        // The request reaches the provider whole, and its answer comes back whole.
+        let answer = try await registry.request(.placeholder, kind: "fixture.behaving", family: .systemMedium)
+        #expect(PlainTextRenderer.lines(answer.entries[0].view) == ["fixture.behaving", "placeholder family 1 preview 1 size 338x158"])
+        let timeline = try await registry.request(.timeline, kind: "fixture.behaving")
+        #expect(timeline.entries[0].relevance == WireRelevance(score: 0.5, duration: 60))
+        #expect(timeline.policy == .after(1_763_750_900))
+    }
+
+    @Test func listReportsABundleThatCrashesWhileLoading() async {
+        let directory = Fixtures.directory(["crash-in-constructor", "good"])
+        let result = await widgets(["--plugins", directory.path, "list"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
+        #expect(
+            result.standardError
+                == "widgets: error: \(directory.path)/crash-in-constructor.so: crashed while loading (in its static initializers or initialize): its worker was killed by SIGSEGV (segmentation fault)\n"
+        )
+    }
+
+    @Test func requestCommandsContainACrashAndQueueModeRemainsAvailable() async {
+        let directory = Fixtures.directory(["behaviours"])
+        let crashed = await widgets(["--plugins", directory.path, "timeline", "fixture.crash"])
+        #expect(crashed.status == 1)
+        #expect(crashed.standardError.hasPrefix("widgets: error: widget \"fixture.crash\" (behaviours.so): crashed while answering timeline: its worker was killed by SIGSEGV (segmentation fault)"))
+        let queue = await widgets(["--plugins", directory.path, "timeline", "fixture.behaving", "--isolation", "queue"])
+        #expect(queue.status == 0)
+        let bad = await widgets(["--plugins", directory.path, "timeline", "fixture.behaving", "--isolation", "thread"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("widgets: --isolation takes 'process' or 'queue', not 'thread'\n"))
+    }
+}
