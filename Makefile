@@ -39,6 +39,7 @@ test:
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
 bench:
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
 	$(RELEASE)/widgets-bench
 

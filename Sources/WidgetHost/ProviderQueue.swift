@@ -77,49 +77,44 @@ final class ProviderQueue: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the queue after the requests before it, and returns its result, or `timeout()`
-    /// once `due` has come on `clock`, whichever is first. `body` is handed the request's ticket, to
-    /// tell it the ABI request number it is waiting on, so the deadline can wake that wait too.
-    func perform<T: Sendable>(
+    /// Runs `body` on the queue after the requests before it, and hands `completion` its result, or
+    /// `timeout()` once `due` has come on `clock`, whichever is first. `body` is handed the request's
+    /// ticket, to tell it the ABI request number it is waiting on, so the deadline can wake that wait
+    /// too. `completion` runs once, on the queue or on the clock's timer.
+    func submit<T: Sendable>(
         due: Date, clock: WidgetClock, timeout: @escaping @Sendable () -> RequestError,
         refused: @escaping @Sendable (String) -> RequestError,
+        completion: @escaping @Sendable (Result<T, RequestError>) -> Void,
         _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
-    ) async throws(RequestError) -> T {
-        let result: Result<T, RequestError> =
-            if let reason = refusal() { .failure(refused(reason)) } else { await run(due: due, clock: clock, timeout: timeout, body) }
-        lock.withLock {
-            statistics.calls += 1
-            if case .failure = result { statistics.failures += 1 }
+    ) {
+        let counted: @Sendable (Result<T, RequestError>) -> Void = { result in
+            self.lock.withLock {
+                self.statistics.calls += 1
+                if case .failure = result { self.statistics.failures += 1 }
+            }
+            completion(result)
         }
-        return try result.get()
-    }
-
-    private func run<T: Sendable>(
-        due: Date, clock: WidgetClock, timeout: @escaping @Sendable () -> RequestError,
-        _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
-    ) async -> Result<T, RequestError> {
-        await withCheckedContinuation { continuation in
-            let ticket = RequestTicket()
-            let timer = clock.schedule(at: due) {
-                if let id = ticket.requestID { PendingRequests.shared.expire(id) }
-                let (delivered, stuck) = ticket.finishByDeadline()
-                if stuck { self.lock.withLock { self.stuckCalls += 1 } }
-                if delivered { continuation.resume(returning: .failure(timeout())) }
+        if let reason = refusal() { return counted(.failure(refused(reason))) }
+        let ticket = RequestTicket()
+        let timer = clock.schedule(at: due) {
+            if let id = ticket.requestID { PendingRequests.shared.expire(id) }
+            let (delivered, stuck) = ticket.finishByDeadline()
+            if stuck { self.lock.withLock { self.stuckCalls += 1 } }
+            if delivered { counted(.failure(timeout())) }
+        }
+        queue.async {
+            // Timed out while waiting behind another call: never sent.
+            guard !ticket.isFinished else { return }
+            let started = ContinuousClock.now
+            let result = Result { () throws(RequestError) -> T in try body(ticket) }
+            let elapsed = ContinuousClock.now - started
+            timer.cancel()
+            let (delivered, wasStuck) = ticket.finishByAnswer()
+            self.lock.withLock {
+                self.statistics.timeInCalls += elapsed
+                if wasStuck { self.stuckCalls -= 1 }
             }
-            queue.async {
-                // Timed out while waiting behind another call: never sent.
-                guard !ticket.isFinished else { return }
-                let started = ContinuousClock.now
-                let result = Result { () throws(RequestError) -> T in try body(ticket) }
-                let elapsed = ContinuousClock.now - started
-                timer.cancel()
-                let (delivered, wasStuck) = ticket.finishByAnswer()
-                self.lock.withLock {
-                    self.statistics.timeInCalls += elapsed
-                    if wasStuck { self.stuckCalls -= 1 }
-                }
-                if delivered { continuation.resume(returning: result) }
-            }
+            if delivered { counted(result) }
         }
     }
 

@@ -96,21 +96,52 @@ extension WidgetRegistry {
         try await request(requestKind, kind: kind, family: family, isPreview: isPreview, configuration: configuration, due: nil)
     }
 
-    /// `due`: a deadline the request already has (a worker serving its host's request); nil to
-    /// count the registry's deadline from now.
     func request(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, due: Date?
     ) async throws(RequestError) -> ProviderResult {
         let (widget, family) = try resolve(kind: kind, family: family)
-        let deadline = deadlines[requestKind]
         if let worker = widget.bundle.worker {
             return try await worker.request(
-                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline,
-                clock: clock)
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
+                deadline: deadlines[requestKind], clock: clock)
         }
+        let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
+            submitInProcess(
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, due: due,
+                completion: { continuation.resume(returning: $0) })
+        }
+        return try result.get()
+    }
+
+    /// A request of a bundle opened in this process, answered through `completion` on the provider's
+    /// queue (or the deadline's timer). `due`: a deadline the request already has (a worker serving
+    /// its host's request); nil to count the registry's deadline from now.
+    func submitInProcess(
+        _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, due: Date?,
+        completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+    ) {
+        let widget: RegisteredWidget
+        let resolvedFamily: WidgetFamily
+        do {
+            (widget, resolvedFamily) = try resolve(kind: kind, family: family)
+        } catch {
+            return completion(.failure(error))
+        }
+        submitInProcess(
+            requestKind, widget: widget, family: resolvedFamily, isPreview: isPreview, configuration: configuration, due: due,
+            completion: completion)
+    }
+
+    private func submitInProcess(
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String, due: Date?,
+        completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+    ) {
+        let kind = widget.kind
         guard let queue = providerQueue(kind: kind) else {
-            throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")
+            return completion(
+                .failure(RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")))
         }
+        let deadline = deadlines[requestKind]
         let due = due ?? clock.now().addingTimeInterval(deadline.timeInterval)
         let timeout: @Sendable () -> RequestError = {
             .timedOut(requestKind, kind: kind, bundlePath: widget.bundle.path, deadline: deadline)
@@ -118,7 +149,8 @@ extension WidgetRegistry {
         let refused: @Sendable (String) -> RequestError = { reason in
             RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: reason)
         }
-        return try await queue.perform(due: due, clock: clock, timeout: timeout, refused: refused) { ticket throws(RequestError) -> ProviderResult in
+        queue.submit(due: due, clock: clock, timeout: timeout, refused: refused, completion: completion) {
+            ticket throws(RequestError) -> ProviderResult in
             try self.respond(
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
                 queue: queue, due: due, ticket: ticket)

@@ -41,39 +41,128 @@ public final class ScheduledAction: @unchecked Sendable {
     }
 }
 
-/// The real clock: wall time, and Dispatch timers on wall time (which keep counting while the
-/// machine sleeps, as timeline dates do).
+/// The real clock: wall time, and timers on wall time (which keep counting while the machine
+/// sleeps, as timeline dates do).
 ///
-/// Timers fire on a queue of their own, not Dispatch's shared global queues: a bundle that blocks
-/// the shared worker threads must not be able to delay the deadlines that contain it. Actions must
-/// be short.
+/// All timers share one thread of their own, which sleeps until the earliest one is due: nothing
+/// polls, and setting or cancelling a timer that is not the earliest wakes nobody (a request's
+/// deadline is set and cancelled on every request). Not Dispatch's shared queues either: a bundle
+/// that blocks their threads must not be able to delay the deadlines that contain it. Actions run on
+/// that thread, one after another, and must be short.
 public struct SystemClock: WidgetClock {
-    private static let timers = DispatchQueue(label: "widgets.clock")
-
     public init() {}
 
     public func now() -> Date { Date() }
 
     @discardableResult
     public func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
-        // Dispatch sources are thread-safe; the box only tells the compiler so.
-        let timer = _SendableTimer(source: DispatchSource.makeTimerSource(queue: Self.timers))
-        let token = ScheduledAction { timer.source.cancel() }
-        timer.source.setEventHandler {
-            if token.claim() { action() }
-            timer.source.cancel()
-        }
-        let seconds = date.timeIntervalSince1970
-        let wallDeadline = DispatchWallTime(
-            timespec: timespec(tv_sec: Int(seconds.rounded(.down)), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9)))
-        timer.source.schedule(wallDeadline: wallDeadline, leeway: .milliseconds(1))
-        timer.source.activate()
-        return token
+        TimerThread.shared.schedule(at: date, action)
     }
 }
 
-private struct _SendableTimer: @unchecked Sendable {
-    let source: DispatchSourceTimer
+/// The timers of every `SystemClock`: a binary heap by due date, and one thread that waits on a
+/// condition until the top one is due (or an earlier one is added).
+final class TimerThread: @unchecked Sendable {
+    static let shared = TimerThread()
+
+    private struct Entry {
+        let date: Date
+        let sequence: UInt64
+        let token: ScheduledAction
+        let action: @Sendable () -> Void
+
+        func precedes(_ other: Entry) -> Bool { (date, sequence) < (other.date, other.sequence) }
+    }
+
+    private let condition = NSCondition()
+    private var heap: [Entry] = []
+    private var sequence: UInt64 = 0
+    /// Entries cancelled but still in the heap; compacted away when they outnumber the live ones.
+    private var cancelled = 0
+
+    private init() {
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "widgets.clock"
+        thread.start()
+    }
+
+    func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        // Cancelling wakes nobody: if it was the earliest, the thread wakes at its date once, finds
+        // it cancelled, and sleeps on (waking it now would cost every request a wakeup instead).
+        let token = ScheduledAction { [unowned self] in
+            self.condition.withLock { self.cancelled += 1 }
+        }
+        condition.withLock {
+            sequence += 1
+            push(Entry(date: date, sequence: sequence, token: token, action: action))
+            // Only a timer earlier than the one the thread sleeps for changes how long it sleeps.
+            if heap[0].token === token, date < sleepingUntil { condition.signal() }
+            if cancelled > 1024 && cancelled > heap.count / 2 { compact() }
+        }
+        return token
+    }
+
+    /// The date the thread sleeps until (distantFuture while there is no timer); under the lock.
+    private var sleepingUntil = Date.distantFuture
+
+    private func run() {
+        condition.lock()
+        while true {
+            while let first = heap.first, first.token.isCancelledOrDone {
+                popFirst()
+                cancelled = max(0, cancelled - 1)
+            }
+            guard let first = heap.first else {
+                sleepingUntil = .distantFuture
+                condition.wait()
+                continue
+            }
+            if first.date > Date() {
+                sleepingUntil = first.date
+                _ = condition.wait(until: first.date)
+                continue
+            }
+            sleepingUntil = .distantPast
+            popFirst()
+            condition.unlock()
+            if first.token.claim() { first.action() }
+            condition.lock()
+        }
+    }
+
+    private func compact() {
+        heap.removeAll { $0.token.isCancelledOrDone }
+        cancelled = 0
+        heap.sort { $0.precedes($1) }  // a sorted array is a valid heap
+    }
+
+    private func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func popFirst() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
+            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
 }
 
 /// A clock that moves only when told: tests run hours of behaviour in milliseconds.
@@ -87,7 +176,8 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
 
     private let lock = NSCondition()
     private var current: Date
-    private var entries: [Entry] = []
+    /// Pending actions by their sequence number; a cancelled one is removed at once.
+    private var entries: [Int: Entry] = [:]
     private var sequence = 0
 
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
@@ -98,16 +188,22 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
 
     /// Actions scheduled and not yet run or cancelled.
     public var pendingCount: Int {
-        lock.withLock { entries.filter { !$0.token.isCancelledOrDone }.count }
+        lock.withLock { entries.count }
     }
 
     @discardableResult
     public func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
-        let token = ScheduledAction()
+        let number: Int = lock.withLock {
+            sequence += 1
+            return sequence
+        }
+        let token = ScheduledAction { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { _ = self.entries.removeValue(forKey: number) }
+        }
         let runNow: Bool = lock.withLock {
             if date <= current { return true }
-            sequence += 1
-            entries.append(Entry(date: date, sequence: sequence, token: token, action: action))
+            entries[number] = Entry(date: date, sequence: number, token: token, action: action)
             lock.broadcast()
             return false
         }
@@ -124,7 +220,7 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
         let giveUp = Date().addingTimeInterval(limit)
         lock.lock()
         defer { lock.unlock() }
-        while entries.filter({ !$0.token.isCancelledOrDone }).count < count {
+        while entries.count < count {
             if !lock.wait(until: giveUp) { return false }
         }
         return true
@@ -140,13 +236,12 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
     public func advance(to target: Date) {
         while true {
             let next: Entry? = lock.withLock {
-                guard let index = entries.indices.filter({ entries[$0].date <= target })
-                    .min(by: { (entries[$0].date, entries[$0].sequence) < (entries[$1].date, entries[$1].sequence) })
+                guard let entry = entries.values.filter({ $0.date <= target }).min(by: { ($0.date, $0.sequence) < ($1.date, $1.sequence) })
                 else {
                     current = max(current, target)
                     return nil
                 }
-                let entry = entries.remove(at: index)
+                entries[entry.sequence] = nil
                 current = max(current, entry.date)
                 return entry
             }

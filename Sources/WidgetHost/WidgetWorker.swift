@@ -89,7 +89,8 @@ public enum WidgetWorker {
             if let now = frame["now"]?.numberValue { clock.advance(to: Date(timeIntervalSince1970: now)) }
             switch frame.operation {
             case "request":
-                Task { channel.send(await serve(frame, registry: registry)) }
+                // Answered from the provider's queue: no other thread in between.
+                serve(frame, registry: registry) { channel.send($0) }
             case "clock":
                 break
             default:
@@ -126,34 +127,41 @@ public enum WidgetWorker {
         return WorkerFrame(header: header)
     }
 
-    private static func serve(_ frame: WorkerFrame, registry: WidgetRegistry) async -> WorkerFrame {
-        var reply = WorkerFrame(header: JSONObject([("op", .string("error")), ("id", frame["id"] ?? .null)]))
+    private static func serve(_ frame: WorkerFrame, registry: WidgetRegistry, reply send: @escaping @Sendable (WorkerFrame) -> Void) {
+        let id = frame["id"] ?? .null
         guard let requestKind = frame["request"]?.stringValue.flatMap(RequestKind.init(rawValue:)),
             let kind = frame["kind"]?.stringValue, let due = frame["due"]?.numberValue
         else {
-            reply.header["reason"] = .string(RequestError.Reason.malformedResult.rawValue)
-            reply.header["message"] = .string("the host sent a malformed request")
-            return reply
+            return send(
+                WorkerFrame(
+                    header: JSONObject([
+                        ("op", .string("error")), ("id", id), ("reason", .string(RequestError.Reason.malformedResult.rawValue)),
+                        ("message", .string("the host sent a malformed request")),
+                    ])))
         }
         let family = frame["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:))
         let configuration = String(decoding: frame.body, as: UTF8.self)
-        do {
-            let result = try await registry.request(
-                requestKind, kind: kind, family: family, isPreview: frame["preview"]?.boolValue ?? false,
-                configuration: configuration.isEmpty ? "{}" : configuration, due: Date(timeIntervalSince1970: due))
-            reply.header["op"] = .string("result")
-            reply.header["notes"] = .array(result.notes.map(JSONValue.string))
-            reply.body = WireTimeline(entries: result.entries, policy: result.policy).encoded()
-        } catch {
-            reply.header["reason"] = .string(error.reason.rawValue)
-            reply.header["message"] = .string(error.message)
+        registry.submitInProcess(
+            requestKind, kind: kind, family: family, isPreview: frame["preview"]?.boolValue ?? false,
+            configuration: configuration.isEmpty ? "{}" : configuration, due: Date(timeIntervalSince1970: due)
+        ) { result in
+            var reply = WorkerFrame(header: JSONObject([("op", .string("result")), ("id", id)]))
+            switch result {
+            case .success(let answer):
+                reply.header["notes"] = .array(answer.notes.map(JSONValue.string))
+                reply.body = WireTimeline(entries: answer.entries, policy: answer.policy).encoded()
+            case .failure(let error):
+                reply.header["op"] = .string("error")
+                reply.header["reason"] = .string(error.reason.rawValue)
+                reply.header["message"] = .string(error.message)
+            }
+            let statistics = registry.statistics(kind: kind)
+            // A call still inside the bundle after its deadline can only be ended with the process.
+            if (statistics?.stuckCalls ?? 0) > 0 { reply.header["stuck"] = .bool(true) }
+            // The provider's memory after the call, for the host's statistics.
+            reply.header["live"] = statistics?.liveBytes.map { .number(Double($0)) } ?? .null
+            reply.header["peak"] = statistics?.peakBytes.map { .number(Double($0)) } ?? .null
+            send(reply)
         }
-        let statistics = registry.statistics(kind: kind)
-        // A call still inside the bundle after its deadline can only be ended with the process.
-        if (statistics?.stuckCalls ?? 0) > 0 { reply.header["stuck"] = .bool(true) }
-        // The provider's memory after the call, for the host's statistics.
-        reply.header["live"] = statistics?.liveBytes.map { .number(Double($0)) } ?? .null
-        reply.header["peak"] = statistics?.peakBytes.map { .number(Double($0)) } ?? .null
-        return reply
     }
 }

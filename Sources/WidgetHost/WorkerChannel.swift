@@ -54,6 +54,8 @@ final class WorkerChannel: @unchecked Sendable {
     private let writeLock = NSLock()
     private var buffer: [UInt8] = []
     private var start = 0
+    /// What each read goes into, made once (reads are by one thread).
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -124,11 +126,10 @@ final class WorkerChannel: @unchecked Sendable {
             buffer.removeFirst(start)
             start = 0
         }
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
             if count > 0 {
-                buffer += chunk[0..<count]
+                buffer.append(contentsOf: chunk.prefix(count))
                 return
             }
             if count == 0 { throw .closed }

@@ -327,6 +327,12 @@ final class WorkerSupervisor: @unchecked Sendable {
         let started = ContinuousClock.now
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
             let once = Once(continuation)
+            // A running worker gets the request from the calling thread; starting one waits on the
+            // supervisor's queue, so requests that arrive meanwhile wait behind it.
+            if let running = runningWorkerIfAny() {
+                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline, to: running, once: once)
+                return
+            }
             queue.async {
                 self.submit(
                     requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline,
@@ -352,13 +358,27 @@ final class WorkerSupervisor: @unchecked Sendable {
         func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
             RequestError(kind: kind, bundlePath: path, reason: reason, message: message)
         }
-        let process: WorkerProcess
         switch runningWorker() {
         case .failure(let reason):
             once.resume(.failure(fail(.crashed, "not sent: \(reason.text)")))
-            return
-        case .success(let running): process = running
+        case .success(let process):
+            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline, to: process, once: once)
         }
+    }
+
+    /// The worker, if one is running now.
+    private func runningWorkerIfAny() -> WorkerProcess? {
+        lock.withLock {
+            if case .running(let process) = state, !process.hasEnded { return process }
+            return nil
+        }
+    }
+
+    private func send(
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
+        deadline: Duration, to process: WorkerProcess, once: Once
+    ) {
+        let kind = widget.kind
         let now = clock.now()
         let due = now.addingTimeInterval(deadline.timeInterval)
         let header = JSONObject([
@@ -371,12 +391,18 @@ final class WorkerSupervisor: @unchecked Sendable {
             timers.cancel()
             once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
         }
-        timers.add(clock.schedule(at: due) { process.send(now: due) })
+        // At the deadline the worker is told the time, and times the request out itself; one that
+        // has not reported within the grace after that is unresponsive.
+        let grace = settings.answerGrace
         timers.add(
-            clock.schedule(at: due.addingTimeInterval(settings.answerGrace)) {
-                self.retire(
-                    process,
-                    because: "it did not report on the \(requestKind.rawValue) of \"\(kind)\" within \(timeSpan(self.settings.answerGrace)) of its deadline (unresponsive)")
+            clock.schedule(at: due) {
+                process.send(now: due)
+                timers.add(
+                    self.clock.schedule(at: due.addingTimeInterval(grace)) {
+                        self.retire(
+                            process,
+                            because: "it did not report on the \(requestKind.rawValue) of \"\(kind)\" within \(timeSpan(grace)) of its deadline (unresponsive)")
+                    })
             })
     }
 

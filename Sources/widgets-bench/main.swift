@@ -218,6 +218,90 @@ func benchmarkThroughput(providers: Int, requestsEach: Int) async -> Double {
     return Double(providers * requestsEach) / seconds
 }
 
+// MARK: - 3b. One C provider: the direct call, queue mode and process mode
+
+nonisolated(unsafe) var completedBytes = 0
+
+struct IsolationResult {
+    let direct: [Double]
+    let queue: [Double]
+    let process: [Double]
+    let processThroughput: Double
+}
+
+/// The same C provider three ways: its request function called directly (the floor: what the
+/// provider itself costs), through queue mode, and through process mode (a worker process started
+/// from the `widgets` executable beside this one), each a sequential awaited round trip.
+func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) async -> IsolationResult {
+    let library = compileFixture()
+    defer { try? FileManager.default.removeItem(at: library) }
+    let directory = bundleDirectory(copies: 1, of: library, label: "isolation")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("bundle-000.so").path
+
+    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), let symbol = dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL) else {
+        fatalError("cannot open the benchmark bundle")
+    }
+    let bundle = unsafeBitCast(symbol, to: widget_bundle_entry_fn.self)()!.pointee
+    var error = [CChar](repeating: 0, count: 256)
+    var host = widget_host_t(
+        abi_version: widget_abi_version_t(major: 1, minor: 1), struct_size: UInt32(MemoryLayout<widget_host_t>.size), host_data: nil,
+        register_widget: { _, _ in true }, log: { _, _, _ in })
+    precondition(bundle.initialize!(&host, &error, error.count))
+    let completion: widget_completion_fn = { _, result in completedBytes = result!.pointee.length }
+    let direct: [Double] = "fixture.bundle-000".withCString { kind in
+        "{}".withCString { configuration in
+            var request = widget_request_t(
+                struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: UInt32(WIDGET_REQUEST_TIMELINE.rawValue),
+                widget_kind: kind, family: 0, is_preview: false, display_width: 158, display_height: 158, configuration: configuration)
+            return sample(iterations: iterations, warmup: iterations / 10) {
+                bundle.request!(&request, completion, nil)
+                blackHole(completedBytes)
+            }
+        }
+    }
+
+    func roundTrips(_ registry: WidgetRegistry) async -> [Double] {
+        precondition(registry.widgets.count == 1, "\(registry.problems)")
+        let kind = registry.widgets[0].kind
+        for _ in 0..<(iterations / 10) { _ = try! await registry.request(.timeline, kind: kind) }
+        var times: [Double] = []
+        times.reserveCapacity(iterations)
+        for _ in 0..<iterations {
+            let start = nanoseconds()
+            blackHole(try! await registry.request(.timeline, kind: kind))
+            times.append(Double(nanoseconds() - start))
+        }
+        return times.sorted()
+    }
+    let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("widgets").path
+    precondition(FileManager.default.isExecutableFile(atPath: worker), "\(worker) is missing: make bench builds it")
+    let isolation = Isolation.process(ProcessIsolation(workerExecutable: worker))
+    let queue = await roundTrips(WidgetRegistry.load(searchPath: [directory.path]))
+    let processRegistry = WidgetRegistry.load(searchPath: [directory.path], isolation: isolation)
+    let process = await roundTrips(processRegistry)
+    processRegistry.shutDownWorkers()
+
+    // Requests per second across 16 bundles, each in its own worker.
+    let many = bundleDirectory(copies: providers, of: library, label: "isolation-many")
+    defer { try? FileManager.default.removeItem(at: many) }
+    let registry = WidgetRegistry.load(searchPath: [many.path], isolation: isolation)
+    precondition(registry.widgets.count == providers, "\(registry.problems)")
+    let kinds = registry.widgets.map(\.kind)
+    let start = nanoseconds()
+    await withTaskGroup(of: Void.self) { group in
+        for kind in kinds {
+            group.addTask {
+                for _ in 0..<requestsEach { _ = try! await registry.request(.timeline, kind: kind) }
+            }
+        }
+    }
+    let seconds = Double(nanoseconds() - start) / 1e9
+    registry.shutDownWorkers()
+    return IsolationResult(direct: direct.sorted(), queue: queue, process: process, processThroughput: Double(providers * requestsEach) / seconds)
+}
+
 // MARK: - 4. The memory guard's cost per allocation
 
 struct GuardResult {
@@ -307,6 +391,10 @@ precondition(memory_guard_active(), "the benchmark must run with the memory guar
 let queueRoundTrip = await benchmarkQueueRoundTrip(iterations: 20_000)
 let throughput = await benchmarkThroughput(providers: 16, requestsEach: 2_000)
 let guardCost = benchmarkGuard(iterations: 200_000)
+let isolation = await benchmarkIsolation(iterations: 20_000, providers: 16, requestsEach: 1_000)
+let directMedian = percentile(isolation.direct, 0.5)
+let queueOverhead = percentile(isolation.queue, 0.5) - directMedian
+let processOverhead = percentile(isolation.process, 0.5) - directMedian
 
 let loadRatio = loading.loader / loading.floor
 let abiMedian = percentile(request.throughABI, 0.5)
@@ -341,6 +429,20 @@ let rows = [
         name: "requests per second, 16 providers asked at once (queue mode)",
         measured: "\(Int(throughput)) requests/s", floor: "\(ProcessInfo.processInfo.activeProcessorCount) cores",
         result: "\(Int(throughput / 16)) per provider per second", goal: "none set", met: true),
+    Row(
+        name: "timeline request of a C provider in queue mode, awaited (median)",
+        measured: "\(formatted(percentile(isolation.queue, 0.5) / 1000)) µs (p90 \(formatted(percentile(isolation.queue, 0.9) / 1000)) µs)",
+        floor: "its request function called directly: \(formatted(directMedian / 1000)) µs",
+        result: "+\(formatted(queueOverhead / 1000)) µs", goal: "none set", met: true),
+    Row(
+        name: "the same request in process mode (worker process), awaited (median)",
+        measured: "\(formatted(percentile(isolation.process, 0.5) / 1000)) µs (p90 \(formatted(percentile(isolation.process, 0.9) / 1000)) µs)",
+        floor: "its request function called directly: \(formatted(directMedian / 1000)) µs",
+        result: "+\(formatted(processOverhead / 1000)) µs", goal: "≤ 50 µs overhead", met: processOverhead <= 50_000),
+    Row(
+        name: "requests per second, 16 bundles in 16 workers asked at once (process mode)",
+        measured: "\(Int(isolation.processThroughput)) requests/s", floor: "queue mode, 16 providers: \(Int(throughput)) requests/s",
+        result: "\(Int(isolation.processThroughput / 16)) per provider per second", goal: "none set", met: true),
     Row(
         name: "memory guard: malloc + free of 64 bytes, charged to a provider",
         measured: "\(formatted(guardCost.tagged, 1)) ns (host thread, uncharged: \(formatted(guardCost.untagged, 1)) ns)",
@@ -400,6 +502,14 @@ markdown += """
       queue, the deadline timer, the awaited continuation), 20 000 sequential awaits. Throughput: 16
       copies of the C bundle, 2 000 timeline requests to each, all 16 providers asked at once from a
       task group; total requests over wall time.
+    - **Queue and process mode, one C provider.** The C fixture bundle's well-behaved widget (it
+      formats one entry with `snprintf`). The floor calls its `request` function directly with a
+      completion that only takes the length: 20 000 calls after 2 000 untimed. Queue mode: the same
+      request through `WidgetRegistry.request`, awaited, 20 000 times in sequence. Process mode: the
+      same through a worker process (the `widgets` executable in worker mode): the request frame over
+      a Unix socket pair, the worker's queue-mode request (deadline, guard, validation), the
+      re-encoded result back, decoded again in the host. Throughput: 16 copies of the bundle, each in
+      its own worker, 1 000 timeline requests to each, all asked at once.
     - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
       (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
       guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.

@@ -46,8 +46,9 @@ let commands: [CommandSpec] = [
         arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
         discussion: """
             Per provider: calls, failures, the heap its current run holds (live) and the most any run held
-            (peak), runs terminated for going over the memory limit, and time in calls. Failures are
-            reported one line each on standard error, and make the exit code 1.
+            (peak), runs terminated for going over the memory limit, calls its worker crashed or was
+            killed during (process isolation), and time in calls. Failures are reported one line each on
+            standard error, and make the exit code 1.
             """),
 ]
 
@@ -155,7 +156,7 @@ extension CommandContext {
             }
         }
         let rows = registry.widgets.map { ($0, registry.statistics(kind: $0.kind) ?? ProviderStatistics()) }
-        output.standardOutput(json ? Render.statisticsJSON(rows).jsonText : Render.statisticsText(rows, memoryLimit: registry.memoryLimit))
+        output.standardOutput(json ? Render.statisticsJSON(rows).jsonText : Render.statisticsText(rows, memoryLimit: registry.memoryLimit, isolation: registry.isolation))
         return failed ? .failure : .success
     }
 }

@@ -115,14 +115,15 @@ enum Render {
         return .object(object)
     }
 
-    static func statisticsText(_ rows: [(RegisteredWidget, ProviderStatistics)], memoryLimit: Int64) -> String {
+    static func statisticsText(_ rows: [(RegisteredWidget, ProviderStatistics)], memoryLimit: Int64, isolation: Isolation) -> String {
         func bytes(_ value: Int64?) -> String { value.map(megabytes) ?? "-" }
-        let header = ["provider", "bundle", "calls", "failures", "live", "peak", "limit", "terminated", "time in calls"]
+        let header = ["provider", "bundle", "calls", "failures", "live", "peak", "limit", "terminated", "crashes", "time in calls"]
         let table = [header] + rows.map { widget, statistics in
             let milliseconds = Double(statistics.timeInCalls.components.seconds) * 1000 + Double(statistics.timeInCalls.components.attoseconds) / 1e15
             return [
                 widget.kind, widget.bundle.fileName, "\(statistics.calls)", "\(statistics.failures)", bytes(statistics.liveBytes),
-                bytes(statistics.peakBytes), bytes(statistics.memoryLimit), "\(statistics.terminations)", String(format: "%.1f ms", milliseconds),
+                bytes(statistics.peakBytes), bytes(statistics.memoryLimit), "\(statistics.terminations)", "\(statistics.crashes)",
+                String(format: "%.1f ms", milliseconds),
             ]
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
@@ -133,7 +134,12 @@ enum Render {
             }.joined(separator: "  ")
         }
         lines.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
-        lines.append("host memory limit per provider: \(bytes(memoryLimit)) (a bundle may set a lower one)\(MemoryGuard.isActive ? "" : "; the memory guard is not active in this process")")
+        switch isolation {
+        case .process:
+            lines.append("process isolation: each bundle in a worker process; memory limit per provider \(bytes(memoryLimit)) (a bundle may set a lower one), enforced by ending the worker")
+        case .queue:
+            lines.append("queue isolation: all bundles in this process; memory limit per provider \(bytes(memoryLimit)) (a bundle may set a lower one)\(MemoryGuard.isActive ? "" : "; the memory guard is not active in this process")")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -149,7 +155,8 @@ enum Render {
                         ("peakBytes", statistics.peakBytes.map { .number(Double($0)) } ?? .null),
                         ("retainedBytes", statistics.retainedBytes.map { .number(Double($0)) } ?? .null),
                         ("memoryLimit", .number(Double(statistics.memoryLimit))),
-                        ("terminations", .number(Double(statistics.terminations))), ("secondsInCalls", .number(seconds)),
+                        ("terminations", .number(Double(statistics.terminations))), ("crashes", .number(Double(statistics.crashes))),
+                        ("secondsInCalls", .number(seconds)),
                     ]))
             })
     }

@@ -159,8 +159,13 @@ import WidgetWire
         #expect(rows[0]["memoryLimit"] == .number(25 * 1_048_576))
 
         let text = await widgets(["--plugins", Fixtures.directory(["good"]).path, "stats"])
-        #expect(text.standardOutput.hasPrefix("provider      bundle   calls  failures"))
-        #expect(text.standardOutput.hasSuffix("host memory limit per provider: 30.0 MB (a bundle may set a lower one)\n"))
+        #expect(text.standardOutput.hasPrefix("provider      bundle   calls  failures    live    peak    limit  terminated  crashes  time in calls\n"))
+        #expect(
+            text.standardOutput.hasSuffix(
+                "process isolation: each bundle in a worker process; memory limit per provider 30.0 MB (a bundle may set a lower one), enforced by ending the worker\n"
+            ))
+        let queue = await widgets(["--plugins", Fixtures.directory(["good"]).path, "stats", "--isolation", "queue"])
+        #expect(queue.standardOutput.hasSuffix("queue isolation: all bundles in this process; memory limit per provider 30.0 MB (a bundle may set a lower one)\n"))
 
         let bad = await widgets(["stats", "--memory-limit", "lots"])
         #expect(bad.status == 2)

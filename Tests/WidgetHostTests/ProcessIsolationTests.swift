@@ -172,7 +172,7 @@ import WidgetWire
         let clock = registry.clock as! ManualClock
         let worker = registry.widget(kind: "fixture.never")?.bundle.workerProcessID
         let never = Task { await failure(registry, "fixture.never") }
-        #expect(await blocking { clock.waitUntilScheduled(atLeast: 2) })
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
         clock.advance(by: 15)
         let error = try #require(await never.value)
         #expect(error.reason == .timedOut)

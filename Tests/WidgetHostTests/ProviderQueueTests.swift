@@ -198,4 +198,40 @@ func noCallStuck(_ registry: WidgetRegistry, _ kind: String) async -> Bool {
         #expect(log.lines == ["a at 110.0", "b at 110.0", "past runs at once", "c at 130.0"])
         #expect(clock.pendingCount == 0)
     }
+
+    @Test func cancelledActionsLeaveNothingPending() {
+        let clock = ManualClock()
+        for _ in 0..<1000 { clock.schedule(at: clock.now().addingTimeInterval(15)) {}.cancel() }
+        #expect(clock.pendingCount == 0)
+    }
+}
+
+@Suite struct SystemClockTests {
+    /// Due timers run in date order on the clock's thread; cancelled ones never run. Dates in the
+    /// past are due at once, so nothing here waits for time to pass.
+    @Test func runsDueTimersInDateOrderAndSkipsCancelledOnes() async {
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var lines: [String] = []
+            func add(_ line: String) { lock.withLock { lines.append(line) } }
+        }
+        let log = Log()
+        let clock = SystemClock()
+        let done = DispatchSemaphore(value: 0)
+        let base = Date().addingTimeInterval(-100)
+        // Held back behind a timer that blocks the thread until all are scheduled.
+        let gate = DispatchSemaphore(value: 0)
+        clock.schedule(at: base) { gate.wait() }
+        clock.schedule(at: base.addingTimeInterval(3)) {
+            log.add("c")
+            done.signal()
+        }
+        clock.schedule(at: base.addingTimeInterval(1)) { log.add("a") }
+        let cancelled = clock.schedule(at: base.addingTimeInterval(2)) { log.add("cancelled") }
+        clock.schedule(at: base.addingTimeInterval(2)) { log.add("b") }
+        cancelled.cancel()
+        gate.signal()
+        await blocking { done.wait() }
+        #expect(log.lock.withLock { log.lines } == ["a", "b", "c"])
+    }
 }
