@@ -81,8 +81,12 @@ public enum WidgetWorker {
             do {
                 frame = try channel.receive()
             } catch {
-                // The host closed the channel (or is gone): nothing more to do.
-                if case .closed = error { exit(0) }
+                // The host closed the channel (or is gone): nothing more to do. No exit handlers: a
+                // bundle's static destructors must not be able to keep the worker alive.
+                if case .closed = error {
+                    fflush(nil)
+                    _exit(0)
+                }
                 HostLog.log(.error, "worker for \(options.bundlePath): \(error)")
                 exit(3)
             }

@@ -222,6 +222,26 @@ func benchmarkThroughput(providers: Int, requestsEach: Int) async -> Double {
 
 nonisolated(unsafe) var completedBytes = 0
 
+/// One byte there and back over a socket pair between two threads: the least any request to another
+/// process costs on this machine (two wakeups), measured for comparison.
+func benchmarkSocketRoundTrip(iterations: Int) -> [Double] {
+    var pair: [Int32] = [-1, -1]
+    precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+    let (near, far) = (pair[0], pair[1])
+    let echo = Thread {
+        var byte: UInt8 = 0
+        while read(far, &byte, 1) == 1 { _ = write(far, &byte, 1) }
+    }
+    echo.start()
+    var byte: UInt8 = 1
+    let times = sample(iterations: iterations, warmup: iterations / 10) {
+        _ = write(near, &byte, 1)
+        _ = read(near, &byte, 1)
+    }
+    close(near)
+    return times.sorted()
+}
+
 struct IsolationResult {
     let direct: [Double]
     let queue: [Double]
@@ -395,6 +415,7 @@ let isolation = await benchmarkIsolation(iterations: 20_000, providers: 16, requ
 let directMedian = percentile(isolation.direct, 0.5)
 let queueOverhead = percentile(isolation.queue, 0.5) - directMedian
 let processOverhead = percentile(isolation.process, 0.5) - directMedian
+let socketRoundTrip = benchmarkSocketRoundTrip(iterations: 20_000)
 
 let loadRatio = loading.loader / loading.floor
 let abiMedian = percentile(request.throughABI, 0.5)
@@ -439,6 +460,10 @@ let rows = [
         measured: "\(formatted(percentile(isolation.process, 0.5) / 1000)) µs (p90 \(formatted(percentile(isolation.process, 0.9) / 1000)) µs)",
         floor: "its request function called directly: \(formatted(directMedian / 1000)) µs",
         result: "+\(formatted(processOverhead / 1000)) µs", goal: "≤ 50 µs overhead", met: processOverhead <= 50_000),
+    Row(
+        name: "one byte there and back over a socket pair, between two threads (median)",
+        measured: "\(formatted(percentile(socketRoundTrip, 0.5) / 1000)) µs (p90 \(formatted(percentile(socketRoundTrip, 0.9) / 1000)) µs)",
+        floor: "-", result: "for comparison: two thread wakeups", goal: "none set", met: true),
     Row(
         name: "requests per second, 16 bundles in 16 workers asked at once (process mode)",
         measured: "\(Int(isolation.processThroughput)) requests/s", floor: "queue mode, 16 providers: \(Int(throughput)) requests/s",
@@ -509,7 +534,10 @@ markdown += """
       same through a worker process (the `widgets` executable in worker mode): the request frame over
       a Unix socket pair, the worker's queue-mode request (deadline, guard, validation), the
       re-encoded result back, decoded again in the host. Throughput: 16 copies of the bundle, each in
-      its own worker, 1 000 timeline requests to each, all asked at once.
+      its own worker, 1 000 timeline requests to each, all asked at once. For comparison, one byte
+      sent back and forth over a socket pair between two threads of the benchmark (two wakeups).
+      A process-mode request takes four wakeups at the least (the worker's reader, the provider's
+      queue, the host's reader, the awaiting task), against two in queue mode.
     - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
       (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
       guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.
