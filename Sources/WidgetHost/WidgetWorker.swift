@@ -70,6 +70,9 @@ public enum WidgetWorker {
             FileHandle.standardError.write(Data("widgets worker: no channel on descriptor 3; a worker is started by a host\n".utf8))
             exit(2)
         }
+        // Children a bundle starts must not inherit the channel: the host learns of the worker's
+        // end by the channel closing.
+        for descriptor in [channelDescriptor, exceededDescriptor] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         if MemoryGuard.isActive { memory_guard_exit_on_exceed(exceededDescriptor) }
         let channel = WorkerChannel(descriptor: channelDescriptor)
         let clock = ManualClock(now: options.now)

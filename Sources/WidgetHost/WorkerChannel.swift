@@ -16,7 +16,7 @@ struct WorkerFrame: Sendable {
 
     subscript(key: String) -> JSONValue? { header[key] }
     var operation: String { header["op"]?.stringValue ?? "" }
-    var id: UInt64? { header["id"]?.numberValue.map { UInt64($0) } }
+    var id: UInt64? { header["id"]?.numberValue.flatMap { UInt64(exactly: $0) } }
 
     func encoded() -> [UInt8] {
         var writer = JSONWriter(reservingCapacity: 256)

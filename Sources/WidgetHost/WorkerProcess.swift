@@ -140,13 +140,16 @@ final class WorkerProcess: @unchecked Sendable {
             for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
             throw .system("cannot start the worker \(executable): \(errnoText(status))")
         }
-        let process = WorkerProcess(
+        return WorkerProcess(
             pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
             exceeded: exceededPipe[0], onExit: onExit)
-        let thread = Thread { process.readUntilExit() }
+    }
+
+    /// Starts the thread that reads the worker's messages and output until it ends.
+    func startReading() {
+        let thread = Thread { self.readUntilExit() }
         thread.name = "widgets.worker.\(fileName)"
         thread.start()
-        return process
     }
 
     private static func raised(_ descriptor: Int32) -> Int32 {
@@ -211,13 +214,16 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Kills the worker (SIGKILL); `reason` goes into the diagnosis of whatever it still owed.
     func kill(because reason: String) {
-        let first: Bool = lock.withLock {
-            guard ended == nil, killReason == nil else { return false }
+        lock.withLock {
+            // Never after it was reaped: the pid may belong to another process by then.
+            guard !reaping, killReason == nil else { return }
             killReason = reason
-            return true
+            Glibc.kill(pid, SIGKILL)
         }
-        if first { Glibc.kill(pid, SIGKILL) }
     }
+
+    /// Set when the reader thread starts reaping the process.
+    private var reaping = false
 
     /// Ends the worker gently: it exits when its channel closes.
     func close() {
@@ -305,13 +311,32 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     private func finish() {
-        let (reason, wasClosing) = lock.withLock { (killReason, closing) }
         // The channel ended: the worker is exiting or dead. One that closed it while alive is killed.
-        if !wasClosing { Glibc.kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // What is left of its output: it is dead, so read without waiting.
+        // From here on only this thread signals it, and never after reaping it.
+        let (wasClosing, reason) = lock.withLock {
+            reaping = true
+            if !closing { Glibc.kill(pid, SIGKILL) }
+            return (closing, killReason)
+        }
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+        var status: Int32 = 0
+        var waited = 0
+        while true {
+            let result = waitpid(pid, &status, wasClosing ? WNOHANG : 0)
+            if result == pid { break }
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 {
+                // Reaped elsewhere (or SIGCHLD ignored): its status is unknown, not a clean exit.
+                status = Int32(SIGKILL)
+                break
+            }
+            // Closed gently: keep taking its output while it exits, and end it if it does not.
+            while relayOutput() {}
+            waited += 1
+            if waited == 200 { lock.withLock { Glibc.kill(pid, SIGKILL) } }
+            usleep(10_000)
+        }
+        // What is left of its output: it is dead, so read without waiting.
         while relayOutput() {}
         if !outputTail.isEmpty { relay(outputTail) }
         var cause: WorkerExit.Cause

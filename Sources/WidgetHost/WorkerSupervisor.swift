@@ -68,12 +68,13 @@ struct WorkerHello: Sendable {
     init(_ frame: WorkerFrame, path: String) throws(ChannelError) {
         func number(_ value: JSONValue?) -> Double? { value?.numberValue }
         if let described = frame["bundle"]?.objectValue {
-            guard let name = described["name"]?.stringValue, let major = number(described["abiMajor"]),
-                let minor = number(described["abiMinor"])
+            guard let name = described["name"]?.stringValue, let major = number(described["abiMajor"]).flatMap(UInt32.init(exactly:)),
+                let minor = number(described["abiMinor"]).flatMap(UInt32.init(exactly:))
             else { throw .malformed("hello: incomplete bundle") }
+            // Numbers from a worker are checked, never trusted to fit.
             bundle = Bundle(
-                name: name, builtWith: described["builtWith"]?.stringValue, abiVersion: (UInt32(major), UInt32(minor)),
-                memoryLimit: number(described["memoryLimit"]).map { Int64($0) })
+                name: name, builtWith: described["builtWith"]?.stringValue, abiVersion: (major, minor),
+                memoryLimit: number(described["memoryLimit"]).map { $0 >= 0x1p63 ? Int64.max : Int64(exactly: $0.rounded()) ?? 0 })
         } else {
             bundle = nil
         }
@@ -88,7 +89,7 @@ struct WorkerHello: Sendable {
                     kind: kind, displayName: value["displayName"]?.stringValue ?? "", description: value["description"]?.stringValue ?? "",
                     families: families, configurationKind: configuration, configurationName: value["configurationName"]?.stringValue,
                     contentMarginsDisabled: value["contentMarginsDisabled"]?.boolValue ?? false,
-                    slot: UInt32(number(value["slot"]) ?? 0)))
+                    slot: number(value["slot"]).flatMap(UInt32.init(exactly:)) ?? 0))
         }
         self.widgets = widgets
         problems = (frame["problems"]?.arrayValue ?? []).map { value in
@@ -157,6 +158,8 @@ final class WorkerSupervisor: @unchecked Sendable {
             }
             process.awaitHello { _ in timer.cancel() }
             lock.withLock { state = .running(process) }
+            // Only now: a worker that dies at once must find itself the running one, to be counted.
+            process.startReading()
             return .success(process)
         } catch {
             return .failure(LoadProblem(path: path, reason: .workerFailed, message: "cannot start a worker process: \(error)"))
@@ -417,10 +420,12 @@ final class WorkerSupervisor: @unchecked Sendable {
         switch reply {
         case .success(let frame):
             lock.withLock {
-                if let live = frame["live"]?.numberValue { statistics[kind, default: ProviderStatistics()].liveBytes = Int64(live) }
-                if let peak = frame["peak"]?.numberValue {
+                if let live = frame["live"]?.numberValue.flatMap(Int64.init(exactly:)) {
+                    statistics[kind, default: ProviderStatistics()].liveBytes = live
+                }
+                if let peak = frame["peak"]?.numberValue.flatMap(Int64.init(exactly:)) {
                     let earlier = statistics[kind]?.peakBytes ?? 0
-                    statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, Int64(peak))
+                    statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, peak)
                 }
             }
             if frame.operation == "result" {
