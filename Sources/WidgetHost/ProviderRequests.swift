@@ -159,7 +159,11 @@ extension WidgetRegistry {
 
     /// What each provider has done so far: calls, failures, time in calls.
     public func statistics(kind: String) -> ProviderStatistics? {
-        if let worker = widget(kind: kind)?.bundle.worker { return worker.statistics(kind: kind) }
+        if let bundle = widget(kind: kind)?.bundle, let worker = bundle.worker {
+            var statistics = worker.statistics(kind: kind)
+            statistics.memoryLimit = providerMemoryLimit(bundle)
+            return statistics
+        }
         return providerQueue(kind: kind)?.snapshot
     }
 

@@ -128,7 +128,6 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// Memory guard slot of each provider in the current worker, to name the one that went over.
     private var slots: [UInt32: String] = [:]
     private var statistics: [String: ProviderStatistics] = [:]
-    private var providerLimit: Int64
 
     init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64) {
         self.path = path
@@ -137,7 +136,6 @@ final class WorkerSupervisor: @unchecked Sendable {
         self.clock = clock
         self.deadlines = deadlines
         self.memoryLimit = memoryLimit
-        providerLimit = memoryLimit
         queue = DispatchQueue(label: "widgets.worker.\(fileName)")
     }
 
@@ -192,7 +190,6 @@ final class WorkerSupervisor: @unchecked Sendable {
                 let hello = try WorkerHello(frame, path: path)
                 lock.withLock {
                     slots = Dictionary(hello.widgets.map { ($0.slot, $0.kind) }, uniquingKeysWith: { first, _ in first })
-                    if let requested = hello.bundle?.memoryLimit { providerLimit = min(memoryLimit, requested) }
                 }
                 if hello.bundle == nil { process.close() }
                 return .success(hello)
@@ -468,11 +465,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     }
 
     func statistics(kind: String) -> ProviderStatistics {
-        lock.withLock {
-            var snapshot = statistics[kind] ?? ProviderStatistics()
-            snapshot.memoryLimit = providerLimit
-            return snapshot
-        }
+        lock.withLock { statistics[kind] ?? ProviderStatistics() }
     }
 }
 

@@ -148,15 +148,22 @@ struct WireDecoder {
             } catch {
                 throw error.isNodeFault ? error.withoutNodeFault : error.within(name)
             }
-            reader.skipWhitespace()
-            guard reader.position < reader.bytes.count else { throw syntax(reader.error("unexpected end of input in an object")) }
-            switch reader.bytes[reader.position] {
-            case UInt8(ascii: ","): reader.position += 1
-            case UInt8(ascii: "}"):
-                reader.position += 1
-                return
-            default: throw syntax(reader.error("expected ',' or '}'"))
-            }
+            if try endOfMember(closedBy: "}", in: "an object") { return }
+        }
+    }
+
+    /// After a member or element: true at the container's closing bracket, false after a comma.
+    private mutating func endOfMember(closedBy close: Unicode.Scalar, in container: String) throws(WireFormatError) -> Bool {
+        reader.skipWhitespace()
+        guard reader.position < reader.bytes.count else { throw syntax(reader.error("unexpected end of input in \(container)")) }
+        switch reader.bytes[reader.position] {
+        case UInt8(ascii: ","):
+            reader.position += 1
+            return false
+        case UInt8(ascii: close):
+            reader.position += 1
+            return true
+        default: throw syntax(reader.error("expected ',' or '\(close)'"))
         }
     }
 
@@ -180,15 +187,7 @@ struct WireDecoder {
                 throw error.within("[\(index)]")
             }
             index += 1
-            reader.skipWhitespace()
-            guard reader.position < reader.bytes.count else { throw syntax(reader.error("unexpected end of input in an array")) }
-            switch reader.bytes[reader.position] {
-            case UInt8(ascii: ","): reader.position += 1
-            case UInt8(ascii: "]"):
-                reader.position += 1
-                return
-            default: throw syntax(reader.error("expected ',' or ']'"))
-            }
+            if try endOfMember(closedBy: "]", in: "an array") { return }
         }
     }
 

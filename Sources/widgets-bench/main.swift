@@ -182,27 +182,29 @@ func benchmarkRequest(iterations: Int) -> RequestResult {
 
 // MARK: - 3. Queue mode: round trip and throughput
 
-/// The same request as above, through the provider's queue, awaited: what a host's caller sees.
-func benchmarkQueueRoundTrip(iterations: Int) async -> [Double] {
-    let registry = WidgetRegistry()
-    _ = registry.load(linkedEntry: exportWidgetBundle(BenchBundle.self), label: "linked:bench")
-    for _ in 0..<(iterations / 10) { _ = try! await registry.request(.timeline, kind: "bench.trivial") }
+/// `iterations` sequential awaited requests for one widget's timeline (after a tenth as many
+/// untimed): what a host's caller sees. Sorted nanoseconds.
+func awaitedRoundTrips(_ registry: WidgetRegistry, kind: String, iterations: Int) async -> [Double] {
+    for _ in 0..<(iterations / 10) { _ = try! await registry.request(.timeline, kind: kind) }
     var times: [Double] = []
     times.reserveCapacity(iterations)
     for _ in 0..<iterations {
         let start = nanoseconds()
-        blackHole(try! await registry.request(.timeline, kind: "bench.trivial"))
+        blackHole(try! await registry.request(.timeline, kind: kind))
         times.append(Double(nanoseconds() - start))
     }
     return times.sorted()
 }
 
-/// Requests per second with 16 providers (16 copies of a C bundle) asked concurrently.
-func benchmarkThroughput(providers: Int, requestsEach: Int) async -> Double {
-    let library = compileFixture()
-    let directory = bundleDirectory(copies: providers, of: library, label: "throughput")
-    let registry = WidgetRegistry.load(searchPath: [directory.path])
-    precondition(registry.widgets.count == providers, "\(registry.problems)")
+/// The same request as above, through the provider's queue, awaited.
+func benchmarkQueueRoundTrip(iterations: Int) async -> [Double] {
+    let registry = WidgetRegistry()
+    _ = registry.load(linkedEntry: exportWidgetBundle(BenchBundle.self), label: "linked:bench")
+    return await awaitedRoundTrips(registry, kind: "bench.trivial", iterations: iterations)
+}
+
+/// Requests per second with every provider of `registry` asked `requestsEach` times, all at once.
+func requestsPerSecond(_ registry: WidgetRegistry, requestsEach: Int) async -> Double {
     let kinds = registry.widgets.map(\.kind)
     let start = nanoseconds()
     await withTaskGroup(of: Void.self) { group in
@@ -213,9 +215,20 @@ func benchmarkThroughput(providers: Int, requestsEach: Int) async -> Double {
         }
     }
     let seconds = Double(nanoseconds() - start) / 1e9
-    try? FileManager.default.removeItem(at: directory)
-    try? FileManager.default.removeItem(at: library)
-    return Double(providers * requestsEach) / seconds
+    return Double(kinds.count * requestsEach) / seconds
+}
+
+/// Requests per second with 16 providers (16 copies of a C bundle) asked concurrently.
+func benchmarkThroughput(providers: Int, requestsEach: Int) async -> Double {
+    let library = compileFixture()
+    let directory = bundleDirectory(copies: providers, of: library, label: "throughput")
+    defer {
+        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: library)
+    }
+    let registry = WidgetRegistry.load(searchPath: [directory.path])
+    precondition(registry.widgets.count == providers, "\(registry.problems)")
+    return await requestsPerSecond(registry, requestsEach: requestsEach)
 }
 
 // MARK: - 3b. One C provider: the direct call, queue mode and process mode
@@ -283,16 +296,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
 
     func roundTrips(_ registry: WidgetRegistry) async -> [Double] {
         precondition(registry.widgets.count == 1, "\(registry.problems)")
-        let kind = registry.widgets[0].kind
-        for _ in 0..<(iterations / 10) { _ = try! await registry.request(.timeline, kind: kind) }
-        var times: [Double] = []
-        times.reserveCapacity(iterations)
-        for _ in 0..<iterations {
-            let start = nanoseconds()
-            blackHole(try! await registry.request(.timeline, kind: kind))
-            times.append(Double(nanoseconds() - start))
-        }
-        return times.sorted()
+        return await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: iterations)
     }
     let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("widgets").path
@@ -308,18 +312,9 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     defer { try? FileManager.default.removeItem(at: many) }
     let registry = WidgetRegistry.load(searchPath: [many.path], isolation: isolation)
     precondition(registry.widgets.count == providers, "\(registry.problems)")
-    let kinds = registry.widgets.map(\.kind)
-    let start = nanoseconds()
-    await withTaskGroup(of: Void.self) { group in
-        for kind in kinds {
-            group.addTask {
-                for _ in 0..<requestsEach { _ = try! await registry.request(.timeline, kind: kind) }
-            }
-        }
-    }
-    let seconds = Double(nanoseconds() - start) / 1e9
+    let processThroughput = await requestsPerSecond(registry, requestsEach: requestsEach)
     registry.shutDownWorkers()
-    return IsolationResult(direct: direct.sorted(), queue: queue, process: process, processThroughput: Double(providers * requestsEach) / seconds)
+    return IsolationResult(direct: direct.sorted(), queue: queue, process: process, processThroughput: processThroughput)
 }
 
 // MARK: - 4. The memory guard's cost per allocation
