@@ -9,7 +9,7 @@ CC ?= cc
 SWIFT_BUILD_FLAGS ?=
 RELEASE := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
 WIDGETS := $(RELEASE)/widgets
-BUNDLES := libGameWidgets.so libSystemWidgets.so
+BUNDLES := libGameWidgets.so libSystemWidgets.so libCryptoWidgets.so
 
 .PHONY: run build install test bench clean
 
@@ -21,6 +21,15 @@ run: install
 		echo; echo "== widgets timeline $$kind"; $(WIDGETS) --plugins widgets.d timeline $$kind || exit 1; done
 	@echo; echo "== widgets timeline com.mygame.leaderboard --family systemMedium"
 	@$(WIDGETS) --plugins widgets.d timeline com.mygame.leaderboard --family systemMedium
+	@# The crypto sample reads its prices from its shared container; offline, a sample file stands in.
+	@d="$${XDG_DATA_HOME:-$$HOME/.local/share}/widgets/groups/group.org.widgets.crypto"; \
+		mkdir -p "$$d" && { [ -f "$$d/prices.json" ] || cp Plugins/Crypto/prices.json "$$d/prices.json"; }
+	@echo; echo "== widgets options com.mygame.character-detail character"
+	@$(WIDGETS) --plugins widgets.d options com.mygame.character-detail character
+	@echo; echo "== widgets recommendations org.widgets.crypto.price"
+	@$(WIDGETS) --plugins widgets.d recommendations org.widgets.crypto.price
+	@echo; echo "== widgets timeline org.widgets.crypto.price"
+	@$(WIDGETS) --plugins widgets.d timeline org.widgets.crypto.price
 
 build:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)

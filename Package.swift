@@ -12,6 +12,7 @@ let package = Package(
         // Sample bundles: each a shared object installed into widgets.d/.
         .library(name: "GameWidgets", type: .dynamic, targets: ["GameWidgets"]),
         .library(name: "SystemWidgets", type: .dynamic, targets: ["SystemWidgets"]),
+        .library(name: "CryptoWidgets", type: .dynamic, targets: ["CryptoWidgets"]),
         .executable(name: "game-app", targets: ["GameApp"]),
         // A test fixture: a Swift bundle that calls fatalError (see Tests/FaultBundle).
         .library(name: "FaultWidgets", type: .dynamic, targets: ["FaultWidgets"]),
@@ -38,6 +39,7 @@ let package = Package(
         .target(name: "GameWidgets", dependencies: ["WidgetKit", "GameData"], path: "Plugins/Game/Widgets"),
         .executableTarget(name: "GameApp", dependencies: ["GameData"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
+        .target(name: "CryptoWidgets", dependencies: ["WidgetKit"], path: "Plugins/Crypto", exclude: ["prices.json"]),
 
         .target(name: "FaultWidgets", dependencies: ["WidgetKit"], path: "Tests/FaultBundle"),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire", "CWidgetABI"]),

@@ -10,6 +10,8 @@ enum ABISize {
     /// ABI 1.1 appended `memory_limit`.
     static let bundle_1_1 = MemoryLayout<widget_bundle_t>.offset(of: \.memory_limit)! + MemoryLayout<UInt64>.size
     static let descriptor = MemoryLayout<widget_descriptor_t>.offset(of: \.flags)! + MemoryLayout<UInt32>.size
+    /// ABI 1.2 appended `configuration_schema`.
+    static let descriptor_1_2 = MemoryLayout<widget_descriptor_t>.offset(of: \.configuration_schema)! + MemoryLayout<UnsafeRawPointer>.size
     static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + MemoryLayout<UnsafeRawPointer>.size
 
     /// Reads `struct_size`, which follows `abi_version` in the bundle and comes first elsewhere.

@@ -175,6 +175,8 @@ public struct RegisteredWidget: Sendable {
     /// The intent type's name, for configurable widgets.
     public let configurationName: String?
     public let contentMarginsDisabled: Bool
+    /// A configurable widget's parameters (ABI 1.2); nil for static widgets.
+    public let configuration: ConfigurationSchema?
     public let bundle: LoadedBundle
 
     static func validate(_ pointer: UnsafePointer<widget_descriptor_t>?, bundle: LoadedBundle) -> Result<RegisteredWidget, LoadProblem> {
@@ -200,6 +202,22 @@ public struct RegisteredWidget: Sendable {
         guard let configurationKind = ConfigurationKind(abiValue: descriptor.configuration_kind) else {
             return refuse("widget \"\(kind)\" has unknown configuration kind \(descriptor.configuration_kind)")
         }
+        var schema: ConfigurationSchema?
+        if declared >= ABISize.descriptor_1_2,
+            let text = UnsafeRawPointer(pointer).load(
+                fromByteOffset: MemoryLayout<widget_descriptor_t>.offset(of: \.configuration_schema)!, as: UnsafePointer<CChar>?.self)
+        {
+            do {
+                schema = try ConfigurationSchema(json: JSONValue.parse(String(cString: text)))
+            } catch let error as JSONSyntaxError {
+                return refuse("widget \"\(kind)\" has a malformed configuration schema: \(error)")
+            } catch {
+                return refuse("widget \"\(kind)\" has an invalid configuration schema: \(error)")
+            }
+        }
+        if configurationKind == .static, schema != nil {
+            return refuse("widget \"\(kind)\" is static but describes configuration parameters")
+        }
         return .success(
             RegisteredWidget(
                 kind: kind,
@@ -209,6 +227,6 @@ public struct RegisteredWidget: Sendable {
                 configurationKind: configurationKind,
                 configurationName: descriptor.configuration_name.map { String(bundleText: $0) },
                 contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
-                bundle: bundle))
+                configuration: schema, bundle: bundle))
     }
 }

@@ -7,12 +7,26 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case placeholder
     case snapshot
     case timeline
+    /// The choices for one parameter of a configurable widget (ABI 1.2).
+    case options
+    /// A configurable widget's preconfigured instances (ABI 1.2).
+    case recommendations
 
     var abiValue: UInt32 {
         switch self {
         case .placeholder: UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue)
         case .snapshot: UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue)
         case .timeline: UInt32(WIDGET_REQUEST_TIMELINE.rawValue)
+        case .options: UInt32(WIDGET_REQUEST_OPTIONS.rawValue)
+        case .recommendations: UInt32(WIDGET_REQUEST_RECOMMENDATIONS.rawValue)
+        }
+    }
+
+    /// Whether the answer is entries (and a policy), rather than configuration data.
+    public var answersWithEntries: Bool {
+        switch self {
+        case .placeholder, .snapshot, .timeline: true
+        case .options, .recommendations: false
         }
     }
 }
@@ -35,7 +49,8 @@ public struct RequestDeadlines: Sendable, Equatable {
     public subscript(kind: RequestKind) -> Duration {
         switch kind {
         case .placeholder: placeholder
-        case .snapshot: snapshot
+        // What a configuration screen shows while the user waits, as a snapshot is.
+        case .snapshot, .options, .recommendations: snapshot
         case .timeline: timeline
         }
     }
@@ -55,6 +70,8 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
         case crashed
         case malformedResult
         case invalidResult
+        /// Options or recommendations of a widget that has no configuration.
+        case notConfigurable
     }
 
     public let kind: String
@@ -83,6 +100,21 @@ public struct ProviderResult: Sendable {
     public let policy: WireReloadPolicy?
     /// What the host corrected and the author should know (e.g. entries sorted by date).
     public let notes: [String]
+    /// For options and recommendations: the answer, checked to be a JSON object (no entries).
+    public let payload: JSONValue?
+
+    init(
+        kind: String, requestKind: RequestKind, family: WidgetFamily, entries: [WireEntry], policy: WireReloadPolicy?,
+        notes: [String], payload: JSONValue? = nil
+    ) {
+        self.kind = kind
+        self.requestKind = requestKind
+        self.family = family
+        self.entries = entries
+        self.policy = policy
+        self.notes = notes
+        self.payload = payload
+    }
 }
 
 extension WidgetRegistry {
@@ -91,24 +123,23 @@ extension WidgetRegistry {
     /// the registry's clock to answer.
     public func request(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
-        configuration: String = "{}"
-    ) async throws(RequestError) -> ProviderResult {
-        try await request(requestKind, kind: kind, family: family, isPreview: isPreview, configuration: configuration, due: nil)
-    }
-
-    func request(
-        _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, due: Date?
+        configuration: String = "{}", parameter: String? = nil
     ) async throws(RequestError) -> ProviderResult {
         let (widget, family) = try resolve(kind: kind, family: family)
+        if !requestKind.answersWithEntries, widget.configuration == nil {
+            throw RequestError(
+                kind: kind, bundlePath: widget.bundle.path, reason: .notConfigurable,
+                message: "has no configuration (it is a static widget), so no \(requestKind.rawValue)")
+        }
         if let worker = widget.bundle.worker {
             return try await worker.request(
-                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
                 deadline: deadlines[requestKind], clock: clock)
         }
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
             submitInProcess(
-                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, due: due,
-                completion: { continuation.resume(returning: $0) })
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
+                due: nil, completion: { continuation.resume(returning: $0) })
         }
         return try result.get()
     }
@@ -117,8 +148,8 @@ extension WidgetRegistry {
     /// queue (or the deadline's timer). `due`: a deadline the request already has (a worker serving
     /// its host's request); nil to count the registry's deadline from now.
     func submitInProcess(
-        _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, due: Date?,
-        completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+        _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, parameter: String?,
+        due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
     ) {
         let widget: RegisteredWidget
         let resolvedFamily: WidgetFamily
@@ -128,13 +159,13 @@ extension WidgetRegistry {
             return completion(.failure(error))
         }
         submitInProcess(
-            requestKind, widget: widget, family: resolvedFamily, isPreview: isPreview, configuration: configuration, due: due,
-            completion: completion)
+            requestKind, widget: widget, family: resolvedFamily, isPreview: isPreview, configuration: configuration,
+            parameter: parameter, due: due, completion: completion)
     }
 
     private func submitInProcess(
-        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String, due: Date?,
-        completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
+        parameter: String?, due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
     ) {
         let kind = widget.kind
         guard let queue = providerQueue(kind: kind) else {
@@ -153,7 +184,7 @@ extension WidgetRegistry {
             ticket throws(RequestError) -> ProviderResult in
             try self.respond(
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
-                queue: queue, due: due, ticket: ticket)
+                parameter: parameter, queue: queue, due: due, ticket: ticket)
         }
     }
 
@@ -177,7 +208,7 @@ extension WidgetRegistry {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: "runs in a worker process")
         }
         let due = clock.now().addingTimeInterval(deadlines[requestKind].timeInterval)
-        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", queue: nil, due: due, ticket: nil)
+        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", parameter: nil, queue: nil, due: due, ticket: nil)
     }
 
     private func resolve(kind: String, family: WidgetFamily?) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
@@ -197,13 +228,14 @@ extension WidgetRegistry {
 
     private func respond(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        queue: ProviderQueue?, due: Date, ticket: RequestTicket?
+        parameter: String?, queue: ProviderQueue?, due: Date, ticket: RequestTicket?
     ) throws(RequestError) -> ProviderResult {
         let slot = queue?.memorySlot ?? 0
         let outcome = Result { () throws(RequestError) -> RequestOutcome in
             try widget.bundle.call(
                 requestKind, kind: widget.kind, family: family, isPreview: isPreview || requestKind == .placeholder,
-                configuration: configuration, deadline: deadlines[requestKind], due: due, clock: clock, memorySlot: slot,
+                configuration: configuration, parameter: parameter, deadline: deadlines[requestKind], due: due, clock: clock,
+                memorySlot: slot,
                 ticket: ticket)
         }
         // Over the limit, whatever it answered: terminated, as iOS terminates an extension.
@@ -225,7 +257,7 @@ extension LoadedBundle {
     /// expires the wait; without one (`ticket` nil), the call sets its own timer.
     func call(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration, due: Date, clock: WidgetClock, memorySlot: UInt32 = 0, ticket: RequestTicket? = nil
+        parameter: String? = nil, deadline: Duration, due: Date, clock: WidgetClock, memorySlot: UInt32 = 0, ticket: RequestTicket? = nil
     ) throws(RequestError) -> RequestOutcome {
         let (id, pending) = PendingRequests.shared.begin(RequestLabel(requestKind: requestKind, widgetKind: kind, fileName: fileName))
         ticket?.requestID = id
@@ -233,14 +265,17 @@ extension LoadedBundle {
         let size = family.displaySize
         kind.withCString { kindPointer in
             configuration.withCString { configurationPointer in
+                withOptionalCString(parameter) { parameterPointer in
                 var request = widget_request_t(
                     struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: requestKind.abiValue,
                     widget_kind: kindPointer, family: family.abiValue, is_preview: isPreview,
-                    display_width: size.width, display_height: size.height, configuration: configurationPointer)
+                    display_width: size.width, display_height: size.height, configuration: configurationPointer,
+                    parameter: parameterPointer)
                 // What the provider allocates during its call is charged to its slot.
                 let call = { self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id)) }
                 MemoryGuard.charging(memorySlot) {
                     if let ticket { ticket.insideBundle(call) } else { call() }
+                }
                 }
             }
         }
@@ -285,6 +320,11 @@ enum ResultValidation {
         case .malformed(let message): throw fail(.malformedResult, "malformed \(requestKind.rawValue) result: \(message)")
         case .data(let data): bytes = data
         }
+        if !requestKind.answersWithEntries {
+            return ProviderResult(
+                kind: kind, requestKind: requestKind, family: family, entries: [], policy: nil, notes: [],
+                payload: try payload(bytes, requestKind: requestKind, fail: fail))
+        }
         let timeline: WireTimeline
         do {
             timeline = try bytes.withUnsafeBufferPointer { buffer throws(WireFormatError) in try WireTimeline(bytes: buffer) }
@@ -298,6 +338,8 @@ enum ResultValidation {
             guard entries.count == 1 else {
                 throw fail(.invalidResult, "\(requestKind.rawValue) must have exactly one entry, it has \(entries.count)")
             }
+        case .options, .recommendations:
+            break
         case .timeline:
             guard timeline.policy != nil else { throw fail(.invalidResult, "timeline has no reload policy") }
             guard !entries.isEmpty else { throw fail(.invalidResult, "timeline has no entries") }
@@ -311,4 +353,33 @@ enum ResultValidation {
             kind: kind, requestKind: requestKind, family: family, entries: entries,
             policy: requestKind == .timeline ? timeline.policy : nil, notes: notes)
     }
+}
+
+extension ResultValidation {
+    /// An options or recommendations answer: well-formed, of the shape its kind has.
+    static func payload(
+        _ bytes: [UInt8], requestKind: RequestKind, fail: (RequestError.Reason, String) -> RequestError
+    ) throws(RequestError) -> JSONValue {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes)
+        } catch {
+            throw fail(.malformedResult, "malformed \(requestKind.rawValue) result: \(error)")
+        }
+        do {
+            switch requestKind {
+            case .options: _ = try ParameterOptions(json: value)
+            case .recommendations: _ = try WireRecommendation.list(json: value)
+            case .placeholder, .snapshot, .timeline: break
+            }
+        } catch {
+            throw fail(.invalidResult, "invalid \(requestKind.rawValue) result: \(error)")
+        }
+        return value
+    }
+}
+
+func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
 }

@@ -200,7 +200,7 @@ public final class WidgetRegistry: @unchecked Sendable {
                 RegisteredWidget(
                     kind: widget.kind, displayName: widget.displayName, description: widget.description, families: widget.families,
                     configurationKind: widget.configurationKind, configurationName: widget.configurationName,
-                    contentMarginsDisabled: widget.contentMarginsDisabled, bundle: bundle))
+                    contentMarginsDisabled: widget.contentMarginsDisabled, configuration: widget.configuration, bundle: bundle))
         }
         bundles.append(bundle)
         loadedFiles[identity] = path

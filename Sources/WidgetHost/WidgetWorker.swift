@@ -126,6 +126,7 @@ public enum WidgetWorker {
                         ("configuration", .string(widget.configurationKind.rawValue)),
                         ("configurationName", widget.configurationName.map(JSONValue.string) ?? .null),
                         ("contentMarginsDisabled", .bool(widget.contentMarginsDisabled)),
+                        ("schema", widget.configuration?.json ?? .null),
                         ("slot", .number(Double(registry.providerQueue(kind: widget.kind)?.memorySlot ?? 0))),
                     ]))
             })
@@ -150,13 +151,19 @@ public enum WidgetWorker {
         let configuration = String(decoding: frame.body, as: UTF8.self)
         registry.submitInProcess(
             requestKind, kind: kind, family: family, isPreview: frame["preview"]?.boolValue ?? false,
-            configuration: configuration.isEmpty ? "{}" : configuration, due: Date(timeIntervalSince1970: due)
+            configuration: configuration.isEmpty ? "{}" : configuration, parameter: frame["parameter"]?.stringValue, due: Date(timeIntervalSince1970: due)
         ) { result in
             var reply = WorkerFrame(header: JSONObject([("op", .string("result")), ("id", id)]))
             switch result {
             case .success(let answer):
                 reply.header["notes"] = .array(answer.notes.map(JSONValue.string))
-                reply.body = WireTimeline(entries: answer.entries, policy: answer.policy).encoded()
+                if let payload = answer.payload {
+                    var writer = JSONWriter()
+                    writer.write(payload)
+                    reply.body = writer.bytes
+                } else {
+                    reply.body = WireTimeline(entries: answer.entries, policy: answer.policy).encoded()
+                }
             case .failure(let error):
                 reply.header["op"] = .string("error")
                 reply.header["reason"] = .string(error.reason.rawValue)

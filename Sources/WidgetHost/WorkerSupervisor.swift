@@ -58,6 +58,7 @@ struct WorkerHello: Sendable {
         let configurationKind: ConfigurationKind
         let configurationName: String?
         let contentMarginsDisabled: Bool
+        let configuration: ConfigurationSchema?
         let slot: UInt32
     }
 
@@ -89,9 +90,14 @@ struct WorkerHello: Sendable {
                     kind: kind, displayName: value["displayName"]?.stringValue ?? "", description: value["description"]?.stringValue ?? "",
                     families: families, configurationKind: configuration, configurationName: value["configurationName"]?.stringValue,
                     contentMarginsDisabled: value["contentMarginsDisabled"]?.boolValue ?? false,
+                    configuration: try schema(value["schema"]),
                     slot: number(value["slot"]).flatMap(UInt32.init(exactly:)) ?? 0))
         }
         self.widgets = widgets
+        func schema(_ value: JSONValue?) throws(ChannelError) -> ConfigurationSchema? {
+            guard let value, value != .null else { return nil }
+            do { return try ConfigurationSchema(json: value) } catch { throw .malformed("hello: bad schema: \(error)") }
+        }
         problems = (frame["problems"]?.arrayValue ?? []).map { value in
             LoadProblem(
                 path: path, reason: value["reason"]?.stringValue.flatMap(LoadProblem.Reason.init(rawValue:)) ?? .invalidBundle,
@@ -322,7 +328,7 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     func request(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration, clock: WidgetClock
+        parameter: String?, deadline: Duration, clock: WidgetClock
     ) async throws(RequestError) -> ProviderResult {
         let started = ContinuousClock.now
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
@@ -330,12 +336,12 @@ final class WorkerSupervisor: @unchecked Sendable {
             // A running worker gets the request from the calling thread; starting one waits on the
             // supervisor's queue, so requests that arrive meanwhile wait behind it.
             if let running = runningWorkerIfAny() {
-                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline, to: running, once: once)
+                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, deadline: deadline, to: running, once: once)
                 return
             }
             queue.async {
                 self.submit(
-                    requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline,
+                    requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, deadline: deadline,
                     once: once)
             }
         }
@@ -352,7 +358,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// its deadline (the worker times it out by the host's clock) and for an unresponsive worker.
     private func submit(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration, once: Once
+        parameter: String?, deadline: Duration, once: Once
     ) {
         let kind = widget.kind
         func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
@@ -362,7 +368,7 @@ final class WorkerSupervisor: @unchecked Sendable {
         case .failure(let reason):
             once.resume(.failure(fail(.crashed, "not sent: \(reason.text)")))
         case .success(let process):
-            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, deadline: deadline, to: process, once: once)
+            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, deadline: deadline, to: process, once: once)
         }
     }
 
@@ -376,16 +382,17 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     private func send(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        deadline: Duration, to process: WorkerProcess, once: Once
+        parameter: String?, deadline: Duration, to process: WorkerProcess, once: Once
     ) {
         let kind = widget.kind
         let now = clock.now()
         let due = now.addingTimeInterval(deadline.timeInterval)
-        let header = JSONObject([
+        var header = JSONObject([
             ("op", .string("request")), ("request", .string(requestKind.rawValue)), ("kind", .string(kind)),
             ("family", .string(family.rawValue)), ("preview", .bool(isPreview)), ("now", .number(now.timeIntervalSince1970)),
             ("due", .number(due.timeIntervalSince1970)),
         ])
+        if let parameter { header["parameter"] = .string(parameter) }
         let timers = RequestTimers()
         process.send(WorkerFrame(header: header, body: Array(configuration.utf8)), label: "\(requestKind.rawValue) of \"\(kind)\"") { reply in
             timers.cancel()
@@ -423,6 +430,15 @@ final class WorkerSupervisor: @unchecked Sendable {
                 if let peak = frame["peak"]?.numberValue.flatMap(Int64.init(exactly:)) {
                     let earlier = statistics[kind]?.peakBytes ?? 0
                     statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, peak)
+                }
+            }
+            if frame.operation == "result", !requestKind.answersWithEntries {
+                return Result { () throws(RequestError) -> ProviderResult in
+                    ProviderResult(
+                        kind: kind, requestKind: requestKind, family: family, entries: [], policy: nil, notes: [],
+                        payload: try ResultValidation.payload(frame.body, requestKind: requestKind) { reason, message in
+                            RequestError(kind: kind, bundlePath: path, reason: reason, message: "its worker sent a \(message)")
+                        })
                 }
             }
             if frame.operation == "result" {

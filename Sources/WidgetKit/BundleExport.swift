@@ -75,15 +75,19 @@ final class BundleExport: @unchecked Sendable {
             descriptor.families = WidgetFamily.mask(definition.families)
             descriptor.configuration_kind = definition.configurationKind.rawValue
             descriptor.flags = definition.contentMarginsDisabled ? UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) : 0
+            let schemaText = definition.schema.map(\.json.jsonText)
             let accepted = definition.kind.withCString { kind in
                 definition.displayName.withCString { displayName in
                     definition.description.withCString { description in
                         withOptionalCString(definition.configurationName) { configurationName in
-                            descriptor.kind = kind
-                            descriptor.display_name = displayName
-                            descriptor.description = description
-                            descriptor.configuration_name = configurationName
-                            return register(host, &descriptor)
+                            withOptionalCString(schemaText) { schema in
+                                descriptor.kind = kind
+                                descriptor.display_name = displayName
+                                descriptor.description = description
+                                descriptor.configuration_name = configurationName
+                                descriptor.configuration_schema = schema
+                                return register(host, &descriptor)
+                            }
                         }
                     }
                 }
@@ -113,13 +117,28 @@ final class BundleExport: @unchecked Sendable {
         case UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue): requestKind = .placeholder
         case UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue): requestKind = .snapshot
         case UInt32(WIDGET_REQUEST_TIMELINE.rawValue): requestKind = .timeline
+        case UInt32(WIDGET_REQUEST_OPTIONS.rawValue): requestKind = .options
+        case UInt32(WIDGET_REQUEST_RECOMMENDATIONS.rawValue): requestKind = .recommendations
         default: return reply.fail("unknown request kind \(raw.request_kind)")
         }
-        let decoded = ProviderRequest(
+        var decoded = ProviderRequest(
             kind: requestKind, family: family, isPreview: raw.is_preview,
             displaySize: CGSize(width: raw.display_width, height: raw.display_height),
             configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
-        definition.respond(decoded) { timeline in reply.succeed(timeline.encoded()) }
+        // ABI 1.2's field, read only when the host's request has it.
+        if raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.parameter)! + MemoryLayout<UnsafeRawPointer>.size) {
+            decoded.parameter = raw.parameter.map { String(cString: $0) }
+        }
+        definition.respond(decoded) { answer in
+            switch answer {
+            case .timeline(let timeline): reply.succeed(timeline.encoded())
+            case .json(let value):
+                var writer = JSONWriter()
+                writer.write(value)
+                reply.succeed(writer.bytes)
+            case .failure(let message): reply.fail(message)
+            }
+        }
     }
 }
 

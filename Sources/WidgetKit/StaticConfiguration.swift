@@ -35,18 +35,29 @@ public struct _WidgetDefinition: Sendable {
     var contentMarginsDisabled = false
     var configurationKind: ConfigurationKind
     var configurationName: String?
+    /// A configurable widget's parameters, for the host.
+    var schema: ConfigurationSchema?
     /// Answers one request, calling `reply` exactly once, from any thread.
-    let respond: @Sendable (ProviderRequest, @escaping @Sendable (WireTimeline) -> Void) -> Void
+    let respond: @Sendable (ProviderRequest, @escaping @Sendable (ProviderAnswer) -> Void) -> Void
 
     init(
-        kind: String, configurationKind: ConfigurationKind, configurationName: String? = nil,
-        respond: @escaping @Sendable (ProviderRequest, @escaping @Sendable (WireTimeline) -> Void) -> Void
+        kind: String, configurationKind: ConfigurationKind, configurationName: String? = nil, schema: ConfigurationSchema? = nil,
+        respond: @escaping @Sendable (ProviderRequest, @escaping @Sendable (ProviderAnswer) -> Void) -> Void
     ) {
         self.kind = kind
         self.configurationKind = configurationKind
         self.configurationName = configurationName
+        self.schema = schema
         self.respond = respond
     }
+}
+
+/// What a provider answers, before it is encoded for the host.
+enum ProviderAnswer: Sendable {
+    case timeline(WireTimeline)
+    /// Options or recommendations.
+    case json(JSONValue)
+    case failure(String)
 }
 
 /// A request from the host, decoded from its C form.
@@ -55,6 +66,8 @@ struct ProviderRequest: Sendable {
         case placeholder
         case snapshot
         case timeline
+        case options
+        case recommendations
     }
 
     let kind: Kind
@@ -62,6 +75,8 @@ struct ProviderRequest: Sendable {
     let isPreview: Bool
     let displaySize: CGSize
     let configuration: String
+    /// For options: the parameter's name.
+    var parameter: String? = nil
 
     var providerContext: TimelineProviderContext {
         TimelineProviderContext(family: family, isPreview: isPreview, displaySize: displaySize)
@@ -85,6 +100,12 @@ struct ProviderRequest: Sendable {
     }
 }
 
+extension ProviderRequest {
+    func render<Entry: TimelineEntry, Content: View>(_ timeline: Timeline<Entry>, _ content: (Entry) -> Content) -> WireTimeline {
+        WireTimeline(entries: timeline.entries.map { render($0, content) }, policy: timeline.policy.wire)
+    }
+}
+
 /// Answers requests for a `TimelineProvider`. The ABI promises one request at a time per widget kind,
 /// which is what makes sharing the provider across the threads its completions arrive on safe.
 final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unchecked Sendable {
@@ -96,20 +117,21 @@ final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unche
         self.content = content
     }
 
-    func respond(_ request: ProviderRequest, _ reply: @escaping @Sendable (WireTimeline) -> Void) {
+    func respond(_ request: ProviderRequest, _ reply: @escaping @Sendable (ProviderAnswer) -> Void) {
         let context = request.providerContext
         switch request.kind {
         case .placeholder:
-            reply(WireTimeline(entries: [request.render(provider.placeholder(in: context), content)], policy: nil))
+            reply(.timeline(WireTimeline(entries: [request.render(provider.placeholder(in: context), content)], policy: nil)))
         case .snapshot:
             provider.getSnapshot(in: context) { entry in
-                reply(WireTimeline(entries: [request.render(entry, self.content)], policy: nil))
+                reply(.timeline(WireTimeline(entries: [request.render(entry, self.content)], policy: nil)))
             }
         case .timeline:
             provider.getTimeline(in: context) { timeline in
-                let entries = timeline.entries.map { request.render($0, self.content) }
-                reply(WireTimeline(entries: entries, policy: timeline.policy.wire))
+                reply(.timeline(request.render(timeline, self.content)))
             }
+        case .options, .recommendations:
+            reply(.failure("a static widget has no configuration"))
         }
     }
 }

@@ -278,7 +278,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     let bundle = unsafeBitCast(symbol, to: widget_bundle_entry_fn.self)()!.pointee
     var error = [CChar](repeating: 0, count: 256)
     var host = widget_host_t(
-        abi_version: widget_abi_version_t(major: 1, minor: 1), struct_size: UInt32(MemoryLayout<widget_host_t>.size), host_data: nil,
+        abi_version: widget_abi_version_t(major: 1, minor: 2), struct_size: UInt32(MemoryLayout<widget_host_t>.size), host_data: nil,
         register_widget: { _, _ in true }, log: { _, _, _ in })
     precondition(bundle.initialize!(&host, &error, error.count))
     let completion: widget_completion_fn = { _, result in completedBytes = result!.pointee.length }
@@ -286,7 +286,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
         "{}".withCString { configuration in
             var request = widget_request_t(
                 struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: UInt32(WIDGET_REQUEST_TIMELINE.rawValue),
-                widget_kind: kind, family: 0, is_preview: false, display_width: 158, display_height: 158, configuration: configuration)
+                widget_kind: kind, family: 0, is_preview: false, display_width: 158, display_height: 158, configuration: configuration, parameter: nil)
             return sample(iterations: iterations, warmup: iterations / 10) {
                 bundle.request!(&request, completion, nil)
                 blackHole(completedBytes)

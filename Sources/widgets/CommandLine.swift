@@ -47,6 +47,8 @@ struct UsageError: Error {
 struct ParsedArguments {
     var positionals: [String] = []
     var values: [String: String] = [:]
+    /// Every value of each option, in order, for options given more than once (`--set`).
+    var lists: [String: [String]] = [:]
     var flags: Set<String> = []
     var plugins: String?
     var help = false
@@ -82,7 +84,12 @@ func parse(_ arguments: ArraySlice<String>, for spec: CommandSpec) throws(UsageE
             guard let value = inlineValue ?? remaining.popFirst() else {
                 throw UsageError(message: "option '--\(name)' needs a value", command: spec.name)
             }
-            if name == "plugins" { parsed.plugins = value } else { parsed.values[name] = value }
+            if name == "plugins" {
+                parsed.plugins = value
+            } else {
+                parsed.values[name] = value
+                parsed.lists[name, default: []].append(value)
+            }
         } else if spec.flags.contains(where: { $0.name == name }) {
             guard inlineValue == nil else {
                 throw UsageError(message: "option '--\(name)' takes no value", command: spec.name)
@@ -93,8 +100,10 @@ func parse(_ arguments: ArraySlice<String>, for spec: CommandSpec) throws(UsageE
         }
     }
     if parsed.help { return parsed }
-    if parsed.positionals.count < spec.arguments.count {
-        let missing = spec.arguments[parsed.positionals.count...].joined(separator: " ")
+    // "[KIND]": an argument that may be left out.
+    let required = spec.arguments.filter { !$0.hasPrefix("[") }.count
+    if parsed.positionals.count < required {
+        let missing = spec.arguments[parsed.positionals.count..<required].joined(separator: " ")
         throw UsageError(message: "'widgets \(spec.name)' needs \(missing)", command: spec.name)
     }
     if parsed.positionals.count > spec.arguments.count {

@@ -20,6 +20,12 @@ let isolationOption = (
     help: "process (default): each bundle in a worker process, so a crash is contained; queue: all in this process"
 )
 
+let setOption = (name: "set", value: "NAME=VALUE", help: "set a parameter (repeat for several; NAME= clears an optional one)")
+let stateDirectoryOption = (
+    name: "state-dir", value: "DIR", help: "where widget instances are kept (default: $XDG_STATE_HOME/widgets)"
+)
+let instanceOption = (name: "instance", value: "ID", help: "ask for this instance: its family and configuration")
+
 let commands: [CommandSpec] = [
     CommandSpec(
         name: "list", summary: "List the bundles on the search path and the widgets they register.", arguments: [],
@@ -37,10 +43,35 @@ let commands: [CommandSpec] = [
         arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption, isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "snapshot", summary: "Ask a widget's provider for a snapshot (its current entry, for the gallery).",
-        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption, isolationOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["[KIND]"], valueOptions: [familyOption, instanceOption, stateDirectoryOption, memoryLimitOption, isolationOption],
+        flags: [jsonFlag], discussion: "Give KIND, or --instance ID to send that instance's configuration."),
     CommandSpec(
         name: "timeline", summary: "Ask a widget's provider for a timeline: dated entries and a reload policy.",
-        arguments: ["KIND"], valueOptions: [familyOption, memoryLimitOption, isolationOption], flags: [jsonFlag], discussion: ""),
+        arguments: ["[KIND]"], valueOptions: [familyOption, instanceOption, stateDirectoryOption, memoryLimitOption, isolationOption],
+        flags: [jsonFlag], discussion: "Give KIND, or --instance ID to send that instance's configuration."),
+    CommandSpec(
+        name: "add", summary: "Add an instance of a widget, configured with --set; prints its id.",
+        arguments: ["KIND"], valueOptions: [familyOption, setOption, stateDirectoryOption, isolationOption], flags: [jsonFlag],
+        discussion: """
+            Parameters not set get their default: the widget's, or the provider's default choice. Values are
+            checked against the widget's parameters; on any bad input nothing is saved.
+            """),
+    CommandSpec(
+        name: "instances", summary: "List the widget instances and their configurations.", arguments: [],
+        valueOptions: [stateDirectoryOption], flags: [jsonFlag], discussion: ""),
+    CommandSpec(
+        name: "configure", summary: "Change an instance's configuration.", arguments: ["ID"],
+        valueOptions: [setOption, stateDirectoryOption, isolationOption], flags: [], discussion: ""),
+    CommandSpec(
+        name: "remove", summary: "Remove a widget instance.", arguments: ["ID"], valueOptions: [stateDirectoryOption], flags: [],
+        discussion: ""),
+    CommandSpec(
+        name: "options", summary: "List the choices for a parameter, as a configuration screen offers them.",
+        arguments: ["KIND", "PARAMETER"], valueOptions: [isolationOption], flags: [jsonFlag],
+        discussion: "Fixed cases come from the widget's description; dynamic ones from its provider."),
+    CommandSpec(
+        name: "recommendations", summary: "List the preconfigured instances a widget's provider recommends.",
+        arguments: ["KIND"], valueOptions: [isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
         arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
@@ -125,8 +156,14 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         case "load": return try context.load(parsed.positionals[0])
         case "stats": return try await context.stats()
         case "placeholder": return try await context.request(.placeholder, kind: parsed.positionals[0])
-        case "snapshot": return try await context.request(.snapshot, kind: parsed.positionals[0])
-        default: return try await context.request(.timeline, kind: parsed.positionals[0])
+        case "snapshot": return try await context.request(.snapshot, kind: parsed.positionals.first)
+        case "timeline": return try await context.request(.timeline, kind: parsed.positionals.first)
+        case "add": return try await context.add(kind: parsed.positionals[0])
+        case "instances": return try context.instances()
+        case "configure": return try await context.configure(id: parsed.positionals[0])
+        case "remove": return try context.remove(id: parsed.positionals[0])
+        case "options": return try await context.options(kind: parsed.positionals[0], parameter: parsed.positionals[1])
+        default: return try await context.recommendations(kind: parsed.positionals[0])
         }
     } catch {
         return usage(error, output)
@@ -146,7 +183,7 @@ extension CommandContext {
         reportProblems(registry, as: "warning")
         var failed = false
         for widget in registry.widgets {
-            for requestKind in RequestKind.allCases {
+            for requestKind in RequestKind.allCases where requestKind.answersWithEntries {
                 do {
                     _ = try await registry.request(requestKind, kind: widget.kind)
                 } catch {
@@ -233,25 +270,51 @@ struct CommandContext {
         return registry.problems.isEmpty && !registry.bundles.isEmpty ? .success : .failure
     }
 
-    func request(_ requestKind: RequestKind, kind: String) async throws(UsageError) -> ExitCode {
-        var family: WidgetFamily?
-        if let name = arguments.values["family"] {
-            guard let parsed = WidgetFamily(rawValue: name) else {
-                throw UsageError(
-                    message: "unknown family '\(name)' (families: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))",
-                    command: requestKind.rawValue)
+    func requestedFamily(command: String) throws(UsageError) -> WidgetFamily? {
+        guard let name = arguments.values["family"] else { return nil }
+        guard let parsed = WidgetFamily(rawValue: name) else {
+            throw UsageError(
+                message: "unknown family '\(name)' (families: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))",
+                command: command)
+        }
+        return parsed
+    }
+
+    func request(_ requestKind: RequestKind, kind named: String?) async throws(UsageError) -> ExitCode {
+        var family = try requestedFamily(command: requestKind.rawValue)
+        var kind = named ?? ""
+        var configuration = "{}"
+        var instance: WidgetInstance?
+        if let id = arguments.values["instance"] {
+            do {
+                instance = try lookUp(id: id)
+            } catch {
+                output.standardError("widgets: error: \(error)")
+                return .failure
             }
-            family = parsed
+            if let named, named != instance!.kind {
+                throw UsageError(message: "instance \(id) is a \(instance!.kind), not a \(named)", command: requestKind.rawValue)
+            }
+            if let family, family != instance!.family {
+                throw UsageError(message: "instance \(id) is \(instance!.family); leave out --family", command: requestKind.rawValue)
+            }
+            kind = instance!.kind
+            family = instance!.family
+            configuration = instance!.configurationText
+        } else if named == nil {
+            throw UsageError(message: "'widgets \(requestKind.rawValue)' needs KIND or --instance ID", command: requestKind.rawValue)
         }
         let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {
-            let result = try await registry.request(requestKind, kind: kind, family: family)
+            let result = try await registry.request(requestKind, kind: kind, family: family, configuration: configuration)
             output.standardOutput(json ? Render.resultJSON(result).jsonText : Render.resultText(result))
             for note in result.notes where !json { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
             return .success
         } catch {
-            output.standardError("widgets: error: \(error)")
+            // A request for an instance names it: its configuration may be what failed.
+            output.standardError("widgets: error: " + (instance.map { "instance \($0.id): " } ?? "") + "\(error)")
             return .failure
         }
     }

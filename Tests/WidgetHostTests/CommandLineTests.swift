@@ -41,7 +41,7 @@ import WidgetWire
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
             result.standardError
-                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.1 is not supported: this host speaks ABI 1.1 (major versions must match)\n")
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.1 is not supported: this host speaks ABI 1.2 (major versions must match)\n")
     }
 
     @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
@@ -51,7 +51,7 @@ import WidgetWire
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["searchPath"] == .array([.string(directory.path)]))
         let bundle = try #require(json["bundles"]?.arrayValue?.first)
-        #expect(bundle["abiVersion"] == .string("1.1"))
+        #expect(bundle["abiVersion"] == .string("1.2"))
         let widget = try #require(bundle["widgets"]?.arrayValue?.first)
         #expect(widget["kind"] == .string("fixture.good"))
         #expect(widget["families"] == .array([.string("systemSmall"), .string("systemMedium")]))
@@ -64,7 +64,7 @@ import WidgetWire
     @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
         let good = await widgets(["load", Fixtures.path("good")])
         #expect(good.status == 0)
-        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.1, c): 1 widget\n  - fixture.good"))
+        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.2, c): 1 widget\n  - fixture.good"))
         let refused = await widgets(["load", Fixtures.path("no-entry")])
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)

@@ -74,7 +74,7 @@ enum Fixtures {
             "/usr/bin/env",
             ["cc", "-shared", "-fPIC", "-O1", "-I", include, repositoryRoot.appendingPathComponent("Plugins/HostInfo/hostinfo.c").path, "-o", hostInfo])
         precondition(result.status == 0, "cannot build the C sample: \(result.standardError)")
-        for sample in ["libGameWidgets.so", "libSystemWidgets.so", "libFaultWidgets.so"] {
+        for sample in ["libGameWidgets.so", "libSystemWidgets.so", "libFaultWidgets.so", "libCryptoWidgets.so"] {
             let from = productsDirectory.appendingPathComponent(sample)
             precondition(FileManager.default.fileExists(atPath: from.path), "\(from.path) is missing: run 'swift build' before 'swift test' (make test does)")
             try! FileManager.default.copyItem(at: from, to: directory.appendingPathComponent(sample))

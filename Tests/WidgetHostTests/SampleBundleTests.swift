@@ -14,7 +14,8 @@ import WidgetWire
         #expect(Self.registry.problems.isEmpty, "\(Self.registry.problems)")
         #expect(
             Self.registry.widgets.map(\.kind) == [
-                "com.mygame.game-status", "com.mygame.leaderboard", "org.widgets.host-info", "org.widgets.system.clock",
+                "com.mygame.game-status", "com.mygame.leaderboard", "com.mygame.character-detail",
+                "com.mygame.character-detail-sirikit", "org.widgets.host-info", "org.widgets.system.clock",
                 "org.widgets.system.load", "org.widgets.system.memory", "org.widgets.system.uptime",
             ])
         let status = try #require(Self.registry.widget(kind: "com.mygame.game-status"))

@@ -103,3 +103,32 @@ public enum GameStore {
         try encoder.encode(state).write(to: try fileURL(), options: .atomic)
     }
 }
+
+/// The documentation's character details: the avatar and hero type of each character, with the
+/// health the game state holds now. Characters come from the game state, so one the game drops is
+/// no longer offered (and an instance that chose it is told so).
+public struct CharacterDetail: Equatable, Sendable {
+    public let name: String
+    public let avatar: String
+    public let healthLevel: Double
+    public let heroType: String
+
+    static let looks: [String: (avatar: String, heroType: String)] = [
+        "Power Panda": ("🐼", "Forest Dweller"), "Unipony": ("🦄", "Free Rangers"), "Spouty": ("🐳", "Deep Sea Goer"),
+    ]
+
+    /// The characters in the game now: from the shared container, or the sample game before the app
+    /// has written one.
+    public static var availableCharacters: [CharacterDetail] {
+        let state = (try? GameStore.load()) ?? GameState.sample
+        return state.characters.map { character in
+            let look = looks[character.name] ?? ("🧙", "Adventurer")
+            return CharacterDetail(
+                name: character.name, avatar: look.avatar, healthLevel: Double(character.health) / 100, heroType: look.heroType)
+        }
+    }
+
+    public static func lookup(_ name: String?) -> CharacterDetail? {
+        availableCharacters.first { $0.name == name }
+    }
+}

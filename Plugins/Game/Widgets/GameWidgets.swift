@@ -4,6 +4,8 @@ struct GameWidgets: WidgetBundle {
     var body: some Widget {
         GameStatusWidget()
         LeaderboardWidget()
+        CharacterDetailWidget()
+        SiriKitStyle.CharacterDetailWidget()
     }
 }
 

@@ -27,7 +27,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 1
+#define WIDGET_ABI_VERSION_MINOR 2
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -75,6 +75,13 @@ typedef struct widget_descriptor {
     uint32_t configuration_kind;        /* a widget_configuration_kind_t */
     const char *configuration_name;     /* the intent type's name, NULL for static widgets */
     uint32_t flags;                     /* WIDGET_FLAG_* */
+
+    /* --- ABI 1.2 --- (read only when struct_size covers it) */
+
+    /* A configurable widget's parameters, as JSON (docs/CONFIGURATION.md): the intent's title and
+     * description, and each parameter in order with its title, type, default, whether it is
+     * optional, its fixed cases, and whether its options are dynamic. NULL for static widgets. */
+    const char *configuration_schema;
 } widget_descriptor_t;
 
 typedef enum widget_log_level {
@@ -105,7 +112,10 @@ typedef struct widget_host {
 typedef enum widget_request_kind {
     WIDGET_REQUEST_PLACEHOLDER = 0, /* placeholder(in:): one entry, must be quick */
     WIDGET_REQUEST_SNAPSHOT = 1,    /* getSnapshot(in:completion:): one entry */
-    WIDGET_REQUEST_TIMELINE = 2     /* getTimeline(in:completion:): entries and a reload policy */
+    WIDGET_REQUEST_TIMELINE = 2,    /* getTimeline(in:completion:): entries and a reload policy */
+    /* ABI 1.2, for configurable widgets only: */
+    WIDGET_REQUEST_OPTIONS = 3,        /* the choices for the parameter `parameter` names */
+    WIDGET_REQUEST_RECOMMENDATIONS = 4 /* recommendations(): preconfigured instances */
 } widget_request_kind_t;
 
 /* A request the host makes of one widget's provider. Owned by the host; valid only for the duration
@@ -119,6 +129,9 @@ typedef struct widget_request {
     double display_width;     /* TimelineProviderContext.displaySize, in points */
     double display_height;
     const char *configuration; /* the instance's configuration as JSON (docs/ABI.md); "{}" when none */
+
+    /* --- ABI 1.2 --- (read only when struct_size covers it) */
+    const char *parameter; /* WIDGET_REQUEST_OPTIONS: the parameter's name; otherwise NULL */
 } widget_request_t;
 
 /* Result status. */

@@ -1,0 +1,136 @@
+import Foundation
+import WidgetKit
+
+// The crypto-price widget of the book chapter: choose a coin (BTC, ETH or LTC) and see its price,
+// refreshed every 15 minutes. To run offline, prices come from a local file in the widget's shared
+// container, prices.json, which whatever fetches prices (or `make run`, with a sample) writes there.
+
+enum Coin: String, AppEnum {
+    case btc = "BTC"
+    case eth = "ETH"
+    case ltc = "LTC"
+
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { "Coin" }
+    static var caseDisplayRepresentations: [Coin: DisplayRepresentation] {
+        [.btc: "Bitcoin", .eth: "Ethereum", .ltc: "Litecoin"]
+    }
+}
+
+struct SelectCoinIntent: WidgetConfigurationIntent {
+    static var title: LocalizedStringResource { "Select Coin" }
+    static var description: IntentDescription? { "Selects the coin to show the price of." }
+
+    @Parameter(title: "Coin", default: .btc)
+    var coin: Coin
+}
+
+/// The prices file: `{"updated": "<ISO 8601>", "prices": {"BTC": 91234.56, ...}}`.
+struct PriceList: Decodable {
+    let updated: Date
+    let prices: [String: Double]
+
+    static let groupIdentifier = "group.org.widgets.crypto"
+
+    static func load() -> Result<PriceList, PriceError> {
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: groupIdentifier) else {
+            return .failure(PriceError(message: "no shared container for \(groupIdentifier)"))
+        }
+        let url = container.appendingPathComponent("prices.json")
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return .failure(PriceError(message: "no prices: put prices.json in \(container.path)"))
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return .success(try decoder.decode(PriceList.self, from: data))
+        } catch {
+            return .failure(PriceError(message: "cannot read \(url.path): \(error)"))
+        }
+    }
+}
+
+struct PriceError: Error {
+    let message: String
+}
+
+struct PriceEntry: TimelineEntry {
+    let date: Date
+    let coin: Coin
+    let price: Double?
+    let updated: Date?
+    let problem: String?
+}
+
+struct CryptoPriceProvider: AppIntentTimelineProvider {
+    func placeholder(in context: Context) -> PriceEntry {
+        PriceEntry(date: Date(), coin: .btc, price: 90000, updated: nil, problem: nil)
+    }
+
+    func snapshot(for configuration: SelectCoinIntent, in context: Context) async -> PriceEntry {
+        entry(for: configuration.coin, at: Date())
+    }
+
+    func timeline(for configuration: SelectCoinIntent, in context: Context) async -> Timeline<PriceEntry> {
+        let now = Date()
+        let next = Calendar.current.date(byAdding: .minute, value: 15, to: now)!
+        return Timeline(entries: [entry(for: configuration.coin, at: now)], policy: .after(next))
+    }
+
+    func recommendations() -> [AppIntentRecommendation<SelectCoinIntent>] {
+        Coin.allCases.map { coin in
+            let intent = SelectCoinIntent()
+            intent.coin = coin
+            return AppIntentRecommendation(intent: intent, description: "\(coin.rawValue) price")
+        }
+    }
+
+    private func entry(for coin: Coin, at date: Date) -> PriceEntry {
+        switch PriceList.load() {
+        case .success(let list):
+            guard let price = list.prices[coin.rawValue] else {
+                return PriceEntry(date: date, coin: coin, price: nil, updated: list.updated, problem: "no price for \(coin.rawValue)")
+            }
+            return PriceEntry(date: date, coin: coin, price: price, updated: list.updated, problem: nil)
+        case .failure(let error):
+            return PriceEntry(date: date, coin: coin, price: nil, updated: nil, problem: error.message)
+        }
+    }
+}
+
+struct PriceView: View {
+    let entry: PriceEntry
+
+    var body: some View {
+        VStack(alignment: .leading, spacing: 4) {
+            Text(entry.coin.rawValue).font(.headline)
+            if let price = entry.price {
+                Text("$" + price.formatted(.number.precision(.fractionLength(2)))).font(.title)
+            } else {
+                Text(entry.problem ?? "no price").foregroundColor(.secondary)
+            }
+            if let updated = entry.updated {
+                Text("as of \(ISO8601DateFormatter().string(from: updated))").font(.caption)
+            }
+        }
+        .padding()
+    }
+}
+
+struct CryptoPriceWidget: Widget {
+    var body: some WidgetConfiguration {
+        AppIntentConfiguration(kind: "org.widgets.crypto.price", intent: SelectCoinIntent.self, provider: CryptoPriceProvider()) { entry in
+            PriceView(entry: entry)
+        }
+        .configurationDisplayName("Crypto Price")
+        .description("Shows the price of a coin you choose")
+        .supportedFamilies([.systemSmall, .systemMedium])
+    }
+}
+
+struct CryptoWidgets: WidgetBundle {
+    var body: some Widget {
+        CryptoPriceWidget()
+    }
+}
+
+@c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer { exportWidgetBundle(CryptoWidgets.self) }

@@ -1,0 +1,185 @@
+import Foundation
+import WidgetWire
+
+/// Why a configuration value was refused: one line naming the widget and parameter.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
+
+/// Turns what a person types (`--set coin=ETH`) into a configuration value, checked against the
+/// widget's schema.
+public enum ConfigurationValues {
+    /// Splits `NAME=VALUE`.
+    public static func assignment(_ text: String) throws(ConfigurationError) -> (name: String, value: String) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw ConfigurationError(description: "'\(text)' is not NAME=VALUE")
+        }
+        let name = String(text[..<equals])
+        guard !name.isEmpty, !name.contains(where: \.isWhitespace) else {
+            throw ConfigurationError(description: "'\(text)' is not NAME=VALUE: the name is empty or has spaces")
+        }
+        return (name, String(text[text.index(after: equals)...]))
+    }
+
+    /// The value of `text` for `parameter`: null for an empty text when the parameter is optional.
+    /// Dynamic choices (entities, options providers) are checked by the caller against `options`.
+    public static func value(
+        _ text: String, for parameter: ParameterSchema, kind: String, options: ParameterOptions? = nil
+    ) throws(ConfigurationError) -> JSONValue {
+        func fail(_ reason: String) -> ConfigurationError {
+            ConfigurationError(description: "widget \"\(kind)\": parameter \"\(parameter.name)\": \(reason)")
+        }
+        if text.isEmpty {
+            guard parameter.isOptional else { throw fail("needs a value (it is not optional)") }
+            return .null
+        }
+        switch parameter.type {
+        case .string:
+            if let options { return try choose(text, among: options.options, fail) }
+            return .string(text)
+        case .integer:
+            guard let value = Int(text), abs(Double(value)) < 0x1p53 else { throw fail("'\(text)' is not an integer") }
+            return .number(Double(value))
+        case .double:
+            guard let value = Double(text), value.isFinite else { throw fail("'\(text)' is not a number") }
+            return .number(value)
+        case .boolean:
+            switch text {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: throw fail("'\(text)' is not true or false")
+            }
+        case .date:
+            guard let date = parseDate(text) else {
+                throw fail("'\(text)' is not a date (ISO 8601: 2026-11-21 or 2026-11-21T09:30:00Z)")
+            }
+            return .string(ISO8601DateFormatter().string(from: date))
+        case .url:
+            guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, text.contains(":") else {
+                throw fail("'\(text)' is not an absolute URL (such as https://example.com)")
+            }
+            return .string(url.absoluteString)
+        case .enumeration:
+            return try choose(text, among: parameter.cases, fail)
+        case .entity:
+            guard let options else { return .string(text) }
+            return try choose(text, among: options.options, fail)
+        }
+    }
+
+    private static func choose(
+        _ text: String, among options: [ParameterOption], _ fail: (String) -> ConfigurationError
+    ) throws(ConfigurationError) -> JSONValue {
+        if let match = options.first(where: { $0.value.displayText == text }) { return match.value }
+        guard !options.isEmpty else { throw fail("'\(text)' is not offered: the provider offers no choices now") }
+        throw fail("'\(text)' is not one of its choices: \(describe(options))")
+    }
+
+    /// `BTC (Bitcoin), ETH (Ethereum)`: values as typed, with their titles where they differ.
+    public static func describe(_ options: [ParameterOption]) -> String {
+        options.map { option in
+            let value = option.value.displayText
+            return option.title == value ? value : "\(value) (\(option.title))"
+        }.joined(separator: ", ")
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+}
+
+extension WidgetRegistry {
+    /// The choices for one parameter: an enum's cases from the schema, or the provider's (its
+    /// options provider, entity query or options handler).
+    public func options(kind: String, parameter name: String) async throws -> ParameterOptions {
+        let parameter = try schemaParameter(kind: kind, name: name)
+        if parameter.type == .enumeration && !parameter.hasDynamicOptions {
+            return ParameterOptions(options: parameter.cases, defaultValue: parameter.defaultValue)
+        }
+        guard parameter.hasDynamicOptions else {
+            throw ConfigurationError(
+                description: "widget \"\(kind)\": parameter \"\(name)\" takes any \(parameter.type.rawValue); it has no list of options")
+        }
+        let result = try await request(.options, kind: kind, parameter: name)
+        return try ParameterOptions(json: result.payload ?? .null)
+    }
+
+    /// The instances a provider suggests.
+    public func recommendations(kind: String) async throws -> [WireRecommendation] {
+        let result = try await request(.recommendations, kind: kind)
+        return try WireRecommendation.list(json: result.payload ?? .null)
+    }
+
+    private func schemaParameter(kind: String, name: String) throws(ConfigurationError) -> ParameterSchema {
+        let schema = try configurationSchema(kind: kind)
+        guard let parameter = schema.parameter(named: name) else {
+            throw ConfigurationError(description: "widget \"\(kind)\" has no parameter \"\(name)\" (\(Self.parameterList(schema)))")
+        }
+        return parameter
+    }
+
+    private func configurationSchema(kind: String) throws(ConfigurationError) -> ConfigurationSchema {
+        guard let widget = widget(kind: kind) else {
+            let known = widgets.map(\.kind)
+            throw ConfigurationError(
+                description: "no widget of kind \"\(kind)\"; " + (known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"))
+        }
+        guard let schema = widget.configuration else {
+            throw ConfigurationError(description: "widget \"\(kind)\" is static: it has no parameters")
+        }
+        return schema
+    }
+
+    static func parameterList(_ schema: ConfigurationSchema) -> String {
+        schema.parameters.isEmpty ? "it has none" : "parameters: " + schema.parameters.map(\.name).joined(separator: ", ")
+    }
+
+    /// A configuration for `kind`: `base` (an instance's current one, or empty for a new instance)
+    /// with `assignments` (`NAME=VALUE`) applied and every parameter given a value: set, kept,
+    /// default, or the provider's default choice. Checks everything before returning; throws on the
+    /// first bad input with a line that names it.
+    public func configuration(kind: String, base: JSONObject = JSONObject(), assignments: [String]) async throws -> JSONObject {
+        let parsed = try assignments.map { text throws(ConfigurationError) in try ConfigurationValues.assignment(text) }
+        guard let widget = widget(kind: kind) else { _ = try configurationSchema(kind: kind); return base }
+        guard let schema = widget.configuration else {
+            if let first = parsed.first {
+                throw ConfigurationError(description: "widget \"\(kind)\" is static: it has no parameter \"\(first.name)\" (it has none)")
+            }
+            return JSONObject()
+        }
+        for (name, _) in parsed where schema.parameter(named: name) == nil {
+            throw ConfigurationError(description: "widget \"\(kind)\" has no parameter \"\(name)\" (\(Self.parameterList(schema)))")
+        }
+        var configuration = JSONObject()
+        for parameter in schema.parameters {
+            var options: ParameterOptions?
+            func dynamicOptions() async throws -> ParameterOptions? {
+                guard parameter.hasDynamicOptions else { return nil }
+                if let options { return options }
+                options = try await self.options(kind: kind, parameter: parameter.name)
+                return options
+            }
+            if let text = parsed.last(where: { $0.name == parameter.name })?.value {
+                configuration[parameter.name] = try ConfigurationValues.value(
+                    text, for: parameter, kind: kind, options: text.isEmpty ? nil : try await dynamicOptions())
+            } else if let kept = base[parameter.name] {
+                configuration[parameter.name] = kept
+            } else if let fixed = parameter.defaultValue {
+                configuration[parameter.name] = fixed
+            } else if let chosen = try await dynamicOptions()?.defaultValue {
+                configuration[parameter.name] = chosen
+            } else if parameter.isOptional {
+                configuration[parameter.name] = .null
+            } else {
+                throw ConfigurationError(
+                    description: "widget \"\(kind)\": parameter \"\(parameter.name)\" needs a value: --set \(parameter.name)=VALUE")
+            }
+        }
+        return configuration
+    }
+}

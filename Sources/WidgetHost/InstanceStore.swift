@@ -1,0 +1,233 @@
+import Foundation
+import Glibc
+import WidgetWire
+
+/// A placed widget: what a person added, in which family, configured how. Several instances of one
+/// kind coexist, each with its own configuration (and, when hosted, its own timeline).
+public struct WidgetInstance: Sendable, Equatable {
+    public let id: String
+    public let kind: String
+    public var family: WidgetFamily
+    /// Parameter values by name, in the schema's order; entities by identifier.
+    public var configuration: JSONObject
+
+    public init(id: String, kind: String, family: WidgetFamily, configuration: JSONObject) {
+        self.id = id
+        self.kind = kind
+        self.family = family
+        self.configuration = configuration
+    }
+
+    /// The configuration as the provider receives it.
+    public var configurationText: String { JSONValue.object(configuration).jsonText }
+}
+
+/// What the state file holds.
+public struct InstanceList: Sendable, Equatable {
+    public var instances: [WidgetInstance] = []
+    /// The number the next instance's id ends with; ids are never reused.
+    var nextNumber = 1
+
+    public func instance(id: String) -> WidgetInstance? { instances.first { $0.id == id } }
+
+    /// Adds an instance of `kind` with an id made from the kind's last component: `character-detail-3`.
+    public mutating func add(kind: String, family: WidgetFamily, configuration: JSONObject) -> WidgetInstance {
+        let base = kind.split(separator: ".").last.map(String.init) ?? "widget"
+        let instance = WidgetInstance(id: "\(base)-\(nextNumber)", kind: kind, family: family, configuration: configuration)
+        nextNumber += 1
+        instances.append(instance)
+        return instance
+    }
+}
+
+/// Why the instance state could not be read or written. One line, naming the file.
+public struct StateError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(description: String) { self.description = description }
+}
+
+/// The widget instances, persisted in one JSON file in the state directory
+/// (`$XDG_STATE_HOME/widgets/instances.json`, or `--state-dir`).
+///
+/// Every change is a read-modify-write under an exclusive lock (`flock` on `instances.lock`), so two
+/// commands at once never lose each other's changes. The file is replaced atomically: written to a
+/// temporary file, flushed with fsync, renamed over the old one, and the directory flushed; a process
+/// killed mid-write leaves the last saved state whole. A file that cannot be read is never treated as
+/// empty: it is moved aside, kept, and reported.
+public final class InstanceStore: Sendable {
+    public let directory: URL
+    public var fileURL: URL { directory.appendingPathComponent("instances.json") }
+    private var lockURL: URL { directory.appendingPathComponent("instances.lock") }
+    static let formatVersion = 1
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `$XDG_STATE_HOME/widgets`, else `~/.local/state/widgets`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let stateHome =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        return URL(fileURLWithPath: stateHome).appendingPathComponent("widgets", isDirectory: true)
+    }
+
+    /// The saved instances (none when nothing was ever saved).
+    public func load() throws(StateError) -> InstanceList {
+        try withLock { () throws(StateError) in try read() }
+    }
+
+    /// Reads, lets `change` modify, and saves, all under the lock. Nothing is saved when `change` throws.
+    @discardableResult
+    public func update<T>(_ change: (inout InstanceList) throws(StateError) -> T) throws(StateError) -> T {
+        try withLock { () throws(StateError) in
+            var list = try read()
+            let original = list
+            let result = try change(&list)
+            if list != original { try write(list) }
+            return result
+        }
+    }
+
+    // MARK: Reading and writing
+
+    private func read() throws(StateError) -> InstanceList {
+        let path = fileURL.path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw StateError(description: "cannot read the instance state \(path): \(String(cString: strerror(errno)))")
+            }
+            return InstanceList()
+        }
+        do throws(StateError) {
+            return try Self.decode(Array(data))
+        } catch {
+            // Kept aside, never silently replaced: the person may want it back.
+            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let aside = path + ".corrupt-" + stamp
+            guard rename(path, aside) == 0 else {
+                throw StateError(
+                    description: "the instance state \(path) is corrupt (\(error)), and it cannot be moved aside: \(String(cString: strerror(errno)))")
+            }
+            throw StateError(
+                description: "the instance state \(path) is corrupt (\(error)); it was kept as \(aside), and nothing was changed. Repair it and move it back, or run the command again to start with no instances")
+        }
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(StateError) -> InstanceList {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(bytes)
+        } catch {
+            throw StateError(description: "\(error)")
+        }
+        guard let version = document["version"]?.numberValue else { throw StateError(description: "no \"version\"") }
+        guard version == Double(formatVersion) else {
+            throw StateError(description: "format version \(version.formatted()) is not this host's \(formatVersion)")
+        }
+        guard let items = document["instances"]?.arrayValue else { throw StateError(description: "no \"instances\" array") }
+        var list = InstanceList()
+        for (index, item) in items.enumerated() {
+            guard let id = item["id"]?.stringValue, let kind = item["kind"]?.stringValue,
+                let family = item["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:)),
+                let configuration = item["configuration"]?.objectValue
+            else { throw StateError(description: "instance \(index + 1) lacks an id, kind, family or configuration") }
+            guard list.instance(id: id) == nil else { throw StateError(description: "two instances have the id \"\(id)\"") }
+            list.instances.append(WidgetInstance(id: id, kind: kind, family: family, configuration: configuration))
+        }
+        list.nextNumber = document["nextNumber"]?.numberValue.flatMap(Int.init(exactly:)) ?? (list.instances.count + 1)
+        return list
+    }
+
+    static func encode(_ list: InstanceList) -> [UInt8] {
+        let document = JSONValue.object(
+            JSONObject([
+                ("version", .number(Double(formatVersion))), ("nextNumber", .number(Double(list.nextNumber))),
+                (
+                    "instances",
+                    .array(
+                        list.instances.map { instance in
+                            .object(
+                                JSONObject([
+                                    ("id", .string(instance.id)), ("kind", .string(instance.kind)),
+                                    ("family", .string(instance.family.rawValue)), ("configuration", .object(instance.configuration)),
+                                ]))
+                        })
+                ),
+            ]))
+        return Array((document.jsonText + "\n").utf8)
+    }
+
+    private func write(_ list: InstanceList) throws(StateError) {
+        func fail(_ what: String) -> StateError {
+            StateError(description: "cannot save the instance state in \(directory.path): \(what): \(String(cString: strerror(errno)))")
+        }
+        let bytes = Self.encode(list)
+        let temporary = directory.appendingPathComponent(".instances.json.tmp-\(getpid())").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fail("creating \(temporary)") }
+        var written = 0
+        let failpoint = ProcessInfo.processInfo.environment["WIDGETS_FAILPOINT"]
+        // For the kill-during-save test: stop halfway through writing, until killed.
+        let stopAt = failpoint == "save-mid-write" ? bytes.count / 2 : bytes.count
+        while written < stopAt {
+            let count = bytes[written..<stopAt].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let error = fail("writing \(temporary)")
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            written += count
+        }
+        if failpoint == "save-mid-write" {
+            fsync(descriptor)
+            FileHandle.standardError.write(Data("widgets: failpoint save-mid-write reached\n".utf8))
+            while true { pause() }
+        }
+        guard fsync(descriptor) == 0 else {
+            let error = fail("flushing \(temporary)")
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, fileURL.path) == 0 else {
+            let error = fail("renaming \(temporary) to \(fileURL.path)")
+            unlink(temporary)
+            throw error
+        }
+        // The rename itself is durable only once the directory is flushed.
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    private func withLock<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StateError(description: "cannot create the state directory \(directory.path): \(error.localizedDescription)")
+        }
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StateError(description: "cannot open the state lock \(lockURL.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw StateError(description: "cannot lock \(lockURL.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        // Under the lock, any temporary file is what a killed writer left: garbage.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            for name in names where name.hasPrefix(".instances.json.tmp-") {
+                unlink(directory.appendingPathComponent(name).path)
+            }
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,175 @@
+import WidgetWire
+
+/// A parameter a person configures: `@Parameter(title: "Coin", default: .btc) var coin: Coin`.
+///
+/// A reference type, as Apple's is: setting a parameter of an intent held in a `let` works.
+@propertyWrapper
+public final class IntentParameter<Value: _IntentValue>: @unchecked Sendable {
+    let title: String
+    let defaultValue: Value?
+    let choices: _Choices?
+    private var value: Value?
+
+    public var wrappedValue: Value {
+        get {
+            guard let current = value ?? defaultValue ?? Value._none else {
+                fatalError("the parameter \"\(title)\" was read before it had a value, and it has no default")
+            }
+            return current
+        }
+        set { value = newValue }
+    }
+
+    public var projectedValue: IntentParameter<Value> { self }
+
+    init(title: String, defaultValue: Value?, choices: _Choices?) {
+        self.title = title
+        self.defaultValue = defaultValue
+        self.choices = choices
+    }
+
+    /// A parameter that needs a value: the host asks for one when an instance is added.
+    public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil) {
+        self.init(title: title.key, defaultValue: nil, choices: nil)
+    }
+
+    public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil, default: Value) {
+        self.init(title: title.key, defaultValue: `default`, choices: nil)
+    }
+
+    /// A parameter whose choices `optionsProvider` supplies at run time.
+    public convenience init<Provider: DynamicOptionsProvider>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, optionsProvider: Provider
+    ) {
+        self.init(
+            title: title.key, defaultValue: `default`,
+            choices: _Choices {
+                (try await optionsProvider.results().map { $0 as Any }, await optionsProvider.defaultResult().map { $0 as Any })
+            })
+    }
+}
+
+extension IntentParameter where Value: ExpressibleByNilLiteral {
+    /// An optional parameter: nil until configured.
+    public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil) {
+        self.init(title: title.key, defaultValue: nil, choices: nil)
+    }
+}
+
+/// Apple's spelling: `@Parameter` is `IntentParameter`.
+public typealias Parameter<Value: _IntentValue> = IntentParameter<Value>
+
+// MARK: - What the SDK does with an intent's parameters
+
+/// A parameter seen without its value type: what the SDK needs to describe, fill and read it.
+protocol AnyIntentParameter: AnyObject {
+    func schema(name: String) -> ParameterSchema
+    var configurationValue: JSONValue { get }
+    func assign(_ json: JSONValue?) async throws(_ParameterFailure)
+    func options() async throws -> ParameterOptions
+}
+
+extension IntentParameter: AnyIntentParameter {
+    func schema(name: String) -> ParameterSchema {
+        let fixedDefault = defaultValue.map(\._configurationValue).flatMap { $0 == .null ? nil : $0 }
+        return ParameterSchema(
+            name: name, title: title, type: Value._parameterType, typeName: Value._typeName, isOptional: Value._isOptional,
+            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._parameterType == .entity)
+    }
+
+    var configurationValue: JSONValue { (value ?? defaultValue)?._configurationValue ?? .null }
+
+    func assign(_ json: JSONValue?) async throws(_ParameterFailure) {
+        guard let json, json != .null else {
+            if Value._isOptional || defaultValue != nil {
+                value = nil
+                return
+            }
+            throw _ParameterFailure("it needs a value and has none")
+        }
+        value = try await Value._decode(json, choices: choices)
+    }
+
+    func options() async throws -> ParameterOptions {
+        func option(_ value: Value) -> ParameterOption {
+            let display = value._displayRepresentation
+            return ParameterOption(value: value._configurationValue, title: display.title.key, subtitle: display.subtitle?.key)
+        }
+        if let choices {
+            let loaded = try await choices.load()
+            let values = loaded.values.compactMap { $0 as? Value }
+            let fallback = (loaded.default as? Value) ?? defaultValue
+            return ParameterOptions(options: values.map(option), defaultValue: fallback.map(\._configurationValue))
+        }
+        if let suggestions = try await Value._suggestions() {
+            let values = suggestions.values.compactMap { $0 as? Value }
+            let fallback = (suggestions.default as? Value) ?? defaultValue
+            return ParameterOptions(options: values.map(option), defaultValue: fallback.map(\._configurationValue))
+        }
+        return ParameterOptions(options: Value._cases, defaultValue: defaultValue.map(\._configurationValue))
+    }
+}
+
+/// An intent's parameters, by reflection: each `@Parameter` property, in declaration order, named
+/// as the property is.
+enum IntentParameters {
+    static func of(_ intent: Any) -> [(name: String, parameter: AnyIntentParameter)] {
+        var found: [(String, AnyIntentParameter)] = []
+        var mirror: Mirror? = Mirror(reflecting: intent)
+        var levels: [Mirror] = []
+        while let current = mirror {
+            levels.append(current)
+            mirror = current.superclassMirror
+        }
+        // A superclass's parameters come first, as it declares them first.
+        for level in levels.reversed() {
+            for child in level.children {
+                guard let parameter = child.value as? AnyIntentParameter, let label = child.label else { continue }
+                found.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, parameter))
+            }
+        }
+        return found
+    }
+
+    static func schema(of intent: Any, title: String, description: String) -> ConfigurationSchema {
+        ConfigurationSchema(
+            title: title, description: description, parameters: of(intent).map { $0.parameter.schema(name: $0.name) })
+    }
+
+    /// Fills `intent` from a configuration's JSON. A parameter the configuration omits gets its default.
+    static func fill(_ intent: Any, from configuration: String) async throws(_ParameterFailure) {
+        let object: JSONObject
+        do {
+            guard let parsed = try JSONValue.parse(configuration).objectValue else {
+                throw _ParameterFailure("the configuration is not a JSON object")
+            }
+            object = parsed
+        } catch let failure as _ParameterFailure {
+            throw failure
+        } catch {
+            throw _ParameterFailure("the configuration is not JSON: \(error)")
+        }
+        for (name, parameter) in of(intent) {
+            do {
+                try await parameter.assign(object[name])
+            } catch {
+                throw _ParameterFailure("parameter \"\(name)\": \(error)")
+            }
+        }
+    }
+
+    /// An intent's values as a configuration's JSON.
+    static func configuration(of intent: Any) -> JSONObject {
+        JSONObject(of(intent).map { ($0.name, $0.parameter.configurationValue) })
+    }
+
+    static func options(of intent: Any, parameter name: String?) async throws -> ParameterOptions {
+        guard let name else { throw _ParameterFailure("an options request names no parameter") }
+        let parameters = of(intent)
+        guard let parameter = parameters.first(where: { $0.name == name })?.parameter else {
+            throw _ParameterFailure(
+                "no parameter \"\(name)\" (parameters: \(parameters.map(\.name).joined(separator: ", ")))")
+        }
+        return try await parameter.options()
+    }
+}

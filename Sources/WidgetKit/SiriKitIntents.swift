@@ -1,0 +1,212 @@
+public import WidgetWire
+import Foundation
+
+// The SiriKit-style configuration of iOS 14: `IntentConfiguration` and `IntentTimelineProvider`.
+// On iOS, Xcode generates the intent class, its custom types and a handler protocol from an intent
+// definition file. No Xcode generates them here: write them by hand, in a few lines (docs/CONFIGURATION.md):
+//
+//     public class GameCharacter: INObject {}                     // the custom type
+//
+//     public class SelectCharacterIntent: INIntent {               // the intent
+//         @Parameter(title: "Character", optionsProvider: IntentHandler.provideCharacterOptionsCollection)
+//         public var character: GameCharacter?
+//     }
+//
+//     class IntentHandler: INExtension {                           // the dynamic options handler
+//         func provideCharacterOptionsCollection(
+//             for intent: SelectCharacterIntent, with completion: @escaping (INObjectCollection<GameCharacter>?, Error?) -> Void
+//         ) { ... }
+//     }
+
+/// The base of a hand-written SiriKit-style intent class; its parameters are `@Parameter` properties.
+open class INIntent {
+    public required init() {}
+}
+
+/// A custom type's value: an identifier (what an instance stores) and how it displays.
+open class INObject: _IntentValue {
+    public let identifier: String?
+    public let displayString: String
+    public var subtitleString: String?
+    public let pronunciationHint: String?
+
+    public required init(identifier: String?, display displayString: String, pronunciationHint: String? = nil) {
+        self.identifier = identifier
+        self.displayString = displayString
+        self.pronunciationHint = pronunciationHint
+    }
+
+    public convenience init(identifier: String?, display displayString: String, subtitle: String?, image: Never? = nil) {
+        self.init(identifier: identifier, display: displayString)
+        subtitleString = subtitle
+    }
+
+    public static var _parameterType: ParameterType { .entity }
+    public static var _typeName: String? { String(describing: self) }
+    public var _configurationValue: JSONValue { .string(identifier ?? displayString) }
+    public var _displayRepresentation: DisplayRepresentation {
+        DisplayRepresentation(title: LocalizedStringResource(displayString), subtitle: subtitleString.map { LocalizedStringResource($0) })
+    }
+
+    /// The object the options handler offers under this identifier (it carries the handler's other
+    /// properties, as on iOS); without a handler, an object of the identifier alone.
+    public static func _decode(_ json: JSONValue, choices: _Choices?) async throws(_ParameterFailure) -> Self {
+        guard let identifier = json.stringValue else { throw .type("an identifier", json) }
+        guard let choices else { return Self(identifier: identifier, display: identifier) }
+        let offered: [Any]
+        do {
+            offered = try await choices.load().values
+        } catch {
+            throw _ParameterFailure("its options handler failed while resolving \"\(identifier)\": \(error)")
+        }
+        guard let match = offered.lazy.compactMap({ $0 as? Self }).first(where: { $0.identifier == identifier }) else {
+            throw _ParameterFailure(
+                "no \(String(describing: self)) has the identifier \"\(identifier)\" any more (its options handler no longer offers it)")
+        }
+        return match
+    }
+}
+
+/// What an options handler hands its completion.
+public struct INObjectCollection<ObjectType: INObject>: @unchecked Sendable {
+    public let allItems: [ObjectType]
+
+    public init(items: [ObjectType]) { allItems = items }
+    public init(sections: [INObjectSection<ObjectType>]) { allItems = sections.flatMap(\.items) }
+}
+
+public struct INObjectSection<ObjectType: INObject>: @unchecked Sendable {
+    public let title: String?
+    public let items: [ObjectType]
+
+    public init(title: String?, items: [ObjectType]) {
+        self.title = title
+        self.items = items
+    }
+}
+
+/// The Intents extension's principal class: on Linux, the type that holds the options handlers.
+open class INExtension {
+    public required init() {}
+}
+
+extension IntentParameter {
+    /// A SiriKit-style dynamic parameter, its options from a handler method written as on iOS:
+    /// `optionsProvider: IntentHandler.provideCharacterOptionsCollection`.
+    public convenience init<Handler: INExtension, Intent: INIntent, Object: INObject>(
+        title: LocalizedStringResource,
+        optionsProvider: @escaping (Handler) -> (Intent, @escaping (INObjectCollection<Object>?, (any Error)?) -> Void) -> Void
+    ) where Value == Object? {
+        let provide = _UncheckedSendable(optionsProvider)
+        self.init(
+            title: title.key, defaultValue: nil,
+            choices: _Choices {
+                let items: _UncheckedSendable<[Object]> = try await withCheckedThrowingContinuation { continuation in
+                    let once = OnceContinuation(continuation)
+                    provide.value(Handler())(Intent()) { collection, error in
+                        if let error {
+                            once.resume(throwing: error)
+                        } else {
+                            once.resume(returning: _UncheckedSendable(collection?.allItems ?? []))
+                        }
+                    }
+                }
+                return (items.value.map { $0 as Any }, nil)
+            })
+    }
+}
+
+/// A continuation a handler may call more than once: only the first call counts.
+final class OnceContinuation<T: Sendable>: @unchecked Sendable {
+    private var continuation: CheckedContinuation<T, any Error>?
+    private let lock = NSLock()
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+
+    func resume(returning value: T) { take()?.resume(returning: value) }
+    func resume(throwing error: any Error) { take()?.resume(throwing: error) }
+
+    private func take() -> CheckedContinuation<T, any Error>? {
+        lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+    }
+}
+
+/// Supplies entries for a SiriKit-style configurable widget, handed the instance's intent.
+public protocol IntentTimelineProvider {
+    associatedtype Entry: TimelineEntry
+    associatedtype Intent: INIntent
+    typealias Context = TimelineProviderContext
+
+    func placeholder(in context: Context) -> Entry
+    func getSnapshot(for configuration: Intent, in context: Context, completion: @escaping (Entry) -> Void)
+    func getTimeline(for configuration: Intent, in context: Context, completion: @escaping (Timeline<Entry>) -> Void)
+    func recommendations() -> [IntentRecommendation<Intent>]
+}
+
+extension IntentTimelineProvider {
+    public func recommendations() -> [IntentRecommendation<Intent>] { [] }
+}
+
+/// A preconfigured instance a SiriKit-style provider suggests.
+public struct IntentRecommendation<Intent: INIntent> {
+    public let intent: Intent
+    public let description: String
+
+    public init(intent: Intent, description: some StringProtocol) {
+        self.intent = intent
+        self.description = String(description)
+    }
+}
+
+/// A widget configured with a SiriKit-style intent (the iOS 14 API).
+public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfiguration {
+    let definition: _WidgetDefinition
+
+    public init<Provider: IntentTimelineProvider>(
+        kind: String, intent: Intent.Type, provider: Provider, @ViewBuilder content: @escaping (Provider.Entry) -> Content
+    ) where Provider.Intent == Intent {
+        // A completion called twice counts once (the host reports the second call for C bundles; here
+        // the SDK keeps the first).
+        let responder = ConfiguredResponder<Intent, Provider.Entry, Content>(
+            content: content, makeIntent: { Intent() },
+            placeholder: { provider.placeholder(in: $0) },
+            snapshot: { intent, context in
+                await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<Provider.Entry>, Never>) in
+                    let once = OnceValue(continuation)
+                    provider.getSnapshot(for: intent, in: context) { once.resume(_UncheckedSendable($0)) }
+                }.value
+            },
+            timeline: { intent, context in
+                await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<Timeline<Provider.Entry>>, Never>) in
+                    let once = OnceValue(continuation)
+                    provider.getTimeline(for: intent, in: context) { once.resume(_UncheckedSendable($0)) }
+                }.value
+            },
+            recommendations: { provider.recommendations().map { ($0.intent, $0.description) } })
+        definition = _WidgetDefinition(
+            kind: kind, configurationKind: .intent, configurationName: String(describing: Intent.self),
+            schema: IntentParameters.schema(of: Intent(), title: String(describing: Intent.self), description: ""),
+            respond: responder.respond)
+    }
+
+    public func _definitions() -> [_WidgetDefinition] { [definition] }
+}
+
+/// A non-throwing continuation resumed at most once.
+final class OnceValue<T: Sendable>: @unchecked Sendable {
+    private var continuation: CheckedContinuation<T, Never>?
+    private let lock = NSLock()
+
+    init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
+
+    func resume(_ value: T) {
+        let taken: CheckedContinuation<T, Never>? = lock.withLock {
+            defer { continuation = nil }
+            return continuation
+        }
+        taken?.resume(returning: value)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import WidgetHost
+import WidgetWire
+
+extension CommandContext {
+    var store: InstanceStore {
+        InstanceStore(directory: arguments.values["state-dir"].map { URL(fileURLWithPath: $0) } ?? InstanceStore.defaultDirectory())
+    }
+
+    func lookUp(id: String) throws -> WidgetInstance {
+        let list = try store.load()
+        guard let instance = list.instance(id: id) else {
+            let known = list.instances.map(\.id)
+            throw StateError(
+                description: "no instance \"\(id)\"; " + (known.isEmpty ? "there are none ('widgets add KIND' adds one)" : "instances: \(known.joined(separator: ", "))"))
+        }
+        return instance
+    }
+
+    /// Runs `body`, printing any error as one line; exit code 1 on error.
+    private func reporting(_ body: () async throws -> ExitCode) async -> ExitCode {
+        do {
+            return try await body()
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+
+    func add(kind: String) async throws(UsageError) -> ExitCode {
+        let requested = try requestedFamily(command: "add")
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        return await reporting {
+            guard let widget = registry.widget(kind: kind) else {
+                let known = registry.widgets.map(\.kind)
+                throw ConfigurationError(
+                    description: "no widget of kind \"\(kind)\"; " + (known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"))
+            }
+            let family = requested ?? widget.families[0]
+            guard widget.families.contains(family) else {
+                throw ConfigurationError(
+                    description: "widget \"\(kind)\" does not support \(family); it supports \(widget.families.map(\.rawValue).joined(separator: ", "))")
+            }
+            let configuration = try await registry.configuration(kind: kind, assignments: arguments.lists["set"] ?? [])
+            let instance = try store.update { list in list.add(kind: kind, family: family, configuration: configuration) }
+            output.standardOutput(json ? Self.json(instance).jsonText : instance.id)
+            return .success
+        }
+    }
+
+    func instances() throws(UsageError) -> ExitCode {
+        do {
+            let list = try store.load()
+            if json {
+                output.standardOutput(JSONValue.array(list.instances.map(Self.json)).jsonText)
+            } else if list.instances.isEmpty {
+                output.standardOutput("No instances. Add one with 'widgets add KIND [--family F] [--set NAME=VALUE ...]'.")
+            } else {
+                let rows = list.instances.map { instance in
+                    [instance.id, instance.kind, instance.family.rawValue, Self.describe(instance.configuration)]
+                }
+                output.standardOutput(Self.table(header: ["ID", "KIND", "FAMILY", "CONFIGURATION"], rows: rows))
+            }
+            return .success
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+
+    func configure(id: String) async throws(UsageError) -> ExitCode {
+        let assignments = arguments.lists["set"] ?? []
+        guard !assignments.isEmpty else { throw UsageError(message: "'widgets configure' needs at least one --set NAME=VALUE", command: "configure") }
+        let instance: WidgetInstance
+        do {
+            instance = try lookUp(id: id)
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        return await reporting {
+            guard registry.widget(kind: instance.kind) != nil else {
+                throw ConfigurationError(
+                    description: "instance \(id) is a \"\(instance.kind)\", and no loaded bundle provides it: its values cannot be checked; nothing was changed")
+            }
+            let configuration = try await registry.configuration(kind: instance.kind, base: instance.configuration, assignments: assignments)
+            try store.update { list throws(StateError) in
+                // Removed meanwhile by another command: say so rather than bring it back.
+                guard let index = list.instances.firstIndex(where: { $0.id == id }) else {
+                    throw StateError(description: "instance \"\(id)\" was removed while being configured; nothing was changed")
+                }
+                list.instances[index].configuration = configuration
+            }
+            output.standardOutput("\(id): \(Self.describe(configuration))")
+            return .success
+        }
+    }
+
+    func remove(id: String) throws(UsageError) -> ExitCode {
+        do {
+            try store.update { list throws(StateError) in
+                guard let index = list.instances.firstIndex(where: { $0.id == id }) else {
+                    let known = list.instances.map(\.id)
+                    throw StateError(
+                        description: "no instance \"\(id)\"; " + (known.isEmpty ? "there are none" : "instances: \(known.joined(separator: ", "))"))
+                }
+                list.instances.remove(at: index)
+            }
+            return .success
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+
+    func options(kind: String, parameter: String) async throws(UsageError) -> ExitCode {
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        return await reporting {
+            let options = try await registry.options(kind: kind, parameter: parameter)
+            if json {
+                output.standardOutput(options.json.jsonText)
+            } else {
+                let rows = options.options.map { option in
+                    [
+                        option.value.displayText, option.title + (option.subtitle.map { " — \($0)" } ?? ""),
+                        option.value == options.defaultValue ? "(default)" : "",
+                    ]
+                }
+                output.standardOutput(rows.isEmpty ? "No options offered now." : Self.table(header: nil, rows: rows))
+            }
+            return .success
+        }
+    }
+
+    func recommendations(kind: String) async throws(UsageError) -> ExitCode {
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        return await reporting {
+            let list = try await registry.recommendations(kind: kind)
+            if json {
+                output.standardOutput(WireRecommendation.json(list).jsonText)
+            } else {
+                output.standardOutput(
+                    list.isEmpty
+                        ? "No recommendations."
+                        : Self.table(header: nil, rows: list.map { [$0.description, Self.describe($0.configuration)] }))
+            }
+            return .success
+        }
+    }
+
+    // MARK: Output
+
+    static func json(_ instance: WidgetInstance) -> JSONValue {
+        .object(
+            JSONObject([
+                ("id", .string(instance.id)), ("kind", .string(instance.kind)), ("family", .string(instance.family.rawValue)),
+                ("configuration", .object(instance.configuration)),
+            ]))
+    }
+
+    /// `coin=ETH, note=none`; "-" for none.
+    static func describe(_ configuration: JSONObject) -> String {
+        configuration.isEmpty ? "-" : configuration.members.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: ", ")
+    }
+
+    static func table(header: [String]?, rows: [[String]]) -> String {
+        let all = (header.map { [$0] } ?? []) + rows
+        // Padded by characters: an emoji is one, whatever its UTF-16 length.
+        let widths = (0..<(all.first?.count ?? 0)).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
