@@ -18,6 +18,13 @@ enum Render {
                 lines.append("      families: \(widget.families.map(\.rawValue).joined(separator: ", "))")
                 let configuration = widget.configurationName.map { "\(widget.configurationKind.rawValue) (\($0))" } ?? widget.configurationKind.rawValue
                 lines.append("      configuration: \(configuration)\(widget.contentMarginsDisabled ? ", content margins disabled" : "")")
+                for parameter in widget.configuration?.parameters ?? [] {
+                    var traits = [parameter.typeName.map { "\(parameter.type.rawValue) \($0)" } ?? parameter.type.rawValue]
+                    if parameter.isOptional { traits.append("optional") }
+                    if let value = parameter.defaultValue { traits.append("default \(value.displayText)") }
+                    if parameter.hasDynamicOptions { traits.append("dynamic options") }
+                    lines.append("      parameter \(parameter.name) \"\(parameter.title)\": \(traits.joined(separator: ", "))")
+                }
             }
         }
         return lines.joined(separator: "\n")
@@ -55,6 +62,7 @@ enum Render {
                 ("families", .array(widget.families.map { .string($0.rawValue) })),
                 ("configuration", .string(widget.configurationKind.rawValue)),
                 ("configurationName", widget.configurationName.map(JSONValue.string) ?? .null),
+                ("configurationSchema", widget.configuration?.json ?? .null),
                 ("contentMarginsDisabled", .bool(widget.contentMarginsDisabled)),
             ]))
     }

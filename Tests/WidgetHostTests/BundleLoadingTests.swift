@@ -30,7 +30,7 @@ import WidgetWire
         #expect(widget.families == [.systemSmall, .systemMedium])
         #expect(widget.configurationKind == .static)
         #expect(widget.configurationName == nil)
-        #expect(widget.bundle.abiVersion == (1, 1))
+        #expect(widget.bundle.abiVersion == (1, 2))
         #expect(widget.bundle.builtWith == "c")
     }
 
@@ -171,7 +171,7 @@ import WidgetWire
         let (registry, _) = refusal(["abi.so": "abi-major-2"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "ABI version 2.1 is not supported: this host speaks ABI 1.2 (major versions must match)")
+        #expect(problem.message == "ABI version 2.2 is not supported: this host speaks ABI 1.2 (major versions must match)")
     }
 
     @Test func bundleNeedingANewerMinorVersionIsRefused() throws {

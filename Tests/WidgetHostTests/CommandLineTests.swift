@@ -19,13 +19,13 @@ import WidgetWire
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
         let unknownCommand = await widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)
-        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, stats, help)\n"))
+        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, add, instances, configure, remove, options, recommendations, stats, help)\n"))
         let unknownOption = await widgets(["list", "--verbose"])
         #expect(unknownOption.status == 2)
         #expect(unknownOption.standardError == "widgets: unknown option '--verbose' for 'widgets list'\nRun 'widgets list --help' for its usage.\n")
         let missing = await widgets(["timeline"])
         #expect(missing.status == 2)
-        #expect(missing.standardError.hasPrefix("widgets: 'widgets timeline' needs KIND\n"))
+        #expect(missing.standardError.hasPrefix("widgets: 'widgets timeline' needs KIND or --instance ID\n"))
         let extra = await widgets(["load", "a.so", "b.so"])
         #expect(extra.status == 2)
         let family = await widgets(["snapshot", "x", "--family", "huge"])
@@ -41,7 +41,7 @@ import WidgetWire
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
             result.standardError
-                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.1 is not supported: this host speaks ABI 1.2 (major versions must match)\n")
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.2 is not supported: this host speaks ABI 1.2 (major versions must match)\n")
     }
 
     @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {

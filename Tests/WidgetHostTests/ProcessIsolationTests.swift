@@ -29,7 +29,7 @@ import WidgetWire
         (try? await registry.request(.timeline, kind: kind))?.entries.isEmpty == false
     }
 
-    @Test(arguments: RequestKind.allCases)
+    @Test(arguments: RequestKind.allCases.filter(\.answersWithEntries))
     func segfaultInAnyRequestEndsOnlyItsWorker(request: RequestKind) async throws {
         let registry = await load(["behaviours", "good"])
         defer { registry.shutDownWorkers() }

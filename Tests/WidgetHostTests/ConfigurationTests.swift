@@ -1,0 +1,274 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// Configurable widgets end to end: the sample bundles (both configuration APIs) through the real
+/// CLI, each test with its own state directory and data home.
+@Suite struct ConfigurationTests {
+    let plugins = Fixtures.directory(["libGameWidgets.so", "libCryptoWidgets.so"]).path
+    let state = Fixtures.temporaryDirectory("state")
+    let data = Fixtures.temporaryDirectory("data")
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async -> ProcessResult {
+        await widgets(["--plugins", plugins] + arguments + stateArguments(arguments), dataHome: data, extraEnvironment: environment)
+    }
+
+    /// --state-dir goes to the commands that take it.
+    func stateArguments(_ arguments: [String]) -> [String] {
+        ["add", "instances", "configure", "remove", "snapshot", "timeline"].contains(arguments.first ?? "") ? ["--state-dir", state.path] : []
+    }
+
+    var stateFile: URL { state.appendingPathComponent("instances.json") }
+
+    func writePrices() throws {
+        let container = data.appendingPathComponent("widgets/groups/group.org.widgets.crypto")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        try #"{"updated": "2026-11-21T09:00:00Z", "prices": {"BTC": 91234.56, "ETH": 3051.2, "LTC": 88.14}}"#
+            .write(to: container.appendingPathComponent("prices.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// The game's shared state with only these characters.
+    func writeGame(characters: [String]) throws {
+        let container = data.appendingPathComponent("widgets/groups/group.org.widgets.game")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        let list = characters.map { #"{"name": "\#($0)", "health": 50, "level": 1}"# }.joined(separator: ",")
+        try #"{"status": "x", "characters": [\#(list)], "scores": [], "updated": "2026-11-21T09:00:00Z"}"#
+            .write(to: container.appendingPathComponent("game.json"), atomically: true, encoding: .utf8)
+    }
+
+    @Test func bundlesExportEachParameterWithTypeDefaultOptionalityAndOptions() async throws {
+        let listed = await run(["list", "--json"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let document = try JSONValue.parse(listed.standardOutput)
+        let widgets = (document["bundles"]?.arrayValue ?? []).flatMap { $0["widgets"]?.arrayValue ?? [] }
+        func schema(_ kind: String) throws -> ConfigurationSchema {
+            let widget = try #require(widgets.first { $0["kind"] == .string(kind) })
+            return try ConfigurationSchema(json: try #require(widget["configurationSchema"]))
+        }
+        let crypto = try schema("org.widgets.crypto.price")
+        #expect(crypto.title == "Select Coin")
+        #expect(crypto.description == "Selects the coin to show the price of.")
+        #expect(
+            crypto.parameters == [
+                ParameterSchema(
+                    name: "coin", title: "Coin", type: .enumeration, typeName: "Coin", isOptional: false, defaultValue: .string("BTC"),
+                    cases: [
+                        ParameterOption(value: .string("BTC"), title: "Bitcoin"), ParameterOption(value: .string("ETH"), title: "Ethereum"),
+                        ParameterOption(value: .string("LTC"), title: "Litecoin"),
+                    ])
+            ])
+        #expect(
+            try schema("com.mygame.character-detail").parameters == [
+                ParameterSchema(
+                    name: "character", title: "Character", type: .entity, typeName: "Character", isOptional: true, hasDynamicOptions: true)
+            ])
+        #expect(
+            try schema("com.mygame.character-detail-sirikit").parameters == [
+                ParameterSchema(
+                    name: "character", title: "Character", type: .entity, typeName: "GameCharacter", isOptional: true,
+                    hasDynamicOptions: true)
+            ])
+        #expect(widgets.first { $0["kind"] == .string("com.mygame.game-status") }?["configurationSchema"] == .null)
+    }
+
+    @Test func addConfigureAndRequestSendTheInstancesConfigurationAcrossRestarts() async throws {
+        try writePrices()
+        let added = await run(["add", "org.widgets.crypto.price", "--family", "systemMedium", "--set", "coin=ETH"])
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput == "price-1\n")
+        let second = await run(["add", "org.widgets.crypto.price"])
+        #expect(second.standardOutput == "price-2\n", "a second instance of the same kind, with the default coin")
+
+        // Each command is a new process: what it reads was saved by the ones before.
+        let listed = await run(["instances", "--json"])
+        #expect(
+            try JSONValue.parse(listed.standardOutput)
+                == JSONValue.parse(
+                    #"[{"id":"price-1","kind":"org.widgets.crypto.price","family":"systemMedium","configuration":{"coin":"ETH"}},{"id":"price-2","kind":"org.widgets.crypto.price","family":"systemSmall","configuration":{"coin":"BTC"}}]"#
+                ))
+        let timeline = await run(["timeline", "--instance", "price-1", "--json"])
+        #expect(timeline.status == 0, "\(timeline.standardError)")
+        #expect(timeline.standardOutput.contains(#""ETH""#) && timeline.standardOutput.contains("3,051.20"), "\(timeline.standardOutput)")
+        #expect(timeline.standardOutput.contains(#""family":"systemMedium""#))
+        let policy = try #require(try JSONValue.parse(timeline.standardOutput)["policy"])
+        #expect(policy["kind"] == .string("after"))
+
+        let configured = await run(["configure", "price-1", "--set", "coin=LTC"])
+        #expect(configured.status == 0, "\(configured.standardError)")
+        #expect(configured.standardOutput == "price-1: coin=LTC\n")
+        let snapshot = await run(["snapshot", "--instance", "price-1"])
+        #expect(snapshot.standardOutput.contains("LTC") && snapshot.standardOutput.contains("$88.14"), "\(snapshot.standardOutput)")
+        let other = await run(["snapshot", "--instance", "price-2"])
+        #expect(other.standardOutput.contains("BTC"), "each instance keeps its own configuration")
+
+        let removed = await run(["remove", "price-1"])
+        #expect(removed.status == 0)
+        let text = await run(["instances"])
+        #expect(text.standardOutput == "ID       KIND                      FAMILY       CONFIGURATION\nprice-2  org.widgets.crypto.price  systemSmall  coin=BTC\n")
+    }
+
+    @Test func bothConfigurationAPIsReceiveTheChosenCharacter() async throws {
+        for kind in ["com.mygame.character-detail", "com.mygame.character-detail-sirikit"] {
+            let added = await run(["add", kind, "--set", "character=Spouty"])
+            #expect(added.status == 0, "\(added.standardError)")
+            let id = added.standardOutput.trimmingCharacters(in: .newlines)
+            let timeline = await run(["timeline", "--instance", id])
+            #expect(timeline.status == 0, "\(timeline.standardError)")
+            #expect(timeline.standardOutput.contains("🐳 Spouty") && timeline.standardOutput.contains("Deep Sea Goer"), "\(timeline.standardOutput)")
+            #expect(timeline.standardOutput.contains("reload never"))
+        }
+    }
+
+    @Test func optionsComeFromFixedCasesOrTheProvidersQueryOrHandler() async throws {
+        let coins = await run(["options", "org.widgets.crypto.price", "coin"])
+        #expect(coins.standardOutput == "BTC  Bitcoin   (default)\nETH  Ethereum\nLTC  Litecoin\n")
+        let entities = await run(["options", "com.mygame.character-detail", "character"])
+        #expect(entities.standardOutput == "Power Panda  🐼 Power Panda  (default)\nUnipony      🦄 Unipony\nSpouty       🐳 Spouty\n")
+        let handler = await run(["options", "com.mygame.character-detail-sirikit", "character"])
+        #expect(handler.standardOutput == "Power Panda  Power Panda\nUnipony      Unipony\nSpouty       Spouty\n")
+        // The options follow the app's data: a character the game drops is no longer offered.
+        try writeGame(characters: ["Unipony"])
+        let fewer = await run(["options", "com.mygame.character-detail", "character", "--json"])
+        #expect(
+            try JSONValue.parse(fewer.standardOutput)
+                == JSONValue.parse(#"{"options":[{"value":"Unipony","title":"🦄 Unipony"}],"default":"Unipony"}"#))
+        let noOptions = await run(["options", "com.mygame.game-status", "x"])
+        #expect(noOptions.status == 1)
+        #expect(noOptions.standardError == "widgets: error: widget \"com.mygame.game-status\" is static: it has no parameters\n")
+    }
+
+    @Test func recommendationsAreConfigurations() async throws {
+        let result = await run(["recommendations", "org.widgets.crypto.price"])
+        #expect(result.standardOutput == "BTC price  coin=BTC\nETH price  coin=ETH\nLTC price  coin=LTC\n")
+        let characters = await run(["recommendations", "com.mygame.character-detail", "--json"])
+        #expect(
+            try JSONValue.parse(characters.standardOutput)["recommendations"]?.arrayValue?.first
+                == JSONValue.parse(#"{"description":"Power Panda","configuration":{"character":"Power Panda"}}"#))
+    }
+
+    @Test func anEntityThatNoLongerResolvesIsADiagnosticNamingInstanceAndParameter() async throws {
+        for (kind, reason) in [
+            ("com.mygame.character-detail", #"no Character has the identifier "Spouty" any more (entities(for:) returned none)"#),
+            ("com.mygame.character-detail-sirikit", #"no GameCharacter has the identifier "Spouty" any more (its options handler no longer offers it)"#),
+        ] {
+            try writeGame(characters: ["Power Panda", "Unipony", "Spouty"])
+            let added = await run(["add", kind, "--set", "character=Spouty"])
+            let id = added.standardOutput.trimmingCharacters(in: .newlines)
+            try writeGame(characters: ["Power Panda", "Unipony"])
+            let timeline = await run(["timeline", "--instance", id])
+            #expect(timeline.status == 1)
+            #expect(
+                timeline.standardError
+                    == "widgets: error: instance \(id): widget \"\(kind)\" (libGameWidgets.so): timeline failed: parameter \"character\": \(reason)\n")
+        }
+    }
+
+    @Test func badInputIsRefusedWithALineAndChangesNothing() async throws {
+        let first = await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])
+        #expect(first.status == 0)
+        let saved = try Data(contentsOf: stateFile)
+        let cases: [([String], String)] = [
+            (["add", "org.widgets.nope"], #"widgets: error: no widget of kind "org.widgets.nope"; known kinds: "#),
+            (["add", "org.widgets.crypto.price", "--set", "coins=ETH"], #"widgets: error: widget "org.widgets.crypto.price" has no parameter "coins" (parameters: coin)"#),
+            (["add", "org.widgets.crypto.price", "--family", "systemLarge"], #"widgets: error: widget "org.widgets.crypto.price" does not support systemLarge; it supports systemSmall, systemMedium"#),
+            (["add", "org.widgets.crypto.price", "--set", "coin=DOGE"], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": 'DOGE' is not one of its choices: BTC (Bitcoin), ETH (Ethereum), LTC (Litecoin)"#),
+            (["add", "org.widgets.crypto.price", "--set", "coin"], "widgets: error: 'coin' is not NAME=VALUE"),
+            (["add", "org.widgets.crypto.price", "--set", "=BTC"], "widgets: error: '=BTC' is not NAME=VALUE: the name is empty or has spaces"),
+            (["add", "org.widgets.crypto.price", "--set", "coin="], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": needs a value (it is not optional)"#),
+            (["add", "com.mygame.character-detail", "--set", "character=Nobody"], #"widgets: error: widget "com.mygame.character-detail": parameter "character": 'Nobody' is not one of its choices: Power Panda (🐼 Power Panda), Unipony (🦄 Unipony), Spouty (🐳 Spouty)"#),
+            (["add", "com.mygame.game-status", "--set", "x=1"], #"widgets: error: widget "com.mygame.game-status" is static: it has no parameter "x" (it has none)"#),
+            (["configure", "price-1", "--set", "coin=XRP"], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": 'XRP' is not one of its choices: BTC (Bitcoin), ETH (Ethereum), LTC (Litecoin)"#),
+            (["configure", "price-9", "--set", "coin=BTC"], #"widgets: error: no instance "price-9"; instances: price-1"#),
+            (["remove", "price-9"], #"widgets: error: no instance "price-9"; instances: price-1"#),
+        ]
+        for (arguments, message) in cases {
+            let result = await run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.standardError.hasPrefix(message), "\(arguments): \(result.standardError)")
+            #expect(try Data(contentsOf: stateFile) == saved, "\(arguments) changed the saved state")
+        }
+        let usage = await run(["add", "org.widgets.crypto.price", "--family", "huge"])
+        #expect(usage.status == 2)
+    }
+
+    @Test func aCorruptStateFileIsReportedAndKeptAsideNeverEmptied() async throws {
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try Data("{\"version\": 1, \"instances\": [".utf8).write(to: stateFile)
+        let result = await run(["instances"])
+        #expect(result.status == 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: state.path)
+        let aside = try #require(names.first { $0.hasPrefix("instances.json.corrupt-") })
+        #expect(
+            result.standardError
+                == "widgets: error: the instance state \(stateFile.path) is corrupt (invalid JSON at byte 29: unexpected end of input); it was kept as \(state.path)/\(aside), and nothing was changed. Repair it and move it back, or run the command again to start with no instances\n")
+        #expect(try String(contentsOf: state.appendingPathComponent(aside), encoding: .utf8) == "{\"version\": 1, \"instances\": [")
+        #expect(!FileManager.default.fileExists(atPath: stateFile.path))
+    }
+
+    @Test func aHostKilledWhileSavingLosesNothingSaved() async throws {
+        #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])).status == 0)
+        let saved = try Data(contentsOf: stateFile)
+        // The next save stops halfway through writing its temporary file; then it is killed.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["WIDGETS_FAILPOINT"] = "save-mid-write"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
+        process.arguments = ["--plugins", plugins, "add", "org.widgets.crypto.price", "--set", "coin=LTC", "--state-dir", state.path]
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let reached = await blocking { () -> Bool in
+            var text = ""
+            while let chunk = try? errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
+                text += String(decoding: chunk, as: UTF8.self)
+                if text.contains("failpoint save-mid-write reached") { return true }
+            }
+            return false
+        }
+        #expect(reached)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix(".instances.json.tmp-") }
+        #expect(leftovers.count == 1, "the half-written temporary file is there")
+        kill(process.processIdentifier, SIGKILL)
+        await blocking { process.waitUntilExit() }
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        #expect(try Data(contentsOf: stateFile) == saved, "the saved state is whole")
+        let listed = await run(["instances"])
+        #expect(listed.standardOutput.contains("price-1") && !listed.standardOutput.contains("LTC"))
+        #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=LTC"])).standardOutput == "price-2\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix(".instances.json.tmp-") }.isEmpty)
+    }
+
+    @Test func valuesOfEveryTypeAreCheckedAgainstTheSchema() throws {
+        func value(_ text: String, _ type: ParameterType, optional: Bool = false) throws -> JSONValue {
+            try ConfigurationValues.value(
+                text, for: ParameterSchema(name: "p", title: "P", type: type, isOptional: optional), kind: "k")
+        }
+        func refusal(_ text: String, _ type: ParameterType) -> String {
+            do {
+                _ = try value(text, type)
+                return "accepted"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(try value("hello", .string) == .string("hello"))
+        #expect(try value("42", .integer) == .number(42))
+        #expect(refusal("4.5", .integer) == #"widget "k": parameter "p": '4.5' is not an integer"#)
+        #expect(try value("4.5", .double) == .number(4.5))
+        #expect(refusal("four", .double) == #"widget "k": parameter "p": 'four' is not a number"#)
+        #expect(try value("true", .boolean) == .bool(true))
+        #expect(refusal("yes", .boolean) == #"widget "k": parameter "p": 'yes' is not true or false"#)
+        #expect(try value("2026-11-21", .date) == .string("2026-11-21T00:00:00Z"))
+        #expect(try value("2026-11-21T09:30:00Z", .date) == .string("2026-11-21T09:30:00Z"))
+        #expect(refusal("tomorrow", .date) == #"widget "k": parameter "p": 'tomorrow' is not a date (ISO 8601: 2026-11-21 or 2026-11-21T09:30:00Z)"#)
+        #expect(try value("https://example.com/x", .url) == .string("https://example.com/x"))
+        #expect(refusal("example.com", .url) == #"widget "k": parameter "p": 'example.com' is not an absolute URL (such as https://example.com)"#)
+        #expect(try value("", .integer, optional: true) == .null)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import WidgetKit
+import WidgetWire
+
+// Parameters of every supported type, as an author declares them.
+enum Unit: String, AppEnum {
+    case metric, imperial
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { "Unit" }
+    static var caseDisplayRepresentations: [Unit: DisplayRepresentation] { [.metric: "Metric", .imperial: "Imperial"] }
+}
+
+struct City: AppEntity {
+    let id: String
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { "City" }
+    static let defaultQuery = CityQuery()
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(id)", subtitle: "city") }
+}
+
+struct CityQuery: EntityQuery {
+    static let known = ["Oslo", "Lima"]
+    func entities(for identifiers: [String]) async throws -> [City] { identifiers.filter(Self.known.contains).map(City.init) }
+    func suggestedEntities() async throws -> [City] { Self.known.map(City.init) }
+    func defaultResult() async -> City? { City(id: "Lima") }
+}
+
+struct Symbols: DynamicOptionsProvider {
+    func results() async throws -> [String] { ["AAPL", "MSFT"] }
+}
+
+struct WeatherIntent: WidgetConfigurationIntent {
+    static var title: LocalizedStringResource { "Weather" }
+
+    @Parameter(title: "City") var city: City?
+    @Parameter(title: "Unit", default: .metric) var unit: Unit
+    @Parameter(title: "Days", default: 3) var days: Int
+    @Parameter(title: "Scale", default: 1.5) var scale: Double
+    @Parameter(title: "Alerts", default: false) var alerts: Bool
+    @Parameter(title: "From") var from: Date?
+    @Parameter(title: "Source") var source: URL?
+    @Parameter(title: "Label") var label: String
+    @Parameter(title: "Symbol", optionsProvider: Symbols()) var symbol: String?
+}
+
+@Suite struct IntentParameterTests {
+    @Test func settingAParameterOfALetIntentWorksAsOnIOS() {
+        let intent = WeatherIntent()
+        intent.unit = .imperial
+        intent.days = 5
+        #expect(intent.unit == .imperial && intent.days == 5)
+        #expect(intent.city == nil, "an optional parameter with no value is nil")
+    }
+
+    @Test func theSchemaListsParametersInDeclarationOrderWithTheirTraits() {
+        let schema = IntentParameters.schema(of: WeatherIntent(), title: "Weather", description: "")
+        #expect(schema.parameters.map(\.name) == ["city", "unit", "days", "scale", "alerts", "from", "source", "label", "symbol"])
+        #expect(schema.parameters.map(\.type) == [.entity, .enumeration, .integer, .double, .boolean, .date, .url, .string, .string])
+        #expect(schema.parameters.map(\.isOptional) == [true, false, false, false, false, true, true, false, true])
+        #expect(schema.parameters.map(\.defaultValue) == [nil, .string("metric"), .number(3), .number(1.5), .bool(false), nil, nil, nil, nil])
+        #expect(schema.parameters.map(\.hasDynamicOptions) == [true, false, false, false, false, false, false, false, true])
+        #expect(schema.parameters[1].cases == [ParameterOption(value: .string("metric"), title: "Metric"), ParameterOption(value: .string("imperial"), title: "Imperial")])
+        #expect(schema.parameters[0].typeName == "City")
+    }
+
+    @Test func aConfigurationFillsTheIntentResolvingEntitiesByIdentifier() async throws {
+        let intent = WeatherIntent()
+        try await IntentParameters.fill(
+            intent,
+            from: #"{"city":"Oslo","unit":"imperial","days":7,"scale":2,"alerts":true,"from":"2026-11-21T09:30:00Z","source":"https://example.com","label":"hi","symbol":"MSFT"}"#)
+        #expect(intent.city?.id == "Oslo")
+        #expect(intent.unit == .imperial && intent.days == 7 && intent.scale == 2 && intent.alerts)
+        #expect(intent.from == Date(timeIntervalSince1970: 1_795_253_400))
+        #expect(intent.source == URL(string: "https://example.com"))
+        #expect(intent.label == "hi" && intent.symbol == "MSFT")
+        #expect(
+            IntentParameters.configuration(of: intent)["city"] == .string("Oslo"), "an entity is written back as its identifier")
+    }
+
+    @Test func omittedParametersTakeTheirDefaultsAndARequiredOneWithoutIsAnError() async throws {
+        let intent = WeatherIntent()
+        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(intent, from: "{}") }
+        do {
+            try await IntentParameters.fill(WeatherIntent(), from: "{}")
+        } catch {
+            #expect(error.description == #"parameter "label": it needs a value and has none"#)
+        }
+        try await IntentParameters.fill(intent, from: #"{"label":"x"}"#)
+        #expect(intent.unit == .metric && intent.days == 3 && intent.city == nil)
+    }
+
+    @Test func badValuesAndUnresolvableEntitiesNameTheParameter() async {
+        func failure(_ configuration: String) async -> String {
+            do {
+                try await IntentParameters.fill(WeatherIntent(), from: configuration)
+                return "filled"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(await failure(#"{"label":"x","city":"Paris"}"#) == #"parameter "city": no City has the identifier "Paris" any more (entities(for:) returned none)"#)
+        #expect(await failure(#"{"label":"x","unit":"kelvin"}"#) == #"parameter "unit": "kelvin" is not one of "metric", "imperial""#)
+        #expect(await failure(#"{"label":"x","days":"many"}"#) == #"parameter "days": expected an integer, got "many""#)
+        #expect(await failure("[1]") == "the configuration is not a JSON object")
+    }
+
+    @Test func optionsComeFromTheQueryTheProviderOrTheCases() async throws {
+        let intent = WeatherIntent()
+        let cities = try await IntentParameters.options(of: intent, parameter: "city")
+        #expect(cities.options == [ParameterOption(value: .string("Oslo"), title: "Oslo", subtitle: "city"), ParameterOption(value: .string("Lima"), title: "Lima", subtitle: "city")])
+        #expect(cities.defaultValue == .string("Lima"))
+        #expect(try await IntentParameters.options(of: intent, parameter: "symbol").options.map(\.value) == [.string("AAPL"), .string("MSFT")])
+        #expect(try await IntentParameters.options(of: intent, parameter: "unit").defaultValue == .string("metric"))
+        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.options(of: intent, parameter: "nope") }
+    }
+}
