@@ -91,6 +91,9 @@ static bool register_one(const widget_host_t *host, const char *kind, uint32_t f
         .configuration_kind = strcmp(kind, kind_buffer) == 0 ? CONFIGURATION_KIND : WIDGET_CONFIGURATION_STATIC,
         .configuration_name = NULL,
         .flags = 0,
+#ifdef SCHEMA
+        .configuration_schema = SCHEMA,
+#endif
     };
     return host->register_widget(host, &descriptor);
 }

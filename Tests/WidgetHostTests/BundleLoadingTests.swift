@@ -126,6 +126,17 @@ import WidgetWire
         #expect(registry.widgets.isEmpty)
     }
 
+    @Test func aConfigurationSchemaThatIsNotJSONOrNotValidRefusesTheWidget() throws {
+        let directory = Fixtures.directory(["schema-not-json", "schema-bad-type", "static-with-schema"])
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.problems.map(\.message) == [
+            #"widget "fixture.good" has an invalid configuration schema: parameters[0].type: unknown type "color" (string, integer, double, boolean, date, url, enum, entity)"#,
+            "widget \"fixture.good\" has a malformed configuration schema: invalid JSON at byte 1: expected a member name",
+            "widget \"fixture.good\" is static but describes configuration parameters",
+        ])
+        #expect(registry.widgets.isEmpty)
+    }
+
     @Test func widgetsRegisteredBeforeAFailedInitializeAreWithdrawn() throws {
         let (registry, _) = refusal(["withdrawn.so": "fails-after-registering"])
         #expect(try #require(onlyProblem(registry)).message == "initialization failed: gave up after registering")

@@ -35,6 +35,11 @@ enum Fixtures {
         "null-request": ["-DNULL_REQUEST"],
         "unknown-family": ["-DFAMILIES=(1u<<10)"],
         "unknown-configuration": ["-DCONFIGURATION_KIND=7"],
+        "schema-not-json": ["-DCONFIGURATION_KIND=1", "-DSCHEMA=\"{parameters\""],
+        "schema-bad-type": [
+            "-DCONFIGURATION_KIND=1", #"-DSCHEMA="{\"parameters\":[{\"name\":\"n\",\"type\":\"color\"}]}""#,
+        ],
+        "static-with-schema": [#"-DSCHEMA="{\"parameters\":[]}""#],
         "fails-after-registering": ["-DINIT_FAILS_AFTER_REGISTERING", "-DKIND=\"fixture.withdrawn\""],
         "crash-in-constructor": ["-DCRASH_IN_CONSTRUCTOR"],
         "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
