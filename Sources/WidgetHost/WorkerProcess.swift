@@ -333,7 +333,7 @@ final class WorkerProcess: @unchecked Sendable {
             // Closed gently: keep taking its output while it exits, and end it if it does not.
             while relayOutput() {}
             waited += 1
-            if waited == 200 { lock.withLock { Glibc.kill(pid, SIGKILL) } }
+            if waited == 200 { lock.withLock { _ = Glibc.kill(pid, SIGKILL) } }
             usleep(10_000)
         }
         // What is left of its output: it is dead, so read without waiting.
