@@ -3,16 +3,22 @@ import Glibc
 
 /// The size of each growable struct as ABI 1.0 defined it: the end of its last 1.0 field. Later minor
 /// versions only append fields, so these never change; a reader accepts any `struct_size` at least
-/// this, and reads a later field only when `struct_size` covers it. (Comparing with the current
+/// this, and sees a later field as zero when `struct_size` does not cover it (`copy`). (Comparing with the current
 /// `MemoryLayout.size` instead would make a future host refuse every 1.0 bundle.)
 enum ABISize {
     static let bundle = MemoryLayout<widget_bundle_t>.offset(of: \.shutdown)! + MemoryLayout<UnsafeRawPointer>.size
-    /// ABI 1.1 appended `memory_limit`.
-    static let bundle_1_1 = MemoryLayout<widget_bundle_t>.offset(of: \.memory_limit)! + MemoryLayout<UInt64>.size
     static let descriptor = MemoryLayout<widget_descriptor_t>.offset(of: \.flags)! + MemoryLayout<UInt32>.size
-    /// ABI 1.2 appended `configuration_schema`.
-    static let descriptor_1_2 = MemoryLayout<widget_descriptor_t>.offset(of: \.configuration_schema)! + MemoryLayout<UnsafeRawPointer>.size
     static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + MemoryLayout<UnsafeRawPointer>.size
+
+    /// A copy of a bundle's struct of `declared` bytes: the fields it has, and zero (NULL) for the
+    /// fields of later minor versions it lacks, which lie beyond its end and are never read.
+    static func copy<T>(_ pointer: UnsafeRawPointer, declared: Int, as type: T.Type = T.self) -> T {
+        let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        defer { value.deallocate() }
+        memset(value, 0, MemoryLayout<T>.size)
+        memcpy(value, pointer, min(declared, MemoryLayout<T>.size))
+        return value.move()
+    }
 
     /// Reads `struct_size`, which follows `abi_version` in the bundle and comes first elsewhere.
     static func declared(_ pointer: UnsafeRawPointer, at offset: Int = 0) -> Int {

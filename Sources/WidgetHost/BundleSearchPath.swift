@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// Where the host looks for bundles, in order.
 ///
@@ -29,13 +30,8 @@ public enum BundleSearchPath {
             if parent.path == directory.path { break }
             directory = parent
         }
-        directories.append(dataHome(environment) + "/widgets/widgets.d")
+        directories.append(XDGBaseDirectory.dataHome(environment) + "/widgets/widgets.d")
         return directories
-    }
-
-    static func dataHome(_ environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
     }
 
     static func absolute(_ path: String, in directory: String) -> String {

@@ -115,7 +115,7 @@ extension WidgetRegistry {
         return try WireRecommendation.list(json: result.payload ?? .null)
     }
 
-    private func schemaParameter(kind: String, name: String) throws(ConfigurationError) -> ParameterSchema {
+    private func schemaParameter(kind: String, name: String) throws -> ParameterSchema {
         let schema = try configurationSchema(kind: kind)
         guard let parameter = schema.parameter(named: name) else {
             throw ConfigurationError(description: "widget \"\(kind)\" has no parameter \"\(name)\" (\(Self.parameterList(schema)))")
@@ -123,12 +123,8 @@ extension WidgetRegistry {
         return parameter
     }
 
-    private func configurationSchema(kind: String) throws(ConfigurationError) -> ConfigurationSchema {
-        guard let widget = widget(kind: kind) else {
-            let known = widgets.map(\.kind)
-            throw ConfigurationError(
-                description: "no widget of kind \"\(kind)\"; " + (known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"))
-        }
+    private func configurationSchema(kind: String) throws -> ConfigurationSchema {
+        let (widget, _) = try widget(kind: kind, family: nil)
         guard let schema = widget.configuration else {
             throw ConfigurationError(description: "widget \"\(kind)\" is static: it has no parameters")
         }
@@ -145,7 +141,7 @@ extension WidgetRegistry {
     /// first bad input with a line that names it.
     public func configuration(kind: String, base: JSONObject = JSONObject(), assignments: [String]) async throws -> JSONObject {
         let parsed = try assignments.map { text throws(ConfigurationError) in try ConfigurationValues.assignment(text) }
-        guard let widget = widget(kind: kind) else { _ = try configurationSchema(kind: kind); return base }
+        let (widget, _) = try widget(kind: kind, family: nil)
         guard let schema = widget.configuration else {
             if let first = parsed.first {
                 throw ConfigurationError(description: "widget \"\(kind)\" is static: it has no parameter \"\(first.name)\" (it has none)")

@@ -30,6 +30,14 @@ public struct InstanceList: Sendable, Equatable {
 
     public func instance(id: String) -> WidgetInstance? { instances.first { $0.id == id } }
 
+    /// The error for an id that names no instance, listing those there are.
+    public func missing(id: String) -> StateError {
+        let known = instances.map(\.id)
+        return StateError(
+            description: "no instance \"\(id)\"; "
+                + (known.isEmpty ? "there are none ('widgets add KIND' adds one)" : "instances: \(known.joined(separator: ", "))"))
+    }
+
     /// Adds an instance of `kind` with an id made from the kind's last component: `character-detail-3`.
     public mutating func add(kind: String, family: WidgetFamily, configuration: JSONObject) -> WidgetInstance {
         let base = kind.split(separator: ".").last.map(String.init) ?? "widget"
@@ -66,10 +74,7 @@ public final class InstanceStore: Sendable {
 
     /// `$XDG_STATE_HOME/widgets`, else `~/.local/state/widgets`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let stateHome =
-            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        return URL(fileURLWithPath: stateHome).appendingPathComponent("widgets", isDirectory: true)
+        URL(fileURLWithPath: XDGBaseDirectory.stateHome(environment)).appendingPathComponent("widgets", isDirectory: true)
     }
 
     /// The saved instances (none when nothing was ever saved).
@@ -93,11 +98,12 @@ public final class InstanceStore: Sendable {
 
     private func read() throws(StateError) -> InstanceList {
         let path = fileURL.path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
-                throw StateError(description: "cannot read the instance state \(path): \(String(cString: strerror(errno)))")
-            }
-            return InstanceList()
+        guard FileManager.default.fileExists(atPath: path) else { return InstanceList() }
+        let data: Data
+        do {
+            data = try Data(contentsOf: fileURL)
+        } catch {
+            throw StateError(description: "cannot read the instance state \(path): \(error.localizedDescription)")
         }
         do throws(StateError) {
             return try Self.decode(Array(data))
@@ -135,7 +141,10 @@ public final class InstanceStore: Sendable {
             guard list.instance(id: id) == nil else { throw StateError(description: "two instances have the id \"\(id)\"") }
             list.instances.append(WidgetInstance(id: id, kind: kind, family: family, configuration: configuration))
         }
-        list.nextNumber = document["nextNumber"]?.numberValue.flatMap(Int.init(exactly:)) ?? (list.instances.count + 1)
+        // Never below an id in use, whatever the file says: ids are not reused.
+        let highest = list.instances.compactMap { $0.id.split(separator: "-").last.flatMap { Int($0) } }.max() ?? 0
+        let stored = document["nextNumber"]?.numberValue.flatMap(Int.init(exactly:)) ?? 1
+        list.nextNumber = max(stored, highest + 1)
         return list
     }
 

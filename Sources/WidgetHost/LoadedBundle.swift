@@ -61,9 +61,8 @@ public final class LoadedBundle: @unchecked Sendable {
             throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is smaller than ABI 1.0's \(ABISize.bundle)")
         }
         // Fields of later minor versions are read only when the bundle's struct has them.
-        var bundle = widget_bundle_t()
-        memcpy(&bundle, entry, min(size, MemoryLayout<widget_bundle_t>.size))
-        requestedMemoryLimit = size >= ABISize.bundle_1_1 && bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil
+        let bundle = ABISize.copy(entry, declared: size, as: widget_bundle_t.self)
+        requestedMemoryLimit = bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil
         guard bundle.initialize != nil, let request = bundle.request else {
             throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
         }
@@ -188,7 +187,7 @@ public struct RegisteredWidget: Sendable {
         guard declared >= ABISize.descriptor else {
             return refuse("widget_descriptor_t.struct_size \(declared) is smaller than ABI 1.0's \(ABISize.descriptor)")
         }
-        let descriptor = pointer.pointee
+        let descriptor = ABISize.copy(pointer, declared: declared, as: widget_descriptor_t.self)
         let kind = descriptor.kind.map { String(cString: $0) } ?? ""
         guard !kind.isEmpty else { return refuse("a widget was registered with an empty kind") }
         guard !kind.hasControlCharacters else {
@@ -203,10 +202,7 @@ public struct RegisteredWidget: Sendable {
             return refuse("widget \"\(kind)\" has unknown configuration kind \(descriptor.configuration_kind)")
         }
         var schema: ConfigurationSchema?
-        if declared >= ABISize.descriptor_1_2,
-            let text = UnsafeRawPointer(pointer).load(
-                fromByteOffset: MemoryLayout<widget_descriptor_t>.offset(of: \.configuration_schema)!, as: UnsafePointer<CChar>?.self)
-        {
+        if let text = descriptor.configuration_schema {
             do {
                 schema = try ConfigurationSchema(json: JSONValue.parse(String(cString: text)))
             } catch let error as JSONSyntaxError {

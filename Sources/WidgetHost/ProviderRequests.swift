@@ -115,6 +115,12 @@ public struct ProviderResult: Sendable {
         self.notes = notes
         self.payload = payload
     }
+
+    /// The same result, with what an earlier check (a worker's) noted first.
+    func adding(notes earlier: [String]) -> ProviderResult {
+        ProviderResult(
+            kind: kind, requestKind: requestKind, family: family, entries: entries, policy: policy, notes: earlier + notes, payload: payload)
+    }
 }
 
 extension WidgetRegistry {
@@ -125,7 +131,7 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
         configuration: String = "{}", parameter: String? = nil
     ) async throws(RequestError) -> ProviderResult {
-        let (widget, family) = try resolve(kind: kind, family: family)
+        let (widget, family) = try widget(kind: kind, family: family)
         if !requestKind.answersWithEntries, widget.configuration == nil {
             throw RequestError(
                 kind: kind, bundlePath: widget.bundle.path, reason: .notConfigurable,
@@ -134,7 +140,7 @@ extension WidgetRegistry {
         if let worker = widget.bundle.worker {
             return try await worker.request(
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
-                deadline: deadlines[requestKind], clock: clock)
+                deadline: deadlines[requestKind])
         }
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
             submitInProcess(
@@ -151,15 +157,14 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, parameter: String?,
         due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
     ) {
-        let widget: RegisteredWidget
-        let resolvedFamily: WidgetFamily
-        do {
-            (widget, resolvedFamily) = try resolve(kind: kind, family: family)
+        let resolved: (RegisteredWidget, WidgetFamily)
+        do throws(RequestError) {
+            resolved = try self.widget(kind: kind, family: family)
         } catch {
             return completion(.failure(error))
         }
         submitInProcess(
-            requestKind, widget: widget, family: resolvedFamily, isPreview: isPreview, configuration: configuration,
+            requestKind, widget: resolved.0, family: resolved.1, isPreview: isPreview, configuration: configuration,
             parameter: parameter, due: due, completion: completion)
     }
 
@@ -203,7 +208,7 @@ extension WidgetRegistry {
     @_spi(Benchmarks) public func requestOnCallingThread(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil
     ) throws(RequestError) -> ProviderResult {
-        let (widget, family) = try resolve(kind: kind, family: family)
+        let (widget, family) = try widget(kind: kind, family: family)
         guard widget.bundle.worker == nil else {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: "runs in a worker process")
         }
@@ -211,7 +216,9 @@ extension WidgetRegistry {
         return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", parameter: nil, queue: nil, due: due, ticket: nil)
     }
 
-    private func resolve(kind: String, family: WidgetFamily?) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
+    /// The widget of `kind` and the family to ask for (`family`, else the widget's first), or why not:
+    /// no such kind (naming the known ones), or a family it does not support (naming those it does).
+    public func widget(kind: String, family: WidgetFamily?) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
         guard let widget = widget(kind: kind) else {
             let known = widgets.map(\.kind)
             let hint = known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"
@@ -339,7 +346,7 @@ enum ResultValidation {
                 throw fail(.invalidResult, "\(requestKind.rawValue) must have exactly one entry, it has \(entries.count)")
             }
         case .options, .recommendations:
-            break
+            preconditionFailure("answered above")
         case .timeline:
             guard timeline.policy != nil else { throw fail(.invalidResult, "timeline has no reload policy") }
             guard !entries.isEmpty else { throw fail(.invalidResult, "timeline has no entries") }
@@ -377,9 +384,4 @@ extension ResultValidation {
         }
         return value
     }
-}
-
-func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let string else { return body(nil) }
-    return string.withCString { body($0) }
 }

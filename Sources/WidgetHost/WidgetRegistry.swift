@@ -27,6 +27,9 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     private var widgetIndex: [String: Int] = [:]
     private var loadedFiles: [String: String] = [:]
+    /// Files whose workers are loading them (process isolation): a second name for one of them, met
+    /// before its worker has finished, is the same file too.
+    private var startingFiles: [String: String] = [:]
     private var queues: [String: ProviderQueue] = [:]
     private let queuesLock = NSLock()
 
@@ -163,11 +166,14 @@ public final class WidgetRegistry: @unchecked Sendable {
         case .success(let inspected): file = inspected
         }
         let identity = "\(file.device):\(file.inode)"
-        if let first = loadedFiles[identity] {
+        if let first = loadedFiles[identity] ?? startingFiles[identity] {
             return .failure(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
         }
+        startingFiles[identity] = path
         let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit)
-        return supervisor.beginStart().map { (supervisor, $0, identity) }
+        let started = supervisor.beginStart()
+        if case .failure = started { startingFiles[identity] = nil }
+        return started.map { (supervisor, $0, identity) }
     }
 
     /// Waits for a worker to load its bundle, and takes the widgets it registered.
@@ -185,6 +191,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         case .success(let (startedSupervisor, process, startedIdentity)):
             supervisor = startedSupervisor
             identity = startedIdentity
+            startingFiles[identity] = nil
             switch supervisor.finishStart(process) {
             case .failure(let failure):
                 problems.append(LoadProblem(path: path, reason: failure.reason, message: failure.description))

@@ -123,6 +123,8 @@ final class WorkerSupervisor: @unchecked Sendable {
         case stopped(restartAt: Date?)
         case running(WorkerProcess)
         case disabled(String)
+        /// The host is done with the bundle: no worker starts again.
+        case shutDown
     }
 
     private let lock = NSLock()
@@ -209,8 +211,8 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// Closes the worker: it exits when its channel closes.
     func shutDown() {
         let process: WorkerProcess? = lock.withLock {
+            defer { state = .shutDown }
             guard case .running(let process) = state else { return nil }
-            state = .stopped(restartAt: nil)
             return process
         }
         process?.close()
@@ -299,6 +301,8 @@ final class WorkerSupervisor: @unchecked Sendable {
             switch state {
             case .disabled(let reason):
                 return .failure(Refusal("\(reason). Replace the bundle or restart the host to try again"))
+            case .shutDown:
+                return .failure(Refusal("the host has shut its worker down"))
             case .running(let process) where !process.hasEnded:
                 return .success(process)
             case .stopped(let restartAt?) where restartAt > clock.now():
@@ -319,6 +323,10 @@ final class WorkerSupervisor: @unchecked Sendable {
             switch finishStart(process) {
             case .failure(let failure):
                 return .failure(Refusal("its worker failed to restart: \(failure); \(restartNote())"))
+            case .success(let hello) where hello.bundle == nil:
+                // The file changed since it was loaded, into something its worker refuses.
+                let reasons = hello.problems.map(\.message).joined(separator: "; ")
+                return .failure(Refusal("its worker restarted but could not load the bundle: \(reasons.isEmpty ? "no reason given" : reasons)"))
             case .success: return .success(process)
             }
         }
@@ -328,7 +336,7 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     func request(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, deadline: Duration, clock: WidgetClock
+        parameter: String?, deadline: Duration
     ) async throws(RequestError) -> ProviderResult {
         let started = ContinuousClock.now
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
@@ -432,27 +440,13 @@ final class WorkerSupervisor: @unchecked Sendable {
                     statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, peak)
                 }
             }
-            if frame.operation == "result", !requestKind.answersWithEntries {
-                return Result { () throws(RequestError) -> ProviderResult in
-                    ProviderResult(
-                        kind: kind, requestKind: requestKind, family: family, entries: [], policy: nil, notes: [],
-                        payload: try ResultValidation.payload(frame.body, requestKind: requestKind) { reason, message in
-                            RequestError(kind: kind, bundlePath: path, reason: reason, message: "its worker sent a \(message)")
-                        })
-                }
-            }
             if frame.operation == "result" {
-                let timeline: WireTimeline
-                do {
-                    timeline = try frame.body.withUnsafeBufferPointer { buffer throws(WireFormatError) in try WireTimeline(bytes: buffer) }
-                } catch {
-                    return fail(.malformedResult, "its worker sent a malformed \(requestKind.rawValue) result: \(error)")
+                // The worker runs the bundle's code: what it sends is checked as the bundle's answer is.
+                return Result { () throws(RequestError) -> ProviderResult in
+                    let checked = try ResultValidation.validate(
+                        .data(frame.body), requestKind: requestKind, kind: kind, family: family, bundlePath: path)
+                    return checked.adding(notes: frame["notes"]?.arrayValue?.compactMap(\.stringValue) ?? [])
                 }
-                return .success(
-                    ProviderResult(
-                        kind: kind, requestKind: requestKind, family: family, entries: timeline.entries,
-                        policy: requestKind == .timeline ? timeline.policy : nil,
-                        notes: frame["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []))
             }
             let reason = frame["reason"]?.stringValue.flatMap(RequestError.Reason.init(rawValue:)) ?? .providerFailed
             let message = frame["message"]?.stringValue ?? "failed in its worker"

@@ -1,4 +1,5 @@
 public import Foundation
+import WidgetWire
 
 extension FileManager {
     /// The directory an app and its widgets share, as an App Group container does on iOS:
@@ -11,11 +12,7 @@ extension FileManager {
         guard !groupIdentifier.isEmpty, groupIdentifier != ".", groupIdentifier != "..",
             !groupIdentifier.contains("/"), !groupIdentifier.contains("\0")
         else { return nil }
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome =
-            environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        let url = URL(fileURLWithPath: dataHome).appendingPathComponent("widgets/groups/\(groupIdentifier)", isDirectory: true)
+        let url = URL(fileURLWithPath: XDGBaseDirectory.dataHome()).appendingPathComponent("widgets/groups/\(groupIdentifier)", isDirectory: true)
         do {
             try createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {

@@ -72,7 +72,7 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
         let context = request.providerContext
         switch request.kind {
         case .placeholder:
-            reply(.timeline(WireTimeline(entries: [request.render(placeholder(context), content)], policy: nil)))
+            reply(.timeline(request.renderAlone(placeholder(context), content)))
         case .snapshot, .timeline:
             let intent = _UncheckedSendable(makeIntent())
             runOnCallingThread {
@@ -83,7 +83,7 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
                 }
                 if request.kind == .snapshot {
                     let entry = await self.snapshot(intent.value, context)
-                    reply(.timeline(WireTimeline(entries: [request.render(entry, self.content)], policy: nil)))
+                    reply(.timeline(request.renderAlone(entry, self.content)))
                 } else {
                     reply(.timeline(request.render(await self.timeline(intent.value, context), self.content)))
                 }

@@ -94,6 +94,8 @@ public protocol _IntentValue {
     static var _typeName: String? { get }
     static var _cases: [ParameterOption] { get }
     static var _isOptional: Bool { get }
+    /// Whether the type has a query that offers its values (an `AppEntity`).
+    static var _hasQuery: Bool { get }
     /// An optional's nil, for a parameter with no value; nil for other types.
     static var _none: Self? { get }
     /// The value in a configuration's JSON.
@@ -110,6 +112,7 @@ extension _IntentValue {
     public static var _typeName: String? { nil }
     public static var _cases: [ParameterOption] { [] }
     public static var _isOptional: Bool { false }
+    public static var _hasQuery: Bool { false }
     public static var _none: Self? { nil }
     public static func _suggestions() async throws -> (values: [Any], default: Any?)? { nil }
     public var _displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: LocalizedStringResource(_configurationValue.displayText)) }
@@ -128,6 +131,14 @@ public struct _ParameterFailure: Error, CustomStringConvertible {
 /// The choices a parameter's options provider offers, loaded on first use.
 public struct _Choices: Sendable {
     let load: @Sendable () async throws -> (values: [Any], default: Any?)
+
+    init(load: @escaping @Sendable () async throws -> (values: [Any], default: Any?)) {
+        self.load = load
+    }
+
+    init<Provider: DynamicOptionsProvider>(_ provider: Provider) {
+        load = { (try await provider.results().map { $0 as Any }, await provider.defaultResult().map { $0 as Any }) }
+    }
 }
 
 extension String: _IntentValue {
@@ -191,6 +202,7 @@ extension Optional: _IntentValue where Wrapped: _IntentValue {
     public static var _typeName: String? { Wrapped._typeName }
     public static var _cases: [ParameterOption] { Wrapped._cases }
     public static var _isOptional: Bool { true }
+    public static var _hasQuery: Bool { Wrapped._hasQuery }
     public static var _none: Wrapped?? { .some(nil) }
     public var _configurationValue: JSONValue { self?._configurationValue ?? .null }
     public var _displayRepresentation: DisplayRepresentation { self?._displayRepresentation ?? "none" }
@@ -289,6 +301,7 @@ public protocol AppEntity: _IntentValue, Identifiable, TypeDisplayRepresentable,
 extension AppEntity {
     public static var defaultQuery: DefaultQuery { DefaultQuery() }
     public static var _parameterType: ParameterType { .entity }
+    public static var _hasQuery: Bool { true }
     public static var _typeName: String? { typeDisplayRepresentation.name.key }
     public var _configurationValue: JSONValue { .string(id.entityIdentifierString) }
     public var _displayRepresentation: DisplayRepresentation { displayRepresentation }

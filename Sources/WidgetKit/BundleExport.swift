@@ -142,10 +142,6 @@ final class BundleExport: @unchecked Sendable {
     }
 }
 
-private func withOptionalCString<R>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let string else { return body(nil) }
-    return string.withCString { body($0) }
-}
 
 /// The host's completion for one request. The ABI lets it be called from any thread.
 private struct Completion: @unchecked Sendable {

@@ -40,12 +40,15 @@ public final class IntentParameter<Value: _IntentValue>: @unchecked Sendable {
     /// A parameter whose choices `optionsProvider` supplies at run time.
     public convenience init<Provider: DynamicOptionsProvider>(
         title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, optionsProvider: Provider
-    ) {
-        self.init(
-            title: title.key, defaultValue: `default`,
-            choices: _Choices {
-                (try await optionsProvider.results().map { $0 as Any }, await optionsProvider.defaultResult().map { $0 as Any })
-            })
+    ) where Provider.DefaultValue == Value {
+        self.init(title: title.key, defaultValue: `default`, choices: _Choices(optionsProvider))
+    }
+
+    /// An optional parameter whose choices `optionsProvider` supplies at run time.
+    public convenience init<Provider: DynamicOptionsProvider, Wrapped>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, optionsProvider: Provider
+    ) where Value == Wrapped?, Provider.DefaultValue == Wrapped {
+        self.init(title: title.key, defaultValue: nil, choices: _Choices(optionsProvider))
     }
 }
 
@@ -74,20 +77,25 @@ extension IntentParameter: AnyIntentParameter {
         let fixedDefault = defaultValue.map(\._configurationValue).flatMap { $0 == .null ? nil : $0 }
         return ParameterSchema(
             name: name, title: title, type: Value._parameterType, typeName: Value._typeName, isOptional: Value._isOptional,
-            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._parameterType == .entity)
+            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._hasQuery)
     }
 
     var configurationValue: JSONValue { (value ?? defaultValue)?._configurationValue ?? .null }
 
+    /// `json` nil: the configuration leaves the parameter out, so it takes its default. JSON null:
+    /// no value, which an optional parameter may have (even one with a default).
     func assign(_ json: JSONValue?) async throws(_ParameterFailure) {
-        guard let json, json != .null else {
-            if Value._isOptional || defaultValue != nil {
-                value = nil
-                return
-            }
-            throw _ParameterFailure("it needs a value and has none")
+        switch json {
+        case .none:
+            value = nil
+        case .null? where Value._isOptional:
+            value = Value._none
+        case .null?:
+            value = nil
+        case let json?:
+            value = try await Value._decode(json, choices: choices)
         }
-        value = try await Value._decode(json, choices: choices)
+        if value == nil, defaultValue == nil, !Value._isOptional { throw _ParameterFailure("it needs a value and has none") }
     }
 
     func options() async throws -> ParameterOptions {
@@ -95,18 +103,15 @@ extension IntentParameter: AnyIntentParameter {
             let display = value._displayRepresentation
             return ParameterOption(value: value._configurationValue, title: display.title.key, subtitle: display.subtitle?.key)
         }
-        if let choices {
-            let loaded = try await choices.load()
-            let values = loaded.values.compactMap { $0 as? Value }
-            let fallback = (loaded.default as? Value) ?? defaultValue
-            return ParameterOptions(options: values.map(option), defaultValue: fallback.map(\._configurationValue))
+        // The parameter's options provider, else its entity type's query, else its fixed cases.
+        var loaded = try await choices?.load()
+        if loaded == nil { loaded = try await Value._suggestions() }
+        guard let loaded else {
+            return ParameterOptions(options: Value._cases, defaultValue: defaultValue.map(\._configurationValue))
         }
-        if let suggestions = try await Value._suggestions() {
-            let values = suggestions.values.compactMap { $0 as? Value }
-            let fallback = (suggestions.default as? Value) ?? defaultValue
-            return ParameterOptions(options: values.map(option), defaultValue: fallback.map(\._configurationValue))
-        }
-        return ParameterOptions(options: Value._cases, defaultValue: defaultValue.map(\._configurationValue))
+        let fallback = (loaded.default as? Value) ?? defaultValue
+        return ParameterOptions(
+            options: loaded.values.compactMap { $0 as? Value }.map(option), defaultValue: fallback.map(\._configurationValue))
     }
 }
 
@@ -138,17 +143,13 @@ enum IntentParameters {
 
     /// Fills `intent` from a configuration's JSON. A parameter the configuration omits gets its default.
     static func fill(_ intent: Any, from configuration: String) async throws(_ParameterFailure) {
-        let object: JSONObject
+        let parsed: JSONValue
         do {
-            guard let parsed = try JSONValue.parse(configuration).objectValue else {
-                throw _ParameterFailure("the configuration is not a JSON object")
-            }
-            object = parsed
-        } catch let failure as _ParameterFailure {
-            throw failure
+            parsed = try JSONValue.parse(configuration)
         } catch {
             throw _ParameterFailure("the configuration is not JSON: \(error)")
         }
+        guard let object = parsed.objectValue else { throw _ParameterFailure("the configuration is not a JSON object") }
         for (name, parameter) in of(intent) {
             do {
                 try await parameter.assign(object[name])

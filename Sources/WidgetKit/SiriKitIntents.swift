@@ -117,16 +117,16 @@ extension IntentParameter {
 }
 
 /// A continuation a handler may call more than once: only the first call counts.
-final class OnceContinuation<T: Sendable>: @unchecked Sendable {
-    private var continuation: CheckedContinuation<T, any Error>?
+final class OnceContinuation<T: Sendable, Failure: Error>: @unchecked Sendable {
+    private var continuation: CheckedContinuation<T, Failure>?
     private let lock = NSLock()
 
-    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+    init(_ continuation: CheckedContinuation<T, Failure>) { self.continuation = continuation }
 
     func resume(returning value: T) { take()?.resume(returning: value) }
-    func resume(throwing error: any Error) { take()?.resume(throwing: error) }
+    func resume(throwing error: Failure) { take()?.resume(throwing: error) }
 
-    private func take() -> CheckedContinuation<T, any Error>? {
+    private func take() -> CheckedContinuation<T, Failure>? {
         lock.withLock {
             defer { continuation = nil }
             return continuation
@@ -175,14 +175,14 @@ public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfig
             placeholder: { provider.placeholder(in: $0) },
             snapshot: { intent, context in
                 await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<Provider.Entry>, Never>) in
-                    let once = OnceValue(continuation)
-                    provider.getSnapshot(for: intent, in: context) { once.resume(_UncheckedSendable($0)) }
+                    let once = OnceContinuation(continuation)
+                    provider.getSnapshot(for: intent, in: context) { once.resume(returning: _UncheckedSendable($0)) }
                 }.value
             },
             timeline: { intent, context in
                 await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<Timeline<Provider.Entry>>, Never>) in
-                    let once = OnceValue(continuation)
-                    provider.getTimeline(for: intent, in: context) { once.resume(_UncheckedSendable($0)) }
+                    let once = OnceContinuation(continuation)
+                    provider.getTimeline(for: intent, in: context) { once.resume(returning: _UncheckedSendable($0)) }
                 }.value
             },
             recommendations: { provider.recommendations().map { ($0.intent, $0.description) } })
@@ -193,20 +193,4 @@ public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfig
     }
 
     public func _definitions() -> [_WidgetDefinition] { [definition] }
-}
-
-/// A non-throwing continuation resumed at most once.
-final class OnceValue<T: Sendable>: @unchecked Sendable {
-    private var continuation: CheckedContinuation<T, Never>?
-    private let lock = NSLock()
-
-    init(_ continuation: CheckedContinuation<T, Never>) { self.continuation = continuation }
-
-    func resume(_ value: T) {
-        let taken: CheckedContinuation<T, Never>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
-        }
-        taken?.resume(returning: value)
-    }
 }

@@ -101,6 +101,11 @@ struct ProviderRequest: Sendable {
 }
 
 extension ProviderRequest {
+    /// A placeholder's or snapshot's answer: one entry, no policy.
+    func renderAlone<Entry: TimelineEntry, Content: View>(_ entry: Entry, _ content: (Entry) -> Content) -> WireTimeline {
+        WireTimeline(entries: [render(entry, content)], policy: nil)
+    }
+
     func render<Entry: TimelineEntry, Content: View>(_ timeline: Timeline<Entry>, _ content: (Entry) -> Content) -> WireTimeline {
         WireTimeline(entries: timeline.entries.map { render($0, content) }, policy: timeline.policy.wire)
     }
@@ -121,10 +126,10 @@ final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unche
         let context = request.providerContext
         switch request.kind {
         case .placeholder:
-            reply(.timeline(WireTimeline(entries: [request.render(provider.placeholder(in: context), content)], policy: nil)))
+            reply(.timeline(request.renderAlone(provider.placeholder(in: context), content)))
         case .snapshot:
             provider.getSnapshot(in: context) { entry in
-                reply(.timeline(WireTimeline(entries: [request.render(entry, self.content)], policy: nil)))
+                reply(.timeline(request.renderAlone(entry, self.content)))
             }
         case .timeline:
             provider.getTimeline(in: context) { timeline in

@@ -417,6 +417,11 @@ let abiMedian = percentile(request.throughABI, 0.5)
 let baseline = percentile(request.directWithContent, 0.5)
 let overhead = abiMedian - baseline
 
+/// "3.01 µs (p90 3.13 µs)" for samples in nanoseconds.
+func medianAndP90(_ samples: [Double]) -> String {
+    "\(formatted(percentile(samples, 0.5) / 1000)) µs (p90 \(formatted(percentile(samples, 0.9) / 1000)) µs)"
+}
+
 struct Row {
     let name: String
     let measured: String
@@ -433,12 +438,12 @@ let rows = [
         result: "\(formatted(loadRatio))× the floor", goal: "≤ 1.5×", met: loadRatio <= 1.5),
     Row(
         name: "timeline request through the ABI, trivial provider (median)",
-        measured: "\(formatted(abiMedian / 1000)) µs (p90 \(formatted(percentile(request.throughABI, 0.9) / 1000)) µs)",
+        measured: medianAndP90(request.throughABI),
         floor: "direct call + content closure: \(formatted(baseline / 1000)) µs (provider alone \(formatted(percentile(request.direct, 0.5) / 1000)) µs)",
         result: "+\(formatted(overhead / 1000)) µs", goal: "≤ 5 µs overhead", met: overhead <= 5000),
     Row(
         name: "timeline request in queue mode, awaited (median)",
-        measured: "\(formatted(percentile(queueRoundTrip, 0.5) / 1000)) µs (p90 \(formatted(percentile(queueRoundTrip, 0.9) / 1000)) µs)",
+        measured: medianAndP90(queueRoundTrip),
         floor: "direct call + content closure: \(formatted(baseline / 1000)) µs",
         result: "+\(formatted((percentile(queueRoundTrip, 0.5) - baseline) / 1000)) µs", goal: "none set", met: true),
     Row(
@@ -447,17 +452,17 @@ let rows = [
         result: "\(Int(throughput / 16)) per provider per second", goal: "none set", met: true),
     Row(
         name: "timeline request of a C provider in queue mode, awaited (median)",
-        measured: "\(formatted(percentile(isolation.queue, 0.5) / 1000)) µs (p90 \(formatted(percentile(isolation.queue, 0.9) / 1000)) µs)",
+        measured: medianAndP90(isolation.queue),
         floor: "its request function called directly: \(formatted(directMedian / 1000)) µs",
         result: "+\(formatted(queueOverhead / 1000)) µs", goal: "none set", met: true),
     Row(
         name: "the same request in process mode (worker process), awaited (median)",
-        measured: "\(formatted(percentile(isolation.process, 0.5) / 1000)) µs (p90 \(formatted(percentile(isolation.process, 0.9) / 1000)) µs)",
+        measured: medianAndP90(isolation.process),
         floor: "its request function called directly: \(formatted(directMedian / 1000)) µs",
         result: "+\(formatted(processOverhead / 1000)) µs", goal: "≤ 50 µs overhead", met: processOverhead <= 50_000),
     Row(
         name: "one byte there and back over a socket pair, between two threads (median)",
-        measured: "\(formatted(percentile(socketRoundTrip, 0.5) / 1000)) µs (p90 \(formatted(percentile(socketRoundTrip, 0.9) / 1000)) µs)",
+        measured: medianAndP90(socketRoundTrip),
         floor: "-", result: "for comparison: two thread wakeups", goal: "none set", met: true),
     Row(
         name: "requests per second, 16 bundles in 16 workers asked at once (process mode)",

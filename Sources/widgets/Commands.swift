@@ -83,13 +83,16 @@ let commands: [CommandSpec] = [
             """),
 ]
 
+/// Wide enough for the longest command name and two spaces.
+let commandNameWidth = (commands.map(\.name.count).max() ?? 0) + 2
+
 let overview = """
     widgets: host and inspect WidgetKit-style widget bundles on Linux.
 
     Usage: widgets [--plugins DIR] COMMAND [options] [arguments]
 
     Commands:
-    \(commands.map { "  \($0.name.padding(toLength: 13, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+    \(commands.map { "  \($0.name.padding(toLength: commandNameWidth, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
 
     Bundles are shared objects (.so) in widgets.d/ directories: --plugins DIR, else the directories of
     WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory) and
@@ -149,7 +152,7 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         output.standardOutput(spec.help)
         return .success
     }
-    let context = CommandContext(arguments: parsed, plugins: parsed.plugins ?? globalPlugins, output: output)
+    let context = CommandContext(command: spec.name, arguments: parsed, plugins: parsed.plugins ?? globalPlugins, output: output)
     do {
         switch spec.name {
         case "list": return try context.list()
@@ -180,6 +183,7 @@ private func usage(_ error: UsageError, _ output: Output) -> ExitCode {
 extension CommandContext {
     func stats() async throws(UsageError) -> ExitCode {
         let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         var failed = false
         for widget in registry.widgets {
@@ -199,6 +203,8 @@ extension CommandContext {
 }
 
 struct CommandContext {
+    /// The command's name, for the help hint of a usage error.
+    let command: String
     let arguments: ParsedArguments
     let plugins: String?
     let output: Output
@@ -210,7 +216,7 @@ struct CommandContext {
         var memoryLimit = MemoryGuard.defaultLimit
         if let text = arguments.values["memory-limit"] {
             guard let megabytes = Double(text), megabytes > 0, megabytes < 1_000_000 else {
-                throw UsageError(message: "--memory-limit takes a number of megabytes above 0, not '\(text)'", command: nil)
+                throw UsageError(message: "--memory-limit takes a number of megabytes above 0, not '\(text)'", command: command)
             }
             memoryLimit = Int64(megabytes * 1_048_576)
         }
@@ -218,7 +224,7 @@ struct CommandContext {
         switch arguments.values["isolation"] ?? "process" {
         case "process": isolation = .process(.thisExecutable)
         case "queue": isolation = .queue
-        case let other: throw UsageError(message: "--isolation takes 'process' or 'queue', not '\(other)'", command: nil)
+        case let other: throw UsageError(message: "--isolation takes 'process' or 'queue', not '\(other)'", command: command)
         }
         return WidgetRegistry(memoryLimit: memoryLimit, isolation: isolation)
     }
@@ -270,7 +276,7 @@ struct CommandContext {
         return registry.problems.isEmpty && !registry.bundles.isEmpty ? .success : .failure
     }
 
-    func requestedFamily(command: String) throws(UsageError) -> WidgetFamily? {
+    func requestedFamily() throws(UsageError) -> WidgetFamily? {
         guard let name = arguments.values["family"] else { return nil }
         guard let parsed = WidgetFamily(rawValue: name) else {
             throw UsageError(
@@ -281,7 +287,7 @@ struct CommandContext {
     }
 
     func request(_ requestKind: RequestKind, kind named: String?) async throws(UsageError) -> ExitCode {
-        var family = try requestedFamily(command: requestKind.rawValue)
+        var family = try requestedFamily()
         var kind = named ?? ""
         var configuration = "{}"
         var instance: WidgetInstance?

@@ -9,11 +9,7 @@ extension CommandContext {
 
     func lookUp(id: String) throws -> WidgetInstance {
         let list = try store.load()
-        guard let instance = list.instance(id: id) else {
-            let known = list.instances.map(\.id)
-            throw StateError(
-                description: "no instance \"\(id)\"; " + (known.isEmpty ? "there are none ('widgets add KIND' adds one)" : "instances: \(known.joined(separator: ", "))"))
-        }
+        guard let instance = list.instance(id: id) else { throw list.missing(id: id) }
         return instance
     }
 
@@ -28,21 +24,12 @@ extension CommandContext {
     }
 
     func add(kind: String) async throws(UsageError) -> ExitCode {
-        let requested = try requestedFamily(command: "add")
+        let requested = try requestedFamily()
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         return await reporting {
-            guard let widget = registry.widget(kind: kind) else {
-                let known = registry.widgets.map(\.kind)
-                throw ConfigurationError(
-                    description: "no widget of kind \"\(kind)\"; " + (known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"))
-            }
-            let family = requested ?? widget.families[0]
-            guard widget.families.contains(family) else {
-                throw ConfigurationError(
-                    description: "widget \"\(kind)\" does not support \(family); it supports \(widget.families.map(\.rawValue).joined(separator: ", "))")
-            }
+            let (_, family) = try registry.widget(kind: kind, family: requested)
             let configuration = try await registry.configuration(kind: kind, assignments: arguments.lists["set"] ?? [])
             let instance = try store.update { list in list.add(kind: kind, family: family, configuration: configuration) }
             output.standardOutput(json ? Self.json(instance).jsonText : instance.id)
@@ -104,11 +91,7 @@ extension CommandContext {
     func remove(id: String) throws(UsageError) -> ExitCode {
         do {
             try store.update { list throws(StateError) in
-                guard let index = list.instances.firstIndex(where: { $0.id == id }) else {
-                    let known = list.instances.map(\.id)
-                    throw StateError(
-                        description: "no instance \"\(id)\"; " + (known.isEmpty ? "there are none" : "instances: \(known.joined(separator: ", "))"))
-                }
+                guard let index = list.instances.firstIndex(where: { $0.id == id }) else { throw list.missing(id: id) }
                 list.instances.remove(at: index)
             }
             return .success

@@ -60,12 +60,12 @@ import WidgetWire
     @Test func bundleForAnotherArchitectureIsRefused() throws {
         let (_, directory) = refusal([:])
         var data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("good")))
-        data[18] = 183  // e_machine: aarch64 on x86_64, x86_64 (62) elsewhere
-        if data[18] == 183, data[19] == 0 {
-            #if arch(arm64)
-                data[18] = 62
-            #endif
-        }
+        // e_machine: aarch64 (183) on x86_64, x86_64 (62) on aarch64.
+        #if arch(arm64)
+            data[18] = 62
+        #else
+            data[18] = 183
+        #endif
         try data.write(to: directory.appendingPathComponent("foreign.so"))
         let problem = try #require(onlyProblem(WidgetRegistry.load(searchPath: [directory.path])))
         #expect(problem.reason == .wrongArchitecture)

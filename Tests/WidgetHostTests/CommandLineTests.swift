@@ -7,8 +7,12 @@ import WidgetWire
     @Test func helpListsEveryCommandAndEachCommandHasHelp() async {
         let help = await widgets(["--help"])
         #expect(help.status == 0)
-        for command in ["list", "load", "placeholder", "snapshot", "timeline", "stats"] {
-            #expect(help.standardOutput.contains("\n  \(command) "))
+        let commands = [
+            "list", "load", "placeholder", "snapshot", "timeline", "add", "instances", "configure", "remove", "options",
+            "recommendations", "stats",
+        ]
+        for command in commands {
+            #expect(help.standardOutput.contains("\n  \(command)  "), "\(command) and its summary stand apart")
             let commandHelp = await widgets([command, "--help"])
             #expect(commandHelp.status == 0)
             #expect(commandHelp.standardOutput.contains("Usage: widgets \(command)"))

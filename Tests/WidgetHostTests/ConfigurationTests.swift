@@ -170,9 +170,9 @@ import WidgetWire
         #expect(first.status == 0)
         let saved = try Data(contentsOf: stateFile)
         let cases: [([String], String)] = [
-            (["add", "org.widgets.nope"], #"widgets: error: no widget of kind "org.widgets.nope"; known kinds: "#),
+            (["add", "org.widgets.nope"], #"widgets: error: widget "org.widgets.nope": no such widget kind; known kinds: "#),
             (["add", "org.widgets.crypto.price", "--set", "coins=ETH"], #"widgets: error: widget "org.widgets.crypto.price" has no parameter "coins" (parameters: coin)"#),
-            (["add", "org.widgets.crypto.price", "--family", "systemLarge"], #"widgets: error: widget "org.widgets.crypto.price" does not support systemLarge; it supports systemSmall, systemMedium"#),
+            (["add", "org.widgets.crypto.price", "--family", "systemLarge"], #"widgets: error: widget "org.widgets.crypto.price" (libCryptoWidgets.so): does not support systemLarge; it supports systemSmall, systemMedium"#),
             (["add", "org.widgets.crypto.price", "--set", "coin=DOGE"], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": 'DOGE' is not one of its choices: BTC (Bitcoin), ETH (Ethereum), LTC (Litecoin)"#),
             (["add", "org.widgets.crypto.price", "--set", "coin"], "widgets: error: 'coin' is not NAME=VALUE"),
             (["add", "org.widgets.crypto.price", "--set", "=BTC"], "widgets: error: '=BTC' is not NAME=VALUE: the name is empty or has spaces"),

@@ -16,6 +16,16 @@ import WidgetWire
         return await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) }
     }
 
+    @Test func aSecondNameForOneFileInTheSameDirectoryIsLoadedOnce() async throws {
+        let directory = Fixtures.directory(["good"])
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("zz-again.so").path, withDestinationPath: directory.appendingPathComponent("good.so").path)
+        let registry = await blocking { WidgetRegistry.load(searchPath: [directory.path], isolation: Self.isolation) }
+        defer { registry.shutDownWorkers() }
+        #expect(registry.problems.map(\.message) == ["the same file as \(directory.path)/good.so, already loaded; skipped"])
+        #expect(registry.bundles.count == 1)
+    }
+
     func failure(_ registry: WidgetRegistry, _ kind: String, _ request: RequestKind = .timeline) async -> RequestError? {
         do {
             _ = try await registry.request(request, kind: kind)
@@ -70,6 +80,30 @@ import WidgetWire
         #expect(refused.message.hasSuffix("; it restarts in 1 s"))
         clock.advance(by: 1)
         #expect(await answers(registry, "fault.steady"))
+    }
+
+    @Test func aWorkerThatRestartsOnAFileItCannotLoadSaysWhy() async throws {
+        let directory = Fixtures.directory(["behaviours"])
+        let registry = await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: ManualClock(), isolation: Self.isolation) }
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        #expect(await failure(registry, "fixture.crash") != nil)
+        // Replaced (by rename, as installs should be) with something that is no bundle.
+        let file = directory.appendingPathComponent("behaviours.so")
+        try Data("not a shared object".utf8).write(to: directory.appendingPathComponent("new.tmp"))
+        #expect(rename(directory.appendingPathComponent("new.tmp").path, file.path) == 0)
+        clock.advance(by: 1)
+        let refused = try #require(await failure(registry, "fixture.behaving"))
+        #expect(refused.message.hasPrefix("not sent: its worker restarted but could not load the bundle: "), "\(refused.message)")
+    }
+
+    @Test func noWorkerStartsAfterTheHostShutsThemDown() async throws {
+        let registry = await load(["good"])
+        #expect(await answers(registry, "fixture.good"))
+        registry.shutDownWorkers()
+        let refused = try #require(await failure(registry, "fixture.good"))
+        #expect(refused.message == "not sent: the host has shut its worker down")
+        #expect(registry.widget(kind: "fixture.good")?.bundle.workerProcessID == nil)
     }
 
     @Test func backoffDoublesAndRepeatedCrashesDisableTheBundle() async throws {

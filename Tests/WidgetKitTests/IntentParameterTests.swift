@@ -78,12 +78,8 @@ struct WeatherIntent: WidgetConfigurationIntent {
 
     @Test func omittedParametersTakeTheirDefaultsAndARequiredOneWithoutIsAnError() async throws {
         let intent = WeatherIntent()
-        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(intent, from: "{}") }
-        do {
-            try await IntentParameters.fill(WeatherIntent(), from: "{}")
-        } catch {
-            #expect(error.description == #"parameter "label": it needs a value and has none"#)
-        }
+        let missing = await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(intent, from: "{}") }
+        #expect(missing?.description == #"parameter "label": it needs a value and has none"#)
         try await IntentParameters.fill(intent, from: #"{"label":"x"}"#)
         #expect(intent.unit == .metric && intent.days == 3 && intent.city == nil)
     }
@@ -111,5 +107,34 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(try await IntentParameters.options(of: intent, parameter: "symbol").options.map(\.value) == [.string("AAPL"), .string("MSFT")])
         #expect(try await IntentParameters.options(of: intent, parameter: "unit").defaultValue == .string("metric"))
         await #expect(throws: _ParameterFailure.self) { try await IntentParameters.options(of: intent, parameter: "nope") }
+    }
+}
+
+struct UnitIntent: WidgetConfigurationIntent {
+    static var title: LocalizedStringResource { "Unit" }
+    @Parameter(title: "Unit", default: .metric) var unit: Unit?
+}
+
+final class ThingIntent: INIntent {
+    @Parameter(title: "Thing") var thing: INObject?
+}
+
+@Suite struct IntentParameterEdgeTests {
+    @Test func anOptionalParameterWithADefaultCanBeClearedByNull() async throws {
+        let cleared = UnitIntent()
+        try await IntentParameters.fill(cleared, from: #"{"unit":null}"#)
+        #expect(cleared.unit == nil)
+        #expect(IntentParameters.configuration(of: cleared)["unit"] == .null)
+        let omitted = UnitIntent()
+        try await IntentParameters.fill(omitted, from: "{}")
+        #expect(omitted.unit == .metric, "a parameter left out takes its default")
+    }
+
+    @Test func aSiriKitObjectWithoutAHandlerTakesAnyIdentifierAndOffersNoDynamicOptions() async throws {
+        let schema = IntentParameters.schema(of: ThingIntent(), title: "Thing", description: "")
+        #expect(schema.parameters.map(\.hasDynamicOptions) == [false])
+        let intent = ThingIntent()
+        try await IntentParameters.fill(intent, from: #"{"thing":"x-1"}"#)
+        #expect(intent.thing?.identifier == "x-1")
     }
 }

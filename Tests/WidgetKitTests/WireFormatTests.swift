@@ -37,12 +37,8 @@ import Testing
         ("1e999", "invalid JSON at byte 0: number out of range"),
     ])
     func rejectsMalformedInputWithItsPosition(input: String, message: String) {
-        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(input) }
-        do {
-            _ = try JSONValue.parse(input)
-        } catch {
-            #expect(error.description == message)
-        }
+        let error = #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(input) }
+        #expect(error?.description == message)
     }
 
     @Test func rejectsNestingDeeperThanTheLimitInsteadOfOverflowingTheStack() {

@@ -57,7 +57,7 @@ struct CharacterDetailProvider: AppIntentTimelineProvider {
     }
 
     func timeline(for configuration: SelectCharacterIntent, in context: Context) async -> Timeline<CharacterDetailEntry> {
-        // The app reloads this widget through WidgetCenter when the character's details change.
+        // .never: a new timeline comes only when asked for (on iOS, by the app through WidgetCenter).
         let entry = CharacterDetailEntry(date: Date(), detail: CharacterDetail.lookup(configuration.character?.id))
         return Timeline(entries: [entry], policy: .never)
     }
@@ -79,7 +79,7 @@ struct CharacterDetailView: View {
             VStack(alignment: .leading, spacing: 4) {
                 Text("\(detail.avatar) \(detail.name)").font(.headline)
                 Text(detail.heroType).font(.caption).foregroundColor(.secondary)
-                Text(String(repeating: "█", count: Int((detail.healthLevel * 10).rounded())) + String(repeating: "░", count: 10 - Int((detail.healthLevel * 10).rounded())))
+                Text(String(repeating: "█", count: detail.healthTenths) + String(repeating: "░", count: 10 - detail.healthTenths))
                 Text("Health \(Int((detail.healthLevel * 100).rounded()))%").foregroundColor(detail.healthLevel < 0.5 ? .red : .green)
             }
             .padding()
@@ -87,6 +87,11 @@ struct CharacterDetailView: View {
             Text("Choose a character").foregroundColor(.secondary)
         }
     }
+}
+
+extension CharacterDetail {
+    /// Health in tenths, 0 to 10 whatever the shared file says.
+    var healthTenths: Int { min(10, max(0, Int((healthLevel * 10).rounded()))) }
 }
 
 struct CharacterDetailWidget: Widget {
