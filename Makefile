@@ -4,6 +4,7 @@
 #
 # SWIFT_BUILD_FLAGS lets CI or a second checkout use another scratch path (e.g. --scratch-path .build-ci).
 
+SHELL := /bin/bash
 SWIFT ?= swift
 CC ?= cc
 SWIFT_BUILD_FLAGS ?=
@@ -43,9 +44,13 @@ install: build
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o widgets.d/.libHostInfo.so.tmp
 	chmod 0644 widgets.d/.libHostInfo.so.tmp && mv -f widgets.d/.libHostInfo.so.tmp widgets.d/libHostInfo.so
 
+# On failure, the failing tests' lines are printed again at the end, where a log's tail shows them.
 test:
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+	@set -o pipefail; log=$$(mktemp); status=0; $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS) 2>&1 | tee "$$log" || status=1; \
+		grep -q '✘' "$$log" && status=1; \
+		if [ $$status -ne 0 ]; then echo; echo "== what failed"; grep -E -A6 '✘|recorded an issue|error:' "$$log" | grep -v '^--$$' | head -120; fi; \
+		rm -f "$$log"; exit $$status
 
 bench:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets

@@ -169,69 +169,15 @@ struct FixtureControl: @unchecked Sendable {
 }
 
 /// Waits for a provider's queue to report no call stuck in the bundle: the stuck thread runs on by
-/// itself, not by the clock. False if that has not happened after a million yields.
+/// itself, not by the clock, so this checks each millisecond of real time, on a thread of its own
+/// (a spin of yields could end before a busy machine has run that thread). False after 10 s.
 func noCallStuck(_ registry: WidgetRegistry, _ kind: String) async -> Bool {
-    for _ in 0..<1_000_000 {
-        if registry.statistics(kind: kind)?.stuckCalls == 0 { return true }
-        await Task.yield()
-    }
-    return false
-}
-
-@Suite struct ManualClockTests {
-    @Test func runsDueActionsInDateOrderWithNowAtTheirDate() {
-        let clock = ManualClock(now: Date(timeIntervalSince1970: 100))
-        final class Log: @unchecked Sendable {
-            var lines: [String] = []
+    await blocking {
+        let giveUp = Date().addingTimeInterval(10)
+        while Date() < giveUp {
+            if registry.statistics(kind: kind)?.stuckCalls == 0 { return true }
+            usleep(1000)
         }
-        let log = Log()
-        clock.schedule(at: Date(timeIntervalSince1970: 130)) { log.lines.append("c at \(clock.now().timeIntervalSince1970)") }
-        clock.schedule(at: Date(timeIntervalSince1970: 110)) { log.lines.append("a at \(clock.now().timeIntervalSince1970)") }
-        let cancelled = clock.schedule(at: Date(timeIntervalSince1970: 120)) { log.lines.append("cancelled") }
-        clock.schedule(at: Date(timeIntervalSince1970: 110)) { log.lines.append("b at \(clock.now().timeIntervalSince1970)") }
-        cancelled.cancel()
-        clock.advance(by: 20)
-        #expect(log.lines == ["a at 110.0", "b at 110.0"])
-        #expect(clock.now() == Date(timeIntervalSince1970: 120))
-        clock.schedule(at: Date(timeIntervalSince1970: 50)) { log.lines.append("past runs at once") }
-        clock.advance(by: 100)
-        #expect(log.lines == ["a at 110.0", "b at 110.0", "past runs at once", "c at 130.0"])
-        #expect(clock.pendingCount == 0)
-    }
-
-    @Test func cancelledActionsLeaveNothingPending() {
-        let clock = ManualClock()
-        for _ in 0..<1000 { clock.schedule(at: clock.now().addingTimeInterval(15)) {}.cancel() }
-        #expect(clock.pendingCount == 0)
-    }
-}
-
-@Suite struct SystemClockTests {
-    /// Due timers run in date order on the clock's thread; cancelled ones never run. Dates in the
-    /// past are due at once, so nothing here waits for time to pass.
-    @Test func runsDueTimersInDateOrderAndSkipsCancelledOnes() async {
-        final class Log: @unchecked Sendable {
-            let lock = NSLock()
-            var lines: [String] = []
-            func add(_ line: String) { lock.withLock { lines.append(line) } }
-        }
-        let log = Log()
-        let clock = SystemClock()
-        let done = DispatchSemaphore(value: 0)
-        let base = Date().addingTimeInterval(-100)
-        // Held back behind a timer that blocks the thread until all are scheduled.
-        let gate = DispatchSemaphore(value: 0)
-        clock.schedule(at: base) { gate.wait() }
-        clock.schedule(at: base.addingTimeInterval(3)) {
-            log.add("c")
-            done.signal()
-        }
-        clock.schedule(at: base.addingTimeInterval(1)) { log.add("a") }
-        let cancelled = clock.schedule(at: base.addingTimeInterval(2)) { log.add("cancelled") }
-        clock.schedule(at: base.addingTimeInterval(2)) { log.add("b") }
-        cancelled.cancel()
-        gate.signal()
-        await blocking { done.wait() }
-        #expect(log.lock.withLock { log.lines } == ["a", "b", "c"])
+        return false
     }
 }
