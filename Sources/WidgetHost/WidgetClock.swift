@@ -65,7 +65,7 @@ public struct SystemClock: WidgetClock {
 final class TimerThread: @unchecked Sendable {
     static let shared = TimerThread()
 
-    private struct Entry {
+    private struct Entry: HeapElement {
         let date: Date
         let sequence: UInt64
         let token: ScheduledAction
@@ -75,7 +75,7 @@ final class TimerThread: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var heap: [Entry] = []
+    private var heap = MinHeap<Entry>()
     private var sequence: UInt64 = 0
     /// Entries cancelled but still in the heap; compacted away when they outnumber the live ones.
     private var cancelled = 0
@@ -94,9 +94,9 @@ final class TimerThread: @unchecked Sendable {
         }
         condition.withLock {
             sequence += 1
-            push(Entry(date: date, sequence: sequence, token: token, action: action))
+            heap.push(Entry(date: date, sequence: sequence, token: token, action: action))
             // Only a timer earlier than the one the thread sleeps for changes how long it sleeps.
-            if heap[0].token === token, date < sleepingUntil { condition.signal() }
+            if heap.first?.token === token, date < sleepingUntil { condition.signal() }
             if cancelled > 1024 && cancelled > heap.count / 2 { compact() }
         }
         return token
@@ -109,7 +109,7 @@ final class TimerThread: @unchecked Sendable {
         condition.lock()
         while true {
             while let first = heap.first, first.token.isCancelledOrDone {
-                popFirst()
+                heap.popFirst()
                 cancelled = max(0, cancelled - 1)
             }
             guard let first = heap.first else {
@@ -123,7 +123,7 @@ final class TimerThread: @unchecked Sendable {
                 continue
             }
             sleepingUntil = .distantPast
-            popFirst()
+            heap.popFirst()
             condition.unlock()
             if first.token.claim() { first.action() }
             condition.lock()
@@ -133,35 +133,6 @@ final class TimerThread: @unchecked Sendable {
     private func compact() {
         heap.removeAll { $0.token.isCancelledOrDone }
         cancelled = 0
-        heap.sort { $0.precedes($1) }  // a sorted array is a valid heap
-    }
-
-    private func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private func popFirst() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
-            if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
-            guard smallest != parent else { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }
 
