@@ -37,7 +37,7 @@ let package = Package(
         // Samples.
         .target(name: "GameData", dependencies: ["WidgetKit"], path: "Plugins/Game/Data"),
         .target(name: "GameWidgets", dependencies: ["WidgetKit", "GameData"], path: "Plugins/Game/Widgets"),
-        .executableTarget(name: "GameApp", dependencies: ["GameData"], path: "Plugins/Game/App"),
+        .executableTarget(name: "GameApp", dependencies: ["GameData", "WidgetKit"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
         .target(name: "CryptoWidgets", dependencies: ["WidgetKit"], path: "Plugins/Crypto", exclude: ["prices.json"]),
 

@@ -73,6 +73,24 @@ let commands: [CommandSpec] = [
         name: "recommendations", summary: "List the preconfigured instances a widget's provider recommends.",
         arguments: ["KIND"], valueOptions: [isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
+        name: "run", summary: "Host every instance live: timelines, reloads, and the control socket for apps.", arguments: [],
+        valueOptions: [stateDirectoryOption, memoryLimitOption, isolationOption], flags: [(name: "development", help: "no reload budget, as under Xcode's debugger")],
+        discussion: """
+            Prints a line whenever what an instance shows changes. Entries switch at their dates without
+            calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
+            an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
+            reloads are at most 50 in any 24 hours per instance, 5 minutes apart. Apps and the shell reach
+            the host on $XDG_RUNTIME_DIR/widgets/control.sock (else /tmp/widgets-UID/). Stops on SIGINT or SIGTERM.
+            """),
+    CommandSpec(
+        name: "reload", summary: "Ask the running host to reload the timelines of KIND's instances (of all, without KIND).",
+        arguments: ["[KIND]"], valueOptions: [],
+        flags: [(name: "foreground", help: "as an app in the foreground: outside the reload budget")],
+        discussion: "What WidgetCenter.shared.reloadTimelines(ofKind:) and reloadAllTimelines() do from an app."),
+    CommandSpec(
+        name: "configurations", summary: "List the running host's instances, as WidgetCenter's currentConfigurations() does.",
+        arguments: [], valueOptions: [], flags: [jsonFlag], discussion: ""),
+    CommandSpec(
         name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
         arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
         discussion: """
@@ -99,9 +117,10 @@ let overview = """
     $XDG_DATA_HOME/widgets/widgets.d. Run 'widgets COMMAND --help' for a command's options.
     """
 
-struct Output {
-    var standardOutput: (String) -> Void = { print($0) }
-    var standardError: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+struct Output: Sendable {
+    /// Written at once, line by line, not through stdio's buffer: `widgets run` is read live from pipes.
+    var standardOutput: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+    var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
 }
 
 func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
@@ -166,6 +185,9 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         case "configure": return try await context.configure(id: parsed.positionals[0])
         case "remove": return try context.remove(id: parsed.positionals[0])
         case "options": return try await context.options(kind: parsed.positionals[0], parameter: parsed.positionals[1])
+        case "run": return try await context.runHost()
+        case "reload": return context.reload(kind: parsed.positionals.first)
+        case "configurations": return context.configurations()
         default: return try await context.recommendations(kind: parsed.positionals[0])
         }
     } catch {

@@ -33,6 +33,7 @@ extension CommandContext {
             let configuration = try await registry.configuration(kind: kind, assignments: arguments.lists["set"] ?? [])
             let instance = try store.update { list in list.add(kind: kind, family: family, configuration: configuration) }
             output.standardOutput(json ? Self.json(instance).jsonText : instance.id)
+            notifyRunningHost()
             return .success
         }
     }
@@ -84,6 +85,7 @@ extension CommandContext {
                 list.instances[index].configuration = configuration
             }
             output.standardOutput("\(id): \(Self.describe(configuration))")
+            notifyRunningHost()
             return .success
         }
     }
@@ -94,6 +96,7 @@ extension CommandContext {
                 guard let index = list.instances.firstIndex(where: { $0.id == id }) else { throw list.missing(id: id) }
                 list.instances.remove(at: index)
             }
+            notifyRunningHost()
             return .success
         } catch {
             output.standardError("widgets: error: \(error)")

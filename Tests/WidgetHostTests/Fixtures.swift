@@ -178,6 +178,8 @@ func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [Str
     environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
     environment["WIDGETS_PATH"] = nil
     environment["NO_COLOR"] = "1"
+    // A runtime directory of its own: no test reaches a host the user runs.
+    environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path
     environment.merge(extraEnvironment) { $1 }
     return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
 }

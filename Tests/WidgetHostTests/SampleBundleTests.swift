@@ -86,6 +86,7 @@ import WidgetWire
         let plugins = Fixtures.directory(["libGameWidgets.so"])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path  // no host runs there
         let before = await widgets(["--plugins", plugins.path, "snapshot", "com.mygame.game-status"], dataHome: data)
         #expect(before.status == 0)
         #expect(before.standardOutput.contains("no game data at \(data.path)/widgets/groups/group.org.widgets.game/game.json: run 'game-app reset' first"))

@@ -1,5 +1,6 @@
 import Foundation
 import GameData
+import WidgetKit
 
 // The game "app": it owns the game's data and writes it into the container it shares with its
 // widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS
@@ -18,10 +19,16 @@ func load() -> GameState {
     do { return try GameStore.load() } catch { fail("\(error)") }
 }
 
+/// Saves, then asks the running widget host to show it, as an iOS app calls WidgetCenter after a
+/// change. The app is on screen while the user runs it: its reloads are outside the budget.
 func save(_ state: GameState) {
     var state = state
     state.updated = Date()
     do { try GameStore.save(state) } catch { fail("cannot save: \(error)") }
+    WidgetCenter.shared.isForeground = true
+    if case .failure(let error) = WidgetCenter.shared.reloadAllTimelines() {
+        FileHandle.standardError.write(Data("game-app: note: widgets show this at their next reload (\(error))\n".utf8))
+    }
 }
 
 switch (command, arguments.count) {

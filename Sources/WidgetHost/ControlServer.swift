@@ -1,0 +1,198 @@
+import Foundation
+import Glibc
+import WidgetWire
+
+/// The listening end of the control socket (see `ControlSocket` for the path and the protocol).
+///
+/// One thread waits in `accept`; each connection gets a thread that waits in `recv`. Idle, they are
+/// blocked in the kernel: nothing polls. A peer whose uid is not the host's is refused before anything
+/// it sent is read, even if the socket's permissions were loosened.
+public final class ControlServer: @unchecked Sendable {
+    /// Answers one request (a parsed JSON line) with an answer object (`"ok": true|false`).
+    public typealias Handler = @Sendable (JSONValue) -> JSONValue
+
+    public let path: String
+    private let handler: Handler
+    private let listener: Int32
+    private let lock = NSLock()
+    private var stopped = false
+    private var connections: Set<Int32> = []
+    /// Peers refused for their uid, for `widgets run`'s log and the tests.
+    private var refusals: [String] = []
+    private let log: @Sendable (String) -> Void
+
+    /// Listens at `path`, making its directory (0700) if needed. Refuses to start when another host
+    /// answers there; a socket file left by a host that died is replaced.
+    public init(path: String = ControlSocket.path(), log: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler)
+        throws(ControlError)
+    {
+        self.path = path
+        self.handler = handler
+        self.log = log
+        try ControlSocket.prepareDirectory((path as NSString).deletingLastPathComponent)
+        if access(path, F_OK) == 0 {
+            if (try? ControlClient(path: path, timeout: 1)) != nil {
+                throw ControlError("a widget host is already running (it listens on \(path))")
+            }
+            unlink(path)
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ControlError("cannot make a socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        guard ControlSocket.fill(&address, path) else {
+            close(descriptor)
+            throw ControlError("the socket path \(path) is too long")
+        }
+        // Made with no permissions for anyone else from the start: no window in which another user
+        // could connect before the chmod.
+        let mask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(mask)
+        guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 128) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw ControlError("cannot listen on \(path): \(reason)")
+        }
+        listener = descriptor
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "widgets.control"
+        thread.start()
+    }
+
+    /// Stops listening, closes every connection and removes the socket file.
+    public func stop() {
+        let open: Set<Int32>? = lock.withLock {
+            guard !stopped else { return nil }
+            stopped = true
+            return connections
+        }
+        guard let open else { return }
+        unlink(path)
+        shutdown(listener, Int32(SHUT_RDWR))
+        for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
+
+    deinit { stop() }
+
+    public var refusedPeers: [String] { lock.withLock { refusals } }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if lock.withLock({ stopped }) { break }
+                log("control socket: accept failed: \(String(cString: strerror(errno)))")
+                continue
+            }
+            let accepted = lock.withLock {
+                guard !stopped else { return false }
+                connections.insert(connection)
+                return true
+            }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            guard accepted else {
+                close(connection)
+                break
+            }
+            Thread.detachNewThread { [self] in
+                serve(connection)
+                lock.withLock { _ = connections.remove(connection) }
+                close(connection)
+            }
+        }
+        close(listener)
+    }
+
+    private func serve(_ connection: Int32) {
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return }
+        guard credentials.uid == getuid() else {
+            let line = "refused a connection from uid \(credentials.uid) (pid \(credentials.pid)): only uid \(getuid()) may control this host"
+            lock.withLock { refusals.append(line) }
+            log("control socket: \(line)")
+            reply(connection, Self.failure("refused: this host belongs to uid \(getuid())"))
+            finish(connection)
+            return
+        }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<end])
+                buffer.removeSubrange(...end)
+                guard reply(connection, answer(line)) else { return }
+            }
+            if buffer.count > ControlSocket.maximumLineLength {
+                reply(connection, Self.failure("request longer than \(ControlSocket.maximumLineLength) bytes; closing the connection"))
+                finish(connection)
+                return
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func answer(_ line: [UInt8]) -> JSONValue {
+        let request: JSONValue
+        do {
+            request = try JSONValue.parse(line)
+        } catch {
+            return Self.failure("malformed request: \(error)")
+        }
+        guard case .object = request, request["request"]?.stringValue != nil else {
+            return Self.failure("malformed request: expected an object with a \"request\" member")
+        }
+        return handler(request)
+    }
+
+    /// Ends a connection the host gives up on without losing its last answer: closing with unread
+    /// input would reset the connection, and the peer could lose the answer with it. So: no more
+    /// writes, then read and drop what the peer still sends, for a second at most.
+    private func finish(_ connection: Int32) {
+        shutdown(connection, Int32(SHUT_WR))
+        var limit = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var sink = [UInt8](repeating: 0, count: 4096)
+        var total = 0
+        while total < 1 << 20 {
+            let count = sink.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            total += count
+        }
+    }
+
+    @discardableResult
+    private func reply(_ connection: Int32, _ answer: JSONValue) -> Bool {
+        var bytes = Array(answer.jsonText.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
+    }
+
+    public static func failure(_ message: String) -> JSONValue {
+        .object(JSONObject([("ok", .bool(false)), ("error", .string(message))]))
+    }
+
+    public static func success(_ members: [(key: String, value: JSONValue)] = []) -> JSONValue {
+        .object(JSONObject([("ok", .bool(true))] + members))
+    }
+}
+
+/// Linux's `struct ucred` (`<sys/socket.h>` declares it only under _GNU_SOURCE): what SO_PEERCRED fills.
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}

@@ -1,0 +1,120 @@
+import Foundation
+import WidgetWire
+
+/// The running host (`widgets run`): every saved instance hosted by the timeline engine, its
+/// timelines asked of the registry's providers, and the control socket answering apps and the shell.
+public final class WidgetDaemon: @unchecked Sendable {
+    public let registry: WidgetRegistry
+    public let store: InstanceStore
+    public private(set) var engine: TimelineEngine!
+    private var server: ControlServer?
+    private let lock = NSLock()
+    /// The instances as last read from the store, by id.
+    private var known: [String: WidgetInstance] = [:]
+
+    /// `observer` hears each change of what an instance shows (see `TimelineEngine`).
+    public init(
+        registry: WidgetRegistry, store: InstanceStore, budget: ReloadBudget = .standard,
+        observer: TimelineEngine.Observer? = nil
+    ) {
+        self.registry = registry
+        self.store = store
+        let fetch: TimelineEngine.Fetch = { [registry] instance, completion in
+            Task {
+                do {
+                    let result = try await registry.request(
+                        .timeline, kind: instance.kind, family: instance.family, configuration: instance.configuration)
+                    completion(.success(FetchedTimeline(entries: result.entries, policy: result.policy ?? .atEnd)))
+                } catch {
+                    completion(.failure(TimelineFailure("\(error)")))
+                }
+            }
+        }
+        engine = TimelineEngine(clock: registry.clock, budget: budget, fetch: fetch, observer: observer)
+    }
+
+    /// Hosts the saved instances and, given a path, listens for control requests there.
+    public func start(socketPath: String?, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        try synchronize()
+        if let socketPath {
+            server = try ControlServer(path: socketPath, log: log) { [weak self] request in
+                self?.handle(request) ?? ControlServer.failure("the host is stopping")
+            }
+        }
+    }
+
+    public func stop() {
+        server?.stop()
+        server = nil
+    }
+
+    /// Re-reads the saved instances and brings the engine in line: new ones are added, removed ones
+    /// dropped, changed ones reloaded. Returns how many changed.
+    @discardableResult
+    public func synchronize() throws(StateError) -> Int {
+        let list = try store.load()
+        return lock.withLock {
+            var changes = 0
+            let saved = Dictionary(list.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for id in known.keys where saved[id] == nil {
+                engine.remove(id: id)
+                changes += 1
+            }
+            for instance in list.instances {
+                let hosted = Self.engineInstance(instance)
+                switch known[instance.id] {
+                case nil:
+                    engine.add(hosted, bundleMissing: registry.widget(kind: instance.kind) == nil)
+                    changes += 1
+                case let old? where old != instance:
+                    engine.update(hosted)
+                    changes += 1
+                default:
+                    break
+                }
+            }
+            known = saved
+            return changes
+        }
+    }
+
+    static func engineInstance(_ instance: WidgetInstance) -> EngineInstance {
+        EngineInstance(id: instance.id, kind: instance.kind, family: instance.family, configuration: instance.configurationText)
+    }
+
+    /// Answers one control request.
+    func handle(_ request: JSONValue) -> JSONValue {
+        switch request["request"]?.stringValue {
+        case "reload":
+            let reason: ReloadReason = request["foreground"]?.boolValue == true ? .foreground : .requested
+            if let kind = request["kind"] {
+                guard let kind = kind.stringValue, !kind.isEmpty else { return ControlServer.failure("\"kind\" must be a non-empty string") }
+                let count = engine.reload(kind: kind, reason: reason)
+                if count == 0 && registry.widget(kind: kind) == nil {
+                    return ControlServer.failure("no widget of kind \"\(kind)\" is loaded and no instance has that kind")
+                }
+                return ControlServer.success([("reloaded", .number(Double(count)))])
+            }
+            return ControlServer.success([("reloaded", .number(Double(engine.reload(kind: nil, reason: reason))))])
+        case "configurations":
+            let list = engine.instances.map { instance in
+                JSONValue.object(
+                    JSONObject([
+                        ("id", .string(instance.id)), ("kind", .string(instance.kind)), ("family", .string(instance.family.rawValue)),
+                        ("configuration", (try? JSONValue.parse(instance.configuration)) ?? .object(JSONObject())),
+                    ]))
+            }
+            return ControlServer.success([("configurations", .array(list))])
+        case "sync":
+            do {
+                return ControlServer.success([("changed", .number(Double(try synchronize())))])
+            } catch {
+                return ControlServer.failure(error.description)
+            }
+        case let other?:
+            return ControlServer.failure("unknown request \"\(other)\" (reload, configurations, sync)")
+        case nil:
+            return ControlServer.failure("malformed request: expected an object with a \"request\" member")
+        }
+    }
+}

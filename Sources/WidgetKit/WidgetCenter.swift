@@ -1,0 +1,124 @@
+import Foundation
+public import WidgetWire
+
+/// An app's line to the running widget host: reload its widgets' timelines, and see which of its
+/// widgets are placed and how they are configured.
+///
+/// As on iOS, from any process. Here it talks to the host (`widgets run`) over its control socket
+/// (`$XDG_RUNTIME_DIR/widgets/control.sock`), which only the same user may use.
+///
+/// Linux differences: the reload methods return a discardable result, so an app can tell that no
+/// host is running (iOS code that ignores it compiles unchanged); and `isForeground` stands in for
+/// iOS knowing when an app is on screen, whose reloads are not counted against the budget.
+public final class WidgetCenter: @unchecked Sendable {
+    public static let shared = WidgetCenter()
+
+    private let lock = NSLock()
+    private var foreground = false
+    private var socketPath: String?
+
+    /// Creates a center for a host listening at `socketPath` (the default: the user's running host).
+    public init(socketPath: String? = nil) {
+        self.socketPath = socketPath
+    }
+
+    /// Set while the app is in the foreground (the user is looking at it): its reload requests are
+    /// then outside the widgets' reload budget, as on iOS.
+    public var isForeground: Bool {
+        get { lock.withLock { foreground } }
+        set { lock.withLock { foreground = newValue } }
+    }
+
+    /// What went wrong talking to the host, one line: no host running, another user's host, a
+    /// kind it does not know.
+    public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Asks the host to reload the timelines of every placed widget of `kind`. Returns how many
+    /// instances will reload.
+    @discardableResult
+    public func reloadTimelines(ofKind kind: String) -> Result<Int, Error> {
+        reload([("kind", .string(kind))])
+    }
+
+    /// Asks the host to reload the timelines of every placed widget.
+    @discardableResult
+    public func reloadAllTimelines() -> Result<Int, Error> {
+        reload([])
+    }
+
+    /// The placed widgets and their configurations, delivered to `completion` on another thread.
+    public func getCurrentConfigurations(_ completion: @escaping @Sendable (Result<[WidgetInfo], any Swift.Error>) -> Void) {
+        let path = socketPath
+        Thread.detachNewThread {
+            completion(Result { try Self.configurations(path) })
+        }
+    }
+
+    /// The placed widgets and their configurations.
+    public func currentConfigurations() async throws -> [WidgetInfo] {
+        try await withCheckedThrowingContinuation { continuation in
+            getCurrentConfigurations { continuation.resume(with: $0) }
+        }
+    }
+
+    private func reload(_ members: [(key: String, value: JSONValue)]) -> Result<Int, Error> {
+        var request = JSONObject([("request", .string("reload"))] + members)
+        if isForeground { request["foreground"] = .bool(true) }
+        do {
+            let answer = try Self.client(socketPath).send(.object(request))
+            return .success(Int(answer["reloaded"]?.numberValue ?? 0))
+        } catch {
+            return .failure(Error(description: error.description))
+        }
+    }
+
+    private static func client(_ path: String?) throws(ControlError) -> ControlClient {
+        try ControlClient(path: path ?? ControlSocket.path())
+    }
+
+    private static func configurations(_ path: String?) throws -> [WidgetInfo] {
+        do {
+            let answer = try client(path).send(.object(JSONObject([("request", .string("configurations"))])))
+            return (answer["configurations"]?.arrayValue ?? []).compactMap(WidgetInfo.init(json:))
+        } catch {
+            throw Error(description: error.description)
+        }
+    }
+}
+
+/// A placed widget, as `WidgetCenter` reports it.
+public struct WidgetInfo: Sendable, CustomStringConvertible {
+    public let kind: String
+    public let family: WidgetFamily
+    /// The instance's identifier in the host (Linux: iOS keeps it private).
+    public let id: String
+    /// The configuration's values by parameter name; entities by identifier.
+    public let configurationValues: JSONObject
+
+    init?(json: JSONValue) {
+        guard let kind = json["kind"]?.stringValue, let id = json["id"]?.stringValue,
+            let family = json["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:))
+        else { return nil }
+        self.kind = kind
+        self.id = id
+        self.family = family
+        self.configurationValues = json["configuration"]?.objectValue ?? JSONObject()
+    }
+
+    /// The instance's configuration as its intent. Async on Linux: an entity is kept by identifier and
+    /// resolved through its query here, where iOS stored the entity itself. Nil when the intent is not
+    /// this widget's, or a value no longer resolves.
+    public func widgetConfigurationIntent<Intent: WidgetConfigurationIntent>(of type: Intent.Type = Intent.self) async -> Intent? {
+        let intent = Intent()
+        do {
+            try await IntentParameters.fill(intent, from: JSONValue.object(configurationValues).jsonText)
+        } catch {
+            return nil
+        }
+        return intent
+    }
+
+    public var description: String { "\(kind) (\(family.rawValue)) \(id)" }
+}

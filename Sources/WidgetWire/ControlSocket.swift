@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+
+/// The running host's control socket, through which apps (`WidgetCenter`) and the shell
+/// (`widgets reload`, `widgets configurations`) reach it.
+///
+/// A Unix stream socket at `$XDG_RUNTIME_DIR/widgets/control.sock` (without `XDG_RUNTIME_DIR`,
+/// `/tmp/widgets-<uid>/control.sock`), in a directory only its owner may enter, the socket itself
+/// mode 0600; the host also checks each peer's uid (`SO_PEERCRED`). The protocol is one JSON object
+/// per line each way: a request, then its answer, as many as the client likes on one connection.
+///
+///     {"request":"reload","kind":"com.mygame.game-status","foreground":false}   -> {"ok":true,"reloaded":2}
+///     {"request":"reload"}                                                      -> {"ok":true,"reloaded":5}
+///     {"request":"configurations"}   -> {"ok":true,"configurations":[{"id":..,"kind":..,"family":..,"configuration":{..}}]}
+///     anything else                  -> {"ok":false,"error":"..."}
+public enum ControlSocket {
+    /// The longest request line the host reads; a longer one is an error and ends the connection.
+    public static let maximumLineLength = 64 * 1024
+
+    /// The socket's directory: `$XDG_RUNTIME_DIR/widgets`, else `/tmp/widgets-<uid>`.
+    public static func directory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/widgets" }
+        return "/tmp/widgets-\(getuid())"
+    }
+
+    public static func path(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        directory(environment) + "/control.sock"
+    }
+
+    /// Puts `path` in a socket address; false when it does not fit.
+    public static func fill(_ address: inout sockaddr_un, _ path: String) -> Bool {
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity, !bytes.contains(0) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return true
+    }
+
+    /// Makes the socket's directory (mode 0700) if needed, and checks that it is a directory of ours
+    /// that nobody else may enter: a directory in /tmp could have been made by someone else first.
+    public static func prepareDirectory(_ path: String) throws(ControlError) {
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw ControlError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw ControlError("cannot inspect \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw ControlError("\(path) is not a directory; remove it or set XDG_RUNTIME_DIR") }
+        guard status.st_uid == getuid() else {
+            throw ControlError("\(path) belongs to uid \(status.st_uid), not to this user (uid \(getuid())); refusing to use it")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw ControlError(
+                "\(path) is open to other users (mode \(String(status.st_mode & 0o777, radix: 8))); it must be 0700")
+        }
+    }
+}
+
+/// A control socket error, one line.
+public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A connection to the running host: requests sent one at a time, each waiting for its answer.
+public final class ControlClient {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to the host's socket. The error says when no host is running.
+    public init(path: String = ControlSocket.path(), timeout: TimeInterval = 10) throws(ControlError) {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ControlError("cannot make a socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        guard ControlSocket.fill(&address, path) else {
+            close(descriptor)
+            throw ControlError("the socket path \(path) is too long")
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if connected != 0 {
+            let code = errno
+            close(descriptor)
+            switch code {
+            case ENOENT, ECONNREFUSED:
+                throw ControlError("no widget host is running (nothing listens on \(path)); start one with 'widgets run'")
+            case EACCES:
+                throw ControlError("permission denied on \(path): the host runs as another user")
+            default:
+                throw ControlError("cannot connect to \(path): \(String(cString: strerror(code)))")
+            }
+        }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends one request and returns the host's answer; an answer with `"ok": false` is thrown as
+    /// its error.
+    public func send(_ request: JSONValue) throws(ControlError) -> JSONValue {
+        var line = Array(request.jsonText.utf8)
+        line.append(UInt8(ascii: "\n"))
+        do {
+            try writeAll(line)
+        } catch {
+            // The host may have answered and closed before reading (a refused peer): say what it said.
+            if let early = try? readLine(), let message = (try? JSONValue.parse(early))?["error"]?.stringValue {
+                throw ControlError(message)
+            }
+            throw error
+        }
+        let answerLine = try readLine()
+        let answer: JSONValue
+        do {
+            answer = try JSONValue.parse(answerLine)
+        } catch {
+            throw ControlError("the host answered something that is not JSON: \(error)")
+        }
+        guard answer["ok"]?.boolValue == true else {
+            throw ControlError(answer["error"]?.stringValue ?? "the host refused the request without saying why")
+        }
+        return answer
+    }
+
+    /// Sends raw bytes (for tests of malformed input) and returns the next answer line, if any.
+    public func sendRaw(_ bytes: [UInt8]) throws(ControlError) -> String? {
+        try writeAll(bytes)
+        do {
+            return String(decoding: try readLine(), as: UTF8.self)
+        } catch {
+            return nil
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws(ControlError) {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ControlError("cannot send to the widget host: \(String(cString: strerror(errno)))")
+            }
+            sent += count
+        }
+    }
+
+    private func readLine() throws(ControlError) -> [UInt8] {
+        while true {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<end])
+                buffer.removeSubrange(...end)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw ControlError("the widget host did not answer in time") }
+                throw ControlError("cannot read from the widget host: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { throw ControlError("the widget host closed the connection") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+}

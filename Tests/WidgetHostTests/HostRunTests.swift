@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// A program left running while the test talks to it: its standard output is collected as it comes,
+/// and the test waits for a line it expects (a real-time limit makes a broken test fail, not hang).
+final class RunningProcess: @unchecked Sendable {
+    let process = Process()
+    private let condition = NSCondition()
+    private var text = ""
+    private var ended = false
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Thread.detachNewThread { [self] in
+            let handle = output.fileHandleForReading
+            while true {
+                let data = handle.availableData
+                condition.withLock {
+                    if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
+                    condition.broadcast()
+                }
+                if data.isEmpty { return }
+            }
+        }
+    }
+
+    var output: String { condition.withLock { text } }
+
+    /// Blocks until the output has a line for which `matches` holds; false after `limit` seconds.
+    func waitForLine(limit: TimeInterval = 30, _ matches: (String) -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(limit)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if text.split(separator: "\n").contains(where: { matches(String($0)) }) { return true }
+            if ended || !condition.wait(until: giveUp) { return false }
+        }
+    }
+
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        _ = condition.withLock { ended }
+        return process.terminationStatus
+    }
+}
+
+/// `widgets run` end to end: the real CLI hosting a real bundle, apps and the shell on its socket.
+@Suite struct HostRunTests {
+    @Test func theHostRunsInstancesAndTheGameAppReloadsThemThroughWidgetCenter() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let data = Fixtures.temporaryDirectory("data")
+        let state = Fixtures.temporaryDirectory("state")
+        let runtime = Fixtures.temporaryDirectory("runtime")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["WIDGETS_PATH"] = nil
+        let shell = ["XDG_RUNTIME_DIR": runtime.path]
+
+        // With no host running, the app saves and says its widgets update later.
+        let reset = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment)
+        #expect(reset.status == 0)
+        #expect(reset.standardError.contains("widgets show this at their next reload (no widget host is running"))
+        let none = await widgets(["reload"], dataHome: data, extraEnvironment: shell)
+        #expect(none.status == 1)
+        #expect(none.standardError == "widgets: error: no widget host is running (nothing listens on \(runtime.path)/widgets/control.sock); start one with 'widgets run'\n")
+
+        let add = await widgets(["--plugins", plugins.path, "add", "com.mygame.game-status", "--state-dir", state.path], dataHome: data, extraEnvironment: shell)
+        #expect(add.standardOutput == "game-status-1\n")
+
+        let host = try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | Your party is resting at the inn") } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s)") } }, "\(host.output)")
+
+        // The socket is the owner's alone.
+        var status = stat()
+        #expect(stat("\(runtime.path)/widgets/control.sock", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(stat("\(runtime.path)/widgets", &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o700)
+
+        let configurations = await widgets(["configurations", "--json"], dataHome: data, extraEnvironment: shell)
+        #expect(configurations.standardOutput == #"[{"id":"game-status-1","kind":"com.mygame.game-status","family":"systemSmall","configuration":{}}]"# + "\n")
+        let unknown = await widgets(["reload", "com.nobody.nothing"], dataHome: data, extraEnvironment: shell)
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "widgets: error: no widget of kind \"com.nobody.nothing\" is loaded and no instance has that kind\n")
+
+        // The app changes the game and calls WidgetCenter: the host shows it at once.
+        let app = await runProcess(Fixtures.gameAppExecutable, ["status", "Boss fight!"], environment: environment)
+        #expect(app.status == 0)
+        #expect(app.standardError == "")
+        #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | Boss fight!") } }, "\(host.output)")
+
+        // An instance added while it runs is hosted at once; one removed goes.
+        let second = await widgets(
+            ["--plugins", plugins.path, "add", "com.mygame.game-status", "--family", "systemMedium", "--state-dir", state.path], dataHome: data,
+            extraEnvironment: shell)
+        #expect(second.standardOutput == "game-status-2\n")
+        #expect(await blocking { host.waitForLine { $0.contains("game-status-2: Game Status | Boss fight!") } }, "\(host.output)")
+        #expect(await widgets(["remove", "game-status-2", "--state-dir", state.path], dataHome: data, extraEnvironment: shell).status == 0)
+        let after = await widgets(["configurations"], dataHome: data, extraEnvironment: shell)
+        #expect(!after.standardOutput.contains("game-status-2"))
+
+        #expect(await blocking { host.terminate() } == 0)
+        #expect(host.output.hasSuffix("widgets: stopped (SIGTERM)\n"))
+        #expect(access("\(runtime.path)/widgets/control.sock", F_OK) != 0, "the socket is removed on exit")
+    }
+}
+
+/// The control socket on its own: permissions, the peer check, malformed input, bursts.
+@Suite struct ControlSocketTests {
+    func socketPath() -> String { Fixtures.temporaryDirectory("runtime").path + "/widgets/control.sock" }
+
+    func echoServer(_ path: String) throws -> ControlServer {
+        try ControlServer(path: path) { request in ControlServer.success([("echo", request)]) }
+    }
+
+    @Test func malformedRequestsGetAnErrorAndTheConnectionGoesOn() throws {
+        let path = socketPath()
+        let server = try echoServer(path)
+        defer { server.stop() }
+        let client = try ControlClient(path: path)
+        #expect(try client.sendRaw(Array("{not json\n".utf8))?.hasPrefix(#"{"ok":false,"error":"malformed request: invalid JSON at byte 1"#) == true)
+        #expect(try client.sendRaw(Array("[1,2]\n".utf8)) == #"{"ok":false,"error":"malformed request: expected an object with a \"request\" member"}"#)
+        #expect(try client.sendRaw(Array(#"{"kind":"x"}"#.utf8) + [10]) == #"{"ok":false,"error":"malformed request: expected an object with a \"request\" member"}"#)
+        #expect(try client.sendRaw(Array("\u{FF}\n".utf8))?.contains("malformed request") == true)
+        let answer = try client.send(.object(JSONObject([("request", .string("reload"))])))
+        #expect(answer["echo"]?["request"]?.stringValue == "reload")
+        // A line longer than the limit ends the connection, with a reason.
+        let long = try ControlClient(path: path)
+        let reply = try long.sendRaw([UInt8](repeating: UInt8(ascii: "a"), count: ControlSocket.maximumLineLength + 20_000))
+        #expect(reply == #"{"ok":false,"error":"request longer than 65536 bytes; closing the connection"}"#)
+    }
+
+    @Test func aSecondHostIsRefusedAndAStaleSocketIsReplaced() throws {
+        let path = socketPath()
+        let server = try echoServer(path)
+        #expect(throws: ControlError("a widget host is already running (it listens on \(path))")) { try echoServer(path) }
+        server.stop()
+        // A socket file left behind by a host that was killed: nothing listens, so it is replaced.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        #expect(ControlSocket.fill(&address, path))
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(descriptor)
+        let again = try echoServer(path)
+        defer { again.stop() }
+        #expect(try ControlClient(path: path).send(.object(JSONObject([("request", .string("x"))])))["ok"]?.boolValue == true)
+    }
+
+    @Test func aDirectoryOthersCanEnterIsRefused() throws {
+        let directory = Fixtures.temporaryDirectory("runtime").path + "/widgets"
+        mkdir(directory, 0o755)
+        chmod(directory, 0o755)
+        #expect(throws: ControlError("\(directory) is open to other users (mode 755); it must be 0700")) {
+            try ControlServer(path: directory + "/control.sock") { _ in .null }
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root, to connect as another user"))
+    func anotherUserIsRefusedEvenWhenThePermissionsAreLoosened() async throws {
+        let path = socketPath()
+        let server = try echoServer(path)
+        defer { server.stop() }
+        // Loosen what the host set, as a careless admin might: the uid check still holds.
+        chmod((path as NSString).deletingLastPathComponent, 0o755)
+        chmod(path, 0o666)
+        let runtime = ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        let result = await runProcess(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Fixtures.widgetsExecutable, "reload"],
+            environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+        #expect(result.standardError == "widgets: error: refused: this host belongs to uid 0\n")
+        #expect(server.refusedPeers.count == 1)
+        #expect(server.refusedPeers.first?.hasPrefix("refused a connection from uid 65534") == true)
+    }
+
+    @Test func aBurstOfTenThousandReloadRequestsCoalescesIntoOneReload() async throws {
+        let clock = ManualClock()
+        let plugins = Fixtures.directory(["good"])
+        let registry = WidgetRegistry.load(searchPath: [plugins.path], clock: clock, isolation: .queue)
+        let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
+        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        let daemon = WidgetDaemon(registry: registry, store: store)
+        let path = socketPath()
+        try daemon.start(socketPath: path)
+        defer { daemon.stop() }
+        let first = await blocking { Self.waitUntil { daemon.engine.status(id: "good-1")?.timelines == 1 } }
+        #expect(first)
+
+        // Ten thousand requests: 9 000 on one connection, 1 000 on connections of their own.
+        let connection = try ControlClient(path: path)
+        for _ in 0..<9_000 {
+            #expect(try connection.send(.object(JSONObject([("request", .string("reload")), ("kind", .string("fixture.good"))])))["reloaded"] == .number(1))
+        }
+        await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    await blocking {
+                        (0..<100).allSatisfy { _ in (try? ControlClient(path: path).send(.object(JSONObject([("request", .string("reload"))])))) != nil }
+                    }
+                }
+            }
+            for await succeeded in group { #expect(succeeded) }
+        }
+        // They wait, as one, for the minimum interval after the first timeline.
+        #expect(daemon.engine.counters.requests.values.reduce(0, +) == 1)
+        #expect(daemon.engine.status(id: "good-1")?.deferredByBudget == true)
+        clock.advance(by: 300)
+        #expect(await blocking { Self.waitUntil { daemon.engine.status(id: "good-1")?.timelines == 2 } })
+        #expect(daemon.engine.counters.requests.values.reduce(0, +) == 2, "the first timeline, then one reload for them all")
+    }
+
+    /// Waits for work on other threads (a provider's queue) to show; false after 10 s of real time.
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(10)
+        while Date() < giveUp {
+            if condition() { return true }
+            usleep(1000)
+        }
+        return false
+    }
+}
