@@ -8,6 +8,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     public let store: InstanceStore
     public private(set) var engine: TimelineEngine!
     private var server: ControlServer?
+    private var watcher: BundleWatcher?
     private let lock = NSLock()
     /// The instances as last read from the store, by id.
     private var known: [String: WidgetInstance] = [:]
@@ -46,6 +47,41 @@ public final class WidgetDaemon: @unchecked Sendable {
     public func stop() {
         server?.stop()
         server = nil
+        watcher?.stop()
+        watcher = nil
+    }
+
+    /// Watches the bundle directories: a bundle installed while the host runs is loaded and its
+    /// instances come alive, a removed one's instances show `bundleMissing` (and keep their
+    /// configuration), a replaced one is loaded again (in process isolation by a new worker). Each
+    /// change, and each refusal, is reported through `log`.
+    public func watch(directories: [String], log: @escaping @Sendable (String) -> Void) throws(ControlWatchError) {
+        watcher = try BundleWatcher(directories: directories) { [weak self] changes in self?.apply(changes, log: log) }
+    }
+
+    /// Applies bundle file changes, in order, on the watcher's thread (the only one that loads).
+    public func apply(_ changes: [BundleWatcher.Change], log: @Sendable (String) -> Void) {
+        for change in changes {
+            switch change {
+            case .removed(let path):
+                let kinds = registry.unload(path: path)
+                guard !kinds.isEmpty else { continue }
+                log("\(path) was removed; its widgets are gone until it is back: \(kinds.joined(separator: ", "))")
+                engine.bundleMissing(kinds: Set(kinds))
+            case .written(let path):
+                let old = registry.unload(path: path)
+                let problemsBefore = registry.problems.count
+                let bundle = registry.load(file: path)
+                for problem in registry.problems[problemsBefore...] { log("error: \(problem)") }
+                let new = bundle.map { bundle in registry.widgets.filter { $0.bundle === bundle }.map(\.kind) } ?? []
+                let gone = Set(old).subtracting(new)
+                if !gone.isEmpty { engine.bundleMissing(kinds: gone) }
+                if !new.isEmpty {
+                    log("\(old.isEmpty ? "loaded" : "reloaded") \(path): \(new.joined(separator: ", "))")
+                    engine.bundleAvailable(kinds: Set(new))
+                }
+            }
+        }
     }
 
     /// Re-reads the saved instances and brings the engine in line: new ones are added, removed ones

@@ -6,10 +6,18 @@ import Glibc
 ///
 /// Loading is deterministic: directories in search-path order, files in byte order of their names.
 /// When two registrations claim one kind, the first one loaded keeps it and the later one is refused.
+///
+/// Loading and unloading happen on one thread at a time (a command's, or the running host's watcher
+/// queue); the bundles and widgets may be read from any thread meanwhile.
 public final class WidgetRegistry: @unchecked Sendable {
-    public private(set) var bundles: [LoadedBundle] = []
+    /// Guards `loaded`, `accepted` and `widgetIndex`, which requests read while the host loads.
+    private let stateLock = NSLock()
+    private var loaded: [LoadedBundle] = []
+    private var accepted: [RegisteredWidget] = []
+
+    public var bundles: [LoadedBundle] { stateLock.withLock { loaded } }
     /// Accepted widgets, in load order.
-    public private(set) var widgets: [RegisteredWidget] = []
+    public var widgets: [RegisteredWidget] { stateLock.withLock { accepted } }
     /// Everything refused, one line each, in load order.
     public internal(set) var problems: [LoadProblem] = []
     /// Search-path directories that do not exist.
@@ -27,6 +35,8 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     private var widgetIndex: [String: Int] = [:]
     private var loadedFiles: [String: String] = [:]
+    /// Paths of bundles unloaded in queue isolation: their images stay in this process.
+    private var unloadedInProcess: Set<String> = []
     /// Files whose workers are loading them (process isolation): a second name for one of them, met
     /// before its worker has finished, is the same file too.
     private var startingFiles: [String: String] = [:]
@@ -60,7 +70,38 @@ public final class WidgetRegistry: @unchecked Sendable {
     }
 
     public func widget(kind: String) -> RegisteredWidget? {
-        widgetIndex[kind].map { widgets[$0] }
+        stateLock.withLock { widgetIndex[kind].map { accepted[$0] } }
+    }
+
+    /// The bundle loaded from `path`, if one is.
+    public func bundle(path: String) -> LoadedBundle? {
+        stateLock.withLock { loaded.first { $0.path == path } }
+    }
+
+    /// Takes a bundle out: its widgets' kinds become unknown, its worker ends (process isolation), and
+    /// a file at its path may be loaded again, as a new bundle. Returns the kinds withdrawn.
+    ///
+    /// In queue isolation the image stays mapped (a Swift image must never be unloaded), so a new file
+    /// at the same path cannot be loaded into this process: `load(file:)` refuses it, saying so.
+    @discardableResult
+    public func unload(path: String) -> [String] {
+        let (bundle, kinds): (LoadedBundle?, [String]) = stateLock.withLock {
+            guard let index = loaded.firstIndex(where: { $0.path == path }) else { return (nil, []) }
+            let bundle = loaded.remove(at: index)
+            let kinds = accepted.filter { $0.bundle === bundle }.map(\.kind)
+            accepted.removeAll { $0.bundle === bundle }
+            widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
+            return (bundle, kinds)
+        }
+        guard let bundle else { return [] }
+        queuesLock.withLock { for kind in kinds { queues[kind] = nil } }
+        if let worker = bundle.worker {
+            worker.shutDown()
+            loadedFiles = loadedFiles.filter { $0.value != path }
+        } else {
+            unloadedInProcess.insert(path)
+        }
+        return kinds
     }
 
     /// Takes a widget a bundle registered, unless its kind is taken: the first registration keeps it.
@@ -73,8 +114,10 @@ public final class WidgetRegistry: @unchecked Sendable {
             problems.append(LoadProblem(path: widget.bundle.path, reason: .duplicateKind, message: message))
             return false
         }
-        widgetIndex[widget.kind] = widgets.count
-        widgets.append(widget)
+        stateLock.withLock {
+            widgetIndex[widget.kind] = accepted.count
+            accepted.append(widget)
+        }
         // In process isolation the provider's queue is in its worker.
         guard widget.bundle.worker == nil else { return true }
         queuesLock.withLock { queues[widget.kind] = ProviderQueue(kind: widget.kind, memoryLimit: providerMemoryLimit(widget.bundle)) }
@@ -139,6 +182,13 @@ public final class WidgetRegistry: @unchecked Sendable {
     public func load(file path: String) -> LoadedBundle? {
         if case .process(let settings) = isolation {
             return finishWorker(path, beginWorker(path, settings: settings))
+        }
+        if unloadedInProcess.contains(path) {
+            problems.append(
+                LoadProblem(
+                    path: path, reason: .alreadyLoaded,
+                    message: "replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file"))
+            return nil
         }
         switch Self.open(path) {
         case .failure(let problem):
@@ -209,7 +259,7 @@ public final class WidgetRegistry: @unchecked Sendable {
                     configurationKind: widget.configurationKind, configurationName: widget.configurationName,
                     contentMarginsDisabled: widget.contentMarginsDisabled, configuration: widget.configuration, bundle: bundle))
         }
-        bundles.append(bundle)
+        stateLock.withLock { loaded.append(bundle) }
         loadedFiles[identity] = path
         return bundle
     }
@@ -228,12 +278,15 @@ public final class WidgetRegistry: @unchecked Sendable {
         do {
             let bundle = try LoadedBundle(path: path, entry: entry)
             try bundle.initialize(into: self)
-            bundles.append(bundle)
+            stateLock.withLock { loaded.append(bundle) }
             return bundle
         } catch {
-            let withdrawn = widgets.filter { $0.bundle.path == path }.map(\.kind)
-            widgets.removeAll { $0.bundle.path == path }
-            widgetIndex = Dictionary(uniqueKeysWithValues: widgets.enumerated().map { ($1.kind, $0) })
+            let withdrawn: [String] = stateLock.withLock {
+                let withdrawn = accepted.filter { $0.bundle.path == path }.map(\.kind)
+                accepted.removeAll { $0.bundle.path == path }
+                widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
+                return withdrawn
+            }
             queuesLock.withLock { for kind in withdrawn { queues[kind] = nil } }
             problems.append(error)
             return nil

@@ -17,6 +17,8 @@ extension CommandContext {
         let socketPath = ControlSocket.path()
         do {
             try daemon.start(socketPath: socketPath) { line in output.standardError("widgets: \(line)") }
+            let watched = searchPath.filter { !registry.missingDirectories.contains($0) }
+            try daemon.watch(directories: watched) { line in output.standardOutput("widgets: \(line)") }
         } catch {
             output.standardError("widgets: error: \(error)")
             return .failure

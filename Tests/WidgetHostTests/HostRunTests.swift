@@ -119,6 +119,58 @@ final class RunningProcess: @unchecked Sendable {
     }
 }
 
+extension HostRunTests {
+    /// Bundles installed, removed, half-written and replaced while the host runs (inotify).
+    @Test func bundlesDroppedInWhileTheHostRunsAreTakenUp() async throws {
+        let source = Fixtures.directory(["libGameWidgets.so"])
+        let plugins = Fixtures.temporaryDirectory("plugins")
+        let data = Fixtures.temporaryDirectory("data")
+        let state = Fixtures.temporaryDirectory("state")
+        let runtime = Fixtures.temporaryDirectory("runtime")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let added = await widgets(["--plugins", source.path, "add", "com.mygame.game-status", "--state-dir", state.path], dataHome: data)
+        #expect(added.status == 0)
+
+        let host = try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasSuffix("game-status-1: bundle missing (its configuration is kept)") } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s) of 0 widget(s)") } }, "\(host.output)")
+
+        // Installed the safe way: written under a hidden name, renamed into place.
+        let bundle = plugins.appendingPathComponent("libGameWidgets.so").path
+        try FileManager.default.copyItem(atPath: source.appendingPathComponent("libGameWidgets.so").path, toPath: plugins.appendingPathComponent(".libGameWidgets.so.tmp").path)
+        #expect(rename(plugins.appendingPathComponent(".libGameWidgets.so.tmp").path, bundle) == 0)
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: loaded \(bundle): com.mygame.game-status") } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | no game data") } }, "\(host.output)")
+
+        // Removed: the instance stays, marked, with its configuration.
+        #expect(unlink(bundle) == 0)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: \(bundle) was removed; its widgets are gone until it is back: com.mygame.game-status, com.mygame.leaderboard, com.mygame.character-detail, com.mygame.character-detail-sirikit" } }, "\(host.output)")
+        let marked = host.output.split(separator: "\n").filter { $0.hasSuffix("game-status-1: bundle missing (its configuration is kept)") }
+        #expect(marked.count == 2, "\(host.output)")
+        let configurations = await widgets(["configurations"], dataHome: data, extraEnvironment: ["XDG_RUNTIME_DIR": runtime.path])
+        #expect(configurations.standardOutput.contains("game-status-1"))
+
+        // Half a file, as an interrupted copy leaves it: one clear line, and the host goes on.
+        let half = plugins.appendingPathComponent("libHalf.so").path
+        let whole = try Data(contentsOf: source.appendingPathComponent("libGameWidgets.so"))
+        try whole.prefix(5000).write(to: URL(fileURLWithPath: half))
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: error: \(half): truncated: 5000 bytes, but its ELF header describes") } }, "\(host.output)")
+
+        // Back, then replaced in place: reloaded by a new worker, the instance reloads.
+        try whole.write(to: URL(fileURLWithPath: bundle))
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: loaded \(bundle)") } }, "\(host.output)")
+        try FileManager.default.copyItem(atPath: source.appendingPathComponent("libGameWidgets.so").path, toPath: plugins.appendingPathComponent(".next.tmp").path)
+        #expect(rename(plugins.appendingPathComponent(".next.tmp").path, bundle) == 0)
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: reloaded \(bundle): com.mygame.game-status") } }, "\(host.output)")
+        #expect(await blocking { host.terminate() } == 0)
+        let shown = host.output.split(separator: "\n").filter { $0.contains("game-status-1: Game Status | no game data") && !$0.contains("[next") }
+        #expect(shown.count >= 2, "shown again after coming back and after the replacement: \(host.output)")
+    }
+}
+
 /// The control socket on its own: permissions, the peer check, malformed input, bursts.
 @Suite struct ControlSocketTests {
     func socketPath() -> String { Fixtures.temporaryDirectory("runtime").path + "/widgets/control.sock" }
@@ -230,5 +282,28 @@ final class RunningProcess: @unchecked Sendable {
             usleep(1000)
         }
         return false
+    }
+}
+
+/// Bundle changes applied to a host running in queue isolation, where an image cannot be unloaded.
+@Suite struct QueueModeBundleChangeTests {
+    @Test func aBundleReplacedInQueueIsolationIsRefusedWithTheReasonAndItsInstancesWait() throws {
+        let plugins = Fixtures.directory(["good"])
+        let path = plugins.appendingPathComponent("good.so").path
+        let registry = WidgetRegistry.load(searchPath: [plugins.path], clock: ManualClock(), isolation: .queue)
+        let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
+        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        let daemon = WidgetDaemon(registry: registry, store: store)
+        try daemon.start(socketPath: nil)
+        let lines = LockedList<String>()
+        daemon.apply([.written(path)]) { lines.append($0) }
+        #expect(lines.values == [
+            "error: \(path): replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file"
+        ])
+        #expect(daemon.engine.status(id: "good-1")?.phase == .bundleMissing)
+        #expect(registry.widget(kind: "fixture.good") == nil)
+        // A removal of a file never loaded changes nothing.
+        daemon.apply([.removed(plugins.appendingPathComponent("other.so").path)]) { lines.append($0) }
+        #expect(lines.values.count == 1)
     }
 }

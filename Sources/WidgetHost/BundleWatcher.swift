@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+
+/// Watches bundle directories with inotify and reports each `.so` file that appeared, changed or
+/// went away, once it is complete: a file is reported when it is renamed into place or when the
+/// program writing it closes it, never while it is being written.
+///
+/// One thread waits in `poll` on the inotify descriptor and a pipe that `stop()` writes to: idle,
+/// it sleeps in the kernel.
+public final class BundleWatcher: @unchecked Sendable {
+    public enum Change: Equatable, Sendable {
+        /// A file was written or renamed into place (it may be new, or replace a loaded one).
+        case written(String)
+        /// A file was deleted or renamed away.
+        case removed(String)
+    }
+
+    private let descriptor: Int32
+    private var stopPipe: [Int32] = [-1, -1]
+    private var directories: [Int32: String] = [:]
+    private let handler: @Sendable ([Change]) -> Void
+
+    /// Starts watching `directories` (those that exist; a missing one is returned as such).
+    /// `handler` gets each batch of changes, in order, on the watcher's thread.
+    public init(directories paths: [String], handler: @escaping @Sendable ([Change]) -> Void) throws(ControlWatchError) {
+        self.handler = handler
+        descriptor = inotify_init1(Int32(IN_CLOEXEC))
+        guard descriptor >= 0 else { throw ControlWatchError("cannot watch bundle directories: inotify_init1: \(String(cString: strerror(errno)))") }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+        for path in paths {
+            let watch = inotify_add_watch(descriptor, path, mask)
+            if watch >= 0 { directories[watch] = path }
+        }
+        guard pipe(&stopPipe) == 0 else {
+            close(descriptor)
+            throw ControlWatchError("cannot watch bundle directories: pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in stopPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let thread = Thread { [self] in run() }
+        thread.name = "widgets.watch"
+        thread.start()
+    }
+
+    /// The directories being watched.
+    public var watched: [String] { directories.values.sorted() }
+
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopPipe[1], &byte, 1)
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if descriptors[1].revents != 0 { break }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break
+            }
+            let changes = parse(buffer, count: count)
+            if !changes.isEmpty { handler(changes) }
+        }
+        close(descriptor)
+        close(stopPipe[0])
+        close(stopPipe[1])
+    }
+
+    private func parse(_ buffer: [UInt8], count: Int) -> [Change] {
+        var changes: [Change] = []
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        buffer.withUnsafeBytes { raw in
+            while offset + header <= count {
+                let watch = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                let nameBytes = raw[(offset + header)..<min(count, offset + header + length)]
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                offset += header + length
+                // Hidden files are where an installer writes before renaming into place.
+                guard let directory = directories[watch], name.hasSuffix(".so"), !name.hasPrefix(".") else { continue }
+                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 {
+                    changes.append(.written(path))
+                } else if mask & UInt32(IN_MOVED_FROM | IN_DELETE) != 0 {
+                    changes.append(.removed(path))
+                }
+            }
+        }
+        return changes
+    }
+}
+
+/// Why the bundle directories cannot be watched.
+public struct ControlWatchError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
