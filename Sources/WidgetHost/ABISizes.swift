@@ -12,12 +12,24 @@ enum ABISize {
 
     /// A copy of a bundle's struct of `declared` bytes: the fields it has, and zero (NULL) for the
     /// fields of later minor versions it lacks, which lie beyond its end and are never read.
-    static func copy<T>(_ pointer: UnsafeRawPointer, declared: Int, as type: T.Type = T.self) -> T {
-        let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
-        defer { value.deallocate() }
-        memset(value, 0, MemoryLayout<T>.size)
-        memcpy(value, pointer, min(declared, MemoryLayout<T>.size))
-        return value.move()
+    ///
+    /// One non-generic function per struct, on purpose: Swift describes an imported C struct with
+    /// metadata that the runtime uniques by name across every image in the process. A Swift bundle
+    /// built with an older header registers the struct's older, smaller layout under the same name,
+    /// and generic code (`load(as: T.self)`, `UnsafeMutablePointer<T>.initialize`) may then copy
+    /// only that many bytes. Concrete code uses the layout this host was compiled with.
+    static func copy(_ pointer: UnsafeRawPointer, declared: Int, as type: widget_bundle_t.Type) -> widget_bundle_t {
+        var value = widget_bundle_t()
+        let count = min(max(0, declared), MemoryLayout<widget_bundle_t>.size)
+        withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0).copyMemory(from: pointer, byteCount: count) }
+        return value
+    }
+
+    static func copy(_ pointer: UnsafeRawPointer, declared: Int, as type: widget_descriptor_t.Type) -> widget_descriptor_t {
+        var value = widget_descriptor_t()
+        let count = min(max(0, declared), MemoryLayout<widget_descriptor_t>.size)
+        withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0).copyMemory(from: pointer, byteCount: count) }
+        return value
     }
 
     /// Reads `struct_size`, which follows `abi_version` in the bundle and comes first elsewhere.

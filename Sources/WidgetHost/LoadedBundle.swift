@@ -13,6 +13,8 @@ public final class LoadedBundle: @unchecked Sendable {
     public let abiVersion: (major: UInt32, minor: UInt32)
     /// The heap limit the bundle asks for its providers (ABI 1.1), nil for the host's.
     public let requestedMemoryLimit: Int64?
+    /// The URL schemes whose links the bundle opens (ABI 1.3), lowercase.
+    public let urlSchemes: [String]
 
     /// For a bundle opened in this process: its entry, request function and the host struct it was
     /// given. Nil for a bundle served by a worker process.
@@ -63,6 +65,7 @@ public final class LoadedBundle: @unchecked Sendable {
         // Fields of later minor versions are read only when the bundle's struct has them.
         let bundle = ABISize.copy(entry, declared: size, as: widget_bundle_t.self)
         requestedMemoryLimit = bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil
+        urlSchemes = try Self.schemes(bundle.url_schemes, refuse: refuse)
         guard bundle.initialize != nil, let request = bundle.request else {
             throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
         }
@@ -76,10 +79,12 @@ public final class LoadedBundle: @unchecked Sendable {
                 "built with \(builtWith), but this host was built with \(Toolchain.current); Swift has no stable ABI on Linux, rebuild the bundle with the host's compiler"
             )
         }
-        let host = UnsafeMutablePointer<widget_host_t>.allocate(capacity: 1)
+        // Placed with this host's own layout, never through generic code (see ABISize.copy).
+        let host = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<widget_host_t>.size, alignment: MemoryLayout<widget_host_t>.alignment
+        ).bindMemory(to: widget_host_t.self, capacity: 1)
         self.host = host
-        host.initialize(
-            to: widget_host_t(
+        var hostValue = widget_host_t(
                 abi_version: widget_abi_version_t(major: UInt32(WIDGET_ABI_VERSION_MAJOR), minor: UInt32(WIDGET_ABI_VERSION_MINOR)),
                 struct_size: UInt32(MemoryLayout<widget_host_t>.size),
                 host_data: nil,
@@ -93,7 +98,10 @@ public final class LoadedBundle: @unchecked Sendable {
                     let text = message.map { String(bundleText: $0) } ?? ""
                     let levels: [HostLog.Level] = [.debug, .info, .warning, .error]
                     HostLog.log(levels[min(Int(level.rawValue), 3)], "\(bundle.fileName): \(text)")
-                }))
+                })
+        withUnsafeMutablePointer(to: &hostValue) {
+            UnsafeMutableRawPointer(host).copyMemory(from: $0, byteCount: MemoryLayout<widget_host_t>.size)
+        }
         // The host struct lives as long as the bundle, which lives as long as the process.
         host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
@@ -106,10 +114,30 @@ public final class LoadedBundle: @unchecked Sendable {
         builtWith = described.builtWith
         abiVersion = described.abiVersion
         requestedMemoryLimit = described.memoryLimit
+        urlSchemes = described.urlSchemes
         entry = nil
         requestFunction = nil
         host = nil
         self.worker = worker
+    }
+
+    /// Reads a NULL-terminated array of URL schemes, checking each is one (RFC 3986: a letter, then
+    /// letters, digits, `+`, `-` or `.`).
+    static func schemes(
+        _ array: UnsafePointer<UnsafePointer<CChar>?>?, refuse: (LoadProblem.Reason, String) -> LoadProblem
+    ) throws(LoadProblem) -> [String] {
+        guard let array else { return [] }
+        var schemes: [String] = []
+        for index in 0..<65 {
+            guard let pointer = array[index] else { return schemes }
+            guard index < 64 else { break }
+            let scheme = String(bundleText: pointer)
+            guard URLSchemes.isValid(scheme) else {
+                throw refuse(.invalidBundle, "url_schemes[\(index)] \"\(scheme)\" is not a URL scheme (a letter, then letters, digits, +, - or .)")
+            }
+            schemes.append(scheme.lowercased())
+        }
+        throw refuse(.invalidBundle, "url_schemes has more than 64 entries (or lacks its NULL terminator)")
     }
 
     /// Calls the bundle's request function on this thread (bundles opened in this process only).
@@ -224,5 +252,12 @@ public struct RegisteredWidget: Sendable {
                 configurationName: descriptor.configuration_name.map { String(bundleText: $0) },
                 contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
                 configuration: schema, bundle: bundle))
+    }
+}
+
+enum URLSchemes {
+    static func isValid(_ scheme: String) -> Bool {
+        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
     }
 }

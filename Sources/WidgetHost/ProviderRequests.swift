@@ -11,6 +11,12 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case options
     /// A configurable widget's preconfigured instances (ABI 1.2).
     case recommendations
+    /// A deep link for the bundle's URL handler, its `onOpenURL` (ABI 1.3). The request's argument
+    /// is the URL.
+    case openURL
+    /// An intent to perform, from a `Button(intent:)` or `Toggle` (ABI 1.3). The request's argument
+    /// is the intent as its view recorded it.
+    case performIntent
 
     var abiValue: UInt32 {
         switch self {
@@ -19,14 +25,19 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .timeline: UInt32(WIDGET_REQUEST_TIMELINE.rawValue)
         case .options: UInt32(WIDGET_REQUEST_OPTIONS.rawValue)
         case .recommendations: UInt32(WIDGET_REQUEST_RECOMMENDATIONS.rawValue)
+        case .openURL: UInt32(WIDGET_REQUEST_OPEN_URL.rawValue)
+        case .performIntent: UInt32(WIDGET_REQUEST_PERFORM_INTENT.rawValue)
         }
     }
+
+    /// Whether only configurable widgets answer it.
+    var needsConfiguration: Bool { self == .options || self == .recommendations }
 
     /// Whether the answer is entries (and a policy), rather than configuration data.
     public var answersWithEntries: Bool {
         switch self {
         case .placeholder, .snapshot, .timeline: true
-        case .options, .recommendations: false
+        case .options, .recommendations, .openURL, .performIntent: false
         }
     }
 }
@@ -51,7 +62,8 @@ public struct RequestDeadlines: Sendable, Equatable {
         case .placeholder: placeholder
         // What a configuration screen shows while the user waits, as a snapshot is.
         case .snapshot, .options, .recommendations: snapshot
-        case .timeline: timeline
+        // Work done for a tap may fetch data, as a timeline may.
+        case .timeline, .openURL, .performIntent: timeline
         }
     }
 }
@@ -132,7 +144,7 @@ extension WidgetRegistry {
         configuration: String = "{}", parameter: String? = nil
     ) async throws(RequestError) -> ProviderResult {
         let (widget, family) = try widget(kind: kind, family: family)
-        if !requestKind.answersWithEntries, widget.configuration == nil {
+        if requestKind.needsConfiguration, widget.configuration == nil {
             throw RequestError(
                 kind: kind, bundlePath: widget.bundle.path, reason: .notConfigurable,
                 message: "has no configuration (it is a static widget), so no \(requestKind.rawValue)")
@@ -270,18 +282,26 @@ extension LoadedBundle {
         ticket?.requestID = id
         defer { ticket?.requestID = nil }
         let size = family.displaySize
+        // The request's one argument goes in the field of its kind.
+        let url = requestKind == .openURL ? parameter : nil
+        let intent = requestKind == .performIntent ? parameter : nil
+        let named = requestKind == .options ? parameter : nil
         kind.withCString { kindPointer in
             configuration.withCString { configurationPointer in
-                withOptionalCString(parameter) { parameterPointer in
+                withOptionalCString(named) { parameterPointer in
+                withOptionalCString(url) { urlPointer in
+                withOptionalCString(intent) { intentPointer in
                 var request = widget_request_t(
                     struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: requestKind.abiValue,
                     widget_kind: kindPointer, family: family.abiValue, is_preview: isPreview,
                     display_width: size.width, display_height: size.height, configuration: configurationPointer,
-                    parameter: parameterPointer)
+                    parameter: parameterPointer, url: urlPointer, intent: intentPointer)
                 // What the provider allocates during its call is charged to its slot.
                 let call = { self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id)) }
                 MemoryGuard.charging(memorySlot) {
                     if let ticket { ticket.insideBundle(call) } else { call() }
+                }
+                }
                 }
                 }
             }
@@ -345,7 +365,7 @@ enum ResultValidation {
             guard entries.count == 1 else {
                 throw fail(.invalidResult, "\(requestKind.rawValue) must have exactly one entry, it has \(entries.count)")
             }
-        case .options, .recommendations:
+        case .options, .recommendations, .openURL, .performIntent:
             preconditionFailure("answered above")
         case .timeline:
             guard timeline.policy != nil else { throw fail(.invalidResult, "timeline has no reload policy") }
@@ -355,6 +375,10 @@ enum ResultValidation {
                 entries = entries.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
                 notes.append("entries were not in date order; sorted by date (equal dates keep their order)")
             }
+        }
+        // What iOS leaves undefined or ignores in the views: the author is told, once per kind of note.
+        for entry in entries {
+            for note in TapTargets(entry.view).notes(family: family) where !notes.contains(note) { notes.append(note) }
         }
         return ProviderResult(
             kind: kind, requestKind: requestKind, family: family, entries: entries,
@@ -377,6 +401,8 @@ extension ResultValidation {
             switch requestKind {
             case .options: _ = try ParameterOptions(json: value)
             case .recommendations: _ = try WireRecommendation.list(json: value)
+            case .openURL, .performIntent:
+                guard case .object = value else { throw WireFormatError(path: "", reason: "expected a JSON object") }
             case .placeholder, .snapshot, .timeline: break
             }
         } catch {

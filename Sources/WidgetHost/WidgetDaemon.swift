@@ -114,6 +114,48 @@ public final class WidgetDaemon: @unchecked Sendable {
         }
     }
 
+    /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth
+    /// button or toggle (`"button": N`). After an intent, the instance reloads once, at once, outside
+    /// the budget.
+    func tap(_ request: JSONValue) -> JSONValue {
+        guard let id = request["instance"]?.stringValue else { return ControlServer.failure("\"instance\" must be a string") }
+        let target: TapTarget
+        switch (request["link"]?.numberValue, request["button"]?.numberValue) {
+        case (nil, nil): target = .widget
+        case (let link?, nil) where link >= 1 && link == link.rounded(): target = .link(Int(link))
+        case (nil, let button?) where button >= 1 && button == button.rounded(): target = .control(Int(button))
+        default: return ControlServer.failure("give at most one of \"link\" and \"button\", a whole number from 1")
+        }
+        guard let instance = lock.withLock({ known[id] }) else {
+            return ControlServer.failure("no instance \"\(id)\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", "))")
+        }
+        guard let entry = engine.status(id: id)?.entry else {
+            return ControlServer.failure("instance \(id) shows no entry yet (\(engine.status(id: id)?.phase.rawValue ?? "unknown")); nothing to tap")
+        }
+        return Self.waiting { [registry, engine] () async throws -> JSONValue in
+            switch try await registry.tap(instance, entry: entry, target: target) {
+            case .opened(let url, let bundle):
+                return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
+            case .performed(let intent):
+                engine!.reload(id: id, reason: .interaction)
+                return ControlServer.success([("performed", .string(intent)), ("reloading", .bool(true))])
+            }
+        }
+    }
+
+    /// Runs async work from a control connection's own thread (never the cooperative pool's), and
+    /// answers with its result or its error.
+    static func waiting(_ body: @escaping @Sendable () async throws -> JSONValue) -> JSONValue {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer = JSONValue.null
+        Task {
+            do { answer = try await body() } catch { answer = ControlServer.failure("\(error)") }
+            done.signal()
+        }
+        done.wait()
+        return answer
+    }
+
     static func engineInstance(_ instance: WidgetInstance) -> EngineInstance {
         EngineInstance(id: instance.id, kind: instance.kind, family: instance.family, configuration: instance.configurationText)
     }
@@ -147,8 +189,16 @@ public final class WidgetDaemon: @unchecked Sendable {
             } catch {
                 return ControlServer.failure(error.description)
             }
+        case "tap":
+            return tap(request)
+        case "open":
+            guard let url = request["url"]?.stringValue else { return ControlServer.failure("\"url\" must be a string") }
+            return Self.waiting { [registry] () async throws -> JSONValue in
+                guard case .opened(let url, let bundle) = try await registry.open(url: url) else { return ControlServer.failure("not opened") }
+                return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
+            }
         case let other?:
-            return ControlServer.failure("unknown request \"\(other)\" (reload, configurations, sync)")
+            return ControlServer.failure("unknown request \"\(other)\" (reload, configurations, sync, tap, open)")
         case nil:
             return ControlServer.failure("malformed request: expected an object with a \"request\" member")
         }

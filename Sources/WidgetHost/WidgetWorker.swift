@@ -114,6 +114,7 @@ public enum WidgetWorker {
                     ("name", .string(bundle.name)), ("builtWith", bundle.builtWith.map(JSONValue.string) ?? .null),
                     ("abiMajor", .number(Double(bundle.abiVersion.major))), ("abiMinor", .number(Double(bundle.abiVersion.minor))),
                     ("memoryLimit", bundle.requestedMemoryLimit.map { .number(Double($0)) } ?? .null),
+                    ("urlSchemes", .array(bundle.urlSchemes.map(JSONValue.string))),
                 ]))
         }
         header["widgets"] = .array(

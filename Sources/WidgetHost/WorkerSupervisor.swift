@@ -48,6 +48,7 @@ struct WorkerHello: Sendable {
         let builtWith: String?
         let abiVersion: (major: UInt32, minor: UInt32)
         let memoryLimit: Int64?
+        let urlSchemes: [String]
     }
 
     struct Widget: Sendable {
@@ -75,7 +76,8 @@ struct WorkerHello: Sendable {
             // Numbers from a worker are checked, never trusted to fit.
             bundle = Bundle(
                 name: name, builtWith: described["builtWith"]?.stringValue, abiVersion: (major, minor),
-                memoryLimit: number(described["memoryLimit"]).map { $0 >= 0x1p63 ? Int64.max : Int64(exactly: $0.rounded()) ?? 0 })
+                memoryLimit: number(described["memoryLimit"]).map { $0 >= 0x1p63 ? Int64.max : Int64(exactly: $0.rounded()) ?? 0 },
+                urlSchemes: (described["urlSchemes"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter(URLSchemes.isValid))
         } else {
             bundle = nil
         }

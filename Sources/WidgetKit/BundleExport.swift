@@ -16,10 +16,19 @@ import WidgetWire
 ///   - name: how the host names the bundle; the type's name by default.
 ///   - memoryLimit: the most heap, in bytes, each of the bundle's providers may hold; it can only
 ///     lower the host's limit (30 MB by default, as on iOS).
+///   - urlSchemes: the schemes of the deep links `onOpenURL` opens (`["mygame"]`): `widgets open URL`
+///     sends a URL of such a scheme to this bundle.
+///   - onOpenURL: the counterpart of the app's `onOpenURL`: called with a `widgetURL` or `Link`
+///     destination tapped in one of the bundle's widgets, or a URL of its schemes opened with
+///     `widgets open`, on that widget's provider queue. Typically it opens the app at that place.
+///     Throwing reports the failure to whoever tapped.
 public func exportWidgetBundle<Bundle: WidgetBundle>(
-    _ bundle: Bundle.Type, name: String? = nil, memoryLimit: Int? = nil
+    _ bundle: Bundle.Type, name: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [],
+    onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
 ) -> UnsafeRawPointer {
-    BundleExport.shared.export(name: name ?? String(describing: bundle), memoryLimit: memoryLimit) { Bundle().body._definitions() }
+    BundleExport.shared.export(
+        name: name ?? String(describing: bundle), memoryLimit: memoryLimit, urlSchemes: urlSchemes, onOpenURL: onOpenURL
+    ) { Bundle().body._definitions() }
 }
 
 /// The bundle side of the ABI: one per shared object.
@@ -30,14 +39,27 @@ final class BundleExport: @unchecked Sendable {
     private var entry: UnsafeMutablePointer<widget_bundle_t>?
     private var makeDefinitions: (() -> [_WidgetDefinition])?
     private var definitions: [String: _WidgetDefinition] = [:]
+    private var urlHandler: (@Sendable (URL) async throws -> Void)?
 
-    func export(name: String, memoryLimit: Int?, definitions make: @escaping () -> [_WidgetDefinition]) -> UnsafeRawPointer {
+    func export(
+        name: String, memoryLimit: Int?, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
+        definitions make: @escaping () -> [_WidgetDefinition]
+    ) -> UnsafeRawPointer {
         lock.withLock {
             if let entry { return UnsafeRawPointer(entry) }
             makeDefinitions = make
-            let pointer = UnsafeMutablePointer<widget_bundle_t>.allocate(capacity: 1)
-            pointer.initialize(
-                to: widget_bundle_t(
+            urlHandler = onOpenURL
+            // A NULL-terminated array of C strings, kept for the life of the process, as the ABI asks.
+            let schemes = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: urlSchemes.count + 1)
+            for (index, scheme) in urlSchemes.enumerated() { schemes[index] = UnsafePointer(strdup(scheme.lowercased())) }
+            schemes[urlSchemes.count] = nil
+            // Placed with this SDK's own layout, never through generic code: Swift's metadata for a C
+            // struct is shared by name across the images of a process, so an older bundle loaded
+            // beside this one could make `UnsafeMutablePointer<widget_bundle_t>` copy its smaller size.
+            let pointer = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<widget_bundle_t>.size, alignment: MemoryLayout<widget_bundle_t>.alignment
+            ).bindMemory(to: widget_bundle_t.self, capacity: 1)
+            var value = widget_bundle_t(
                     abi_version: widget_abi_version_t(
                         major: UInt32(WIDGET_ABI_VERSION_MAJOR), minor: UInt32(WIDGET_ABI_VERSION_MINOR)),
                     struct_size: UInt32(MemoryLayout<widget_bundle_t>.size),
@@ -50,7 +72,11 @@ final class BundleExport: @unchecked Sendable {
                         BundleExport.shared.handle(request, completion: completion, context: context)
                     },
                     shutdown: nil,
-                    memory_limit: UInt64(max(0, memoryLimit ?? 0))))
+                    memory_limit: UInt64(max(0, memoryLimit ?? 0)),
+                    url_schemes: UnsafePointer(schemes))
+            withUnsafeMutablePointer(to: &value) {
+                UnsafeMutableRawPointer(pointer).copyMemory(from: $0, byteCount: MemoryLayout<widget_bundle_t>.size)
+            }
             entry = pointer
             return UnsafeRawPointer(pointer)
         }
@@ -112,6 +138,9 @@ final class BundleExport: @unchecked Sendable {
             return reply.fail("this bundle has no widget of kind \"\(kind)\"")
         }
         guard let family = WidgetFamily(abiValue: raw.family) else { return reply.fail("unknown family \(raw.family)") }
+        if raw.request_kind == UInt32(WIDGET_REQUEST_OPEN_URL.rawValue) || raw.request_kind == UInt32(WIDGET_REQUEST_PERFORM_INTENT.rawValue) {
+            return interact(raw, definition: definition, family: family, reply: reply)
+        }
         let requestKind: ProviderRequest.Kind
         switch raw.request_kind {
         case UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue): requestKind = .placeholder
@@ -142,6 +171,58 @@ final class BundleExport: @unchecked Sendable {
     }
 }
 
+
+extension BundleExport {
+    /// A tap: a URL for the bundle's handler, or an intent to perform, on the calling thread (the
+    /// widget's provider queue) for as long as it runs there.
+    private func interact(_ raw: widget_request_t, definition: _WidgetDefinition, family: WidgetFamily, reply: Completion) {
+        // ABI 1.3's fields, read only when the host's request has them.
+        let covers = raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.intent)! + MemoryLayout<UnsafeRawPointer>.size)
+        if raw.request_kind == UInt32(WIDGET_REQUEST_OPEN_URL.rawValue) {
+            guard covers, let text = raw.url.map({ String(cString: $0) }) else { return reply.fail("the request carries no URL") }
+            guard let url = URL(string: text), url.scheme != nil else { return reply.fail("\"\(text)\" is not a URL") }
+            guard let handler = lock.withLock({ urlHandler }) else {
+                return reply.fail("this bundle opens no URLs (it passes no onOpenURL to exportWidgetBundle)")
+            }
+            runOnCallingThread {
+                do {
+                    try await handler(url)
+                    reply.succeed(Array(JSONValue.object(JSONObject([("opened", .string(text))])).jsonText.utf8))
+                } catch {
+                    reply.fail("opening \(text) failed: \(error)")
+                }
+            }
+            return
+        }
+        guard covers, let text = raw.intent.map({ String(cString: $0) }) else { return reply.fail("the request carries no intent") }
+        guard let intent = try? JSONValue.parse(text), let type = intent["type"]?.stringValue else {
+            return reply.fail("the intent is not {\"type\": ..., \"parameters\": {...}}: \(text)")
+        }
+        let parameters = (intent["parameters"] ?? .object(JSONObject())).jsonText
+        var performer = IntentTypes.performer(type)
+        if performer == nil {
+            // A fresh process (a restarted worker) has not built the widget's views yet: the
+            // placeholder's view shows the same controls and registers their intents.
+            let request = ProviderRequest(
+                kind: .placeholder, family: family, isPreview: true,
+                displaySize: CGSize(width: raw.display_width, height: raw.display_height),
+                configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
+            definition.respond(request) { _ in }
+            performer = IntentTypes.performer(type)
+        }
+        guard let performer else {
+            return reply.fail("no view of this widget uses the intent \(type); it cannot be performed here")
+        }
+        runOnCallingThread {
+            do {
+                try await performer(parameters)
+                reply.succeed(Array(JSONValue.object(JSONObject([("performed", .string(type))])).jsonText.utf8))
+            } catch {
+                reply.fail("\(type).perform() failed: \(error)")
+            }
+        }
+    }
+}
 
 /// The host's completion for one request. The ABI lets it be called from any thread.
 private struct Completion: @unchecked Sendable {

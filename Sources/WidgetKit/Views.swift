@@ -108,7 +108,10 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        data.flatMap { content($0)._resolve(in: environment) }
+        // The content closure runs now, not when the enclosing body ran: it reads the environment
+        // (`@Environment(\.widgetFamily)` of the view that built it) from here.
+        let views = EnvironmentValues.$current.withValue(environment) { data.map(content) }
+        return views.flatMap { $0._resolve(in: environment) }
     }
 }
 

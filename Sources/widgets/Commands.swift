@@ -91,6 +91,22 @@ let commands: [CommandSpec] = [
         name: "configurations", summary: "List the running host's instances, as WidgetCenter's currentConfigurations() does.",
         arguments: [], valueOptions: [], flags: [jsonFlag], discussion: ""),
     CommandSpec(
+        name: "open", summary: "Open a deep link with the bundle that claims its scheme (its onOpenURL).", arguments: ["URL"],
+        valueOptions: [isolationOption], flags: [],
+        discussion: "Through the running host when there is one; a URL no bundle claims is an error naming the schemes claimed."),
+    CommandSpec(
+        name: "tap", summary: "Tap an instance: its widgetURL, its Nth Link, or its Nth Button(intent:)/Toggle.", arguments: ["ID"],
+        valueOptions: [
+            (name: "link", value: "N", help: "tap the Nth Link, in reading order (not in systemSmall widgets, as on iOS)"),
+            (name: "button", value: "N", help: "tap the Nth Button(intent:) or Toggle: its intent is performed, then the widget reloads"),
+            stateDirectoryOption, isolationOption,
+        ], flags: [],
+        discussion: """
+            Without --link or --button, a tap on the widget itself opens its widgetURL (with several, the first in
+            reading order). URLs go to the instance's own bundle. Through the running host, which taps the entry it
+            shows and reloads the instance after an intent; with none running, the entry its timeline shows now.
+            """),
+    CommandSpec(
         name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
         arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
         discussion: """
@@ -188,6 +204,8 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         case "run": return try await context.runHost()
         case "reload": return context.reload(kind: parsed.positionals.first)
         case "configurations": return context.configurations()
+        case "open": return try await context.open(url: parsed.positionals[0])
+        case "tap": return try await context.tap(id: parsed.positionals[0])
         default: return try await context.recommendations(kind: parsed.positionals[0])
         }
     } catch {

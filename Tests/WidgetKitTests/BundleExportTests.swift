@@ -72,7 +72,7 @@ final class TestHost: @unchecked Sendable {
         widgetKind.withCString { kindPointer in
             var request = widget_request_t(
                 struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: kind, widget_kind: kindPointer,
-                family: family.abiValue, is_preview: false, display_width: 158, display_height: 158, configuration: nil, parameter: nil)
+                family: family.abiValue, is_preview: false, display_width: 158, display_height: 158, configuration: nil, parameter: nil, url: nil, intent: nil)
             Self.entry.pointee.request!(&request, { context, result in
                 let value = result!.pointee
                 let text = value.status == 0
@@ -89,7 +89,7 @@ final class TestHost: @unchecked Sendable {
     @Test func entryDescribesTheBundleAndItsVersion() {
         let bundle = Self.entry.pointee
         #expect(bundle.abi_version.major == 1)
-        #expect(bundle.abi_version.minor == 2)
+        #expect(bundle.abi_version.minor == 3)
         #expect(bundle.memory_limit == 0, "no limit asked for: the host's applies")
         #expect(bundle.struct_size == UInt32(MemoryLayout<widget_bundle_t>.size))
         #expect(String(cString: bundle.name) == "Countdown bundle")

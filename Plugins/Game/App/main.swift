@@ -3,14 +3,14 @@ import GameData
 import WidgetKit
 
 // The game "app": it owns the game's data and writes it into the container it shares with its
-// widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS
+// widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("game-app: \(message)\n".utf8))
     exit(message.hasPrefix("usage") ? 2 : 1)
 }
 
-let usage = "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS"
+let usage = "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage) }
 arguments.removeFirst()
@@ -38,6 +38,9 @@ case ("reset", 0):
 case ("show", 0):
     let state = load()
     print("status: \(state.status)")
+    if let link = SharedDefaults(suiteName: GameStore.groupIdentifier)?.string(forKey: "lastOpenedLink") {
+        print("last opened from a widget: \(link)")
+    }
     for character in state.characters { print("\(character.name): health \(character.health), level \(character.level)") }
     for score in state.leaderboard { print("\(score.player): \(score.points)") }
 case ("status", 1):
@@ -52,6 +55,13 @@ case ("health", 2):
     }
     state.characters[index].health = value
     save(state)
+case ("open", 1):
+    // Opened from a widget's deep link: the app "shows" that place and remembers it.
+    guard let url = URL(string: arguments[0]), let place = GameLinks.describe(url) else {
+        fail("not a link of this game: '\(arguments[0])' (mygame://status, mygame://character/NAME, mygame://player/NAME)")
+    }
+    SharedDefaults(suiteName: GameStore.groupIdentifier)?.set(url.absoluteString, forKey: "lastOpenedLink")
+    print("game-app: showing \(place)")
 case ("score", 2):
     var state = load()
     guard let points = Int(arguments[1]) else { fail("points must be a whole number, not '\(arguments[1])'") }

@@ -66,12 +66,14 @@ public enum GameStore {
         case noContainer
         case missing(URL)
         case unreadable(URL, String)
+        case noCharacter(String)
 
         public var description: String {
             switch self {
             case .noContainer: "the shared container for \(GameStore.groupIdentifier) cannot be created"
             case .missing(let url): "no game data at \(url.path): run 'game-app reset' first"
             case .unreadable(let url, let reason): "cannot read the game data at \(url.path): \(reason)"
+            case .noCharacter(let name): "no character named '\(name)'"
             }
         }
     }
@@ -130,5 +132,44 @@ public struct CharacterDetail: Equatable, Sendable {
 
     public static func lookup(_ name: String?) -> CharacterDetail? {
         availableCharacters.first { $0.name == name }
+    }
+}
+
+/// The game's deep links: what its widgets link to and its app opens (`mygame://character/Unipony`).
+public enum GameLinks {
+    public static let scheme = "mygame"
+    public static let status = URL(string: "mygame://status")!
+
+    public static func character(_ name: String) -> URL { url("character", name) }
+    public static func player(_ name: String) -> URL { url("player", name) }
+
+    static func url(_ place: String, _ name: String) -> URL {
+        URL(string: "\(scheme)://\(place)/\(name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)")!
+    }
+
+    /// What a link points at, as the app shows it: "character Unipony", "the game status".
+    public static func describe(_ url: URL) -> String? {
+        guard url.scheme == scheme, let place = url.host else { return nil }
+        let name = url.path.removingPercentEncoding.map { String($0.drop { $0 == "/" }) } ?? ""
+        switch (place, name.isEmpty) {
+        case ("status", true): return "the game status"
+        case ("character", false), ("player", false): return "\(place) \(name)"
+        default: return nil
+        }
+    }
+}
+
+extension GameStore {
+    /// Raises a character's health by `amount`, at most to 100; returns the new health.
+    @discardableResult
+    public static func heal(_ name: String, by amount: Int) throws -> Int {
+        var state = try load()
+        guard let index = state.characters.firstIndex(where: { $0.name == name }) else {
+            throw Failure.noCharacter(name)
+        }
+        state.characters[index].health = min(100, state.characters[index].health + amount)
+        state.updated = Date()
+        try save(state)
+        return state.characters[index].health
     }
 }

@@ -81,8 +81,12 @@ struct CharacterDetailView: View {
                 Text(detail.heroType).font(.caption).foregroundColor(.secondary)
                 Text(String(repeating: "█", count: detail.healthTenths) + String(repeating: "░", count: 10 - detail.healthTenths))
                 Text("Health \(Int((detail.healthLevel * 100).rounded()))%").foregroundColor(detail.healthLevel < 0.5 ? .red : .green)
+                if detail.healthTenths < 10 {
+                    Button("Heal +10", intent: HealCharacterIntent(character: detail.name))
+                }
             }
             .padding()
+            .widgetURL(GameLinks.character(detail.name))
         } else {
             Text("Choose a character").foregroundColor(.secondary)
         }
@@ -103,5 +107,24 @@ struct CharacterDetailWidget: Widget {
         .configurationDisplayName("Character Details")
         .description("Displays a character's health and other details")
         .supportedFamilies([.systemSmall, .systemMedium, .systemLarge])
+    }
+}
+
+/// The widget's button: heals the character in the game's shared state, then the widget reloads.
+struct HealCharacterIntent: AppIntent {
+    static var title: LocalizedStringResource { "Heal Character" }
+
+    @Parameter(title: "Character")
+    var character: String
+
+    init() {}
+
+    init(character: String) {
+        self.character = character
+    }
+
+    func perform() async throws -> some IntentResult {
+        try GameStore.heal(character, by: 10)
+        return .result()
     }
 }

@@ -62,15 +62,31 @@ struct LeaderboardView: View {
                 Text("No scores yet").foregroundColor(.secondary)
             } else {
                 ForEach(Array(entry.scores.prefix(rows).enumerated()), id: \.offset) { index, score in
-                    HStack {
-                        Text("\(index + 1). \(score.player)")
-                        Spacer()
-                        Text("\(score.points)").bold()
+                    // Each row opens the player in the game; a small widget is one tap target (its
+                    // widgetURL), where iOS ignores links.
+                    if family == .systemSmall {
+                        ScoreRow(rank: index + 1, score: score)
+                    } else {
+                        Link(destination: GameLinks.player(score.player)) { ScoreRow(rank: index + 1, score: score) }
                     }
-                    .font(.caption)
                 }
             }
         }
         .padding()
+        .widgetURL(family == .systemSmall ? GameLinks.status : nil)
+    }
+}
+
+struct ScoreRow: View {
+    let rank: Int
+    let score: GameState.Score
+
+    var body: some View {
+        HStack {
+            Text("\(rank). \(score.player)")
+            Spacer()
+            Text("\(score.points)").bold()
+        }
+        .font(.caption)
     }
 }

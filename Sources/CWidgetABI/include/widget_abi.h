@@ -27,7 +27,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 2
+#define WIDGET_ABI_VERSION_MINOR 3
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -115,7 +115,10 @@ typedef enum widget_request_kind {
     WIDGET_REQUEST_TIMELINE = 2,    /* getTimeline(in:completion:): entries and a reload policy */
     /* ABI 1.2, for configurable widgets only: */
     WIDGET_REQUEST_OPTIONS = 3,        /* the choices for the parameter `parameter` names */
-    WIDGET_REQUEST_RECOMMENDATIONS = 4 /* recommendations(): preconfigured instances */
+    WIDGET_REQUEST_RECOMMENDATIONS = 4, /* recommendations(): preconfigured instances */
+    /* ABI 1.3: */
+    WIDGET_REQUEST_OPEN_URL = 5,      /* a deep link was tapped or opened: `url` (the bundle's onOpenURL) */
+    WIDGET_REQUEST_PERFORM_INTENT = 6 /* a Button(intent:) or Toggle was tapped: perform `intent` */
 } widget_request_kind_t;
 
 /* A request the host makes of one widget's provider. Owned by the host; valid only for the duration
@@ -132,6 +135,15 @@ typedef struct widget_request {
 
     /* --- ABI 1.2 --- (read only when struct_size covers it) */
     const char *parameter; /* WIDGET_REQUEST_OPTIONS: the parameter's name; otherwise NULL */
+
+    /* --- ABI 1.3 --- (read only when struct_size covers it) */
+    /* WIDGET_REQUEST_OPEN_URL: the URL, as written in the widget's view (widgetURL or Link) or given
+     * to `widgets open`; otherwise NULL. `widget_kind` names the widget tapped, or, for a URL opened
+     * without a widget, the bundle's first widget: the request runs on that provider's queue. */
+    const char *url;
+    /* WIDGET_REQUEST_PERFORM_INTENT: the intent as the view recorded it, JSON
+     * {"type": "...", "parameters": {...}}; otherwise NULL. `configuration` is the tapped instance's. */
+    const char *intent;
 } widget_request_t;
 
 /* Result status. */
@@ -190,6 +202,14 @@ typedef struct widget_bundle {
     /* The most heap, in bytes, each of this bundle's providers may hold; 0 for the host's limit.
      * It can only lower the host's limit (30 MB by default), never raise it. */
     uint64_t memory_limit;
+
+    /* --- ABI 1.3 --- (read only when struct_size covers it) */
+
+    /* The URL schemes whose links this bundle opens (as an app's Info.plist declares URL types),
+     * a NULL-terminated array of lowercase schemes, e.g. {"mygame", NULL}; NULL for none. `widgets
+     * open URL` sends a URL to the bundle claiming its scheme; a tap in a widget sends its URL to the
+     * widget's own bundle. Answer WIDGET_REQUEST_OPEN_URL with OK and any JSON object, or ERROR. */
+    const char *const *url_schemes;
 } widget_bundle_t;
 
 /* The entry symbol. It must do nothing but return a pointer to the bundle's static

@@ -1,0 +1,119 @@
+public import Foundation
+public import WidgetWire
+
+// What a person can do with a widget: open a deep link (`widgetURL`, `Link`), or run an intent
+// (`Button(intent:)`, `Toggle(isOn:intent:)`). The views record these in the tree; the host routes a
+// tap back to the bundle: a URL to its URL handler (the counterpart of the app's `onOpenURL`, given to
+// `exportWidgetBundle`), an intent to its `perform()` on the widget's provider queue.
+
+extension View {
+    /// The URL to open when the widget is tapped anywhere outside a `Link` or button. As on iOS,
+    /// use one per widget; when a tree has several, the host uses the first in reading order and
+    /// says so.
+    public func widgetURL(_ url: URL?) -> ModifiedContent<Self> {
+        modifier("widgetURL", url.map { .string($0.absoluteString) } ?? .null)
+    }
+}
+
+/// A control that opens a URL when tapped. As on iOS, medium and larger widgets only: in a small
+/// widget the whole widget is one tap target (its `widgetURL`), and the host ignores `Link`s there.
+public struct Link<Label: View>: _PrimitiveView {
+    let destination: URL
+    let label: Label
+
+    public init(destination: URL, @ViewBuilder label: () -> Label) {
+        self.destination = destination
+        self.label = label()
+    }
+
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        [ViewNode("link", attributes: JSONObject([("url", .string(destination.absoluteString))]), children: label._resolve(in: environment))]
+    }
+}
+
+extension Link where Label == Text {
+    public init<S: StringProtocol>(_ title: S, destination: URL) {
+        self.init(destination: destination) { Text(title) }
+    }
+}
+
+/// A button that performs an `AppIntent` when tapped; afterwards the widget reloads.
+public struct Button<Label: View>: _PrimitiveView {
+    let intent: JSONValue
+    let label: Label
+
+    public init<I: AppIntent>(intent: I, @ViewBuilder label: () -> Label) {
+        self.intent = IntentTypes.record(intent)
+        self.label = label()
+    }
+
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        [ViewNode("button", attributes: JSONObject([("intent", intent)]), children: label._resolve(in: environment))]
+    }
+}
+
+extension Button where Label == Text {
+    public init<S: StringProtocol, I: AppIntent>(_ title: S, intent: I) {
+        self.init(intent: intent) { Text(title) }
+    }
+}
+
+/// A toggle showing `isOn` that performs an `AppIntent` when tapped; afterwards the widget reloads.
+public struct Toggle<Label: View>: _PrimitiveView {
+    let isOn: Bool
+    let intent: JSONValue
+    let label: Label
+
+    public init<I: AppIntent>(isOn: Bool, intent: I, @ViewBuilder label: () -> Label) {
+        self.isOn = isOn
+        self.intent = IntentTypes.record(intent)
+        self.label = label()
+    }
+
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        [ViewNode("toggle", attributes: JSONObject([("isOn", .bool(isOn)), ("intent", intent)]), children: label._resolve(in: environment))]
+    }
+}
+
+extension Toggle where Label == Text {
+    public init<S: StringProtocol, I: AppIntent>(_ title: S, isOn: Bool, intent: I) {
+        self.init(isOn: isOn, intent: intent) { Text(title) }
+    }
+}
+
+/// The intent types this bundle's views have used, by name: what a tap names, performed here.
+///
+/// A view records its intent as `{"type": <module-qualified name>, "parameters": {...}}` (the
+/// `@Parameter` values, as a configuration records them) and registers the type; a tap comes back
+/// with that JSON and is performed on a fresh instance filled from it.
+enum IntentTypes {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var types: [String: @Sendable (String) async throws -> Void] = [:]
+
+    static func record<I: AppIntent>(_ intent: I) -> JSONValue {
+        let name = String(reflecting: I.self)
+        lock.withLock {
+            if types[name] == nil {
+                types[name] = { parameters in
+                    let fresh = I()
+                    do {
+                        try await IntentParameters.fill(fresh, from: parameters)
+                    } catch {
+                        throw IntentFailure("intent \(name): \(error)")
+                    }
+                    _ = try await fresh.perform()
+                }
+            }
+        }
+        return .object(JSONObject([("type", .string(name)), ("parameters", .object(IntentParameters.configuration(of: intent)))]))
+    }
+
+    static func performer(_ name: String) -> (@Sendable (String) async throws -> Void)? {
+        lock.withLock { types[name] }
+    }
+}
+
+struct IntentFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
