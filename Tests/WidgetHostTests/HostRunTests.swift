@@ -307,3 +307,86 @@ extension HostRunTests {
         #expect(lines.values.count == 1)
     }
 }
+
+/// Deep links and intents end to end: the real game bundle, its app, the CLI and a running host.
+@Suite struct DeepLinkAndIntentTests {
+    @Test func tapsOpenTheGameAppAndButtonsHealThroughTheRunningHost() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let data = Fixtures.temporaryDirectory("data")
+        let state = Fixtures.temporaryDirectory("state")
+        let runtime = Fixtures.temporaryDirectory("runtime")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        // The bundle's URL handler launches `game-app` from PATH, as a system launches an app.
+        environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let shell = ["XDG_RUNTIME_DIR": runtime.path, "PATH": environment["PATH"]!]
+        func cli(_ arguments: [String]) async -> ProcessResult {
+            await widgets(["--plugins", plugins.path] + arguments, dataHome: data, extraEnvironment: shell)
+        }
+        #expect(await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment).status == 0)
+        #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", state.path]).status == 0)
+        #expect(await cli(["add", "com.mygame.leaderboard", "--family", "systemMedium", "--state-dir", state.path]).status == 0)
+        #expect(await cli(["add", "com.mygame.leaderboard", "--family", "systemSmall", "--state-dir", state.path]).status == 0)
+
+        // With no host running, a tap is delivered all the same, on the entry the timeline shows now.
+        let local = await cli(["tap", "character-detail-1", "--button", "1", "--state-dir", state.path])
+        #expect(local.standardOutput == "performed GameWidgets.HealCharacterIntent; no widget host is running, so the widget shows it at its next reload\n", "\(local.standardError)")
+
+        let host = try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-1: 🦄 Unipony | Free Rangers | ██████░░░░ | Health 55% | Heal +10") } }, "\(host.output)")
+
+        // The button: performed on the provider's queue, then the instance reloads at once.
+        let healed = await cli(["tap", "character-detail-1", "--button", "1"])
+        #expect(healed.standardOutput == "performed GameWidgets.HealCharacterIntent; the widget reloads\n", "\(healed.standardError)")
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-1: 🦄 Unipony | Free Rangers | ███████░░░ | Health 65%") } }, "\(host.output)")
+
+        // The widget's URL opens the game app there.
+        let opened = await cli(["tap", "character-detail-1"])
+        #expect(opened.standardOutput == "opened mygame://character/Unipony with libGameWidgets.so\n", "\(opened.standardError)")
+        let show = await runProcess(Fixtures.gameAppExecutable, ["show"], environment: environment)
+        #expect(show.standardOutput.contains("last opened from a widget: mygame://character/Unipony\n"))
+
+        // Links: the Nth in reading order; none in a small widget, whose tap opens its widgetURL.
+        #expect(await cli(["tap", "leaderboard-2", "--link", "2"]).standardOutput == "opened mygame://player/grace with libGameWidgets.so\n")
+        let beyond = await cli(["tap", "leaderboard-2", "--link", "9"])
+        #expect(beyond.status == 1)
+        #expect(beyond.standardError == "widgets: error: instance leaderboard-2 shows 5 link(s); there is no link 9\n")
+        let small = await cli(["tap", "leaderboard-3", "--link", "1"])
+        #expect(small.standardError == "widgets: error: instance leaderboard-3 is systemSmall, where Link is ignored, as on iOS; a tap opens its widgetURL\n")
+        #expect(await cli(["tap", "leaderboard-3"]).standardOutput == "opened mygame://status with libGameWidgets.so\n")
+        let noButton = await cli(["tap", "leaderboard-2", "--button", "1"])
+        #expect(noButton.standardError == "widgets: error: instance leaderboard-2 shows 0 button(s)/toggle(s); there is no button 1\n")
+
+        // A URL by itself goes to the bundle claiming its scheme; an unclaimed one is an error.
+        #expect(await cli(["open", "mygame://player/ada"]).standardOutput == "opened mygame://player/ada with libGameWidgets.so\n")
+        let unclaimed = await cli(["open", "otherapp://x"])
+        #expect(unclaimed.status == 1)
+        #expect(unclaimed.standardError == "widgets: error: no bundle opens otherapp: URLs; schemes claimed: mygame (libGameWidgets.so)\n")
+        let usage = await cli(["tap", "leaderboard-2", "--link", "1", "--button", "1"])
+        #expect(usage.status == 2)
+        #expect(await blocking { host.terminate() } == 0)
+    }
+}
+
+/// The rule for what iOS leaves undefined, and the notes that tell the author.
+@Suite struct TapTargetTests {
+    func text(_ text: String) -> ViewNode { ViewNode("text", attributes: JSONObject([("text", .string(text))])) }
+
+    @Test func theFirstWidgetURLInReadingOrderWinsAndTheAuthorIsTold() {
+        var inner = text("inner")
+        inner.modifiers = [ViewModifierNode("widgetURL", .string("app://inner"))]
+        var root = ViewNode("vstack", children: [inner, ViewNode("link", attributes: JSONObject([("url", .string("app://l"))]), children: [text("L")])])
+        root.modifiers = [ViewModifierNode("widgetURL", .string("app://outer"))]
+        let targets = TapTargets(root)
+        #expect(targets.widgetURL == "app://outer")
+        #expect(targets.links.map(\.url) == ["app://l"])
+        #expect(targets.links.map(\.label) == ["L"])
+        #expect(targets.notes(family: .systemMedium) == [
+            "2 widgetURL modifiers in one entry, which iOS leaves undefined; the first in reading order applies: app://outer"
+        ])
+        #expect(targets.notes(family: .systemSmall).last == "Link in a systemSmall widget is ignored, as on iOS: the whole widget is one tap target; use widgetURL")
+        #expect(TapTargets(text("plain")).notes(family: .systemSmall).isEmpty)
+    }
+}
