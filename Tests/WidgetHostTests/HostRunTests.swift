@@ -366,6 +366,17 @@ extension HostRunTests {
         #expect(unclaimed.standardError == "widgets: error: no bundle opens otherapp: URLs; schemes claimed: mygame (libGameWidgets.so)\n")
         let usage = await cli(["tap", "leaderboard-2", "--link", "1", "--button", "1"])
         #expect(usage.status == 2)
+
+        // The app asks WidgetCenter which widgets are placed, and reloads only the leaderboards.
+        let placed = await runProcess(Fixtures.gameAppExecutable, ["widgets"], environment: environment)
+        #expect(placed.standardOutput == """
+            character-detail-1: com.mygame.character-detail (systemSmall) character=Unipony
+            leaderboard-2: com.mygame.leaderboard (systemMedium)
+            leaderboard-3: com.mygame.leaderboard (systemSmall)
+
+            """, "\(placed.standardError)")
+        #expect(await runProcess(Fixtures.gameAppExecutable, ["score", "ada", "5000"], environment: environment).status == 0)
+        #expect(await blocking { host.waitForLine { $0.contains("leaderboard-2: Leaderboard | 1. ada  5000") } }, "\(host.output)")
         #expect(await blocking { host.terminate() } == 0)
     }
 }

@@ -68,3 +68,36 @@ struct LinkedRows: View {
         #expect(IntentTypes.performer("Nobody.Intent") == nil)
     }
 }
+
+struct PickCoinIntent: WidgetConfigurationIntent {
+    static var title: LocalizedStringResource { "Pick Coin" }
+    @Parameter(title: "Coin", default: "BTC") var coin: String
+    @Parameter(title: "Decimals", default: 2) var decimals: Int
+}
+
+/// What WidgetCenter reports, turned back into the widget's intent.
+@Suite struct WidgetInfoTests {
+    @Test func aPlacedWidgetsConfigurationBecomesItsIntent() async throws {
+        let info = try #require(WidgetInfo(json: try JSONValue.parse(
+            #"{"id":"price-1","kind":"org.example.price","family":"systemMedium","configuration":{"coin":"ETH"}}"#)))
+        #expect(info.family == .systemMedium)
+        #expect(info.description == "org.example.price (systemMedium) price-1")
+        let intent = try #require(await info.widgetConfigurationIntent(of: PickCoinIntent.self))
+        #expect(intent.coin == "ETH")
+        #expect(intent.decimals == 2, "a parameter the configuration leaves out gets its default")
+        let wrong = try #require(WidgetInfo(json: try JSONValue.parse(
+            #"{"id":"x-1","kind":"k","family":"systemSmall","configuration":{"decimals":"many"}}"#)))
+        #expect(await wrong.widgetConfigurationIntent(of: PickCoinIntent.self) == nil)
+        #expect(WidgetInfo(json: try JSONValue.parse(#"{"id":"x","kind":"k","family":"huge"}"#)) == nil)
+    }
+
+    @Test func withNoHostRunningWidgetCenterSaysSo() async {
+        let center = WidgetCenter(socketPath: NSTemporaryDirectory() + "no-such-host-\(UUID().uuidString).sock")
+        guard case .failure(let error) = center.reloadTimelines(ofKind: "k") else {
+            Issue.record("a reload with no host must fail")
+            return
+        }
+        #expect(error.description.hasPrefix("no widget host is running (nothing listens on "))
+        await #expect(throws: WidgetCenter.Error.self) { try await center.currentConfigurations() }
+    }
+}

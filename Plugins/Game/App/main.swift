@@ -3,14 +3,14 @@ import GameData
 import WidgetKit
 
 // The game "app": it owns the game's data and writes it into the container it shares with its
-// widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL
+// widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("game-app: \(message)\n".utf8))
     exit(message.hasPrefix("usage") ? 2 : 1)
 }
 
-let usage = "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL"
+let usage = "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage) }
 arguments.removeFirst()
@@ -21,12 +21,14 @@ func load() -> GameState {
 
 /// Saves, then asks the running widget host to show it, as an iOS app calls WidgetCenter after a
 /// change. The app is on screen while the user runs it: its reloads are outside the budget.
-func save(_ state: GameState) {
+/// `kind`: the one widget kind the change shows in; nil for all.
+func save(_ state: GameState, reloading kind: String? = nil) {
     var state = state
     state.updated = Date()
     do { try GameStore.save(state) } catch { fail("cannot save: \(error)") }
     WidgetCenter.shared.isForeground = true
-    if case .failure(let error) = WidgetCenter.shared.reloadAllTimelines() {
+    let result = kind.map { WidgetCenter.shared.reloadTimelines(ofKind: $0) } ?? WidgetCenter.shared.reloadAllTimelines()
+    if case .failure(let error) = result {
         FileHandle.standardError.write(Data("game-app: note: widgets show this at their next reload (\(error))\n".utf8))
     }
 }
@@ -70,7 +72,20 @@ case ("score", 2):
     } else {
         state.scores.append(GameState.Score(player: arguments[0], points: points))
     }
-    save(state)
+    // Only the leaderboard shows scores.
+    save(state, reloading: "com.mygame.leaderboard")
+case ("widgets", 0):
+    // Which of the game's widgets are placed, and how they are configured, as an iOS app asks.
+    do {
+        let placed = try await WidgetCenter.shared.currentConfigurations().filter { $0.kind.hasPrefix("com.mygame.") }
+        if placed.isEmpty { print("no game widgets are placed") }
+        for widget in placed {
+            let values = widget.configurationValues.members.map { "\($0.key)=\($0.value.displayText)" }.joined(separator: ", ")
+            print("\(widget.id): \(widget.kind) (\(widget.family.rawValue))\(values.isEmpty ? "" : " \(values)")")
+        }
+    } catch {
+        fail("\(error)")
+    }
 default:
     fail(usage)
 }
