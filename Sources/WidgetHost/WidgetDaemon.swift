@@ -120,10 +120,13 @@ public final class WidgetDaemon: @unchecked Sendable {
     func tap(_ request: JSONValue) -> JSONValue {
         guard let id = request["instance"]?.stringValue else { return ControlServer.failure("\"instance\" must be a string") }
         let target: TapTarget
-        switch (request["link"]?.numberValue, request["button"]?.numberValue) {
+        // Numbers from a peer are checked, never trusted to fit an Int.
+        let link = request["link"].map { $0.numberValue.flatMap { Int(exactly: $0) } ?? 0 }
+        let button = request["button"].map { $0.numberValue.flatMap { Int(exactly: $0) } ?? 0 }
+        switch (link, button) {
         case (nil, nil): target = .widget
-        case (let link?, nil) where link >= 1 && link == link.rounded(): target = .link(Int(link))
-        case (nil, let button?) where button >= 1 && button == button.rounded(): target = .control(Int(button))
+        case (let link?, nil) where link >= 1: target = .link(link)
+        case (nil, let button?) where button >= 1: target = .control(button)
         default: return ControlServer.failure("give at most one of \"link\" and \"button\", a whole number from 1")
         }
         guard let instance = lock.withLock({ known[id] }) else {

@@ -68,7 +68,7 @@ public final class WidgetCenter: @unchecked Sendable {
         if isForeground { request["foreground"] = .bool(true) }
         do {
             let answer = try Self.client(socketPath).send(.object(request))
-            return .success(Int(answer["reloaded"]?.numberValue ?? 0))
+            return .success(answer["reloaded"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0)
         } catch {
             return .failure(Error(description: error.description))
         }

@@ -69,7 +69,7 @@ extension CommandContext {
         if arguments.flags.contains("foreground") { request["foreground"] = .bool(true) }
         do {
             let answer = try ControlClient().send(.object(request))
-            let count = Int(answer["reloaded"]?.numberValue ?? 0)
+            let count = answer["reloaded"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0
             output.standardOutput("reloading \(count) instance(s)" + (kind.map { " of \($0)" } ?? ""))
             return .success
         } catch {

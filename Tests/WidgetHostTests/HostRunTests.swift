@@ -367,6 +367,11 @@ extension HostRunTests {
         let usage = await cli(["tap", "leaderboard-2", "--link", "1", "--button", "1"])
         #expect(usage.status == 2)
 
+        // Numbers a peer sends are checked, not trusted to fit.
+        let client = try ControlClient(path: runtime.path + "/widgets/control.sock")
+        #expect(try client.sendRaw(Array(#"{"request":"tap","instance":"leaderboard-2","link":1e300}"#.utf8) + [10])
+            == #"{"ok":false,"error":"give at most one of \"link\" and \"button\", a whole number from 1"}"#)
+
         // The app asks WidgetCenter which widgets are placed, and reloads only the leaderboards.
         let placed = await runProcess(Fixtures.gameAppExecutable, ["widgets"], environment: environment)
         #expect(placed.standardOutput == """
