@@ -131,6 +131,9 @@ public final class TimelineEngine: @unchecked Sendable {
     public let budget: ReloadBudget
     private let fetch: Fetch
     private let observer: Observer?
+    /// Where due events are processed and statuses reported, when given: off the clock's timer
+    /// thread, which serves every deadline in the process and must never wait on an observer.
+    private let workQueue: DispatchQueue?
 
     private let lock = NSLock()
     private var records: [String: Record] = [:]
@@ -151,9 +154,15 @@ public final class TimelineEngine: @unchecked Sendable {
         min(3600, 30 * pow(2, Double(max(0, min(failures - 1, 16)))))
     }
 
-    public init(clock: WidgetClock, budget: ReloadBudget = .standard, fetch: @escaping Fetch, observer: Observer? = nil) {
+    /// `workQueue`: a serial queue for timer events and status reports (a host passes one); nil runs
+    /// them on the clock's thread and the caller's, as tests on a `ManualClock` want.
+    public init(
+        clock: WidgetClock, budget: ReloadBudget = .standard, workQueue: DispatchQueue? = nil, fetch: @escaping Fetch,
+        observer: Observer? = nil
+    ) {
         self.clock = clock
         self.budget = budget
+        self.workQueue = workQueue
         self.fetch = fetch
         self.observer = observer
     }
@@ -267,11 +276,14 @@ public final class TimelineEngine: @unchecked Sendable {
 
     // MARK: The clock
 
-    /// Runs what has come due: entry switches and reloads.
-    private func fire() {
+    /// Runs what has come due: entry switches and reloads. `sequence` names the arming that set the
+    /// timer; only that one's state is cleared (an older timer that still fires just does the work).
+    private func fire(_ sequence: UInt64) {
         perform { now, work in
-            armedDate = nil
-            armedToken = nil
+            if armSequence == sequence {
+                armedDate = nil
+                armedToken = nil
+            }
             count.wakeups += 1
             while let top = heap.first, top.due <= now {
                 heap.popFirst()
@@ -285,9 +297,14 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
-    /// Sets the clock's timer for the earliest event, unless one is set for it or earlier.
+    /// Sets the clock's timer for the earliest live event, unless one is set for it or earlier.
     private func arm() {
         let plan: (date: Double, cancel: ScheduledAction?, sequence: UInt64)? = lock.withLock {
+            // Superseded events on top would wake the process for nothing.
+            while let top = heap.first, slots[Int(top.slot)]?.stamp != top.stamp {
+                heap.popFirst()
+                staleEvents = max(0, staleEvents - 1)
+            }
             guard let top = heap.first?.due else {
                 let old = armedToken
                 armedDate = nil
@@ -305,10 +322,20 @@ public final class TimelineEngine: @unchecked Sendable {
         guard let plan else { return }
         plan.cancel?.cancel()
         guard plan.sequence != 0 else { return }
-        let token = clock.schedule(at: Date(timeIntervalSince1970: plan.date)) { [weak self] in self?.fire() }
-        lock.withLock {
-            if armSequence == plan.sequence && armedDate == plan.date { armedToken = token }
+        let sequence = plan.sequence
+        let queue = workQueue
+        let token = clock.schedule(at: Date(timeIntervalSince1970: plan.date)) { [weak self] in
+            guard let engine = self else { return }
+            if let queue { queue.async { engine.fire(sequence) } } else { engine.fire(sequence) }
         }
+        let kept = lock.withLock {
+            guard armSequence == sequence && armedDate == plan.date else { return false }
+            armedToken = token
+            return true
+        }
+        // Superseded while being set (another thread armed an earlier date meanwhile): never left
+        // behind to fire on its own.
+        if !kept { token.cancel() }
     }
 
     // MARK: Under the lock
@@ -323,7 +350,16 @@ public final class TimelineEngine: @unchecked Sendable {
     /// statuses it produced, and sets the timer.
     private func perform<T>(_ body: (Double, inout Work) -> T) -> T {
         var work = Work()
-        let result = lock.withLock { body(clock.now().timeIntervalSince1970, &work) }
+        let result: T = lock.withLock {
+            let result = body(clock.now().timeIntervalSince1970, &work)
+            // Queued under the lock, so reports arrive in the order the changes happened.
+            if let observer, let workQueue, !work.statuses.isEmpty {
+                let statuses = work.statuses
+                workQueue.async { for (id, status) in statuses { observer(id, status) } }
+                work.statuses = []
+            }
+            return result
+        }
         if let observer {
             for (id, status) in work.statuses { observer(id, status) }
         }
@@ -370,7 +406,13 @@ public final class TimelineEngine: @unchecked Sendable {
         if record.inFlight {
             record.again = Self.merged(record.again, reason)
         } else if let pending = record.pending {
-            record.pending = Pending(date: min(pending.date, now), reason: Self.merged(pending.reason, reason))
+            if !reason.isBudgeted {
+                record.pending = Pending(date: now, reason: reason)
+            } else if pending.reason != .retry {
+                // Budgeted either way: the earlier date, an exempt reason kept.
+                record.pending = Pending(date: min(pending.date, now), reason: Self.merged(pending.reason, reason))
+            }
+            // A budgeted request while a failure waits for its backoff joins the retry, not sooner.
         } else {
             record.pending = Pending(date: now, reason: reason)
         }

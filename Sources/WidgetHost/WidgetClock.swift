@@ -64,6 +64,7 @@ public struct SystemClock: WidgetClock {
 /// condition until the top one is due (or an earlier one is added).
 final class TimerThread: @unchecked Sendable {
     static let shared = TimerThread()
+    static let longestWait: TimeInterval = 365 * 24 * 3600
 
     private struct Entry: HeapElement {
         let date: Date
@@ -117,9 +118,13 @@ final class TimerThread: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            if first.date > Date() {
+            let now = Date()
+            if first.date > now {
                 sleepingUntil = first.date
-                _ = condition.wait(until: first.date)
+                // Foundation converts the date to nanoseconds in an Int64, which traps past 2262
+                // (a provider's `.after(.distantFuture)`): a date that far is waited for a year at a
+                // time, one wakeup a year.
+                _ = condition.wait(until: min(first.date, now.addingTimeInterval(Self.longestWait)))
                 continue
             }
             sleepingUntil = .distantPast

@@ -281,6 +281,61 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         #expect(clock.pendingCount == 0)
     }
 
+    @Test func noTimerIsLeftForEventsThatNoLongerExist() {
+        let provider = ScriptedProvider(clock: clock) { _, now in
+            .success(FetchedTimeline(entries: [entry(now, "a"), entry(now + 60, "b")], policy: .after(now + 3600)))
+        }
+        let engine = TimelineEngine(clock: clock, fetch: provider.fetch)
+        engine.add(widget)
+        #expect(clock.pendingCount == 1)
+        engine.remove(id: "w-1")
+        #expect(clock.pendingCount == 0, "nothing to wake for once the instance is gone")
+        #expect(engine.counters.wakeups == 0)
+    }
+
+    @Test func aBackgroundRequestDuringABackoffWaitsForTheRetry() {
+        let provider = ScriptedProvider(clock: clock) { _, _ in .failure(TimelineFailure("down")) }
+        let engine = TimelineEngine(clock: clock, fetch: provider.fetch)
+        engine.add(widget)  // fails: retry in 30 s
+        for _ in 0..<100 { engine.reload(id: "w-1", reason: .requested) }
+        #expect(provider.count == 1, "a budgeted request does not jump the backoff")
+        clock.advance(by: 30)
+        #expect(provider.times("w-1", since: start) == [0, 30])
+        engine.reload(id: "w-1", reason: .foreground)
+        #expect(provider.count == 3, "an exempt one does")
+    }
+
+    @Test func aWorkQueueReportsInOrderOffTheClocksThread() async {
+        let seen = LockedList<String>()
+        let queue = DispatchQueue(label: "engine-test")
+        let provider = ScriptedProvider(clock: clock) { _, now in
+            .success(FetchedTimeline(entries: [entry(now, "a"), entry(now + 60, "b"), entry(now + 120, "c")], policy: .never))
+        }
+        let engine = TimelineEngine(clock: clock, workQueue: queue, fetch: provider.fetch) { _, status in
+            seen.append(status.entry?.view["text"]?.stringValue ?? "-")
+        }
+        engine.add(widget)
+        clock.advance(by: 60)  // the switch is queued, not done on this thread
+        await blocking { queue.sync {} }
+        clock.advance(by: 60)
+        await blocking { queue.sync {} }
+        #expect(seen.values == ["-", "a", "b", "c"])
+    }
+
+    @Test func theSystemClockSurvivesADateBeyondWhatFoundationCanWaitFor() async {
+        // `.after(.distantFuture)` from a provider: the timer thread must wait for it without trapping
+        // and go on serving nearer timers.
+        let clock = SystemClock()
+        let far = clock.schedule(at: .distantFuture) {}
+        defer { far.cancel() }
+        let ran = await blocking {
+            let done = DispatchSemaphore(value: 0)
+            clock.schedule(at: Date().addingTimeInterval(0.2)) { done.signal() }
+            return done.wait(timeout: .now() + 10) == .success
+        }
+        #expect(ran)
+    }
+
     @Test func theObserverHearsEachChangeOfWhatIsShown() {
         let seen = LockedList<String>()
         let provider = ScriptedProvider(clock: clock) { _, now in
