@@ -29,7 +29,9 @@ let package = Package(
         // The host runtime: loading, validation, requests.
         // The memory guard: replaces the malloc family in every executable that embeds the host.
         .target(name: "CMemoryGuard"),
-        .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire", "CMemoryGuard"]),
+        // glibc calls declared only under _GNU_SOURCE (accept4, pipe2, closefrom for posix_spawn).
+        .target(name: "CHostShims"),
+        .target(name: "WidgetHost", dependencies: ["CWidgetABI", "WidgetWire", "CMemoryGuard", "CHostShims"]),
         .executableTarget(name: "widgets", dependencies: ["WidgetHost", "WidgetWire"]),
         .executableTarget(
             name: "widgets-bench", dependencies: ["WidgetHost", "WidgetKit", "WidgetWire", "CWidgetABI", "CMemoryGuard"]),

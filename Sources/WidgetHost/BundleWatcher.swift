@@ -1,3 +1,4 @@
+import CHostShims
 import Foundation
 import Glibc
 
@@ -13,10 +14,17 @@ public final class BundleWatcher: @unchecked Sendable {
         case written(String)
         /// A file was deleted or renamed away.
         case removed(String)
+        /// Events were lost (the kernel's queue overflowed): the directory must be looked at again.
+        case rescan(String)
+        /// The watched directory itself was removed or moved: it is no longer watched.
+        case directoryGone(String)
     }
 
     private let descriptor: Int32
     private var stopPipe: [Int32] = [-1, -1]
+    /// Guards `finished`: once the thread has closed its descriptors, `stop()` writes nowhere.
+    private let lock = NSLock()
+    private var finished = false
     private var directories: [Int32: String] = [:]
     private let handler: @Sendable ([Change]) -> Void
 
@@ -31,11 +39,10 @@ public final class BundleWatcher: @unchecked Sendable {
             let watch = inotify_add_watch(descriptor, path, mask)
             if watch >= 0 { directories[watch] = path }
         }
-        guard pipe(&stopPipe) == 0 else {
+        guard host_pipe_cloexec(&stopPipe) == 0 else {
             close(descriptor)
             throw ControlWatchError("cannot watch bundle directories: pipe: \(String(cString: strerror(errno)))")
         }
-        for end in stopPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let thread = Thread { [self] in run() }
         thread.name = "widgets.watch"
         thread.start()
@@ -45,8 +52,11 @@ public final class BundleWatcher: @unchecked Sendable {
     public var watched: [String] { directories.values.sorted() }
 
     public func stop() {
-        var byte: UInt8 = 1
-        _ = write(stopPipe[1], &byte, 1)
+        lock.withLock {
+            guard !finished else { return }
+            var byte: UInt8 = 1
+            _ = write(stopPipe[1], &byte, 1)
+        }
     }
 
     private func run() {
@@ -67,9 +77,12 @@ public final class BundleWatcher: @unchecked Sendable {
             let changes = parse(buffer, count: count)
             if !changes.isEmpty { handler(changes) }
         }
-        close(descriptor)
-        close(stopPipe[0])
-        close(stopPipe[1])
+        lock.withLock {
+            finished = true
+            close(descriptor)
+            close(stopPipe[0])
+            close(stopPipe[1])
+        }
     }
 
     private func parse(_ buffer: [UInt8], count: Int) -> [Change] {
@@ -84,6 +97,14 @@ public final class BundleWatcher: @unchecked Sendable {
                 let nameBytes = raw[(offset + header)..<min(count, offset + header + length)]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                 offset += header + length
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    changes += directories.values.sorted().map(Change.rescan)
+                    continue
+                }
+                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0, let directory = directories[watch] {
+                    changes.append(.directoryGone(directory))
+                    continue
+                }
                 // Hidden files are where an installer writes before renaming into place.
                 guard let directory = directories[watch], name.hasSuffix(".so"), !name.hasPrefix(".") else { continue }
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name

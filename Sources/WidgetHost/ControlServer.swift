@@ -1,3 +1,4 @@
+import CHostShims
 import Foundation
 import Glibc
 import WidgetWire
@@ -43,13 +44,11 @@ public final class ControlServer: @unchecked Sendable {
             close(descriptor)
             throw ControlError("the socket path \(path) is too long")
         }
-        // Made with no permissions for anyone else from the start: no window in which another user
-        // could connect before the chmod.
-        let mask = umask(0o177)
+        // Until the chmod, the directory (0700, checked above) is what keeps other users out; the
+        // process's umask is left alone, as other threads may be creating files.
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(mask)
         guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
@@ -63,16 +62,20 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Stops listening, closes every connection and removes the socket file.
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            guard !stopped else { return nil }
+        // Under the lock a connection's thread removes its descriptor under before closing it: no
+        // shutdown reaches a descriptor number closed and reused meanwhile.
+        let first: Bool = lock.withLock {
+            guard !stopped else { return false }
             stopped = true
-            return connections
+            shutdown(listener, Int32(SHUT_RDWR))
+            for descriptor in connections { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            return true
         }
-        guard let open else { return }
-        unlink(path)
-        shutdown(listener, Int32(SHUT_RDWR))
-        for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        if first { unlink(path) }
     }
+
+    /// Connections served at once; more are answered with an error and closed.
+    public static let maximumConnections = 64
 
     deinit { stop() }
 
@@ -80,27 +83,41 @@ public final class ControlServer: @unchecked Sendable {
 
     private func acceptLoop() {
         while true {
-            let connection = accept(listener, nil, nil)
+            let connection = host_accept_cloexec(listener)
             if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
                 if lock.withLock({ stopped }) { break }
-                log("control socket: accept failed: \(String(cString: strerror(errno)))")
+                log("control socket: accept failed: \(String(cString: strerror(code)))")
+                // Out of descriptors or memory: the pending connection stays queued and accept
+                // fails at once again, so wait before retrying rather than spin.
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) { usleep(200_000) }
                 continue
             }
-            let accepted = lock.withLock {
-                guard !stopped else { return false }
+            enum Admission { case stopped, full, admitted }
+            let admission: Admission = lock.withLock {
+                if stopped { return .stopped }
+                if connections.count >= Self.maximumConnections { return .full }
                 connections.insert(connection)
-                return true
+                return .admitted
             }
-            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-            guard accepted else {
+            switch admission {
+            case .stopped:
                 close(connection)
+            case .full:
+                reply(connection, Self.failure("too many connections (\(Self.maximumConnections)); try again"))
+                close(connection)
+                continue
+            case .admitted:
                 break
             }
+            guard admission == .admitted else { break }
             Thread.detachNewThread { [self] in
                 serve(connection)
-                lock.withLock { _ = connections.remove(connection) }
-                close(connection)
+                lock.withLock {
+                    connections.remove(connection)
+                    close(connection)
+                }
             }
         }
         close(listener)

@@ -144,6 +144,11 @@ extension WidgetRegistry {
         configuration: String = "{}", parameter: String? = nil
     ) async throws(RequestError) -> ProviderResult {
         let (widget, family) = try widget(kind: kind, family: family)
+        if requestKind == .openURL || requestKind == .performIntent, widget.bundle.abiVersion.minor < 3 {
+            throw RequestError(
+                kind: kind, bundlePath: widget.bundle.path, reason: .refused,
+                message: "was built for ABI \(widget.bundle.abiVersion.major).\(widget.bundle.abiVersion.minor), before taps (ABI 1.3): it cannot open URLs or perform intents")
+        }
         if requestKind.needsConfiguration, widget.configuration == nil {
             throw RequestError(
                 kind: kind, bundlePath: widget.bundle.path, reason: .notConfigurable,

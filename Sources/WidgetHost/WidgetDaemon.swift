@@ -31,16 +31,23 @@ public final class WidgetDaemon: @unchecked Sendable {
                 }
             }
         }
-        engine = TimelineEngine(clock: registry.clock, budget: budget, fetch: fetch, observer: observer)
+        engine = TimelineEngine(
+            clock: registry.clock, budget: budget, workQueue: DispatchQueue(label: "widgets.engine"), fetch: fetch, observer: observer)
     }
 
-    /// Hosts the saved instances and, given a path, listens for control requests there.
+    /// Given a path, listens for control requests there, then hosts the saved instances. Listening
+    /// comes first: a second host is refused before it asks any provider for anything.
     public func start(socketPath: String?, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        try synchronize()
         if let socketPath {
             server = try ControlServer(path: socketPath, log: log) { [weak self] request in
                 self?.handle(request) ?? ControlServer.failure("the host is stopping")
             }
+        }
+        do {
+            try synchronize()
+        } catch {
+            stop()
+            throw error
         }
     }
 
@@ -56,19 +63,33 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// configuration), a replaced one is loaded again (in process isolation by a new worker). Each
     /// change, and each refusal, is reported through `log`.
     public func watch(directories: [String], log: @escaping @Sendable (String) -> Void) throws(ControlWatchError) {
-        watcher = try BundleWatcher(directories: directories) { [weak self] changes in self?.apply(changes, log: log) }
+        let watcher = try BundleWatcher(directories: directories) { [weak self] changes in self?.apply(changes, log: log) }
+        self.watcher = watcher
+        // What changed between loading and watching is taken up now (on this thread, before the
+        // watcher's first event is handled, it is the only one loading).
+        refusedAtLoad = Set(registry.problems.map(\.path))
+        apply(watcher.watched.map(BundleWatcher.Change.rescan), log: log)
     }
+
+    /// Files the loader refused when the host started: a rescan does not retry them (their next
+    /// write does).
+    private var refusedAtLoad: Set<String> = []
 
     /// Applies bundle file changes, in order, on the watcher's thread (the only one that loads).
     public func apply(_ changes: [BundleWatcher.Change], log: @Sendable (String) -> Void) {
         for change in changes {
             switch change {
+            case .directoryGone(let directory):
+                log("warning: \(directory) was removed or moved; it is no longer watched (restart the host once it is back)")
+            case .rescan(let directory):
+                apply(rescan(directory), log: log)
             case .removed(let path):
                 let kinds = registry.unload(path: path)
                 guard !kinds.isEmpty else { continue }
                 log("\(path) was removed; its widgets are gone until it is back: \(kinds.joined(separator: ", "))")
                 engine.bundleMissing(kinds: Set(kinds))
             case .written(let path):
+                refusedAtLoad.remove(path)
                 let old = registry.unload(path: path)
                 let problemsBefore = registry.problems.count
                 let bundle = registry.load(file: path)
@@ -84,34 +105,50 @@ public final class WidgetDaemon: @unchecked Sendable {
         }
     }
 
+    /// The changes that bring the registry in line with a directory's bundle files: files not loaded
+    /// (nor refused when the host started) are written; loaded bundles whose file is gone, removed.
+    private func rescan(_ directory: String) -> [BundleWatcher.Change] {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let present = Set(names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.map { prefix + $0 })
+        let loaded = Set(registry.bundles.map(\.path).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") })
+        let added = present.subtracting(loaded).subtracting(refusedAtLoad).sorted().map(BundleWatcher.Change.written)
+        let removed = loaded.subtracting(present).sorted().map(BundleWatcher.Change.removed)
+        return removed + added
+    }
+
     /// Re-reads the saved instances and brings the engine in line: new ones are added, removed ones
     /// dropped, changed ones reloaded. Returns how many changed.
     @discardableResult
     public func synchronize() throws(StateError) -> Int {
+        // Read under the lock: two syncs at once must not apply an older list last.
+        lock.lock()
+        defer { lock.unlock() }
         let list = try store.load()
-        return lock.withLock {
-            var changes = 0
-            let saved = Dictionary(list.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for id in known.keys where saved[id] == nil {
-                engine.remove(id: id)
-                changes += 1
-            }
-            for instance in list.instances {
-                let hosted = Self.engineInstance(instance)
-                switch known[instance.id] {
-                case nil:
-                    engine.add(hosted, bundleMissing: registry.widget(kind: instance.kind) == nil)
-                    changes += 1
-                case let old? where old != instance:
-                    engine.update(hosted)
-                    changes += 1
-                default:
-                    break
-                }
-            }
-            known = saved
-            return changes
+        var changes = 0
+        let saved = Dictionary(list.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in known.keys where saved[id] == nil {
+            engine.remove(id: id)
+            changes += 1
         }
+        for instance in list.instances {
+            let hosted = Self.engineInstance(instance)
+            switch known[instance.id] {
+            case nil:
+                let missing = registry.widget(kind: instance.kind) == nil
+                engine.add(hosted, bundleMissing: missing)
+                // The watcher may have loaded its bundle between the check and the add.
+                if missing, registry.widget(kind: instance.kind) != nil { engine.bundleAvailable(kinds: [instance.kind]) }
+                changes += 1
+            case let old? where old != instance:
+                engine.update(hosted)
+                changes += 1
+            default:
+                break
+            }
+        }
+        known = saved
+        return changes
     }
 
     /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth

@@ -1,3 +1,4 @@
+import CHostShims
 import CMemoryGuard
 import Foundation
 import Glibc
@@ -113,6 +114,9 @@ final class WorkerProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, workerOutput, 2)
         posix_spawn_file_actions_adddup2(&actions, workerSocket, WidgetWorker.channelDescriptor)
         posix_spawn_file_actions_adddup2(&actions, workerExceeded, WidgetWorker.exceededDescriptor)
+        // Nothing else of the host's reaches a worker, whatever its close-on-exec flag: a descriptor
+        // another thread opens meanwhile (a control connection, a pipe) is not yet flagged.
+        _ = host_spawn_add_closefrom(&actions, WidgetWorker.exceededDescriptor + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -85,7 +85,8 @@ struct WorkerHello: Sendable {
         for value in frame["widgets"]?.arrayValue ?? [] {
             guard let kind = value["kind"]?.stringValue,
                 let families = value["families"]?.arrayValue?.compactMap({ $0.stringValue.flatMap(WidgetFamily.init(rawValue:)) }),
-                let configuration = value["configuration"]?.stringValue.flatMap(ConfigurationKind.init(rawValue:))
+                let configuration = value["configuration"]?.stringValue.flatMap(ConfigurationKind.init(rawValue:)),
+                !families.isEmpty
             else { throw .malformed("hello: incomplete widget") }
             widgets.append(
                 Widget(

@@ -8,8 +8,8 @@ import WidgetWire
 ///
 /// Linux's Foundation keeps `UserDefaults` in a per-process cache written back at times of its
 /// choosing, so two processes lose each other's changes. Here every change is a read-modify-write
-/// under an exclusive `flock`, saved through a temporary file and a rename; every read sees the
-/// file's latest complete state (it is read again when it changed). Port by changing the type name:
+/// under an exclusive `flock`, saved through a temporary file and a rename; every read reads the
+/// file's latest complete state. Port by changing the type name:
 ///
 ///     let defaults = SharedDefaults(suiteName: "group.org.example.app")   // was UserDefaults(suiteName:)
 ///
@@ -21,8 +21,6 @@ public final class SharedDefaults: @unchecked Sendable {
     /// The file holding the values: `<container>/Library/Preferences/<suiteName>.json`.
     public let fileURL: URL
     private let lock = NSLock()
-    private var cache: [String: JSONValue] = [:]
-    private var cachedStamp: FileStamp?
 
     /// Nil for a suite name that cannot name an App Group container (empty, containing `/`), as
     /// `containerURL(forSecurityApplicationGroupIdentifier:)` returns nil for it.
@@ -99,38 +97,46 @@ public final class SharedDefaults: @unchecked Sendable {
 
     private func value(_ key: String) -> JSONValue? { refresh()[key] }
 
-    /// The values as the file now holds them, read again only when it changed.
+    /// The values as the file holds them now. Read whole each time: defaults are small, and no
+    /// file stamp (inode, size, mtime) tells versions apart reliably when inodes are reused within
+    /// the clock's granularity.
     private func refresh() -> [String: JSONValue] {
-        lock.withLock {
-            let stamp = FileStamp(fileURL.path)
-            if stamp != cachedStamp || stamp == nil {
-                cache = withFileLock(LOCK_SH) { read() }
-                cachedStamp = stamp
-            }
-            return cache
-        }
+        lock.withLock { withFileLock(LOCK_SH) { read() } ?? read() }
     }
 
     /// Read-modify-write under the exclusive lock: another process's changes to other keys survive.
+    /// Without the lock no change is made, and the reason is printed.
     private func change(_ body: (inout [String: JSONValue]) -> Void) {
         lock.withLock {
-            withFileLock(LOCK_EX) {
+            let done: Bool? = withFileLock(LOCK_EX) {
                 var values = read()
                 body(&values)
-                write(values)
-                cache = values
-                cachedStamp = FileStamp(fileURL.path)
+                return write(values)
+            }
+            switch done {
+            case nil:
+                report("cannot lock \(fileURL.path).lock (\(String(cString: strerror(errno)))); the change was not saved")
+            case false?:
+                report("cannot write \(fileURL.path) (\(String(cString: strerror(errno)))); the change was not saved")
+            case true?:
+                break
             }
         }
     }
 
-    private func withFileLock<T>(_ operation: Int32, _ body: () -> T) -> T {
+    /// Runs `body` holding `flock(operation)` on the lock file; nil when the lock cannot be had.
+    private func withFileLock<T>(_ operation: Int32, _ body: () -> T) -> T? {
         let descriptor = open(fileURL.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            while flock(descriptor, operation) != 0 && errno == EINTR {}
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        while flock(descriptor, operation) != 0 {
+            guard errno == EINTR else { return nil }
         }
-        defer { if descriptor >= 0 { close(descriptor) } }
         return body()
+    }
+
+    private func report(_ message: String) {
+        FileHandle.standardError.write(Data("SharedDefaults: \(message)\n".utf8))
     }
 
     /// The file's values; an unreadable or corrupt file is moved aside (never silently emptied
@@ -146,11 +152,12 @@ public final class SharedDefaults: @unchecked Sendable {
         return Dictionary(object.members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    private func write(_ values: [String: JSONValue]) {
+    /// Saves through a temporary file, fsync and rename; false (the file unchanged) on failure.
+    private func write(_ values: [String: JSONValue]) -> Bool {
         let text = JSONValue.object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })).jsonText
         let temporary = fileURL.path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
+        guard descriptor >= 0 else { return false }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
@@ -159,9 +166,13 @@ public final class SharedDefaults: @unchecked Sendable {
             guard count > 0 else { break }
             written += count
         }
-        fsync(descriptor)
+        let synced = fsync(descriptor) == 0
         close(descriptor)
-        if written == bytes.count { rename(temporary, fileURL.path) } else { unlink(temporary) }
+        guard written == bytes.count, synced, rename(temporary, fileURL.path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
     }
 
     // MARK: Values
@@ -213,22 +224,5 @@ public final class SharedDefaults: @unchecked Sendable {
             }
             return Dictionary(members.members.map { ($0.key, object($0.value)) }, uniquingKeysWith: { _, last in last })
         }
-    }
-}
-
-/// What identifies a version of a file: replaced by rename, its inode changes; written, its mtime.
-private struct FileStamp: Equatable {
-    let inode: UInt
-    let size: Int
-    let seconds: Int
-    let nanoseconds: Int
-
-    init?(_ path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        inode = UInt(status.st_ino)
-        size = Int(status.st_size)
-        seconds = status.st_mtim.tv_sec
-        nanoseconds = status.st_mtim.tv_nsec
     }
 }

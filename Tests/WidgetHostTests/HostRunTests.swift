@@ -196,6 +196,23 @@ extension HostRunTests {
         #expect(reply == #"{"ok":false,"error":"request longer than 65536 bytes; closing the connection"}"#)
     }
 
+    @Test func connectionsBeyondTheLimitAreToldAndClosed() throws {
+        let path = socketPath()
+        let server = try echoServer(path)
+        defer { server.stop() }
+        var open: [ControlClient] = []
+        for _ in 0..<ControlServer.maximumConnections {
+            let client = try ControlClient(path: path)
+            _ = try client.send(.object(JSONObject([("request", .string("ping"))])))  // served: counted
+            open.append(client)
+        }
+        let extra = try ControlClient(path: path)
+        #expect(throws: ControlError("too many connections (64); try again")) {
+            try extra.send(.object(JSONObject([("request", .string("ping"))])))
+        }
+        open.removeAll()
+    }
+
     @Test func aSecondHostIsRefusedAndAStaleSocketIsReplaced() throws {
         let path = socketPath()
         let server = try echoServer(path)
@@ -305,6 +322,37 @@ extension HostRunTests {
         // A removal of a file never loaded changes nothing.
         daemon.apply([.removed(plugins.appendingPathComponent("other.so").path)]) { lines.append($0) }
         #expect(lines.values.count == 1)
+    }
+
+    @Test func whatChangedBetweenLoadingAndWatchingIsTakenUpWhenTheWatchesAreSet() throws {
+        let plugins = Fixtures.directory(["good", "abi-major-2"])
+        let registry = WidgetRegistry.load(searchPath: [plugins.path], clock: ManualClock(), isolation: .queue)
+        #expect(registry.problems.count == 1, "abi-major-2 is refused at load")
+        let daemon = WidgetDaemon(registry: registry, store: InstanceStore(directory: Fixtures.temporaryDirectory("state")))
+        try daemon.start(socketPath: nil)
+        // Meanwhile: one bundle added, one removed.
+        try FileManager.default.copyItem(atPath: Fixtures.path("named-by-file"), toPath: plugins.appendingPathComponent("late.so").path)
+        #expect(unlink(plugins.appendingPathComponent("good.so").path) == 0)
+        let lines = LockedList<String>()
+        try daemon.watch(directories: [plugins.path]) { lines.append($0) }
+        defer { daemon.stop() }
+        #expect(lines.values == [
+            "\(plugins.path)/good.so was removed; its widgets are gone until it is back: fixture.good",
+            "loaded \(plugins.path)/late.so: fixture.late",
+        ], "the refused file is not retried until it is written again")
+    }
+
+    @Test func bundlesOlderThanTapsAreNotSentThem() async throws {
+        let plugins = Fixtures.directory(["abi-1-0"])
+        let registry = WidgetRegistry.load(searchPath: [plugins.path], isolation: .queue)
+        await #expect(throws: RequestError.self) { try await registry.request(.openURL, kind: "fixture.older", parameter: "x://y") }
+        do {
+            _ = try await registry.request(.performIntent, kind: "fixture.older", parameter: "{}")
+            Issue.record("a 1.0 bundle must not be sent an intent")
+        } catch {
+            #expect(error.reason == .refused)
+            #expect(error.description.hasSuffix("was built for ABI 1.0, before taps (ABI 1.3): it cannot open URLs or perform intents"))
+        }
     }
 }
 

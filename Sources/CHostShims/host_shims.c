@@ -1,0 +1,16 @@
+#define _GNU_SOURCE
+#include "host_shims.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int host_spawn_add_closefrom(void *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+}
+
+int host_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+
+int host_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
