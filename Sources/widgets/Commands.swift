@@ -107,6 +107,20 @@ let commands: [CommandSpec] = [
             shows and reloads the instance after an intent; with none running, the entry its timeline shows now.
             """),
     CommandSpec(
+        name: "render", summary: "Draw a widget's current entry in a framed box of its family's size, in colour.",
+        arguments: ["[KIND]"],
+        valueOptions: [
+            familyOption, instanceOption,
+            (name: "appearance", value: "MODE", help: "light or dark (default dark)"),
+            (name: "color", value: "MODE", help: "auto (default: colour on a terminal, none with NO_COLOR), none, 256 or truecolor"),
+            stateDirectoryOption, isolationOption,
+        ],
+        flags: [(name: "placeholder", help: "draw the placeholder, redacted as iOS shows it while loading")],
+        discussion: """
+            The current entry is the latest of the provider's timeline whose date has come. A family's box is its
+            size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (docs/RENDERING.md has the table).
+            """),
+    CommandSpec(
         name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
         arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
         discussion: """
@@ -205,6 +219,7 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         case "reload": return context.reload(kind: parsed.positionals.first)
         case "configurations": return context.configurations()
         case "open": return try await context.open(url: parsed.positionals[0])
+        case "render": return try await context.render(kind: parsed.positionals.first)
         case "tap": return try await context.tap(id: parsed.positionals[0])
         default: return try await context.recommendations(kind: parsed.positionals[0])
         }

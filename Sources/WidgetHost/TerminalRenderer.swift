@@ -1,0 +1,257 @@
+import Foundation
+import WidgetWire
+
+extension WidgetFamily {
+    /// The family's size in terminal cells: a cell stands for 8 × 16 points (a terminal cell is about
+    /// twice as tall as wide), so a small widget's 158 × 158 points are 20 × 10 cells. The inline
+    /// accessory is one line of text, one row.
+    public var terminalSize: (columns: Int, rows: Int) {
+        let points = displaySize
+        let columns = Int((points.width / 8).rounded())
+        return self == .accessoryInline ? (columns, 1) : (columns, Int((points.height / 16).rounded()))
+    }
+}
+
+/// Terminal cells as layout units: every font one cell high, a character one cell wide (two for
+/// wide characters such as emoji and CJK), 8 × 16 points a cell.
+public struct TerminalMetrics: LayoutMetrics {
+    public init() {}
+
+    public func width(of text: String, style: TextStyle) -> Double { Double(TerminalText.width(text)) }
+    public func lineHeight(_ style: TextStyle) -> Double { 1 }
+    public func horizontal(_ points: Double) -> Double { points / 8 }
+    public func vertical(_ points: Double) -> Double { points / 16 }
+    /// SwiftUI's default stack spacing (about 8 points) is a column across; down, a row would cost
+    /// a small widget a tenth of its height, so none.
+    public var defaultSpacing: (horizontal: Double, vertical: Double) { (1, 0) }
+    public var dividerThickness: Double { 1 }
+    public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
+}
+
+/// Display widths of text in a terminal.
+public enum TerminalText {
+    /// Columns `text` takes: 2 for wide and emoji characters, 0 for combining marks and joiners.
+    public static func width(_ text: String) -> Int {
+        text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    public static func width(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
+            || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
+        {
+            return 2
+        }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3,
+            0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return first.properties.generalCategory == .nonspacingMark ? 0 : 1
+        }
+    }
+}
+
+/// Draws a widget's view tree in a framed box of its family's size, with colour.
+public struct TerminalRenderer: Sendable {
+    public enum ColorMode: String, Sendable, CaseIterable {
+        /// Plain text: `NO_COLOR`, or output that is not a terminal.
+        case none
+        /// The xterm 256-colour palette.
+        case ansi256 = "256"
+        /// 24-bit colour (`COLORTERM=truecolor`).
+        case truecolor
+    }
+
+    public enum Appearance: String, Sendable, CaseIterable {
+        case light, dark
+    }
+
+    public var colorMode: ColorMode
+    public var appearance: Appearance
+
+    public init(colorMode: ColorMode, appearance: Appearance) {
+        self.colorMode = colorMode
+        self.appearance = appearance
+    }
+
+    /// The colour mode the environment asks for: none with `NO_COLOR` set (any value) or when the
+    /// output is not a terminal; truecolor with `COLORTERM=truecolor` or `24bit`; else 256 colours.
+    public static func colorMode(environment: [String: String], isTerminal: Bool) -> ColorMode {
+        if environment["NO_COLOR"].map({ !$0.isEmpty }) == true || !isTerminal { return .none }
+        if let colorTerm = environment["COLORTERM"], ["truecolor", "24bit"].contains(colorTerm) { return .truecolor }
+        return .ansi256
+    }
+
+    /// The box's lines: a frame of the family's size with `title` in its top edge, the content
+    /// laid out inside.
+    public func render(_ view: ViewNode, family: WidgetFamily, title: String? = nil) -> [String] {
+        let (columns, rows) = family.terminalSize
+        var canvas = Canvas(columns: columns, rows: rows)
+        for element in Layout(metrics: TerminalMetrics()).place(view, in: (Double(columns), Double(rows))) {
+            canvas.draw(element)
+        }
+        return frame(canvas, title: title)
+    }
+
+    // MARK: Drawing
+
+    struct Cell {
+        var text = " "
+        var color: String?
+        var bold = false
+        /// The second column of a wide character: drawn by the first.
+        var isContinuation = false
+    }
+
+    struct Canvas {
+        let columns: Int
+        let rows: Int
+        var cells: [[Cell]]
+
+        init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+            cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
+        }
+
+        mutating func draw(_ element: PlacedElement) {
+            let x = Int(element.rect.x)
+            let y = Int(element.rect.y)
+            switch element.content {
+            case .text(let text, let style):
+                guard (0..<rows).contains(y) else { return }
+                var column = x
+                for character in text {
+                    let width = TerminalText.width(of: character)
+                    guard width > 0 else { continue }
+                    guard column >= 0, column + width <= min(columns, x + Int(element.rect.width.rounded(.up))) else { break }
+                    let redact = style.redacted && !character.isWhitespace
+                    cells[y][column] = Cell(
+                        text: redact ? String(repeating: "▆", count: width) : String(character), color: redact ? "redacted" : style.color,
+                        bold: style.isBold && !redact)
+                    if width == 2 && !redact { cells[y][column + 1] = Cell(isContinuation: true) }
+                    if width == 2 && redact { cells[y][column + 1] = Cell(isContinuation: true) }
+                    column += width
+                }
+            case .rule(let horizontal):
+                if horizontal {
+                    guard (0..<rows).contains(y) else { return }
+                    for column in max(0, x)..<min(columns, x + Int(element.rect.width)) {
+                        cells[y][column] = Cell(text: "─", color: "separator")
+                    }
+                } else {
+                    guard (0..<columns).contains(x) else { return }
+                    for row in max(0, y)..<min(rows, y + Int(element.rect.height)) {
+                        cells[row][x] = Cell(text: "│", color: "separator")
+                    }
+                }
+            }
+        }
+    }
+
+    func frame(_ canvas: Canvas, title: String?) -> [String] {
+        let border = "separator"
+        var top = "╭" + String(repeating: "─", count: canvas.columns) + "╮"
+        if let title, canvas.columns > 4 {
+            var label = " \(title) "
+            while TerminalText.width(label) > canvas.columns - 2 { label.removeLast() }
+            top = "╭─" + label + String(repeating: "─", count: canvas.columns - 1 - TerminalText.width(label)) + "╮"
+        }
+        var lines = [paint(top, color: border, bold: false, background: false)]
+        for row in canvas.cells {
+            var line = paint("│", color: border, bold: false, background: false)
+            // Runs of one style become one escape sequence.
+            var run = ""
+            var runStyle: (String?, Bool)?
+            func flush() {
+                guard let style = runStyle else { return }
+                line += paint(run, color: style.0, bold: style.1, background: true)
+                run = ""
+            }
+            for cell in row where !cell.isContinuation {
+                if runStyle.map({ $0.0 != cell.color || $0.1 != cell.bold }) ?? true {
+                    flush()
+                    runStyle = (cell.color, cell.bold)
+                }
+                run += cell.text
+            }
+            flush()
+            lines.append(line + paint("│", color: border, bold: false, background: false))
+        }
+        lines.append(paint("╰" + String(repeating: "─", count: canvas.columns) + "╯", color: border, bold: false, background: false))
+        return lines
+    }
+
+    /// `text` in a colour (a name or `#rrggbb`), on the widget's background, in the chosen mode.
+    func paint(_ text: String, color: String?, bold: Bool, background: Bool) -> String {
+        guard colorMode != .none else { return text }
+        var codes: [String] = []
+        if bold { codes.append("1") }
+        codes.append(code(for: SystemColors.rgb(color ?? "primary", appearance), foreground: true))
+        if background { codes.append(code(for: SystemColors.background(appearance), foreground: false)) }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
+    }
+
+    func code(for rgb: (Int, Int, Int), foreground: Bool) -> String {
+        let (red, green, blue) = rgb
+        switch colorMode {
+        case .truecolor: return "\(foreground ? 38 : 48);2;\(red);\(green);\(blue)"
+        case .ansi256, .none: return "\(foreground ? 38 : 48);5;\(SystemColors.xterm256(red, green, blue))"
+        }
+    }
+}
+
+/// iOS's system colours, light and dark, as RGB.
+public enum SystemColors {
+    static let named: [String: (light: (Int, Int, Int), dark: (Int, Int, Int))] = [
+        "primary": ((0, 0, 0), (255, 255, 255)),
+        "secondary": ((110, 110, 115), (152, 152, 159)),
+        "separator": ((198, 198, 200), (84, 84, 88)),
+        "redacted": ((209, 209, 214), (72, 72, 74)),
+        "accent": ((0, 122, 255), (10, 132, 255)),
+        "black": ((0, 0, 0), (0, 0, 0)),
+        "white": ((255, 255, 255), (255, 255, 255)),
+        "gray": ((142, 142, 147), (142, 142, 147)),
+        "red": ((255, 59, 48), (255, 69, 58)),
+        "orange": ((255, 149, 0), (255, 159, 10)),
+        "yellow": ((255, 204, 0), (255, 214, 10)),
+        "green": ((52, 199, 89), (48, 209, 88)),
+        "mint": ((0, 199, 190), (99, 230, 226)),
+        "teal": ((48, 176, 199), (64, 200, 224)),
+        "cyan": ((50, 173, 230), (100, 210, 255)),
+        "blue": ((0, 122, 255), (10, 132, 255)),
+        "indigo": ((88, 86, 214), (94, 92, 230)),
+        "purple": ((175, 82, 222), (191, 90, 242)),
+        "pink": ((255, 45, 85), (255, 55, 95)),
+        "brown": ((162, 132, 94), (172, 142, 104)),
+    ]
+
+    /// A colour name or `#rrggbb` as RGB; an unknown name is the primary colour.
+    public static func rgb(_ color: String, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+        if color.hasPrefix("#"), color.count == 7, let value = Int(color.dropFirst(), radix: 16) {
+            return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+        }
+        let pair = named[color] ?? named["primary"]!
+        return appearance == .light ? pair.light : pair.dark
+    }
+
+    /// A widget's background: iOS's system background.
+    public static func background(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+        appearance == .light ? (255, 255, 255) : (28, 28, 30)
+    }
+
+    /// The nearest colour of xterm's 256: the 6×6×6 cube or the grey ramp, whichever is closer.
+    public static func xterm256(_ red: Int, _ green: Int, _ blue: Int) -> Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func nearest(_ value: Int) -> Int { levels.indices.min { abs(levels[$0] - value) < abs(levels[$1] - value) }! }
+        let (r, g, b) = (nearest(red), nearest(green), nearest(blue))
+        let cube = (levels[r], levels[g], levels[b])
+        let grey = min(23, max(0, ((red + green + blue) / 3 - 8 + 5) / 10))
+        let greyValue = 8 + grey * 10
+        func distance(_ c: (Int, Int, Int)) -> Int {
+            (c.0 - red) * (c.0 - red) + (c.1 - green) * (c.1 - green) + (c.2 - blue) * (c.2 - blue)
+        }
+        return distance((greyValue, greyValue, greyValue)) < distance(cube) ? 232 + grey : 16 + 36 * r + 6 * g + b
+    }
+}

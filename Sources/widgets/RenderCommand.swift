@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import WidgetHost
+import WidgetWire
+
+extension CommandContext {
+    /// `widgets render KIND`: the current entry (or the placeholder), drawn in a framed box of the
+    /// family's size, in colour when the output is a terminal.
+    func render(kind named: String?) async throws(UsageError) -> ExitCode {
+        let renderer = try terminalRenderer()
+        var family = try requestedFamily()
+        var kind = named ?? ""
+        var configuration = "{}"
+        if let id = arguments.values["instance"] {
+            let instance: WidgetInstance
+            do {
+                instance = try lookUp(id: id)
+            } catch {
+                output.standardError("widgets: error: \(error)")
+                return .failure
+            }
+            if let named, named != instance.kind {
+                throw UsageError(message: "instance \(id) is a \(instance.kind), not a \(named)", command: "render")
+            }
+            kind = instance.kind
+            family = instance.family
+            configuration = instance.configurationText
+        } else if named == nil {
+            throw UsageError(message: "'widgets render' needs KIND or --instance ID", command: "render")
+        }
+        let placeholder = arguments.flags.contains("placeholder")
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        do {
+            let result = try await registry.request(
+                placeholder ? .placeholder : .timeline, kind: kind, family: family, configuration: configuration)
+            let now = Date().timeIntervalSince1970
+            guard let entry = result.entries.last(where: { $0.date <= now }) ?? result.entries.first else {
+                output.standardError("widgets: error: widget \"\(kind)\" gave no entry")
+                return .failure
+            }
+            let title = registry.widget(kind: kind).map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
+            output.standardOutput(renderer.render(entry.view, family: result.family, title: title).joined(separator: "\n"))
+            for note in result.notes { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
+            return .success
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+
+    /// The renderer --color and --appearance ask for; colour by default only on a terminal, never
+    /// with NO_COLOR.
+    func terminalRenderer() throws(UsageError) -> TerminalRenderer {
+        let appearanceName = arguments.values["appearance"] ?? "dark"
+        guard let appearance = TerminalRenderer.Appearance(rawValue: appearanceName) else {
+            throw UsageError(message: "--appearance takes light or dark, not '\(appearanceName)'", command: command)
+        }
+        let colorName = arguments.values["color"] ?? "auto"
+        let mode: TerminalRenderer.ColorMode
+        if colorName == "auto" {
+            mode = TerminalRenderer.colorMode(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+        } else if let chosen = TerminalRenderer.ColorMode(rawValue: colorName) {
+            mode = chosen
+        } else {
+            throw UsageError(message: "--color takes auto, none, 256 or truecolor, not '\(colorName)'", command: command)
+        }
+        return TerminalRenderer(colorMode: mode, appearance: appearance)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetWire
+
+/// Compares `text` with the golden file `name`; `WIDGETS_UPDATE_GOLDENS=1` (re)writes it instead.
+func expectGolden(_ name: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens/\(name)")
+    if ProcessInfo.processInfo.environment["WIDGETS_UPDATE_GOLDENS"] == "1" {
+        try! text.write(to: url, atomically: true, encoding: .utf8)
+        return
+    }
+    guard let golden = try? String(contentsOf: url, encoding: .utf8) else {
+        Issue.record("no golden file \(url.path); run the tests with WIDGETS_UPDATE_GOLDENS=1 to write it", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(text == golden, "differs from \(url.path)", sourceLocation: sourceLocation)
+}
+
+/// A view tree from its wire JSON, decoded as the host decodes a bundle's entry.
+func view(_ json: String) -> ViewNode {
+    let bytes = Array(#"{"entries":[{"date":0,"view":"#.utf8) + Array(json.utf8) + Array("}]}".utf8)
+    return bytes.withUnsafeBufferPointer { try! WireTimeline(bytes: $0).entries[0].view }
+}
+
+/// A game-status-like widget: a headline, wrapping text, and rows with a spacer between two texts.
+let statusView = view(
+    #"""
+    {"view":"vstack","alignment":"leading","spacing":4,"modifiers":[{"padding":{"top":16,"leading":16,"bottom":16,"trailing":16}}],
+     "children":[
+      {"view":"text","text":"Game Status","modifiers":[{"font":"headline"},{"foregroundColor":"orange"}]},
+      {"view":"text","text":"The party rests at the inn before the long climb to the tower"},
+      {"view":"divider"},
+      {"view":"hstack","children":[{"view":"text","text":"🦄 Unipony"},{"view":"spacer"},{"view":"text","text":"♥ 45","modifiers":[{"foregroundColor":"red"}]}]},
+      {"view":"hstack","children":[{"view":"text","text":"🐳 Spouty"},{"view":"spacer"},{"view":"text","text":"♥ 100","modifiers":[{"foregroundColor":"green"}]}]}
+     ]}
+    """#)
+
+@Suite struct RenderingTests {
+    let plain = TerminalRenderer(colorMode: .none, appearance: .dark)
+
+    @Test func familySizesInPointsAndCells() {
+        let table = WidgetFamily.allCases.map { family in
+            "\(family.rawValue) \(Int(family.displaySize.width))x\(Int(family.displaySize.height)) pt = \(family.terminalSize.columns)x\(family.terminalSize.rows) cells"
+        }
+        #expect(table == [
+            "systemSmall 158x158 pt = 20x10 cells", "systemMedium 338x158 pt = 42x10 cells", "systemLarge 338x354 pt = 42x22 cells",
+            "systemExtraLarge 715x338 pt = 89x21 cells", "accessoryCircular 72x72 pt = 9x5 cells",
+            "accessoryRectangular 160x72 pt = 20x5 cells", "accessoryInline 234x26 pt = 29x1 cells",
+        ])
+    }
+
+    @Test func stacksGiveTextItsWidthBeforeSpacersAndSpacersTheRest() {
+        let row = view(#"{"view":"hstack","children":[{"view":"text","text":"1. ada"},{"view":"spacer"},{"view":"text","text":"4200"}]}"#)
+        let placed = Layout(metrics: TerminalMetrics()).place(row, in: (16, 1))
+        #expect(placed.map(\.rect) == [LayoutRect(x: 0, y: 0, width: 6, height: 1), LayoutRect(x: 12, y: 0, width: 4, height: 1)])
+    }
+
+    @Test func textWrapsByWordsAndTruncatesWhereLinesRunOut() {
+        let layout = Layout(metrics: TerminalMetrics())
+        let text = view(#"{"view":"text","text":"one two three four five six"}"#)
+        func lines(_ node: ViewNode, _ size: (Double, Double)) -> [String] {
+            layout.place(node, in: size).compactMap {
+                if case .text(let line, _) = $0.content { return line }
+                return nil
+            }
+        }
+        #expect(lines(text, (9, 10)) == ["one two", "three", "four five", "six"])
+        #expect(lines(text, (9, 2)) == ["one two", "three…"])
+        let limited = view(#"{"view":"text","text":"one two three four five six","modifiers":[{"lineLimit":1}]}"#)
+        #expect(lines(limited, (9, 10)) == ["one two…"])
+        #expect(lines(view(#"{"view":"text","text":"abcdefghijkl"}"#), (5, 5)) == ["abcde", "fghij", "kl"])
+        // An emoji takes two columns.
+        #expect(TerminalText.width("🦄 Unipony") == 10)
+    }
+
+    @Test func goldenBoxesForEveryFamily() {
+        for family in [WidgetFamily.systemSmall, .systemMedium, .systemLarge, .systemExtraLarge, .accessoryRectangular] {
+            expectGolden("status-\(family.rawValue).txt", plain.render(statusView, family: family, title: "Game Status").joined(separator: "\n") + "\n")
+        }
+    }
+
+    @Test func goldenColoursLightAndDark() {
+        for mode in [TerminalRenderer.ColorMode.truecolor, .ansi256] {
+            for appearance in TerminalRenderer.Appearance.allCases {
+                let renderer = TerminalRenderer(colorMode: mode, appearance: appearance)
+                expectGolden(
+                    "status-systemMedium-\(mode.rawValue)-\(appearance.rawValue).txt",
+                    renderer.render(statusView, family: .systemMedium, title: "Game Status").joined(separator: "\n") + "\n")
+            }
+        }
+    }
+
+    @Test func aPlaceholderIsRedactedToBars() {
+        var placeholder = statusView
+        placeholder.modifiers.append(ViewModifierNode("redacted", .string("placeholder")))
+        let lines = plain.render(placeholder, family: .systemMedium, title: "Game Status")
+        expectGolden("status-placeholder.txt", lines.joined(separator: "\n") + "\n")
+        #expect(!lines.joined().contains("Unipony"))
+        #expect(lines.joined().contains("▆▆▆▆"))
+    }
+
+    @Test func colourFollowsNoColorAndTheTerminal() {
+        #expect(TerminalRenderer.colorMode(environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"], isTerminal: true) == .none)
+        #expect(TerminalRenderer.colorMode(environment: ["COLORTERM": "truecolor"], isTerminal: false) == .none)
+        #expect(TerminalRenderer.colorMode(environment: ["COLORTERM": "24bit"], isTerminal: true) == .truecolor)
+        #expect(TerminalRenderer.colorMode(environment: [:], isTerminal: true) == .ansi256)
+        #expect(SystemColors.xterm256(255, 59, 48) == 203)
+        #expect(SystemColors.xterm256(28, 28, 30) == 234)
+        #expect(!plain.render(statusView, family: .systemSmall).joined().contains("\u{1B}"))
+    }
+}
+
+extension RenderingTests {
+    @Test func widgetsRenderDrawsTheCurrentEntryOfARealBundle() async {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let data = Fixtures.temporaryDirectory("data")
+        _ = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
+        let board = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--family", "systemMedium"], dataHome: data)
+        #expect(board.status == 0, "\(board.standardError)")
+        let lines = board.standardOutput.split(separator: "\n")
+        #expect(lines.count == 12, "10 rows and the frame")
+        #expect(lines.first == "╭─ Leaderboard ────────────────────────────╮")
+        #expect(lines.contains("│  1. ada                            4200  │"))
+        #expect(!board.standardOutput.contains("\u{1B}"), "no colour: the output is not a terminal")
+
+        let coloured = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--color", "truecolor", "--appearance", "light"], dataHome: data)
+        #expect(coloured.standardOutput.contains("\u{1B}[38;2;0;0;0;48;2;255;255;255m"), "black on white")
+        let placeholder = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--placeholder"], dataHome: data)
+        #expect(placeholder.standardOutput.contains("▆▆") && !placeholder.standardOutput.contains("ada"))
+        let bad = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--color", "pink"], dataHome: data)
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("widgets: --color takes auto, none, 256 or truecolor, not 'pink'\n"))
+    }
+}
