@@ -45,7 +45,8 @@ let package = Package(
 
         .target(name: "FaultWidgets", dependencies: ["WidgetKit"], path: "Tests/FaultBundle"),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetWire", "CWidgetABI"]),
-        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire", "CMemoryGuard"]),
+        // Goldens/ holds the renderers' expected output, read by the tests from the source tree.
+        .testTarget(name: "WidgetHostTests", dependencies: ["WidgetHost", "WidgetWire", "CMemoryGuard"], exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

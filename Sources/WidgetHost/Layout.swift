@@ -87,9 +87,14 @@ public struct PlacedElement: Equatable, Sendable {
 /// truncates with "…" where its height or `lineLimit` runs out.
 public struct Layout: Sendable {
     public let metrics: any LayoutMetrics
+    /// The moment drawn: self-updating dates and timers are formatted for it.
+    public let now: Date
+    public let dates: DateText
 
-    public init(metrics: any LayoutMetrics) {
+    public init(metrics: any LayoutMetrics, now: Date = Date(), dates: DateText = DateText()) {
         self.metrics = metrics
+        self.now = now
+        self.dates = dates
     }
 
     /// Lays out `root` in a widget of `size`, centred as a widget's content is.
@@ -156,7 +161,7 @@ public struct Layout: Sendable {
         let children = { view.children.map { prepare($0, inherited: style) } }
         var node: Node
         switch view.view {
-        case "text": node = .text(view["text"]?.stringValue ?? "", style, lineLimit: lineLimit)
+        case "text": node = .text(dates.text(of: view, now: now), style, lineLimit: lineLimit)
         case "vstack": node = .stack(.vertical, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children())
         case "hstack": node = .stack(.horizontal, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children())
         case "zstack": node = .zstack(children())

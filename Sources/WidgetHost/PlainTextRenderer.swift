@@ -1,3 +1,4 @@
+import Foundation
 import WidgetWire
 
 /// Renders a view tree as plain lines of text: stacks become lines and columns, text its content.
@@ -15,7 +16,8 @@ public enum PlainTextRenderer {
     private static func render(_ node: ViewNode) -> [String] {
         switch node.view {
         case "text":
-            return (node["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // Self-updating dates as they read now.
+            return DateText().text(of: node, now: Date()).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         case "spacer":
             return []
         case "divider":

@@ -85,10 +85,13 @@ public struct TerminalRenderer: Sendable {
 
     /// The box's lines: a frame of the family's size with `title` in its top edge, the content
     /// laid out inside.
-    public func render(_ view: ViewNode, family: WidgetFamily, title: String? = nil) -> [String] {
+    public func render(_ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText())
+        -> [String]
+    {
         let (columns, rows) = family.terminalSize
         var canvas = Canvas(columns: columns, rows: rows)
-        for element in Layout(metrics: TerminalMetrics()).place(view, in: (Double(columns), Double(rows))) {
+        let layout = Layout(metrics: TerminalMetrics(), now: now, dates: dates)
+        for element in layout.place(view, in: (Double(columns), Double(rows))) {
             canvas.draw(element)
         }
         return frame(canvas, title: title)

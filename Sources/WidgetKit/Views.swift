@@ -2,17 +2,68 @@ public import Foundation
 public import WidgetWire
 
 /// A view that displays one or more lines of read-only text.
+///
+/// Dates given with a `style`, date ranges and timers update themselves: the host formats them
+/// when it draws, every second if need be, without asking the provider again (as iOS does).
 public struct Text: _PrimitiveView, Equatable {
     let content: String
+    /// A self-updating date: its wire attributes beside `text` (which holds a fallback).
+    let date: JSONObject?
 
     /// Text from a string, literal or interpolated.
-    public init(_ content: String) { self.content = content }
-    public init<S: StringProtocol>(_ content: S) { self.content = String(content) }
+    public init(_ content: String) {
+        self.content = content
+        date = nil
+    }
+    public init<S: StringProtocol>(_ content: S) { self.init(String(content)) }
     /// Text shown exactly as given.
-    public init(verbatim content: String) { self.content = content }
+    public init(verbatim content: String) { self.init(content) }
+
+    /// How a date shows, relative to the moment it is drawn.
+    public struct DateStyle: Equatable, Sendable {
+        let name: String
+        /// The date: "November 21, 2026".
+        public static let date = DateStyle(name: "date")
+        /// The time: "14:05".
+        public static let time = DateStyle(name: "time")
+        /// Time to or since the date, updating: "2 hr, 5 min".
+        public static let relative = DateStyle(name: "relative")
+        /// Time from now, signed: "+2 hours", "-5 minutes".
+        public static let offset = DateStyle(name: "offset")
+        /// A counting timer: "2:05:09", "5:09".
+        public static let timer = DateStyle(name: "timer")
+    }
+
+    /// A date shown in a style, updating as time passes.
+    public init(_ date: Date, style: DateStyle) {
+        content = ISO8601DateFormatter().string(from: date)
+        self.date = JSONObject([("date", .number(date.timeIntervalSince1970)), ("dateStyle", .string(style.name))])
+    }
+
+    /// A range of dates: "14:00–15:30".
+    public init(_ dates: ClosedRange<Date>) {
+        content = ISO8601DateFormatter().string(from: dates.lowerBound)
+        self.date = JSONObject([
+            ("dateRange", .array([.number(dates.lowerBound.timeIntervalSince1970), .number(dates.upperBound.timeIntervalSince1970)]))
+        ])
+    }
+
+    /// A timer over an interval: counting down to its end (or up from its start), stopped at
+    /// `pauseTime` when given.
+    public init(timerInterval: ClosedRange<Date>, pauseTime: Date? = nil, countsDown: Bool = true, showsHours: Bool = true) {
+        content = ""
+        var attributes = JSONObject([
+            ("timerInterval", .array([.number(timerInterval.lowerBound.timeIntervalSince1970), .number(timerInterval.upperBound.timeIntervalSince1970)])),
+            ("countsDown", .bool(countsDown)), ("showsHours", .bool(showsHours)),
+        ])
+        if let pauseTime { attributes["pauseTime"] = .number(pauseTime.timeIntervalSince1970) }
+        self.date = attributes
+    }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        [ViewNode("text", attributes: JSONObject([("text", .string(content))]))]
+        var attributes = JSONObject([("text", .string(content))])
+        for (key, value) in date?.members ?? [] { attributes[key] = value }
+        return [ViewNode("text", attributes: attributes)]
     }
 }
 

@@ -71,6 +71,20 @@ struct FamilyView: View {
         #expect(list.children.map { $0["text"] } == ["x", "y", "z"].map(JSONValue.string))
     }
 
+    @Test func datesInTextGoOnTheWireForTheHostToFormat() {
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        let timer = resolve(Text(date, style: .timer))
+        #expect(timer["date"] == .number(1_800_000_000))
+        #expect(timer["dateStyle"] == .string("timer"))
+        #expect(timer["text"] == .string("2027-01-15T08:00:00Z"), "a fallback for hosts that do not format")
+        let range = resolve(Text(date...date.addingTimeInterval(60)))
+        #expect(range["dateRange"] == .array([.number(1_800_000_000), .number(1_800_000_060)]))
+        let countdown = resolve(Text(timerInterval: date...date.addingTimeInterval(60), countsDown: false))
+        #expect(countdown["timerInterval"] == .array([.number(1_800_000_000), .number(1_800_000_060)]))
+        #expect(countdown["countsDown"] == .bool(false))
+        #expect(countdown["pauseTime"] == nil)
+    }
+
     @Test func severalRootViewsStackVertically() {
         struct Two: View {
             var body: some View {

@@ -1,0 +1,127 @@
+import Foundation
+import WidgetWire
+
+/// Formats a text node's self-updating date (`Text(date, style:)`, a date range, a timer) for the
+/// moment it is drawn. Other text nodes keep their text.
+///
+/// English, as the SDK's fixed strings are; the time zone is the host's unless given (tests give UTC).
+public struct DateText: Sendable {
+    public var timeZone: TimeZone
+    public var locale: Locale
+
+    public init(timeZone: TimeZone = .current, locale: Locale = Locale(identifier: "en_US")) {
+        self.timeZone = timeZone
+        self.locale = locale
+    }
+
+    /// Whether the node's text changes as time passes (and so is redrawn every second).
+    public static func isLive(_ node: ViewNode) -> Bool {
+        guard node.view == "text" else { return false }
+        if node["timerInterval"] != nil { return node["pauseTime"] == nil }
+        return ["relative", "offset", "timer"].contains(node["dateStyle"]?.stringValue ?? "")
+    }
+
+    /// Whether anything in the tree is live.
+    public static func containsLive(_ node: ViewNode) -> Bool {
+        isLive(node) || node.children.contains(where: containsLive)
+    }
+
+    /// The node's text at `now`. ICU puts a narrow no-break space before AM/PM; a plain space is
+    /// what every terminal font draws.
+    public func text(of node: ViewNode, now: Date) -> String {
+        formatted(node, now: now).replacingOccurrences(of: "\u{202F}", with: " ")
+    }
+
+    private func formatted(_ node: ViewNode, now: Date) -> String {
+        let fallback = node["text"]?.stringValue ?? ""
+        if let date = node["date"]?.numberValue, let style = node["dateStyle"]?.stringValue {
+            return format(Date(timeIntervalSince1970: date), style: style, now: now) ?? fallback
+        }
+        if let range = node["dateRange"]?.arrayValue?.compactMap(\.numberValue), range.count == 2 {
+            return formatRange(Date(timeIntervalSince1970: range[0]), Date(timeIntervalSince1970: range[1]))
+        }
+        if let interval = node["timerInterval"]?.arrayValue?.compactMap(\.numberValue), interval.count == 2, interval[0] <= interval[1] {
+            let reference = node["pauseTime"]?.numberValue ?? now.timeIntervalSince1970
+            let length = interval[1] - interval[0]
+            let shown =
+                node["countsDown"]?.boolValue == false
+                ? min(max(reference - interval[0], 0), length) : min(max(interval[1] - reference, 0), length)
+            return Self.timer(shown, showsHours: node["showsHours"]?.boolValue ?? true)
+        }
+        return fallback
+    }
+
+    func format(_ date: Date, style: String, now: Date) -> String? {
+        let difference = date.timeIntervalSince(now)
+        switch style {
+        case "date": return formatter(dateStyle: .long).string(from: date)
+        case "time": return formatter(template: "jm").string(from: date)
+        case "relative": return Self.relative(abs(difference))
+        case "offset": return Self.offset(difference)
+        case "timer": return Self.timer(abs(difference), showsHours: true)
+        default: return nil
+        }
+    }
+
+    func formatRange(_ start: Date, _ end: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let time = formatter(template: "jm")
+        if calendar.isDate(start, inSameDayAs: end) { return "\(time.string(from: start))–\(time.string(from: end))" }
+        let day = formatter(template: "MMMdjm")
+        return "\(day.string(from: start)) – \(day.string(from: end))"
+    }
+
+    func formatter(dateStyle: DateFormatter.Style) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.dateStyle = dateStyle
+        formatter.timeStyle = .none
+        return formatter
+    }
+
+    func formatter(template: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.setLocalizedDateFormatFromTemplate(template)
+        return formatter
+    }
+
+    /// "2 hr, 5 min", "47 min, 12 sec", "12 sec": the two largest units, as iOS shows `.relative`.
+    static func relative(_ seconds: TimeInterval) -> String {
+        let total = Int(min(seconds, 1e12).rounded(.down))
+        let units = [(86_400, "day", "days"), (3600, "hr", "hr"), (60, "min", "min"), (1, "sec", "sec")]
+        func named(_ count: Int, _ unit: (Int, String, String)) -> String { "\(count) \(count == 1 ? unit.1 : unit.2)" }
+        for (index, unit) in units.enumerated() where total >= unit.0 {
+            var text = named(total / unit.0, unit)
+            if index + 1 < units.count {
+                let next = units[index + 1]
+                let second = total % unit.0 / next.0
+                if second > 0 { text += ", " + named(second, next) }
+            }
+            return text
+        }
+        return "0 sec"
+    }
+
+    /// "+2 hours", "-5 minutes": the largest whole unit, signed.
+    static func offset(_ seconds: TimeInterval) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let magnitude = Int(min(abs(seconds), 1e12).rounded(.down))
+        for (size, name) in [(86_400, "day"), (3600, "hour"), (60, "minute")] where magnitude >= size {
+            let count = magnitude / size
+            return "\(sign)\(count) \(name)\(count == 1 ? "" : "s")"
+        }
+        return "\(sign)\(magnitude) second\(magnitude == 1 ? "" : "s")"
+    }
+
+    /// "2:05:09", "5:09"; without hours, minutes run past 59 ("125:09").
+    static func timer(_ seconds: TimeInterval, showsHours: Bool) -> String {
+        let total = Int(min(max(seconds, 0), 1e12).rounded(.down))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        if showsHours, total >= 3600 { return "\(total / 3600):\(two(total % 3600 / 60)):\(two(total % 60))" }
+        return "\(total / 60):\(two(total % 60))"
+    }
+}
