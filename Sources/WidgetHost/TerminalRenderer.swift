@@ -88,24 +88,59 @@ public struct TerminalRenderer: Sendable {
     public func render(_ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText())
         -> [String]
     {
+        grid(view, family: family, title: title, now: now, dates: dates).map(encode)
+    }
+
+    /// The box as cells, frame included: what `render` encodes, and what a dashboard compares from
+    /// one frame to the next.
+    public func grid(_ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText())
+        -> [[StyledCell]]
+    {
         let (columns, rows) = family.terminalSize
         var canvas = Canvas(columns: columns, rows: rows)
         let layout = Layout(metrics: TerminalMetrics(), now: now, dates: dates)
         for element in layout.place(view, in: (Double(columns), Double(rows))) {
             canvas.draw(element)
         }
-        return frame(canvas, title: title)
+        return Self.framed(canvas.cells, title: title)
+    }
+
+    /// A box of `columns` × `rows` showing one line of `message` in a secondary colour: what a
+    /// dashboard shows for an instance with no entry.
+    public func messageGrid(_ message: String, family: WidgetFamily, title: String?) -> [[StyledCell]] {
+        let (columns, rows) = family.terminalSize
+        var canvas = Canvas(columns: columns, rows: rows)
+        var style = TextStyle()
+        style.color = "secondary"
+        let text = ViewNode("text", attributes: JSONObject([("text", .string(message))]))
+        for element in Layout(metrics: TerminalMetrics()).place(text, in: (Double(columns), Double(rows))) {
+            if case .text(let line, _) = element.content { canvas.draw(PlacedElement(rect: element.rect, content: .text(line, style))) }
+        }
+        return Self.framed(canvas.cells, title: title)
     }
 
     // MARK: Drawing
 
-    struct Cell {
-        var text = " "
-        var color: String?
-        var bold = false
+    /// One terminal cell: a character (or the right half of a wide one) and its style.
+    public struct StyledCell: Equatable, Sendable {
+        public var text = " "
+        public var color: String?
+        public var bold = false
+        /// On the widget's background (content), or on the terminal's own (the frame).
+        public var background = true
         /// The second column of a wide character: drawn by the first.
-        var isContinuation = false
+        public var isContinuation = false
+
+        public init(text: String = " ", color: String? = nil, bold: Bool = false, background: Bool = true, isContinuation: Bool = false) {
+            self.text = text
+            self.color = color
+            self.bold = bold
+            self.background = background
+            self.isContinuation = isContinuation
+        }
     }
+
+    typealias Cell = StyledCell
 
     struct Canvas {
         let columns: Int
@@ -133,19 +168,18 @@ public struct TerminalRenderer: Sendable {
                     cells[y][column] = Cell(
                         text: redact ? String(repeating: "▆", count: width) : String(character), color: redact ? "redacted" : style.color,
                         bold: style.isBold && !redact)
-                    if width == 2 && !redact { cells[y][column + 1] = Cell(isContinuation: true) }
-                    if width == 2 && redact { cells[y][column + 1] = Cell(isContinuation: true) }
+                    if width == 2 { cells[y][column + 1] = Cell(isContinuation: true) }
                     column += width
                 }
             case .rule(let horizontal):
                 if horizontal {
                     guard (0..<rows).contains(y) else { return }
-                    for column in max(0, x)..<min(columns, x + Int(element.rect.width)) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) {
                         cells[y][column] = Cell(text: "─", color: "separator")
                     }
                 } else {
                     guard (0..<columns).contains(x) else { return }
-                    for row in max(0, y)..<min(rows, y + Int(element.rect.height)) {
+                    for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
                         cells[row][x] = Cell(text: "│", color: "separator")
                     }
                 }
@@ -153,37 +187,48 @@ public struct TerminalRenderer: Sendable {
         }
     }
 
-    func frame(_ canvas: Canvas, title: String?) -> [String] {
-        let border = "separator"
-        var top = "╭" + String(repeating: "─", count: canvas.columns) + "╮"
-        if let title, canvas.columns > 4 {
+    /// The content inside a rounded frame, with the title in its top edge.
+    static func framed(_ content: [[Cell]], title: String?) -> [[Cell]] {
+        let columns = content.first?.count ?? 0
+        func border(_ text: String) -> [Cell] {
+            text.map { Cell(text: String($0), color: "separator", background: false) }
+        }
+        var top = "╭" + String(repeating: "─", count: columns) + "╮"
+        if let title, columns > 4 {
             var label = " \(title) "
-            while TerminalText.width(label) > canvas.columns - 2 { label.removeLast() }
-            top = "╭─" + label + String(repeating: "─", count: canvas.columns - 1 - TerminalText.width(label)) + "╮"
+            while TerminalText.width(label) > columns - 2 { label.removeLast() }
+            top = "╭─" + label + String(repeating: "─", count: max(0, columns - 1 - TerminalText.width(label))) + "╮"
         }
-        var lines = [paint(top, color: border, bold: false, background: false)]
-        for row in canvas.cells {
-            var line = paint("│", color: border, bold: false, background: false)
-            // Runs of one style become one escape sequence.
-            var run = ""
-            var runStyle: (String?, Bool)?
-            func flush() {
-                guard let style = runStyle else { return }
-                line += paint(run, color: style.0, bold: style.1, background: true)
-                run = ""
-            }
-            for cell in row where !cell.isContinuation {
-                if runStyle.map({ $0.0 != cell.color || $0.1 != cell.bold }) ?? true {
-                    flush()
-                    runStyle = (cell.color, cell.bold)
-                }
-                run += cell.text
-            }
-            flush()
-            lines.append(line + paint("│", color: border, bold: false, background: false))
+        var topCells: [Cell] = []
+        for character in top {
+            topCells.append(Cell(text: String(character), color: "separator", background: false))
+            if TerminalText.width(of: character) == 2 { topCells.append(Cell(isContinuation: true)) }
         }
-        lines.append(paint("╰" + String(repeating: "─", count: canvas.columns) + "╯", color: border, bold: false, background: false))
-        return lines
+        var grid = [topCells]
+        for row in content { grid.append(border("│") + row + border("│")) }
+        grid.append(border("╰" + String(repeating: "─", count: columns) + "╯"))
+        return grid
+    }
+
+    /// A row of cells as text, one escape sequence per run of one style.
+    public func encode(_ row: [StyledCell]) -> String {
+        var line = ""
+        var run = ""
+        var runStyle: (String?, Bool, Bool)?
+        func flush() {
+            guard let style = runStyle else { return }
+            line += paint(run, color: style.0, bold: style.1, background: style.2)
+            run = ""
+        }
+        for cell in row where !cell.isContinuation {
+            if runStyle.map({ $0.0 != cell.color || $0.1 != cell.bold || $0.2 != cell.background }) ?? true {
+                flush()
+                runStyle = (cell.color, cell.bold, cell.background)
+            }
+            run += cell.text
+        }
+        flush()
+        return line
     }
 
     /// `text` in a colour (a name or `#rrggbb`), on the widget's background, in the chosen mode.
