@@ -35,6 +35,18 @@ public enum TerminalText {
         text.reduce(0) { $0 + width(of: $1) }
     }
 
+    /// `text` as cells: a character each, and an empty continuation after a wide one.
+    public static func cells(_ text: String) -> [(text: String, isContinuation: Bool)] {
+        var cells: [(text: String, isContinuation: Bool)] = []
+        for character in text {
+            let width = width(of: character)
+            guard width > 0 else { continue }
+            cells.append((String(character), false))
+            if width == 2 { cells.append(("", true)) }
+        }
+        return cells
+    }
+
     public static func width(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
@@ -196,7 +208,11 @@ public struct TerminalRenderer: Sendable {
         var top = "╭" + String(repeating: "─", count: columns) + "╮"
         if let title, columns > 4 {
             var label = " \(title) "
-            while TerminalText.width(label) > columns - 2 { label.removeLast() }
+            if TerminalText.width(label) > columns - 2 {
+                // Cut to fit, ending in "…".
+                while TerminalText.width(label) > columns - 4, !label.isEmpty { label.removeLast() }
+                label += "… "
+            }
             top = "╭─" + label + String(repeating: "─", count: max(0, columns - 1 - TerminalText.width(label))) + "╮"
         }
         var topCells: [Cell] = []

@@ -110,6 +110,21 @@ public struct InstanceStatus: Sendable, Equatable {
     public var reloadsInWindow: Int
     /// True while a timeline request is under way.
     public var reloading: Bool
+
+    public init(
+        phase: Phase, entry: WireEntry? = nil, timelines: Int = 0, lastFailure: String? = nil, nextReload: Date? = nil,
+        nextReloadReason: ReloadReason? = nil, deferredByBudget: Bool = false, reloadsInWindow: Int = 0, reloading: Bool = false
+    ) {
+        self.phase = phase
+        self.entry = entry
+        self.timelines = timelines
+        self.lastFailure = lastFailure
+        self.nextReload = nextReload
+        self.nextReloadReason = nextReloadReason
+        self.deferredByBudget = deferredByBudget
+        self.reloadsInWindow = reloadsInWindow
+        self.reloading = reloading
+    }
 }
 
 /// The system's half of WidgetKit: for each instance, request a timeline, show the latest entry
@@ -238,11 +253,15 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
-    /// The bundle for these kinds is back (or was replaced): their instances reload at once.
+    /// The bundle for these kinds is back (or was replaced): their instances reload at once. An
+    /// answer still awaited from before is the old bundle's, and is dropped.
     public func bundleAvailable(kinds: Set<String>) {
         perform { now, work in
             for record in records.values where kinds.contains(record.instance.kind) {
                 record.missing = false
+                record.inFlight = false
+                record.requestNumber = 0
+                record.again = nil
                 request(record, .bundleReturned, now: now, work: &work)
             }
         }

@@ -90,6 +90,11 @@ public final class WidgetDaemon: @unchecked Sendable {
                 engine.bundleMissing(kinds: Set(kinds))
             case .written(let path):
                 refusedAtLoad.remove(path)
+                // While it is replaced its instances wait as missing: a request in that moment would
+                // find no bundle, and an answer under way is the old bundle's.
+                if let loaded = registry.bundle(path: path) {
+                    engine.bundleMissing(kinds: Set(registry.widgets.filter { $0.bundle === loaded }.map(\.kind)))
+                }
                 let old = registry.unload(path: path)
                 let problemsBefore = registry.problems.count
                 let bundle = registry.load(file: path)

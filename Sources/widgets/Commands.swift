@@ -74,9 +74,19 @@ let commands: [CommandSpec] = [
         arguments: ["KIND"], valueOptions: [isolationOption], flags: [jsonFlag], discussion: ""),
     CommandSpec(
         name: "run", summary: "Host every instance live: timelines, reloads, and the control socket for apps.", arguments: [],
-        valueOptions: [stateDirectoryOption, memoryLimitOption, isolationOption], flags: [(name: "development", help: "no reload budget, as under Xcode's debugger")],
+        valueOptions: [
+            stateDirectoryOption, memoryLimitOption, isolationOption,
+            (name: "appearance", value: "MODE", help: "the dashboard's light or dark (default dark)"),
+            (name: "color", value: "MODE", help: "the dashboard's colours: auto (default), none, 256 or truecolor"),
+        ],
+        flags: [
+            (name: "development", help: "no reload budget, as under Xcode's debugger"),
+            (name: "log", help: "print a line per change instead of the dashboard (the default when not on a terminal)"),
+        ],
         discussion: """
-            Prints a line whenever what an instance shows changes. Entries switch at their dates without
+            On a terminal it shows a live dashboard: every instance's box in a grid, with timers and relative dates
+            ticking every second, redrawn cell by cell. Otherwise (or with --log) it prints a line whenever what an
+            instance shows changes. Entries switch at their dates without
             calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
             an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
             reloads are at most 50 in any 24 hours per instance, 5 minutes apart. Apps and the shell reach

@@ -1,36 +1,64 @@
 import Foundation
+import Glibc
 import WidgetHost
 import WidgetWire
 
 extension CommandContext {
-    /// `widgets run`: hosts every saved instance until SIGINT or SIGTERM, printing a line whenever
-    /// what an instance shows changes, and answering the control socket.
+    /// `widgets run`: hosts every saved instance until SIGINT or SIGTERM, answering the control
+    /// socket. On a terminal it shows the live dashboard; otherwise (or with --log) it prints a line
+    /// whenever what an instance shows changes.
     func runHost() async throws(UsageError) -> ExitCode {
+        let renderer = try terminalRenderer()
         let (registry, searchPath) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         let budget: ReloadBudget = arguments.flags.contains("development") ? .development : .standard
         let output = self.output
+        let dashboard: Dashboard? =
+            arguments.flags.contains("log") || isatty(STDOUT_FILENO) != 1
+            ? nil
+            : Dashboard(
+                renderer: renderer, clock: registry.clock, width: Self.terminalWidth(), queue: DispatchQueue(label: "widgets.dashboard"),
+                write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+        let daemonBox = DaemonBox()
         let daemon = WidgetDaemon(registry: registry, store: store, budget: budget) { id, status in
-            output.standardOutput(Self.statusLine(id, status))
+            guard let dashboard, let daemon = daemonBox.daemon else { return output.standardOutput(Self.statusLine(id, status)) }
+            let instances = daemon.engine.instances
+            dashboard.retain(ids: Set(instances.map(\.id)))
+            guard let instance = instances.first(where: { $0.id == id }) else { return }
+            let name = registry.widget(kind: instance.kind)?.displayName ?? ""
+            dashboard.show(id: id, family: instance.family, title: name.isEmpty ? instance.kind : name, status: status)
         }
+        daemonBox.daemon = daemon
+        let say: @Sendable (String) -> Void = { line in
+            if let dashboard { dashboard.post(line) } else { output.standardOutput("widgets: \(line)") }
+        }
+        if dashboard != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8)) }
+        defer { if dashboard != nil { FileHandle.standardOutput.write(Data("\u{1B}[?25h\u{1B}[?1049l".utf8)) } }
         let socketPath = ControlSocket.path()
         do {
-            try daemon.start(socketPath: socketPath) { line in output.standardError("widgets: \(line)") }
+            try daemon.start(socketPath: socketPath) { line in say(line) }
             let watched = searchPath.filter { !registry.missingDirectories.contains($0) }
-            try daemon.watch(directories: watched) { line in output.standardOutput("widgets: \(line)") }
+            try daemon.watch(directories: watched) { line in say(line) }
         } catch {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        output.standardOutput(
-            "widgets: hosting \(daemon.engine.instances.count) instance(s) of \(registry.widgets.count) widget(s) from "
+        say(
+            "hosting \(daemon.engine.instances.count) instance(s) of \(registry.widgets.count) widget(s) from "
                 + "\(searchPath.joined(separator: ", ")); control socket \(socketPath)"
-                + (budget == .development ? "; development mode: no reload budget" : ""))
+                + (budget == .development ? "; development mode: no reload budget" : "") + (dashboard != nil ? "; Ctrl-C stops" : ""))
         let signal = await Self.waitForTermination()
         daemon.stop()
-        output.standardOutput("widgets: stopped (\(signal))")
+        if dashboard == nil { output.standardOutput("widgets: stopped (\(signal))") }
         return .success
+    }
+
+    /// The terminal's width: the window's, else $COLUMNS, else 100.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 100
     }
 
     /// Waits (without a thread) until SIGINT or SIGTERM; returns its name.
@@ -143,4 +171,9 @@ final class TerminationSignals: @unchecked Sendable {
         }
         handler?(name)
     }
+}
+
+/// The daemon, for its own observer, which is made before it.
+final class DaemonBox: @unchecked Sendable {
+    var daemon: WidgetDaemon?
 }

@@ -1,0 +1,209 @@
+import Foundation
+import WidgetWire
+
+/// `widgets run`'s live view: every instance's box, laid out in a grid as wide as the terminal,
+/// redrawn when what an instance shows changes, and every second while a box shows a timer, a
+/// relative date or a countdown, without asking any provider.
+///
+/// Each frame is compared with the last, cell by cell, and only the cells that changed are written
+/// (a cursor move, then the cells): a ticking timer costs the few cells of its digits.
+public final class Dashboard: @unchecked Sendable {
+    public let renderer: TerminalRenderer
+    public let clock: WidgetClock
+    public let dates: DateText
+    /// The terminal's width in columns.
+    public var width: Int
+    private let write: @Sendable (String) -> Void
+    /// Where ticks redraw: off the clock's thread, which must never wait on a terminal.
+    private let queue: DispatchQueue?
+    private let lock = NSLock()
+    /// A line under the boxes: the host's latest message (a bundle loaded, a refusal).
+    private var message: String?
+    private var panels: [String: Panel] = [:]
+    private var screen: [[TerminalRenderer.StyledCell]] = []
+    private var tick: ScheduledAction?
+    private var tickDate: Date?
+    /// Cells written so far, and frames drawn: for tests and the benchmark.
+    public private(set) var cellsWritten = 0
+    public private(set) var frames = 0
+
+    struct Panel {
+        var family: WidgetFamily
+        var title: String
+        var status: InstanceStatus?
+    }
+
+    public init(
+        renderer: TerminalRenderer, clock: WidgetClock, width: Int, dates: DateText = DateText(), queue: DispatchQueue? = nil,
+        write: @escaping @Sendable (String) -> Void
+    ) {
+        self.queue = queue
+        self.renderer = renderer
+        self.clock = clock
+        self.width = max(20, width)
+        self.dates = dates
+        self.write = write
+    }
+
+    /// Shows an instance (or updates its box) and redraws.
+    public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
+        lock.withLock {
+            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
+        }
+        redraw()
+    }
+
+    public func remove(id: String) {
+        lock.withLock { _ = panels.removeValue(forKey: id) }
+        redraw()
+    }
+
+    /// Keeps only these instances' boxes (the others were removed).
+    public func retain(ids: Set<String>) {
+        let removed = lock.withLock {
+            let gone = panels.keys.filter { !ids.contains($0) }
+            for id in gone { panels[id] = nil }
+            return !gone.isEmpty
+        }
+        if removed { redraw() }
+    }
+
+    /// Shows `line` under the boxes, in place of the previous message.
+    public func post(_ line: String) {
+        lock.withLock { message = line }
+        redraw()
+    }
+
+    /// Draws the current frame, writes what changed, and sets the next tick if a box needs one.
+    public func redraw() {
+        let output: String = lock.withLock {
+            let now = clock.now()
+            let next = compose(now: now)
+            let changes = difference(from: screen, to: next)
+            screen = next
+            frames += 1
+            scheduleTick(now: now)
+            return changes
+        }
+        if !output.isEmpty { write(output) }
+    }
+
+    /// The whole screen, for a first draw or a test: every row encoded.
+    public var text: String {
+        lock.withLock { screen.map(renderer.encode).joined(separator: "\n") }
+    }
+
+    // MARK: Frames
+
+    /// The boxes in id order, left to right, wrapping at the terminal's width, one column apart.
+    func compose(now: Date) -> [[TerminalRenderer.StyledCell]] {
+        var rows: [[TerminalRenderer.StyledCell]] = []
+        var line: [[[TerminalRenderer.StyledCell]]] = []
+        var lineWidth = 0
+        func flushLine() {
+            let height = line.map(\.count).max() ?? 0
+            for row in 0..<height {
+                var cells: [TerminalRenderer.StyledCell] = []
+                for (index, box) in line.enumerated() {
+                    if index > 0 { cells.append(TerminalRenderer.StyledCell(background: false)) }
+                    let boxWidth = box.first?.count ?? 0
+                    cells += row < box.count ? box[row] : Array(repeating: TerminalRenderer.StyledCell(background: false), count: boxWidth)
+                }
+                rows.append(cells)
+            }
+            line = []
+            lineWidth = 0
+        }
+        for id in panels.keys.sorted() {
+            let panel = panels[id]!
+            let box = grid(for: panel, id: id, now: now)
+            let boxWidth = box.first?.count ?? 0
+            if !line.isEmpty, lineWidth + 1 + boxWidth > width { flushLine() }
+            lineWidth += (line.isEmpty ? 0 : 1) + boxWidth
+            line.append(box)
+        }
+        flushLine()
+        if let message {
+            rows.append([])
+            rows.append(
+                TerminalText.cells(String(message.prefix(width))).map {
+                    TerminalRenderer.StyledCell(text: $0.text, color: "secondary", background: false, isContinuation: $0.isContinuation)
+                })
+        }
+        // Every row as wide as the widest, so a shorter frame clears what a longer one left.
+        let columns = rows.map(\.count).max() ?? 0
+        return rows.map { $0 + Array(repeating: TerminalRenderer.StyledCell(background: false), count: columns - $0.count) }
+    }
+
+    func grid(for panel: Panel, id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
+        let title = "\(id) · \(panel.title)"
+        guard let status = panel.status else { return renderer.messageGrid("waiting…", family: panel.family, title: title) }
+        switch status.phase {
+        case .bundleMissing: return renderer.messageGrid("bundle missing", family: panel.family, title: title)
+        case .loading: return renderer.messageGrid(status.lastFailure.map { "failed: \($0)" } ?? "loading…", family: panel.family, title: title)
+        case .showing:
+            guard let entry = status.entry else { return renderer.messageGrid("no entry", family: panel.family, title: title) }
+            return renderer.grid(entry.view, family: panel.family, title: title, now: now, dates: dates)
+        }
+    }
+
+    /// Escape sequences that turn `old` into `new`: for each run of changed cells in a row, a cursor
+    /// move and the cells. A frame of another height is drawn whole.
+    func difference(from old: [[TerminalRenderer.StyledCell]], to new: [[TerminalRenderer.StyledCell]]) -> String {
+        var output = ""
+        if old.count != new.count || old.first?.count != new.first?.count {
+            output += "\u{1B}[H\u{1B}[2J"
+            for (index, row) in new.enumerated() {
+                output += "\u{1B}[\(index + 1);1H" + renderer.encode(row)
+                cellsWritten += row.count
+            }
+            return output
+        }
+        for (index, (before, after)) in zip(old, new).enumerated() where before != after {
+            var column = 0
+            while column < after.count {
+                guard before[column] != after[column] else {
+                    column += 1
+                    continue
+                }
+                // A run of changed cells; a wide character's continuation goes with its first half.
+                var start = column
+                while start > 0, after[start].isContinuation { start -= 1 }
+                var end = column
+                while end < after.count, before[end] != after[end] || after[end].isContinuation { end += 1 }
+                let run = Array(after[start..<end])
+                // Cells are screen columns: a wide character's second half is a cell of its own.
+                output += "\u{1B}[\(index + 1);\(start + 1)H" + renderer.encode(run)
+                cellsWritten += run.count
+                column = end
+            }
+        }
+        return output
+    }
+
+    // MARK: Ticking
+
+    /// A tick at the next whole second while any shown entry has live text; none otherwise.
+    private func scheduleTick(now: Date) {
+        let live = panels.values.contains { $0.status?.entry.map { DateText.containsLive($0.view) } ?? false }
+        guard live else {
+            tick?.cancel()
+            tick = nil
+            tickDate = nil
+            return
+        }
+        let next = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + 0.000_001).rounded(.down) + 1)
+        if let tickDate, tickDate <= next, tick != nil { return }
+        tick?.cancel()
+        tickDate = next
+        let queue = self.queue
+        tick = clock.schedule(at: next) { [weak self] in
+            guard let self else { return }
+            self.lock.withLock {
+                self.tick = nil
+                self.tickDate = nil
+            }
+            if let queue { queue.async { self.redraw() } } else { self.redraw() }
+        }
+    }
+}
