@@ -11,6 +11,8 @@ public struct TextStyle: Equatable, Sendable {
     public var color: String?
     /// Set on a placeholder's tree: text is drawn as bars, as iOS redacts it.
     public var redacted = false
+    /// The destination of the `Link` this text is inside, if any.
+    public var link: String?
 
     public init() {}
 
@@ -158,6 +160,7 @@ public struct Layout: Sendable {
             default: break
             }
         }
+        if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
         let children = { view.children.map { prepare($0, inherited: style) } }
         var node: Node
         switch view.view {

@@ -131,6 +131,15 @@ let commands: [CommandSpec] = [
             size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (docs/RENDERING.md has the table).
             """),
     CommandSpec(
+        name: "gallery", summary: "Write every widget in every family, placeholder and snapshot, as SVG and an HTML page.",
+        arguments: [],
+        valueOptions: [
+            (name: "out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)"),
+            (name: "appearance", value: "MODE", help: "light (default) or dark"), isolationOption,
+        ],
+        flags: [],
+        discussion: "Open DIR/index.html in a browser. Links and widget URLs in the images are clickable."),
+    CommandSpec(
         name: "stats", summary: "Ask every provider for its placeholder, snapshot and timeline, and show what each did.",
         arguments: [], valueOptions: [memoryLimitOption, isolationOption], flags: [jsonFlag],
         discussion: """
@@ -230,6 +239,7 @@ func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
         case "configurations": return context.configurations()
         case "open": return try await context.open(url: parsed.positionals[0])
         case "render": return try await context.render(kind: parsed.positionals.first)
+        case "gallery": return try await context.gallery()
         case "tap": return try await context.tap(id: parsed.positionals[0])
         default: return try await context.recommendations(kind: parsed.positionals[0])
         }
