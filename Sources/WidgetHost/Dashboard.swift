@@ -31,6 +31,8 @@ public final class Dashboard: @unchecked Sendable {
         var family: WidgetFamily
         var title: String
         var status: InstanceStatus?
+        /// The box as last drawn, kept while nothing in it can change: no new status, no live text.
+        var drawn: [[TerminalRenderer.StyledCell]]?
     }
 
     public init(
@@ -48,7 +50,7 @@ public final class Dashboard: @unchecked Sendable {
     /// Shows an instance (or updates its box) and redraws.
     public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
         lock.withLock {
-            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
+            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status, drawn: nil)
         }
         redraw()
     }
@@ -75,17 +77,63 @@ public final class Dashboard: @unchecked Sendable {
     }
 
     /// Draws the current frame, writes what changed, and sets the next tick if a box needs one.
+    ///
+    /// When the arrangement is the one drawn last (the same boxes, sizes and message), only the boxes
+    /// that may have changed are drawn again and compared, in place; otherwise the whole screen is.
     public func redraw() {
         let output: String = lock.withLock {
             let now = clock.now()
-            let next = compose(now: now)
-            let changes = difference(from: screen, to: next)
-            screen = next
+            let changes: String
+            if arrangement == currentArrangement(), !screen.isEmpty {
+                changes = redrawInPlace(now: now)
+            } else {
+                let next = compose(now: now)
+                changes = difference(from: screen, to: next)
+                screen = next
+            }
             frames += 1
             scheduleTick(now: now)
             return changes
         }
         if !output.isEmpty { write(output) }
+    }
+
+    /// Forgets every drawn box, so the next frame lays out and draws all of them (a benchmark's full
+    /// frame; a change of appearance).
+    public func invalidate() {
+        lock.withLock {
+            for id in panels.keys { panels[id]?.drawn = nil }
+        }
+    }
+
+    /// Where each box's top-left cell is on the screen, from the last full compose.
+    private var positions: [String: (row: Int, column: Int)] = [:]
+    /// What the last full compose arranged: ids, families, titles, message and width.
+    private var arrangement: [String] = []
+
+    private func currentArrangement() -> [String] {
+        panels.keys.sorted().map { "\($0)|\(panels[$0]!.family.rawValue)|\(panels[$0]!.title)" } + ["\(message ?? "")|\(width)"]
+    }
+
+    /// Draws again the boxes not kept from the last frame, and compares each with its place on the
+    /// screen.
+    private func redrawInPlace(now: Date) -> String {
+        var output = ""
+        for id in panels.keys.sorted() where panels[id]!.drawn == nil {
+            guard let origin = positions[id] else { continue }
+            let panel = panels[id]!
+            let box = grid(for: panel, id: id, now: now)
+            if !(panel.status?.entry.map { DateText.containsLive($0.view) } ?? false) { panels[id]?.drawn = box }
+            for (offset, row) in box.enumerated() {
+                let line = origin.row + offset
+                guard line < screen.count, origin.column + row.count <= screen[line].count else { continue }
+                let before = Array(screen[line][origin.column..<(origin.column + row.count)])
+                guard before != row else { continue }
+                output += changedRuns(line: line, from: before, to: row, offset: origin.column)
+                screen[line].replaceSubrange(origin.column..<(origin.column + row.count), with: row)
+            }
+        }
+        return output
     }
 
     /// The whole screen, for a first draw or a test: every row encoded.
@@ -99,8 +147,17 @@ public final class Dashboard: @unchecked Sendable {
     func compose(now: Date) -> [[TerminalRenderer.StyledCell]] {
         var rows: [[TerminalRenderer.StyledCell]] = []
         var line: [[[TerminalRenderer.StyledCell]]] = []
+        var lineIDs: [String] = []
         var lineWidth = 0
+        positions = [:]
+        arrangement = currentArrangement()
         func flushLine() {
+            var column = 0
+            for (id, box) in zip(lineIDs, line) {
+                positions[id] = (rows.count, column)
+                column += (box.first?.count ?? 0) + 1
+            }
+            lineIDs = []
             let height = line.map(\.count).max() ?? 0
             for row in 0..<height {
                 var cells: [TerminalRenderer.StyledCell] = []
@@ -116,11 +173,19 @@ public final class Dashboard: @unchecked Sendable {
         }
         for id in panels.keys.sorted() {
             let panel = panels[id]!
-            let box = grid(for: panel, id: id, now: now)
+            let box: [[TerminalRenderer.StyledCell]]
+            if let drawn = panel.drawn {
+                box = drawn
+            } else {
+                box = grid(for: panel, id: id, now: now)
+                // A box without live text looks the same until its status changes: drawn once.
+                if !(panel.status?.entry.map { DateText.containsLive($0.view) } ?? false) { panels[id]?.drawn = box }
+            }
             let boxWidth = box.first?.count ?? 0
             if !line.isEmpty, lineWidth + 1 + boxWidth > width { flushLine() }
             lineWidth += (line.isEmpty ? 0 : 1) + boxWidth
             line.append(box)
+            lineIDs.append(id)
         }
         flushLine()
         if let message {
@@ -160,23 +225,31 @@ public final class Dashboard: @unchecked Sendable {
             return output
         }
         for (index, (before, after)) in zip(old, new).enumerated() where before != after {
-            var column = 0
-            while column < after.count {
-                guard before[column] != after[column] else {
-                    column += 1
-                    continue
-                }
-                // A run of changed cells; a wide character's continuation goes with its first half.
-                var start = column
-                while start > 0, after[start].isContinuation { start -= 1 }
-                var end = column
-                while end < after.count, before[end] != after[end] || after[end].isContinuation { end += 1 }
-                let run = Array(after[start..<end])
-                // Cells are screen columns: a wide character's second half is a cell of its own.
-                output += "\u{1B}[\(index + 1);\(start + 1)H" + renderer.encode(run)
-                cellsWritten += run.count
-                column = end
+            output += changedRuns(line: index, from: before, to: after, offset: 0)
+        }
+        return output
+    }
+
+    /// For each run of changed cells between two versions of (part of) a screen line: a cursor move
+    /// and the cells. `offset` is the screen column of the part's first cell.
+    func changedRuns(line: Int, from before: [TerminalRenderer.StyledCell], to after: [TerminalRenderer.StyledCell], offset: Int) -> String {
+        var output = ""
+        var column = 0
+        while column < after.count {
+            guard before[column] != after[column] else {
+                column += 1
+                continue
             }
+            // A run of changed cells; a wide character's continuation goes with its first half.
+            var start = column
+            while start > 0, after[start].isContinuation { start -= 1 }
+            var end = column
+            while end < after.count, before[end] != after[end] || after[end].isContinuation { end += 1 }
+            let run = Array(after[start..<end])
+            // Cells are screen columns: a wide character's second half is a cell of its own.
+            output += "\u{1B}[\(line + 1);\(offset + start + 1)H" + renderer.encode(run)
+            cellsWritten += run.count
+            column = end
         }
         return output
     }

@@ -29,11 +29,12 @@ public struct DateText: Sendable {
     /// The node's text at `now`. ICU puts a narrow no-break space before AM/PM; a plain space is
     /// what every terminal font draws.
     public func text(of node: ViewNode, now: Date) -> String {
-        formatted(node, now: now).replacingOccurrences(of: "\u{202F}", with: " ")
+        let fallback = node["text"]?.stringValue ?? ""
+        guard node.attributes.members.count > 1 else { return fallback }  // plain text: nothing to format
+        return formatted(node, now: now, fallback: fallback).replacingOccurrences(of: "\u{202F}", with: " ")
     }
 
-    private func formatted(_ node: ViewNode, now: Date) -> String {
-        let fallback = node["text"]?.stringValue ?? ""
+    private func formatted(_ node: ViewNode, now: Date, fallback: String) -> String {
         if let date = node["date"]?.numberValue, let style = node["dateStyle"]?.stringValue {
             return format(Date(timeIntervalSince1970: date), style: style, now: now) ?? fallback
         }

@@ -13,6 +13,8 @@ public struct TextStyle: Equatable, Sendable {
     public var redacted = false
     /// The destination of the `Link` this text is inside, if any.
     public var link: String?
+    /// How wrapped lines line up: `leading`, `center` or `trailing`.
+    public var alignment = "leading"
 
     public init() {}
 
@@ -77,6 +79,8 @@ public struct PlacedElement: Equatable, Sendable {
         case text(String, TextStyle)
         /// A divider: a line across `rect`.
         case rule(horizontal: Bool)
+        /// A colour filling `rect` (a `background`), drawn under what follows.
+        case fill(String)
     }
 
     public var rect: LayoutRect
@@ -128,13 +132,45 @@ public struct Layout: Sendable {
 
     enum Axis { case horizontal, vertical }
 
-    indirect enum Node {
-        case text(String, TextStyle, lineLimit: Int?)
-        case stack(Axis, alignment: String?, spacing: Double?, [Node])
-        case zstack([Node])
-        case spacer(minLength: Double?)
-        case divider
-        case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Node)
+    /// A node of the prepared tree. A class, so that each remembers the sizes it chose for the
+    /// proposals it got: stacks ask their children several times (flexibility, then a share), and
+    /// without the memo the work would multiply with every level of nesting.
+    final class Node {
+        indirect enum Kind {
+            case text(String, TextStyle, lineLimit: Int?)
+            case stack(Axis, alignment: String?, spacing: Double?, [Node])
+            case zstack([Node])
+            case spacer(minLength: Double?)
+            case divider
+            case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Node)
+            case frame(Frame, Node)
+            case background(String, Node)
+        }
+
+        struct Key: Hashable {
+            let width: Double?
+            let height: Double?
+            let axis: Axis?
+        }
+
+        let kind: Kind
+        var sizes: [Key: Size] = [:]
+        /// A text's lines at a width, before any limit: sizing asks at one width for several heights.
+        var lines: [Double: [String]] = [:]
+
+        init(_ kind: Kind) { self.kind = kind }
+    }
+
+    /// A `frame` modifier's bounds, in layout units; `.infinity` for a maximum that takes all.
+    struct Frame {
+        var width: Double?
+        var height: Double?
+        var minWidth: Double?
+        var maxWidth: Double?
+        var minHeight: Double?
+        var maxHeight: Double?
+        var alignment: String?
+        var isFixed: Bool { minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil }
     }
 
     /// The view tree as layout sees it: styles pushed down to the text, padding as wrappers, views it
@@ -154,6 +190,9 @@ public struct Layout: Sendable {
                     if let weight = modifier.value["weight"]?.stringValue { style.bold = ["semibold", "bold", "heavy", "black"].contains(weight) }
                 }
             case "bold": style.bold = modifier.value.boolValue ?? true
+            case "fontWeight":
+                if let weight = modifier.value.stringValue { style.bold = ["semibold", "bold", "heavy", "black"].contains(weight) }
+            case "multilineTextAlignment": style.alignment = modifier.value.stringValue ?? "leading"
             case "foregroundColor", "foregroundStyle": style.color = modifier.value.stringValue
             case "redacted": if modifier.value.stringValue == "placeholder" { style.redacted = true }
             case "lineLimit": lineLimit = modifier.value.numberValue.flatMap { Int(exactly: $0) }
@@ -164,23 +203,43 @@ public struct Layout: Sendable {
         let children = { view.children.map { prepare($0, inherited: style) } }
         var node: Node
         switch view.view {
-        case "text": node = .text(dates.text(of: view, now: now), style, lineLimit: lineLimit)
-        case "vstack": node = .stack(.vertical, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children())
-        case "hstack": node = .stack(.horizontal, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children())
-        case "zstack": node = .zstack(children())
-        case "spacer": node = .spacer(minLength: view["minLength"]?.numberValue)
-        case "divider": node = .divider
+        case "text": node = Node(.text(dates.text(of: view, now: now), style, lineLimit: lineLimit))
+        case "vstack": node = Node(.stack(.vertical, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
+        case "hstack": node = Node(.stack(.horizontal, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
+        case "zstack": node = Node(.zstack(children()))
+        case "spacer": node = Node(.spacer(minLength: view["minLength"]?.numberValue))
+        case "divider": node = Node(.divider)
         default:
             let inner = children()
-            node = inner.count == 1 ? inner[0] : .stack(.vertical, alignment: "leading", spacing: 0, inner)
+            node = inner.count == 1 ? inner[0] : Node(.stack(.vertical, alignment: "leading", spacing: 0, inner))
         }
-        for modifier in view.modifiers where modifier.name == "padding" {
+        // Layout modifiers wrap the view, innermost first.
+        for modifier in view.modifiers {
             let value = modifier.value
-            func edge(_ name: String) -> Double { value[name]?.numberValue ?? 0 }
-            node = .padding(
-                top: metrics.snap(metrics.vertical(edge("top"))), leading: metrics.snap(metrics.horizontal(edge("leading"))),
-                bottom: metrics.snap(metrics.vertical(edge("bottom"))), trailing: metrics.snap(metrics.horizontal(edge("trailing"))),
-                node)
+            switch modifier.name {
+            case "padding":
+                func edge(_ name: String) -> Double { value[name]?.numberValue ?? 0 }
+                node = Node(
+                    .padding(
+                        top: metrics.snap(metrics.vertical(edge("top"))), leading: metrics.snap(metrics.horizontal(edge("leading"))),
+                        bottom: metrics.snap(metrics.vertical(edge("bottom"))), trailing: metrics.snap(metrics.horizontal(edge("trailing"))),
+                        node))
+            case "frame":
+                func length(_ name: String, _ convert: (Double) -> Double) -> Double? {
+                    if value[name]?.stringValue == "infinity" { return .infinity }
+                    return value[name]?.numberValue.map { metrics.snap(convert(max(0, $0))) }
+                }
+                let frame = Frame(
+                    width: length("width", metrics.horizontal), height: length("height", metrics.vertical),
+                    minWidth: length("minWidth", metrics.horizontal), maxWidth: length("maxWidth", metrics.horizontal),
+                    minHeight: length("minHeight", metrics.vertical), maxHeight: length("maxHeight", metrics.vertical),
+                    alignment: value["alignment"]?.stringValue)
+                node = Node(.frame(frame, node))
+            case "background":
+                if let color = value.stringValue { node = Node(.background(color, node)) }
+            default:
+                break
+            }
         }
         return node
     }
@@ -188,9 +247,17 @@ public struct Layout: Sendable {
     // MARK: Sizing
 
     func size(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
-        switch node {
+        let key = Node.Key(width: proposal.width, height: proposal.height, axis: axis)
+        if let known = node.sizes[key] { return known }
+        let chosen = measure(node, proposal, axis: axis)
+        node.sizes[key] = chosen
+        return chosen
+    }
+
+    func measure(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
+        switch node.kind {
         case .text(let text, let style, let lineLimit):
-            let lines = wrap(text, style, lineLimit: lineLimit, proposal)
+            let lines = wrap(text, style, lineLimit: lineLimit, proposal, node: node)
             let width = lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
             return Size(width: width, height: Double(lines.count) * metrics.lineHeight(style))
         case .spacer(let minLength):
@@ -212,6 +279,10 @@ public struct Layout: Sendable {
         case .zstack(let children):
             let sizes = children.map { self.size($0, proposal, axis: nil) }
             return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+        case .background(_, let content):
+            return size(content, proposal, axis: axis)
+        case .frame(let frame, let content):
+            return frameSize(frame, content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):
             let sizes = stackSizes(stackAxis, spacing: spacing, children, proposal)
             let gaps = gapLength(stackAxis, spacing, count: children.count)
@@ -222,6 +293,38 @@ public struct Layout: Sendable {
                 return Size(width: sizes.map(\.width).reduce(0, +) + gaps, height: sizes.map(\.height).max() ?? 0)
             }
         }
+    }
+
+    /// A frame's own size and its content's, as SwiftUI sizes `frame`: a fixed frame proposes its
+    /// lengths and takes them; a flexible one proposes the offer within its bounds, and takes the
+    /// content's size within them, or all it is offered up to an infinite maximum.
+    func frameSize(_ frame: Frame, _ content: Node, _ proposal: Proposal, axis: Axis?) -> (outer: Size, inner: Size) {
+        if frame.isFixed {
+            let inner = size(content, Proposal(width: frame.width ?? proposal.width, height: frame.height ?? proposal.height), axis: axis)
+            return (Size(width: frame.width ?? inner.width, height: frame.height ?? inner.height), inner)
+        }
+        func clamp(_ value: Double?, _ low: Double?, _ high: Double?) -> Double? {
+            guard var value else { return nil }
+            if let low { value = max(value, low) }
+            if let high { value = min(value, high) }
+            return value
+        }
+        let inner = size(
+            content, Proposal(width: clamp(proposal.width, frame.minWidth, frame.maxWidth), height: clamp(proposal.height, frame.minHeight, frame.maxHeight)),
+            axis: axis)
+        func outer(_ child: Double, _ offered: Double?, _ low: Double?, _ high: Double?) -> Double {
+            var length = child
+            if let high, let offered, offered.isFinite, high > child { length = min(high, max(child, offered)) }
+            if let low { length = max(length, low) }
+            if let high { length = min(length, high) }
+            return length.isFinite ? length : child
+        }
+        return (
+            Size(
+                width: outer(inner.width, proposal.width, frame.minWidth, frame.maxWidth),
+                height: outer(inner.height, proposal.height, frame.minHeight, frame.maxHeight)),
+            inner
+        )
     }
 
     func gapLength(_ axis: Axis, _ spacing: Double?, count: Int) -> Double {
@@ -247,7 +350,7 @@ public struct Layout: Sendable {
         // Spacers come last, as in SwiftUI: the other children are sized first, with the spacers'
         // minimum lengths held back, and the spacers share what is left.
         func isSpacer(_ node: Node) -> Bool {
-            if case .spacer = node { return true }
+            if case .spacer = node.kind { return true }
             return false
         }
         let spacers = children.indices.filter { isSpacer(children[$0]) }
@@ -278,36 +381,78 @@ public struct Layout: Sendable {
     /// Text broken into lines at `proposal.width` (by words, a word longer than a line by
     /// characters), then cut to `lineLimit` and to the lines `proposal.height` holds, the last line
     /// ending in "…" when anything was cut.
-    func wrap(_ text: String, _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal) -> [String] {
+    func wrap(_ text: String, _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal, node: Node? = nil) -> [String] {
+        let hasNewline = text.utf8.contains(UInt8(ascii: "\n"))
+        // Most text fits on its one line: no breaking, no cutting.
+        if !hasNewline, proposal.height.map({ $0 >= metrics.lineHeight(style) }) ?? true,
+            proposal.width.map({ !$0.isFinite || metrics.width(of: text, style: style) <= $0 }) ?? true
+        {
+            return [text]
+        }
+        let key = proposal.width ?? .infinity
+        let lines: [String]
+        if let node, let known = node.lines[key] {
+            lines = known
+        } else {
+            lines = breakLines(text, style, hasNewline: hasNewline, width: proposal.width)
+            node?.lines[key] = lines
+        }
+        return limited(lines, style, lineLimit: lineLimit, proposal)
+    }
+
+    /// Text broken into lines at `width` (nil: only at newlines).
+    func breakLines(_ text: String, _ style: TextStyle, hasNewline: Bool, width proposed: Double?) -> [String] {
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard let width = proposal.width, width.isFinite else {
-                lines.append(String(paragraph))
+        let space = metrics.width(of: " ", style: style)
+        for paragraph in hasNewline ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text] {
+            guard let width = proposed, width.isFinite else {
+                lines.append(paragraph)
                 continue
             }
+            // Each word measured once; lines filled greedily by adding widths.
             var line = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-                let candidate = line.isEmpty ? word : line + " " + word
-                if metrics.width(of: candidate, style: style) <= width {
-                    line = candidate
+            var lineWidth = 0.0
+            var started = false
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                let wordWidth = metrics.width(of: String(word), style: style)
+                if !started, wordWidth <= width {
+                    line = String(word)
+                    lineWidth = wordWidth
+                    started = true
                     continue
                 }
-                if !line.isEmpty { lines.append(line) }
-                line = word
+                if started, lineWidth + space + wordWidth <= width {
+                    line += " " + word
+                    lineWidth += space + wordWidth
+                    continue
+                }
+                if started { lines.append(line) }
+                started = true
+                line = String(word)
+                lineWidth = wordWidth
                 // A word wider than the line is broken by characters.
-                while metrics.width(of: line, style: style) > width, width > 0 {
+                while lineWidth > width, width > 0 {
                     var head = ""
+                    var headWidth = 0.0
                     for character in line {
-                        if metrics.width(of: head + String(character), style: style) > width { break }
+                        let characterWidth = metrics.width(of: String(character), style: style)
+                        if headWidth + characterWidth > width { break }
                         head.append(character)
+                        headWidth += characterWidth
                     }
                     if head.isEmpty { break }
                     lines.append(head)
                     line = String(line.dropFirst(head.count))
+                    lineWidth = metrics.width(of: line, style: style)
                 }
             }
             lines.append(line)
         }
+        return lines
+    }
+
+    /// Lines cut to `lineLimit` and to what `proposal.height` holds, the last ending in "…".
+    func limited(_ lines: [String], _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal) -> [String] {
         var limit = lineLimit.map { max(1, $0) } ?? Int.max
         if let height = proposal.height, height.isFinite {
             limit = min(limit, max(1, Int((height / metrics.lineHeight(style)).rounded(.down))))
@@ -329,15 +474,21 @@ public struct Layout: Sendable {
     // MARK: Placing
 
     func place(_ node: Node, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
-        switch node {
+        switch node.kind {
         case .text(let text, let style, let lineLimit):
-            let lines = wrap(text, style, lineLimit: lineLimit, Proposal(width: rect.width, height: rect.height))
+            let lines = wrap(text, style, lineLimit: lineLimit, Proposal(width: rect.width, height: rect.height), node: node)
             let height = metrics.lineHeight(style)
             for (index, line) in lines.enumerated() {
                 let width = min(rect.width, metrics.width(of: line, style: style))
+                let x: Double
+                switch style.alignment {
+                case "center": x = rect.x + metrics.snap((rect.width - width) / 2)
+                case "trailing": x = rect.x + rect.width - width
+                default: x = rect.x
+                }
                 elements.append(
                     PlacedElement(
-                        rect: LayoutRect(x: rect.x, y: rect.y + Double(index) * height, width: width, height: height),
+                        rect: LayoutRect(x: x, y: rect.y + Double(index) * height, width: width, height: height),
                         content: .text(line, style)))
             }
         case .spacer:
@@ -356,6 +507,12 @@ public struct Layout: Sendable {
                 let size = self.size(child, Proposal(width: rect.width, height: rect.height), axis: nil)
                 place(child, centered(size, in: rect), axis: nil, into: &elements)
             }
+        case .background(let color, let content):
+            elements.append(PlacedElement(rect: rect, content: .fill(color)))
+            place(content, rect, axis: axis, into: &elements)
+        case .frame(let frame, let content):
+            let inner = frameSize(frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
+            place(content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
         case .stack(let stackAxis, let alignment, let spacing, let children):
             let sizes = stackSizes(stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height))
             let gap = children.count > 1 ? gapLength(stackAxis, spacing, count: 2) : 0
@@ -385,6 +542,18 @@ public struct Layout: Sendable {
                 place(child, childRect, axis: stackAxis, into: &elements)
             }
         }
+    }
+
+    /// `size` placed in `rect` by an alignment name (`topLeading`, `bottom`...; centre when nil).
+    func aligned(_ size: Size, in rect: LayoutRect, _ alignment: String?) -> LayoutRect {
+        let name = (alignment ?? "center").lowercased()
+        let x =
+            name.hasSuffix("leading") ? rect.x
+            : name.hasSuffix("trailing") ? rect.x + rect.width - size.width : rect.x + metrics.snap((rect.width - size.width) / 2)
+        let y =
+            name.hasPrefix("top") ? rect.y
+            : name.hasPrefix("bottom") ? rect.y + rect.height - size.height : rect.y + metrics.snap((rect.height - size.height) / 2)
+        return LayoutRect(x: x, y: y, width: size.width, height: size.height)
     }
 
     func centered(_ size: Size, in rect: LayoutRect) -> LayoutRect {

@@ -4,6 +4,9 @@ import WidgetWire
 /// Renders a view tree as plain lines of text: stacks become lines and columns, text its content.
 /// Enough to read a widget in a terminal or a log; the styled renderers draw the real thing.
 public enum PlainTextRenderer {
+    /// Made once: a `Locale` is costly to create for every text.
+    private static let dates = DateText()
+
     public static func lines(_ node: ViewNode) -> [String] {
         let lines = render(node)
         // Leading and trailing blank lines carry no content.
@@ -17,7 +20,7 @@ public enum PlainTextRenderer {
         switch node.view {
         case "text":
             // Self-updating dates as they read now.
-            return DateText().text(of: node, now: Date()).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return dates.text(of: node, now: Date()).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         case "spacer":
             return []
         case "divider":

@@ -23,7 +23,7 @@ public struct PointMetrics: LayoutMetrics {
                 }
             }
         }
-        return width.rounded(.up)
+        return width
     }
 
     public func lineHeight(_ style: TextStyle) -> Double { (style.points * 1.2).rounded(.up) }
@@ -55,7 +55,7 @@ public struct SVGRenderer: Sendable {
         // The widget: a tap anywhere opens its widgetURL; links (not in small widgets) open theirs.
         let linksApply = family != .systemSmall
         svg += targets.widgetURL.map { "<a href=\"\(XMLText.escape($0))\">" } ?? "<g>"
-        svg += background(family, size)
+        svg += background(family, size, fill: view.modifier("containerBackground")?.stringValue)
         for element in elements where !(linksApply && element.link != nil) { svg += draw(element) }
         svg += targets.widgetURL == nil ? "</g>\n" : "</a>\n"
         if linksApply {
@@ -74,8 +74,8 @@ public struct SVGRenderer: Sendable {
         return svg + "</svg>\n"
     }
 
-    func background(_ family: WidgetFamily, _ size: (width: Double, height: Double)) -> String {
-        let fill = hex(SystemColors.background(appearance))
+    func background(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill color: String?) -> String {
+        let fill = hex(color.map { SystemColors.rgb($0, appearance) } ?? SystemColors.background(appearance))
         switch family {
         case .accessoryInline: return ""
         case .accessoryCircular:
@@ -100,6 +100,9 @@ public struct SVGRenderer: Sendable {
             return "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
                 + (style.isBold ? " font-weight=\"600\"" : "") + " fill=\"\(hex(SystemColors.rgb(style.color ?? "primary", appearance)))\""
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
+        case .fill(let color):
+            return "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" "
+                + "fill=\"\(hex(SystemColors.rgb(color, appearance)))\"/>\n"
         case .rule(let horizontal):
             let stroke = hex(SystemColors.rgb("separator", appearance))
             return horizontal

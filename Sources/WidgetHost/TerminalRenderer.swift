@@ -32,7 +32,9 @@ public struct TerminalMetrics: LayoutMetrics {
 public enum TerminalText {
     /// Columns `text` takes: 2 for wide and emoji characters, 0 for combining marks and joiners.
     public static func width(_ text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        // ASCII, the common case, is one column a byte; Unicode properties are looked up only beyond.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.reduce(0) { $0 + width(of: $1) }
     }
 
     /// `text` as cells: a character each, and an empty continuation after a wide one.
@@ -48,6 +50,7 @@ public enum TerminalText {
     }
 
     public static func width(of character: Character) -> Int {
+        if character.isASCII { return 1 }
         guard let first = character.unicodeScalars.first else { return 0 }
         if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
             || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
@@ -109,7 +112,7 @@ public struct TerminalRenderer: Sendable {
         -> [[StyledCell]]
     {
         let (columns, rows) = family.terminalSize
-        var canvas = Canvas(columns: columns, rows: rows)
+        var canvas = Canvas(columns: columns, rows: rows, fill: view.modifier("containerBackground")?.stringValue)
         let layout = Layout(metrics: TerminalMetrics(), now: now, dates: dates)
         for element in layout.place(view, in: (Double(columns), Double(rows))) {
             canvas.draw(element)
@@ -142,13 +145,20 @@ public struct TerminalRenderer: Sendable {
         public var background = true
         /// The second column of a wide character: drawn by the first.
         public var isContinuation = false
+        /// A colour behind the cell (a `background` modifier, the widget's container background);
+        /// nil for the system background.
+        public var fill: String?
 
-        public init(text: String = " ", color: String? = nil, bold: Bool = false, background: Bool = true, isContinuation: Bool = false) {
+        public init(
+            text: String = " ", color: String? = nil, bold: Bool = false, background: Bool = true, isContinuation: Bool = false,
+            fill: String? = nil
+        ) {
             self.text = text
             self.color = color
             self.bold = bold
             self.background = background
             self.isContinuation = isContinuation
+            self.fill = fill
         }
     }
 
@@ -159,10 +169,10 @@ public struct TerminalRenderer: Sendable {
         let rows: Int
         var cells: [[Cell]]
 
-        init(columns: Int, rows: Int) {
+        init(columns: Int, rows: Int, fill: String? = nil) {
             self.columns = columns
             self.rows = rows
-            cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
+            cells = Array(repeating: Array(repeating: Cell(fill: fill), count: columns), count: rows)
         }
 
         mutating func draw(_ element: PlacedElement) {
@@ -177,23 +187,28 @@ public struct TerminalRenderer: Sendable {
                     guard width > 0 else { continue }
                     guard column >= 0, column + width <= min(columns, x + Int(element.rect.width.rounded(.up))) else { break }
                     let redact = style.redacted && !character.isWhitespace
+                    let fill = cells[y][column].fill
                     cells[y][column] = Cell(
                         text: redact ? String(repeating: "▆", count: width) : String(character), color: redact ? "redacted" : style.color,
-                        bold: style.isBold && !redact)
-                    if width == 2 { cells[y][column + 1] = Cell(isContinuation: true) }
+                        bold: style.isBold && !redact, fill: fill)
+                    if width == 2 { cells[y][column + 1] = Cell(isContinuation: true, fill: fill) }
                     column += width
                 }
             case .rule(let horizontal):
                 if horizontal {
                     guard (0..<rows).contains(y) else { return }
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) {
-                        cells[y][column] = Cell(text: "─", color: "separator")
+                        cells[y][column] = Cell(text: "─", color: "separator", fill: cells[y][column].fill)
                     }
                 } else {
                     guard (0..<columns).contains(x) else { return }
                     for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
-                        cells[row][x] = Cell(text: "│", color: "separator")
+                        cells[row][x] = Cell(text: "│", color: "separator", fill: cells[row][x].fill)
                     }
+                }
+            case .fill(let color):
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) { cells[row][column].fill = color }
                 }
             }
         }
@@ -230,16 +245,16 @@ public struct TerminalRenderer: Sendable {
     public func encode(_ row: [StyledCell]) -> String {
         var line = ""
         var run = ""
-        var runStyle: (String?, Bool, Bool)?
+        var runStyle: (String?, Bool, Bool, String?)?
         func flush() {
             guard let style = runStyle else { return }
-            line += paint(run, color: style.0, bold: style.1, background: style.2)
+            line += paint(run, color: style.0, bold: style.1, background: style.2, fill: style.3)
             run = ""
         }
         for cell in row where !cell.isContinuation {
-            if runStyle.map({ $0.0 != cell.color || $0.1 != cell.bold || $0.2 != cell.background }) ?? true {
+            if runStyle.map({ $0.0 != cell.color || $0.1 != cell.bold || $0.2 != cell.background || $0.3 != cell.fill }) ?? true {
                 flush()
-                runStyle = (cell.color, cell.bold, cell.background)
+                runStyle = (cell.color, cell.bold, cell.background, cell.fill)
             }
             run += cell.text
         }
@@ -248,12 +263,14 @@ public struct TerminalRenderer: Sendable {
     }
 
     /// `text` in a colour (a name or `#rrggbb`), on the widget's background, in the chosen mode.
-    func paint(_ text: String, color: String?, bold: Bool, background: Bool) -> String {
+    func paint(_ text: String, color: String?, bold: Bool, background: Bool, fill: String? = nil) -> String {
         guard colorMode != .none else { return text }
         var codes: [String] = []
         if bold { codes.append("1") }
         codes.append(code(for: SystemColors.rgb(color ?? "primary", appearance), foreground: true))
-        if background { codes.append(code(for: SystemColors.background(appearance), foreground: false)) }
+        if background {
+            codes.append(code(for: fill.map { SystemColors.rgb($0, appearance) } ?? SystemColors.background(appearance), foreground: false))
+        }
         return "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
     }
 

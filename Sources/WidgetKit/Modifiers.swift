@@ -29,6 +29,74 @@ extension View {
     /// Makes text in this view bold.
     public func bold(_ isActive: Bool = true) -> ModifiedContent<Self> { modifier("bold", .bool(isActive)) }
 
+    /// Sets the weight of text in this view.
+    public func fontWeight(_ weight: Font.Weight?) -> ModifiedContent<Self> { modifier("fontWeight", weight.map { .string($0.rawValue) } ?? .null) }
+
+    /// Sets the colour of text and symbols in this view (a `Color`; gradients are not drawn as text).
+    public func foregroundStyle(_ color: Color) -> ModifiedContent<Self> { modifier("foregroundStyle", color.json) }
+
+    /// Draws a colour behind the view, the size of the view.
+    public func background(_ color: Color) -> ModifiedContent<Self> { modifier("background", color.json) }
+
+    /// A fixed size for the view in either dimension; nil keeps the view's own.
+    public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> ModifiedContent<Self> {
+        var object = JSONObject()
+        if let width { object["width"] = .number(Double(width)) }
+        if let height { object["height"] = .number(Double(height)) }
+        if alignment != .center { object["alignment"] = .string(alignment.name) }
+        return modifier("frame", .object(object))
+    }
+
+    /// Bounds for the view's size; `.infinity` as a maximum takes all the space offered.
+    public func frame(
+        minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil,
+        idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil, alignment: Alignment = .center
+    ) -> ModifiedContent<Self> {
+        var object = JSONObject()
+        func put(_ name: String, _ value: CGFloat?) {
+            guard let value else { return }
+            object[name] = value.isInfinite ? .string("infinity") : .number(Double(value))
+        }
+        put("minWidth", minWidth)
+        put("idealWidth", idealWidth)
+        put("maxWidth", maxWidth)
+        put("minHeight", minHeight)
+        put("idealHeight", idealHeight)
+        put("maxHeight", maxHeight)
+        if alignment != .center { object["alignment"] = .string(alignment.name) }
+        return modifier("frame", .object(object))
+    }
+
+    /// The most lines text in this view may take; it truncates with "…" beyond. Nil: no limit.
+    public func lineLimit(_ number: Int?) -> ModifiedContent<Self> { modifier("lineLimit", number.map { .number(Double($0)) } ?? .null) }
+
+    /// How the lines of wrapped text line up with each other.
+    public func multilineTextAlignment(_ alignment: TextAlignment) -> ModifiedContent<Self> {
+        modifier("multilineTextAlignment", .string(alignment.rawValue))
+    }
+
+    /// Shows the view redacted: `.placeholder` draws text as grey bars, as iOS does while loading.
+    public func redacted(reason: RedactionReasons) -> ModifiedContent<Self> {
+        modifier("redacted", reason.contains(.placeholder) ? .string("placeholder") : (reason.contains(.privacy) ? .string("privacy") : .null))
+    }
+
+    /// Marks the view as private data: redacted where widgets show on a locked screen.
+    public func privacySensitive(_ sensitive: Bool = true) -> ModifiedContent<Self> { modifier("privacySensitive", .bool(sensitive)) }
+
+    /// The widget's background (iOS 17), drawn by the system behind the content and removed where
+    /// the system shows the widget without one.
+    public func containerBackground(_ color: Color, for placement: ContainerBackgroundPlacement) -> ModifiedContent<Self> {
+        modifier("containerBackground", color.json)
+    }
+
+    /// Whether the view takes the accent colour when the widget is shown in accented mode.
+    public func widgetAccentable(_ accentable: Bool = true) -> ModifiedContent<Self> { modifier("widgetAccentable", .bool(accentable)) }
+
+    /// Marks content that goes stale after an interaction until the widget reloads.
+    public func invalidatableContent(_ invalidatable: Bool = true) -> ModifiedContent<Self> {
+        modifier("invalidatableContent", .bool(invalidatable))
+    }
+
     /// Pads the view on all edges by the system's default amount (16 points).
     public func padding() -> ModifiedContent<Self> { padding(.all, nil) }
 
@@ -136,4 +204,16 @@ public struct Color: Equatable, Sendable {
     }
 
     init(json: JSONValue) { self.json = json }
+}
+
+/// How the lines of multiline text line up.
+public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
+    case leading, center, trailing
+}
+
+/// Where a container background goes; widgets have one placement.
+public struct ContainerBackgroundPlacement: Hashable, Sendable {
+    let name: String
+    /// The widget's background.
+    public static let widget = ContainerBackgroundPlacement(name: "widget")
 }

@@ -398,6 +398,13 @@ func machineDescription() -> String {
     print("warning: a debug build; run `make bench` (release) for figures worth keeping")
 #endif
 
+// BENCH_ONLY=frames runs the dashboard frame benchmark alone and prints it (for profiling).
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "frames" {
+    let result = benchmarkFrames(widgets: 100, frames: 50)
+    print("tick \(percentile(result.frame, 0.5)) ms; full \(percentile(result.full, 0.5)) ms; plain text \(percentile(result.plainText, 0.5)) ms; cells \(result.cellsPerTick)")
+    exit(0)
+}
+
 let machine = machineDescription()
 let loading = benchmarkLoading(rounds: 9)
 let request = benchmarkRequest(iterations: ProcessInfo.processInfo.environment["BENCH_ITERATIONS"].flatMap { Int($0) } ?? 100_000)
@@ -413,6 +420,7 @@ let processOverhead = percentile(isolation.process, 0.5) - directMedian
 let socketRoundTrip = benchmarkSocketRoundTrip(iterations: 20_000)
 let engineRun = benchmarkEngine(instances: 100_000)
 let idle = benchmarkIdle(dueDates: 6, seconds: 3)
+let frames = benchmarkFrames(widgets: 100, frames: 200)
 
 let loadRatio = loading.loader / loading.floor
 let abiMedian = percentile(request.throughABI, 0.5)
@@ -501,7 +509,25 @@ let engineRows = [
         result: "\(idle.processWakeups - idle.floorWakeups) switches for \(idle.dueDates) due dates",
         goal: "one wakeup per due date, none else", met: idle.engineWakeups == idle.dueDates && idle.processWakeups - idle.floorWakeups <= idle.dueDates),
 ]
-let allRows = rows + engineRows
+let fullMedian = percentile(frames.full, 0.5)
+let renderRows = [
+    Row(
+        name: "dashboard full frame: lay out and draw all \(frames.widgets) widgets in the terminal, compare, write (median)",
+        measured: "\(formatted(fullMedian, 2)) ms (p90 \(formatted(percentile(frames.full, 0.9), 2)) ms)",
+        floor: "the same trees as plain text, no layout: \(formatted(percentile(frames.plainText, 0.5), 2)) ms",
+        result: "\(formatted(fullMedian, 2)) ms per frame", goal: "< 5 ms per frame", met: fullMedian < 5),
+    Row(
+        name: "dashboard tick frame: \(frames.widgets) widgets shown, one with a timer, the others kept from the last frame (median)",
+        measured: "\(formatted(percentile(frames.frame, 0.5), 2)) ms (p90 \(formatted(percentile(frames.frame, 0.9), 2)) ms)",
+        floor: "full frame: \(formatted(fullMedian, 2)) ms", result: "\(formatted(percentile(frames.frame, 0.5), 2)) ms per tick",
+        goal: "none set", met: true),
+    Row(
+        name: "dashboard tick: cells written when only a timer's seconds change; when nothing changes",
+        measured: "\(formatted(frames.cellsPerTick, 1)) cells; \(formatted(frames.cellsPerIdleTick, 0)) cells",
+        floor: "cells on screen: \(frames.cellsOnScreen)", result: "only the changed cells",
+        goal: "only the cells that change are written", met: frames.cellsPerTick <= 4 && frames.cellsPerIdleTick == 0),
+]
+let allRows = rows + engineRows + renderRows
 
 let header = ["benchmark", "measured", "floor, same run", "result", "goal", "met"]
 let table = [header] + allRows.map { [$0.name, $0.measured, $0.floor, $0.result, $0.goal, $0.met ? "yes" : "NO"] }
@@ -580,6 +606,15 @@ markdown += """
       the context switches of all the process's threads in the window (from
       `/proc/self/task/*/status`), against the same window measured first with no engine. A switch
       is a thread woken (or preempted); one per due date is the timer thread.
+
+    - **Dashboard frames.** 100 status widgets (a headline, a line of text or a timer, a divider, three
+      rows with a spacer and a coloured text, padding), in small, medium and large, on `widgets run`'s
+      dashboard at 240 columns in truecolor, on the virtual clock. A full frame forgets every drawn box
+      and redraws: each box laid out and drawn to cells, compared with its place on the screen, the
+      changes encoded (50 frames). A tick frame is one second of the clock: the timer's box is laid
+      out and drawn again, the others are kept (200 frames). Medians. The floor renders the same
+      trees with the plain-text renderer, which does no layout. Cells written per tick count what the
+      comparison wrote as the timer's seconds change, then on a redraw with nothing changed.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.

@@ -133,3 +133,35 @@ extension RenderingTests {
         #expect(bad.standardError.hasPrefix("widgets: --color takes auto, none, 256 or truecolor, not 'pink'\n"))
     }
 }
+
+extension RenderingTests {
+    func rects(_ json: String, in size: (Double, Double)) -> [LayoutRect] {
+        Layout(metrics: TerminalMetrics()).place(view(json), in: size).map(\.rect)
+    }
+
+    @Test func framesFixAndBoundSizesAndAlignTheirContent() {
+        // A fixed frame of 80 × 48 points (10 × 3 cells), the text centred in it, the frame centred in 20 × 5.
+        #expect(rects(#"{"view":"text","text":"abcd","modifiers":[{"frame":{"width":80,"height":48}}]}"#, in: (20, 5))
+            == [LayoutRect(x: 8, y: 2, width: 4, height: 1)])
+        // maxWidth infinity takes the whole width; the text goes to the trailing edge.
+        #expect(rects(#"{"view":"text","text":"abcd","modifiers":[{"frame":{"maxWidth":"infinity","alignment":"trailing"}}]}"#, in: (20, 5))
+            == [LayoutRect(x: 16, y: 2, width: 4, height: 1)])
+        // A minimum wider than the text.
+        #expect(rects(#"{"view":"text","text":"ab","modifiers":[{"frame":{"minWidth":80,"alignment":"leading"}}]}"#, in: (20, 5))
+            == [LayoutRect(x: 5, y: 2, width: 2, height: 1)])
+    }
+
+    @Test func wrappedLinesLineUpAsAskedAndBackgroundsFill() {
+        let centred = Layout(metrics: TerminalMetrics()).place(
+            view(#"{"view":"text","text":"one two three","modifiers":[{"multilineTextAlignment":"center"}]}"#), in: (9, 5))
+        #expect(centred.map(\.rect.x) == [1, 2])  // the text (7 wide) centred in 9; "three" (5) centred within it
+        let filled = TerminalRenderer(colorMode: .truecolor, appearance: .light).render(
+            view(##"{"view":"text","text":"hi","modifiers":[{"background":"#102030"}]}"##), family: .accessoryInline)
+        #expect(filled[1].contains("48;2;16;32;48m"), "the text's cells on its background colour")
+        let container = TerminalRenderer(colorMode: .truecolor, appearance: .light).render(
+            view(##"{"view":"text","text":"hi","modifiers":[{"containerBackground":"#102030"}]}"##), family: .accessoryInline)
+        #expect(container[1].components(separatedBy: "48;2;16;32;48m").count == 2, "every content cell, in one run")
+        let weight = Layout(metrics: TerminalMetrics()).place(view(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"bold"}]}"#), in: (5, 1))
+        if case .text(_, let style) = weight[0].content { #expect(style.isBold) } else { Issue.record("no text") }
+    }
+}

@@ -102,3 +102,21 @@ struct FamilyView: View {
         #expect(resolve(ZStack { Text("a") })["alignment"] == nil)
     }
 }
+
+extension ViewResolutionTests {
+    @Test func layoutModifiersGoOnTheWire() {
+        let node = resolve(
+            Text("x").frame(maxWidth: .infinity, alignment: .topLeading).frame(width: 40).lineLimit(2).multilineTextAlignment(.center)
+                .fontWeight(.semibold).background(.red).containerBackground(.blue, for: .widget).widgetAccentable().privacySensitive())
+        #expect(node.modifier("frame") == .object(JSONObject([("maxWidth", .string("infinity")), ("alignment", .string("topLeading"))])))
+        #expect(node.modifiers[1].value == .object(JSONObject([("width", .number(40))])))
+        #expect(node.modifier("lineLimit") == .number(2))
+        #expect(node.modifier("multilineTextAlignment") == .string("center"))
+        #expect(node.modifier("fontWeight") == .string("semibold"))
+        #expect(node.modifier("background") == .string("red"))
+        #expect(node.modifier("containerBackground") == .string("blue"))
+        #expect(node.modifier("widgetAccentable") == .bool(true))
+        #expect(node.modifier("privacySensitive") == .bool(true))
+        #expect(resolve(Text("x").redacted(reason: .placeholder)).modifier("redacted") == .string("placeholder"))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import WidgetHost
+import WidgetWire
+
+// MARK: - Rendering
+
+struct FrameResult {
+    let widgets: Int
+    /// Milliseconds per frame: a tick that lays out and draws every box and writes what changed.
+    let frame: [Double]
+    /// Milliseconds per frame of the floor: the same trees as plain text, no layout.
+    let plainText: [Double]
+    /// Milliseconds per full frame: all boxes laid out and drawn again.
+    let full: [Double]
+    /// Cells written per tick when only a timer's seconds change, and when nothing changes.
+    let cellsPerTick: Double
+    let cellsPerIdleTick: Double
+    let cellsOnScreen: Int
+}
+
+/// `widgets` widgets on the dashboard (a status widget like the game sample's, in small, medium and
+/// large), one of them with a timer, on a virtual clock: each tick lays out and draws all of them,
+/// compares with the last frame, and writes the difference (to nowhere).
+func benchmarkFrames(widgets: Int, frames: Int) -> FrameResult {
+    func text(_ value: String, _ modifiers: [ViewModifierNode] = []) -> ViewNode {
+        ViewNode("text", attributes: JSONObject([("text", .string(value))]), modifiers: modifiers)
+    }
+    let start = 1_800_000_000.0
+    func tree(_ number: Int, timer: Bool) -> ViewNode {
+        let rows = (0..<3).map { row in
+            ViewNode(
+                "hstack",
+                children: [
+                    text("Hero \(number)-\(row)"), ViewNode("spacer"), text("♥ \(40 + row * 7)", [ViewModifierNode("foregroundColor", .string("red"))]),
+                ])
+        }
+        let status =
+            timer
+            ? ViewNode("text", attributes: JSONObject([("date", .number(start + 3600)), ("dateStyle", .string("timer"))]))
+            : text("The party rests at the inn before the climb")
+        return ViewNode(
+            "vstack", attributes: JSONObject([("alignment", .string("leading"))]),
+            children: [text("Game \(number)", [ViewModifierNode("font", .string("headline"))]), status, ViewNode("divider")] + rows,
+            modifiers: [ViewModifierNode("padding", .object(JSONObject([("top", .number(16)), ("leading", .number(16)), ("bottom", .number(16)), ("trailing", .number(16))])))])
+    }
+    let clock = ManualClock(now: Date(timeIntervalSince1970: start))
+    let sink = LockedCounter()
+    let dashboard = Dashboard(
+        renderer: TerminalRenderer(colorMode: .truecolor, appearance: .dark), clock: clock, width: 240,
+        dates: DateText(timeZone: TimeZone(identifier: "UTC")!)) { sink.add($0.utf8.count) }
+    let families: [WidgetFamily] = [.systemSmall, .systemMedium, .systemLarge]
+    var trees: [ViewNode] = []
+    for number in 0..<widgets {
+        let view = tree(number, timer: number == 0)
+        trees.append(view)
+        dashboard.show(
+            id: String(format: "w-%03d", number), family: families[number % 3], title: "Game",
+            status: InstanceStatus(phase: .showing, entry: WireEntry(date: start, view: view)))
+    }
+    let cellsOnScreen = dashboard.text.split(separator: "\n").reduce(0) { $0 + $1.count }
+    var frame: [Double] = []
+    var cells: [Int] = []
+    for _ in 0..<frames {
+        let before = dashboard.cellsWritten
+        let began = nanoseconds()
+        clock.advance(by: 1)  // the tick: lay out, draw, compare, write
+        frame.append(Double(nanoseconds() - began) / 1e6)
+        cells.append(dashboard.cellsWritten - before)
+    }
+    // A full frame: every box laid out and drawn again, the whole screen compared.
+    var full: [Double] = []
+    for _ in 0..<max(1, ProcessInfo.processInfo.environment["BENCH_FULL_FRAMES"].flatMap { Int($0) } ?? frames / 4) {
+        dashboard.invalidate()
+        let began = nanoseconds()
+        dashboard.redraw()
+        full.append(Double(nanoseconds() - began) / 1e6)
+    }
+    // With nothing live, a redraw compares and writes nothing.
+    let idleBefore = dashboard.cellsWritten
+    dashboard.redraw()
+    let idleCells = dashboard.cellsWritten - idleBefore
+    let plainText = (0..<frames).map { _ -> Double in
+        let began = nanoseconds()
+        for view in trees { blackHole(PlainTextRenderer.lines(view)) }
+        return Double(nanoseconds() - began) / 1e6
+    }
+    return FrameResult(
+        widgets: widgets, frame: frame.sorted(), plainText: plainText.sorted(), full: full.sorted(),
+        cellsPerTick: Double(cells.reduce(0, +)) / Double(max(1, cells.count)), cellsPerIdleTick: Double(idleCells),
+        cellsOnScreen: cellsOnScreen)
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total = 0
+    func add(_ count: Int) { lock.withLock { total += count } }
+}
