@@ -16,6 +16,7 @@ public struct DateText: Sendable {
 
     /// Whether the node's text changes as time passes (and so is redrawn every second).
     public static func isLive(_ node: ViewNode) -> Bool {
+        if node.view == "progress" { return node["timerInterval"] != nil }
         guard node.view == "text" else { return false }
         if node["timerInterval"] != nil { return node["pauseTime"] == nil }
         return ["relative", "offset", "timer"].contains(node["dateStyle"]?.stringValue ?? "")

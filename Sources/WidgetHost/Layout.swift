@@ -51,6 +51,8 @@ public protocol LayoutMetrics: Sendable {
     /// A stack's spacing when the view does not give one.
     var defaultSpacing: (horizontal: Double, vertical: Double) { get }
     var dividerThickness: Double { get }
+    /// How thick a progress bar or gauge is.
+    var barThickness: Double { get }
     /// Rounds a length to the grid: whole cells in a terminal.
     func snap(_ length: Double) -> Double
 }
@@ -81,6 +83,8 @@ public struct PlacedElement: Equatable, Sendable {
         case rule(horizontal: Bool)
         /// A colour filling `rect` (a `background`), drawn under what follows.
         case fill(String)
+        /// A progress bar or gauge across `rect`, filled to the fraction (nil: indeterminate).
+        case bar(Double?)
     }
 
     public var rect: LayoutRect
@@ -145,6 +149,7 @@ public struct Layout: Sendable {
             case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Node)
             case frame(Frame, Node)
             case background(String, Node)
+            case bar(Double?, TextStyle)
         }
 
         struct Key: Hashable {
@@ -209,6 +214,11 @@ public struct Layout: Sendable {
         case "zstack": node = Node(.zstack(children()))
         case "spacer": node = Node(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = Node(.divider)
+        case "image": node = Node(.text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), style, lineLimit: 1))
+        case "progress", "gauge":
+            let bar = Node(.bar(Self.fraction(of: view, now: now), style))
+            let label = children()
+            node = label.isEmpty ? bar : Node(.stack(.vertical, alignment: "leading", spacing: 0, label + [bar]))
         default:
             let inner = children()
             node = inner.count == 1 ? inner[0] : Node(.stack(.vertical, alignment: "leading", spacing: 0, inner))
@@ -281,6 +291,10 @@ public struct Layout: Sendable {
             return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
         case .background(_, let content):
             return size(content, proposal, axis: axis)
+        case .bar:
+            // As wide as offered (a default width when asked for its ideal), one bar high.
+            let width = proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? metrics.snap(metrics.horizontal(100))
+            return Size(width: width, height: metrics.barThickness)
         case .frame(let frame, let content):
             return frameSize(frame, content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):
@@ -507,6 +521,8 @@ public struct Layout: Sendable {
                 let size = self.size(child, Proposal(width: rect.width, height: rect.height), axis: nil)
                 place(child, centered(size, in: rect), axis: nil, into: &elements)
             }
+        case .bar(let fraction, _):
+            elements.append(PlacedElement(rect: rect, content: .bar(fraction)))
         case .background(let color, let content):
             elements.append(PlacedElement(rect: rect, content: .fill(color)))
             place(content, rect, axis: axis, into: &elements)
@@ -544,6 +560,23 @@ public struct Layout: Sendable {
         }
     }
 
+    /// How full a progress view or gauge is at `now`, 0 to 1; nil for an indeterminate one.
+    static func fraction(of view: ViewNode, now: Date) -> Double? {
+        func clamped(_ value: Double) -> Double { value.isFinite ? min(1, max(0, value)) : 0 }
+        if view.view == "gauge", let value = view["value"]?.numberValue, let low = view["min"]?.numberValue,
+            let high = view["max"]?.numberValue, high > low
+        {
+            return clamped((value - low) / (high - low))
+        }
+        if let interval = view["timerInterval"]?.arrayValue?.compactMap(\.numberValue), interval.count == 2, interval[1] > interval[0] {
+            let passed = clamped((now.timeIntervalSince1970 - interval[0]) / (interval[1] - interval[0]))
+            return view["countsDown"]?.boolValue == false ? passed : 1 - passed
+        }
+        guard let value = view["value"]?.numberValue else { return nil }
+        let total = view["total"]?.numberValue ?? 1
+        return total > 0 ? clamped(value / total) : 0
+    }
+
     /// `size` placed in `rect` by an alignment name (`topLeading`, `bottom`...; centre when nil).
     func aligned(_ size: Size, in rect: LayoutRect, _ alignment: String?) -> LayoutRect {
         let name = (alignment ?? "center").lowercased()
@@ -567,4 +600,24 @@ extension Double {
     fileprivate func converted(_ convert: (Double) -> Double) -> Double { convert(self) }
 
     var trimmed: String { isFinite && self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+/// The SF Symbols the host draws, as glyphs any terminal font has; docs/RENDERING.md lists them.
+public enum SymbolGlyphs {
+    public static let table: [String: String] = [
+        "star": "☆", "star.fill": "★", "heart": "♡", "heart.fill": "♥", "circle": "○", "circle.fill": "●",
+        "square": "□", "square.fill": "■", "checkmark": "✓", "checkmark.circle.fill": "✔", "xmark": "✗", "xmark.circle.fill": "✘",
+        "sun.max": "☼", "sun.max.fill": "☀", "moon": "☾", "moon.fill": "☾", "cloud": "☁", "cloud.fill": "☁",
+        "cloud.rain": "☂", "cloud.rain.fill": "☂", "snowflake": "❄", "bolt": "ϟ", "bolt.fill": "ϟ", "flame": "♨", "flame.fill": "♨",
+        "drop": "◌", "drop.fill": "●", "leaf": "❦", "clock": "◷", "alarm": "◷", "calendar": "▦", "bell": "♪", "bell.fill": "♪",
+        "music.note": "♪", "arrow.up": "↑", "arrow.down": "↓", "arrow.left": "←", "arrow.right": "→",
+        "arrow.up.right": "↗", "arrow.down.right": "↘", "chevron.right": "›", "chevron.left": "‹", "plus": "+", "minus": "−",
+        "info.circle": "ⓘ", "exclamationmark.triangle": "⚠", "exclamationmark.triangle.fill": "⚠", "person": "☺", "person.fill": "☻",
+        "house": "⌂", "house.fill": "⌂", "gearshape": "⚙", "gearshape.fill": "⚙", "cpu": "▣", "memorychip": "▤",
+        "battery.100": "▮", "battery.50": "▯", "battery.0": "▯", "wifi": "≋", "location": "⌖", "location.fill": "⌖",
+        "bitcoinsign.circle": "₿", "bitcoinsign.circle.fill": "₿", "dollarsign.circle": "$", "chart.line.uptrend.xyaxis": "↗",
+    ]
+
+    /// The glyph for a symbol name; a hollow square for names outside the set.
+    public static func glyph(_ name: String) -> String { table[name] ?? "□" }
 }

@@ -31,6 +31,7 @@ public struct PointMetrics: LayoutMetrics {
     public func vertical(_ points: Double) -> Double { points }
     public var defaultSpacing: (horizontal: Double, vertical: Double) { (8, 8) }
     public var dividerThickness: Double { 1 }
+    public var barThickness: Double { 6 }
     public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
 }
 
@@ -100,6 +101,11 @@ public struct SVGRenderer: Sendable {
             return "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
                 + (style.isBold ? " font-weight=\"600\"" : "") + " fill=\"\(hex(SystemColors.rgb(style.color ?? "primary", appearance)))\""
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
+        case .bar(let fraction):
+            let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("separator", appearance)))\"/>\n"
+            guard let fraction else { return track }
+            return track
+                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("accent", appearance)))\"/>\n"
         case .fill(let color):
             return "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" "
                 + "fill=\"\(hex(SystemColors.rgb(color, appearance)))\"/>\n"

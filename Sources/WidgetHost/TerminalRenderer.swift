@@ -25,6 +25,7 @@ public struct TerminalMetrics: LayoutMetrics {
     /// a small widget a tenth of its height, so none.
     public var defaultSpacing: (horizontal: Double, vertical: Double) { (1, 0) }
     public var dividerThickness: Double { 1 }
+    public var barThickness: Double { 1 }
     public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
 }
 
@@ -205,6 +206,16 @@ public struct TerminalRenderer: Sendable {
                     for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
                         cells[row][x] = Cell(text: "│", color: "separator", fill: cells[row][x].fill)
                     }
+                }
+            case .bar(let fraction):
+                guard (0..<rows).contains(y) else { return }
+                let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
+                let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0
+                for (index, column) in (max(0, x)..<max(0, x) + columnsAcross).enumerated() {
+                    let isFilled = index < filled
+                    cells[y][column] = Cell(
+                        text: fraction == nil ? "▒" : (isFilled ? "█" : "░"), color: isFilled ? "accent" : "separator",
+                        fill: cells[y][column].fill)
                 }
             case .fill(let color):
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {

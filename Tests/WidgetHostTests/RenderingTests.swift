@@ -165,3 +165,36 @@ extension RenderingTests {
         if case .text(_, let style) = weight[0].content { #expect(style.isBold) } else { Issue.record("no text") }
     }
 }
+
+extension RenderingTests {
+    @Test func symbolsProgressAndGaugesDraw() {
+        let tree = view(
+            #"""
+            {"view":"vstack","alignment":"leading","spacing":0,"children":[
+              {"view":"hstack","children":[{"view":"image","systemName":"heart.fill"},{"view":"image","systemName":"no.such.symbol"},{"view":"text","text":"HP"}]},
+              {"view":"progress","value":3,"total":4},
+              {"view":"gauge","value":20,"min":0,"max":80,"children":[{"view":"text","text":"Fuel"}]},
+              {"view":"progress"}
+            ]}
+            """#)
+        let lines = plain.render(tree, family: .accessoryRectangular)
+        expectGolden("indicators-accessoryRectangular.txt", lines.joined(separator: "\n") + "\n")
+        #expect(lines.joined().contains("♥ □ HP"))
+        #expect(lines.joined().contains("███████████████░░░░░"), "3/4 of 20 columns")
+        #expect(lines.joined().contains("█████░░░░░░░░░░░░░░░"), "20 of 0...80")
+        #expect(lines.joined().contains("▒▒▒▒"), "indeterminate")
+        let svg = SVGRenderer(appearance: .light).render(tree, family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        #expect(svg.contains(##"fill="#007aff""##), "the filled part in the accent colour")
+    }
+
+    @Test func aTimerProgressFillsAsTimePassesAndTicks() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let bar = view(#"{"view":"progress","timerInterval":[1799999990,1800000010],"countsDown":false}"#)
+        #expect(DateText.isLive(bar))
+        let half = Layout(metrics: TerminalMetrics(), now: now).place(bar, in: (10, 1))
+        #expect(half.first?.content == .bar(0.5))
+        let later = Layout(metrics: TerminalMetrics(), now: now.addingTimeInterval(5)).place(bar, in: (10, 1))
+        #expect(later.first?.content == .bar(0.75))
+    }
+}

@@ -120,3 +120,21 @@ extension ViewResolutionTests {
         #expect(resolve(Text("x").redacted(reason: .placeholder)).modifier("redacted") == .string("placeholder"))
     }
 }
+
+extension ViewResolutionTests {
+    @Test func symbolsProgressAndGaugesGoOnTheWire() {
+        #expect(resolve(Image(systemName: "star.fill"))["systemName"] == .string("star.fill"))
+        let progress = resolve(ProgressView(value: 0.25))
+        #expect(progress.view == "progress")
+        #expect(progress["value"] == .number(0.25))
+        #expect(progress["total"] == .number(1))
+        #expect(resolve(ProgressView<EmptyView>(value: Double?.none))["value"] == nil)
+        let start = Date(timeIntervalSince1970: 100)
+        let timed = resolve(ProgressView(timerInterval: start...start.addingTimeInterval(60), countsDown: false))
+        #expect(timed["timerInterval"] == .array([.number(100), .number(160)]))
+        let gauge = resolve(Gauge(value: 20.0, in: 0...80) { Text("Fuel") })
+        #expect(gauge.view == "gauge")
+        #expect(gauge["max"] == .number(80))
+        #expect(gauge.children.first?["text"] == .string("Fuel"))
+    }
+}
