@@ -81,7 +81,9 @@ public final class Dashboard: @unchecked Sendable {
     /// When the arrangement is the one drawn last (the same boxes, sizes and message), only the boxes
     /// that may have changed are drawn again and compared, in place; otherwise the whole screen is.
     public func redraw() {
-        let output: String = lock.withLock {
+        // Written under the lock: two redraws on two threads must reach the terminal in the order
+        // their frames were compared, or the screen would no longer be what `screen` says.
+        lock.withLock {
             let now = clock.now()
             let changes: String
             if arrangement == currentArrangement(), !screen.isEmpty {
@@ -93,9 +95,8 @@ public final class Dashboard: @unchecked Sendable {
             }
             frames += 1
             scheduleTick(now: now)
-            return changes
+            if !changes.isEmpty { write(changes) }
         }
-        if !output.isEmpty { write(output) }
     }
 
     /// Forgets every drawn box, so the next frame lays out and draws all of them (a benchmark's full
