@@ -129,6 +129,12 @@ public struct ProviderResult: Sendable {
     }
 
     /// The same result, with what an earlier check (a worker's) noted first.
+    /// The entry shown at `date`: the latest whose date has come, else (all are later) the first.
+    /// Validation guarantees at least one entry.
+    public func entry(at date: Date) -> WireEntry {
+        entries.last { $0.date <= date.timeIntervalSince1970 } ?? entries[0]
+    }
+
     func adding(notes earlier: [String]) -> ProviderResult {
         ProviderResult(
             kind: kind, requestKind: requestKind, family: family, entries: entries, policy: policy, notes: earlier + notes, payload: payload)

@@ -361,41 +361,37 @@ struct CommandContext {
         return parsed
     }
 
-    func request(_ requestKind: RequestKind, kind named: String?) async throws(UsageError) -> ExitCode {
-        var family = try requestedFamily()
-        var kind = named ?? ""
-        var configuration = "{}"
-        var instance: WidgetInstance?
-        if let id = arguments.values["instance"] {
-            do {
-                instance = try lookUp(id: id)
-            } catch {
-                output.standardError("widgets: error: \(error)")
-                return .failure
-            }
-            if let named, named != instance!.kind {
-                throw UsageError(message: "instance \(id) is a \(instance!.kind), not a \(named)", command: requestKind.rawValue)
-            }
-            if let family, family != instance!.family {
-                throw UsageError(message: "instance \(id) is \(instance!.family); leave out --family", command: requestKind.rawValue)
-            }
-            kind = instance!.kind
-            family = instance!.family
-            configuration = instance!.configurationText
-        } else if named == nil {
-            throw UsageError(message: "'widgets \(requestKind.rawValue)' needs KIND or --instance ID", command: requestKind.rawValue)
+    /// What a request command asks about: a KIND, or `--instance ID` with the instance's family and
+    /// configuration. Nil when the instance cannot be read (the reason is printed).
+    func requestTarget(kind named: String?) throws(UsageError) -> (kind: String, family: WidgetFamily?, configuration: String, instance: WidgetInstance?)? {
+        let family = try requestedFamily()
+        guard let id = arguments.values["instance"] else {
+            guard let named else { throw UsageError(message: "'widgets \(command)' needs KIND or --instance ID", command: command) }
+            return (named, family, "{}", nil)
         }
+        guard let instance = instanceOrReport(id: id) else { return nil }
+        if let named, named != instance.kind {
+            throw UsageError(message: "instance \(id) is a \(instance.kind), not a \(named)", command: command)
+        }
+        if let family, family != instance.family {
+            throw UsageError(message: "instance \(id) is \(instance.family); leave out --family", command: command)
+        }
+        return (instance.kind, instance.family, instance.configurationText, instance)
+    }
+
+    func request(_ requestKind: RequestKind, kind named: String?) async throws(UsageError) -> ExitCode {
+        guard let target = try requestTarget(kind: named) else { return .failure }
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {
-            let result = try await registry.request(requestKind, kind: kind, family: family, configuration: configuration)
+            let result = try await registry.request(requestKind, kind: target.kind, family: target.family, configuration: target.configuration)
             output.standardOutput(json ? Render.resultJSON(result).jsonText : Render.resultText(result))
-            for note in result.notes where !json { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
+            for note in result.notes where !json { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
             return .success
         } catch {
             // A request for an instance names it: its configuration may be what failed.
-            output.standardError("widgets: error: " + (instance.map { "instance \($0.id): " } ?? "") + "\(error)")
+            output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
             return .failure
         }
     }

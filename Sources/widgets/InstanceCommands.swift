@@ -7,10 +7,17 @@ extension CommandContext {
         InstanceStore(directory: arguments.values["state-dir"].map { URL(fileURLWithPath: $0) } ?? InstanceStore.defaultDirectory())
     }
 
-    func lookUp(id: String) throws -> WidgetInstance {
-        let list = try store.load()
-        guard let instance = list.instance(id: id) else { throw list.missing(id: id) }
-        return instance
+    /// The saved instance `id`, or nil after printing why it cannot be had (no such instance, an
+    /// unreadable state file).
+    func instanceOrReport(id: String) -> WidgetInstance? {
+        do {
+            let list = try store.load()
+            guard let instance = list.instance(id: id) else { throw list.missing(id: id) }
+            return instance
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return nil
+        }
     }
 
     /// Runs `body`, printing any error as one line; exit code 1 on error.
@@ -61,13 +68,7 @@ extension CommandContext {
     func configure(id: String) async throws(UsageError) -> ExitCode {
         let assignments = arguments.lists["set"] ?? []
         guard !assignments.isEmpty else { throw UsageError(message: "'widgets configure' needs at least one --set NAME=VALUE", command: "configure") }
-        let instance: WidgetInstance
-        do {
-            instance = try lookUp(id: id)
-        } catch {
-            output.standardError("widgets: error: \(error)")
-            return .failure
-        }
+        guard let instance = instanceOrReport(id: id) else { return .failure }
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")

@@ -8,44 +8,21 @@ extension CommandContext {
     /// family's size, in colour when the output is a terminal.
     func render(kind named: String?) async throws(UsageError) -> ExitCode {
         let renderer = try terminalRenderer()
-        var family = try requestedFamily()
-        var kind = named ?? ""
-        var configuration = "{}"
-        if let id = arguments.values["instance"] {
-            let instance: WidgetInstance
-            do {
-                instance = try lookUp(id: id)
-            } catch {
-                output.standardError("widgets: error: \(error)")
-                return .failure
-            }
-            if let named, named != instance.kind {
-                throw UsageError(message: "instance \(id) is a \(instance.kind), not a \(named)", command: "render")
-            }
-            kind = instance.kind
-            family = instance.family
-            configuration = instance.configurationText
-        } else if named == nil {
-            throw UsageError(message: "'widgets render' needs KIND or --instance ID", command: "render")
-        }
+        guard let target = try requestTarget(kind: named) else { return .failure }
         let placeholder = arguments.flags.contains("placeholder")
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {
             let result = try await registry.request(
-                placeholder ? .placeholder : .timeline, kind: kind, family: family, configuration: configuration)
-            let now = Date().timeIntervalSince1970
-            guard let entry = result.entries.last(where: { $0.date <= now }) ?? result.entries.first else {
-                output.standardError("widgets: error: widget \"\(kind)\" gave no entry")
-                return .failure
-            }
-            let title = registry.widget(kind: kind).map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
+                placeholder ? .placeholder : .timeline, kind: target.kind, family: target.family, configuration: target.configuration)
+            let entry = result.entry(at: Date())
+            let title = registry.widget(kind: target.kind).map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
             output.standardOutput(renderer.render(entry.view, family: result.family, title: title).joined(separator: "\n"))
-            for note in result.notes { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
+            for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
             return .success
         } catch {
-            output.standardError("widgets: error: \(error)")
+            output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
             return .failure
         }
     }

@@ -45,23 +45,13 @@ extension CommandContext {
             if let button { request["button"] = .number(Double(button)) }
             return answer { try client.send(.object(request)) }
         }
-        let instance: WidgetInstance
-        do {
-            instance = try lookUp(id: id)
-        } catch {
-            output.standardError("widgets: error: \(error)")
-            return .failure
-        }
+        guard let instance = instanceOrReport(id: id) else { return .failure }
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {
             let timeline = try await registry.request(.timeline, kind: instance.kind, family: instance.family, configuration: instance.configurationText)
-            let now = Date().timeIntervalSince1970
-            guard let entry = timeline.entries.last(where: { $0.date <= now }) ?? timeline.entries.first else {
-                throw TapError("instance \(id) shows no entry")
-            }
-            report(try await registry.tap(instance, entry: entry, target: target), reloading: false)
+            report(try await registry.tap(instance, entry: timeline.entry(at: Date()), target: target), reloading: false)
             return .success
         } catch {
             output.standardError("widgets: error: \(error)")
