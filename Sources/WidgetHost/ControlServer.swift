@@ -37,19 +37,14 @@ public final class ControlServer: @unchecked Sendable {
             }
             unlink(path)
         }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ControlError("cannot make a socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        guard ControlSocket.fill(&address, path) else {
-            close(descriptor)
-            throw ControlError("the socket path \(path) is too long")
-        }
         // Until the chmod, the directory (0700, checked above) is what keeps other users out; the
         // process's umask is left alone, as other threads may be creating files.
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        let descriptor: Int32
+        switch try ControlSocket.open(path, bind) {
+        case .failure(let failure): throw ControlError("cannot listen on \(path): \(failure)")
+        case .success(let bound): descriptor = bound
         }
-        guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 128) == 0 else {
+        guard chmod(path, 0o600) == 0, listen(descriptor, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw ControlError("cannot listen on \(path): \(reason)")

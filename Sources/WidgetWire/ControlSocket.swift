@@ -27,17 +27,39 @@ public enum ControlSocket {
         directory(environment) + "/control.sock"
     }
 
-    /// Puts `path` in a socket address; false when it does not fit.
-    public static func fill(_ address: inout sockaddr_un, _ path: String) -> Bool {
+    /// A new Unix stream socket (close-on-exec), and `operation` (`connect` or `bind`) applied to it
+    /// with `path`'s address. The descriptor on success; on failure the descriptor is closed and the
+    /// operation's errno returned.
+    public static func open(
+        _ path: String, _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) throws(ControlError) -> Result<Int32, Errno> {
+        var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity, !bytes.contains(0) else { return false }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path), !bytes.contains(0) else {
+            throw ControlError("the socket path \(path) is too long for a Unix socket")
+        }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        return true
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ControlError("cannot make a socket for \(path): \(String(cString: strerror(errno)))") }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { operation(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(Errno(code: code))
+        }
+        return .success(descriptor)
+    }
+
+    /// An errno value, as the error of `open`.
+    public struct Errno: Error, Sendable, CustomStringConvertible {
+        public let code: Int32
+        public var description: String { String(cString: strerror(code)) }
     }
 
     /// Makes the socket's directory (mode 0700) if needed, and checks that it is a directory of ours
@@ -67,37 +89,30 @@ public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// A connection to the running host: requests sent one at a time, each waiting for its answer.
 public final class ControlClient {
+    /// The socket's path, for the errors.
+    public let path: String
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to the host's socket. The error says when no host is running.
     public init(path: String = ControlSocket.path(), timeout: TimeInterval = 10) throws(ControlError) {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ControlError("cannot make a socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        guard ControlSocket.fill(&address, path) else {
-            close(descriptor)
-            throw ControlError("the socket path \(path) is too long")
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if connected != 0 {
-            let code = errno
-            close(descriptor)
-            switch code {
+        self.path = path
+        switch try ControlSocket.open(path, connect) {
+        case .success(let connected):
+            descriptor = connected
+        case .failure(let failure):
+            switch failure.code {
             case ENOENT, ECONNREFUSED:
                 throw ControlError("no widget host is running (nothing listens on \(path)); start one with 'widgets run'")
             case EACCES:
                 throw ControlError("permission denied on \(path): the host runs as another user")
             default:
-                throw ControlError("cannot connect to \(path): \(String(cString: strerror(code)))")
+                throw ControlError("cannot connect to \(path): \(failure)")
             }
         }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
@@ -121,10 +136,10 @@ public final class ControlClient {
         do {
             answer = try JSONValue.parse(answerLine)
         } catch {
-            throw ControlError("the host answered something that is not JSON: \(error)")
+            throw ControlError("the widget host at \(path) answered something that is not JSON: \(error)")
         }
         guard answer["ok"]?.boolValue == true else {
-            throw ControlError(answer["error"]?.stringValue ?? "the host refused the request without saying why")
+            throw ControlError(answer["error"]?.stringValue ?? "the widget host at \(path) refused the request without saying why")
         }
         return answer
     }
@@ -145,7 +160,7 @@ public final class ControlClient {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ControlError("cannot send to the widget host: \(String(cString: strerror(errno)))")
+                throw ControlError("cannot send to the widget host at \(path): \(String(cString: strerror(errno)))")
             }
             sent += count
         }
@@ -162,10 +177,10 @@ public final class ControlClient {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { throw ControlError("the widget host did not answer in time") }
-                throw ControlError("cannot read from the widget host: \(String(cString: strerror(errno)))")
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw ControlError("the widget host at \(path) did not answer in time") }
+                throw ControlError("cannot read from the widget host at \(path): \(String(cString: strerror(errno)))")
             }
-            if count == 0 { throw ControlError("the widget host closed the connection") }
+            if count == 0 { throw ControlError("the widget host at \(path) closed the connection") }
             buffer.append(contentsOf: chunk[..<count])
         }
     }

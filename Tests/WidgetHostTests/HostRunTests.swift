@@ -230,11 +230,7 @@ extension HostRunTests {
         #expect(throws: ControlError("a widget host is already running (it listens on \(path))")) { try echoServer(path) }
         server.stop()
         // A socket file left behind by a host that was killed: nothing listens, so it is replaced.
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        #expect(ControlSocket.fill(&address, path))
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(descriptor)
+        if case .success(let descriptor) = try ControlSocket.open(path, bind) { close(descriptor) } else { Issue.record("cannot bind \(path)") }
         let again = try echoServer(path)
         defer { again.stop() }
         #expect(try ControlClient(path: path).send(.object(JSONObject([("request", .string("x"))])))["ok"]?.boolValue == true)
