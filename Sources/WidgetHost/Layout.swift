@@ -473,13 +473,13 @@ public struct Layout: Sendable {
         }
         guard lines.count > limit else { return lines }
         var kept = Array(lines.prefix(limit))
-        kept[kept.count - 1] = truncated(kept[kept.count - 1] + " …", style, to: proposal.width)
+        kept[kept.count - 1] = truncated(kept[kept.count - 1], style, to: proposal.width)
         return kept
     }
 
     /// `line` cut to `width`, ending in "…".
     func truncated(_ line: String, _ style: TextStyle, to width: Double?) -> String {
-        var text = line.hasSuffix(" …") ? String(line.dropLast(2)) : line
+        var text = line
         guard let width, width.isFinite else { return text + "…" }
         while !text.isEmpty, metrics.width(of: text + "…", style: style) > width { text.removeLast() }
         return text + "…"
@@ -519,7 +519,7 @@ public struct Layout: Sendable {
         case .zstack(let children):
             for child in children {
                 let size = self.size(child, Proposal(width: rect.width, height: rect.height), axis: nil)
-                place(child, centered(size, in: rect), axis: nil, into: &elements)
+                place(child, aligned(size, in: rect, nil), axis: nil, into: &elements)
             }
         case .bar(let fraction, _):
             elements.append(PlacedElement(rect: rect, content: .bar(fraction)))
@@ -534,27 +534,13 @@ public struct Layout: Sendable {
             let gap = children.count > 1 ? gapLength(stackAxis, spacing, count: 2) : 0
             var cursor = stackAxis == .vertical ? rect.y : rect.x
             for (child, size) in zip(children, sizes) {
-                let childRect: LayoutRect
-                switch stackAxis {
-                case .vertical:
-                    let x: Double
-                    switch alignment {
-                    case "leading": x = rect.x
-                    case "trailing": x = rect.x + rect.width - size.width
-                    default: x = rect.x + metrics.snap((rect.width - size.width) / 2)
-                    }
-                    childRect = LayoutRect(x: x, y: cursor, width: size.width, height: size.height)
-                    cursor += size.height + gap
-                case .horizontal:
-                    let y: Double
-                    switch alignment {
-                    case "top": y = rect.y
-                    case "bottom": y = rect.y + rect.height - size.height
-                    default: y = rect.y + metrics.snap((rect.height - size.height) / 2)
-                    }
-                    childRect = LayoutRect(x: cursor, y: y, width: size.width, height: size.height)
-                    cursor += size.width + gap
-                }
+                // Along the axis at the cursor; across it by the stack's alignment.
+                let slot =
+                    stackAxis == .vertical
+                    ? LayoutRect(x: rect.x, y: cursor, width: rect.width, height: size.height)
+                    : LayoutRect(x: cursor, y: rect.y, width: size.width, height: rect.height)
+                let childRect = aligned(size, in: slot, alignment)
+                cursor += (stackAxis == .vertical ? size.height : size.width) + gap
                 place(child, childRect, axis: stackAxis, into: &elements)
             }
         }
@@ -589,11 +575,6 @@ public struct Layout: Sendable {
         return LayoutRect(x: x, y: y, width: size.width, height: size.height)
     }
 
-    func centered(_ size: Size, in rect: LayoutRect) -> LayoutRect {
-        LayoutRect(
-            x: rect.x + metrics.snap((rect.width - size.width) / 2), y: rect.y + metrics.snap((rect.height - size.height) / 2),
-            width: size.width, height: size.height)
-    }
 }
 
 extension Double {
