@@ -5,8 +5,10 @@ import WidgetWire
 /// children): `widgetURL` modifiers, `Link`s, and intent controls (`Button(intent:)`, `Toggle`).
 public struct TapTargets: Sendable, Equatable {
     public var widgetURLs: [String] = []
-    public var links: [(url: String, label: String)] = []
-    public var controls: [(view: String, label: String, intent: String)] = []
+    /// Each `Link`'s destination.
+    public var links: [String] = []
+    /// Each intent control's intent, as its view recorded it (JSON text).
+    public var controls: [String] = []
 
     public init(_ root: ViewNode) { collect(root) }
 
@@ -16,9 +18,9 @@ public struct TapTargets: Sendable, Equatable {
         }
         switch node.view {
         case "link":
-            if let url = node["url"]?.stringValue { links.append((url, PlainTextRenderer.text(node).replacingOccurrences(of: "\n", with: " "))) }
+            if let url = node["url"]?.stringValue { links.append(url) }
         case "button", "toggle":
-            if let intent = node["intent"] { controls.append((node.view, PlainTextRenderer.text(node).replacingOccurrences(of: "\n", with: " "), intent.jsonText)) }
+            if let intent = node["intent"] { controls.append(intent.jsonText) }
         default:
             break
         }
@@ -40,10 +42,6 @@ public struct TapTargets: Sendable, Equatable {
             notes.append("Link in a systemSmall widget is ignored, as on iOS: the whole widget is one tap target; use widgetURL")
         }
         return notes
-    }
-
-    public static func == (lhs: TapTargets, rhs: TapTargets) -> Bool {
-        lhs.widgetURLs == rhs.widgetURLs && lhs.links.map(\.url) == rhs.links.map(\.url) && lhs.controls.map(\.intent) == rhs.controls.map(\.intent)
     }
 }
 
@@ -109,14 +107,14 @@ extension WidgetRegistry {
             guard targets.links.indices.contains(number - 1) else {
                 throw TapError("instance \(instance.id) shows \(targets.links.count) link(s); there is no link \(number)")
             }
-            let url = targets.links[number - 1].url
+            let url = targets.links[number - 1]
             _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
             return .opened(url: url, bundle: widget.bundle.fileName)
         case .control(let number):
             guard targets.controls.indices.contains(number - 1) else {
                 throw TapError("instance \(instance.id) shows \(targets.controls.count) button(s)/toggle(s); there is no button \(number)")
             }
-            let intent = targets.controls[number - 1].intent
+            let intent = targets.controls[number - 1]
             let result = try await request(
                 .performIntent, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: intent)
             return .performed(intent: result.payload?["performed"]?.stringValue ?? intent)
