@@ -33,6 +33,15 @@ public final class Dashboard: @unchecked Sendable {
         var status: InstanceStatus?
         /// The box as last drawn, kept while nothing in it can change: no new status, no live text.
         var drawn: [[TerminalRenderer.StyledCell]]?
+        /// Whether its entry has text that changes by itself (a timer...): worked out once per status.
+        var isLive: Bool
+
+        init(family: WidgetFamily, title: String, status: InstanceStatus?) {
+            self.family = family
+            self.title = title
+            self.status = status
+            isLive = status?.entry.map { DateText.containsLive($0.view) } ?? false
+        }
     }
 
     public init(
@@ -50,13 +59,8 @@ public final class Dashboard: @unchecked Sendable {
     /// Shows an instance (or updates its box) and redraws.
     public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
         lock.withLock {
-            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status, drawn: nil)
+            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
         }
-        redraw()
-    }
-
-    public func remove(id: String) {
-        lock.withLock { _ = panels.removeValue(forKey: id) }
         redraw()
     }
 
@@ -122,9 +126,7 @@ public final class Dashboard: @unchecked Sendable {
         var output = ""
         for id in panels.keys.sorted() where panels[id]!.drawn == nil {
             guard let origin = positions[id] else { continue }
-            let panel = panels[id]!
-            let box = grid(for: panel, id: id, now: now)
-            if !(panel.status?.entry.map { DateText.containsLive($0.view) } ?? false) { panels[id]?.drawn = box }
+            let box = self.box(id, now: now)
             for (offset, row) in box.enumerated() {
                 let line = origin.row + offset
                 guard line < screen.count, origin.column + row.count <= screen[line].count else { continue }
@@ -173,15 +175,7 @@ public final class Dashboard: @unchecked Sendable {
             lineWidth = 0
         }
         for id in panels.keys.sorted() {
-            let panel = panels[id]!
-            let box: [[TerminalRenderer.StyledCell]]
-            if let drawn = panel.drawn {
-                box = drawn
-            } else {
-                box = grid(for: panel, id: id, now: now)
-                // A box without live text looks the same until its status changes: drawn once.
-                if !(panel.status?.entry.map { DateText.containsLive($0.view) } ?? false) { panels[id]?.drawn = box }
-            }
+            let box = self.box(id, now: now)
             let boxWidth = box.first?.count ?? 0
             if !line.isEmpty, lineWidth + 1 + boxWidth > width { flushLine() }
             lineWidth += (line.isEmpty ? 0 : 1) + boxWidth
@@ -199,6 +193,16 @@ public final class Dashboard: @unchecked Sendable {
         // Every row as wide as the widest, so a shorter frame clears what a longer one left.
         let columns = rows.map(\.count).max() ?? 0
         return rows.map { $0 + Array(repeating: TerminalRenderer.StyledCell(background: false), count: columns - $0.count) }
+    }
+
+    /// A panel's box: as kept from the last frame, or drawn now (and kept, when nothing in it can
+    /// change until its status does).
+    private func box(_ id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
+        let panel = panels[id]!
+        if let drawn = panel.drawn { return drawn }
+        let box = grid(for: panel, id: id, now: now)
+        if !panel.isLive { panels[id]?.drawn = box }
+        return box
     }
 
     func grid(for panel: Panel, id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
@@ -259,7 +263,7 @@ public final class Dashboard: @unchecked Sendable {
 
     /// A tick at the next whole second while any shown entry has live text; none otherwise.
     private func scheduleTick(now: Date) {
-        let live = panels.values.contains { $0.status?.entry.map { DateText.containsLive($0.view) } ?? false }
+        let live = panels.values.contains(where: \.isLive)
         guard live else {
             tick?.cancel()
             tick = nil
