@@ -92,16 +92,14 @@ public final class WidgetDaemon: @unchecked Sendable {
                 refusedAtLoad.remove(path)
                 // While it is replaced its instances wait as missing: a request in that moment would
                 // find no bundle, and an answer under way is the old bundle's.
-                if let loaded = registry.bundle(path: path) {
-                    engine.bundleMissing(kinds: Set(registry.widgets.filter { $0.bundle === loaded }.map(\.kind)))
-                }
-                let old = registry.unload(path: path)
+                // Kinds the new file no longer has stay missing.
+                let old = registry.bundle(path: path).map(registry.kinds(of:)) ?? []
+                if !old.isEmpty { engine.bundleMissing(kinds: Set(old)) }
+                registry.unload(path: path)
                 let problemsBefore = registry.problems.count
                 let bundle = registry.load(file: path)
                 for problem in registry.problems[problemsBefore...] { log("error: \(problem)") }
-                let new = bundle.map { bundle in registry.widgets.filter { $0.bundle === bundle }.map(\.kind) } ?? []
-                let gone = Set(old).subtracting(new)
-                if !gone.isEmpty { engine.bundleMissing(kinds: gone) }
+                let new = bundle.map(registry.kinds(of:)) ?? []
                 if !new.isEmpty {
                     log("\(old.isEmpty ? "loaded" : "reloaded") \(path): \(new.joined(separator: ", "))")
                     engine.bundleAvailable(kinds: Set(new))

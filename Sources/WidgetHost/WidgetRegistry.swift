@@ -73,6 +73,11 @@ public final class WidgetRegistry: @unchecked Sendable {
         stateLock.withLock { widgetIndex[kind].map { accepted[$0] } }
     }
 
+    /// The kinds a bundle registered, in load order.
+    public func kinds(of bundle: LoadedBundle) -> [String] {
+        widgets.filter { $0.bundle === bundle }.map(\.kind)
+    }
+
     /// The bundle loaded from `path`, if one is.
     public func bundle(path: String) -> LoadedBundle? {
         stateLock.withLock { loaded.first { $0.path == path } }

@@ -184,15 +184,7 @@ extension BundleExport {
             guard let handler = lock.withLock({ urlHandler }) else {
                 return reply.fail("this bundle opens no URLs (it passes no onOpenURL to exportWidgetBundle)")
             }
-            runOnCallingThread {
-                do {
-                    try await handler(url)
-                    reply.succeed(Array(JSONValue.object(JSONObject([("opened", .string(text))])).jsonText.utf8))
-                } catch {
-                    reply.fail("opening \(text) failed: \(error)")
-                }
-            }
-            return
+            return answer(reply, ("opened", .string(text)), failing: "opening \(text) failed") { try await handler(url) }
         }
         guard covers, let text = raw.intent.map({ String(cString: $0) }) else { return reply.fail("the request carries no intent") }
         guard let intent = try? JSONValue.parse(text), let type = intent["type"]?.stringValue else {
@@ -213,12 +205,20 @@ extension BundleExport {
         guard let performer else {
             return reply.fail("no view of this widget uses the intent \(type); it cannot be performed here")
         }
+        answer(reply, ("performed", .string(type)), failing: "\(type).perform() failed") { try await performer(parameters) }
+    }
+
+    /// Runs a tap's work on the calling thread (while it has work there), then answers with
+    /// `{key: value}`, or with `failing` and the error.
+    private func answer(
+        _ reply: Completion, _ member: (key: String, value: JSONValue), failing: String, _ work: @escaping @Sendable () async throws -> Void
+    ) {
         runOnCallingThread {
             do {
-                try await performer(parameters)
-                reply.succeed(Array(JSONValue.object(JSONObject([("performed", .string(type))])).jsonText.utf8))
+                try await work()
+                reply.succeed(Array(JSONValue.object(JSONObject([member])).jsonText.utf8))
             } catch {
-                reply.fail("\(type).perform() failed: \(error)")
+                reply.fail("\(failing): \(error)")
             }
         }
     }
