@@ -37,7 +37,12 @@ public final class BundleWatcher: @unchecked Sendable {
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         for path in paths {
             let watch = inotify_add_watch(descriptor, path, mask)
-            if watch >= 0 { directories[watch] = path }
+            if watch >= 0 {
+                directories[watch] = path
+            } else {
+                unwatchable.append(
+                    "cannot watch \(path): \(String(cString: strerror(errno))); bundles installed there are taken up only when the host restarts")
+            }
         }
         guard host_pipe_cloexec(&stopPipe) == 0 else {
             close(descriptor)
@@ -47,6 +52,10 @@ public final class BundleWatcher: @unchecked Sendable {
         thread.name = "widgets.watch"
         thread.start()
     }
+
+    /// One line for each directory that could not be watched (missing, unreadable, or the inotify
+    /// watch limit reached), naming it and the reason.
+    public private(set) var unwatchable: [String] = []
 
     /// The directories being watched.
     public var watched: [String] { directories.values.sorted() }

@@ -65,6 +65,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     public func watch(directories: [String], log: @escaping @Sendable (String) -> Void) throws(ControlWatchError) {
         let watcher = try BundleWatcher(directories: directories) { [weak self] changes in self?.apply(changes, log: log) }
         self.watcher = watcher
+        for line in watcher.unwatchable { log("warning: \(line)") }
         // What changed between loading and watching is taken up now (on this thread, before the
         // watcher's first event is handled, it is the only one loading).
         refusedAtLoad = Set(registry.problems.map(\.path))

@@ -349,6 +349,17 @@ extension HostRunTests {
         ], "the refused file is not retried until it is written again")
     }
 
+    @Test func aDirectoryThatCannotBeWatchedIsReportedByName() throws {
+        let daemon = WidgetDaemon(registry: WidgetRegistry(), store: InstanceStore(directory: Fixtures.temporaryDirectory("state")))
+        let missing = Fixtures.temporaryDirectory("plugins").appendingPathComponent("not-there").path
+        let lines = LockedList<String>()
+        try daemon.watch(directories: [missing]) { lines.append($0) }
+        defer { daemon.stop() }
+        #expect(lines.values == [
+            "warning: cannot watch \(missing): No such file or directory; bundles installed there are taken up only when the host restarts"
+        ])
+    }
+
     @Test func bundlesOlderThanTapsAreNotSentThem() async throws {
         let plugins = Fixtures.directory(["abi-1-0"])
         let registry = WidgetRegistry.load(searchPath: [plugins.path], isolation: .queue)
