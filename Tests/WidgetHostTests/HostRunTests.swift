@@ -60,31 +60,56 @@ final class RunningProcess: @unchecked Sendable {
     }
 }
 
-/// `widgets run` end to end: the real CLI hosting a real bundle, apps and the shell on its socket.
-@Suite struct HostRunTests {
-    @Test func theHostRunsInstancesAndTheGameAppReloadsThemThroughWidgetCenter() async throws {
-        let plugins = Fixtures.directory(["libGameWidgets.so"])
-        let data = Fixtures.temporaryDirectory("data")
-        let state = Fixtures.temporaryDirectory("state")
-        let runtime = Fixtures.temporaryDirectory("runtime")
+/// A private home for a running host and its apps: data, state and runtime directories, and the
+/// environment that points at them, with the products (`game-app`) on PATH for bundles that launch it.
+struct HostHome {
+    let data = Fixtures.temporaryDirectory("data")
+    let state = Fixtures.temporaryDirectory("state")
+    let runtime = Fixtures.temporaryDirectory("runtime")
+
+    var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["WIDGETS_PATH"] = nil
-        let shell = ["XDG_RUNTIME_DIR": runtime.path]
+        environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
+    /// The `widgets` CLI in this home.
+    func cli(_ arguments: [String]) async -> ProcessResult {
+        await widgets(arguments, dataHome: data, extraEnvironment: ["XDG_RUNTIME_DIR": runtime.path, "PATH": environment["PATH"]!])
+    }
+
+    func gameApp(_ arguments: [String]) async -> ProcessResult {
+        await runProcess(Fixtures.gameAppExecutable, arguments, environment: environment)
+    }
+
+    /// `widgets run` on `plugins`, with this home's saved instances.
+    func host(plugins: URL) throws -> RunningProcess {
+        try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+    }
+}
+
+/// `widgets run` end to end: the real CLI hosting a real bundle, apps and the shell on its socket.
+@Suite struct HostRunTests {
+    @Test func theHostRunsInstancesAndTheGameAppReloadsThemThroughWidgetCenter() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        let (state, runtime) = (home.state, home.runtime)
 
         // With no host running, the app saves and says its widgets update later.
-        let reset = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment)
+        let reset = await home.gameApp(["reset"])
         #expect(reset.status == 0)
         #expect(reset.standardError.contains("widgets show this at their next reload (no widget host is running"))
-        let none = await widgets(["reload"], dataHome: data, extraEnvironment: shell)
+        let none = await home.cli(["reload"])
         #expect(none.status == 1)
         #expect(none.standardError == "widgets: error: no widget host is running (nothing listens on \(runtime.path)/widgets/control.sock); start one with 'widgets run'\n")
 
-        let add = await widgets(["--plugins", plugins.path, "add", "com.mygame.game-status", "--state-dir", state.path], dataHome: data, extraEnvironment: shell)
+        let add = await home.cli(["--plugins", plugins.path, "add", "com.mygame.game-status", "--state-dir", state.path])
         #expect(add.standardOutput == "game-status-1\n")
 
-        let host = try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+        let host = try home.host(plugins: plugins)
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | Your party is resting at the inn") } }, "\(host.output)")
         #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s)") } }, "\(host.output)")
@@ -96,26 +121,24 @@ final class RunningProcess: @unchecked Sendable {
         #expect(stat("\(runtime.path)/widgets", &status) == 0)
         #expect(status.st_mode & 0o777 == 0o700)
 
-        let configurations = await widgets(["configurations", "--json"], dataHome: data, extraEnvironment: shell)
+        let configurations = await home.cli(["configurations", "--json"])
         #expect(configurations.standardOutput == #"[{"id":"game-status-1","kind":"com.mygame.game-status","family":"systemSmall","configuration":{}}]"# + "\n")
-        let unknown = await widgets(["reload", "com.nobody.nothing"], dataHome: data, extraEnvironment: shell)
+        let unknown = await home.cli(["reload", "com.nobody.nothing"])
         #expect(unknown.status == 1)
         #expect(unknown.standardError == "widgets: error: no widget of kind \"com.nobody.nothing\" is loaded and no instance has that kind\n")
 
         // The app changes the game and calls WidgetCenter: the host shows it at once.
-        let app = await runProcess(Fixtures.gameAppExecutable, ["status", "Boss fight!"], environment: environment)
+        let app = await home.gameApp(["status", "Boss fight!"])
         #expect(app.status == 0)
         #expect(app.standardError == "")
         #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | Boss fight!") } }, "\(host.output)")
 
         // An instance added while it runs is hosted at once; one removed goes.
-        let second = await widgets(
-            ["--plugins", plugins.path, "add", "com.mygame.game-status", "--family", "systemMedium", "--state-dir", state.path], dataHome: data,
-            extraEnvironment: shell)
+        let second = await home.cli(["--plugins", plugins.path, "add", "com.mygame.game-status", "--family", "systemMedium", "--state-dir", state.path])
         #expect(second.standardOutput == "game-status-2\n")
         #expect(await blocking { host.waitForLine { $0.contains("game-status-2: Game Status | Boss fight!") } }, "\(host.output)")
-        #expect(await widgets(["remove", "game-status-2", "--state-dir", state.path], dataHome: data, extraEnvironment: shell).status == 0)
-        let after = await widgets(["configurations"], dataHome: data, extraEnvironment: shell)
+        #expect(await home.cli(["remove", "game-status-2", "--state-dir", state.path]).status == 0)
+        let after = await home.cli(["configurations"])
         #expect(!after.standardOutput.contains("game-status-2"))
 
         #expect(await blocking { host.terminate() } == 0)
@@ -129,16 +152,11 @@ extension HostRunTests {
     @Test func bundlesDroppedInWhileTheHostRunsAreTakenUp() async throws {
         let source = Fixtures.directory(["libGameWidgets.so"])
         let plugins = Fixtures.temporaryDirectory("plugins")
-        let data = Fixtures.temporaryDirectory("data")
-        let state = Fixtures.temporaryDirectory("state")
-        let runtime = Fixtures.temporaryDirectory("runtime")
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        let added = await widgets(["--plugins", source.path, "add", "com.mygame.game-status", "--state-dir", state.path], dataHome: data)
+        let home = HostHome()
+        let added = await home.cli(["--plugins", source.path, "add", "com.mygame.game-status", "--state-dir", home.state.path])
         #expect(added.status == 0)
 
-        let host = try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+        let host = try home.host(plugins: plugins)
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.hasSuffix("game-status-1: bundle missing (its configuration is kept)") } }, "\(host.output)")
         #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s) of 0 widget(s)") } }, "\(host.output)")
@@ -157,7 +175,7 @@ extension HostRunTests {
         #expect(await blocking {
             host.waitForOutput { $0.split(separator: "\n").filter { $0.hasSuffix("game-status-1: bundle missing (its configuration is kept)") }.count == 2 }
         }, "\(host.output)")
-        let configurations = await widgets(["configurations"], dataHome: data, extraEnvironment: ["XDG_RUNTIME_DIR": runtime.path])
+        let configurations = await home.cli(["configurations"])
         #expect(configurations.standardOutput.contains("game-status-1"))
 
         // Half a file, as an interrupted copy leaves it: one clear line, and the host goes on.
@@ -268,12 +286,12 @@ extension HostRunTests {
         let registry = WidgetRegistry.load(searchPath: [plugins.path], clock: clock, isolation: .queue)
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
         _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
-        let daemon = WidgetDaemon(registry: registry, store: store)
+        let statuses = StatusLog()
+        let daemon = WidgetDaemon(registry: registry, store: store, observer: statuses.record)
         let path = socketPath()
         try daemon.start(socketPath: path)
         defer { daemon.stop() }
-        let first = await blocking { Self.waitUntil { daemon.engine.status(id: "good-1")?.timelines == 1 } }
-        #expect(first)
+        #expect(await blocking { statuses.wait { $0.timelines == 1 } })
 
         // Ten thousand requests: 9 000 on one connection, 1 000 on connections of their own.
         let connection = try ControlClient(path: path)
@@ -294,18 +312,34 @@ extension HostRunTests {
         #expect(daemon.engine.counters.requests.values.reduce(0, +) == 1)
         #expect(daemon.engine.status(id: "good-1")?.deferredByBudget == true)
         clock.advance(by: 300)
-        #expect(await blocking { Self.waitUntil { daemon.engine.status(id: "good-1")?.timelines == 2 } })
+        #expect(await blocking { statuses.wait { $0.timelines == 2 } })
         #expect(daemon.engine.counters.requests.values.reduce(0, +) == 2, "the first timeline, then one reload for them all")
     }
 
-    /// Waits for work on other threads (a provider's queue) to show; false after 10 s of real time.
-    static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let giveUp = Date().addingTimeInterval(10)
-        while Date() < giveUp {
-            if condition() { return true }
-            usleep(1000)
+}
+
+/// What an engine reported, and a wait for a report: the provider answers on its own queue, so a
+/// test waits for the engine to say so rather than looking again and again.
+final class StatusLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var statuses: [InstanceStatus] = []
+
+    func record(_ id: String, _ status: InstanceStatus) {
+        condition.withLock {
+            statuses.append(status)
+            condition.broadcast()
         }
-        return false
+    }
+
+    /// Blocks until a report satisfies `holds`; false after 10 s of real time (a broken test fails).
+    func wait(_ holds: (InstanceStatus) -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(10)
+        condition.lock()
+        defer { condition.unlock() }
+        while !statuses.contains(where: holds) {
+            if !condition.wait(until: giveUp) { return false }
+        }
+        return true
     }
 }
 
@@ -378,19 +412,11 @@ extension HostRunTests {
 @Suite struct DeepLinkAndIntentTests {
     @Test func tapsOpenTheGameAppAndButtonsHealThroughTheRunningHost() async throws {
         let plugins = Fixtures.directory(["libGameWidgets.so"])
-        let data = Fixtures.temporaryDirectory("data")
-        let state = Fixtures.temporaryDirectory("state")
-        let runtime = Fixtures.temporaryDirectory("runtime")
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        // The bundle's URL handler launches `game-app` from PATH, as a system launches an app.
-        environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        let shell = ["XDG_RUNTIME_DIR": runtime.path, "PATH": environment["PATH"]!]
-        func cli(_ arguments: [String]) async -> ProcessResult {
-            await widgets(["--plugins", plugins.path] + arguments, dataHome: data, extraEnvironment: shell)
-        }
-        #expect(await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment).status == 0)
+        // The bundle's URL handler launches `game-app` from the home's PATH, as a system launches an app.
+        let home = HostHome()
+        let (state, runtime) = (home.state, home.runtime)
+        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments) }
+        #expect(await home.gameApp(["reset"]).status == 0)
         #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", state.path]).status == 0)
         #expect(await cli(["add", "com.mygame.leaderboard", "--family", "systemMedium", "--state-dir", state.path]).status == 0)
         #expect(await cli(["add", "com.mygame.leaderboard", "--family", "systemSmall", "--state-dir", state.path]).status == 0)
@@ -399,7 +425,7 @@ extension HostRunTests {
         let local = await cli(["tap", "character-detail-1", "--button", "1", "--state-dir", state.path])
         #expect(local.standardOutput == "performed GameWidgets.HealCharacterIntent; no widget host is running, so the widget shows it at its next reload\n", "\(local.standardError)")
 
-        let host = try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+        let host = try home.host(plugins: plugins)
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-1: 🦄 Unipony | Free Rangers | ██████░░░░ | Health 55% | Heal +10") } }, "\(host.output)")
 
@@ -411,7 +437,7 @@ extension HostRunTests {
         // The widget's URL opens the game app there.
         let opened = await cli(["tap", "character-detail-1"])
         #expect(opened.standardOutput == "opened mygame://character/Unipony with libGameWidgets.so\n", "\(opened.standardError)")
-        let show = await runProcess(Fixtures.gameAppExecutable, ["show"], environment: environment)
+        let show = await home.gameApp(["show"])
         #expect(show.standardOutput.contains("last opened from a widget: mygame://character/Unipony\n"))
 
         // Links: the Nth in reading order; none in a small widget, whose tap opens its widgetURL.
@@ -439,14 +465,14 @@ extension HostRunTests {
             == #"{"ok":false,"error":"give at most one of \"link\" and \"button\", a whole number from 1"}"#)
 
         // The app asks WidgetCenter which widgets are placed, and reloads only the leaderboards.
-        let placed = await runProcess(Fixtures.gameAppExecutable, ["widgets"], environment: environment)
+        let placed = await home.gameApp(["widgets"])
         #expect(placed.standardOutput == """
             character-detail-1: com.mygame.character-detail (systemSmall) character=Unipony
             leaderboard-2: com.mygame.leaderboard (systemMedium)
             leaderboard-3: com.mygame.leaderboard (systemSmall)
 
             """, "\(placed.standardError)")
-        #expect(await runProcess(Fixtures.gameAppExecutable, ["score", "ada", "5000"], environment: environment).status == 0)
+        #expect(await home.gameApp(["score", "ada", "5000"]).status == 0)
         #expect(await blocking { host.waitForLine { $0.contains("leaderboard-2: Leaderboard | 1. ada  5000") } }, "\(host.output)")
         #expect(await blocking { host.terminate() } == 0)
     }
