@@ -229,7 +229,7 @@ public struct TerminalRenderer: Sendable {
     static func framed(_ content: [[Cell]], title: String?) -> [[Cell]] {
         let columns = content.first?.count ?? 0
         func border(_ text: String) -> [Cell] {
-            text.map { Cell(text: String($0), color: "separator", background: false) }
+            TerminalText.cells(text).map { Cell(text: $0.text, color: "separator", background: false, isContinuation: $0.isContinuation) }
         }
         var top = "╭" + String(repeating: "─", count: columns) + "╮"
         if let title, columns > 4 {
@@ -241,12 +241,7 @@ public struct TerminalRenderer: Sendable {
             }
             top = "╭─" + label + String(repeating: "─", count: max(0, columns - 1 - TerminalText.width(label))) + "╮"
         }
-        var topCells: [Cell] = []
-        for character in top {
-            topCells.append(Cell(text: String(character), color: "separator", background: false))
-            if TerminalText.width(of: character) == 2 { topCells.append(Cell(isContinuation: true)) }
-        }
-        var grid = [topCells]
+        var grid = [border(top)]
         for row in content { grid.append(border("│") + row + border("│")) }
         grid.append(border("╰" + String(repeating: "─", count: columns) + "╯"))
         return grid
