@@ -23,9 +23,8 @@ public final class Dashboard: @unchecked Sendable {
     private var screen: [[TerminalRenderer.StyledCell]] = []
     private var tick: ScheduledAction?
     private var tickDate: Date?
-    /// Cells written so far, and frames drawn: for tests and the benchmark.
+    /// Cells written so far: for tests and the benchmark.
     public private(set) var cellsWritten = 0
-    public private(set) var frames = 0
 
     struct Panel {
         var family: WidgetFamily
@@ -97,7 +96,6 @@ public final class Dashboard: @unchecked Sendable {
                 changes = difference(from: screen, to: next)
                 screen = next
             }
-            frames += 1
             scheduleTick(now: now)
             if !changes.isEmpty { write(changes) }
         }

@@ -278,7 +278,7 @@ public final class TimelineEngine: @unchecked Sendable {
         lock.withLock { records.values.map(\.instance).sorted { $0.id < $1.id } }
     }
 
-    /// What the engine has done so far (for `widgets run --stats`, tests and benchmarks).
+    /// What the engine has done so far (for tests and benchmarks).
     public struct Counters: Sendable, Equatable {
         /// Timeline requests started, by reason.
         public var requests: [ReloadReason: Int] = [:]

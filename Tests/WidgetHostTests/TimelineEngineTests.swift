@@ -125,6 +125,7 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         let status = engine.status(id: "w-1")
         #expect(status?.nextReload == Date(timeIntervalSince1970: start + 3600 + 300))
         #expect(status?.deferredByBudget == true)
+        #expect(engine.counters.deferrals == 1)
         clock.advance(by: 300)
         #expect(provider.times("w-1", since: start).suffix(2) == [3600, 3900])
     }
@@ -231,6 +232,7 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         #expect(shownText(engine, "w-1") == "back")
         #expect(engine.status(id: "w-1")?.lastFailure == nil)
         #expect(engine.status(id: "w-1")?.nextReload == nil, "retries stop once it answers")
+        #expect(engine.counters.failures == 5)
         #expect(TimelineEngine.retryDelay(afterFailures: 40) == 3600)
     }
 
