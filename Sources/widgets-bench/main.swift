@@ -398,7 +398,8 @@ func machineDescription() -> String {
     print("warning: a debug build; run `make bench` (release) for figures worth keeping")
 #endif
 
-// BENCH_ONLY=frames runs the dashboard frame benchmark alone and prints it (for profiling).
+// BENCH_ONLY=frames runs the dashboard frame benchmark alone and prints it (for profiling);
+// BENCH_FULL_FRAMES=N sets how many full frames it draws (default: a quarter of the ticks).
 if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "frames" {
     let result = benchmarkFrames(widgets: 100, frames: 50)
     print("tick \(percentile(result.frame, 0.5)) ms; full \(percentile(result.full, 0.5)) ms; plain text \(percentile(result.plainText, 0.5)) ms; cells \(result.cellsPerTick)")
