@@ -58,6 +58,8 @@ public final class Dashboard: @unchecked Sendable {
     /// Shows an instance (or updates its box) and redraws.
     public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
         lock.withLock {
+            let failure = status?.lastFailure
+            if let failure, failure != panels[id]?.status?.lastFailure { message = "\(id): \(failure)" }
             panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
         }
         redraw()
@@ -211,7 +213,11 @@ public final class Dashboard: @unchecked Sendable {
         case .loading: return renderer.messageGrid(status.lastFailure.map { "failed: \($0)" } ?? "loading…", family: panel.family, title: title)
         case .showing:
             guard let entry = status.entry else { return renderer.messageGrid("no entry", family: panel.family, title: title) }
-            return renderer.grid(entry.view, family: panel.family, title: title, now: now, dates: dates)
+            // A failure beside the last good entry is not silent: the box's bottom edge says so, and
+            // the message line below the boxes has it whole.
+            return renderer.grid(
+                entry.view, family: panel.family, title: title, now: now, dates: dates, invalidated: status.invalidated,
+                footer: status.lastFailure.map { _ in "failed" })
         }
     }
 

@@ -9,12 +9,23 @@ public struct TextStyle: Equatable, Sendable {
     public var bold = false
     /// A colour name (`red`, `secondary`...) or `#rrggbb`; nil for the primary colour.
     public var color: String?
+    /// A gradient the text is painted with, across each line's bounds (`foregroundStyle`); it
+    /// takes the place of `color`.
+    public var gradient: LinearGradientPaint?
     /// Set on a placeholder's tree: text is drawn as bars, as iOS redacts it.
     public var redacted = false
     /// The destination of the `Link` this text is inside, if any.
     public var link: String?
     /// How wrapped lines line up: `leading`, `center` or `trailing`.
     public var alignment = "leading"
+    /// Marked `widgetAccentable`: in the accent colour when the widget is drawn accented.
+    public var accentable = false
+    /// Marked `privacySensitive`: redacted on a locked device or under `redacted(reason: .privacy)`.
+    public var privacySensitive = false
+    /// Under `redacted(reason: .privacy)`.
+    public var redactsPrivacy = false
+    /// Marked `invalidatableContent`: shown as stale while an interaction's reload is pending.
+    public var invalidatable = false
 
     public init() {}
 
@@ -81,10 +92,12 @@ public struct PlacedElement: Equatable, Sendable {
         case text(String, TextStyle)
         /// A divider: a line across `rect`.
         case rule(horizontal: Bool)
-        /// A colour filling `rect` (a `background`), drawn under what follows.
-        case fill(String)
-        /// A progress bar or gauge across `rect`, filled to the fraction (nil: indeterminate).
-        case bar(Double?)
+        /// A colour or gradient filling a shape in `rect` (a `background`, a `Color`, a shape view),
+        /// drawn under what follows.
+        case fill(Paint, ShapeKind)
+        /// A progress bar or gauge across `rect`, filled to the fraction (nil: indeterminate), in a
+        /// colour (the accent colour, unless the rendering mode changes it).
+        case bar(Double?, tint: String)
     }
 
     public var rect: LayoutRect
@@ -101,10 +114,88 @@ public struct Layout: Sendable {
     public let now: Date
     public let dates: DateText
 
-    public init(metrics: any LayoutMetrics, now: Date = Date(), dates: DateText = DateText()) {
+    /// What the views were built for and are drawn in: colours follow its rendering mode.
+    public let environment: RenderingEnvironment
+    /// Drawn as on a locked device: privacy-sensitive views are redacted.
+    public let isLocked: Bool
+    /// An interaction's reload is pending: invalidatable content is drawn as stale (secondary).
+    public let isInvalidated: Bool
+
+    public init(
+        metrics: any LayoutMetrics, now: Date = Date(), dates: DateText = DateText(), environment: RenderingEnvironment = RenderingEnvironment(),
+        isLocked: Bool = false, isInvalidated: Bool = false
+    ) {
         self.metrics = metrics
         self.now = now
         self.dates = dates
+        self.environment = environment
+        self.isLocked = isLocked
+        self.isInvalidated = isInvalidated
+    }
+
+    /// The widget's container background as drawn: none where the environment hides it (the Lock
+    /// Screen) or the system replaces it (accented mode), or for the clear colour.
+    public func containerBackground(of root: ViewNode) -> Paint? {
+        guard environment.showsContainerBackground, environment.renderingMode == .fullColor,
+            let paint = root.modifier("containerBackground").flatMap(Paint.init), !paint.isClear
+        else { return nil }
+        return paint
+    }
+
+    // MARK: Rendering modes
+
+    /// A style as drawn: redacted where privacy asks, stale while invalidated, and its colours as
+    /// the rendering mode draws them.
+    func drawn(_ style: TextStyle) -> TextStyle {
+        var style = style
+        if style.privacySensitive, isLocked || style.redactsPrivacy { style.redacted = true }
+        if isInvalidated, style.invalidatable {
+            style.color = "secondary"
+            style.gradient = nil
+            return style
+        }
+        switch environment.renderingMode {
+        case .fullColor:
+            break
+        case .accented:
+            // Two groups, as iOS tints them: the accentable in the accent colour, the rest primary
+            // (secondary stays secondary).
+            style.color = style.accentable ? "accent" : (style.color == "secondary" ? "secondary" : nil)
+            style.gradient = nil
+        case .vibrant:
+            style.color = style.color.map(vibrant)
+            style.gradient = style.gradient.map(vibrant)
+        }
+        return style
+    }
+
+    /// A fill as drawn in the rendering mode, for a view of `style`.
+    func drawn(_ paint: Paint, _ style: TextStyle) -> Paint {
+        switch environment.renderingMode {
+        case .fullColor: return paint
+        case .accented:
+            if style.accentable { return .color("accent") }
+            fallthrough
+        case .vibrant:
+            switch paint {
+            case .color(let color): return .color(vibrant(color))
+            case .linearGradient(let gradient): return .linearGradient(vibrant(gradient))
+            }
+        }
+    }
+
+    /// A colour desaturated to the grey of its luminance; the system's greys and clear kept.
+    func vibrant(_ color: String) -> String {
+        if ["primary", "secondary", "separator", "redacted", "clear"].contains(color) { return color }
+        let (red, green, blue) = SystemColors.rgb(color, environment.colorScheme)
+        let grey = Int((0.2126 * Double(red) + 0.7152 * Double(green) + 0.0722 * Double(blue)).rounded())
+        return SystemColors.hex((grey, grey, grey))
+    }
+
+    func vibrant(_ gradient: LinearGradientPaint) -> LinearGradientPaint {
+        var gradient = gradient
+        gradient.stops = gradient.stops.map { LinearGradientPaint.Stop(color: vibrant($0.color), location: $0.location) }
+        return gradient
     }
 
     /// Lays out `root` in a widget of `size`, centred as a widget's content is.
@@ -148,8 +239,14 @@ public struct Layout: Sendable {
             case divider
             case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Node)
             case frame(Frame, Node)
-            case background(String, Node)
+            case background(Paint, Node)
+            /// A view drawn behind another, sized to it (`background { ... }`).
+            case behind(alignment: String?, Node, background: Node)
             case bar(Double?, TextStyle)
+            /// A shape (or a `Color`, a gradient) that takes the space it is offered.
+            case shape(ShapeKind, Paint)
+            /// `ViewThatFits`: the first child whose ideal size fits along the axes, else the last.
+            case fits(horizontal: Bool, vertical: Bool, [Node])
         }
 
         struct Key: Hashable {
@@ -198,8 +295,24 @@ public struct Layout: Sendable {
             case "fontWeight":
                 if let weight = modifier.value.stringValue { style.bold = ["semibold", "bold", "heavy", "black"].contains(weight) }
             case "multilineTextAlignment": style.alignment = modifier.value.stringValue ?? "leading"
-            case "foregroundColor", "foregroundStyle": style.color = modifier.value.stringValue
-            case "redacted": if modifier.value.stringValue == "placeholder" { style.redacted = true }
+            case "foregroundColor", "foregroundStyle":
+                switch Paint(modifier.value) {
+                case .color(let color)?:
+                    style.color = color
+                    style.gradient = nil
+                case .linearGradient(let gradient)?:
+                    style.color = nil
+                    style.gradient = gradient
+                case nil:
+                    style.color = nil
+                    style.gradient = nil
+                }
+            case "redacted":
+                if modifier.value.stringValue == "placeholder" { style.redacted = true }
+                if modifier.value.stringValue == "privacy" { style.redactsPrivacy = true }
+            case "privacySensitive": style.privacySensitive = modifier.value.boolValue ?? true
+            case "widgetAccentable": style.accentable = modifier.value.boolValue ?? true
+            case "invalidatableContent": style.invalidatable = modifier.value.boolValue ?? true
             case "lineLimit": lineLimit = modifier.value.numberValue.flatMap { Int(exactly: $0) }
             default: break
             }
@@ -208,15 +321,28 @@ public struct Layout: Sendable {
         let children = { view.children.map { prepare($0, inherited: style) } }
         var node: Node
         switch view.view {
-        case "text": node = Node(.text(dates.text(of: view, now: now), style, lineLimit: lineLimit))
+        case "text": node = Node(.text(dates.text(of: view, now: now), drawn(style), lineLimit: lineLimit))
         case "vstack": node = Node(.stack(.vertical, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
         case "hstack": node = Node(.stack(.horizontal, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
         case "zstack": node = Node(.zstack(children()))
         case "spacer": node = Node(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = Node(.divider)
-        case "image": node = Node(.text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), style, lineLimit: 1))
+        case "image": node = Node(.text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), drawn(style), lineLimit: 1))
+        case "shape":
+            let paint = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
+            node = Node(.shape(ShapeKind(view), drawn(paint, style)))
+            if let inset = view["inset"]?.numberValue, inset > 0 {
+                let (across, down) = (metrics.snap(metrics.horizontal(inset)), metrics.snap(metrics.vertical(inset)))
+                node = Node(.padding(top: down, leading: across, bottom: down, trailing: across, node))
+            }
+        case "background" where view.children.count == 2:
+            let parts = children()
+            node = Node(.behind(alignment: view["alignment"]?.stringValue, parts[0], background: parts[1]))
+        case "viewThatFits":
+            let axes = view["axes"]?.arrayValue?.compactMap(\.stringValue) ?? ["horizontal", "vertical"]
+            node = Node(.fits(horizontal: axes.contains("horizontal"), vertical: axes.contains("vertical"), children()))
         case "progress", "gauge":
-            let bar = Node(.bar(Self.fraction(of: view, now: now), style))
+            let bar = Node(.bar(Self.fraction(of: view, now: now), drawn(style)))
             let label = children()
             node = label.isEmpty ? bar : Node(.stack(.vertical, alignment: "leading", spacing: 0, label + [bar]))
         default:
@@ -246,7 +372,7 @@ public struct Layout: Sendable {
                     alignment: value["alignment"]?.stringValue)
                 node = Node(.frame(frame, node))
             case "background":
-                if let color = value.stringValue { node = Node(.background(color, node)) }
+                if let paint = Paint(value) { node = Node(.background(drawn(paint, style), node)) }
             default:
                 break
             }
@@ -289,8 +415,17 @@ public struct Layout: Sendable {
         case .zstack(let children):
             let sizes = children.map { self.size($0, proposal, axis: nil) }
             return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
-        case .background(_, let content):
+        case .background(_, let content), .behind(_, let content, _):
             return size(content, proposal, axis: axis)
+        case .shape:
+            // All it is offered; asked for its ideal size, SwiftUI's 10 points.
+            func length(_ offered: Double?, _ convert: (Double) -> Double) -> Double {
+                offered.flatMap { $0.isFinite ? $0 : nil } ?? max(1, metrics.snap(convert(10)))
+            }
+            return Size(width: length(proposal.width, metrics.horizontal), height: length(proposal.height, metrics.vertical))
+        case .fits(let horizontal, let vertical, let children):
+            guard let chosen = fitting(children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
+            return size(chosen, proposal, axis: axis)
         case .bar:
             // As wide as offered (a default width when asked for its ideal), one bar high.
             let width = proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? metrics.snap(metrics.horizontal(100))
@@ -339,6 +474,16 @@ public struct Layout: Sendable {
                 height: outer(inner.height, proposal.height, frame.minHeight, frame.maxHeight)),
             inner
         )
+    }
+
+    /// The child `ViewThatFits` shows for a proposal: the first whose ideal size (unconstrained along
+    /// the axes it checks) fits the proposal along them, else the last.
+    func fitting(_ children: [Node], horizontal: Bool, vertical: Bool, _ proposal: Proposal) -> Node? {
+        let ideal = Proposal(width: horizontal ? nil : proposal.width, height: vertical ? nil : proposal.height)
+        return children.first { child in
+            let size = self.size(child, ideal, axis: nil)
+            return (!horizontal || size.width <= (proposal.width ?? .infinity)) && (!vertical || size.height <= (proposal.height ?? .infinity))
+        } ?? children.last
     }
 
     func gapLength(_ axis: Axis, _ spacing: Double?, count: Int) -> Double {
@@ -521,11 +666,23 @@ public struct Layout: Sendable {
                 let size = self.size(child, Proposal(width: rect.width, height: rect.height), axis: nil)
                 place(child, aligned(size, in: rect, nil), axis: nil, into: &elements)
             }
-        case .bar(let fraction, _):
-            elements.append(PlacedElement(rect: rect, content: .bar(fraction)))
-        case .background(let color, let content):
-            elements.append(PlacedElement(rect: rect, content: .fill(color)))
+        case .bar(let fraction, let style):
+            var tint = "accent"
+            if case .color(let color) = drawn(.color("accent"), style) { tint = color }
+            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tint)))
+        case .background(let paint, let content):
+            if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }
             place(content, rect, axis: axis, into: &elements)
+        case .behind(let alignment, let content, let background):
+            let size = self.size(background, Proposal(width: rect.width, height: rect.height), axis: nil)
+            place(background, aligned(size, in: rect, alignment), axis: nil, into: &elements)
+            place(content, rect, axis: axis, into: &elements)
+        case .shape(let kind, let paint):
+            if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, kind))) }
+        case .fits(let horizontal, let vertical, let children):
+            if let chosen = fitting(children, horizontal: horizontal, vertical: vertical, Proposal(width: rect.width, height: rect.height)) {
+                place(chosen, rect, axis: axis, into: &elements)
+            }
         case .frame(let frame, let content):
             let inner = frameSize(frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
             place(content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)

@@ -144,12 +144,14 @@ public struct ProviderResult: Sendable {
 extension WidgetRegistry {
     /// Asks a widget's provider for a placeholder, snapshot or timeline, on the provider's own queue
     /// after its earlier requests, and returns its validated answer. The provider has `deadlines` of
-    /// the registry's clock to answer.
+    /// the registry's clock to answer. Entries' views are built for `environment`, by default the
+    /// family's standard one (`RenderingEnvironment.standard(for:)`) in light.
     public func request(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
-        configuration: String = "{}", parameter: String? = nil
+        configuration: String = "{}", parameter: String? = nil, environment: RenderingEnvironment? = nil
     ) async throws(RequestError) -> ProviderResult {
         let (widget, family) = try widget(kind: kind, family: family)
+        let environment = environment ?? .standard(for: family)
         if requestKind == .openURL || requestKind == .performIntent, widget.bundle.abiVersion.minor < 3 {
             throw RequestError(
                 kind: kind, bundlePath: widget.bundle.path, reason: .refused,
@@ -162,12 +164,12 @@ extension WidgetRegistry {
         }
         if let worker = widget.bundle.worker {
             return try await worker.request(
-                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment,
                 deadline: deadlines[requestKind])
         }
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
             submitInProcess(
-                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
+                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment,
                 due: nil, completion: { continuation.resume(returning: $0) })
         }
         return try result.get()
@@ -178,7 +180,7 @@ extension WidgetRegistry {
     /// its host's request); nil to count the registry's deadline from now.
     func submitInProcess(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, parameter: String?,
-        due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+        environment: RenderingEnvironment?, due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
     ) {
         let resolved: (RegisteredWidget, WidgetFamily)
         do throws(RequestError) {
@@ -188,12 +190,12 @@ extension WidgetRegistry {
         }
         submitInProcess(
             requestKind, widget: resolved.0, family: resolved.1, isPreview: isPreview, configuration: configuration,
-            parameter: parameter, due: due, completion: completion)
+            parameter: parameter, environment: environment ?? .standard(for: resolved.1), due: due, completion: completion)
     }
 
     private func submitInProcess(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+        parameter: String?, environment: RenderingEnvironment, due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
     ) {
         let kind = widget.kind
         guard let queue = providerQueue(kind: kind) else {
@@ -212,7 +214,7 @@ extension WidgetRegistry {
             ticket throws(RequestError) -> ProviderResult in
             try self.respond(
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
-                parameter: parameter, queue: queue, due: due, ticket: ticket)
+                parameter: parameter, environment: environment, queue: queue, due: due, ticket: ticket)
         }
     }
 
@@ -236,7 +238,9 @@ extension WidgetRegistry {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: "runs in a worker process")
         }
         let due = clock.now().addingTimeInterval(deadlines[requestKind].timeInterval)
-        return try respond(requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", parameter: nil, queue: nil, due: due, ticket: nil)
+        return try respond(
+            requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", parameter: nil,
+            environment: .standard(for: family), queue: nil, due: due, ticket: nil)
     }
 
     /// The widget of `kind` and the family to ask for (`family`, else the widget's first), or why not:
@@ -258,13 +262,13 @@ extension WidgetRegistry {
 
     private func respond(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, queue: ProviderQueue?, due: Date, ticket: RequestTicket?
+        parameter: String?, environment: RenderingEnvironment, queue: ProviderQueue?, due: Date, ticket: RequestTicket?
     ) throws(RequestError) -> ProviderResult {
         let slot = queue?.memorySlot ?? 0
         let outcome = Result { () throws(RequestError) -> RequestOutcome in
             try widget.bundle.call(
                 requestKind, kind: widget.kind, family: family, isPreview: isPreview || requestKind == .placeholder,
-                configuration: configuration, parameter: parameter, deadline: deadlines[requestKind], due: due, clock: clock,
+                configuration: configuration, parameter: parameter, environment: environment, deadline: deadlines[requestKind], due: due, clock: clock,
                 memorySlot: slot,
                 ticket: ticket)
         }
@@ -287,7 +291,7 @@ extension LoadedBundle {
     /// expires the wait; without one (`ticket` nil), the call sets its own timer.
     func call(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String? = nil, deadline: Duration, due: Date, clock: WidgetClock, memorySlot: UInt32 = 0, ticket: RequestTicket? = nil
+        parameter: String? = nil, environment: RenderingEnvironment, deadline: Duration, due: Date, clock: WidgetClock, memorySlot: UInt32 = 0, ticket: RequestTicket? = nil
     ) throws(RequestError) -> RequestOutcome {
         let (id, pending) = PendingRequests.shared.begin(RequestLabel(requestKind: requestKind, widgetKind: kind, fileName: fileName))
         ticket?.requestID = id
@@ -306,7 +310,9 @@ extension LoadedBundle {
                     struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: requestKind.abiValue,
                     widget_kind: kindPointer, family: family.abiValue, is_preview: isPreview,
                     display_width: size.width, display_height: size.height, configuration: configurationPointer,
-                    parameter: parameterPointer, url: urlPointer, intent: intentPointer)
+                    parameter: parameterPointer, url: urlPointer, intent: intentPointer,
+                    color_scheme: environment.abiColorScheme, rendering_mode: environment.abiRenderingMode,
+                    shows_container_background: environment.showsContainerBackground)
                 // What the provider allocates during its call is charged to its slot.
                 let call = { self.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id)) }
                 MemoryGuard.charging(memorySlot) {

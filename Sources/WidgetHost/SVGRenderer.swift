@@ -39,14 +39,23 @@ public struct PointMetrics: LayoutMetrics {
 /// redaction bars for a placeholder; links and its widget URL are clickable.
 public struct SVGRenderer: Sendable {
     public var appearance: TerminalRenderer.Appearance
+    /// The rendering mode to draw in; nil for each family's own (vibrant for accessory families).
+    public var renderingMode: RenderingEnvironment.RenderingMode?
 
-    public init(appearance: TerminalRenderer.Appearance) {
+    public init(appearance: TerminalRenderer.Appearance, renderingMode: RenderingEnvironment.RenderingMode? = nil) {
         self.appearance = appearance
+        self.renderingMode = renderingMode
+    }
+
+    /// The environment a family's views are built and drawn for.
+    public func environment(for family: WidgetFamily) -> RenderingEnvironment {
+        .standard(for: family, colorScheme: appearance, mode: renderingMode)
     }
 
     public func render(_ view: ViewNode, family: WidgetFamily, now: Date = Date(), dates: DateText = DateText()) -> String {
         let size = family.displaySize
-        let elements = Layout(metrics: PointMetrics(), now: now, dates: dates).place(view, in: size)
+        let layout = Layout(metrics: PointMetrics(), now: now, dates: dates, environment: environment(for: family))
+        let elements = layout.place(view, in: size)
         let targets = TapTargets(view)
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(format(size.width))" height="\(format(size.height))" \
@@ -55,9 +64,10 @@ public struct SVGRenderer: Sendable {
             """
         // The widget: a tap anywhere opens its widgetURL; links (not in small widgets) open theirs.
         let linksApply = family != .systemSmall
+        var canvas = Canvas(family: family, size: size)
         svg += targets.widgetURL.map { "<a href=\"\(XMLText.escape($0))\">" } ?? "<g>"
-        svg += background(family, size, fill: view.modifier("containerBackground")?.stringValue)
-        for element in elements where !(linksApply && element.link != nil) { svg += draw(element) }
+        svg += background(family, size, fill: layout.containerBackground(of: view), &canvas)
+        for element in elements where !(linksApply && element.link != nil) { svg += draw(element, &canvas) }
         svg += targets.widgetURL == nil ? "</g>\n" : "</a>\n"
         if linksApply {
             var index = 0
@@ -66,7 +76,7 @@ public struct SVGRenderer: Sendable {
                 let url = linked[index].link!
                 svg += "<a href=\"\(XMLText.escape(url))\">"
                 while index < linked.count, linked[index].link == url {
-                    svg += draw(linked[index])
+                    svg += draw(linked[index], &canvas)
                     index += 1
                 }
                 svg += "</a>\n"
@@ -75,8 +85,43 @@ public struct SVGRenderer: Sendable {
         return svg + "</svg>\n"
     }
 
-    func background(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill color: String?) -> String {
-        let fill = hex(color.map { SystemColors.rgb($0, appearance) } ?? SystemColors.background(appearance))
+    /// What drawing one widget keeps: its outline, for container-relative shapes, and the gradients
+    /// defined so far, each with an id of its own.
+    struct Canvas {
+        let family: WidgetFamily
+        let size: (width: Double, height: Double)
+        var gradients = 0
+
+        /// The corner radius of the widget's outline; nil for a circle.
+        var cornerRadius: Double? {
+            switch family {
+            case .accessoryCircular: nil
+            case .accessoryRectangular: 10
+            case .accessoryInline: 0
+            default: 22
+            }
+        }
+    }
+
+    /// A paint as an SVG `fill` value, with the definition a gradient needs written first.
+    func fill(_ paint: Paint, _ canvas: inout Canvas) -> (definition: String, value: String) {
+        guard case .linearGradient(let gradient) = paint else { return ("", hex(paint.rgb(appearance))) }
+        canvas.gradients += 1
+        let id = "gradient\(canvas.gradients)"
+        var definition = "<defs><linearGradient id=\"\(id)\" x1=\"\(format(gradient.startX, places: 3))\" y1=\"\(format(gradient.startY, places: 3))\" "
+        definition += "x2=\"\(format(gradient.endX, places: 3))\" y2=\"\(format(gradient.endY, places: 3))\">"
+        for stop in gradient.stops {
+            definition += "<stop offset=\"\(format(stop.location, places: 3))\" stop-color=\"\(hex(SystemColors.rgb(stop.color, appearance)))\"/>"
+        }
+        return (definition + "</linearGradient></defs>\n", "url(#\(id))")
+    }
+
+    func background(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill paint: Paint?, _ canvas: inout Canvas) -> String {
+        let (definition, fill) = paint.map { self.fill($0, &canvas) } ?? ("", hex(SystemColors.background(appearance)))
+        return definition + outline(family, size, fill: fill)
+    }
+
+    func outline(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill: String) -> String {
         switch family {
         case .accessoryInline: return ""
         case .accessoryCircular:
@@ -88,7 +133,7 @@ public struct SVGRenderer: Sendable {
         }
     }
 
-    func draw(_ element: PlacedElement) -> String {
+    func draw(_ element: PlacedElement, _ canvas: inout Canvas) -> String {
         let rect = element.rect
         switch element.content {
         case .text(let text, let style):
@@ -98,17 +143,36 @@ public struct SVGRenderer: Sendable {
                     + "height=\"\(format(height))\" rx=\"4\" fill=\"\(hex(SystemColors.rgb("redacted", appearance)))\"/>\n"
             }
             let baseline = rect.y + (rect.height - style.points * 1.2) / 2 + style.points * 0.95
-            return "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
-                + (style.isBold ? " font-weight=\"600\"" : "") + " fill=\"\(hex(SystemColors.rgb(style.color ?? "primary", appearance)))\""
+            let (definition, fill) = self.fill(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), &canvas)
+            return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
+                + (style.isBold ? " font-weight=\"600\"" : "") + " fill=\"\(fill)\""
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
-        case .bar(let fraction):
+        case .bar(let fraction, let tint):
             let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("separator", appearance)))\"/>\n"
             guard let fraction else { return track }
             return track
-                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("accent", appearance)))\"/>\n"
-        case .fill(let color):
-            return "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" "
-                + "fill=\"\(hex(SystemColors.rgb(color, appearance)))\"/>\n"
+                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb(tint, appearance)))\"/>\n"
+        case .fill(let paint, let shape):
+            let (definition, fill) = self.fill(paint, &canvas)
+            let box = "x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\""
+            let radius: Double?
+            switch shape {
+            case .rectangle: radius = 0
+            case .roundedRectangle(let cornerRadius): radius = min(cornerRadius, min(rect.width, rect.height) / 2)
+            case .capsule: radius = min(rect.width, rect.height) / 2
+            case .circle: radius = nil
+            case .containerRelative:
+                // Concentric with the widget's corners: their radius less the distance in from the
+                // nearest edge. In a circular widget, the circle itself.
+                let inset = min(rect.x, rect.y, canvas.size.width - rect.x - rect.width, canvas.size.height - rect.y - rect.height)
+                radius = canvas.cornerRadius.map { max(0, $0 - max(0, inset)) }
+            }
+            guard let radius else {
+                return definition + "<ellipse cx=\"\(format(rect.x + rect.width / 2))\" cy=\"\(format(rect.y + rect.height / 2))\" "
+                    + "rx=\"\(format(shape == .circle ? min(rect.width, rect.height) / 2 : rect.width / 2))\" "
+                    + "ry=\"\(format(shape == .circle ? min(rect.width, rect.height) / 2 : rect.height / 2))\" fill=\"\(fill)\"/>\n"
+            }
+            return definition + "<rect \(box)" + (radius > 0 ? " rx=\"\(format(radius))\"" : "") + " fill=\"\(fill)\"/>\n"
         case .rule(let horizontal):
             let stroke = hex(SystemColors.rgb("separator", appearance))
             return horizontal
@@ -117,16 +181,11 @@ public struct SVGRenderer: Sendable {
         }
     }
 
-    func hex(_ rgb: (Int, Int, Int)) -> String {
-        func two(_ value: Int) -> String {
-            let digits = String(value, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }
-        return "#" + two(rgb.0) + two(rgb.1) + two(rgb.2)
-    }
+    func hex(_ rgb: (Int, Int, Int)) -> String { SystemColors.hex(rgb) }
 
-    func format(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
+    func format(_ value: Double, places: Int = 1) -> String {
+        let scale = places == 1 ? 10.0 : 1000.0
+        let rounded = (value * scale).rounded() / scale
         return rounded == rounded.rounded() && abs(rounded) < 1e12 ? String(Int(rounded)) : String(rounded)
     }
 }

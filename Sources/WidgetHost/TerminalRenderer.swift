@@ -79,16 +79,27 @@ public struct TerminalRenderer: Sendable {
         case truecolor
     }
 
-    public enum Appearance: String, Sendable, CaseIterable {
-        case light, dark
-    }
+    /// Light or dark: the colour scheme views are built for and drawn in.
+    public typealias Appearance = RenderingEnvironment.ColorScheme
 
     public var colorMode: ColorMode
     public var appearance: Appearance
+    /// The rendering mode to draw in; nil for each family's own (vibrant for accessory families).
+    public var renderingMode: RenderingEnvironment.RenderingMode?
+    /// Draws as on a locked device: privacy-sensitive views are redacted.
+    public var isLocked: Bool
 
-    public init(colorMode: ColorMode, appearance: Appearance) {
+    public init(colorMode: ColorMode, appearance: Appearance, renderingMode: RenderingEnvironment.RenderingMode? = nil, isLocked: Bool = false) {
         self.colorMode = colorMode
         self.appearance = appearance
+        self.renderingMode = renderingMode
+        self.isLocked = isLocked
+    }
+
+    /// The environment a family's views are built and drawn for: what a request to the provider
+    /// should carry.
+    public func environment(for family: WidgetFamily) -> RenderingEnvironment {
+        .standard(for: family, colorScheme: appearance, mode: renderingMode)
     }
 
     /// The colour mode the environment asks for: none with `NO_COLOR` set (any value) or when the
@@ -107,25 +118,39 @@ public struct TerminalRenderer: Sendable {
         grid(view, family: family, title: title, now: now, dates: dates).map(encode)
     }
 
+    /// The layout for a family: in its environment, locked or not; `invalidated` while an
+    /// interaction's reload is pending (`invalidatableContent` then shows as stale).
+    func layout(_ family: WidgetFamily, now: Date, dates: DateText, invalidated: Bool) -> Layout {
+        Layout(
+            metrics: TerminalMetrics(), now: now, dates: dates, environment: environment(for: family), isLocked: isLocked,
+            isInvalidated: invalidated)
+    }
+
     /// The box as cells, frame included: what `render` encodes, and what a dashboard compares from
     /// one frame to the next.
-    public func grid(_ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText())
-        -> [[StyledCell]]
-    {
+    /// `footer`, when given, is written into the bottom edge in red: a failure beside the last good
+    /// entry.
+    public func grid(
+        _ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText(), invalidated: Bool = false,
+        footer: String? = nil
+    ) -> [[StyledCell]] {
         let (columns, rows) = family.terminalSize
-        var canvas = Canvas(columns: columns, rows: rows, fill: view.modifier("containerBackground")?.stringValue)
-        let layout = Layout(metrics: TerminalMetrics(), now: now, dates: dates)
+        var canvas = Canvas(columns: columns, rows: rows, appearance: appearance)
+        let layout = layout(family, now: now, dates: dates, invalidated: invalidated)
+        if let background = layout.containerBackground(of: view) {
+            canvas.draw(PlacedElement(rect: LayoutRect(x: 0, y: 0, width: Double(columns), height: Double(rows)), content: .fill(background, .rectangle)))
+        }
         for element in layout.place(view, in: (Double(columns), Double(rows))) {
             canvas.draw(element)
         }
-        return Self.framed(canvas.cells, title: title)
+        return Self.framed(canvas.cells, title: title, footer: footer)
     }
 
     /// A box of `columns` × `rows` showing one line of `message` in a secondary colour: what a
     /// dashboard shows for an instance with no entry.
     public func messageGrid(_ message: String, family: WidgetFamily, title: String?) -> [[StyledCell]] {
         let (columns, rows) = family.terminalSize
-        var canvas = Canvas(columns: columns, rows: rows)
+        var canvas = Canvas(columns: columns, rows: rows, appearance: appearance)
         var style = TextStyle()
         style.color = "secondary"
         let text = ViewNode("text", attributes: JSONObject([("text", .string(message))]))
@@ -168,12 +193,27 @@ public struct TerminalRenderer: Sendable {
     struct Canvas {
         let columns: Int
         let rows: Int
+        /// Gradients are resolved to a colour per cell, in this appearance.
+        let appearance: Appearance
         var cells: [[Cell]]
 
-        init(columns: Int, rows: Int, fill: String? = nil) {
+        init(columns: Int, rows: Int, appearance: Appearance) {
             self.columns = columns
             self.rows = rows
-            cells = Array(repeating: Array(repeating: Cell(fill: fill), count: columns), count: rows)
+            self.appearance = appearance
+            cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
+        }
+
+        /// The colour of a paint at the centre of cell (`column`, `row`) of `rect`: a gradient's
+        /// colour there as `#rrggbb`, a colour by its name.
+        func color(_ paint: Paint, column: Int, row: Int, in rect: LayoutRect) -> String {
+            guard case .linearGradient = paint else {
+                if case .color(let name) = paint { return name }
+                return "primary"
+            }
+            let x = rect.width > 0 ? (Double(column) + 0.5 - rect.x) / rect.width : 0.5
+            let y = rect.height > 0 ? (Double(row) + 0.5 - rect.y) / rect.height : 0.5
+            return SystemColors.hex(paint.rgb(x: x, y: y, appearance))
         }
 
         mutating func draw(_ element: PlacedElement) {
@@ -189,8 +229,9 @@ public struct TerminalRenderer: Sendable {
                     guard column >= 0, column + width <= min(columns, x + Int(element.rect.width.rounded(.up))) else { break }
                     let redact = style.redacted && !character.isWhitespace
                     let fill = cells[y][column].fill
+                    let ink = style.gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) } ?? style.color
                     cells[y][column] = Cell(
-                        text: redact ? String(repeating: "▆", count: width) : String(character), color: redact ? "redacted" : style.color,
+                        text: redact ? String(repeating: "▆", count: width) : String(character), color: redact ? "redacted" : ink,
                         bold: style.isBold && !redact, fill: fill)
                     if width == 2 { cells[y][column + 1] = Cell(isContinuation: true, fill: fill) }
                     column += width
@@ -207,43 +248,70 @@ public struct TerminalRenderer: Sendable {
                         cells[row][x] = Cell(text: "│", color: "separator", fill: cells[row][x].fill)
                     }
                 }
-            case .bar(let fraction):
+            case .bar(let fraction, let tint):
                 guard (0..<rows).contains(y) else { return }
                 let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
                 let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0
                 for (index, column) in (max(0, x)..<max(0, x) + columnsAcross).enumerated() {
                     let isFilled = index < filled
                     cells[y][column] = Cell(
-                        text: fraction == nil ? "▒" : (isFilled ? "█" : "░"), color: isFilled ? "accent" : "separator",
+                        text: fraction == nil ? "▒" : (isFilled ? "█" : "░"), color: isFilled ? tint : "separator",
                         fill: cells[y][column].fill)
                 }
-            case .fill(let color):
-                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) { cells[row][column].fill = color }
+            case .fill(let paint, let shape):
+                let rect = element.rect
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where TerminalRenderer.covers(shape, rect, column, row) {
+                        cells[row][column].fill = color(paint, column: column, row: row, in: rect)
+                    }
                 }
             }
         }
     }
 
-    /// The content inside a rounded frame, with the title in its top edge.
-    static func framed(_ content: [[Cell]], title: String?) -> [[Cell]] {
-        let columns = content.first?.count ?? 0
-        func border(_ text: String) -> [Cell] {
-            TerminalText.cells(text).map { Cell(text: $0.text, color: "separator", background: false, isContinuation: $0.isContinuation) }
+    /// Whether a shape covers the centre of a cell. Circles and capsules are round (a cell is twice
+    /// as tall as wide, as their points are); rectangles, rounded or not, fill their cells.
+    static func covers(_ shape: ShapeKind, _ rect: LayoutRect, _ column: Int, _ row: Int) -> Bool {
+        // In points, where round is round: 8 across and 16 down a cell.
+        let (px, py) = ((Double(column) + 0.5 - rect.x) * 8, (Double(row) + 0.5 - rect.y) * 16)
+        let (width, height) = (rect.width * 8, rect.height * 16)
+        switch shape {
+        case .rectangle, .roundedRectangle, .containerRelative:
+            return true
+        case .circle:
+            let radius = min(width, height) / 2
+            let (dx, dy) = (px - width / 2, py - height / 2)
+            return dx * dx + dy * dy <= radius * radius
+        case .capsule:
+            let radius = min(width, height) / 2
+            // The nearest point of the capsule's spine, a segment along its long axis.
+            let cx = min(max(px, radius), width - radius)
+            let cy = min(max(py, radius), height - radius)
+            let (dx, dy) = (px - cx, py - cy)
+            return dx * dx + dy * dy <= radius * radius
         }
-        var top = "╭" + String(repeating: "─", count: columns) + "╮"
-        if let title, columns > 4 {
-            var label = " \(title) "
+    }
+
+    /// The content inside a rounded frame, with the title in its top edge.
+    static func framed(_ content: [[Cell]], title: String?, footer: String? = nil) -> [[Cell]] {
+        let columns = content.first?.count ?? 0
+        func border(_ text: String, color: String = "separator") -> [Cell] {
+            TerminalText.cells(text).map { Cell(text: $0.text, color: color, background: false, isContinuation: $0.isContinuation) }
+        }
+        /// An edge with `text` in it after one rule, cut to fit with "…".
+        func edge(_ left: String, _ right: String, _ text: String?, color: String) -> [Cell] {
+            guard let text, columns > 4 else { return border(left + String(repeating: "─", count: columns) + right) }
+            var label = " \(text) "
             if TerminalText.width(label) > columns - 2 {
-                // Cut to fit, ending in "…".
                 while TerminalText.width(label) > columns - 4, !label.isEmpty { label.removeLast() }
                 label += "… "
             }
-            top = "╭─" + label + String(repeating: "─", count: max(0, columns - 1 - TerminalText.width(label))) + "╮"
+            return border(left + "─") + border(label, color: color)
+                + border(String(repeating: "─", count: max(0, columns - 1 - TerminalText.width(label))) + right)
         }
-        var grid = [border(top)]
+        var grid = [edge("╭", "╮", title, color: "separator")]
         for row in content { grid.append(border("│") + row + border("│")) }
-        grid.append(border("╰" + String(repeating: "─", count: columns) + "╯"))
+        grid.append(edge("╰", "╯", footer, color: "red"))
         return grid
     }
 
@@ -321,6 +389,15 @@ public enum SystemColors {
         }
         let pair = named[color] ?? named["primary"]!
         return appearance == .light ? pair.light : pair.dark
+    }
+
+    /// RGB as `#rrggbb`.
+    public static func hex(_ rgb: (Int, Int, Int)) -> String {
+        func two(_ value: Int) -> String {
+            let digits = String(value, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        return "#" + two(rgb.0) + two(rgb.1) + two(rgb.2)
     }
 
     /// A widget's background: iOS's system background.

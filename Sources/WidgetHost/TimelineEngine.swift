@@ -110,10 +110,14 @@ public struct InstanceStatus: Sendable, Equatable {
     public var reloadsInWindow: Int
     /// True while a timeline request is under way.
     public var reloading: Bool
+    /// True from an interaction (an intent performed) until the timeline it asked for arrives or
+    /// fails: the entry may be stale, and views marked `invalidatableContent` show it.
+    public var invalidated: Bool
 
     public init(
         phase: Phase, entry: WireEntry? = nil, timelines: Int = 0, lastFailure: String? = nil, nextReload: Date? = nil,
-        nextReloadReason: ReloadReason? = nil, deferredByBudget: Bool = false, reloadsInWindow: Int = 0, reloading: Bool = false
+        nextReloadReason: ReloadReason? = nil, deferredByBudget: Bool = false, reloadsInWindow: Int = 0, reloading: Bool = false,
+        invalidated: Bool = false
     ) {
         self.phase = phase
         self.entry = entry
@@ -124,6 +128,7 @@ public struct InstanceStatus: Sendable, Equatable {
         self.deferredByBudget = deferredByBudget
         self.reloadsInWindow = reloadsInWindow
         self.reloading = reloading
+        self.invalidated = invalidated
     }
 }
 
@@ -465,6 +470,7 @@ public final class TimelineEngine: @unchecked Sendable {
                 record.pending = nil
                 record.deferred = false
                 record.inFlight = true
+                record.inFlightReason = pending.reason
                 record.lastStart = now
                 if pending.reason.isBudgeted && budget.reloadsPerDay != .max {
                     record.history.append(now)
@@ -528,7 +534,10 @@ public final class TimelineEngine: @unchecked Sendable {
             phase: phase, entry: record.current, timelines: record.timelines, lastFailure: record.failure, nextReload: next,
             nextReloadReason: record.missing ? nil : (record.inFlight ? record.again : record.pending?.reason),
             deferredByBudget: deferred, reloadsInWindow: record.history.count(where: { $0 > now - ReloadBudget.window }),
-            reloading: record.inFlight)
+            reloading: record.inFlight,
+            invalidated: !record.missing
+                && ((record.inFlight && record.inFlightReason == .interaction) || record.again == .interaction
+                    || record.pending?.reason == .interaction))
     }
 
     private func takeSlot() -> Int32 {
@@ -567,6 +576,8 @@ private final class Record {
     var failures = 0
     var pending: Pending?
     var inFlight = false
+    /// Why the request under way was made.
+    var inFlightReason: ReloadReason?
     /// A reload asked for while one was under way: one more follows it.
     var again: ReloadReason?
     var deferred = false

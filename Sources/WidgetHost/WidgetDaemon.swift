@@ -13,9 +13,11 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// The instances as last read from the store, by id.
     private var known: [String: WidgetInstance] = [:]
 
-    /// `observer` hears each change of what an instance shows (see `TimelineEngine`).
+    /// `observer` hears each change of what an instance shows (see `TimelineEngine`). Timelines are
+    /// built for the environment `environment` gives each family (by default its standard one, light).
     public init(
         registry: WidgetRegistry, store: InstanceStore, budget: ReloadBudget = .standard,
+        environment: @escaping @Sendable (WidgetFamily) -> RenderingEnvironment = { .standard(for: $0) },
         observer: TimelineEngine.Observer? = nil
     ) {
         self.registry = registry
@@ -24,7 +26,8 @@ public final class WidgetDaemon: @unchecked Sendable {
             Task {
                 do {
                     let result = try await registry.request(
-                        .timeline, kind: instance.kind, family: instance.family, configuration: instance.configuration)
+                        .timeline, kind: instance.kind, family: instance.family, configuration: instance.configuration,
+                        environment: environment(instance.family))
                     completion(.success(FetchedTimeline(entries: result.entries, policy: result.policy ?? .atEnd)))
                 } catch {
                     completion(.failure(TimelineFailure("\(error)")))

@@ -152,7 +152,8 @@ public enum WidgetWorker {
         let configuration = String(decoding: frame.body, as: UTF8.self)
         registry.submitInProcess(
             requestKind, kind: kind, family: family, isPreview: frame["preview"]?.boolValue ?? false,
-            configuration: configuration.isEmpty ? "{}" : configuration, parameter: frame["parameter"]?.stringValue, due: Date(timeIntervalSince1970: due)
+            configuration: configuration.isEmpty ? "{}" : configuration, parameter: frame["parameter"]?.stringValue,
+            environment: frame["environment"].flatMap(RenderingEnvironment.init(json:)), due: Date(timeIntervalSince1970: due)
         ) { result in
             var reply = WorkerFrame(header: JSONObject([("op", .string("result")), ("id", id)]))
             switch result {

@@ -339,7 +339,7 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     func request(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, deadline: Duration
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration
     ) async throws(RequestError) -> ProviderResult {
         let started = ContinuousClock.now
         let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
@@ -347,12 +347,12 @@ final class WorkerSupervisor: @unchecked Sendable {
             // A running worker gets the request from the calling thread; starting one waits on the
             // supervisor's queue, so requests that arrive meanwhile wait behind it.
             if let running = runningWorkerIfAny() {
-                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, deadline: deadline, to: running, once: once)
+                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline, to: running, once: once)
                 return
             }
             queue.async {
                 self.submit(
-                    requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, deadline: deadline,
+                    requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline,
                     once: once)
             }
         }
@@ -369,7 +369,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// its deadline (the worker times it out by the host's clock) and for an unresponsive worker.
     private func submit(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, deadline: Duration, once: Once
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration, once: Once
     ) {
         let kind = widget.kind
         func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
@@ -379,7 +379,7 @@ final class WorkerSupervisor: @unchecked Sendable {
         case .failure(let reason):
             once.resume(.failure(fail(.crashed, "not sent: \(reason.text)")))
         case .success(let process):
-            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, deadline: deadline, to: process, once: once)
+            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline, to: process, once: once)
         }
     }
 
@@ -393,7 +393,7 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     private func send(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, deadline: Duration, to process: WorkerProcess, once: Once
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration, to process: WorkerProcess, once: Once
     ) {
         let kind = widget.kind
         let now = clock.now()
@@ -404,6 +404,7 @@ final class WorkerSupervisor: @unchecked Sendable {
             ("due", .number(due.timeIntervalSince1970)),
         ])
         if let parameter { header["parameter"] = .string(parameter) }
+        header["environment"] = environment.json
         let timers = RequestTimers()
         process.send(WorkerFrame(header: header, body: Array(configuration.utf8)), label: "\(requestKind.rawValue) of \"\(kind)\"") { reply in
             timers.cancel()

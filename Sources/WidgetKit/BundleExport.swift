@@ -158,6 +158,7 @@ final class BundleExport: @unchecked Sendable {
         if raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.parameter)! + MemoryLayout<UnsafeRawPointer>.size) {
             decoded.parameter = raw.parameter.map { String(cString: $0) }
         }
+        decoded.read(environmentOf: raw)
         definition.respond(decoded) { answer in
             switch answer {
             case .timeline(let timeline): reply.succeed(timeline.encoded())
@@ -195,10 +196,11 @@ extension BundleExport {
         if performer == nil {
             // A fresh process (a restarted worker) has not built the widget's views yet: the
             // placeholder's view shows the same controls and registers their intents.
-            let request = ProviderRequest(
+            var request = ProviderRequest(
                 kind: .placeholder, family: family, isPreview: true,
                 displaySize: CGSize(width: raw.display_width, height: raw.display_height),
                 configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
+            request.read(environmentOf: raw)
             definition.respond(request) { _ in }
             performer = IntentTypes.performer(type)
         }
@@ -247,5 +249,23 @@ private struct Completion: @unchecked Sendable {
                 data: nil, length: 0, error_message: text)
             function(context, &result)
         }
+    }
+}
+
+extension ProviderRequest {
+    /// ABI 1.4's environment, read only when the host's request has it.
+    mutating func read(environmentOf raw: widget_request_t) {
+        guard raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.shows_container_background)! + MemoryLayout<Bool>.size) else {
+            return
+        }
+        let environment = RenderingEnvironment(
+            abiColorScheme: raw.color_scheme, abiRenderingMode: raw.rendering_mode, showsContainerBackground: raw.shows_container_background)
+        colorScheme = environment.colorScheme == .dark ? .dark : .light
+        switch environment.renderingMode {
+        case .fullColor: renderingMode = .fullColor
+        case .accented: renderingMode = .accented
+        case .vibrant: renderingMode = .vibrant
+        }
+        showsContainerBackground = environment.showsContainerBackground
     }
 }

@@ -5,6 +5,12 @@ public struct EnvironmentValues: Sendable {
     public var colorScheme: ColorScheme = .light
     /// `.placeholder` while the placeholder is rendered.
     public var redactionReasons: RedactionReasons = []
+    /// How the host draws the widget: `.vibrant` for accessory families (the Lock Screen),
+    /// `.accented` when the host tints widgets, else `.fullColor`.
+    public var widgetRenderingMode: WidgetRenderingMode = .fullColor
+    /// Whether the widget's container background is drawn; false on the Lock Screen (accessory
+    /// families), where a widget should not draw a background of its own either.
+    public var showsWidgetContainerBackground = true
 
     public init() {}
 
@@ -38,4 +44,17 @@ public struct RedactionReasons: OptionSet, Hashable, Sendable {
     public static let placeholder = RedactionReasons(rawValue: 1 << 0)
     /// The view holds private data.
     public static let privacy = RedactionReasons(rawValue: 1 << 1)
+}
+
+/// How the system draws a widget, as WidgetKit names its modes.
+public struct WidgetRenderingMode: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    /// Colours as the views give them.
+    public static let fullColor = WidgetRenderingMode(name: "fullColor")
+    /// Tinted: views marked `widgetAccentable()` in the accent colour, the rest in one other.
+    public static let accented = WidgetRenderingMode(name: "accented")
+    /// Desaturated, as accessory widgets on the Lock Screen are.
+    public static let vibrant = WidgetRenderingMode(name: "vibrant")
+
+    public var description: String { name }
 }

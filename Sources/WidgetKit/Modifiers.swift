@@ -32,11 +32,12 @@ extension View {
     /// Sets the weight of text in this view.
     public func fontWeight(_ weight: Font.Weight?) -> ModifiedContent<Self> { modifier("fontWeight", weight.map { .string($0.rawValue) } ?? .null) }
 
-    /// Sets the colour of text and symbols in this view (a `Color`; gradients are not drawn as text).
-    public func foregroundStyle(_ color: Color) -> ModifiedContent<Self> { modifier("foregroundStyle", color.json) }
+    /// Sets the style of text, symbols and unfilled shapes in this view: a colour, or a gradient
+    /// across each text's bounds.
+    public func foregroundStyle<S: ShapeStyle>(_ style: S) -> ModifiedContent<Self> { modifier("foregroundStyle", style._paint) }
 
-    /// Draws a colour behind the view, the size of the view.
-    public func background(_ color: Color) -> ModifiedContent<Self> { modifier("background", color.json) }
+    /// Fills the view's bounds with a colour or gradient, behind the view.
+    public func background<S: ShapeStyle>(_ style: S) -> ModifiedContent<Self> { modifier("background", style._paint) }
 
     /// A fixed size for the view in either dimension; nil keeps the view's own.
     public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> ModifiedContent<Self> {
@@ -85,8 +86,8 @@ extension View {
 
     /// The widget's background (iOS 17), drawn by the system behind the content and removed where
     /// the system shows the widget without one.
-    public func containerBackground(_ color: Color, for placement: ContainerBackgroundPlacement) -> ModifiedContent<Self> {
-        modifier("containerBackground", color.json)
+    public func containerBackground<S: ShapeStyle>(_ style: S, for placement: ContainerBackgroundPlacement) -> ModifiedContent<Self> {
+        modifier("containerBackground", style._paint)
     }
 
     /// Whether the view takes the accent colour when the widget is shown in accented mode.

@@ -77,6 +77,10 @@ struct ProviderRequest: Sendable {
     let configuration: String
     /// For options: the parameter's name.
     var parameter: String? = nil
+    /// What the host renders for (ABI 1.4); light, full colour, with the background from older hosts.
+    var colorScheme: ColorScheme = .light
+    var renderingMode: WidgetRenderingMode = .fullColor
+    var showsContainerBackground = true
 
     var providerContext: TimelineProviderContext {
         TimelineProviderContext(family: family, isPreview: isPreview, displaySize: displaySize)
@@ -85,6 +89,9 @@ struct ProviderRequest: Sendable {
     var environment: EnvironmentValues {
         var environment = EnvironmentValues()
         environment.widgetFamily = family
+        environment.colorScheme = colorScheme
+        environment.widgetRenderingMode = renderingMode
+        environment.showsWidgetContainerBackground = showsContainerBackground
         if kind == .placeholder { environment.redactionReasons = .placeholder }
         return environment
     }

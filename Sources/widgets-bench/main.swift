@@ -286,7 +286,8 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
         "{}".withCString { configuration in
             var request = widget_request_t(
                 struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: UInt32(WIDGET_REQUEST_TIMELINE.rawValue),
-                widget_kind: kind, family: 0, is_preview: false, display_width: 158, display_height: 158, configuration: configuration, parameter: nil, url: nil, intent: nil)
+                widget_kind: kind, family: 0, is_preview: false, display_width: 158, display_height: 158, configuration: configuration, parameter: nil, url: nil, intent: nil,
+                color_scheme: 0, rendering_mode: 0, shows_container_background: true)
             return sample(iterations: iterations, warmup: iterations / 10) {
                 bundle.request!(&request, completion, nil)
                 blackHole(completedBytes)

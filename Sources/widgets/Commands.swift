@@ -25,6 +25,11 @@ let stateDirectoryOption = (
     name: "state-dir", value: "DIR", help: "where widget instances are kept (default: $XDG_STATE_HOME/widgets)"
 )
 let instanceOption = (name: "instance", value: "ID", help: "ask for this instance: its family and configuration")
+let renderingModeOption = (
+    name: "rendering-mode", value: "MODE",
+    help: "fullColor, accented or vibrant (default: vibrant for accessory families, as on the Lock Screen, else fullColor)"
+)
+let lockedFlag = (name: "locked", help: "draw as on a locked device: views marked privacySensitive are redacted")
 
 let commands: [CommandSpec] = [
     CommandSpec(
@@ -78,8 +83,10 @@ let commands: [CommandSpec] = [
             stateDirectoryOption, memoryLimitOption, isolationOption,
             (name: "appearance", value: "MODE", help: "the dashboard's light or dark (default dark)"),
             (name: "color", value: "MODE", help: "the dashboard's colours: auto (default), none, 256 or truecolor"),
+            renderingModeOption,
         ],
         flags: [
+            lockedFlag,
             (name: "development", help: "no reload budget, as under Xcode's debugger"),
             (name: "log", help: "print a line per change instead of the dashboard (the default when not on a terminal)"),
         ],
@@ -123,11 +130,12 @@ let commands: [CommandSpec] = [
             familyOption, instanceOption,
             (name: "appearance", value: "MODE", help: "light or dark (default dark)"),
             (name: "color", value: "MODE", help: "auto (default: colour on a terminal, none with NO_COLOR), none, 256 or truecolor"),
-            stateDirectoryOption, isolationOption,
+            renderingModeOption, stateDirectoryOption, isolationOption,
         ],
-        flags: [(name: "placeholder", help: "draw the placeholder, redacted as iOS shows it while loading")],
+        flags: [(name: "placeholder", help: "draw the placeholder, redacted as iOS shows it while loading"), lockedFlag],
         discussion: """
-            The current entry is the latest of the provider's timeline whose date has come. A family's box is its
+            The widget's views are built for the appearance and rendering mode drawn (its environment's
+            colorScheme and widgetRenderingMode). The current entry is the latest of the provider's timeline whose date has come. A family's box is its
             size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (docs/RENDERING.md has the table).
             """),
     CommandSpec(
@@ -135,7 +143,7 @@ let commands: [CommandSpec] = [
         arguments: [],
         valueOptions: [
             (name: "out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)"),
-            (name: "appearance", value: "MODE", help: "light (default) or dark"), isolationOption,
+            (name: "appearance", value: "MODE", help: "light (default) or dark"), renderingModeOption, isolationOption,
         ],
         flags: [],
         discussion: "Open DIR/index.html in a browser. Links and widget URLs in the images are clickable."),

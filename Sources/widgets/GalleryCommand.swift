@@ -21,7 +21,7 @@ extension CommandContext {
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
-        let renderer = SVGRenderer(appearance: appearance)
+        let renderer = SVGRenderer(appearance: appearance, renderingMode: try renderingMode())
         var sections: [String] = []
         var images = 0
         var failures = 0
@@ -33,7 +33,8 @@ extension CommandContext {
                     let name = "\(Self.fileSafe(widget.kind)).\(family.rawValue).\(requestKind.rawValue).svg"
                     let caption = "\(family.rawValue) · \(requestKind.rawValue)"
                     do {
-                        let result = try await registry.request(requestKind, kind: widget.kind, family: family)
+                        let result = try await registry.request(
+                            requestKind, kind: widget.kind, family: family, environment: renderer.environment(for: family))
                         let svg = renderer.render(result.entries[0].view, family: family)
                         try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
                         images += 1

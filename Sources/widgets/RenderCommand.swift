@@ -14,8 +14,10 @@ extension CommandContext {
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {
+            let family = target.family ?? registry.widget(kind: target.kind)?.families.first
             let result = try await registry.request(
-                placeholder ? .placeholder : .timeline, kind: target.kind, family: target.family, configuration: target.configuration)
+                placeholder ? .placeholder : .timeline, kind: target.kind, family: target.family, configuration: target.configuration,
+                environment: family.map(renderer.environment(for:)))
             let entry = result.entry(at: Date())
             let title = registry.widget(kind: target.kind).map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
             output.standardOutput(renderer.render(entry.view, family: result.family, title: title).joined(separator: "\n"))
@@ -43,6 +45,17 @@ extension CommandContext {
         } else {
             throw UsageError(message: "--color takes auto, none, 256 or truecolor, not '\(colorName)'", command: command)
         }
-        return TerminalRenderer(colorMode: mode, appearance: appearance)
+        return TerminalRenderer(
+            colorMode: mode, appearance: appearance, renderingMode: try renderingMode(), isLocked: arguments.flags.contains("locked"))
+    }
+
+    /// The --rendering-mode asked for; nil for each family's own.
+    func renderingMode() throws(UsageError) -> RenderingEnvironment.RenderingMode? {
+        guard let name = arguments.values["rendering-mode"] else { return nil }
+        guard let mode = RenderingEnvironment.RenderingMode(rawValue: name) else {
+            let names = RenderingEnvironment.RenderingMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: "--rendering-mode takes \(names), not '\(name)'", command: command)
+        }
+        return mode
     }
 }

@@ -21,7 +21,7 @@ extension CommandContext {
                 renderer: renderer, clock: registry.clock, width: Self.terminalWidth(), queue: DispatchQueue(label: "widgets.dashboard"),
                 write: { FileHandle.standardOutput.write(Data($0.utf8)) })
         let daemonBox = DaemonBox()
-        let daemon = WidgetDaemon(registry: registry, store: store, budget: budget) { id, status in
+        let daemon = WidgetDaemon(registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) }) { id, status in
             guard let dashboard, let daemon = daemonBox.daemon else { return output.standardOutput(Self.statusLine(id, status)) }
             let instances = daemon.engine.instances
             dashboard.retain(ids: Set(instances.map(\.id)))

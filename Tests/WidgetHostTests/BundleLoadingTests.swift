@@ -30,7 +30,7 @@ import WidgetWire
         #expect(widget.families == [.systemSmall, .systemMedium])
         #expect(widget.configurationKind == .static)
         #expect(widget.configurationName == nil)
-        #expect(widget.bundle.abiVersion == (1, 3))
+        #expect(widget.bundle.abiVersion == (1, 4))
         #expect(widget.bundle.builtWith == "c")
     }
 
@@ -182,14 +182,14 @@ import WidgetWire
         let (registry, _) = refusal(["abi.so": "abi-major-2"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "ABI version 2.3 is not supported: this host speaks ABI 1.3 (major versions must match)")
+        #expect(problem.message == "ABI version 2.4 is not supported: this host speaks ABI 1.4 (major versions must match)")
     }
 
     @Test func bundleNeedingANewerMinorVersionIsRefused() throws {
         let (registry, _) = refusal(["newer.so": "abi-minor-newer"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.3: update the host")
+        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.4: update the host")
     }
 
     @Test func bundleWhoseInitializeFailsIsRefusedWithItsReason() throws {

@@ -45,7 +45,7 @@ import WidgetWire
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
             result.standardError
-                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.3 is not supported: this host speaks ABI 1.3 (major versions must match)\n")
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.4 is not supported: this host speaks ABI 1.4 (major versions must match)\n")
     }
 
     @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
@@ -55,7 +55,7 @@ import WidgetWire
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["searchPath"] == .array([.string(directory.path)]))
         let bundle = try #require(json["bundles"]?.arrayValue?.first)
-        #expect(bundle["abiVersion"] == .string("1.3"))
+        #expect(bundle["abiVersion"] == .string("1.4"))
         let widget = try #require(bundle["widgets"]?.arrayValue?.first)
         #expect(widget["kind"] == .string("fixture.good"))
         #expect(widget["families"] == .array([.string("systemSmall"), .string("systemMedium")]))
@@ -68,7 +68,7 @@ import WidgetWire
     @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
         let good = await widgets(["load", Fixtures.path("good")])
         #expect(good.status == 0)
-        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.3, c): 1 widget\n  - fixture.good"))
+        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.4, c): 1 widget\n  - fixture.good"))
         let refused = await widgets(["load", Fixtures.path("no-entry")])
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)

@@ -155,11 +155,11 @@ extension RenderingTests {
         let centred = Layout(metrics: TerminalMetrics()).place(
             view(#"{"view":"text","text":"one two three","modifiers":[{"multilineTextAlignment":"center"}]}"#), in: (9, 5))
         #expect(centred.map(\.rect.x) == [1, 2])  // the text (7 wide) centred in 9; "three" (5) centred within it
-        let filled = TerminalRenderer(colorMode: .truecolor, appearance: .light).render(
+        let filled = TerminalRenderer(colorMode: .truecolor, appearance: .light, renderingMode: .fullColor).render(
             view(##"{"view":"text","text":"hi","modifiers":[{"background":"#102030"}]}"##), family: .accessoryInline)
         #expect(filled[1].contains("48;2;16;32;48m"), "the text's cells on its background colour")
         let container = TerminalRenderer(colorMode: .truecolor, appearance: .light).render(
-            view(##"{"view":"text","text":"hi","modifiers":[{"containerBackground":"#102030"}]}"##), family: .accessoryInline)
+            view(##"{"view":"text","text":"hi","modifiers":[{"containerBackground":"#102030"}]}"##), family: .systemSmall)
         #expect(container[1].components(separatedBy: "48;2;16;32;48m").count == 2, "every content cell, in one run")
         let weight = Layout(metrics: TerminalMetrics()).place(view(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"bold"}]}"#), in: (5, 1))
         if case .text(_, let style) = weight[0].content { #expect(style.isBold) } else { Issue.record("no text") }
@@ -193,8 +193,8 @@ extension RenderingTests {
         let bar = view(#"{"view":"progress","timerInterval":[1799999990,1800000010],"countsDown":false}"#)
         #expect(DateText.isLive(bar))
         let half = Layout(metrics: TerminalMetrics(), now: now).place(bar, in: (10, 1))
-        #expect(half.first?.content == .bar(0.5))
+        #expect(half.first?.content == .bar(0.5, tint: "accent"))
         let later = Layout(metrics: TerminalMetrics(), now: now.addingTimeInterval(5)).place(bar, in: (10, 1))
-        #expect(later.first?.content == .bar(0.75))
+        #expect(later.first?.content == .bar(0.75, tint: "accent"))
     }
 }

@@ -180,6 +180,31 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         #expect(provider.times("w-1", since: start).last ?? 0 == 86_700, "the budget refills as the first leaves the window")
     }
 
+    @Test func anInteractionInvalidatesTheEntryUntilItsReloadEnds() {
+        let provider = ScriptedProvider(clock: clock) { _, now in .success(FetchedTimeline(entries: [entry(now, "a")], policy: .never)) }
+        let engine = TimelineEngine(clock: clock, fetch: provider.fetch)
+        engine.add(widget)
+        provider.hold = true
+        engine.reload(id: "w-1", reason: .foreground)
+        #expect(engine.status(id: "w-1")?.reloading == true)
+        #expect(engine.status(id: "w-1")?.invalidated == false, "a reload an app asked for leaves the entry valid")
+        engine.reload(id: "w-1", reason: .interaction)
+        #expect(engine.status(id: "w-1")?.invalidated == true, "queued behind the request under way")
+        provider.releaseHeld()
+        #expect(provider.count == 3)
+        #expect(engine.status(id: "w-1")?.invalidated == false, "its reload came")
+        provider.hold = true
+        engine.reload(id: "w-1", reason: .interaction)
+        #expect(engine.status(id: "w-1")?.invalidated == true, "its own reload under way")
+        provider.releaseHeld()
+        #expect(engine.status(id: "w-1")?.invalidated == false)
+        // A failed reload ends it too: the entry shown is the last good one, and says so.
+        provider.answer = { _, _ in .failure(TimelineFailure("no network")) }
+        engine.reload(id: "w-1", reason: .interaction)
+        #expect(engine.status(id: "w-1")?.invalidated == false)
+        #expect(engine.status(id: "w-1")?.lastFailure == "no network")
+    }
+
     @Test func developmentModeHasNoDailyLimit() {
         let provider = ScriptedProvider(clock: clock) { _, now in .success(FetchedTimeline(entries: [entry(now, "a")], policy: .after(now + 60))) }
         let engine = TimelineEngine(clock: clock, budget: .development, fetch: provider.fetch)

@@ -35,8 +35,26 @@ struct CountdownWidget: Widget {
     }
 }
 
+/// Shows the environment its view was built in.
+struct EnvironmentWidget: Widget {
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "test.environment", provider: TaskProvider()) { _ in EnvironmentReport() }
+            .supportedFamilies([.systemSmall, .accessoryCircular])
+    }
+}
+
+struct EnvironmentReport: View {
+    @Environment(\.colorScheme) var colorScheme
+    @Environment(\.widgetRenderingMode) var renderingMode
+    @Environment(\.showsWidgetContainerBackground) var showsBackground
+    var body: some View { Text("\(colorScheme) \(renderingMode) \(showsBackground)") }
+}
+
 struct CountdownBundle: WidgetBundle {
-    var body: some Widget { CountdownWidget() }
+    var body: some Widget {
+        CountdownWidget()
+        EnvironmentWidget()
+    }
 }
 
 /// What the test host received: registrations during initialize, and completions.
@@ -68,11 +86,17 @@ final class TestHost: @unchecked Sendable {
         return UnsafePointer(pointer)
     }()
 
-    func request(_ kind: UInt32, _ widgetKind: String = "test.countdown", family: WidgetFamily = .systemSmall, id: Int) -> (status: Int32, text: String) {
+    /// A request through the bundle's entry. `structSize` stands in for an older host's smaller request.
+    func request(
+        _ kind: UInt32, _ widgetKind: String = "test.countdown", family: WidgetFamily = .systemSmall,
+        environment: RenderingEnvironment = RenderingEnvironment(), structSize: Int = MemoryLayout<widget_request_t>.size, id: Int
+    ) -> (status: Int32, text: String) {
         widgetKind.withCString { kindPointer in
             var request = widget_request_t(
-                struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: kind, widget_kind: kindPointer,
-                family: family.abiValue, is_preview: false, display_width: 158, display_height: 158, configuration: nil, parameter: nil, url: nil, intent: nil)
+                struct_size: UInt32(structSize), request_kind: kind, widget_kind: kindPointer,
+                family: family.abiValue, is_preview: false, display_width: 158, display_height: 158, configuration: nil, parameter: nil, url: nil, intent: nil,
+                color_scheme: environment.abiColorScheme, rendering_mode: environment.abiRenderingMode,
+                shows_container_background: environment.showsContainerBackground)
             Self.entry.pointee.request!(&request, { context, result in
                 let value = result!.pointee
                 let text = value.status == 0
@@ -89,13 +113,13 @@ final class TestHost: @unchecked Sendable {
     @Test func entryDescribesTheBundleAndItsVersion() {
         let bundle = Self.entry.pointee
         #expect(bundle.abi_version.major == 1)
-        #expect(bundle.abi_version.minor == 3)
+        #expect(bundle.abi_version.minor == 4)
         #expect(bundle.memory_limit == 0, "no limit asked for: the host's applies")
         #expect(bundle.struct_size == UInt32(MemoryLayout<widget_bundle_t>.size))
         #expect(String(cString: bundle.name) == "Countdown bundle")
         #expect(String(cString: bundle.built_with) == Toolchain.current)
         let registered = TestHost.shared.lock.withLock { TestHost.shared.registered }
-        #expect(registered.map(\.kind) == ["test.countdown"])
+        #expect(registered.map(\.kind) == ["test.countdown", "test.environment"])
         #expect(registered.first?.name == "Countdown")
         #expect(registered.first?.families == WidgetFamily.mask([.systemSmall, .accessoryInline]))
     }
@@ -119,6 +143,26 @@ final class TestHost: @unchecked Sendable {
     @Test func placeholderIsRedacted() throws {
         let json = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue), id: 4).text)
         #expect(json["entries"]?.arrayValue?.first?["view"]?["modifiers"] == .array([.object(JSONObject([("redacted", .string("placeholder"))]))]))
+    }
+
+    @Test func viewsAreBuiltForTheRequestsEnvironment() throws {
+        func shown(_ family: WidgetFamily, _ environment: RenderingEnvironment, structSize: Int = MemoryLayout<widget_request_t>.size, id: Int)
+            throws -> JSONValue?
+        {
+            let text = request(
+                UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), "test.environment", family: family, environment: environment, structSize: structSize,
+                id: id
+            ).text
+            return try JSONValue.parse(text)["entries"]?.arrayValue?.first?["view"]?["text"]
+        }
+        #expect(try shown(.systemSmall, RenderingEnvironment(), id: 20) == .string("light fullColor true"))
+        #expect(try shown(.systemSmall, .standard(for: .systemSmall, colorScheme: .dark, mode: .accented), id: 21) == .string("dark accented true"))
+        #expect(try shown(.accessoryCircular, .standard(for: .accessoryCircular, colorScheme: .dark), id: 22) == .string("dark vibrant false"))
+        // A 1.3 host's request ends before the environment: the defaults, whatever lies beyond.
+        let olderSize = MemoryLayout<widget_request_t>.offset(of: \.intent)! + MemoryLayout<UnsafeRawPointer>.size
+        #expect(
+            try shown(.accessoryCircular, .standard(for: .accessoryCircular, colorScheme: .dark), structSize: olderSize, id: 23)
+                == .string("light fullColor true"))
     }
 
     @Test func unknownKindAndRequestKindAreErrorsNotCrashes() {

@@ -138,3 +138,56 @@ extension ViewResolutionTests {
         #expect(gauge.children.first?["text"] == .string("Fuel"))
     }
 }
+
+/// A widget view as iOS widgets write them: a gradient container, a circle badge, a layout that
+/// fits, a background view; reading the rendering mode.
+struct BadgeView: View {
+    @Environment(\.widgetRenderingMode) var renderingMode
+
+    var body: some View {
+        ViewThatFits(in: .horizontal) {
+            HStack {
+                Circle().fill(.orange).frame(width: 12, height: 12)
+                Text("Unipony leads")
+            }
+            Text("Unipony")
+        }
+        .background { ContainerRelativeShape().inset(by: 4).fill(Color.gray) }
+        .foregroundStyle(renderingMode == .fullColor ? Color.primary : Color.white)
+        .containerBackground(
+            LinearGradient(colors: [.indigo, .purple], startPoint: .top, endPoint: .bottom), for: .widget)
+    }
+}
+
+extension ViewResolutionTests {
+    @Test func coloursGradientsShapesAndViewThatFitsGoOnTheWire() throws {
+        let node = resolve(BadgeView())
+        let gradient = try #require(node.modifier("containerBackground"))
+        #expect(
+            gradient.jsonText
+                == #"{"linearGradient":{"stops":[{"color":"indigo","location":0},{"color":"purple","location":1}],"startPoint":[0.5,0],"endPoint":[0.5,1]}}"#)
+        #expect(node.modifier("foregroundStyle") == .string("primary"))
+        #expect(node.view == "background")
+        let fits = node.children[0]
+        #expect(fits.view == "viewThatFits" && fits["axes"] == .array([.string("horizontal")]))
+        #expect(fits.children.count == 2)
+        #expect(
+            fits.children[0].children[0].json.jsonText
+                == #"{"view":"shape","shape":"circle","fill":"orange","modifiers":[{"frame":{"width":12,"height":12}}]}"#)
+        #expect(node.children[1].json.jsonText == #"{"view":"shape","shape":"containerRelative","inset":4,"fill":"gray"}"#)
+        // A Color and a gradient are views too: each a filled rectangle.
+        #expect(resolve(Color.red).json.jsonText == #"{"view":"shape","shape":"rectangle","fill":"red"}"#)
+        #expect(resolve(LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing))["fill"]?["linearGradient"] != nil)
+        #expect(resolve(RoundedRectangle(cornerRadius: 6))["cornerRadius"] == .number(6))
+        #expect(Gradient(colors: [.red, .green, .blue]).stops.map(\.location) == [0, 0.5, 1])
+    }
+
+    @Test func viewsReadTheRenderingModeAndBackgroundFromTheEnvironment() {
+        var environment = EnvironmentValues()
+        #expect(environment.widgetRenderingMode == .fullColor && environment.showsWidgetContainerBackground)
+        environment.widgetRenderingMode = .accented
+        environment.showsWidgetContainerBackground = false
+        let node = ViewResolver.root(of: BadgeView(), in: environment)
+        #expect(node.modifier("foregroundStyle") == .string("white"))
+    }
+}

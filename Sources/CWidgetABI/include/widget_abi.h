@@ -27,7 +27,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 3
+#define WIDGET_ABI_VERSION_MINOR 4
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -121,6 +121,19 @@ typedef enum widget_request_kind {
     WIDGET_REQUEST_PERFORM_INTENT = 6 /* a Button(intent:) or Toggle was tapped: perform `intent` */
 } widget_request_kind_t;
 
+/* The appearance a widget's views are built for (SwiftUI's `colorScheme`), ABI 1.4. */
+typedef enum widget_color_scheme {
+    WIDGET_COLOR_SCHEME_LIGHT = 0,
+    WIDGET_COLOR_SCHEME_DARK = 1
+} widget_color_scheme_t;
+
+/* How the host draws a widget (WidgetKit's `widgetRenderingMode`), ABI 1.4. */
+typedef enum widget_rendering_mode {
+    WIDGET_RENDERING_MODE_FULL_COLOR = 0, /* as the views give their colours: the Home Screen */
+    WIDGET_RENDERING_MODE_ACCENTED = 1,   /* tinted: views marked widgetAccentable in the accent colour, the rest in one */
+    WIDGET_RENDERING_MODE_VIBRANT = 2     /* desaturated: the Lock Screen's accessory widgets */
+} widget_rendering_mode_t;
+
 /* A request the host makes of one widget's provider. Owned by the host; valid only for the duration
  * of the `request` call (a bundle that answers later copies what it needs first). */
 typedef struct widget_request {
@@ -144,6 +157,13 @@ typedef struct widget_request {
     /* WIDGET_REQUEST_PERFORM_INTENT: the intent as the view recorded it, JSON
      * {"type": "...", "parameters": {...}}; otherwise NULL. `configuration` is the tapped instance's. */
     const char *intent;
+
+    /* --- ABI 1.4 --- (read only when struct_size covers it) */
+    /* The environment the entries' views are built for. A bundle given an older request builds them
+     * for light, full colour, with the container background. */
+    uint32_t color_scheme;           /* a widget_color_scheme_t */
+    uint32_t rendering_mode;         /* a widget_rendering_mode_t */
+    bool shows_container_background; /* false where the system removes it (the Lock Screen) */
 } widget_request_t;
 
 /* Result status. */
