@@ -22,6 +22,12 @@ struct SelectCoinIntent: WidgetConfigurationIntent {
 
     @Parameter(title: "Coin", default: .btc)
     var coin: Coin
+
+    @Parameter(title: "Decimals", default: 2)
+    var decimals: Int
+
+    @Parameter(title: "Show Update Time", default: true)
+    var showsUpdateTime: Bool
 }
 
 /// The prices file: `{"updated": "<ISO 8601>", "prices": {"BTC": 91234.56, ...}}`.
@@ -59,6 +65,8 @@ struct PriceEntry: TimelineEntry {
     let price: Double?
     let updated: Date?
     let problem: String?
+    var decimals = 2
+    var showsUpdateTime = true
 }
 
 struct CryptoPriceProvider: AppIntentTimelineProvider {
@@ -67,13 +75,13 @@ struct CryptoPriceProvider: AppIntentTimelineProvider {
     }
 
     func snapshot(for configuration: SelectCoinIntent, in context: Context) async -> PriceEntry {
-        entry(for: configuration.coin, at: Date())
+        entry(for: configuration, at: Date())
     }
 
     func timeline(for configuration: SelectCoinIntent, in context: Context) async -> Timeline<PriceEntry> {
         let now = Date()
         let next = Calendar.current.date(byAdding: .minute, value: 15, to: now)!
-        return Timeline(entries: [entry(for: configuration.coin, at: now)], policy: .after(next))
+        return Timeline(entries: [entry(for: configuration, at: now)], policy: .after(next))
     }
 
     func recommendations() -> [AppIntentRecommendation<SelectCoinIntent>] {
@@ -84,16 +92,20 @@ struct CryptoPriceProvider: AppIntentTimelineProvider {
         }
     }
 
-    private func entry(for coin: Coin, at date: Date) -> PriceEntry {
+    private func entry(for configuration: SelectCoinIntent, at date: Date) -> PriceEntry {
+        let coin = configuration.coin
+        var entry: PriceEntry
         switch PriceList.load() {
         case .success(let list):
-            guard let price = list.prices[coin.rawValue] else {
-                return PriceEntry(date: date, coin: coin, price: nil, updated: list.updated, problem: "no price for \(coin.rawValue)")
-            }
-            return PriceEntry(date: date, coin: coin, price: price, updated: list.updated, problem: nil)
+            let price = list.prices[coin.rawValue]
+            entry = PriceEntry(
+                date: date, coin: coin, price: price, updated: list.updated, problem: price == nil ? "no price for \(coin.rawValue)" : nil)
         case .failure(let error):
-            return PriceEntry(date: date, coin: coin, price: nil, updated: nil, problem: error.message)
+            entry = PriceEntry(date: date, coin: coin, price: nil, updated: nil, problem: error.message)
         }
+        entry.decimals = min(max(configuration.decimals, 0), 8)
+        entry.showsUpdateTime = configuration.showsUpdateTime
+        return entry
     }
 }
 
@@ -104,11 +116,11 @@ struct PriceView: View {
         VStack(alignment: .leading, spacing: 4) {
             Text(entry.coin.rawValue).font(.headline)
             if let price = entry.price {
-                Text("$" + price.formatted(.number.precision(.fractionLength(2)))).font(.title)
+                Text("$" + price.formatted(.number.precision(.fractionLength(entry.decimals)))).font(.title)
             } else {
                 Text(entry.problem ?? "no price").foregroundColor(.secondary)
             }
-            if let updated = entry.updated {
+            if entry.showsUpdateTime, let updated = entry.updated {
                 Text("as of \(ISO8601DateFormatter().string(from: updated))").font(.caption)
             }
         }

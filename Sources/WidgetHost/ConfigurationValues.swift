@@ -23,7 +23,8 @@ public enum ConfigurationValues {
     }
 
     /// The value of `text` for `parameter`: null for an empty text when the parameter is optional.
-    /// Dynamic choices (entities, options providers) are checked by the caller against `options`.
+    /// A value of a parameter with dynamic choices (an entity, an options provider) must be among
+    /// `options`, the choices its provider offers now.
     public static func value(
         _ text: String, for parameter: ParameterSchema, kind: String, options: ParameterOptions? = nil
     ) throws(ConfigurationError) -> JSONValue {
@@ -33,6 +34,12 @@ public enum ConfigurationValues {
         if text.isEmpty {
             guard parameter.isOptional else { throw fail("needs a value (it is not optional)") }
             return .null
+        }
+        if let options, parameter.type != .string, parameter.type != .entity {
+            // Typed first (so a wrong type says so), then among what the provider offers.
+            let typed = try value(text, for: parameter, kind: kind)
+            if options.options.contains(where: { $0.value == typed }) { return typed }
+            return try choose(text, among: options.options, fail)
         }
         switch parameter.type {
         case .string:

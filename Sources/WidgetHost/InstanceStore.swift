@@ -51,6 +51,8 @@ public struct InstanceList: Sendable, Equatable {
 /// Why the instance state could not be read or written. One line, naming the file.
 public struct StateError: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// A well-formed file of a newer format: not corrupt, and left where it is.
+    var isNewerFormat = false
     public init(description: String) { self.description = description }
 }
 
@@ -108,9 +110,19 @@ public final class InstanceStore: Sendable {
         do throws(StateError) {
             return try Self.decode(Array(data))
         } catch {
-            // Kept aside, never silently replaced: the person may want it back.
+            if error.isNewerFormat {
+                throw StateError(
+                    description: "the instance state \(path) was written by a newer version of widgets (\(error)); it was left as it is, and nothing was changed")
+            }
+            // Kept aside, never silently replaced: the person may want it back. A name no earlier
+            // copy has, even within the same second.
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
-            let aside = path + ".corrupt-" + stamp
+            var aside = path + ".corrupt-" + stamp
+            var copy = 1
+            while FileManager.default.fileExists(atPath: aside) {
+                copy += 1
+                aside = path + ".corrupt-" + stamp + "-\(copy)"
+            }
             guard rename(path, aside) == 0 else {
                 throw StateError(
                     description: "the instance state \(path) is corrupt (\(error)), and it cannot be moved aside: \(String(cString: strerror(errno)))")
@@ -129,7 +141,9 @@ public final class InstanceStore: Sendable {
         }
         guard let version = document["version"]?.numberValue else { throw StateError(description: "no \"version\"") }
         guard version == Double(formatVersion) else {
-            throw StateError(description: "format version \(version.formatted()) is not this host's \(formatVersion)")
+            var error = StateError(description: "format version \(version.formatted()) is not this host's \(formatVersion)")
+            error.isNewerFormat = version > Double(formatVersion)
+            throw error
         }
         guard let items = document["instances"]?.arrayValue else { throw StateError(description: "no \"instances\" array") }
         var list = InstanceList()

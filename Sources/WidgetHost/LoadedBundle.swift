@@ -190,6 +190,15 @@ public enum ConfigurationKind: String, Sendable {
         default: return nil
         }
     }
+
+    /// The SDK declaration it stands for.
+    var apiName: String {
+        switch self {
+        case .static: "StaticConfiguration"
+        case .appIntent: "AppIntentConfiguration"
+        case .intent: "IntentConfiguration"
+        }
+    }
 }
 
 /// A widget a bundle registered and the host accepted.
@@ -241,6 +250,9 @@ public struct RegisteredWidget: Sendable {
         }
         if configurationKind == .static, schema != nil {
             return refuse("widget \"\(kind)\" is static but describes configuration parameters")
+        }
+        if configurationKind != .static, schema == nil {
+            return refuse("widget \"\(kind)\" is configurable (\(configurationKind.apiName)) but describes no configuration schema")
         }
         return .success(
             RegisteredWidget(

@@ -221,8 +221,10 @@ extension Optional: _IntentValue where Wrapped: _IntentValue {
 ///
 ///     enum Coin: String, AppEnum {
 ///         case btc, eth, ltc
-///         static var typeDisplayRepresentation: TypeDisplayRepresentation = "Coin"
-///         static var caseDisplayRepresentations: [Coin: DisplayRepresentation] = [.btc: "Bitcoin", .eth: "Ethereum", .ltc: "Litecoin"]
+///         static var typeDisplayRepresentation: TypeDisplayRepresentation { "Coin" }
+///         static var caseDisplayRepresentations: [Coin: DisplayRepresentation] {
+///             [.btc: "Bitcoin", .eth: "Ethereum", .ltc: "Litecoin"]
+///         }
 ///     }
 public protocol AppEnum: _IntentValue, RawRepresentable, CaseIterable, Hashable, TypeDisplayRepresentable
 where RawValue: LosslessStringConvertible {

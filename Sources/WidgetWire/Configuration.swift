@@ -169,6 +169,23 @@ extension ParameterSchema {
         }
         if type == .enumeration && cases.isEmpty { throw WireFormatError(path: "cases", reason: "an enum parameter needs its cases") }
         let defaultValue = json["default"].flatMap { $0 == .null ? nil : $0 }
+        if let defaultValue {
+            // A default is a value the parameter could take: of its type, and one of its cases.
+            let fits: Bool
+            switch type {
+            case .string, .date, .url, .entity: fits = defaultValue.stringValue != nil
+            case .integer: fits = defaultValue.numberValue.map { $0 == $0.rounded() && abs($0) < 0x1p53 } ?? false
+            case .double: fits = defaultValue.numberValue != nil
+            case .boolean: fits = defaultValue.boolValue != nil
+            case .enumeration: fits = cases.contains { $0.value == defaultValue }
+            }
+            guard fits else {
+                throw WireFormatError(
+                    path: "default",
+                    reason: type == .enumeration
+                        ? "\(defaultValue.jsonText) is not one of the cases" : "\(defaultValue.jsonText) is not a value of type \(type.rawValue)")
+            }
+        }
         self.init(
             name: name, title: json["title"]?.stringValue ?? name, type: type, typeName: json["typeName"]?.stringValue,
             isOptional: json["optional"]?.boolValue ?? false, defaultValue: defaultValue, cases: cases,

@@ -77,13 +77,20 @@ extension CommandContext {
                 throw ConfigurationError(
                     description: "instance \(id) is a \"\(instance.kind)\", and no loaded bundle provides it: its values cannot be checked; nothing was changed")
             }
-            let configuration = try await registry.configuration(kind: instance.kind, base: instance.configuration, assignments: assignments)
-            try store.update { list throws(StateError) in
+            let checked = try await registry.configuration(kind: instance.kind, base: instance.configuration, assignments: assignments)
+            // Checking may ask the provider and take a while: under the lock, only the parameters set
+            // here are written over what is saved now, so a change made meanwhile to another
+            // parameter (a second `configure`) is kept.
+            let assigned = Set(assignments.map { String($0.prefix { $0 != "=" }) })
+            let configuration = try store.update { list throws(StateError) -> JSONObject in
                 // Removed meanwhile by another command: say so rather than bring it back.
                 guard let index = list.instances.firstIndex(where: { $0.id == id }) else {
                     throw StateError(description: "instance \"\(id)\" was removed while being configured; nothing was changed")
                 }
-                list.instances[index].configuration = configuration
+                var merged = list.instances[index].configuration
+                for (name, value) in checked.members where assigned.contains(name) || merged[name] == nil { merged[name] = value }
+                list.instances[index].configuration = merged
+                return merged
             }
             output.standardOutput("\(id): \(Self.describe(configuration))")
             notifyRunningHost()

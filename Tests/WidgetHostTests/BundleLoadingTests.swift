@@ -127,10 +127,16 @@ import WidgetWire
     }
 
     @Test func aConfigurationSchemaThatIsNotJSONOrNotValidRefusesTheWidget() throws {
-        let directory = Fixtures.directory(["schema-not-json", "schema-bad-type", "static-with-schema"])
+        let directory = Fixtures.directory([
+            "schema-not-json", "schema-bad-type", "static-with-schema", "schema-bad-default", "schema-default-wrong-type", "configurable-without-schema",
+        ])
         let registry = WidgetRegistry.load(searchPath: [directory.path])
+        // In the order of the files' names.
         #expect(registry.problems.map(\.message) == [
+            "widget \"fixture.good\" is configurable (AppIntentConfiguration) but describes no configuration schema",
+            #"widget "fixture.good" has an invalid configuration schema: parameters[0].default: "DOGE" is not one of the cases"#,
             #"widget "fixture.good" has an invalid configuration schema: parameters[0].type: unknown type "color" (string, integer, double, boolean, date, url, enum, entity)"#,
+            #"widget "fixture.good" has an invalid configuration schema: parameters[0].default: "three" is not a value of type integer"#,
             "widget \"fixture.good\" has a malformed configuration schema: invalid JSON at byte 1: expected a member name",
             "widget \"fixture.good\" is static but describes configuration parameters",
         ])

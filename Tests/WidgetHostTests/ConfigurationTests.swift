@@ -57,7 +57,9 @@ import WidgetWire
                     cases: [
                         ParameterOption(value: .string("BTC"), title: "Bitcoin"), ParameterOption(value: .string("ETH"), title: "Ethereum"),
                         ParameterOption(value: .string("LTC"), title: "Litecoin"),
-                    ])
+                    ]),
+                ParameterSchema(name: "decimals", title: "Decimals", type: .integer, isOptional: false, defaultValue: .number(2)),
+                ParameterSchema(name: "showsUpdateTime", title: "Show Update Time", type: .boolean, isOptional: false, defaultValue: .bool(true)),
             ])
         #expect(
             try schema("com.mygame.character-detail").parameters == [
@@ -86,18 +88,24 @@ import WidgetWire
         #expect(
             try JSONValue.parse(listed.standardOutput)
                 == JSONValue.parse(
-                    #"[{"id":"price-1","kind":"org.widgets.crypto.price","family":"systemMedium","configuration":{"coin":"ETH"}},{"id":"price-2","kind":"org.widgets.crypto.price","family":"systemSmall","configuration":{"coin":"BTC"}}]"#
+                    #"[{"id":"price-1","kind":"org.widgets.crypto.price","family":"systemMedium","configuration":{"coin":"ETH","decimals":2,"showsUpdateTime":true}},{"id":"price-2","kind":"org.widgets.crypto.price","family":"systemSmall","configuration":{"coin":"BTC","decimals":2,"showsUpdateTime":true}}]"#
                 ))
         let timeline = await run(["timeline", "--instance", "price-1", "--json"])
         #expect(timeline.status == 0, "\(timeline.standardError)")
         #expect(timeline.standardOutput.contains(#""ETH""#) && timeline.standardOutput.contains("3,051.20"), "\(timeline.standardOutput)")
         #expect(timeline.standardOutput.contains(#""family":"systemMedium""#))
-        let policy = try #require(try JSONValue.parse(timeline.standardOutput)["policy"])
+        let document = try JSONValue.parse(timeline.standardOutput)
+        let policy = try #require(document["policy"])
         #expect(policy["kind"] == .string("after"))
+        // The CLI's JSON gives dates in ISO 8601.
+        let iso = ISO8601DateFormatter()
+        let shown = try #require(document["entries"]?.arrayValue?.first?["date"]?.stringValue.flatMap(iso.date(from:)))
+        let next = try #require(policy["date"]?.stringValue.flatMap(iso.date(from:)))
+        #expect(next.timeIntervalSince(shown) == 900, "the next price in 15 minutes")
 
         let configured = await run(["configure", "price-1", "--set", "coin=LTC"])
         #expect(configured.status == 0, "\(configured.standardError)")
-        #expect(configured.standardOutput == "price-1: coin=LTC\n")
+        #expect(configured.standardOutput == "price-1: coin=LTC, decimals=2, showsUpdateTime=true\n")
         let snapshot = await run(["snapshot", "--instance", "price-1"])
         #expect(snapshot.standardOutput.contains("LTC") && snapshot.standardOutput.contains("$88.14"), "\(snapshot.standardOutput)")
         let other = await run(["snapshot", "--instance", "price-2"])
@@ -106,7 +114,9 @@ import WidgetWire
         let removed = await run(["remove", "price-1"])
         #expect(removed.status == 0)
         let text = await run(["instances"])
-        #expect(text.standardOutput == "ID       KIND                      FAMILY       CONFIGURATION\nprice-2  org.widgets.crypto.price  systemSmall  coin=BTC\n")
+        #expect(
+            text.standardOutput
+                == "ID       KIND                      FAMILY       CONFIGURATION\nprice-2  org.widgets.crypto.price  systemSmall  coin=BTC, decimals=2, showsUpdateTime=true\n")
     }
 
     @Test func bothConfigurationAPIsReceiveTheChosenCharacter() async throws {
@@ -141,7 +151,12 @@ import WidgetWire
 
     @Test func recommendationsAreConfigurations() async throws {
         let result = await run(["recommendations", "org.widgets.crypto.price"])
-        #expect(result.standardOutput == "BTC price  coin=BTC\nETH price  coin=ETH\nLTC price  coin=LTC\n")
+        #expect(
+            result.standardOutput
+                == "BTC price  coin=BTC, decimals=2, showsUpdateTime=true\nETH price  coin=ETH, decimals=2, showsUpdateTime=true\nLTC price  coin=LTC, decimals=2, showsUpdateTime=true\n")
+        let siriKit = await run(["recommendations", "com.mygame.character-detail-sirikit"])
+        #expect(siriKit.status == 0, "\(siriKit.standardError)")
+        #expect(siriKit.standardOutput == "Power Panda  character=Power Panda\nUnipony      character=Unipony\nSpouty       character=Spouty\n")
         let characters = await run(["recommendations", "com.mygame.character-detail", "--json"])
         #expect(
             try JSONValue.parse(characters.standardOutput)["recommendations"]?.arrayValue?.first
@@ -171,7 +186,13 @@ import WidgetWire
         let saved = try Data(contentsOf: stateFile)
         let cases: [([String], String)] = [
             (["add", "org.widgets.nope"], #"widgets: error: widget "org.widgets.nope": no such widget kind; known kinds: "#),
-            (["add", "org.widgets.crypto.price", "--set", "coins=ETH"], #"widgets: error: widget "org.widgets.crypto.price" has no parameter "coins" (parameters: coin)"#),
+            (["add", "org.widgets.crypto.price", "--set", "coins=ETH"], #"widgets: error: widget "org.widgets.crypto.price" has no parameter "coins" (parameters: coin, decimals, showsUpdateTime)"#),
+            (["add", "org.widgets.crypto.price", "--set", "decimals=two"], #"widgets: error: widget "org.widgets.crypto.price": parameter "decimals": 'two' is not an integer"#),
+            (["add", "org.widgets.crypto.price", "--set", "showsUpdateTime=maybe"], #"widgets: error: widget "org.widgets.crypto.price": parameter "showsUpdateTime": 'maybe' is not true or false"#),
+            (["configure", "price-1", "--set", "decimals=2.5"], #"widgets: error: widget "org.widgets.crypto.price": parameter "decimals": '2.5' is not an integer"#),
+            (["configure", "price-1", "--set", "coins=ETH"], #"widgets: error: widget "org.widgets.crypto.price" has no parameter "coins" (parameters: coin, decimals, showsUpdateTime)"#),
+            (["configure", "price-1", "--set", "coin"], "widgets: error: 'coin' is not NAME=VALUE"),
+            (["add", "com.mygame.character-detail-sirikit", "--set", "character=Nobody"], #"widgets: error: widget "com.mygame.character-detail-sirikit": parameter "character": 'Nobody' is not one of its choices: Power Panda, Unipony, Spouty"#),
             (["add", "org.widgets.crypto.price", "--family", "systemLarge"], #"widgets: error: widget "org.widgets.crypto.price" (libCryptoWidgets.so): does not support systemLarge; it supports systemSmall, systemMedium"#),
             (["add", "org.widgets.crypto.price", "--set", "coin=DOGE"], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": 'DOGE' is not one of its choices: BTC (Bitcoin), ETH (Ethereum), LTC (Litecoin)"#),
             (["add", "org.widgets.crypto.price", "--set", "coin"], "widgets: error: 'coin' is not NAME=VALUE"),
@@ -270,5 +291,97 @@ import WidgetWire
         #expect(try value("https://example.com/x", .url) == .string("https://example.com/x"))
         #expect(refusal("example.com", .url) == #"widget "k": parameter "p": 'example.com' is not an absolute URL (such as https://example.com)"#)
         #expect(try value("", .integer, optional: true) == .null)
+    }
+}
+
+extension ConfigurationTests {
+    @Test func theSiriKitStyleWidgetIsConfiguredAndAskedAsTheAppIntentsOneIs() async throws {
+        let added = await run(["add", "com.mygame.character-detail-sirikit", "--family", "systemMedium", "--set", "character=Unipony"])
+        #expect(added.standardOutput == "character-detail-sirikit-1\n", "\(added.standardError)")
+        let configured = await run(["configure", "character-detail-sirikit-1", "--set", "character=Spouty"])
+        #expect(configured.status == 0, "\(configured.standardError)")
+        #expect(configured.standardOutput == "character-detail-sirikit-1: character=Spouty\n")
+        let snapshot = await run(["snapshot", "--instance", "character-detail-sirikit-1"])
+        #expect(snapshot.status == 0, "\(snapshot.standardError)")
+        #expect(snapshot.standardOutput.contains("🐳 Spouty") && snapshot.standardOutput.contains("systemMedium"), "\(snapshot.standardOutput)")
+        let refused = await run(["configure", "character-detail-sirikit-1", "--set", "character=Nobody"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.hasPrefix(#"widgets: error: widget "com.mygame.character-detail-sirikit": parameter "character": 'Nobody' is not one of its choices"#))
+        let listed = await run(["instances"])
+        #expect(listed.standardOutput.contains("character=Spouty"), "the refused change changed nothing")
+    }
+
+    @Test func twoConfigureCommandsAtOnceKeepBothChanges() async throws {
+        #expect((await run(["add", "org.widgets.crypto.price"])).status == 0)
+        for round in 1...5 {
+            // Each checks its value against the bundle (a worker process, a request) before it saves.
+            async let coin = run(["configure", "price-1", "--set", round % 2 == 0 ? "coin=ETH" : "coin=LTC"])
+            async let decimals = run(["configure", "price-1", "--set", "decimals=\(round)"])
+            let (first, second) = await (coin, decimals)
+            #expect(first.status == 0 && second.status == 0, "\(first.standardError)\(second.standardError)")
+            let listed = try JSONValue.parse((await run(["instances", "--json"])).standardOutput)
+            let configuration = listed.arrayValue?.first?["configuration"]
+            #expect(configuration?["coin"] == .string(round % 2 == 0 ? "ETH" : "LTC"), "round \(round)")
+            #expect(configuration?["decimals"] == .number(Double(round)), "round \(round)")
+        }
+    }
+
+    @Test func withoutStateDirInstancesAreKeptInTheXDGStateDirectory() async throws {
+        let home = Fixtures.temporaryDirectory("statehome")
+        let environment = ["XDG_STATE_HOME": home.path]
+        let added = await widgets(["--plugins", plugins, "add", "org.widgets.crypto.price"], dataHome: data, extraEnvironment: environment)
+        #expect(added.status == 0, "\(added.standardError)")
+        let file = home.appendingPathComponent("widgets/instances.json")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        let listed = await widgets(["instances"], dataHome: data, extraEnvironment: environment)
+        #expect(listed.standardOutput.contains("price-1"))
+    }
+
+    @Test func aStateFileOfANewerVersionIsLeftAsItIs() async throws {
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let newer = #"{"version": 2, "instances": [], "widgets": {}}"#
+        try newer.write(to: stateFile, atomically: true, encoding: .utf8)
+        let result = await run(["add", "org.widgets.crypto.price"])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError
+                == "widgets: error: the instance state \(stateFile.path) was written by a newer version of widgets (format version 2 is not this host's 1); it was left as it is, and nothing was changed\n")
+        #expect(try String(contentsOf: stateFile, encoding: .utf8) == newer)
+    }
+
+    @Test func corruptFilesFoundWithinOneSecondAreEachKept() async throws {
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        for text in ["first [", "second ["] {
+            try Data(text.utf8).write(to: stateFile)
+            #expect((await run(["instances"])).status == 1)
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix("instances.json.corrupt-") }
+        let texts = try Set(kept.map { try String(contentsOf: state.appendingPathComponent($0), encoding: .utf8) })
+        #expect(texts == ["first [", "second ["])
+    }
+
+    @Test func instancesOfOneKindWithDifferentConfigurationsRunSideBySide() async throws {
+        try writePrices()
+        let home = HostHome()
+        let environment = ["XDG_DATA_HOME": data.path]
+        for coin in ["ETH", "BTC"] {
+            let added = await widgets(["--plugins", plugins, "add", "org.widgets.crypto.price", "--set", "coin=\(coin)", "--state-dir", home.state.path], dataHome: data)
+            #expect(added.status == 0, "\(added.standardError)")
+        }
+        var hostEnvironment = home.environment
+        hostEnvironment.merge(environment) { $1 }
+        let host = try RunningProcess(
+            Fixtures.widgetsExecutable, ["--plugins", plugins, "run", "--log", "--state-dir", home.state.path], environment: hostEnvironment)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("price-1: ETH | $3,051.20") } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.contains("price-2: BTC | $91,234.56") } }, "\(host.output)")
+        // Reconfigured while it runs: that instance alone changes.
+        let changed = await widgets(
+            ["--plugins", plugins, "configure", "price-2", "--set", "coin=LTC", "--set", "decimals=0", "--state-dir", home.state.path], dataHome: data,
+            extraEnvironment: ["XDG_RUNTIME_DIR": home.runtime.path])
+        #expect(changed.status == 0, "\(changed.standardError)")
+        #expect(await blocking { host.waitForLine { $0.contains("price-2: LTC | $88 |") } }, "\(host.output)")
+        #expect(!host.output.split(separator: "\n").contains { $0.contains(" price-1: ") && !$0.contains("price-1: loading") && !$0.contains("ETH") })
+        #expect(await blocking { host.terminate() } == 0)
     }
 }

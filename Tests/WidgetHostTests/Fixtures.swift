@@ -40,6 +40,14 @@ enum Fixtures {
             "-DCONFIGURATION_KIND=1", #"-DSCHEMA="{\"parameters\":[{\"name\":\"n\",\"type\":\"color\"}]}""#,
         ],
         "static-with-schema": [#"-DSCHEMA="{\"parameters\":[]}""#],
+        "schema-bad-default": [
+            "-DCONFIGURATION_KIND=1",
+            #"-DSCHEMA="{\"parameters\":[{\"name\":\"coin\",\"type\":\"enum\",\"cases\":[{\"value\":\"BTC\"}],\"default\":\"DOGE\"}]}""#,
+        ],
+        "schema-default-wrong-type": [
+            "-DCONFIGURATION_KIND=2", #"-DSCHEMA="{\"parameters\":[{\"name\":\"count\",\"type\":\"integer\",\"default\":\"three\"}]}""#,
+        ],
+        "configurable-without-schema": ["-DCONFIGURATION_KIND=1"],
         "fails-after-registering": ["-DINIT_FAILS_AFTER_REGISTERING", "-DKIND=\"fixture.withdrawn\""],
         "crash-in-constructor": ["-DCRASH_IN_CONSTRUCTOR"],
         "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
@@ -180,6 +188,8 @@ func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [Str
     environment["NO_COLOR"] = "1"
     // A runtime directory of its own: no test reaches a host the user runs.
     environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path
+    // A command run without --state-dir keeps its instances here, never in the user's own state.
+    environment["XDG_STATE_HOME"] = Fixtures.temporaryDirectory("statehome").path
     environment.merge(extraEnvironment) { $1 }
     return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
 }

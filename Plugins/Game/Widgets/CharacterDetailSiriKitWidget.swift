@@ -54,6 +54,18 @@ enum SiriKitStyle {
             // when the details change.
             completion(Timeline(entries: [entry], policy: .never))
         }
+
+        // The preconfigured widgets offered where there is no configuration screen (watchOS on
+        // iOS; the CLI's `widgets recommendations` here): one per character.
+        func recommendations() -> [IntentRecommendation<SelectCharacterIntent>] {
+            CharacterDetail.availableCharacters.map { character in
+                let intent = SelectCharacterIntent()
+                let gameCharacter = GameCharacter(identifier: character.name, display: character.name)
+                gameCharacter.name = character.name
+                intent.character = gameCharacter
+                return IntentRecommendation(intent: intent, description: character.name)
+            }
+        }
     }
 
     struct CharacterDetailWidget: Widget {
