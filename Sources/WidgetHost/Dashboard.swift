@@ -26,6 +26,9 @@ public final class Dashboard: @unchecked Sendable {
     /// Cells written so far: for tests and the benchmark.
     public private(set) var cellsWritten = 0
 
+    /// A cell of the terminal's own background, between and beside boxes.
+    static let blank = TerminalRenderer.StyledCell(background: false)
+
     struct Panel {
         var family: WidgetFamily
         var title: String
@@ -165,9 +168,9 @@ public final class Dashboard: @unchecked Sendable {
             for row in 0..<height {
                 var cells: [TerminalRenderer.StyledCell] = []
                 for (index, box) in line.enumerated() {
-                    if index > 0 { cells.append(TerminalRenderer.StyledCell(background: false)) }
+                    if index > 0 { cells.append(Self.blank) }
                     let boxWidth = box.first?.count ?? 0
-                    cells += row < box.count ? box[row] : Array(repeating: TerminalRenderer.StyledCell(background: false), count: boxWidth)
+                    cells += row < box.count ? box[row] : Array(repeating: Self.blank, count: boxWidth)
                 }
                 rows.append(cells)
             }
@@ -192,7 +195,7 @@ public final class Dashboard: @unchecked Sendable {
         }
         // Every row as wide as the widest, so a shorter frame clears what a longer one left.
         let columns = rows.map(\.count).max() ?? 0
-        return rows.map { $0 + Array(repeating: TerminalRenderer.StyledCell(background: false), count: columns - $0.count) }
+        return rows.map { $0 + Array(repeating: Self.blank, count: columns - $0.count) }
     }
 
     /// A panel's box: as kept from the last frame, or drawn now (and kept, when nothing in it can

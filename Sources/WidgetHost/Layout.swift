@@ -232,7 +232,9 @@ public struct Layout: Sendable {
     /// without the memo the work would multiply with every level of nesting.
     final class Node {
         indirect enum Kind {
-            case text(String, TextStyle, lineLimit: Int?)
+            /// Text, held by reference: sizing looks at it many times, and a copy of its style
+            /// (several strings) each time would cost more than the look.
+            case text(TextRun)
             case stack(Axis, alignment: String?, spacing: Double?, [Node])
             case zstack([Node])
             case spacer(minLength: Double?)
@@ -256,11 +258,30 @@ public struct Layout: Sendable {
         }
 
         let kind: Kind
-        var sizes: [Key: Size] = [:]
-        /// A text's lines at a width, before any limit: sizing asks at one width for several heights.
-        var lines: [Double: [String]] = [:]
+        /// A node is asked about a few proposals only: a list is quicker to search than a hash.
+        var sizes: [(key: Key, size: Size)] = []
+        /// A text's lines at a width, broken up to a number of lines (the limit and one more, to
+        /// tell whether it was cut): sizing asks at one width for several heights.
+        var lines: [(width: Double, maximum: Int, lines: [String])] = []
+        /// A stack's children's sizes for the proposals it was sized for: placing asks again.
+        var stacked: [(key: Key, sizes: [Size])] = []
+        /// A text's width on one line, and whether it has line breaks: measured once.
+        var oneLine: (width: Double, hasNewline: Bool)?
 
         init(_ kind: Kind) { self.kind = kind }
+    }
+
+    /// A text node's content.
+    final class TextRun {
+        let text: String
+        let style: TextStyle
+        let lineLimit: Int?
+
+        init(_ text: String, _ style: TextStyle, lineLimit: Int?) {
+            self.text = text
+            self.style = style
+            self.lineLimit = lineLimit
+        }
     }
 
     /// A `frame` modifier's bounds, in layout units; `.infinity` for a maximum that takes all.
@@ -321,13 +342,13 @@ public struct Layout: Sendable {
         let children = { view.children.map { prepare($0, inherited: style) } }
         var node: Node
         switch view.view {
-        case "text": node = Node(.text(dates.text(of: view, now: now), drawn(style), lineLimit: lineLimit))
+        case "text": node = Node(.text(TextRun(dates.text(of: view, now: now), drawn(style), lineLimit: lineLimit)))
         case "vstack": node = Node(.stack(.vertical, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
         case "hstack": node = Node(.stack(.horizontal, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
         case "zstack": node = Node(.zstack(children()))
         case "spacer": node = Node(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = Node(.divider)
-        case "image": node = Node(.text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), drawn(style), lineLimit: 1))
+        case "image": node = Node(.text(TextRun(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), drawn(style), lineLimit: 1)))
         case "shape":
             let paint = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
             node = Node(.shape(ShapeKind(view), drawn(paint, style)))
@@ -384,17 +405,18 @@ public struct Layout: Sendable {
 
     func size(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
         let key = Node.Key(width: proposal.width, height: proposal.height, axis: axis)
-        if let known = node.sizes[key] { return known }
+        if let known = node.sizes.first(where: { $0.key == key }) { return known.size }
         let chosen = measure(node, proposal, axis: axis)
-        node.sizes[key] = chosen
+        node.sizes.append((key, chosen))
         return chosen
     }
 
     func measure(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
         switch node.kind {
-        case .text(let text, let style, let lineLimit):
-            let lines = wrap(text, style, lineLimit: lineLimit, proposal, node: node)
-            let width = lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
+        case .text(let run):
+            let (text, style) = (run.text, run.style)
+            let lines = wrap(text, style, lineLimit: run.lineLimit, proposal, node: node)
+            let width = lines.count == 1 && lines[0] == text ? oneLine(text, style, node).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
             return Size(width: width, height: Double(lines.count) * metrics.lineHeight(style))
         case .spacer(let minLength):
             let minimum = minLength ?? 0
@@ -433,7 +455,7 @@ public struct Layout: Sendable {
         case .frame(let frame, let content):
             return frameSize(frame, content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):
-            let sizes = stackSizes(stackAxis, spacing: spacing, children, proposal)
+            let sizes = stackSizes(stackAxis, spacing: spacing, children, proposal, node: node)
             let gaps = gapLength(stackAxis, spacing, count: children.count)
             switch stackAxis {
             case .vertical:
@@ -497,6 +519,14 @@ public struct Layout: Sendable {
     /// SwiftUI's stack layout: each child is offered an equal share of what is left along the axis,
     /// the least flexible first (those that can take the least extra), so rigid content gets what it
     /// needs and spacers the rest.
+    func stackSizes(_ axis: Axis, spacing: Double?, _ children: [Node], _ proposal: Proposal, node: Node) -> [Size] {
+        let key = Node.Key(width: proposal.width, height: proposal.height, axis: axis)
+        if let known = node.stacked.first(where: { $0.key == key }) { return known.sizes }
+        let sizes = stackSizes(axis, spacing: spacing, children, proposal)
+        node.stacked.append((key, sizes))
+        return sizes
+    }
+
     func stackSizes(_ axis: Axis, spacing: Double?, _ children: [Node], _ proposal: Proposal) -> [Size] {
         let gaps = gapLength(axis, spacing, count: children.count)
         func along(_ size: Size) -> Double { axis == .vertical ? size.height : size.width }
@@ -515,10 +545,18 @@ public struct Layout: Sendable {
         let spacers = children.indices.filter { isSpacer(children[$0]) }
         let others = children.indices.filter { !isSpacer(children[$0]) }
         let reserved = spacers.map { along(size(children[$0], offer(0), axis: axis)) }.reduce(0, +)
-        let flexibility = children.map { child in
-            along(size(child, offer(.infinity), axis: axis)) - along(size(child, offer(0), axis: axis))
+        // The least flexible first; with one child besides spacers, there is no order to find.
+        let order: [Int]
+        if others.count > 1 {
+            var flexibility = [Double](repeating: 0, count: children.count)
+            for index in others {
+                let child = children[index]
+                flexibility[index] = along(size(child, offer(.infinity), axis: axis)) - along(size(child, offer(0), axis: axis))
+            }
+            order = others.sorted { (flexibility[$0], $0) < (flexibility[$1], $1) }
+        } else {
+            order = others
         }
-        let order = others.sorted { (flexibility[$0], $0) < (flexibility[$1], $1) }
         var remaining = max(0, total - gaps - reserved)
         var sizes = Array(repeating: Size(width: 0, height: 0), count: children.count)
         for (position, index) in order.enumerated() {
@@ -541,29 +579,51 @@ public struct Layout: Sendable {
     /// characters), then cut to `lineLimit` and to the lines `proposal.height` holds, the last line
     /// ending in "…" when anything was cut.
     func wrap(_ text: String, _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal, node: Node? = nil) -> [String] {
-        let hasNewline = text.utf8.contains(UInt8(ascii: "\n"))
+        let (width, hasNewline) = oneLine(text, style, node)
         // Most text fits on its one line: no breaking, no cutting.
         if !hasNewline, proposal.height.map({ $0 >= metrics.lineHeight(style) }) ?? true,
-            proposal.width.map({ !$0.isFinite || metrics.width(of: text, style: style) <= $0 }) ?? true
+            proposal.width.map({ !$0.isFinite || width <= $0 }) ?? true
         {
             return [text]
         }
+        let limit = lineCount(style, lineLimit: lineLimit, proposal)
+        // Lines past the limit are cut: breaking stops one after it, enough to tell.
+        let maximum = limit == .max ? .max : limit + 1
         let key = proposal.width ?? .infinity
         let lines: [String]
-        if let node, let known = node.lines[key] {
-            lines = known
+        // Lines broken before at this width, up to as many or more, serve: their first lines are these.
+        if let node, let known = node.lines.first(where: { $0.width == key && ($0.maximum >= maximum || $0.lines.count < $0.maximum) }) {
+            lines = known.lines.count > maximum ? Array(known.lines.prefix(maximum)) : known.lines
         } else {
-            lines = breakLines(text, style, hasNewline: hasNewline, width: proposal.width)
-            node?.lines[key] = lines
+            lines = breakLines(text, style, hasNewline: hasNewline, width: proposal.width, maximum: maximum)
+            node?.lines.append((key, maximum, lines))
         }
         return limited(lines, style, lineLimit: lineLimit, proposal)
     }
 
+    /// A text's width on one line and whether it has line breaks, from the node when it knows them.
+    func oneLine(_ text: String, _ style: TextStyle, _ node: Node?) -> (width: Double, hasNewline: Bool) {
+        if let known = node?.oneLine { return known }
+        let measured = (metrics.width(of: text, style: style), text.utf8.contains(UInt8(ascii: "\n")))
+        node?.oneLine = measured
+        return measured
+    }
+
+    /// How many lines text may take: its `lineLimit`, and what the proposed height holds.
+    func lineCount(_ style: TextStyle, lineLimit: Int?, _ proposal: Proposal) -> Int {
+        var limit = lineLimit.map { max(1, $0) } ?? Int.max
+        if let height = proposal.height, height.isFinite {
+            limit = min(limit, max(1, Int((height / metrics.lineHeight(style)).rounded(.down))))
+        }
+        return limit
+    }
+
     /// Text broken into lines at `width` (nil: only at newlines).
-    func breakLines(_ text: String, _ style: TextStyle, hasNewline: Bool, width proposed: Double?) -> [String] {
+    func breakLines(_ text: String, _ style: TextStyle, hasNewline: Bool, width proposed: Double?, maximum: Int = .max) -> [String] {
         var lines: [String] = []
         let space = metrics.width(of: " ", style: style)
         for paragraph in hasNewline ? text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [text] {
+            if lines.count >= maximum { break }
             guard let width = proposed, width.isFinite else {
                 lines.append(paragraph)
                 continue
@@ -586,6 +646,7 @@ public struct Layout: Sendable {
                     continue
                 }
                 if started { lines.append(line) }
+                if lines.count >= maximum { return lines }
                 started = true
                 line = String(word)
                 lineWidth = wordWidth
@@ -601,6 +662,7 @@ public struct Layout: Sendable {
                     }
                     if head.isEmpty { break }
                     lines.append(head)
+                    if lines.count >= maximum { return lines }
                     line = String(line.dropFirst(head.count))
                     lineWidth = metrics.width(of: line, style: style)
                 }
@@ -612,30 +674,37 @@ public struct Layout: Sendable {
 
     /// Lines cut to `lineLimit` and to what `proposal.height` holds, the last ending in "…".
     func limited(_ lines: [String], _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal) -> [String] {
-        var limit = lineLimit.map { max(1, $0) } ?? Int.max
-        if let height = proposal.height, height.isFinite {
-            limit = min(limit, max(1, Int((height / metrics.lineHeight(style)).rounded(.down))))
-        }
+        let limit = lineCount(style, lineLimit: lineLimit, proposal)
         guard lines.count > limit else { return lines }
         var kept = Array(lines.prefix(limit))
         kept[kept.count - 1] = truncated(kept[kept.count - 1], style, to: proposal.width)
         return kept
     }
 
-    /// `line` cut to `width`, ending in "…".
+    /// `line` cut to `width`, ending in "…": as many of its characters as fit with the ellipsis,
+    /// each measured once.
     func truncated(_ line: String, _ style: TextStyle, to width: Double?) -> String {
-        var text = line
-        guard let width, width.isFinite else { return text + "…" }
-        while !text.isEmpty, metrics.width(of: text + "…", style: style) > width { text.removeLast() }
-        return text + "…"
+        guard let width, width.isFinite else { return line + "…" }
+        let ellipsis = metrics.width(of: "…", style: style)
+        if metrics.width(of: line, style: style) + ellipsis <= width { return line + "…" }
+        var kept = ""
+        var used = 0.0
+        for character in line {
+            let characterWidth = metrics.width(of: String(character), style: style)
+            if used + characterWidth + ellipsis > width { break }
+            kept.append(character)
+            used += characterWidth
+        }
+        return kept + "…"
     }
 
     // MARK: Placing
 
     func place(_ node: Node, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
         switch node.kind {
-        case .text(let text, let style, let lineLimit):
-            let lines = wrap(text, style, lineLimit: lineLimit, Proposal(width: rect.width, height: rect.height), node: node)
+        case .text(let run):
+            let (text, style) = (run.text, run.style)
+            let lines = wrap(text, style, lineLimit: run.lineLimit, Proposal(width: rect.width, height: rect.height), node: node)
             let height = metrics.lineHeight(style)
             for (index, line) in lines.enumerated() {
                 let width = min(rect.width, metrics.width(of: line, style: style))
@@ -687,7 +756,7 @@ public struct Layout: Sendable {
             let inner = frameSize(frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
             place(content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
         case .stack(let stackAxis, let alignment, let spacing, let children):
-            let sizes = stackSizes(stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height))
+            let sizes = stackSizes(stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height), node: node)
             let gap = children.count > 1 ? gapLength(stackAxis, spacing, count: 2) : 0
             var cursor = stackAxis == .vertical ? rect.y : rect.x
             for (child, size) in zip(children, sizes) {

@@ -32,10 +32,44 @@ public struct TerminalMetrics: LayoutMetrics {
 /// Display widths of text in a terminal.
 public enum TerminalText {
     /// Columns `text` takes: 2 for wide and emoji characters, 0 for combining marks and joiners.
+    ///
+    /// Text is measured a scalar at a time, each from a table, without breaking it into characters
+    /// (which is slow); only text with the scalars that join characters (joiners, variation
+    /// selectors, skin tones, flags, keycaps) is measured character by character.
     public static func width(_ text: String) -> Int {
-        // ASCII, the common case, is one column a byte; Unicode properties are looked up only beyond.
+        // ASCII, the common case, is one column a byte.
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-        return text.reduce(0) { $0 + width(of: $1) }
+        var total = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                total += 1
+            } else if value <= 0xFFFF {
+                let columns = bmpWidths[Int(value)]
+                if columns == joins { return text.reduce(0) { $0 + width(of: $1) } }
+                total += Int(columns)
+            } else if joinsCharacters(value) {
+                return text.reduce(0) { $0 + width(of: $1) }
+            } else {
+                total += propertyWidth(scalar)
+            }
+        }
+        return total
+    }
+
+    /// Whether each of `text`'s scalars is a character of its own, of one or two columns: no
+    /// joiners, selectors, combining marks or other scalars that make a character of several.
+    static func isSimple(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            let value = scalar.value
+            if value <= 0xFFFF {
+                let width = bmpWidths[Int(value)]
+                if width == joins || width == 0 { return false }
+            } else if joinsCharacters(value) || unicodeWidth(scalar) == 0 {
+                return false
+            }
+        }
+        return true
     }
 
     /// `text` as cells: a character each, and an empty continuation after a wide one.
@@ -52,18 +86,55 @@ public enum TerminalText {
 
     public static func width(of character: Character) -> Int {
         if character.isASCII { return 1 }
-        guard let first = character.unicodeScalars.first else { return 0 }
-        if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
-            || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.count > 1, scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
+        return propertyWidth(first)
+    }
+
+    /// Scalars that combine with their neighbours into one character of another width: the
+    /// zero-width joiner, variation selectors, the keycap mark, spacing and enclosing marks, Hangul
+    /// vowel and final jamo, skin tones, regional indicators (flags) and tags.
+    static func joinsCharacters(_ value: UInt32) -> Bool {
+        if value <= 0xFFFF { return bmpWidths[Int(value)] == joins }
+        return (0x1F3FB...0x1F3FF).contains(value) || (0x1F1E6...0x1F1FF).contains(value) || (0xE0000...0xE007F).contains(value)
+    }
+
+    /// In `bmpWidths`: a scalar whose width depends on the character it is part of.
+    static let joins: UInt8 = 0xFF
+
+    /// The width of every scalar of the Basic Multilingual Plane on its own, worked out once from
+    /// the Unicode properties (64 KiB), or `joins`.
+    static let bmpWidths: [UInt8] = (0...0xFFFF).map { value in
+        guard let scalar = Unicode.Scalar(UInt32(value)) else { return 1 }
+        if value == 0x200D || (0xFE00...0xFE0F).contains(value) || value == 0x20E3 || (0x1160...0x11FF).contains(value)
+            || (0xD7B0...0xD7FF).contains(value)
         {
-            return 2
+            return joins
         }
-        switch first.value {
+        switch scalar.properties.generalCategory {
+        case .spacingMark, .enclosingMark: return joins
+        default: return UInt8(unicodeWidth(scalar))
+        }
+    }
+
+    /// A scalar's width from its Unicode properties: 2 for emoji presentation and the wide (East
+    /// Asian) ranges, 0 for non-spacing marks, else 1.
+    static func propertyWidth(_ scalar: Unicode.Scalar) -> Int {
+        if scalar.isASCII { return 1 }
+        if scalar.value <= 0xFFFF, bmpWidths[Int(scalar.value)] != joins { return Int(bmpWidths[Int(scalar.value)]) }
+        return unicodeWidth(scalar)
+    }
+
+    /// The same, from the Unicode properties alone.
+    static func unicodeWidth(_ scalar: Unicode.Scalar) -> Int {
+        if scalar.properties.isEmojiPresentation { return 2 }
+        switch scalar.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3,
             0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
             return 2
         default:
-            return first.properties.generalCategory == .nonspacingMark ? 0 : 1
+            return scalar.properties.generalCategory == .nonspacingMark ? 0 : 1
         }
     }
 }
@@ -163,28 +234,49 @@ public struct TerminalRenderer: Sendable {
     // MARK: Drawing
 
     /// One terminal cell: a character (or the right half of a wide one) and its style.
+    ///
+    /// Plain values, no strings: a frame of a hundred widgets is some 60 000 cells, laid out, copied
+    /// and compared with the last frame, and a cell of strings would cost reference counting at
+    /// every step.
     public struct StyledCell: Equatable, Sendable {
-        public var text = " "
-        public var color: String?
+        /// The character: its scalar, or (with the top bit) its number in `Glyphs` for characters of
+        /// several scalars; 0 for none (the second half of a wide character).
+        var glyph: UInt32 = 0x20
+        var ink = CellColor.none
         public var bold = false
         /// On the widget's background (content), or on the terminal's own (the frame).
         public var background = true
         /// The second column of a wide character: drawn by the first.
         public var isContinuation = false
-        /// A colour behind the cell (a `background` modifier, the widget's container background);
-        /// nil for the system background.
-        public var fill: String?
+        var paper = CellColor.none
 
         public init(
             text: String = " ", color: String? = nil, bold: Bool = false, background: Bool = true, isContinuation: Bool = false,
             fill: String? = nil
         ) {
-            self.text = text
-            self.color = color
+            self.init(
+                glyph: Glyphs.code(text), ink: CellColor(color), bold: bold, background: background, isContinuation: isContinuation,
+                paper: CellColor(fill))
+        }
+
+        init(glyph: UInt32, ink: CellColor, bold: Bool = false, background: Bool = true, isContinuation: Bool = false, paper: CellColor) {
+            self.glyph = glyph
+            self.ink = ink
             self.bold = bold
             self.background = background
             self.isContinuation = isContinuation
-            self.fill = fill
+            self.paper = paper
+        }
+
+        /// The character shown.
+        public var text: String { Glyphs.text(glyph) }
+        /// Its colour: a name or `#rrggbb`; nil for the primary colour.
+        public var color: String? { ink.name }
+        /// The colour behind it (a `background` modifier, the widget's container background); nil
+        /// for the system background.
+        public var fill: String? {
+            get { paper.name }
+            set { paper = CellColor(newValue) }
         }
     }
 
@@ -205,15 +297,15 @@ public struct TerminalRenderer: Sendable {
         }
 
         /// The colour of a paint at the centre of cell (`column`, `row`) of `rect`: a gradient's
-        /// colour there as `#rrggbb`, a colour by its name.
-        func color(_ paint: Paint, column: Int, row: Int, in rect: LayoutRect) -> String {
+        /// colour there, a colour as named.
+        func color(_ paint: Paint, column: Int, row: Int, in rect: LayoutRect) -> CellColor {
             guard case .linearGradient = paint else {
-                if case .color(let name) = paint { return name }
-                return "primary"
+                if case .color(let name) = paint { return CellColor(name) }
+                return .none
             }
             let x = rect.width > 0 ? (Double(column) + 0.5 - rect.x) / rect.width : 0.5
             let y = rect.height > 0 ? (Double(row) + 0.5 - rect.y) / rect.height : 0.5
-            return SystemColors.hex(paint.rgb(x: x, y: y, appearance))
+            return CellColor(rgb: paint.rgb(x: x, y: y, appearance))
         }
 
         mutating func draw(_ element: PlacedElement) {
@@ -223,46 +315,66 @@ public struct TerminalRenderer: Sendable {
             case .text(let text, let style):
                 guard (0..<rows).contains(y) else { return }
                 var column = x
-                for character in text {
-                    let width = TerminalText.width(of: character)
-                    guard width > 0 else { continue }
-                    guard column >= 0, column + width <= min(columns, x + Int(element.rect.width.rounded(.up))) else { break }
-                    let redact = style.redacted && !character.isWhitespace
-                    let fill = cells[y][column].fill
-                    let ink = style.gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) } ?? style.color
-                    cells[y][column] = Cell(
-                        text: redact ? String(repeating: "▆", count: width) : String(character), color: redact ? "redacted" : ink,
-                        bold: style.isBold && !redact, fill: fill)
-                    if width == 2 { cells[y][column + 1] = Cell(isContinuation: true, fill: fill) }
+                let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
+                let solid = CellColor(style.color)
+                let redacted = CellColor("redacted")
+                let bar = Glyphs.code("▆")
+                // A character each, by its scalar where it has one alone (all but emoji sequences
+                // and combined marks), without breaking the text into characters.
+                func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
+                    guard column >= 0, column + width <= limit else { return false }
+                    let redact = style.redacted && !isWhitespace
+                    let paper = cells[y][column].paper
+                    let ink = style.gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) } ?? solid
+                    cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : ink, bold: style.isBold && !redact, paper: paper)
+                    if width == 2 { cells[y][column + 1] = Cell(glyph: redact ? bar : 0, ink: redact ? redacted : .none, isContinuation: !redact, paper: paper) }
                     column += width
+                    return true
+                }
+                if TerminalText.isSimple(text) {
+                    for scalar in text.unicodeScalars {
+                        let width = scalar.isASCII ? 1 : TerminalText.propertyWidth(scalar)
+                        guard width > 0 else { continue }
+                        let isWhitespace = scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.isWhitespace
+                        guard put(scalar.value, width: width, isWhitespace: isWhitespace) else { break }
+                    }
+                } else {
+                    for character in text {
+                        let width = TerminalText.width(of: character)
+                        guard width > 0 else { continue }
+                        guard put(Glyphs.code(character), width: width, isWhitespace: character.isWhitespace) else { break }
+                    }
                 }
             case .rule(let horizontal):
                 if horizontal {
                     guard (0..<rows).contains(y) else { return }
+                    let rule = Cell(text: "─", color: "separator")
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) {
-                        cells[y][column] = Cell(text: "─", color: "separator", fill: cells[y][column].fill)
+                        cells[y][column] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[y][column].paper)
                     }
                 } else {
                     guard (0..<columns).contains(x) else { return }
+                    let rule = Cell(text: "│", color: "separator")
                     for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
-                        cells[row][x] = Cell(text: "│", color: "separator", fill: cells[row][x].fill)
+                        cells[row][x] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[row][x].paper)
                     }
                 }
             case .bar(let fraction, let tint):
                 guard (0..<rows).contains(y) else { return }
                 let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
                 let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0
+                let (full, empty, unknown) = (Glyphs.code("█"), Glyphs.code("░"), Glyphs.code("▒"))
+                let (ink, track) = (CellColor(tint), CellColor("separator"))
                 for (index, column) in (max(0, x)..<max(0, x) + columnsAcross).enumerated() {
                     let isFilled = index < filled
                     cells[y][column] = Cell(
-                        text: fraction == nil ? "▒" : (isFilled ? "█" : "░"), color: isFilled ? tint : "separator",
-                        fill: cells[y][column].fill)
+                        glyph: fraction == nil ? unknown : (isFilled ? full : empty), ink: isFilled ? ink : track, paper: cells[y][column].paper)
                 }
             case .fill(let paint, let shape):
                 let rect = element.rect
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where TerminalRenderer.covers(shape, rect, column, row) {
-                        cells[row][column].fill = color(paint, column: column, row: row, in: rect)
+                        cells[row][column].paper = color(paint, column: column, row: row, in: rect)
                     }
                 }
             }
@@ -295,22 +407,33 @@ public struct TerminalRenderer: Sendable {
     /// The content inside a rounded frame, with the title in its top edge.
     static func framed(_ content: [[Cell]], title: String?, footer: String? = nil) -> [[Cell]] {
         let columns = content.first?.count ?? 0
-        func border(_ text: String, color: String = "separator") -> [Cell] {
-            TerminalText.cells(text).map { Cell(text: $0.text, color: color, background: false, isContinuation: $0.isContinuation) }
+        func rule(_ text: String, count: Int = 1, color: String = "separator") -> [Cell] {
+            Array(repeating: Cell(text: text, color: color, background: false), count: count)
         }
         /// An edge with `text` in it after one rule, cut to fit with "…".
         func edge(_ left: String, _ right: String, _ text: String?, color: String) -> [Cell] {
-            guard let text, columns > 4 else { return border(left + String(repeating: "─", count: columns) + right) }
+            var cells = rule(left)
+            cells.reserveCapacity(columns + 2)
+            guard let text, columns > 4 else { return cells + rule("─", count: columns) + rule(right) }
             var label = " \(text) "
             if TerminalText.width(label) > columns - 2 {
                 while TerminalText.width(label) > columns - 4, !label.isEmpty { label.removeLast() }
                 label += "… "
             }
-            return border(left + "─") + border(label, color: color)
-                + border(String(repeating: "─", count: max(0, columns - 1 - TerminalText.width(label))) + right)
+            cells += rule("─")
+            cells += TerminalText.cells(label).map { Cell(text: $0.text, color: color, background: false, isContinuation: $0.isContinuation) }
+            return cells + rule("─", count: max(0, columns - 1 - TerminalText.width(label))) + rule(right)
         }
+        let side = Cell(text: "│", color: "separator", background: false)
         var grid = [edge("╭", "╮", title, color: "separator")]
-        for row in content { grid.append(border("│") + row + border("│")) }
+        grid.reserveCapacity(content.count + 2)
+        for row in content {
+            var line = [side]
+            line.reserveCapacity(columns + 2)
+            line += row
+            line.append(side)
+            grid.append(line)
+        }
         grid.append(edge("╰", "╯", footer, color: "red"))
         return grid
     }
@@ -319,31 +442,31 @@ public struct TerminalRenderer: Sendable {
     public func encode(_ row: [StyledCell]) -> String {
         var line = ""
         var run = ""
-        var runStyle: (String?, Bool, Bool, String?)?
+        var runStyle: (CellColor, Bool, Bool, CellColor)?
         func flush() {
             guard let style = runStyle else { return }
-            line += paint(run, color: style.0, bold: style.1, background: style.2, fill: style.3)
+            line += paint(run, ink: style.0, bold: style.1, background: style.2, paper: style.3)
             run = ""
         }
         for cell in row where !cell.isContinuation {
-            if runStyle.map({ $0.0 != cell.color || $0.1 != cell.bold || $0.2 != cell.background || $0.3 != cell.fill }) ?? true {
+            if runStyle.map({ $0.0 != cell.ink || $0.1 != cell.bold || $0.2 != cell.background || $0.3 != cell.paper }) ?? true {
                 flush()
-                runStyle = (cell.color, cell.bold, cell.background, cell.fill)
+                runStyle = (cell.ink, cell.bold, cell.background, cell.paper)
             }
-            run += cell.text
+            Glyphs.append(cell.glyph, to: &run)
         }
         flush()
         return line
     }
 
-    /// `text` in a colour (a name or `#rrggbb`), on the widget's background, in the chosen mode.
-    func paint(_ text: String, color: String?, bold: Bool, background: Bool, fill: String? = nil) -> String {
+    /// `text` in a colour, on the widget's background (or a fill), in the chosen mode.
+    func paint(_ text: String, ink: CellColor, bold: Bool, background: Bool, paper: CellColor = .none) -> String {
         guard colorMode != .none else { return text }
         var codes: [String] = []
         if bold { codes.append("1") }
-        codes.append(code(for: SystemColors.rgb(color ?? "primary", appearance), foreground: true))
+        codes.append(code(for: (ink == .none ? CellColor("primary") : ink).rgb(appearance), foreground: true))
         if background {
-            codes.append(code(for: fill.map { SystemColors.rgb($0, appearance) } ?? SystemColors.background(appearance), foreground: false))
+            codes.append(code(for: paper == .none ? SystemColors.background(appearance) : paper.rgb(appearance), foreground: false))
         }
         return "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
     }
@@ -357,8 +480,99 @@ public struct TerminalRenderer: Sendable {
     }
 }
 
+/// A cell's colour as a plain value: one of the colours `SystemColors` names, RGB, or none.
+struct CellColor: Hashable, Sendable {
+    /// 0: none; with the top bit: 0xRRGGBB; else 1 + the colour's place in `SystemColors.names`.
+    let raw: UInt32
+
+    static let none = CellColor(raw: 0)
+    static let rgbFlag: UInt32 = 0x8000_0000
+
+    init(raw: UInt32) { self.raw = raw }
+
+    /// A colour by its name or `#rrggbb`; a name the host does not know is the primary colour, as
+    /// `SystemColors.rgb` draws it.
+    init(_ name: String?) {
+        guard let name else {
+            self = .none
+            return
+        }
+        if name.utf8.first == UInt8(ascii: "#"), name.utf8.count == 7, let value = UInt32(name.dropFirst(), radix: 16) {
+            raw = Self.rgbFlag | value
+        } else {
+            raw = 1 + UInt32(SystemColors.index[name] ?? SystemColors.index["primary"]!)
+        }
+    }
+
+    init(rgb: (Int, Int, Int)) {
+        raw = Self.rgbFlag | UInt32(rgb.0 & 0xFF) << 16 | UInt32(rgb.1 & 0xFF) << 8 | UInt32(rgb.2 & 0xFF)
+    }
+
+    var name: String? {
+        if raw == 0 { return nil }
+        if raw & Self.rgbFlag != 0 { return SystemColors.hex(rgb(.light)) }
+        return SystemColors.names[Int(raw - 1)]
+    }
+
+    func rgb(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+        if raw & Self.rgbFlag != 0 { return (Int(raw >> 16 & 0xFF), Int(raw >> 8 & 0xFF), Int(raw & 0xFF)) }
+        let pair = SystemColors.named[SystemColors.names[Int(raw == 0 ? 0 : raw - 1)]]!
+        return appearance == .light ? pair.light : pair.dark
+    }
+}
+
+/// A cell's character as a number: its scalar when it has one alone, else its place in a table of
+/// the characters of several scalars seen so far (emoji sequences, combined marks), which only grows.
+enum Glyphs {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var texts: [String] = []
+    nonisolated(unsafe) private static var codes: [String: UInt32] = [:]
+    static let tableFlag: UInt32 = 0x8000_0000
+
+    static func code(_ character: Character) -> UInt32 {
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first { return scalar.value }
+        return interned(String(character))
+    }
+
+    /// The code of a cell's text: one character, or none ("").
+    static func code(_ text: String) -> UInt32 {
+        guard let character = text.first else { return 0 }
+        return code(character)
+    }
+
+    private static func interned(_ text: String) -> UInt32 {
+        lock.withLock {
+            if let known = codes[text] { return known }
+            let code = tableFlag | UInt32(texts.count)
+            texts.append(text)
+            codes[text] = code
+            return code
+        }
+    }
+
+    static func text(_ code: UInt32) -> String {
+        var text = ""
+        append(code, to: &text)
+        return text
+    }
+
+    static func append(_ code: UInt32, to text: inout String) {
+        if code == 0 { return }
+        if code & tableFlag != 0 {
+            text += lock.withLock { texts[Int(code & ~tableFlag)] }
+        } else if let scalar = Unicode.Scalar(code) {
+            text.unicodeScalars.append(scalar)
+        }
+    }
+}
+
 /// iOS's system colours, light and dark, as RGB.
 public enum SystemColors {
+    /// The names, in a fixed order: `CellColor` holds a colour by its place here.
+    static let names: [String] = named.keys.sorted()
+    static let index: [String: Int] = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) })
+
     static let named: [String: (light: (Int, Int, Int), dark: (Int, Int, Int))] = [
         "primary": ((0, 0, 0), (255, 255, 255)),
         "secondary": ((110, 110, 115), (152, 152, 159)),

@@ -198,3 +198,26 @@ extension RenderingTests {
         #expect(later.first?.content == .bar(0.75, tint: "accent"))
     }
 }
+
+extension RenderingTests {
+    @Test func widthsAndCellsKeepWholeCharacters() {
+        // Measured a scalar at a time where that is exact, a character at a time where scalars join.
+        #expect(TerminalText.width("♥ 45") == 4)
+        #expect(TerminalText.width("漢字") == 4)
+        #expect(TerminalText.width("e\u{301}") == 1, "a combining accent takes no column")
+        #expect(TerminalText.width("❤️") == 2, "emoji presentation by its selector")
+        #expect(TerminalText.width("👨‍👩‍👧") == 2, "a family joined by zero-width joiners is one emoji")
+        #expect(TerminalText.width("🇫🇷") == 2, "a flag")
+        #expect(TerminalText.width("\u{1112}\u{1161}\u{11AB}") == 2, "a Hangul syllable written as its jamo")
+        // Cells hold whole characters, whatever their scalars.
+        for text in ["a", "é", "e\u{301}", "👨‍👩‍👧", "🇫🇷", "漢", ""] {
+            #expect(TerminalRenderer.StyledCell(text: text).text == text)
+        }
+        let drawn = plain.render(view(#"{"view":"text","text":"cafe\u0301 👨‍👩‍👧 ok"}"#), family: .systemSmall).joined(separator: "\n")
+        #expect(drawn.contains("cafe\u{301} 👨‍👩‍👧 ok"), "the accent and the family drawn, each in its columns")
+        // Colours are kept by name or as RGB.
+        let cell = TerminalRenderer.StyledCell(text: "x", color: "#0a0b0c", fill: "indigo")
+        #expect(cell.color == "#0a0b0c" && cell.fill == "indigo")
+        #expect(TerminalRenderer.StyledCell(text: "x", color: "no-such-colour").color == "primary", "drawn as the primary colour, as before")
+    }
+}
