@@ -384,7 +384,8 @@ public struct Layout: Sendable {
             case "frame":
                 func length(_ name: String, _ convert: (Double) -> Double) -> Double? {
                     if value[name]?.stringValue == "infinity" { return .infinity }
-                    return value[name]?.numberValue.map { metrics.snap(convert(max(0, $0))) }
+                    // A length given is at least one unit: a 12-point dot is a cell, not nothing.
+                    return value[name]?.numberValue.map { $0 > 0 ? max(1, metrics.snap(convert($0))) : 0 }
                 }
                 let frame = Frame(
                     width: length("width", metrics.horizontal), height: length("height", metrics.vertical),
@@ -440,9 +441,10 @@ public struct Layout: Sendable {
         case .background(_, let content), .behind(_, let content, _):
             return size(content, proposal, axis: axis)
         case .shape:
-            // All it is offered; asked for its ideal size, SwiftUI's 10 points.
+            // All it is offered, however much (so a stack sizes it after its text, as the most
+            // flexible); asked for its ideal size, SwiftUI's 10 points.
             func length(_ offered: Double?, _ convert: (Double) -> Double) -> Double {
-                offered.flatMap { $0.isFinite ? $0 : nil } ?? max(1, metrics.snap(convert(10)))
+                offered ?? max(1, metrics.snap(convert(10)))
             }
             return Size(width: length(proposal.width, metrics.horizontal), height: length(proposal.height, metrics.vertical))
         case .fits(let horizontal, let vertical, let children):

@@ -251,6 +251,11 @@ public struct RegisteredWidget: Sendable {
         if configurationKind == .static, schema != nil {
             return refuse("widget \"\(kind)\" is static but describes configuration parameters")
         }
+        // Schemas came with ABI 1.2: an older configurable widget has none to give, and no parameters.
+        let describesSchema = declared >= MemoryLayout<widget_descriptor_t>.offset(of: \.configuration_schema)! + MemoryLayout<UnsafeRawPointer>.size
+        if configurationKind != .static, schema == nil, !describesSchema {
+            schema = ConfigurationSchema(title: "", description: "", parameters: [])
+        }
         if configurationKind != .static, schema == nil {
             return refuse("widget \"\(kind)\" is configurable (\(configurationKind.apiName)) but describes no configuration schema")
         }

@@ -17,7 +17,8 @@ public enum Paint: Equatable, Sendable {
             guard let pair = gradient[name]?.arrayValue?.compactMap(\.numberValue), pair.count == 2, pair.allSatisfy(\.isFinite) else {
                 return nil
             }
-            return (pair[0], pair[1])
+            // Far outside the bounds means nothing more than far: kept where arithmetic stays finite.
+            return (min(1e6, max(-1e6, pair[0])), min(1e6, max(-1e6, pair[1])))
         }
         let parsed = stops.compactMap { stop -> LinearGradientPaint.Stop? in
             guard let color = stop["color"]?.stringValue, let location = stop["location"]?.numberValue, location.isFinite else { return nil }
@@ -74,7 +75,8 @@ public struct LinearGradientPaint: Equatable, Sendable {
 
     public func rgb(at position: Double, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
         guard let first = stops.first, let last = stops.last else { return SystemColors.rgb("primary", appearance) }
-        if position <= first.location { return SystemColors.rgb(first.color, appearance) }
+        let position = position.isFinite ? position : 0
+        if stops.count == 1 || position <= first.location { return SystemColors.rgb(first.color, appearance) }
         if position >= last.location { return SystemColors.rgb(last.color, appearance) }
         let upper = stops.firstIndex { $0.location >= position } ?? stops.count - 1
         let (low, high) = (stops[upper - 1], stops[upper])

@@ -7,14 +7,30 @@ public enum PlainTextRenderer {
     /// Made once: a `Locale` is costly to create for every text.
     private static let dates = DateText()
 
-    public static func lines(_ node: ViewNode) -> [String] {
-        let lines = render(node)
+    /// `locked`: as on a locked device, views marked `privacySensitive` show as bars.
+    public static func lines(_ node: ViewNode, locked: Bool = false) -> [String] {
+        let lines = render(locked ? redactingPrivate(node, under: false) : node)
         // Leading and trailing blank lines carry no content.
         let trimmed = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
         return Array(trimmed)
     }
 
     public static func text(_ node: ViewNode) -> String { lines(node).joined(separator: "\n") }
+
+    /// The tree with the text of privacy-sensitive views replaced by bars of its length.
+    private static func redactingPrivate(_ node: ViewNode, under sensitive: Bool) -> ViewNode {
+        var node = node
+        var sensitive = sensitive
+        for modifier in node.modifiers.reversed() where modifier.name == "privacySensitive" {
+            sensitive = modifier.value.boolValue ?? true
+        }
+        if sensitive, node.view == "text" {
+            let shown = dates.text(of: node, now: Date())
+            node = ViewNode("text", attributes: JSONObject([("text", .string(String(shown.map { $0 == " " || $0 == "\n" ? $0 : "▆" })))]))
+        }
+        node.children = node.children.map { redactingPrivate($0, under: sensitive) }
+        return node
+    }
 
     private static func render(_ node: ViewNode) -> [String] {
         switch node.view {

@@ -52,7 +52,11 @@ public struct SVGRenderer: Sendable {
         .standard(for: family, colorScheme: appearance, mode: renderingMode)
     }
 
-    public func render(_ view: ViewNode, family: WidgetFamily, now: Date = Date(), dates: DateText = DateText()) -> String {
+    /// `idPrefix` starts the ids of the image's gradients: images put in one page (the gallery) need
+    /// ids of their own.
+    public func render(_ view: ViewNode, family: WidgetFamily, now: Date = Date(), dates: DateText = DateText(), idPrefix: String = "")
+        -> String
+    {
         let size = family.displaySize
         let layout = Layout(metrics: PointMetrics(), now: now, dates: dates, environment: environment(for: family))
         let elements = layout.place(view, in: size)
@@ -64,7 +68,7 @@ public struct SVGRenderer: Sendable {
             """
         // The widget: a tap anywhere opens its widgetURL; links (not in small widgets) open theirs.
         let linksApply = family != .systemSmall
-        var canvas = Canvas(family: family, size: size)
+        var canvas = Canvas(family: family, size: size, idPrefix: idPrefix)
         svg += targets.widgetURL.map { "<a href=\"\(XMLText.escape($0))\">" } ?? "<g>"
         svg += background(family, size, fill: layout.containerBackground(of: view), &canvas)
         for element in elements where !(linksApply && element.link != nil) { svg += draw(element, &canvas) }
@@ -90,6 +94,7 @@ public struct SVGRenderer: Sendable {
     struct Canvas {
         let family: WidgetFamily
         let size: (width: Double, height: Double)
+        let idPrefix: String
         var gradients = 0
 
         /// The corner radius of the widget's outline; nil for a circle.
@@ -107,7 +112,7 @@ public struct SVGRenderer: Sendable {
     func fill(_ paint: Paint, _ canvas: inout Canvas) -> (definition: String, value: String) {
         guard case .linearGradient(let gradient) = paint else { return ("", hex(paint.rgb(appearance))) }
         canvas.gradients += 1
-        let id = "gradient\(canvas.gradients)"
+        let id = "\(canvas.idPrefix)gradient\(canvas.gradients)"
         var definition = "<defs><linearGradient id=\"\(id)\" x1=\"\(format(gradient.startX, places: 3))\" y1=\"\(format(gradient.startY, places: 3))\" "
         definition += "x2=\"\(format(gradient.endX, places: 3))\" y2=\"\(format(gradient.endY, places: 3))\">"
         for stop in gradient.stops {

@@ -112,6 +112,8 @@ public enum TerminalText {
         {
             return joins
         }
+        // Default-ignorable scalars (the zero-width non-joiner, soft hyphens...) ride on a neighbour.
+        if scalar.properties.isDefaultIgnorableCodePoint { return joins }
         switch scalar.properties.generalCategory {
         case .spacingMark, .enclosingMark: return joins
         default: return UInt8(unicodeWidth(scalar))
@@ -594,6 +596,8 @@ public enum SystemColors {
         "purple": ((175, 82, 222), (191, 90, 242)),
         "pink": ((255, 45, 85), (255, 55, 95)),
         "brown": ((162, 132, 94), (172, 142, 104)),
+        // Nothing: where a colour must be given (a gradient's stop, text), the background shows.
+        "clear": ((255, 255, 255), (28, 28, 30)),
     ]
 
     /// A colour name or `#rrggbb` as RGB; an unknown name is the primary colour.

@@ -110,8 +110,8 @@ public struct InstanceStatus: Sendable, Equatable {
     public var reloadsInWindow: Int
     /// True while a timeline request is under way.
     public var reloading: Bool
-    /// True from an interaction (an intent performed) until the timeline it asked for arrives or
-    /// fails: the entry may be stale, and views marked `invalidatableContent` show it.
+    /// True from an interaction (an intent being performed) until the timeline asked for after it
+    /// arrives or fails: the entry may be stale, and views marked `invalidatableContent` show it.
     public var invalidated: Bool
 
     public init(
@@ -229,6 +229,26 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
+    /// An intent of this instance is being performed (a tap on a button): its entry is stale from
+    /// now until the reload that follows (`reload(id:reason: .interaction)`) ends, or
+    /// `interactionFailed(id:)` says none follows.
+    public func interactionBegan(id: String) {
+        perform { now, work in
+            guard let record = records[id], !record.missing, record.interaction == .none else { return }
+            record.interaction = .performing
+            update(record, now: now, work: &work, notify: true)
+        }
+    }
+
+    /// The intent could not be performed: no reload follows, and the entry is as valid as before.
+    public func interactionFailed(id: String) {
+        perform { now, work in
+            guard let record = records[id], record.interaction == .performing else { return }
+            record.interaction = .none
+            update(record, now: now, work: &work, notify: true)
+        }
+    }
+
     /// Asks for new timelines for every instance of `kind` (every instance when nil): what
     /// `WidgetCenter.reloadTimelines(ofKind:)` and `reloadAllTimelines()` do. Returns how many.
     @discardableResult
@@ -249,6 +269,7 @@ public final class TimelineEngine: @unchecked Sendable {
         perform { now, work in
             for record in records.values where kinds.contains(record.instance.kind) && !record.missing {
                 record.missing = true
+                record.interaction = .none
                 record.pending = nil
                 record.again = nil
                 record.requestNumber = 0  // an answer under way is dropped
@@ -398,6 +419,8 @@ public final class TimelineEngine: @unchecked Sendable {
         perform { now, work in
             guard let record = records[id], record.inFlight, record.requestNumber == number else { return }
             record.inFlight = false
+            // The reload an interaction asked for ended, with a timeline or a failure.
+            if record.fetchCoversInteraction { record.interaction = .none }
             switch result {
             case .success(let timeline):
                 record.entries = timeline.entries.sorted { $0.date < $1.date }
@@ -427,6 +450,7 @@ public final class TimelineEngine: @unchecked Sendable {
     /// A reload request: merged into one already pending or under way (coalescing).
     private func request(_ record: Record, _ reason: ReloadReason, now: Double, work: inout Work) {
         guard !record.missing else { return }
+        if reason == .interaction { record.interaction = .awaitingReload }
         if record.inFlight {
             record.again = Self.merged(record.again, reason)
         } else if let pending = record.pending {
@@ -470,7 +494,7 @@ public final class TimelineEngine: @unchecked Sendable {
                 record.pending = nil
                 record.deferred = false
                 record.inFlight = true
-                record.inFlightReason = pending.reason
+                record.fetchCoversInteraction = record.interaction == .awaitingReload
                 record.lastStart = now
                 if pending.reason.isBudgeted && budget.reloadsPerDay != .max {
                     record.history.append(now)
@@ -535,9 +559,7 @@ public final class TimelineEngine: @unchecked Sendable {
             nextReloadReason: record.missing ? nil : (record.inFlight ? record.again : record.pending?.reason),
             deferredByBudget: deferred, reloadsInWindow: record.history.count(where: { $0 > now - ReloadBudget.window }),
             reloading: record.inFlight,
-            invalidated: !record.missing
-                && ((record.inFlight && record.inFlightReason == .interaction) || record.again == .interaction
-                    || record.pending?.reason == .interaction))
+            invalidated: !record.missing && record.interaction != .none)
     }
 
     private func takeSlot() -> Int32 {
@@ -576,8 +598,14 @@ private final class Record {
     var failures = 0
     var pending: Pending?
     var inFlight = false
-    /// Why the request under way was made.
-    var inFlightReason: ReloadReason?
+    /// Where an interaction with the instance is: its entry is stale until the reload it asks for.
+    var interaction = Interaction.none
+    /// The request under way began after an interaction asked for it: its end ends the staleness.
+    var fetchCoversInteraction = false
+
+    enum Interaction: UInt8 {
+        case none, performing, awaitingReload
+    }
     /// A reload asked for while one was under way: one more follows it.
     var again: ReloadReason?
     var deferred = false

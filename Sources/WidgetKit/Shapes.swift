@@ -263,10 +263,12 @@ public struct _BackgroundView<Content: View, Background: View>: _PrimitiveView {
     let alignment: Alignment
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        let behind = ViewResolver.root(of: background, in: environment)
-        let front = ViewResolver.root(of: content, in: environment)
         var attributes = JSONObject()
         if alignment != .center { attributes["alignment"] = .string(alignment.name) }
+        // Several views behind are layered, as in SwiftUI's implicit ZStack, by the alignment.
+        let layers = background._resolve(in: environment)
+        let behind = layers.count == 1 ? layers[0] : ViewNode("zstack", attributes: attributes, children: layers)
+        let front = ViewResolver.root(of: content, in: environment)
         return [ViewNode("background", attributes: attributes, children: [front, behind])]
     }
 }

@@ -35,7 +35,8 @@ extension CommandContext {
                     do {
                         let result = try await registry.request(
                             requestKind, kind: widget.kind, family: family, environment: renderer.environment(for: family))
-                        let svg = renderer.render(result.entries[0].view, family: family)
+                        // Every image is inlined in one page: its gradients need ids no other image has.
+                        let svg = renderer.render(result.entries[0].view, family: family, idPrefix: "w\(images + failures + 1)-")
                         try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
                         images += 1
                         figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"

@@ -89,6 +89,8 @@ extension CommandContext {
                 }
                 var merged = list.instances[index].configuration
                 for (name, value) in checked.members where assigned.contains(name) || merged[name] == nil { merged[name] = value }
+                // Parameters the widget no longer has are dropped, as checking drops them.
+                for name in merged.members.map(\.key) where checked[name] == nil { merged[name] = nil }
                 list.instances[index].configuration = merged
                 return merged
             }

@@ -22,7 +22,9 @@ extension CommandContext {
                 write: { FileHandle.standardOutput.write(Data($0.utf8)) })
         let daemonBox = DaemonBox()
         let daemon = WidgetDaemon(registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) }) { id, status in
-            guard let dashboard, let daemon = daemonBox.daemon else { return output.standardOutput(Self.statusLine(id, status)) }
+            guard let dashboard, let daemon = daemonBox.daemon else {
+                return output.standardOutput(Self.statusLine(id, status, locked: renderer.isLocked))
+            }
             let instances = daemon.engine.instances
             dashboard.retain(ids: Set(instances.map(\.id)))
             guard let instance = instances.first(where: { $0.id == id }) else { return }
@@ -69,13 +71,14 @@ extension CommandContext {
     }
 
     /// `12:00:05 game-status-1: Level 4 | 80 HP` — what an instance now shows, on one line.
-    static func statusLine(_ id: String, _ status: InstanceStatus) -> String {
+    /// `locked`: privacy-sensitive views redacted, as `--locked` draws them.
+    static func statusLine(_ id: String, _ status: InstanceStatus, locked: Bool = false) -> String {
         let time = Self.timeFormatter.string(from: Date())
         var text: String
         switch status.phase {
         case .bundleMissing: text = "bundle missing (its configuration is kept)"
         case .loading: text = status.reloading ? "loading" : "waiting for its first entry"
-        case .showing: text = status.entry.map { PlainTextRenderer.lines($0.view).joined(separator: " | ") } ?? ""
+        case .showing: text = status.entry.map { PlainTextRenderer.lines($0.view, locked: locked).joined(separator: " | ") } ?? ""
         }
         if let failure = status.lastFailure { text += " [last reload failed: \(failure)]" }
         if let next = status.nextReload, let reason = status.nextReloadReason {

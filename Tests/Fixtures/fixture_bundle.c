@@ -51,6 +51,10 @@
 #undef ABI_MINOR
 #define ABI_MINOR 0
 #define BUNDLE_STRUCT_SIZE offsetof(widget_bundle_t, memory_limit)
+#define DESCRIPTOR_STRUCT_SIZE offsetof(widget_descriptor_t, configuration_schema)
+#endif
+#ifndef DESCRIPTOR_STRUCT_SIZE
+#define DESCRIPTOR_STRUCT_SIZE sizeof(widget_descriptor_t)
 #endif
 #ifndef BUNDLE_STRUCT_SIZE
 #define BUNDLE_STRUCT_SIZE sizeof(widget_bundle_t)
@@ -83,7 +87,7 @@ static void complete(widget_completion_fn completion, void *context, const char 
 
 static bool register_one(const widget_host_t *host, const char *kind, uint32_t families) {
     widget_descriptor_t descriptor = {
-        .struct_size = sizeof(widget_descriptor_t),
+        .struct_size = DESCRIPTOR_STRUCT_SIZE,
         .kind = kind,
         .display_name = "Fixture",
         .description = "A test fixture",

@@ -102,6 +102,13 @@ import WidgetWire
         let bundle = try #require(registry.widget(kind: "fixture.older")?.bundle)
         #expect(bundle.abiVersion == (1, 0))
         #expect(bundle.requestedMemoryLimit == nil, "1.0 has no memory_limit: the host does not read past its struct")
+        // A 1.0 bundle could declare an intent configuration before schemas existed (1.2): it loads,
+        // with no parameters.
+        let configurable = WidgetRegistry.load(searchPath: [Fixtures.directory(["abi-1-0-configurable"]).path])
+        #expect(configurable.problems.isEmpty, "\(configurable.problems)")
+        let widget = try #require(configurable.widget(kind: "fixture.older-configurable"))
+        #expect(widget.configurationKind == .intent)
+        #expect(widget.configuration?.parameters.isEmpty == true)
     }
 
     @Test func bundleWhoseStructIsSmallerThanABI10IsRefused() throws {

@@ -30,6 +30,7 @@ enum Fixtures {
         "behaviours": ["-DBEHAVIOURS", "-DKIND=\"fixture.behaving\""],
         "small-struct": ["-DBUNDLE_STRUCT_SIZE=8"],
         "abi-1-0": ["-DABI_1_0", "-DKIND=\"fixture.older\""],
+        "abi-1-0-configurable": ["-DABI_1_0", "-DKIND=\"fixture.older-configurable\"", "-DCONFIGURATION_KIND=2"],
         "memory-limit-10": ["-DBEHAVIOURS", "-DMEMORY_LIMIT=(10u<<20)", "-DKIND=\"fixture.behaving\""],
         "memory-limit-99": ["-DBEHAVIOURS", "-DMEMORY_LIMIT=(99u<<20)", "-DKIND=\"fixture.behaving\""],
         "null-request": ["-DNULL_REQUEST"],

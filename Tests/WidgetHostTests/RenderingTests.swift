@@ -209,6 +209,7 @@ extension RenderingTests {
         #expect(TerminalText.width("👨‍👩‍👧") == 2, "a family joined by zero-width joiners is one emoji")
         #expect(TerminalText.width("🇫🇷") == 2, "a flag")
         #expect(TerminalText.width("\u{1112}\u{1161}\u{11AB}") == 2, "a Hangul syllable written as its jamo")
+        #expect(TerminalText.width("می\u{200C}خواهم") == 7, "a zero-width non-joiner takes no column")
         // Cells hold whole characters, whatever their scalars.
         for text in ["a", "é", "e\u{301}", "👨‍👩‍👧", "🇫🇷", "漢", ""] {
             #expect(TerminalRenderer.StyledCell(text: text).text == text)

@@ -31,6 +31,15 @@ import WidgetWire
         let row = placed(#"{"view":"hstack","spacing":0,"children":[{"view":"text","text":"abc"},{"view":"shape","shape":"circle","fill":"red"}]}"#, in: (20, 4))
         #expect(row.map(\.rect) == [LayoutRect(x: 0, y: 1, width: 3, height: 1), LayoutRect(x: 3, y: 0, width: 17, height: 4)])
         #expect(row[1].content == .fill(.color("red"), .circle))
+        // A colour is the most flexible: the text is offered an equal share first, as SwiftUI's
+        // stacks do, and the colour takes what the text leaves.
+        let json = #"{"view":"hstack","spacing":0,"children":[{"view":"text","text":"Price 42000"},{"view":"shape","shape":"rectangle","fill":"red"}]}"#
+        let wide = placed(json, in: (30, 4))
+        #expect(texts(wide) == ["Price 42000"])
+        #expect(wide.last?.rect.width == 19)
+        let narrow = placed(json, in: (20, 4))
+        #expect(texts(narrow) == ["Price", "42000"], "offered half of 20, the text wraps")
+        #expect(narrow.last?.rect.width == 15)
         // An unfilled shape takes the foreground colour; the clear colour draws nothing.
         let unfilled = placed(#"{"view":"shape","shape":"capsule","modifiers":[{"foregroundStyle":"green"}]}"#, in: (6, 2))
         #expect(unfilled.first?.content == .fill(.color("green"), .capsule))
@@ -205,5 +214,41 @@ import WidgetWire
         #expect(lines.contains { $0.contains("Unipony") }, "the last good entry still shows")
         #expect(lines[11].hasPrefix("╰─ failed ─"), "its box's bottom edge says it failed")
         #expect(lines.last == "char-1: \(failure)".prefix(80).description, "and the message line has the reason")
+    }
+}
+
+extension ShapesAndModesTests {
+    @Test func gradientsAreSafeWithOneStopFarPointsAndClear() throws {
+        func gradient(_ stops: String, start: String = "[0,0]", end: String = "[1,0]") throws -> Paint {
+            let json = try JSONValue.parse(#"{"linearGradient":{"stops":[\#(stops)],"startPoint":\#(start),"endPoint":\#(end)}}"#)
+            return try #require(Paint(json))
+        }
+        // One stop, points far away: one colour, no arithmetic gone to infinity.
+        let lone = try gradient(##"{"color":"#102030","location":0.5}"##, start: "[1e200,0]", end: "[-1e200,3]")
+        #expect(lone.rgb(x: 0.3, y: 0.7, .light) == (16, 32, 48) as (Int, Int, Int))
+        // Fading to clear fades to the background the widget is drawn on.
+        let fade = try gradient(##"{"color":"#000000","location":0},{"color":"clear","location":1}"##)
+        #expect(fade.rgb(x: 1, y: 0, .dark) == (28, 28, 30) as (Int, Int, Int))
+        #expect(fade.rgb(x: 1, y: 0, .light) == (255, 255, 255) as (Int, Int, Int))
+    }
+
+    @Test func gradientIdsDifferBetweenImagesOfOnePage() {
+        let tree = view(##"{"view":"shape","shape":"rectangle","fill":{"linearGradient":{"stops":[{"color":"red","location":0},{"color":"blue","location":1}],"startPoint":[0,0],"endPoint":[0,1]}}}"##)
+        let first = SVGRenderer(appearance: .light).render(tree, family: .systemSmall, idPrefix: "w1-")
+        let second = SVGRenderer(appearance: .light).render(tree, family: .systemSmall, idPrefix: "w2-")
+        #expect(first.contains(#"id="w1-gradient1""#) && first.contains("url(#w1-gradient1)"))
+        #expect(second.contains(#"id="w2-gradient1""#) && !second.contains("w1-"))
+    }
+
+    @Test func aSmallFrameIsAtLeastOneCell() {
+        // A 12-point dot is three quarters of a row: drawn as one cell, not lost.
+        let dot = placed(#"{"view":"shape","shape":"circle","fill":"orange","modifiers":[{"frame":{"width":12,"height":12}}]}"#, in: (20, 10))
+        #expect(dot.first?.rect.width == 1 && dot.first?.rect.height == 1)
+    }
+
+    @Test func logLinesRedactPrivateTextWhenLocked() {
+        let tree = view(#"{"view":"vstack","children":[{"view":"text","text":"Balance"},{"view":"text","text":"1 234 €","modifiers":[{"privacySensitive":true}]}]}"#)
+        #expect(PlainTextRenderer.lines(tree) == ["Balance", "1 234 €"])
+        #expect(PlainTextRenderer.lines(tree, locked: true) == ["Balance", "▆ ▆▆▆ ▆"])
     }
 }

@@ -198,6 +198,22 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         #expect(engine.status(id: "w-1")?.invalidated == true, "its own reload under way")
         provider.releaseHeld()
         #expect(engine.status(id: "w-1")?.invalidated == false)
+        // From the moment the intent is being performed; a reload that began before it, or for
+        // another reason, does not end it.
+        engine.interactionBegan(id: "w-1")
+        #expect(engine.status(id: "w-1")?.invalidated == true, "while perform() runs")
+        engine.reload(id: "w-1", reason: .foreground)
+        #expect(engine.status(id: "w-1")?.invalidated == true, "an app's reload meanwhile is not the interaction's")
+        provider.hold = true
+        engine.reload(id: "w-1", reason: .interaction)
+        engine.reload(id: "w-1", reason: .foreground)
+        #expect(engine.status(id: "w-1")?.invalidated == true, "a later reason merged into it keeps it")
+        provider.releaseHeld()
+        #expect(engine.status(id: "w-1")?.invalidated == false)
+        // An intent that could not be performed leaves the entry as valid as it was.
+        engine.interactionBegan(id: "w-1")
+        engine.interactionFailed(id: "w-1")
+        #expect(engine.status(id: "w-1")?.invalidated == false)
         // A failed reload ends it too: the entry shown is the last good one, and says so.
         provider.answer = { _, _ in .failure(TimelineFailure("no network")) }
         engine.reload(id: "w-1", reason: .interaction)

@@ -180,6 +180,10 @@ extension ViewResolutionTests {
         #expect(resolve(LinearGradient(colors: [.red, .blue], startPoint: .leading, endPoint: .trailing))["fill"]?["linearGradient"] != nil)
         #expect(resolve(RoundedRectangle(cornerRadius: 6))["cornerRadius"] == .number(6))
         #expect(Gradient(colors: [.red, .green, .blue]).stops.map(\.location) == [0, 0.5, 1])
+        // Several views behind are layered, as SwiftUI's implicit ZStack does.
+        let layered = resolve(Text("x").background(alignment: .bottom) { Color.red; Text("y") })
+        #expect(layered.children[1].view == "zstack" && layered.children[1]["alignment"] == .string("bottom"))
+        #expect(layered.children[1].children.count == 2)
     }
 
     @Test func viewsReadTheRenderingModeAndBackgroundFromTheEnvironment() {
