@@ -81,7 +81,7 @@ extension CommandContext {
             // Checking may ask the provider and take a while: under the lock, only the parameters set
             // here are written over what is saved now, so a change made meanwhile to another
             // parameter (a second `configure`) is kept.
-            let assigned = Set(assignments.map { String($0.prefix { $0 != "=" }) })
+            let assigned = Set(try assignments.map { text throws(ConfigurationError) in try ConfigurationValues.assignment(text).name })
             let configuration = try store.update { list throws(StateError) -> JSONObject in
                 // Removed meanwhile by another command: say so rather than bring it back.
                 guard let index = list.instances.firstIndex(where: { $0.id == id }) else {

@@ -1,13 +1,14 @@
 import WidgetKit
 
 // A Swift bundle that fails as Swift code fails: a widget whose timeline calls fatalError, and a
-// well-behaved one beside it in the same bundle (and so the same worker process). Built with the
-// package, for the process isolation tests.
+// well-behaved one beside it in the same bundle (and so the same worker process), and one that
+// shows the environment its view was built in. Built with the package, for the process isolation tests.
 
 struct FaultWidgets: WidgetBundle {
     var body: some Widget {
         FatalErrorWidget()
         SteadyWidget()
+        EnvironmentWidget()
     }
 }
 
@@ -53,4 +54,19 @@ struct SteadyWidget: Widget {
         StaticConfiguration(kind: "fault.steady", provider: SteadyProvider()) { _ in Text("steady") }
             .configurationDisplayName("Steady")
     }
+}
+
+/// Shows the environment the host asked for, as its view read it.
+struct EnvironmentWidget: Widget {
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "fault.environment", provider: SteadyProvider()) { _ in EnvironmentText() }
+            .supportedFamilies([.systemSmall, .accessoryCircular])
+    }
+}
+
+struct EnvironmentText: View {
+    @Environment(\.colorScheme) var colorScheme
+    @Environment(\.widgetRenderingMode) var renderingMode
+    @Environment(\.showsWidgetContainerBackground) var showsBackground
+    var body: some View { Text("\(colorScheme) \(renderingMode) \(showsBackground)") }
 }

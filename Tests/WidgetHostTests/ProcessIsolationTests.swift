@@ -56,6 +56,18 @@ import WidgetWire
         #expect(registry.statistics(kind: "fixture.crash")?.crashes == 1)
     }
 
+    @Test func theEnvironmentReachesAViewBuiltInAWorker() async throws {
+        // In process isolation: the environment crosses to the worker in the request's header.
+        let registry = await load(["libFaultWidgets"])
+        defer { registry.shutDownWorkers() }
+        func shown(_ family: WidgetFamily, _ environment: RenderingEnvironment?) async throws -> String? {
+            try await registry.request(.snapshot, kind: "fault.environment", family: family, environment: environment).entries[0].view["text"]?.stringValue
+        }
+        #expect(try await shown(.systemSmall, nil) == "light fullColor true", "a family's standard environment by default")
+        #expect(try await shown(.accessoryCircular, nil) == "light vibrant false")
+        #expect(try await shown(.systemSmall, .standard(for: .systemSmall, colorScheme: .dark, mode: .accented)) == "dark accented true")
+    }
+
     @Test func abortTrapAndSwiftFatalErrorAreNamed() async throws {
         let registry = await load(["behaviours", "libFaultWidgets"])
         defer { registry.shutDownWorkers() }
@@ -69,7 +81,7 @@ import WidgetWire
         let fatal = try #require(await failure(registry, "fault.fatal-error"))
         #expect(
             fatal.message
-                == "crashed while answering timeline: its worker was killed by SIGILL (illegal instruction: a Swift runtime trap such as fatalError or a failed precondition); its last output: \"FaultWidgets/FaultWidgets.swift:28: Fatal error: the fault bundle's timeline gives up\"; it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"
+                == "crashed while answering timeline: its worker was killed by SIGILL (illegal instruction: a Swift runtime trap such as fatalError or a failed precondition); its last output: \"FaultWidgets/FaultWidgets.swift:29: Fatal error: the fault bundle's timeline gives up\"; it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"
         )
         // Its sibling in the same bundle waits out the backoff, then gets a fresh worker.
         let refused = try #require(await failure(registry, "fault.steady"))

@@ -169,6 +169,12 @@ import WidgetWire
             == RenderingEnvironment(colorScheme: .dark, renderingMode: .accented, showsContainerBackground: true))
     }
 
+    @Test func anUnknownRenderingModeIsAUsageErrorNamingTheChoices() async {
+        let result = await widgets(["render", "org.widgets.any", "--rendering-mode", "sepia"])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("widgets: --rendering-mode takes fullColor, accented, vibrant, not 'sepia'\n"))
+    }
+
     @Test func privacySensitiveViewsAreRedactedWhenLocked() {
         let tree = view(
             #"""
