@@ -66,6 +66,13 @@ public protocol LayoutMetrics: Sendable {
     var barThickness: Double { get }
     /// Rounds a length to the grid: whole cells in a terminal.
     func snap(_ length: Double) -> Double
+    /// Whether the width of any run of `text`'s words is exactly the sum of their widths and the
+    /// spaces': then sizing wraps by adding numbers, without making the lines.
+    func widthIsAdditive(_ text: String) -> Bool
+}
+
+extension LayoutMetrics {
+    public func widthIsAdditive(_ text: String) -> Bool { false }
 }
 
 /// A rectangle in layout units, from the widget's top-left corner.
@@ -276,6 +283,10 @@ public struct Layout: Sendable {
         let text: String
         let style: TextStyle
         let lineLimit: Int?
+        /// Its words and their widths, when widths add up and it has no line breaks: measured once,
+        /// and every proposal after that is sized by adding them (`wordSize`).
+        var words: (text: [Substring], widths: [Double])?
+        var isMeasured = false
 
         init(_ text: String, _ style: TextStyle, lineLimit: Int?) {
             self.text = text
@@ -415,6 +426,7 @@ public struct Layout: Sendable {
     func measure(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
         switch node.kind {
         case .text(let run):
+            if let size = wordSize(run, proposal, node: node) { return size }
             let (text, style) = (run.text, run.style)
             let lines = wrap(text, style, lineLimit: run.lineLimit, proposal, node: node)
             let width = lines.count == 1 && lines[0] == text ? oneLine(text, style, node).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
@@ -601,6 +613,72 @@ public struct Layout: Sendable {
             node?.lines.append((key, maximum, lines))
         }
         return limited(lines, style, lineLimit: lineLimit, proposal)
+    }
+
+    /// The size `wrap` gives text, worked out from its words' widths without making its lines: the
+    /// same greedy breaking, by numbers. Nil where that cannot be done, and `wrap` must: widths that
+    /// do not add up, line breaks, a word wider than the line (broken by characters), or a cut line
+    /// whose ellipsis does not fit beside it (cut by characters).
+    func wordSize(_ run: TextRun, _ proposal: Proposal, node: Node) -> Size? {
+        let (oneLineWidth, hasNewline) = oneLine(run.text, run.style, node)
+        guard !hasNewline else { return nil }
+        let lineHeight = metrics.lineHeight(run.style)
+        guard let width = proposal.width, width.isFinite else {
+            // Unbroken: one line, which any limit keeps.
+            return Size(width: oneLineWidth, height: lineHeight)
+        }
+        if proposal.height.map({ $0 >= lineHeight }) ?? true, oneLineWidth <= width { return Size(width: oneLineWidth, height: lineHeight) }
+        if !run.isMeasured {
+            run.isMeasured = true
+            if metrics.widthIsAdditive(run.text) {
+                let words = run.text.split(separator: " ", omittingEmptySubsequences: false)
+                run.words = (words, words.map { metrics.width(of: String($0), style: run.style) })
+            }
+        }
+        guard let (words, widths) = run.words else { return nil }
+        let space = metrics.width(of: " ", style: run.style)
+        let limit = lineCount(run.style, lineLimit: run.lineLimit, proposal)
+        // As `breakLines`: lines filled greedily, one past the limit at most (enough to tell).
+        var count = 0
+        var widest = 0.0
+        /// The widest of the lines before the last kept; the last kept's width and words.
+        var widestBefore = 0.0
+        var lastKept = (width: 0.0, words: 0..<0)
+        var lineWidth = 0.0
+        var lineStart = 0
+        var started = false
+        func endLine(before end: Int) {
+            count += 1
+            if count <= limit {
+                widestBefore = widest
+                widest = max(widest, lineWidth)
+                lastKept = (lineWidth, lineStart..<end)
+            }
+        }
+        for (index, wordWidth) in widths.enumerated() {
+            if !started, wordWidth <= width {
+                (lineWidth, lineStart, started) = (wordWidth, index, true)
+                continue
+            }
+            if started, lineWidth + space + wordWidth <= width {
+                lineWidth += space + wordWidth
+                continue
+            }
+            if started { endLine(before: index) }
+            if count > limit { break }
+            (lineWidth, lineStart, started) = (wordWidth, index, true)
+            if lineWidth > width, width > 0 { return nil }
+        }
+        if count <= limit { endLine(before: widths.count) }
+        guard count > limit else { return Size(width: widest, height: Double(count) * lineHeight) }
+        // Cut: the last kept line ends in "…", beside it or, where it does not fit, after as many of
+        // its characters as do.
+        let ellipsis = metrics.width(of: "…", style: run.style)
+        let cut =
+            lastKept.width + ellipsis <= width
+            ? lastKept.width + ellipsis
+            : metrics.width(of: truncated(words[lastKept.words].joined(separator: " "), run.style, to: width), style: run.style)
+        return Size(width: max(widestBefore, cut), height: Double(limit) * lineHeight)
     }
 
     /// A text's width on one line and whether it has line breaks, from the node when it knows them.

@@ -27,6 +27,8 @@ public struct TerminalMetrics: LayoutMetrics {
     public var dividerThickness: Double { 1 }
     public var barThickness: Double { 1 }
     public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
+    /// Columns add up for text whose every scalar is a character of its own.
+    public func widthIsAdditive(_ text: String) -> Bool { TerminalText.isSimple(text) }
 }
 
 /// Display widths of text in a terminal.
