@@ -66,13 +66,14 @@ public protocol LayoutMetrics: Sendable {
     var barThickness: Double { get }
     /// Rounds a length to the grid: whole cells in a terminal.
     func snap(_ length: Double) -> Double
-    /// Whether the width of any run of `text`'s words is exactly the sum of their widths and the
-    /// spaces': then sizing wraps by adding numbers, without making the lines.
-    func widthIsAdditive(_ text: String) -> Bool
+    /// The widths of `text`'s words (split at spaces), where the width of any run of them is
+    /// exactly the sum of theirs and the spaces': then sizing wraps by adding numbers, without
+    /// making the lines. Nil where widths do not add up so.
+    func wordWidths(of text: String, style: TextStyle) -> [Double]?
 }
 
 extension LayoutMetrics {
-    public func widthIsAdditive(_ text: String) -> Bool { false }
+    public func wordWidths(of text: String, style: TextStyle) -> [Double]? { nil }
 }
 
 /// A rectangle in layout units, from the widget's top-left corner.
@@ -283,9 +284,9 @@ public struct Layout: Sendable {
         let text: String
         let style: TextStyle
         let lineLimit: Int?
-        /// Its words and their widths, when widths add up and it has no line breaks: measured once,
-        /// and every proposal after that is sized by adding them (`wordSize`).
-        var words: (text: [Substring], widths: [Double])?
+        /// Its words' widths, when they add up and it has no line breaks: measured once, and every
+        /// proposal after that is sized by adding them (`wordSize`).
+        var words: [Double]?
         var isMeasured = false
 
         init(_ text: String, _ style: TextStyle, lineLimit: Int?) {
@@ -350,7 +351,7 @@ public struct Layout: Sendable {
             }
         }
         if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
-        let children = { view.children.map { prepare($0, inherited: style) } }
+        func children() -> [Node] { view.children.map { prepare($0, inherited: style) } }
         var node: Node
         switch view.view {
         case "text": node = Node(.text(TextRun(dates.text(of: view, now: now), drawn(style), lineLimit: lineLimit)))
@@ -419,6 +420,8 @@ public struct Layout: Sendable {
         let key = Node.Key(width: proposal.width, height: proposal.height, axis: axis)
         if let known = node.sizes.first(where: { $0.key == key }) { return known.size }
         let chosen = measure(node, proposal, axis: axis)
+        // A stack asks a child about several proposals: room for them at once.
+        if node.sizes.isEmpty { node.sizes.reserveCapacity(8) }
         node.sizes.append((key, chosen))
         return chosen
     }
@@ -448,8 +451,12 @@ public struct Layout: Sendable {
             let size = self.size(content, inner, axis: axis)
             return Size(width: size.width + leading + trailing, height: size.height + top + bottom)
         case .zstack(let children):
-            let sizes = children.map { self.size($0, proposal, axis: nil) }
-            return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+            var size = Size(width: 0, height: 0)
+            for child in children {
+                let chosen = self.size(child, proposal, axis: nil)
+                size = Size(width: max(size.width, chosen.width), height: max(size.height, chosen.height))
+            }
+            return size
         case .background(_, let content), .behind(_, let content, _):
             return size(content, proposal, axis: axis)
         case .shape:
@@ -470,13 +477,13 @@ public struct Layout: Sendable {
             return frameSize(frame, content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):
             let sizes = stackSizes(stackAxis, spacing: spacing, children, proposal, node: node)
-            let gaps = gapLength(stackAxis, spacing, count: children.count)
-            switch stackAxis {
-            case .vertical:
-                return Size(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).reduce(0, +) + gaps)
-            case .horizontal:
-                return Size(width: sizes.map(\.width).reduce(0, +) + gaps, height: sizes.map(\.height).max() ?? 0)
+            var (along, across) = (0.0, 0.0)
+            for size in sizes {
+                along += stackAxis == .vertical ? size.height : size.width
+                across = max(across, stackAxis == .vertical ? size.width : size.height)
             }
+            along += gapLength(stackAxis, spacing, count: children.count)
+            return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
         }
     }
 
@@ -552,39 +559,43 @@ public struct Layout: Sendable {
         }
         // Spacers come last, as in SwiftUI: the other children are sized first, with the spacers'
         // minimum lengths held back, and the spacers share what is left.
-        func isSpacer(_ node: Node) -> Bool {
-            if case .spacer = node.kind { return true }
-            return false
-        }
-        let spacers = children.indices.filter { isSpacer(children[$0]) }
-        let others = children.indices.filter { !isSpacer(children[$0]) }
-        let reserved = spacers.map { along(size(children[$0], offer(0), axis: axis)) }.reduce(0, +)
-        // The least flexible first; with one child besides spacers, there is no order to find.
-        let order: [Int]
-        if others.count > 1 {
-            var flexibility = [Double](repeating: 0, count: children.count)
-            for index in others {
-                let child = children[index]
-                flexibility[index] = along(size(child, offer(.infinity), axis: axis)) - along(size(child, offer(0), axis: axis))
+        var reserved = 0.0
+        var spacers = 0
+        var order: [(flexibility: Double, index: Int)] = []
+        order.reserveCapacity(children.count)
+        for (index, child) in children.enumerated() {
+            if case .spacer = child.kind {
+                reserved += along(size(child, offer(0), axis: axis))
+                spacers += 1
+            } else {
+                order.append((0, index))
             }
-            order = others.sorted { (flexibility[$0], $0) < (flexibility[$1], $1) }
-        } else {
-            order = others
+        }
+        // The least flexible first; with one child besides spacers, there is no order to find.
+        if order.count > 1 {
+            for position in order.indices {
+                let child = children[order[position].index]
+                order[position].flexibility = along(size(child, offer(.infinity), axis: axis)) - along(size(child, offer(0), axis: axis))
+            }
+            order.sort { ($0.flexibility, $0.index) < ($1.flexibility, $1.index) }
         }
         var remaining = max(0, total - gaps - reserved)
         var sizes = Array(repeating: Size(width: 0, height: 0), count: children.count)
-        for (position, index) in order.enumerated() {
+        for (position, (_, index)) in order.enumerated() {
             let share = metrics.snap(remaining / Double(order.count - position))
             let chosen = size(children[index], offer(share), axis: axis)
             sizes[index] = chosen
             remaining = max(0, remaining - along(chosen))
         }
         remaining += reserved
-        for (position, index) in spacers.enumerated() {
-            let share = metrics.snap(remaining / Double(spacers.count - position))
-            let chosen = size(children[index], offer(share), axis: axis)
+        var position = 0
+        for (index, child) in children.enumerated() where spacers > 0 {
+            guard case .spacer = child.kind else { continue }
+            let share = metrics.snap(remaining / Double(spacers - position))
+            let chosen = size(child, offer(share), axis: axis)
             sizes[index] = chosen
             remaining = max(0, remaining - along(chosen))
+            position += 1
         }
         return sizes
     }
@@ -630,12 +641,9 @@ public struct Layout: Sendable {
         if proposal.height.map({ $0 >= lineHeight }) ?? true, oneLineWidth <= width { return Size(width: oneLineWidth, height: lineHeight) }
         if !run.isMeasured {
             run.isMeasured = true
-            if metrics.widthIsAdditive(run.text) {
-                let words = run.text.split(separator: " ", omittingEmptySubsequences: false)
-                run.words = (words, words.map { metrics.width(of: String($0), style: run.style) })
-            }
+            run.words = metrics.wordWidths(of: run.text, style: run.style)
         }
-        guard let (words, widths) = run.words else { return nil }
+        guard let widths = run.words else { return nil }
         let space = metrics.width(of: " ", style: run.style)
         let limit = lineCount(run.style, lineLimit: run.lineLimit, proposal)
         // As `breakLines`: lines filled greedily, one past the limit at most (enough to tell).
@@ -672,12 +680,17 @@ public struct Layout: Sendable {
         if count <= limit { endLine(before: widths.count) }
         guard count > limit else { return Size(width: widest, height: Double(count) * lineHeight) }
         // Cut: the last kept line ends in "…", beside it or, where it does not fit, after as many of
-        // its characters as do.
+        // its characters as do (none, where the ellipsis alone is too wide).
         let ellipsis = metrics.width(of: "…", style: run.style)
-        let cut =
-            lastKept.width + ellipsis <= width
-            ? lastKept.width + ellipsis
-            : metrics.width(of: truncated(words[lastKept.words].joined(separator: " "), run.style, to: width), style: run.style)
+        let cut: Double
+        if lastKept.width + ellipsis <= width {
+            cut = lastKept.width + ellipsis
+        } else if width < ellipsis {
+            cut = ellipsis
+        } else {
+            let words = run.text.split(separator: " ", omittingEmptySubsequences: false)[lastKept.words]
+            cut = metrics.width(of: truncated(words.joined(separator: " "), run.style, to: width), style: run.style)
+        }
         return Size(width: max(widestBefore, cut), height: Double(limit) * lineHeight)
     }
 

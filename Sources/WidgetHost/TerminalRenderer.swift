@@ -27,8 +27,7 @@ public struct TerminalMetrics: LayoutMetrics {
     public var dividerThickness: Double { 1 }
     public var barThickness: Double { 1 }
     public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
-    /// Columns add up for text whose every scalar is a character of its own.
-    public func widthIsAdditive(_ text: String) -> Bool { TerminalText.isSimple(text) }
+    public func wordWidths(of text: String, style: TextStyle) -> [Double]? { TerminalText.wordWidths(text) }
 }
 
 /// Display widths of text in a terminal.
@@ -48,6 +47,36 @@ public enum TerminalText {
             total += Int(columns)
         }
         return total
+    }
+
+    /// The columns of `text`'s words (split at spaces), where each scalar is a character of its
+    /// own, as in most text: then a run of words takes exactly its words' and spaces' columns. Nil
+    /// for text with characters of several scalars (accents, emoji sequences, flags).
+    static func wordWidths(_ text: String) -> [Double]? {
+        var widths: [Double] = []
+        var current = 0
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: " ") {
+                    widths.append(Double(current))
+                    current = 0
+                } else {
+                    current += 1
+                }
+            }
+        } else {
+            guard text.unicodeScalars.count == text.count else { return nil }
+            for scalar in text.unicodeScalars {
+                if scalar == " " {
+                    widths.append(Double(current))
+                    current = 0
+                } else {
+                    current += width(of: scalar)
+                }
+            }
+        }
+        widths.append(Double(current))
+        return widths
     }
 
     /// Whether each of `text`'s scalars is a character of its own, of one or two columns: no
@@ -210,7 +239,7 @@ public struct TerminalRenderer: Sendable {
         for element in layout.place(view, in: (Double(columns), Double(rows))) {
             canvas.draw(element)
         }
-        return Self.framed(canvas.cells, title: title, footer: footer)
+        return Self.framed(&canvas, title: title, footer: footer)
     }
 
     /// A box of `columns` × `rows` showing one line of `message` in a secondary colour: what a
@@ -224,7 +253,7 @@ public struct TerminalRenderer: Sendable {
         for element in Layout(metrics: TerminalMetrics()).place(text, in: (Double(columns), Double(rows))) {
             if case .text(let line, _) = element.content { canvas.draw(PlacedElement(rect: element.rect, content: .text(line, style))) }
         }
-        return Self.framed(canvas.cells, title: title)
+        return Self.framed(&canvas, title: title)
     }
 
     // MARK: Drawing
@@ -297,7 +326,13 @@ public struct TerminalRenderer: Sendable {
             self.columns = columns
             self.rows = rows
             self.appearance = appearance
-            cells = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
+            // Each row its own, with room for the frame's two sides.
+            cells = (0..<rows).map { _ in
+                var row: [Cell] = []
+                row.reserveCapacity(columns + 2)
+                row.append(contentsOf: repeatElement(Cell(), count: columns))
+                return row
+            }
         }
 
         /// The colour of a paint at the centre of cell (`column`, `row`) of `rect`: a gradient's
@@ -408,37 +443,54 @@ public struct TerminalRenderer: Sendable {
     }
 
     /// The content inside a rounded frame, with the title in its top edge.
-    static func framed(_ content: [[Cell]], title: String?, footer: String? = nil) -> [[Cell]] {
-        let columns = content.first?.count ?? 0
-        func rule(_ text: String, count: Int = 1, color: String = "separator") -> [Cell] {
-            Array(repeating: Cell(text: text, color: color, background: false), count: count)
-        }
+    /// The frame's pieces, made once: every box of every frame is drawn with them.
+    enum FramePiece {
+        static let (topLeft, topRight, bottomLeft, bottomRight) = (edge("╭"), edge("╮"), edge("╰"), edge("╯"))
+        static let (across, side) = (edge("─"), edge("│"))
+        static let (separator, red) = (CellColor("separator"), CellColor("red"))
+        static func edge(_ text: String) -> Cell { Cell(text: text, color: "separator", background: false) }
+    }
+
+    /// `rows`, framed in place: each row gets its sides (the canvas leaves room for them), and
+    /// the edges go above and below.
+    static func frame(_ rows: inout [[Cell]], title: String?, footer: String? = nil) {
+        let columns = rows.first?.count ?? 0
         /// An edge with `text` in it after one rule, cut to fit with "…".
-        func edge(_ left: String, _ right: String, _ text: String?, color: String) -> [Cell] {
-            var cells = rule(left)
+        func edge(_ left: Cell, _ right: Cell, _ text: String?, color: CellColor) -> [Cell] {
+            var cells = [left]
             cells.reserveCapacity(columns + 2)
-            guard let text, columns > 4 else { return cells + rule("─", count: columns) + rule(right) }
+            guard let text, columns > 4 else {
+                cells += repeatElement(FramePiece.across, count: columns)
+                cells.append(right)
+                return cells
+            }
             var label = " \(text) "
             if TerminalText.width(label) > columns - 2 {
                 while TerminalText.width(label) > columns - 4, !label.isEmpty { label.removeLast() }
                 label += "… "
             }
-            cells += rule("─")
-            cells += TerminalText.cells(label).map { Cell(text: $0.text, color: color, background: false, isContinuation: $0.isContinuation) }
-            return cells + rule("─", count: max(0, columns - 1 - TerminalText.width(label))) + rule(right)
+            cells.append(FramePiece.across)
+            let labelStart = cells.count
+            cells += TerminalText.cells(label).map { Cell(text: $0.text, background: false, isContinuation: $0.isContinuation) }
+            for index in labelStart..<cells.count { cells[index].ink = color }
+            cells += repeatElement(FramePiece.across, count: max(0, columns - 1 - (cells.count - labelStart)))
+            cells.append(right)
+            return cells
         }
-        let side = Cell(text: "│", color: "separator", background: false)
-        var grid = [edge("╭", "╮", title, color: "separator")]
-        grid.reserveCapacity(content.count + 2)
-        for row in content {
-            var line = [side]
-            line.reserveCapacity(columns + 2)
-            line += row
-            line.append(side)
-            grid.append(line)
+        for index in rows.indices {
+            rows[index].insert(FramePiece.side, at: 0)
+            rows[index].append(FramePiece.side)
         }
-        grid.append(edge("╰", "╯", footer, color: "red"))
-        return grid
+        rows.insert(edge(FramePiece.topLeft, FramePiece.topRight, title, color: FramePiece.separator), at: 0)
+        rows.append(edge(FramePiece.bottomLeft, FramePiece.bottomRight, footer, color: FramePiece.red))
+    }
+
+    /// A canvas's cells, framed.
+    static func framed(_ canvas: inout Canvas, title: String?, footer: String? = nil) -> [[Cell]] {
+        var rows = canvas.cells
+        canvas.cells = []  // the canvas lets go of its rows, so they are framed in place, not copied
+        frame(&rows, title: title, footer: footer)
+        return rows
     }
 
     /// A row of cells as text, one escape sequence per run of one style.

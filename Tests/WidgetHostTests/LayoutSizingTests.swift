@@ -3,7 +3,7 @@ import Testing
 import WidgetHost
 import WidgetWire
 
-/// Terminal metrics that never add widths up: every text is sized by making its lines, the way
+/// Terminal metrics that never add word widths up: every text is sized by making its lines, the way
 /// the layout sizes text whose widths do not add up. The reference the quick sizing must match.
 struct LineByLineMetrics: LayoutMetrics {
     let cells = TerminalMetrics()
