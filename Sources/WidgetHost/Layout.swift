@@ -239,7 +239,7 @@ public struct Layout: Sendable {
     /// proposals it got: stacks ask their children several times (flexibility, then a share), and
     /// without the memo the work would multiply with every level of nesting.
     final class Node {
-        indirect enum Kind {
+        enum Kind {
             /// Text, held by reference: sizing looks at it many times, and a copy of its style
             /// (several strings) each time would cost more than the look.
             case text(TextRun)
@@ -266,15 +266,17 @@ public struct Layout: Sendable {
         }
 
         let kind: Kind
+        // The memos below are read and written by one layout on one thread, never two accesses at
+        // once: unchecked, they cost no run-time exclusivity bookkeeping on every lookup.
         /// A node is asked about a few proposals only: a list is quicker to search than a hash.
-        var sizes: [(key: Key, size: Size)] = []
+        @exclusivity(unchecked) var sizes: [(key: Key, size: Size)] = []
         /// A text's lines at a width, broken up to a number of lines (the limit and one more, to
         /// tell whether it was cut): sizing asks at one width for several heights.
-        var lines: [(width: Double, maximum: Int, lines: [String])] = []
+        @exclusivity(unchecked) var lines: [(width: Double, maximum: Int, lines: [String])] = []
         /// A stack's children's sizes for the proposals it was sized for: placing asks again.
-        var stacked: [(key: Key, sizes: [Size])] = []
+        @exclusivity(unchecked) var stacked: [(key: Key, sizes: [Size])] = []
         /// A text's width on one line, and whether it has line breaks: measured once.
-        var oneLine: (width: Double, hasNewline: Bool)?
+        @exclusivity(unchecked) var oneLine: (width: Double, hasNewline: Bool)?
 
         init(_ kind: Kind) { self.kind = kind }
     }
@@ -286,8 +288,8 @@ public struct Layout: Sendable {
         let lineLimit: Int?
         /// Its words' widths, when they add up and it has no line breaks: measured once, and every
         /// proposal after that is sized by adding them (`wordSize`).
-        var words: [Double]?
-        var isMeasured = false
+        @exclusivity(unchecked) var words: [Double]?
+        @exclusivity(unchecked) var isMeasured = false
 
         init(_ text: String, _ style: TextStyle, lineLimit: Int?) {
             self.text = text
@@ -620,7 +622,11 @@ public struct Layout: Sendable {
         if let node, let known = node.lines.first(where: { $0.width == key && ($0.maximum >= maximum || $0.lines.count < $0.maximum) }) {
             lines = known.lines.count > maximum ? Array(known.lines.prefix(maximum)) : known.lines
         } else {
-            lines = breakLines(text, style, hasNewline: hasNewline, width: proposal.width, maximum: maximum)
+            var quick: [String]?
+            if !hasNewline, let width = proposal.width, width.isFinite, let node, case .text(let run) = node.kind {
+                quick = wordLines(run, width: width, maximum: maximum)
+            }
+            lines = quick ?? breakLines(text, style, hasNewline: hasNewline, width: proposal.width, maximum: maximum)
             node?.lines.append((key, maximum, lines))
         }
         return limited(lines, style, lineLimit: lineLimit, proposal)
@@ -639,45 +645,23 @@ public struct Layout: Sendable {
             return Size(width: oneLineWidth, height: lineHeight)
         }
         if proposal.height.map({ $0 >= lineHeight }) ?? true, oneLineWidth <= width { return Size(width: oneLineWidth, height: lineHeight) }
-        if !run.isMeasured {
-            run.isMeasured = true
-            run.words = metrics.wordWidths(of: run.text, style: run.style)
-        }
-        guard let widths = run.words else { return nil }
-        let space = metrics.width(of: " ", style: run.style)
+        guard let widths = wordWidths(run) else { return nil }
         let limit = lineCount(run.style, lineLimit: run.lineLimit, proposal)
-        // As `breakLines`: lines filled greedily, one past the limit at most (enough to tell).
+        // Lines up to one past the limit (enough to tell whether it was cut).
         var count = 0
         var widest = 0.0
         /// The widest of the lines before the last kept; the last kept's width and words.
         var widestBefore = 0.0
         var lastKept = (width: 0.0, words: 0..<0)
-        var lineWidth = 0.0
-        var lineStart = 0
-        var started = false
-        func endLine(before end: Int) {
+        let unbroken = forEachLine(widths, space: metrics.width(of: " ", style: run.style), width: width) { words, lineWidth in
             count += 1
-            if count <= limit {
-                widestBefore = widest
-                widest = max(widest, lineWidth)
-                lastKept = (lineWidth, lineStart..<end)
-            }
+            guard count <= limit else { return false }
+            widestBefore = widest
+            widest = max(widest, lineWidth)
+            lastKept = (lineWidth, words)
+            return true
         }
-        for (index, wordWidth) in widths.enumerated() {
-            if !started, wordWidth <= width {
-                (lineWidth, lineStart, started) = (wordWidth, index, true)
-                continue
-            }
-            if started, lineWidth + space + wordWidth <= width {
-                lineWidth += space + wordWidth
-                continue
-            }
-            if started { endLine(before: index) }
-            if count > limit { break }
-            (lineWidth, lineStart, started) = (wordWidth, index, true)
-            if lineWidth > width, width > 0 { return nil }
-        }
-        if count <= limit { endLine(before: widths.count) }
+        guard unbroken else { return nil }
         guard count > limit else { return Size(width: widest, height: Double(count) * lineHeight) }
         // Cut: the last kept line ends in "…", beside it or, where it does not fit, after as many of
         // its characters as do (none, where the ellipsis alone is too wide).
@@ -692,6 +676,53 @@ public struct Layout: Sendable {
             cut = metrics.width(of: truncated(words.joined(separator: " "), run.style, to: width), style: run.style)
         }
         return Size(width: max(widestBefore, cut), height: Double(limit) * lineHeight)
+    }
+
+    /// A text's words' widths, measured once (nil where they do not add up).
+    func wordWidths(_ run: TextRun) -> [Double]? {
+        if !run.isMeasured {
+            run.isMeasured = true
+            run.words = metrics.wordWidths(of: run.text, style: run.style)
+        }
+        return run.words
+    }
+
+    /// Words of `widths` filled greedily into lines no wider than `width`, as `breakLines` fills
+    /// them: `line` gets each line's words and width, until it returns false. False where a word
+    /// is wider than a line, which `breakLines` breaks by characters.
+    func forEachLine(_ widths: [Double], space: Double, width: Double, _ line: (Range<Int>, Double) -> Bool) -> Bool {
+        var lineWidth = 0.0
+        var lineStart = 0
+        var started = false
+        for (index, wordWidth) in widths.enumerated() {
+            if !started, wordWidth <= width {
+                (lineWidth, lineStart, started) = (wordWidth, index, true)
+                continue
+            }
+            if started, lineWidth + space + wordWidth <= width {
+                lineWidth += space + wordWidth
+                continue
+            }
+            if started, !line(lineStart..<index, lineWidth) { return true }
+            (lineWidth, lineStart, started) = (wordWidth, index, true)
+            if wordWidth > width, width > 0 { return false }
+        }
+        _ = line(lineStart..<widths.count, lineWidth)
+        return true
+    }
+
+    /// A text's lines at `width`, up to `maximum`, cut out of it between words: what `breakLines`
+    /// makes, without measuring any word again. Nil where `breakLines` must break by characters.
+    func wordLines(_ run: TextRun, width: Double, maximum: Int) -> [String]? {
+        guard let widths = wordWidths(run) else { return nil }
+        let text = run.text
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        var lines: [String] = []
+        let unbroken = forEachLine(widths, space: metrics.width(of: " ", style: run.style), width: width) { range, _ in
+            lines.append(String(text[words[range.lowerBound].startIndex..<words[range.upperBound - 1].endIndex]))
+            return lines.count < maximum
+        }
+        return unbroken ? lines : nil
     }
 
     /// A text's width on one line and whether it has line breaks, from the node when it knows them.
