@@ -32,7 +32,9 @@ public struct DateText: Sendable {
     public func text(of node: ViewNode, now: Date) -> String {
         let fallback = node["text"]?.stringValue ?? ""
         guard node.attributes.members.count > 1 else { return fallback }  // plain text: nothing to format
-        return formatted(node, now: now, fallback: fallback).replacingOccurrences(of: "\u{202F}", with: " ")
+        let text = formatted(node, now: now, fallback: fallback)
+        // Formatters put narrow no-break spaces before AM/PM; a terminal shows a space.
+        return text.unicodeScalars.contains("\u{202F}") ? text.replacingOccurrences(of: "\u{202F}", with: " ") : text
     }
 
     private func formatted(_ node: ViewNode, now: Date, fallback: String) -> String {

@@ -239,6 +239,7 @@ public struct Layout: Sendable {
     /// proposals it got: stacks ask their children several times (flexibility, then a share), and
     /// without the memo the work would multiply with every level of nesting.
     final class Node {
+        /// The cases with large payloads are boxed, so the common ones are small to copy.
         enum Kind {
             /// Text, held by reference: sizing looks at it many times, and a copy of its style
             /// (several strings) each time would cost more than the look.
@@ -248,13 +249,13 @@ public struct Layout: Sendable {
             case spacer(minLength: Double?)
             case divider
             case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Node)
-            case frame(Frame, Node)
-            case background(Paint, Node)
+            indirect case frame(Frame, Node)
+            indirect case background(Paint, Node)
             /// A view drawn behind another, sized to it (`background { ... }`).
             case behind(alignment: String?, Node, background: Node)
-            case bar(Double?, TextStyle)
+            indirect case bar(Double?, TextStyle)
             /// A shape (or a `Color`, a gradient) that takes the space it is offered.
-            case shape(ShapeKind, Paint)
+            indirect case shape(ShapeKind, Paint)
             /// `ViewThatFits`: the first child whose ideal size fits along the axes, else the last.
             case fits(horizontal: Bool, vertical: Bool, [Node])
         }

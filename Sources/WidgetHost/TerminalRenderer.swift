@@ -88,6 +88,27 @@ public enum TerminalText {
         }
     }
 
+    /// Each of `text`'s characters as a cell's glyph, with its columns (1 or 2; characters of none
+    /// are skipped) and whether it is whitespace, until `body` returns false. By scalar where each
+    /// is a character of its own (all but emoji sequences and combined marks), without breaking
+    /// the text into characters.
+    static func forEachGlyph(in text: String, _ body: (_ glyph: UInt32, _ width: Int, _ isWhitespace: Bool) -> Bool) {
+        if isSimple(text) {
+            for scalar in text.unicodeScalars {
+                let width = width(of: scalar)
+                guard width > 0 else { continue }
+                let isWhitespace = scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.isWhitespace
+                guard body(scalar.value, width, isWhitespace) else { return }
+            }
+        } else {
+            for character in text {
+                let width = width(of: character)
+                guard width > 0 else { continue }
+                guard body(Glyphs.code(character), width, character.isWhitespace) else { return }
+            }
+        }
+    }
+
     /// `text` as cells: a character each, and an empty continuation after a wide one.
     public static func cells(_ text: String) -> [(text: String, isContinuation: Bool)] {
         var cells: [(text: String, isContinuation: Bool)] = []
@@ -357,8 +378,7 @@ public struct TerminalRenderer: Sendable {
                 let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
                 let solid = CellColor(style.color)
                 let (redacted, bar) = (Self.redacted, Self.redactionBar)
-                // A character each, by its scalar where it has one alone (all but emoji sequences
-                // and combined marks), without breaking the text into characters.
+                // A character each.
                 func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
                     guard column >= 0, column + width <= limit else { return false }
                     let redact = style.redacted && !isWhitespace
@@ -369,20 +389,7 @@ public struct TerminalRenderer: Sendable {
                     column += width
                     return true
                 }
-                if TerminalText.isSimple(text) {
-                    for scalar in text.unicodeScalars {
-                        let width = TerminalText.width(of: scalar)
-                        guard width > 0 else { continue }
-                        let isWhitespace = scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.isWhitespace
-                        guard put(scalar.value, width: width, isWhitespace: isWhitespace) else { break }
-                    }
-                } else {
-                    for character in text {
-                        let width = TerminalText.width(of: character)
-                        guard width > 0 else { continue }
-                        guard put(Glyphs.code(character), width: width, isWhitespace: character.isWhitespace) else { break }
-                    }
-                }
+                TerminalText.forEachGlyph(in: text, put)
             case .rule(let horizontal):
                 if horizontal {
                     guard (0..<rows).contains(y) else { return }
@@ -471,8 +478,11 @@ public struct TerminalRenderer: Sendable {
             }
             cells.append(FramePiece.across)
             let labelStart = cells.count
-            cells += TerminalText.cells(label).map { Cell(text: $0.text, background: false, isContinuation: $0.isContinuation) }
-            for index in labelStart..<cells.count { cells[index].ink = color }
+            TerminalText.forEachGlyph(in: label) { glyph, width, _ in
+                cells.append(Cell(glyph: glyph, ink: color, background: false, paper: .none))
+                if width == 2 { cells.append(Cell(glyph: 0, ink: color, background: false, isContinuation: true, paper: .none)) }
+                return true
+            }
             cells += repeatElement(FramePiece.across, count: max(0, columns - 1 - (cells.count - labelStart)))
             cells.append(right)
             return cells
