@@ -132,11 +132,10 @@ public final class Dashboard: @unchecked Sendable {
             let box = self.box(id, now: now)
             for (offset, row) in box.enumerated() {
                 let line = origin.row + offset
-                guard line < screen.count, origin.column + row.count <= screen[line].count else { continue }
-                let before = Array(screen[line][origin.column..<(origin.column + row.count)])
-                guard before != row else { continue }
-                output += changedRuns(line: line, from: before, to: row, offset: origin.column)
-                screen[line].replaceSubrange(origin.column..<(origin.column + row.count), with: row)
+                let columns = origin.column..<(origin.column + row.count)
+                guard line < screen.count, columns.upperBound <= screen[line].count, !screen[line][columns].elementsEqual(row) else { continue }
+                output += changedRuns(line: line, from: Array(screen[line][columns]), to: row, offset: origin.column)
+                screen[line].replaceSubrange(columns, with: row)
             }
         }
         return output

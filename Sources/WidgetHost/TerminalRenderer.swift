@@ -89,23 +89,31 @@ public enum TerminalText {
     }
 
     /// Each of `text`'s characters as a cell's glyph, with its columns (1 or 2; characters of none
-    /// are skipped) and whether it is whitespace, until `body` returns false. By scalar where each
-    /// is a character of its own (all but emoji sequences and combined marks), without breaking
-    /// the text into characters.
-    static func forEachGlyph(in text: String, _ body: (_ glyph: UInt32, _ width: Int, _ isWhitespace: Bool) -> Bool) {
-        if isSimple(text) {
-            for scalar in text.unicodeScalars {
-                let width = width(of: scalar)
-                guard width > 0 else { continue }
-                let isWhitespace = scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.isWhitespace
-                guard body(scalar.value, width, isWhitespace) else { return }
+    /// are skipped) and whether it is whitespace. By scalar where each is a character of its own
+    /// (all but emoji sequences and combined marks), without breaking the text into characters.
+    struct CellGlyphs: Sequence, IteratorProtocol {
+        private var scalars: String.UnicodeScalarView.Iterator?
+        private var characters: String.Iterator?
+
+        init(_ text: String) {
+            if isSimple(text) { scalars = text.unicodeScalars.makeIterator() } else { characters = text.makeIterator() }
+        }
+
+        mutating func next() -> (glyph: UInt32, width: Int, isWhitespace: Bool)? {
+            if scalars != nil {
+                while let scalar = scalars?.next() {
+                    let width = width(of: scalar)
+                    guard width > 0 else { continue }
+                    return (scalar.value, width, scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.isWhitespace)
+                }
+                return nil
             }
-        } else {
-            for character in text {
+            while let character = characters?.next() {
                 let width = width(of: character)
                 guard width > 0 else { continue }
-                guard body(Glyphs.code(character), width, character.isWhitespace) else { return }
+                return (Glyphs.code(character), width, character.isWhitespace)
             }
+            return nil
         }
     }
 
@@ -349,10 +357,10 @@ public struct TerminalRenderer: Sendable {
             self.appearance = appearance
             // Each row its own, with room for the frame's two sides.
             cells = (0..<rows).map { _ in
-                var row: [Cell] = []
-                row.reserveCapacity(columns + 2)
-                row.append(contentsOf: repeatElement(Cell(), count: columns))
-                return row
+                [Cell](unsafeUninitializedCapacity: columns + 2) { buffer, count in
+                    buffer.baseAddress!.initialize(repeating: Cell(), count: columns)
+                    count = columns
+                }
             }
         }
 
@@ -389,7 +397,9 @@ public struct TerminalRenderer: Sendable {
                     column += width
                     return true
                 }
-                TerminalText.forEachGlyph(in: text, put)
+                for (glyph, width, isWhitespace) in TerminalText.CellGlyphs(text) {
+                    guard put(glyph, width: width, isWhitespace: isWhitespace) else { break }
+                }
             case .rule(let horizontal):
                 if horizontal {
                     guard (0..<rows).contains(y) else { return }
@@ -478,10 +488,9 @@ public struct TerminalRenderer: Sendable {
             }
             cells.append(FramePiece.across)
             let labelStart = cells.count
-            TerminalText.forEachGlyph(in: label) { glyph, width, _ in
+            for (glyph, width, _) in TerminalText.CellGlyphs(label) {
                 cells.append(Cell(glyph: glyph, ink: color, background: false, paper: .none))
                 if width == 2 { cells.append(Cell(glyph: 0, ink: color, background: false, isContinuation: true, paper: .none)) }
-                return true
             }
             cells += repeatElement(FramePiece.across, count: max(0, columns - 1 - (cells.count - labelStart)))
             cells.append(right)
