@@ -128,16 +128,10 @@ public struct ProviderResult: Sendable {
         self.payload = payload
     }
 
-    /// The same result, with what an earlier check (a worker's) noted first.
     /// The entry shown at `date`: the latest whose date has come, else (all are later) the first.
     /// Validation guarantees at least one entry.
     public func entry(at date: Date) -> WireEntry {
         entries.last { $0.date <= date.timeIntervalSince1970 } ?? entries[0]
-    }
-
-    func adding(notes earlier: [String]) -> ProviderResult {
-        ProviderResult(
-            kind: kind, requestKind: requestKind, family: family, entries: entries, policy: policy, notes: earlier + notes, payload: payload)
     }
 }
 
@@ -175,27 +169,51 @@ extension WidgetRegistry {
         return try result.get()
     }
 
-    /// A request of a bundle opened in this process, answered through `completion` on the provider's
-    /// queue (or the deadline's timer). `due`: a deadline the request already has (a worker serving
-    /// its host's request); nil to count the registry's deadline from now.
-    func submitInProcess(
+    /// A worker serving its host's request: the provider's answer as it gave it, through
+    /// `completion` on the provider's queue (or the deadline's timer), by the host's deadline `due`.
+    /// The answer's bytes are not decoded here: the host checks them, as it checks any bundle's
+    /// answer, so a worker passes them on without decoding and encoding them again. A failed or
+    /// malformed answer fails here, with the error the host's check would give.
+    func submitForHost(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, parameter: String?,
-        environment: RenderingEnvironment?, due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+        environment: RenderingEnvironment?, due: Date, completion: @escaping @Sendable (Result<[UInt8], RequestError>) -> Void
     ) {
-        let resolved: (RegisteredWidget, WidgetFamily)
+        let widget: RegisteredWidget
+        let chosenFamily: WidgetFamily
         do throws(RequestError) {
-            resolved = try self.widget(kind: kind, family: family)
+            (widget, chosenFamily) = try self.widget(kind: kind, family: family)
         } catch {
             return completion(.failure(error))
         }
         submitInProcess(
-            requestKind, widget: resolved.0, family: resolved.1, isPreview: isPreview, configuration: configuration,
-            parameter: parameter, environment: environment ?? .standard(for: resolved.1), due: due, completion: completion)
+            requestKind, widget: widget, family: chosenFamily, isPreview: isPreview, configuration: configuration, parameter: parameter,
+            environment: environment ?? .standard(for: chosenFamily), due: due, completion: completion
+        ) { outcome throws(RequestError) -> [UInt8] in
+            guard case .data(let bytes) = outcome else {
+                _ = try ResultValidation.validate(outcome, requestKind: requestKind, kind: kind, family: chosenFamily, bundlePath: widget.bundle.path)
+                preconditionFailure("a failed answer passed the check")
+            }
+            return bytes
+        }
     }
 
     private func submitInProcess(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
         parameter: String?, environment: RenderingEnvironment, due: Date?, completion: @escaping @Sendable (Result<ProviderResult, RequestError>) -> Void
+    ) {
+        submitInProcess(
+            requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
+            environment: environment, due: due, completion: completion
+        ) { outcome throws(RequestError) -> ProviderResult in
+            try ResultValidation.validate(outcome, requestKind: requestKind, kind: widget.kind, family: family, bundlePath: widget.bundle.path)
+        }
+    }
+
+    /// A request on the provider's queue, its answer turned into the caller's `T` by `finish`.
+    private func submitInProcess<T: Sendable>(
+        _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
+        parameter: String?, environment: RenderingEnvironment, due: Date?, completion: @escaping @Sendable (Result<T, RequestError>) -> Void,
+        finish: @escaping @Sendable (RequestOutcome) throws(RequestError) -> T
     ) {
         let kind = widget.kind
         guard let queue = providerQueue(kind: kind) else {
@@ -211,10 +229,11 @@ extension WidgetRegistry {
             RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: reason)
         }
         queue.submit(due: due, clock: clock, timeout: timeout, refused: refused, completion: completion) {
-            ticket throws(RequestError) -> ProviderResult in
-            try self.respond(
-                requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
-                parameter: parameter, environment: environment, queue: queue, due: due, ticket: ticket)
+            ticket throws(RequestError) -> T in
+            try finish(
+                self.answer(
+                    requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration,
+                    parameter: parameter, environment: environment, queue: queue, due: due, ticket: ticket))
         }
     }
 
@@ -238,9 +257,10 @@ extension WidgetRegistry {
             throw RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: "runs in a worker process")
         }
         let due = clock.now().addingTimeInterval(deadlines[requestKind].timeInterval)
-        return try respond(
+        let outcome = try answer(
             requestKind, widget: widget, family: family, isPreview: false, configuration: "{}", parameter: nil,
             environment: .standard(for: family), queue: nil, due: due, ticket: nil)
+        return try ResultValidation.validate(outcome, requestKind: requestKind, kind: kind, family: family, bundlePath: widget.bundle.path)
     }
 
     /// The widget of `kind` and the family to ask for (`family`, else the widget's first), or why not:
@@ -260,10 +280,10 @@ extension WidgetRegistry {
         return (widget, family)
     }
 
-    private func respond(
+    private func answer(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
         parameter: String?, environment: RenderingEnvironment, queue: ProviderQueue?, due: Date, ticket: RequestTicket?
-    ) throws(RequestError) -> ProviderResult {
+    ) throws(RequestError) -> RequestOutcome {
         let slot = queue?.memorySlot ?? 0
         let outcome = Result { () throws(RequestError) -> RequestOutcome in
             try widget.bundle.call(
@@ -279,9 +299,7 @@ extension WidgetRegistry {
                 kind: widget.kind, bundlePath: widget.bundle.path, reason: .memoryLimitExceeded,
                 message: "exceeded its memory limit: peak \(megabytes(peak)), limit \(megabytes(queue.memoryLimit)); terminated, it starts afresh on the next request")
         }
-        let answered = try outcome.get()
-        return try ResultValidation.validate(
-            answered, requestKind: requestKind, kind: widget.kind, family: family, bundlePath: widget.bundle.path)
+        return try outcome.get()
     }
 }
 

@@ -150,22 +150,16 @@ public enum WidgetWorker {
         }
         let family = frame["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:))
         let configuration = String(decoding: frame.body, as: UTF8.self)
-        registry.submitInProcess(
+        registry.submitForHost(
             requestKind, kind: kind, family: family, isPreview: frame["preview"]?.boolValue ?? false,
             configuration: configuration.isEmpty ? "{}" : configuration, parameter: frame["parameter"]?.stringValue,
             environment: frame["environment"].flatMap(RenderingEnvironment.init(json:)), due: Date(timeIntervalSince1970: due)
         ) { result in
             var reply = WorkerFrame(header: JSONObject([("op", .string("result")), ("id", id)]))
             switch result {
-            case .success(let answer):
-                reply.header["notes"] = .array(answer.notes.map(JSONValue.string))
-                if let payload = answer.payload {
-                    var writer = JSONWriter()
-                    writer.write(payload)
-                    reply.body = writer.bytes
-                } else {
-                    reply.body = WireTimeline(entries: answer.entries, policy: answer.policy).encoded()
-                }
+            case .success(let bytes):
+                // The provider's bytes as it gave them: the host checks them.
+                reply.body = bytes
             case .failure(let error):
                 reply.header["op"] = .string("error")
                 reply.header["reason"] = .string(error.reason.rawValue)

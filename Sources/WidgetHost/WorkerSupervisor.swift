@@ -445,11 +445,10 @@ final class WorkerSupervisor: @unchecked Sendable {
                 }
             }
             if frame.operation == "result" {
-                // The worker runs the bundle's code: what it sends is checked as the bundle's answer is.
+                // The worker passes on the bundle's answer as it gave it: checked here, as any
+                // bundle's answer is (the worker does not decode it).
                 return Result { () throws(RequestError) -> ProviderResult in
-                    let checked = try ResultValidation.validate(
-                        .data(frame.body), requestKind: requestKind, kind: kind, family: family, bundlePath: path)
-                    return checked.adding(notes: frame["notes"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                    try ResultValidation.validate(.data(frame.body), requestKind: requestKind, kind: kind, family: family, bundlePath: path)
                 }
             }
             let reason = frame["reason"]?.stringValue.flatMap(RequestError.Reason.init(rawValue:)) ?? .providerFailed

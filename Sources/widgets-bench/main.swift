@@ -407,6 +407,15 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "frames" {
     exit(0)
 }
 
+// BENCH_ONLY=isolation runs the one-provider round trips alone (direct, queue, process) and prints
+// their medians (for profiling).
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "isolation" {
+    let result = await benchmarkIsolation(iterations: 20_000, providers: 16, requestsEach: 100)
+    let (direct, queue, process) = (median(result.direct) / 1e3, median(result.queue) / 1e3, median(result.process) / 1e3)
+    print("direct \(formatted(direct)) µs; queue \(formatted(queue)) µs (+\(formatted(queue - direct))); process \(formatted(process)) µs (+\(formatted(process - direct)))")
+    exit(0)
+}
+
 let machine = machineDescription()
 let loading = benchmarkLoading(rounds: 9)
 let request = benchmarkRequest(iterations: ProcessInfo.processInfo.environment["BENCH_ITERATIONS"].flatMap { Int($0) } ?? 100_000)
