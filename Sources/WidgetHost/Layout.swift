@@ -634,9 +634,9 @@ public struct Layout: Sendable {
     }
 
     /// The size `wrap` gives text, worked out from its words' widths without making its lines: the
-    /// same greedy breaking, by numbers. Nil where that cannot be done, and `wrap` must: widths that
-    /// do not add up, line breaks, a word wider than the line (broken by characters), or a cut line
-    /// whose ellipsis does not fit beside it (cut by characters).
+    /// same greedy breaking, by numbers (only a cut line whose ellipsis does not fit beside it is
+    /// made, to cut it by characters). Nil where `wrap` must make the lines: widths that do not add
+    /// up, line breaks, a word wider than the line (broken by characters).
     func wordSize(_ run: TextRun, _ proposal: Proposal, node: Node) -> Size? {
         let (oneLineWidth, hasNewline) = oneLine(run.text, run.style, node)
         guard !hasNewline else { return nil }

@@ -459,7 +459,6 @@ public struct TerminalRenderer: Sendable {
         }
     }
 
-    /// The content inside a rounded frame, with the title in its top edge.
     /// The frame's pieces, made once: every box of every frame is drawn with them.
     enum FramePiece {
         static let (topLeft, topRight, bottomLeft, bottomRight) = (edge("╭"), edge("╮"), edge("╰"), edge("╯"))
@@ -468,8 +467,8 @@ public struct TerminalRenderer: Sendable {
         static func edge(_ text: String) -> Cell { Cell(text: text, color: "separator", background: false) }
     }
 
-    /// `rows`, framed in place: each row gets its sides (the canvas leaves room for them), and
-    /// the edges go above and below.
+    /// `rows` inside a rounded frame, in place, with the title in its top edge (and `footer`, in
+    /// red, in its bottom edge): each row gets its sides (the canvas leaves room for them).
     static func frame(_ rows: inout [[Cell]], title: String?, footer: String? = nil) {
         let columns = rows.first?.count ?? 0
         /// An edge with `text` in it after one rule, cut to fit with "…".

@@ -592,8 +592,8 @@ markdown += """
       completion that only takes the length: 20 000 calls after 2 000 untimed. Queue mode: the same
       request through `WidgetRegistry.request`, awaited, 20 000 times in sequence. Process mode: the
       same through a worker process (the `widgets` executable in worker mode): the request frame over
-      a Unix socket pair, the worker's queue-mode request (deadline, guard, validation), the
-      re-encoded result back, decoded again in the host. Throughput: 16 copies of the bundle, each in
+      a Unix socket pair, the worker's queue-mode request (deadline, guard), the provider's bytes
+      back as it gave them, decoded and checked in the host. Throughput: 16 copies of the bundle, each in
       its own worker, 1 000 timeline requests to each, all asked at once. For comparison, one byte
       sent back and forth over a socket pair between two threads of the benchmark (two wakeups).
       A process-mode request takes four wakeups at the least (the worker's reader, the provider's
@@ -626,11 +626,13 @@ markdown += """
       out and drawn again, the others are kept (200 frames). Medians. The floor renders the same
       trees with the plain-text renderer, which does no layout. Cells written per tick count what the
       comparison wrote as the timer's seconds change, then on a redraw with nothing changed.
-      Where a full frame's time goes (`perf record` of `BENCH_ONLY=frames`): about 60% in layout
-      (stacks sizing their children, least flexible first, and wrapping text for each size asked),
-      about 15% in framing the boxes and comparing the screen, and the rest allocation and
-      reference counting spread over both. Cells are plain values and widths come from a table;
-      the rest needs layout to allocate less per node.
+      Where a full frame's time goes (`perf record` of `BENCH_ONLY=frames`): about half in layout
+      (a stack asks each child about several proposals: flexibility probes, shares, the final
+      rectangle; some 150 sizings per widget), a tenth in building the layout tree from the view
+      tree, about 15% in drawing and framing the boxes and comparing the screen, and reference
+      counting and allocation spread over all of it. Text is sized by adding its words' widths
+      (measured once per layout), and lines are cut out of the text only when placed; what is left
+      needs layout nodes that are not reference-counted objects.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.
