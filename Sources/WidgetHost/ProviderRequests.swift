@@ -189,11 +189,7 @@ extension WidgetRegistry {
             requestKind, widget: widget, family: chosenFamily, isPreview: isPreview, configuration: configuration, parameter: parameter,
             environment: environment ?? .standard(for: chosenFamily), due: due, completion: completion
         ) { outcome throws(RequestError) -> [UInt8] in
-            guard case .data(let bytes) = outcome else {
-                _ = try ResultValidation.validate(outcome, requestKind: requestKind, kind: kind, family: chosenFamily, bundlePath: widget.bundle.path)
-                preconditionFailure("a failed answer passed the check")
-            }
-            return bytes
+            try ResultValidation.answeredBytes(outcome, requestKind: requestKind, kind: kind, bundlePath: widget.bundle.path)
         }
     }
 
@@ -370,18 +366,29 @@ extension Duration {
 }
 
 enum ResultValidation {
+    /// The bytes a provider answered with, or the error for an answer that failed or was malformed
+    /// (naming the request and the widget): the first step of `validate`, and all a worker does
+    /// before passing an answer on to its host.
+    static func answeredBytes(
+        _ outcome: RequestOutcome, requestKind: RequestKind, kind: String, bundlePath: String
+    ) throws(RequestError) -> [UInt8] {
+        switch outcome {
+        case .data(let bytes): return bytes
+        case .failure(let message):
+            throw RequestError(
+                kind: kind, bundlePath: bundlePath, reason: .providerFailed, message: "\(requestKind.rawValue) failed: \(message ?? "no reason given")")
+        case .malformed(let message):
+            throw RequestError(kind: kind, bundlePath: bundlePath, reason: .malformedResult, message: "malformed \(requestKind.rawValue) result: \(message)")
+        }
+    }
+
     static func validate(
         _ outcome: RequestOutcome, requestKind: RequestKind, kind: String, family: WidgetFamily, bundlePath: String
     ) throws(RequestError) -> ProviderResult {
         func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
             RequestError(kind: kind, bundlePath: bundlePath, reason: reason, message: message)
         }
-        let bytes: [UInt8]
-        switch outcome {
-        case .failure(let message): throw fail(.providerFailed, "\(requestKind.rawValue) failed: \(message ?? "no reason given")")
-        case .malformed(let message): throw fail(.malformedResult, "malformed \(requestKind.rawValue) result: \(message)")
-        case .data(let data): bytes = data
-        }
+        let bytes = try answeredBytes(outcome, requestKind: requestKind, kind: kind, bundlePath: bundlePath)
         if !requestKind.answersWithEntries {
             return ProviderResult(
                 kind: kind, requestKind: requestKind, family: family, entries: [], policy: nil, notes: [],
