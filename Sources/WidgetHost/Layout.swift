@@ -241,8 +241,8 @@ public struct Layout: Sendable {
     final class Node {
         /// The cases with large payloads are boxed, so the common ones are small to copy.
         enum Kind {
-            /// Text, held by reference: sizing looks at it many times, and a copy of its style
-            /// (several strings) each time would cost more than the look.
+            /// Text, held by reference: sizing looks at it many times, and keeps what it measures
+            /// (its width, words and lines) on it.
             case text(TextRun)
             case stack(Axis, alignment: String?, spacing: Double?, [Node])
             case zstack([Node])
@@ -271,13 +271,8 @@ public struct Layout: Sendable {
         // once: unchecked, they cost no run-time exclusivity bookkeeping on every lookup.
         /// A node is asked about a few proposals only: a list is quicker to search than a hash.
         @exclusivity(unchecked) var sizes: [(key: Key, size: Size)] = []
-        /// A text's lines at a width, broken up to a number of lines (the limit and one more, to
-        /// tell whether it was cut): sizing asks at one width for several heights.
-        @exclusivity(unchecked) var lines: [(width: Double, maximum: Int, lines: [String])] = []
         /// A stack's children's sizes for the proposals it was sized for: placing asks again.
         @exclusivity(unchecked) var stacked: [(key: Key, sizes: [Size])] = []
-        /// A text's width on one line, and whether it has line breaks: measured once.
-        @exclusivity(unchecked) var oneLine: (width: Double, hasNewline: Bool)?
 
         init(_ kind: Kind) { self.kind = kind }
     }
@@ -287,10 +282,17 @@ public struct Layout: Sendable {
         let text: String
         let style: TextStyle
         let lineLimit: Int?
-        /// Its words' widths, when they add up and it has no line breaks: measured once, and every
-        /// proposal after that is sized by adding them (`wordSize`).
+        // What sizing learns of the text, kept for the rest of the layout (one thread, unchecked
+        // as the node's memos are).
+        /// Its width on one line, and whether it has line breaks: measured once.
+        @exclusivity(unchecked) var oneLine: (width: Double, hasNewline: Bool)?
+        /// Its words' widths, when they add up: measured once, and every proposal after that is
+        /// sized by adding them (`wordSize`).
         @exclusivity(unchecked) var words: [Double]?
         @exclusivity(unchecked) var isMeasured = false
+        /// Its lines at a width, broken up to a number of lines (the limit and one more, to tell
+        /// whether it was cut): sizing asks at one width for several heights.
+        @exclusivity(unchecked) var lines: [(width: Double, maximum: Int, lines: [String])] = []
 
         init(_ text: String, _ style: TextStyle, lineLimit: Int?) {
             self.text = text
@@ -432,10 +434,10 @@ public struct Layout: Sendable {
     func measure(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
         switch node.kind {
         case .text(let run):
-            if let size = wordSize(run, proposal, node: node) { return size }
+            if let size = wordSize(run, proposal) { return size }
             let (text, style) = (run.text, run.style)
-            let lines = wrap(text, style, lineLimit: run.lineLimit, proposal, node: node)
-            let width = lines.count == 1 && lines[0] == text ? oneLine(text, style, node).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
+            let lines = wrap(run, proposal)
+            let width = lines.count == 1 && lines[0] == text ? oneLine(run).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
             return Size(width: width, height: Double(lines.count) * metrics.lineHeight(style))
         case .spacer(let minLength):
             let minimum = minLength ?? 0
@@ -606,8 +608,9 @@ public struct Layout: Sendable {
     /// Text broken into lines at `proposal.width` (by words, a word longer than a line by
     /// characters), then cut to `lineLimit` and to the lines `proposal.height` holds, the last line
     /// ending in "…" when anything was cut.
-    func wrap(_ text: String, _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal, node: Node? = nil) -> [String] {
-        let (width, hasNewline) = oneLine(text, style, node)
+    func wrap(_ run: TextRun, _ proposal: Proposal) -> [String] {
+        let (text, style, lineLimit) = (run.text, run.style, run.lineLimit)
+        let (width, hasNewline) = oneLine(run)
         // Most text fits on its one line: no breaking, no cutting.
         if !hasNewline, proposal.height.map({ $0 >= metrics.lineHeight(style) }) ?? true,
             proposal.width.map({ !$0.isFinite || width <= $0 }) ?? true
@@ -620,15 +623,13 @@ public struct Layout: Sendable {
         let key = proposal.width ?? .infinity
         let lines: [String]
         // Lines broken before at this width, up to as many or more, serve: their first lines are these.
-        if let node, let known = node.lines.first(where: { $0.width == key && ($0.maximum >= maximum || $0.lines.count < $0.maximum) }) {
+        if let known = run.lines.first(where: { $0.width == key && ($0.maximum >= maximum || $0.lines.count < $0.maximum) }) {
             lines = known.lines.count > maximum ? Array(known.lines.prefix(maximum)) : known.lines
         } else {
             var quick: [String]?
-            if !hasNewline, let width = proposal.width, width.isFinite, let node, case .text(let run) = node.kind {
-                quick = wordLines(run, width: width, maximum: maximum)
-            }
+            if !hasNewline, let width = proposal.width, width.isFinite { quick = wordLines(run, width: width, maximum: maximum) }
             lines = quick ?? breakLines(text, style, hasNewline: hasNewline, width: proposal.width, maximum: maximum)
-            node?.lines.append((key, maximum, lines))
+            run.lines.append((key, maximum, lines))
         }
         return limited(lines, style, lineLimit: lineLimit, proposal)
     }
@@ -637,8 +638,8 @@ public struct Layout: Sendable {
     /// same greedy breaking, by numbers (only a cut line whose ellipsis does not fit beside it is
     /// made, to cut it by characters). Nil where `wrap` must make the lines: widths that do not add
     /// up, line breaks, a word wider than the line (broken by characters).
-    func wordSize(_ run: TextRun, _ proposal: Proposal, node: Node) -> Size? {
-        let (oneLineWidth, hasNewline) = oneLine(run.text, run.style, node)
+    func wordSize(_ run: TextRun, _ proposal: Proposal) -> Size? {
+        let (oneLineWidth, hasNewline) = oneLine(run)
         guard !hasNewline else { return nil }
         let lineHeight = metrics.lineHeight(run.style)
         guard let width = proposal.width, width.isFinite else {
@@ -726,11 +727,11 @@ public struct Layout: Sendable {
         return unbroken ? lines : nil
     }
 
-    /// A text's width on one line and whether it has line breaks, from the node when it knows them.
-    func oneLine(_ text: String, _ style: TextStyle, _ node: Node?) -> (width: Double, hasNewline: Bool) {
-        if let known = node?.oneLine { return known }
-        let measured = (metrics.width(of: text, style: style), text.utf8.contains(UInt8(ascii: "\n")))
-        node?.oneLine = measured
+    /// A text's width on one line and whether it has line breaks, measured once.
+    func oneLine(_ run: TextRun) -> (width: Double, hasNewline: Bool) {
+        if let known = run.oneLine { return known }
+        let measured = (metrics.width(of: run.text, style: run.style), run.text.utf8.contains(UInt8(ascii: "\n")))
+        run.oneLine = measured
         return measured
     }
 
@@ -828,8 +829,8 @@ public struct Layout: Sendable {
     func place(_ node: Node, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
         switch node.kind {
         case .text(let run):
-            let (text, style) = (run.text, run.style)
-            let lines = wrap(text, style, lineLimit: run.lineLimit, Proposal(width: rect.width, height: rect.height), node: node)
+            let style = run.style
+            let lines = wrap(run, Proposal(width: rect.width, height: rect.height))
             let height = metrics.lineHeight(style)
             for (index, line) in lines.enumerated() {
                 let width = min(rect.width, metrics.width(of: line, style: style))

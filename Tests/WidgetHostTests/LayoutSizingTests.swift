@@ -66,7 +66,6 @@ struct SeededGenerator: RandomNumberGenerator {
     /// not; both must place every view the same, in every family, for any text and stack.
     @Test func sizingByWordWidthsPlacesAsMakingTheLinesDoes() {
         var random = SeededGenerator(state: 2026)
-        var compared = 0
         for seed in 0..<400 {
             let json = Self.randomView(&random, depth: 0)
             let tree = view(json)
@@ -75,10 +74,8 @@ struct SeededGenerator: RandomNumberGenerator {
                 let quick = Layout(metrics: TerminalMetrics()).place(tree, in: size)
                 let reference = Layout(metrics: LineByLineMetrics()).place(tree, in: size)
                 #expect(quick == reference, "tree \(seed) in \(family.rawValue): \(json)")
-                compared += 1
             }
         }
-        #expect(compared == 400 * WidgetFamily.allCases.count)
     }
 
     /// The cases the quick sizing hands back to line making: a word wider than the line, a cut line
