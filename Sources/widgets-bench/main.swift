@@ -416,6 +416,23 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "isolation" {
     exit(0)
 }
 
+// BENCH_ONLY=queue (or process) runs 200 000 round trips of the C provider in queue mode (or process
+// mode) alone, for profiling.
+if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue" || mode == "process" {
+    let library = compileFixture()
+    let directory = bundleDirectory(copies: 1, of: library, label: "queue")
+    let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("widgets").path
+    let registry = WidgetRegistry.load(
+        searchPath: [directory.path], isolation: mode == "queue" ? .queue : .process(ProcessIsolation(workerExecutable: worker)))
+    let samples = await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: 200_000)
+    try? FileManager.default.removeItem(at: directory)
+    try? FileManager.default.removeItem(at: library)
+    registry.shutDownWorkers()
+    print("\(mode) \(formatted(median(samples) / 1e3)) µs")
+    exit(0)
+}
+
 let machine = machineDescription()
 let loading = benchmarkLoading(rounds: 9)
 let request = benchmarkRequest(iterations: ProcessInfo.processInfo.environment["BENCH_ITERATIONS"].flatMap { Int($0) } ?? 100_000)
