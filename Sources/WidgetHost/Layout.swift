@@ -210,14 +210,16 @@ public struct Layout: Sendable {
     public func place(_ root: ViewNode, in size: (width: Double, height: Double)) -> [PlacedElement] {
         var style = TextStyle()
         if root.modifier("redacted")?.stringValue == "placeholder" { style.redacted = true }
-        let node = prepare(root, inherited: style)
+        let tree = Tree()
+        let node = prepare(root, inherited: style, into: tree)
+        tree.makeMemos()
         let proposal = Proposal(width: size.width, height: size.height)
-        let chosen = self.size(node, proposal, axis: nil)
+        let chosen = self.size(tree, node, proposal, axis: nil)
         var elements: [PlacedElement] = []
         let rect = LayoutRect(
             x: metrics.snap((size.width - chosen.width) / 2), y: metrics.snap((size.height - chosen.height) / 2),
             width: chosen.width, height: chosen.height)
-        place(node, rect, axis: nil, into: &elements)
+        place(tree, node, rect, axis: nil, into: &elements)
         return elements
     }
 
@@ -235,46 +237,105 @@ public struct Layout: Sendable {
 
     enum Axis { case horizontal, vertical }
 
-    /// A node of the prepared tree. A class, so that each remembers the sizes it chose for the
-    /// proposals it got: stacks ask their children several times (flexibility, then a share), and
-    /// without the memo the work would multiply with every level of nesting.
-    final class Node {
-        /// The cases with large payloads are boxed, so the common ones are small to copy.
+    /// The prepared tree: its nodes by number, each a `Kind` that holds only plain values (other
+    /// nodes' numbers, numbers into the tables of texts, paints and frames), so sizing and placing
+    /// look at a node without reference counting, and a layout allocates a few arrays rather than
+    /// an object per node. Each node remembers the sizes it chose for the proposals it got: stacks
+    /// ask their children several times (flexibility, then a share), and without the memo the work
+    /// would multiply with every level of nesting.
+    ///
+    /// Made, read and written by one layout on one thread, never two accesses at once: its arrays
+    /// are unchecked, and cost no run-time exclusivity bookkeeping on every look.
+    final class Tree {
         enum Kind {
-            /// Text, held by reference: sizing looks at it many times, and keeps what it measures
-            /// (its width, words and lines) on it.
-            case text(TextRun)
-            case stack(Axis, alignment: String?, spacing: Double?, [Node])
-            case zstack([Node])
+            /// Text: its number in `texts`.
+            case text(Int)
+            case stack(Axis, alignment: Alignment, spacing: Double?, children: Range<Int>)
+            case zstack(children: Range<Int>)
             case spacer(minLength: Double?)
             case divider
-            case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Node)
-            indirect case frame(Frame, Node)
-            indirect case background(Paint, Node)
+            case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Int)
+            /// Its number in `frames`, and the content.
+            case frame(Int, Int)
+            /// Its number in `paints`, and the content.
+            case background(Int, Int)
             /// A view drawn behind another, sized to it (`background { ... }`).
-            case behind(alignment: String?, Node, background: Node)
-            indirect case bar(Double?, TextStyle)
-            /// A shape (or a `Color`, a gradient) that takes the space it is offered.
-            indirect case shape(ShapeKind, Paint)
+            case behind(alignment: Alignment, Int, background: Int)
+            /// Its fraction, and its style's number in `styles`.
+            case bar(Double?, Int)
+            /// A shape (or a `Color`, a gradient) that takes the space it is offered: its numbers in
+            /// `shapes` and `paints`.
+            case shape(Int, Int)
             /// `ViewThatFits`: the first child whose ideal size fits along the axes, else the last.
-            case fits(horizontal: Bool, vertical: Bool, [Node])
+            case fits(horizontal: Bool, vertical: Bool, children: Range<Int>)
         }
 
-        struct Key: Hashable {
-            let width: Double?
-            let height: Double?
-            let axis: Axis?
+        @exclusivity(unchecked) var kinds: [Kind] = []
+        /// The children of every stack, z-stack and `ViewThatFits`, each one's together.
+        @exclusivity(unchecked) var children: [Int] = []
+        @exclusivity(unchecked) var texts: [TextRun] = []
+        @exclusivity(unchecked) var paints: [Paint] = []
+        @exclusivity(unchecked) var shapes: [ShapeKind] = []
+        @exclusivity(unchecked) var frames: [Frame] = []
+        @exclusivity(unchecked) var styles: [TextStyle] = []
+        /// The size each node chose for each proposal it got.
+        @exclusivity(unchecked) var sizes = Memo<Size>()
+        /// For stacks: where in `stacked` their children's sizes for a proposal are (placing asks
+        /// again for the proposal sizing asked about).
+        @exclusivity(unchecked) var stackedAt = Memo<Int>()
+        @exclusivity(unchecked) var stacked: [Size] = []
+
+        func add(_ kind: Kind) -> Int {
+            kinds.append(kind)
+            return kinds.count - 1
         }
 
-        let kind: Kind
-        // The memos below are read and written by one layout on one thread, never two accesses at
-        // once: unchecked, they cost no run-time exclusivity bookkeeping on every lookup.
-        /// A node is asked about a few proposals only: a list is quicker to search than a hash.
-        @exclusivity(unchecked) var sizes: [(key: Key, size: Size)] = []
-        /// A stack's children's sizes for the proposals it was sized for: placing asks again.
-        @exclusivity(unchecked) var stacked: [(key: Key, sizes: [Size])] = []
+        /// Adds a list of children; where they are in `children`.
+        func add(children list: [Int]) -> Range<Int> {
+            let start = children.count
+            children.append(contentsOf: list)
+            return start..<children.count
+        }
 
-        init(_ kind: Kind) { self.kind = kind }
+        /// Room in the memos for every node, once the tree is made.
+        func makeMemos() {
+            sizes.make(nodes: kinds.count)
+            stackedAt.make(nodes: kinds.count)
+        }
+    }
+
+    struct Key: Hashable {
+        let width: Double?
+        let height: Double?
+        let axis: Axis?
+    }
+
+    /// Values remembered per node and proposal, all in one array: each node's a chain through it,
+    /// newest first (a node is asked about a handful of proposals, some about a dozen).
+    struct Memo<Value> {
+        /// Each node's newest entry, or -1.
+        private var heads: [Int32] = []
+        private var entries: [(key: Key, value: Value, next: Int32)] = []
+
+        mutating func make(nodes: Int) {
+            heads = Array(repeating: -1, count: nodes)
+            entries.reserveCapacity(nodes * 4)
+        }
+
+        func value(_ node: Int, _ key: Key) -> Value? {
+            var index = heads[node]
+            while index >= 0 {
+                let entry = entries[Int(index)]
+                if entry.key == key { return entry.value }
+                index = entry.next
+            }
+            return nil
+        }
+
+        mutating func insert(_ node: Int, _ key: Key, _ value: Value) {
+            entries.append((key, value, heads[node]))
+            heads[node] = Int32(entries.count - 1)
+        }
     }
 
     /// A text node's content.
@@ -309,13 +370,14 @@ public struct Layout: Sendable {
         var maxWidth: Double?
         var minHeight: Double?
         var maxHeight: Double?
-        var alignment: String?
+        var alignment: Alignment
         var isFixed: Bool { minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil }
     }
 
     /// The view tree as layout sees it: styles pushed down to the text, padding as wrappers, views it
-    /// does not know as their children stacked vertically.
-    func prepare(_ view: ViewNode, inherited: TextStyle) -> Node {
+    /// does not know as their children stacked vertically. Adds its nodes to `tree`; returns the
+    /// number of its root.
+    func prepare(_ view: ViewNode, inherited: TextStyle, into tree: Tree) -> Int {
         var style = inherited
         var lineLimit: Int?
         // Modifiers are innermost first; an inner one wins, so apply the outer ones first.
@@ -356,36 +418,50 @@ public struct Layout: Sendable {
             }
         }
         if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
-        func children() -> [Node] { view.children.map { prepare($0, inherited: style) } }
-        var node: Node
+        func children() -> [Int] { view.children.map { prepare($0, inherited: style, into: tree) } }
+        func text(_ string: String, lineLimit: Int?) -> Int {
+            tree.texts.append(TextRun(string, drawn(style), lineLimit: lineLimit))
+            return tree.add(.text(tree.texts.count - 1))
+        }
+        func paint(_ paint: Paint) -> Int {
+            tree.paints.append(paint)
+            return tree.paints.count - 1
+        }
+        var node: Int
         switch view.view {
-        case "text": node = Node(.text(TextRun(dates.text(of: view, now: now), drawn(style), lineLimit: lineLimit)))
-        case "vstack": node = Node(.stack(.vertical, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
-        case "hstack": node = Node(.stack(.horizontal, alignment: view["alignment"]?.stringValue, spacing: view["spacing"]?.numberValue, children()))
-        case "zstack": node = Node(.zstack(children()))
-        case "spacer": node = Node(.spacer(minLength: view["minLength"]?.numberValue))
-        case "divider": node = Node(.divider)
-        case "image": node = Node(.text(TextRun(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), drawn(style), lineLimit: 1)))
+        case "text": node = text(dates.text(of: view, now: now), lineLimit: lineLimit)
+        case "vstack":
+            node = tree.add(
+                .stack(.vertical, alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue, children: tree.add(children: children())))
+        case "hstack":
+            node = tree.add(
+                .stack(.horizontal, alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue, children: tree.add(children: children())))
+        case "zstack": node = tree.add(.zstack(children: tree.add(children: children())))
+        case "spacer": node = tree.add(.spacer(minLength: view["minLength"]?.numberValue))
+        case "divider": node = tree.add(.divider)
+        case "image": node = text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), lineLimit: 1)
         case "shape":
-            let paint = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
-            node = Node(.shape(ShapeKind(view), drawn(paint, style)))
+            let fill = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
+            tree.shapes.append(ShapeKind(view))
+            node = tree.add(.shape(tree.shapes.count - 1, paint(drawn(fill, style))))
             if let inset = view["inset"]?.numberValue, inset > 0 {
                 let (across, down) = (metrics.snap(metrics.horizontal(inset)), metrics.snap(metrics.vertical(inset)))
-                node = Node(.padding(top: down, leading: across, bottom: down, trailing: across, node))
+                node = tree.add(.padding(top: down, leading: across, bottom: down, trailing: across, node))
             }
         case "background" where view.children.count == 2:
             let parts = children()
-            node = Node(.behind(alignment: view["alignment"]?.stringValue, parts[0], background: parts[1]))
+            node = tree.add(.behind(alignment: Alignment(view["alignment"]?.stringValue), parts[0], background: parts[1]))
         case "viewThatFits":
             let axes = view["axes"]?.arrayValue?.compactMap(\.stringValue) ?? ["horizontal", "vertical"]
-            node = Node(.fits(horizontal: axes.contains("horizontal"), vertical: axes.contains("vertical"), children()))
+            node = tree.add(.fits(horizontal: axes.contains("horizontal"), vertical: axes.contains("vertical"), children: tree.add(children: children())))
         case "progress", "gauge":
-            let bar = Node(.bar(Self.fraction(of: view, now: now), drawn(style)))
             let label = children()
-            node = label.isEmpty ? bar : Node(.stack(.vertical, alignment: "leading", spacing: 0, label + [bar]))
+            tree.styles.append(drawn(style))
+            let bar = tree.add(.bar(Self.fraction(of: view, now: now), tree.styles.count - 1))
+            node = label.isEmpty ? bar : tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: label + [bar])))
         default:
             let inner = children()
-            node = inner.count == 1 ? inner[0] : Node(.stack(.vertical, alignment: "leading", spacing: 0, inner))
+            node = inner.count == 1 ? inner[0] : tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: inner)))
         }
         // Layout modifiers wrap the view, innermost first.
         for modifier in view.modifiers {
@@ -393,7 +469,7 @@ public struct Layout: Sendable {
             switch modifier.name {
             case "padding":
                 func edge(_ name: String) -> Double { value[name]?.numberValue ?? 0 }
-                node = Node(
+                node = tree.add(
                     .padding(
                         top: metrics.snap(metrics.vertical(edge("top"))), leading: metrics.snap(metrics.horizontal(edge("leading"))),
                         bottom: metrics.snap(metrics.vertical(edge("bottom"))), trailing: metrics.snap(metrics.horizontal(edge("trailing"))),
@@ -408,10 +484,11 @@ public struct Layout: Sendable {
                     width: length("width", metrics.horizontal), height: length("height", metrics.vertical),
                     minWidth: length("minWidth", metrics.horizontal), maxWidth: length("maxWidth", metrics.horizontal),
                     minHeight: length("minHeight", metrics.vertical), maxHeight: length("maxHeight", metrics.vertical),
-                    alignment: value["alignment"]?.stringValue)
-                node = Node(.frame(frame, node))
+                    alignment: Alignment(value["alignment"]?.stringValue))
+                tree.frames.append(frame)
+                node = tree.add(.frame(tree.frames.count - 1, node))
             case "background":
-                if let paint = Paint(value) { node = Node(.background(drawn(paint, style), node)) }
+                if let fill = Paint(value) { node = tree.add(.background(paint(drawn(fill, style)), node)) }
             default:
                 break
             }
@@ -421,19 +498,18 @@ public struct Layout: Sendable {
 
     // MARK: Sizing
 
-    func size(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
-        let key = Node.Key(width: proposal.width, height: proposal.height, axis: axis)
-        if let known = node.sizes.first(where: { $0.key == key }) { return known.size }
-        let chosen = measure(node, proposal, axis: axis)
-        // A stack asks a child about several proposals: room for them at once.
-        if node.sizes.isEmpty { node.sizes.reserveCapacity(8) }
-        node.sizes.append((key, chosen))
+    func size(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
+        let key = Key(width: proposal.width, height: proposal.height, axis: axis)
+        if let known = tree.sizes.value(node, key) { return known }
+        let chosen = measure(tree, node, proposal, axis: axis)
+        tree.sizes.insert(node, key, chosen)
         return chosen
     }
 
-    func measure(_ node: Node, _ proposal: Proposal, axis: Axis?) -> Size {
-        switch node.kind {
-        case .text(let run):
+    func measure(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
+        switch tree.kinds[node] {
+        case .text(let index):
+            let run = tree.texts[index]
             if let size = wordSize(run, proposal) { return size }
             let (text, style) = (run.text, run.style)
             let lines = wrap(run, proposal)
@@ -453,17 +529,17 @@ public struct Layout: Sendable {
         case .padding(let top, let leading, let bottom, let trailing, let content):
             let inner = Proposal(
                 width: proposal.width.map { max(0, $0 - leading - trailing) }, height: proposal.height.map { max(0, $0 - top - bottom) })
-            let size = self.size(content, inner, axis: axis)
+            let size = self.size(tree, content, inner, axis: axis)
             return Size(width: size.width + leading + trailing, height: size.height + top + bottom)
         case .zstack(let children):
             var size = Size(width: 0, height: 0)
-            for child in children {
-                let chosen = self.size(child, proposal, axis: nil)
+            for position in children {
+                let chosen = self.size(tree, tree.children[position], proposal, axis: nil)
                 size = Size(width: max(size.width, chosen.width), height: max(size.height, chosen.height))
             }
             return size
         case .background(_, let content), .behind(_, let content, _):
-            return size(content, proposal, axis: axis)
+            return size(tree, content, proposal, axis: axis)
         case .shape:
             // All it is offered, however much (so a stack sizes it after its text, as the most
             // flexible); asked for its ideal size, SwiftUI's 10 points.
@@ -472,18 +548,19 @@ public struct Layout: Sendable {
             }
             return Size(width: length(proposal.width, metrics.horizontal), height: length(proposal.height, metrics.vertical))
         case .fits(let horizontal, let vertical, let children):
-            guard let chosen = fitting(children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
-            return size(chosen, proposal, axis: axis)
+            guard let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
+            return size(tree, chosen, proposal, axis: axis)
         case .bar:
             // As wide as offered (a default width when asked for its ideal), one bar high.
             let width = proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? metrics.snap(metrics.horizontal(100))
             return Size(width: width, height: metrics.barThickness)
         case .frame(let frame, let content):
-            return frameSize(frame, content, proposal, axis: axis).outer
+            return frameSize(tree, tree.frames[frame], content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):
-            let sizes = stackSizes(stackAxis, spacing: spacing, children, proposal, node: node)
+            let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, proposal)
             var (along, across) = (0.0, 0.0)
-            for size in sizes {
+            for offset in 0..<children.count {
+                let size = tree.stacked[start + offset]
                 along += stackAxis == .vertical ? size.height : size.width
                 across = max(across, stackAxis == .vertical ? size.width : size.height)
             }
@@ -495,9 +572,9 @@ public struct Layout: Sendable {
     /// A frame's own size and its content's, as SwiftUI sizes `frame`: a fixed frame proposes its
     /// lengths and takes them; a flexible one proposes the offer within its bounds, and takes the
     /// content's size within them, or all it is offered up to an infinite maximum.
-    func frameSize(_ frame: Frame, _ content: Node, _ proposal: Proposal, axis: Axis?) -> (outer: Size, inner: Size) {
+    func frameSize(_ tree: Tree, _ frame: Frame, _ content: Int, _ proposal: Proposal, axis: Axis?) -> (outer: Size, inner: Size) {
         if frame.isFixed {
-            let inner = size(content, Proposal(width: frame.width ?? proposal.width, height: frame.height ?? proposal.height), axis: axis)
+            let inner = size(tree, content, Proposal(width: frame.width ?? proposal.width, height: frame.height ?? proposal.height), axis: axis)
             return (Size(width: frame.width ?? inner.width, height: frame.height ?? inner.height), inner)
         }
         func clamp(_ value: Double?, _ low: Double?, _ high: Double?) -> Double? {
@@ -507,7 +584,7 @@ public struct Layout: Sendable {
             return value
         }
         let inner = size(
-            content, Proposal(width: clamp(proposal.width, frame.minWidth, frame.maxWidth), height: clamp(proposal.height, frame.minHeight, frame.maxHeight)),
+            tree, content, Proposal(width: clamp(proposal.width, frame.minWidth, frame.maxWidth), height: clamp(proposal.height, frame.minHeight, frame.maxHeight)),
             axis: axis)
         func outer(_ child: Double, _ offered: Double?, _ low: Double?, _ high: Double?) -> Double {
             var length = child
@@ -526,12 +603,16 @@ public struct Layout: Sendable {
 
     /// The child `ViewThatFits` shows for a proposal: the first whose ideal size (unconstrained along
     /// the axes it checks) fits the proposal along them, else the last.
-    func fitting(_ children: [Node], horizontal: Bool, vertical: Bool, _ proposal: Proposal) -> Node? {
+    func fitting(_ tree: Tree, _ children: Range<Int>, horizontal: Bool, vertical: Bool, _ proposal: Proposal) -> Int? {
         let ideal = Proposal(width: horizontal ? nil : proposal.width, height: vertical ? nil : proposal.height)
-        return children.first { child in
-            let size = self.size(child, ideal, axis: nil)
-            return (!horizontal || size.width <= (proposal.width ?? .infinity)) && (!vertical || size.height <= (proposal.height ?? .infinity))
-        } ?? children.last
+        for position in children {
+            let child = tree.children[position]
+            let size = self.size(tree, child, ideal, axis: nil)
+            if (!horizontal || size.width <= (proposal.width ?? .infinity)) && (!vertical || size.height <= (proposal.height ?? .infinity)) {
+                return child
+            }
+        }
+        return children.isEmpty ? nil : tree.children[children.upperBound - 1]
     }
 
     func gapLength(_ axis: Axis, _ spacing: Double?, count: Int) -> Double {
@@ -544,65 +625,80 @@ public struct Layout: Sendable {
 
     /// SwiftUI's stack layout: each child is offered an equal share of what is left along the axis,
     /// the least flexible first (those that can take the least extra), so rigid content gets what it
-    /// needs and spacers the rest.
-    func stackSizes(_ axis: Axis, spacing: Double?, _ children: [Node], _ proposal: Proposal, node: Node) -> [Size] {
-        let key = Node.Key(width: proposal.width, height: proposal.height, axis: axis)
-        if let known = node.stacked.first(where: { $0.key == key }) { return known.sizes }
-        let sizes = stackSizes(axis, spacing: spacing, children, proposal)
-        node.stacked.append((key, sizes))
-        return sizes
+    /// needs and spacers the rest. The children's sizes go into `tree.stacked`, in order, from the
+    /// place it returns (remembered per proposal: placing asks again).
+    func stackSizes(_ tree: Tree, _ node: Int, _ axis: Axis, spacing: Double?, _ children: Range<Int>, _ proposal: Proposal) -> Int {
+        let key = Key(width: proposal.width, height: proposal.height, axis: axis)
+        if let known = tree.stackedAt.value(node, key) { return known }
+        let start = tree.stacked.count
+        tree.stacked.append(contentsOf: repeatElement(Size(width: 0, height: 0), count: children.count))
+        stackSizes(tree, axis, spacing: spacing, children, proposal, into: start)
+        tree.stackedAt.insert(node, key, start)
+        return start
     }
 
-    func stackSizes(_ axis: Axis, spacing: Double?, _ children: [Node], _ proposal: Proposal) -> [Size] {
+    func stackSizes(_ tree: Tree, _ axis: Axis, spacing: Double?, _ children: Range<Int>, _ proposal: Proposal, into start: Int) {
         let gaps = gapLength(axis, spacing, count: children.count)
         func along(_ size: Size) -> Double { axis == .vertical ? size.height : size.width }
         func offer(_ length: Double?) -> Proposal {
             axis == .vertical ? Proposal(width: proposal.width, height: length) : Proposal(width: length, height: proposal.height)
         }
+        func isSpacer(_ child: Int) -> Bool {
+            if case .spacer = tree.kinds[child] { return true }
+            return false
+        }
         guard let total = axis == .vertical ? proposal.height : proposal.width else {
-            return children.map { size($0, offer(nil), axis: axis) }
+            for offset in 0..<children.count {
+                tree.stacked[start + offset] = size(tree, tree.children[children.lowerBound + offset], offer(nil), axis: axis)
+            }
+            return
         }
         // Spacers come last, as in SwiftUI: the other children are sized first, with the spacers'
         // minimum lengths held back, and the spacers share what is left.
         var reserved = 0.0
         var spacers = 0
-        var order: [(flexibility: Double, index: Int)] = []
-        order.reserveCapacity(children.count)
-        for (index, child) in children.enumerated() {
-            if case .spacer = child.kind {
-                reserved += along(size(child, offer(0), axis: axis))
-                spacers += 1
-            } else {
-                order.append((0, index))
+        withUnsafeTemporaryAllocation(of: (flexibility: Double, offset: Int).self, capacity: children.count) { buffer in
+            var count = 0
+            for offset in 0..<children.count {
+                let child = tree.children[children.lowerBound + offset]
+                if isSpacer(child) {
+                    reserved += along(size(tree, child, offer(0), axis: axis))
+                    spacers += 1
+                } else {
+                    buffer.initializeElement(at: count, to: (0, offset))
+                    count += 1
+                }
             }
-        }
-        // The least flexible first; with one child besides spacers, there is no order to find.
-        if order.count > 1 {
-            for position in order.indices {
-                let child = children[order[position].index]
-                order[position].flexibility = along(size(child, offer(.infinity), axis: axis)) - along(size(child, offer(0), axis: axis))
+            var order = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            // The least flexible first; with one child besides spacers, there is no order to find.
+            if count > 1 {
+                for position in 0..<count {
+                    let child = tree.children[children.lowerBound + order[position].offset]
+                    order[position].flexibility = along(size(tree, child, offer(.infinity), axis: axis)) - along(size(tree, child, offer(0), axis: axis))
+                }
+                order.sort { ($0.flexibility, $0.offset) < ($1.flexibility, $1.offset) }
             }
-            order.sort { ($0.flexibility, $0.index) < ($1.flexibility, $1.index) }
+            var remaining = max(0, total - gaps - reserved)
+            for position in 0..<count {
+                let offset = order[position].offset
+                let share = metrics.snap(remaining / Double(count - position))
+                let chosen = size(tree, tree.children[children.lowerBound + offset], offer(share), axis: axis)
+                tree.stacked[start + offset] = chosen
+                remaining = max(0, remaining - along(chosen))
+            }
+            remaining += reserved
+            var position = 0
+            for offset in 0..<children.count where spacers > 0 {
+                let child = tree.children[children.lowerBound + offset]
+                guard isSpacer(child) else { continue }
+                let share = metrics.snap(remaining / Double(spacers - position))
+                let chosen = size(tree, child, offer(share), axis: axis)
+                tree.stacked[start + offset] = chosen
+                remaining = max(0, remaining - along(chosen))
+                position += 1
+            }
+            order.deinitialize()
         }
-        var remaining = max(0, total - gaps - reserved)
-        var sizes = Array(repeating: Size(width: 0, height: 0), count: children.count)
-        for (position, (_, index)) in order.enumerated() {
-            let share = metrics.snap(remaining / Double(order.count - position))
-            let chosen = size(children[index], offer(share), axis: axis)
-            sizes[index] = chosen
-            remaining = max(0, remaining - along(chosen))
-        }
-        remaining += reserved
-        var position = 0
-        for (index, child) in children.enumerated() where spacers > 0 {
-            guard case .spacer = child.kind else { continue }
-            let share = metrics.snap(remaining / Double(spacers - position))
-            let chosen = size(child, offer(share), axis: axis)
-            sizes[index] = chosen
-            remaining = max(0, remaining - along(chosen))
-            position += 1
-        }
-        return sizes
     }
 
     /// Text broken into lines at `proposal.width` (by words, a word longer than a line by
@@ -826,9 +922,10 @@ public struct Layout: Sendable {
 
     // MARK: Placing
 
-    func place(_ node: Node, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
-        switch node.kind {
-        case .text(let run):
+    func place(_ tree: Tree, _ node: Int, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
+        switch tree.kinds[node] {
+        case .text(let index):
+            let run = tree.texts[index]
             let style = run.style
             let lines = wrap(run, Proposal(width: rect.width, height: rect.height))
             let height = metrics.lineHeight(style)
@@ -851,41 +948,46 @@ public struct Layout: Sendable {
             elements.append(PlacedElement(rect: rect, content: .rule(horizontal: axis != .horizontal)))
         case .padding(let top, let leading, let bottom, let trailing, let content):
             place(
-                content,
+                tree, content,
                 LayoutRect(
                     x: rect.x + leading, y: rect.y + top, width: max(0, rect.width - leading - trailing),
                     height: max(0, rect.height - top - bottom)),
                 axis: axis, into: &elements)
         case .zstack(let children):
-            for child in children {
-                let size = self.size(child, Proposal(width: rect.width, height: rect.height), axis: nil)
-                place(child, aligned(size, in: rect, nil), axis: nil, into: &elements)
+            for position in children {
+                let child = tree.children[position]
+                let size = self.size(tree, child, Proposal(width: rect.width, height: rect.height), axis: nil)
+                place(tree, child, aligned(size, in: rect, .center), axis: nil, into: &elements)
             }
         case .bar(let fraction, let style):
             var tint = "accent"
-            if case .color(let color) = drawn(.color("accent"), style) { tint = color }
+            if case .color(let color) = drawn(.color("accent"), tree.styles[style]) { tint = color }
             elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tint)))
         case .background(let paint, let content):
+            let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }
-            place(content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, into: &elements)
         case .behind(let alignment, let content, let background):
-            let size = self.size(background, Proposal(width: rect.width, height: rect.height), axis: nil)
-            place(background, aligned(size, in: rect, alignment), axis: nil, into: &elements)
-            place(content, rect, axis: axis, into: &elements)
-        case .shape(let kind, let paint):
-            if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, kind))) }
+            let size = self.size(tree, background, Proposal(width: rect.width, height: rect.height), axis: nil)
+            place(tree, background, aligned(size, in: rect, alignment), axis: nil, into: &elements)
+            place(tree, content, rect, axis: axis, into: &elements)
+        case .shape(let shape, let paint):
+            let paint = tree.paints[paint]
+            if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, tree.shapes[shape]))) }
         case .fits(let horizontal, let vertical, let children):
-            if let chosen = fitting(children, horizontal: horizontal, vertical: vertical, Proposal(width: rect.width, height: rect.height)) {
-                place(chosen, rect, axis: axis, into: &elements)
+            if let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, Proposal(width: rect.width, height: rect.height)) {
+                place(tree, chosen, rect, axis: axis, into: &elements)
             }
         case .frame(let frame, let content):
-            let inner = frameSize(frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
-            place(content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
+            let frame = tree.frames[frame]
+            let inner = frameSize(tree, frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
+            place(tree, content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
         case .stack(let stackAxis, let alignment, let spacing, let children):
-            let sizes = stackSizes(stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height), node: node)
+            let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height))
             let gap = children.count > 1 ? gapLength(stackAxis, spacing, count: 2) : 0
             var cursor = stackAxis == .vertical ? rect.y : rect.x
-            for (child, size) in zip(children, sizes) {
+            for offset in 0..<children.count {
+                let size = tree.stacked[start + offset]
                 // Along the axis at the cursor; across it by the stack's alignment.
                 let slot =
                     stackAxis == .vertical
@@ -893,7 +995,7 @@ public struct Layout: Sendable {
                     : LayoutRect(x: cursor, y: rect.y, width: size.width, height: rect.height)
                 let childRect = aligned(size, in: slot, alignment)
                 cursor += (stackAxis == .vertical ? size.height : size.width) + gap
-                place(child, childRect, axis: stackAxis, into: &elements)
+                place(tree, tree.children[children.lowerBound + offset], childRect, axis: stackAxis, into: &elements)
             }
         }
     }
@@ -915,16 +1017,40 @@ public struct Layout: Sendable {
         return total > 0 ? clamped(value / total) : 0
     }
 
-    /// `size` placed in `rect` by an alignment name (`topLeading`, `bottom`...; centre when nil).
-    func aligned(_ size: Size, in rect: LayoutRect, _ alignment: String?) -> LayoutRect {
-        let name = (alignment ?? "center").lowercased()
-        let x =
-            name.hasSuffix("leading") ? rect.x
-            : name.hasSuffix("trailing") ? rect.x + rect.width - size.width : rect.x + metrics.snap((rect.width - size.width) / 2)
-        let y =
-            name.hasPrefix("top") ? rect.y
-            : name.hasPrefix("bottom") ? rect.y + rect.height - size.height : rect.y + metrics.snap((rect.height - size.height) / 2)
-        return LayoutRect(x: x, y: y, width: size.width, height: size.height)
+    /// Where a view goes in the space it is given, along each axis: read once from an alignment
+    /// name (`topLeading`, `bottom`...; centre when there is none), not at every placing.
+    struct Alignment {
+        enum Place { case start, center, end }
+        var horizontal: Place
+        var vertical: Place
+
+        static let center = Alignment(horizontal: .center, vertical: .center)
+        static let leading = Alignment(horizontal: .start, vertical: .center)
+
+        init(horizontal: Place, vertical: Place) {
+            self.horizontal = horizontal
+            self.vertical = vertical
+        }
+
+        init(_ name: String?) {
+            let name = (name ?? "center").lowercased()
+            horizontal = name.hasSuffix("leading") ? .start : name.hasSuffix("trailing") ? .end : .center
+            vertical = name.hasPrefix("top") ? .start : name.hasPrefix("bottom") ? .end : .center
+        }
+    }
+
+    /// `size` placed in `rect` by `alignment`.
+    func aligned(_ size: Size, in rect: LayoutRect, _ alignment: Alignment) -> LayoutRect {
+        func start(_ place: Alignment.Place, _ start: Double, _ room: Double, _ length: Double) -> Double {
+            switch place {
+            case .start: start
+            case .center: start + metrics.snap((room - length) / 2)
+            case .end: start + room - length
+            }
+        }
+        return LayoutRect(
+            x: start(alignment.horizontal, rect.x, rect.width, size.width), y: start(alignment.vertical, rect.y, rect.height, size.height),
+            width: size.width, height: size.height)
     }
 
 }
