@@ -929,8 +929,10 @@ public struct Layout: Sendable {
             let style = run.style
             let lines = wrap(run, Proposal(width: rect.width, height: rect.height))
             let height = metrics.lineHeight(style)
+            // Text on its one line was measured when it was sized.
+            let whole = lines.count == 1 && lines[0] == run.text ? oneLine(run).width : nil
             for (index, line) in lines.enumerated() {
-                let width = min(rect.width, metrics.width(of: line, style: style))
+                let width = min(rect.width, whole ?? metrics.width(of: line, style: style))
                 let x: Double
                 switch style.alignment {
                 case "center": x = rect.x + metrics.snap((rect.width - width) / 2)

@@ -37,9 +37,25 @@ public enum TerminalText {
     /// Text is measured a scalar at a time, without breaking it into characters (which is slow);
     /// only text with scalars that join characters (joiners, selectors, marks, skin tones, flags)
     /// is measured character by character.
+    /// Whether the bytes are all ASCII: eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            offset += 8
+        }
+        while offset < bytes.count {
+            if bytes[offset] >= 0x80 { return false }
+            offset += 1
+        }
+        return true
+    }
+
     public static func width(_ text: String) -> Int {
         // ASCII, the common case, is one column a byte.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        if text.utf8.withContiguousStorageIfAvailable(isASCII) ?? text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
         var total = 0
         for scalar in text.unicodeScalars {
             let columns = kind(of: scalar)
@@ -302,6 +318,9 @@ public struct TerminalRenderer: Sendable {
         public var background = true
         /// The second column of a wide character: drawn by the first.
         public var isContinuation = false
+        /// Fills the byte that would be padding, so a cell's every byte is set and equal rows of
+        /// cells are equal memory (the dashboard compares them so).
+        private var spare: UInt8 = 0
         var paper = CellColor.none
 
         public init(

@@ -48,6 +48,19 @@ import WidgetWire
         #expect(clock.pendingCount == 0)
     }
 
+    @Test func boxesDrawnAgainUnchangedWriteNothing() {
+        let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .truecolor, appearance: .dark), clock: clock, width: 80) { _ in }
+        dashboard.show(
+            id: "note-1", family: .systemSmall, title: "Note",
+            status: status(
+                ViewNode("text", attributes: JSONObject([("text", .string("Still here"))]), modifiers: [ViewModifierNode("foregroundStyle", .string("red"))])))
+        let before = dashboard.cellsWritten
+        dashboard.invalidate()
+        dashboard.redraw()
+        // Drawn again the same, cell for cell: nothing to write.
+        #expect(dashboard.cellsWritten == before)
+    }
+
     @Test func boxesFillRowsAsWideAsTheTerminal() {
         let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
         for number in 1...3 {
