@@ -643,13 +643,14 @@ markdown += """
       out and drawn again, the others are kept (200 frames). Medians. The floor renders the same
       trees with the plain-text renderer, which does no layout. Cells written per tick count what the
       comparison wrote as the timer's seconds change, then on a redraw with nothing changed.
-      Where a full frame's time goes (`perf record` of `BENCH_ONLY=frames`): about half in layout
-      (a stack asks each child about several proposals: flexibility probes, shares, the final
-      rectangle; some 150 sizings per widget), a tenth in building the layout tree from the view
-      tree, about 15% in drawing and framing the boxes and comparing the screen, and reference
-      counting and allocation spread over all of it. Text is sized by adding its words' widths
-      (measured once per layout), and lines are cut out of the text only when placed; what is left
-      needs layout nodes that are not reference-counted objects.
+      Where a full frame's time goes (`perf record` of `BENCH_ONLY=frames`): about two thirds in
+      layout (a third of the frame sizing: a stack asks each child about several proposals,
+      flexibility probes, shares, the final rectangle, some 150 sizings per widget, most answered
+      from the nodes' memos; a fifth placing; a sixth building the layout tree from the view tree),
+      about a fifth drawing and framing the boxes, and a few per cent comparing them with the
+      screen. The layout tree is plain values stored by number, its memos in shared arrays, so a
+      widget's layout allocates a few arrays, not an object per node; text is sized by adding its
+      words' widths (measured once per layout), and lines are cut out of the text only when placed.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.
