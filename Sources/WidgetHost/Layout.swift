@@ -311,7 +311,7 @@ public struct Layout: Sendable {
     }
 
     /// Values remembered per node and proposal, all in one array: each node's a chain through it,
-    /// newest first (a node is asked about a handful of proposals, some about a dozen).
+    /// newest first (a node is asked about a handful of proposals, some about more than eight).
     struct Memo<Value> {
         /// Each node's newest entry, or -1.
         private var heads: [Int32] = []
