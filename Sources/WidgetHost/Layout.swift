@@ -299,12 +299,13 @@ public struct Layout: Sendable {
 
         /// Room in the memos for every node, once the tree is made.
         func makeMemos() {
-            sizes.make(nodes: kinds.count)
-            stackedAt.make(nodes: kinds.count)
+            // Most nodes are sized for a few proposals; only stacks place their children.
+            sizes.make(nodes: kinds.count, entriesPerNode: 4)
+            stackedAt.make(nodes: kinds.count, entriesPerNode: 0)
         }
     }
 
-    struct Key: Hashable {
+    struct Key: Equatable {
         let width: Double?
         let height: Double?
         let axis: Axis?
@@ -317,9 +318,9 @@ public struct Layout: Sendable {
         private var heads: [Int32] = []
         private var entries: [(key: Key, value: Value, next: Int32)] = []
 
-        mutating func make(nodes: Int) {
+        mutating func make(nodes: Int, entriesPerNode: Int) {
             heads = Array(repeating: -1, count: nodes)
-            entries.reserveCapacity(nodes * 4)
+            entries.reserveCapacity(nodes * entriesPerNode)
         }
 
         func value(_ node: Int, _ key: Key) -> Value? {

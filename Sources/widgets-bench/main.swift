@@ -262,6 +262,14 @@ struct IsolationResult {
     let processThroughput: Double
 }
 
+/// Process isolation with the `widgets` executable beside this one as the worker.
+func processIsolation() -> Isolation {
+    let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("widgets").path
+    precondition(FileManager.default.isExecutableFile(atPath: worker), "\(worker) is missing: make bench builds it")
+    return .process(ProcessIsolation(workerExecutable: worker))
+}
+
 /// The same C provider three ways: its request function called directly (the floor: what the
 /// provider itself costs), through queue mode, and through process mode (a worker process started
 /// from the `widgets` executable beside this one), each a sequential awaited round trip.
@@ -299,10 +307,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
         precondition(registry.widgets.count == 1, "\(registry.problems)")
         return await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: iterations)
     }
-    let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("widgets").path
-    precondition(FileManager.default.isExecutableFile(atPath: worker), "\(worker) is missing: make bench builds it")
-    let isolation = Isolation.process(ProcessIsolation(workerExecutable: worker))
+    let isolation = processIsolation()
     let queue = await roundTrips(WidgetRegistry.load(searchPath: [directory.path]))
     let processRegistry = WidgetRegistry.load(searchPath: [directory.path], isolation: isolation)
     let process = await roundTrips(processRegistry)
@@ -420,15 +425,13 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "isolation" {
 // mode) alone, for profiling.
 if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue" || mode == "process" {
     let library = compileFixture()
-    let directory = bundleDirectory(copies: 1, of: library, label: "queue")
-    let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("widgets").path
-    let registry = WidgetRegistry.load(
-        searchPath: [directory.path], isolation: mode == "queue" ? .queue : .process(ProcessIsolation(workerExecutable: worker)))
+    let directory = bundleDirectory(copies: 1, of: library, label: mode)
+    let registry = WidgetRegistry.load(searchPath: [directory.path], isolation: mode == "queue" ? .queue : processIsolation())
+    precondition(registry.widgets.count == 1, "\(registry.problems)")
     let samples = await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: 200_000)
+    registry.shutDownWorkers()
     try? FileManager.default.removeItem(at: directory)
     try? FileManager.default.removeItem(at: library)
-    registry.shutDownWorkers()
     print("\(mode) \(formatted(median(samples) / 1e3)) µs")
     exit(0)
 }
