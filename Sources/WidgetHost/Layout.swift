@@ -3,31 +3,103 @@ import WidgetWire
 
 /// What text inherits from the modifiers of its ancestors: font, weight, colour, redaction.
 public struct TextStyle: Equatable, Sendable {
+    /// The values, shared by copies until one of them changes: a style is copied into every text
+    /// of a layout and every line it places, and a copy is then one reference to count, not one
+    /// for each of its strings.
+    private struct Values: Equatable {
+        var font = "body"
+        var size: Double?
+        var bold = false
+        var color: String?
+        var gradient: LinearGradientPaint?
+        var redacted = false
+        var link: String?
+        var alignment = "leading"
+        var accentable = false
+        var privacySensitive = false
+        var redactsPrivacy = false
+        var invalidatable = false
+    }
+
+    private final class Box: @unchecked Sendable {
+        // Changed only through a style that holds the one reference to it (`change`).
+        var values: Values
+        init(_ values: Values) { self.values = values }
+        static let standard = Box(Values())
+    }
+
+    private var box: Box
+
+    private mutating func change(_ body: (inout Values) -> Void) {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.values) }
+        body(&box.values)
+    }
+
+    public static func == (lhs: TextStyle, rhs: TextStyle) -> Bool {
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+    }
+
     /// A text style name (`body`, `headline`...) or nil with `size` for a fixed size.
-    public var font = "body"
-    public var size: Double?
-    public var bold = false
+    public var font: String {
+        get { box.values.font }
+        set { change { $0.font = newValue } }
+    }
+    public var size: Double? {
+        get { box.values.size }
+        set { change { $0.size = newValue } }
+    }
+    public var bold: Bool {
+        get { box.values.bold }
+        set { change { $0.bold = newValue } }
+    }
     /// A colour name (`red`, `secondary`...) or `#rrggbb`; nil for the primary colour.
-    public var color: String?
+    public var color: String? {
+        get { box.values.color }
+        set { change { $0.color = newValue } }
+    }
     /// A gradient the text is painted with, across each line's bounds (`foregroundStyle`); it
     /// takes the place of `color`.
-    public var gradient: LinearGradientPaint?
+    public var gradient: LinearGradientPaint? {
+        get { box.values.gradient }
+        set { change { $0.gradient = newValue } }
+    }
     /// Set on a placeholder's tree: text is drawn as bars, as iOS redacts it.
-    public var redacted = false
+    public var redacted: Bool {
+        get { box.values.redacted }
+        set { change { $0.redacted = newValue } }
+    }
     /// The destination of the `Link` this text is inside, if any.
-    public var link: String?
+    public var link: String? {
+        get { box.values.link }
+        set { change { $0.link = newValue } }
+    }
     /// How wrapped lines line up: `leading`, `center` or `trailing`.
-    public var alignment = "leading"
+    public var alignment: String {
+        get { box.values.alignment }
+        set { change { $0.alignment = newValue } }
+    }
     /// Marked `widgetAccentable`: in the accent colour when the widget is drawn accented.
-    public var accentable = false
+    public var accentable: Bool {
+        get { box.values.accentable }
+        set { change { $0.accentable = newValue } }
+    }
     /// Marked `privacySensitive`: redacted on a locked device or under `redacted(reason: .privacy)`.
-    public var privacySensitive = false
+    public var privacySensitive: Bool {
+        get { box.values.privacySensitive }
+        set { change { $0.privacySensitive = newValue } }
+    }
     /// Under `redacted(reason: .privacy)`.
-    public var redactsPrivacy = false
+    public var redactsPrivacy: Bool {
+        get { box.values.redactsPrivacy }
+        set { change { $0.redactsPrivacy = newValue } }
+    }
     /// Marked `invalidatableContent`: shown as stale while an interaction's reload is pending.
-    public var invalidatable = false
+    public var invalidatable: Bool {
+        get { box.values.invalidatable }
+        set { change { $0.invalidatable = newValue } }
+    }
 
-    public init() {}
+    public init() { box = Box.standard }
 
     /// The size in points of the font, as iOS's text styles are at the default Dynamic Type size.
     public var points: Double {
@@ -66,7 +138,7 @@ public protocol LayoutMetrics: Sendable {
     var barThickness: Double { get }
     /// Rounds a length to the grid: whole cells in a terminal.
     func snap(_ length: Double) -> Double
-    /// The widths of `text`'s words (split at spaces), where the width of any run of them is
+    /// The widths of `text`'s words (split at every U+0020 space), where the width of any run of them is
     /// exactly the sum of theirs and the spaces': then sizing wraps by adding numbers, without
     /// making the lines. Nil where widths do not add up so.
     func wordWidths(of text: String, style: TextStyle) -> [Double]?
@@ -519,8 +591,8 @@ public struct Layout: Sendable {
         case .spacer(let minLength):
             let minimum = minLength ?? 0
             switch axis {
-            case .horizontal: return Size(width: max(minimum.converted(metrics.horizontal), proposal.width ?? 0), height: 0)
-            case .vertical, nil: return Size(width: 0, height: max(minimum.converted(metrics.vertical), proposal.height ?? 0))
+            case .horizontal: return Size(width: max(metrics.horizontal(minimum), proposal.width ?? 0), height: 0)
+            case .vertical, nil: return Size(width: 0, height: max(metrics.vertical(minimum), proposal.height ?? 0))
             }
         case .divider:
             switch axis {
@@ -544,10 +616,9 @@ public struct Layout: Sendable {
         case .shape:
             // All it is offered, however much (so a stack sizes it after its text, as the most
             // flexible); asked for its ideal size, SwiftUI's 10 points.
-            func length(_ offered: Double?, _ convert: (Double) -> Double) -> Double {
-                offered ?? max(1, metrics.snap(convert(10)))
-            }
-            return Size(width: length(proposal.width, metrics.horizontal), height: length(proposal.height, metrics.vertical))
+            return Size(
+                width: proposal.width ?? max(1, metrics.snap(metrics.horizontal(10))),
+                height: proposal.height ?? max(1, metrics.snap(metrics.vertical(10))))
         case .fits(let horizontal, let vertical, let children):
             guard let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
             return size(tree, chosen, proposal, axis: axis)
@@ -815,7 +886,10 @@ public struct Layout: Sendable {
     func wordLines(_ run: TextRun, width: Double, maximum: Int) -> [String]? {
         guard let widths = wordWidths(run) else { return nil }
         let text = run.text
-        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        // Where words have widths, each scalar is a character: split at the space's byte, not by
+        // characters (the same words, without finding character boundaries).
+        let words = text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard words.count == widths.count else { return nil }
         var lines: [String] = []
         let unbroken = forEachLine(widths, space: metrics.width(of: " ", style: run.style), width: width) { range, _ in
             lines.append(String(text[words[range.lowerBound].startIndex..<words[range.upperBound - 1].endIndex]))
@@ -1059,8 +1133,6 @@ public struct Layout: Sendable {
 }
 
 extension Double {
-    fileprivate func converted(_ convert: (Double) -> Double) -> Double { convert(self) }
-
     var trimmed: String { isFinite && self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
 

@@ -64,6 +64,22 @@ struct SeededGenerator: RandomNumberGenerator {
 
     /// Text is sized by adding its words' widths where they add up, and by making its lines where
     /// not; both must place every view the same, in every family, for any text and stack.
+    /// Copies of a style share their values until one changes: a change is the copy's alone.
+    @Test func aChangedCopyOfAStyleLeavesTheOriginal() {
+        var headline = TextStyle()
+        headline.font = "headline"
+        var red = headline
+        red.color = "red"
+        #expect(headline.font == "headline" && headline.color == nil)
+        #expect(red.font == "headline" && red.color == "red")
+        #expect(red != headline)
+        red.color = nil
+        #expect(red == headline)
+        var bold = TextStyle()
+        bold.bold = true
+        #expect(!TextStyle().bold && TextStyle() == TextStyle() && bold != TextStyle())
+    }
+
     @Test func sizingByWordWidthsPlacesAsMakingTheLinesDoes() {
         var random = SeededGenerator(state: 2026)
         for seed in 0..<400 {
