@@ -282,7 +282,8 @@ public struct Layout: Sendable {
     public func place(_ root: ViewNode, in size: (width: Double, height: Double)) -> [PlacedElement] {
         var style = TextStyle()
         if root.modifier("redacted")?.stringValue == "placeholder" { style.redacted = true }
-        let tree = Tree()
+        let tree = Tree.pool.take()
+        defer { Tree.pool.give(tree) }
         let node = prepare(root, inherited: style, into: tree)
         tree.makeMemos()
         let proposal = Proposal(width: size.width, height: size.height)
@@ -356,6 +357,8 @@ public struct Layout: Sendable {
         /// again for the proposal sizing asked about).
         @exclusivity(unchecked) var stackedAt = Memo<Int>()
         @exclusivity(unchecked) var stacked: [Size] = []
+        /// Each text's sizes by width and the lines it may take (as the height of the key).
+        @exclusivity(unchecked) var textSizes = Memo<Size>()
 
         func add(_ kind: Kind) -> Int {
             kinds.append(kind)
@@ -369,11 +372,59 @@ public struct Layout: Sendable {
             return start..<children.count
         }
 
+        /// Trees of earlier layouts, emptied with their room kept: a dashboard's hundred layouts a
+        /// frame reuse a few trees' arrays rather than allocating their own.
+        static let pool = Pool()
+
+        final class Pool: @unchecked Sendable {
+            private let lock = NSLock()
+            private var spare: [Tree] = []
+
+            func take() -> Tree {
+                lock.withLock { spare.popLast() } ?? Tree()
+            }
+
+            /// Keeps a few trees (one per thread laying out at once, about), none grown huge.
+            func give(_ tree: Tree) {
+                guard tree.kinds.capacity <= 4096 else { return }
+                tree.empty()
+                lock.withLock { if spare.count < 4 { spare.append(tree) } }
+            }
+        }
+
+        /// Back to no nodes, keeping the room.
+        func empty() {
+            kinds.removeAll(keepingCapacity: true)
+            children.removeAll(keepingCapacity: true)
+            texts.removeAll(keepingCapacity: true)
+            paints.removeAll(keepingCapacity: true)
+            shapes.removeAll(keepingCapacity: true)
+            frames.removeAll(keepingCapacity: true)
+            styles.removeAll(keepingCapacity: true)
+            stacked.removeAll(keepingCapacity: true)
+        }
+
         /// Room in the memos for every node, once the tree is made.
         func makeMemos() {
             // Most nodes are sized for a few proposals; only stacks place their children.
             sizes.make(nodes: kinds.count, entriesPerNode: 4)
             stackedAt.make(nodes: kinds.count, entriesPerNode: 0)
+            textSizes.make(nodes: texts.count, entriesPerNode: 3)
+        }
+
+        /// Text `index`'s size at `width` with at most `limit` lines, if known: sized with that
+        /// limit, or with a higher one that it did not reach (it took all its lines, which `limit`
+        /// keeps too).
+        func textSize(_ index: Int, width: Double, limit: Int) -> Size? {
+            let lineHeight = texts[index].lineHeight
+            return textSizes.first(index) { key, size in
+                guard key.width == width else { return false }
+                if key.height == Double(limit) { return true }
+                guard lineHeight > 0 else { return false }
+                // Fewer lines than its limit: not cut (a cut text takes all the lines it may).
+                let lines = (size.height / lineHeight).rounded()
+                return lines < key.height! && lines <= Double(limit)
+            }
         }
     }
 
@@ -390,8 +441,11 @@ public struct Layout: Sendable {
         private var heads: [Int32] = []
         private var entries: [(key: Key, value: Value, next: Int32)] = []
 
+        /// Empty, with a chain for each of `nodes`.
         mutating func make(nodes: Int, entriesPerNode: Int) {
-            heads = Array(repeating: -1, count: nodes)
+            heads.removeAll(keepingCapacity: true)
+            heads.append(contentsOf: repeatElement(-1, count: nodes))
+            entries.removeAll(keepingCapacity: true)
             entries.reserveCapacity(nodes * entriesPerNode)
         }
 
@@ -400,6 +454,17 @@ public struct Layout: Sendable {
             while index >= 0 {
                 let entry = entries[Int(index)]
                 if entry.key == key { return entry.value }
+                index = entry.next
+            }
+            return nil
+        }
+
+        /// The newest of the node's values that `matches`.
+        func first(_ node: Int, where matches: (Key, Value) -> Bool) -> Value? {
+            var index = heads[node]
+            while index >= 0 {
+                let entry = entries[Int(index)]
+                if matches(entry.key, entry.value) { return entry.value }
                 index = entry.next
             }
             return nil
@@ -423,16 +488,21 @@ public struct Layout: Sendable {
         /// Its words' widths, when they add up: measured once, and every proposal after that is
         /// sized by adding them (`wordSize`).
         @exclusivity(unchecked) var words: [Double]?
+        /// The width of a space between its words, measured with them.
+        @exclusivity(unchecked) var space = 0.0
         @exclusivity(unchecked) var isMeasured = false
         /// Its lines at a width, broken up to a number of lines (the limit and one more, to tell
         /// whether it was cut): sizing asks at one width for several heights.
         @exclusivity(unchecked) var lines: [(width: Double, maximum: Int, lines: [String])] = []
+        let lineHeight: Double
 
-        init(_ text: String, _ style: TextStyle, lineLimit: Int?) {
+        init(_ text: String, _ style: TextStyle, lineLimit: Int?, lineHeight: Double) {
             self.text = text
             self.style = style
             self.lineLimit = lineLimit
+            self.lineHeight = lineHeight
         }
+
     }
 
     /// A `frame` modifier's bounds, in layout units; `.infinity` for a maximum that takes all.
@@ -493,7 +563,8 @@ public struct Layout: Sendable {
         if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
         func children() -> [Int] { view.children.map { prepare($0, inherited: style, into: tree) } }
         func text(_ string: String, lineLimit: Int?) -> Int {
-            tree.texts.append(TextRun(string, drawn(style), lineLimit: lineLimit))
+            let style = drawn(style)
+            tree.texts.append(TextRun(string, style, lineLimit: lineLimit, lineHeight: metrics.lineHeight(style)))
             return tree.add(.text(tree.texts.count - 1))
         }
         func paint(_ paint: Paint) -> Int {
@@ -582,12 +653,14 @@ public struct Layout: Sendable {
     func measure(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
         switch tree.kinds[node] {
         case .text(let index):
+            // Text's size depends on the width and on how many lines it may take, not on the height
+            // itself: stacks ask at several heights for each width, and the text is sized once.
             let run = tree.texts[index]
-            if let size = wordSize(run, proposal) { return size }
-            let (text, style) = (run.text, run.style)
-            let lines = wrap(run, proposal)
-            let width = lines.count == 1 && lines[0] == text ? oneLine(run).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
-            return Size(width: width, height: Double(lines.count) * metrics.lineHeight(style))
+            let (width, limit) = (proposal.width ?? .infinity, lineCount(run, proposal))
+            if let known = tree.textSize(index, width: width, limit: limit) { return known }
+            let size = textSize(run, proposal)
+            tree.textSizes.insert(index, Key(width: width, height: Double(limit), axis: nil), size)
+            return size
         case .spacer(let minLength):
             let minimum = minLength ?? 0
             switch axis {
@@ -639,6 +712,14 @@ public struct Layout: Sendable {
             along += gapLength(stackAxis, spacing, count: children.count)
             return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
         }
+    }
+
+    func textSize(_ run: TextRun, _ proposal: Proposal) -> Size {
+        if let size = wordSize(run, proposal) { return size }
+        let (text, style) = (run.text, run.style)
+        let lines = wrap(run, proposal)
+        let width = lines.count == 1 && lines[0] == text ? oneLine(run).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
+        return Size(width: width, height: Double(lines.count) * run.lineHeight)
     }
 
     /// A frame's own size and its content's, as SwiftUI sizes `frame`: a fixed frame proposes its
@@ -780,12 +861,12 @@ public struct Layout: Sendable {
         let (text, style, lineLimit) = (run.text, run.style, run.lineLimit)
         let (width, hasNewline) = oneLine(run)
         // Most text fits on its one line: no breaking, no cutting.
-        if !hasNewline, proposal.height.map({ $0 >= metrics.lineHeight(style) }) ?? true,
+        if !hasNewline, proposal.height.map({ $0 >= run.lineHeight }) ?? true,
             proposal.width.map({ !$0.isFinite || width <= $0 }) ?? true
         {
             return [text]
         }
-        let limit = lineCount(style, lineLimit: lineLimit, proposal)
+        let limit = lineCount(run, proposal)
         // Lines past the limit are cut: breaking stops one after it, enough to tell.
         let maximum = limit == .max ? .max : limit + 1
         let key = proposal.width ?? .infinity
@@ -809,21 +890,21 @@ public struct Layout: Sendable {
     func wordSize(_ run: TextRun, _ proposal: Proposal) -> Size? {
         let (oneLineWidth, hasNewline) = oneLine(run)
         guard !hasNewline else { return nil }
-        let lineHeight = metrics.lineHeight(run.style)
+        let lineHeight = run.lineHeight
         guard let width = proposal.width, width.isFinite else {
             // Unbroken: one line, which any limit keeps.
             return Size(width: oneLineWidth, height: lineHeight)
         }
         if proposal.height.map({ $0 >= lineHeight }) ?? true, oneLineWidth <= width { return Size(width: oneLineWidth, height: lineHeight) }
         guard let widths = wordWidths(run) else { return nil }
-        let limit = lineCount(run.style, lineLimit: run.lineLimit, proposal)
+        let limit = lineCount(run, proposal)
         // Lines up to one past the limit (enough to tell whether it was cut).
         var count = 0
         var widest = 0.0
         /// The widest of the lines before the last kept; the last kept's width and words.
         var widestBefore = 0.0
         var lastKept = (width: 0.0, words: 0..<0)
-        let unbroken = forEachLine(widths, space: metrics.width(of: " ", style: run.style), width: width) { words, lineWidth in
+        let unbroken = forEachLine(widths, space: run.space, width: width) { words, lineWidth in
             count += 1
             guard count <= limit else { return false }
             widestBefore = widest
@@ -853,6 +934,7 @@ public struct Layout: Sendable {
         if !run.isMeasured {
             run.isMeasured = true
             run.words = metrics.wordWidths(of: run.text, style: run.style)
+            if run.words != nil { run.space = metrics.width(of: " ", style: run.style) }
         }
         return run.words
     }
@@ -891,7 +973,7 @@ public struct Layout: Sendable {
         let words = text.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard words.count == widths.count else { return nil }
         var lines: [String] = []
-        let unbroken = forEachLine(widths, space: metrics.width(of: " ", style: run.style), width: width) { range, _ in
+        let unbroken = forEachLine(widths, space: run.space, width: width) { range, _ in
             lines.append(String(text[words[range.lowerBound].startIndex..<words[range.upperBound - 1].endIndex]))
             return lines.count < maximum
         }
@@ -904,6 +986,15 @@ public struct Layout: Sendable {
         let measured = (metrics.width(of: run.text, style: run.style), run.text.utf8.contains(UInt8(ascii: "\n")))
         run.oneLine = measured
         return measured
+    }
+
+    /// How many lines a text may take: its `lineLimit`, and what the proposed height holds.
+    func lineCount(_ run: TextRun, _ proposal: Proposal) -> Int {
+        var limit = run.lineLimit.map { max(1, $0) } ?? Int.max
+        if let height = proposal.height, height.isFinite {
+            limit = min(limit, max(1, Int((height / run.lineHeight).rounded(.down))))
+        }
+        return limit
     }
 
     /// How many lines text may take: its `lineLimit`, and what the proposed height holds.
@@ -1110,9 +1201,19 @@ public struct Layout: Sendable {
         }
 
         init(_ name: String?) {
-            let name = (name ?? "center").lowercased()
-            horizontal = name.hasSuffix("leading") ? .start : name.hasSuffix("trailing") ? .end : .center
-            vertical = name.hasPrefix("top") ? .start : name.hasPrefix("bottom") ? .end : .center
+            guard let name, name != "center" else {
+                self = .center
+                return
+            }
+            // Letters of any case (`topLeading`, `TOPLEADING`), compared without making a copy.
+            func same(_ part: Substring.UTF8View, _ word: String) -> Bool {
+                part.count == word.utf8.count && zip(part, word.utf8).allSatisfy { $0 | 0x20 == $1 }
+            }
+            let bytes = Substring(name).utf8
+            func ends(_ word: String) -> Bool { same(bytes.suffix(word.utf8.count), word) }
+            func starts(_ word: String) -> Bool { same(bytes.prefix(word.utf8.count), word) }
+            horizontal = ends("leading") ? .start : ends("trailing") ? .end : .center
+            vertical = starts("top") ? .start : starts("bottom") ? .end : .center
         }
     }
 

@@ -32,11 +32,6 @@ public struct TerminalMetrics: LayoutMetrics {
 
 /// Display widths of text in a terminal.
 public enum TerminalText {
-    /// Columns `text` takes: 2 for wide and emoji characters, 0 for combining marks and joiners.
-    ///
-    /// Text is measured a scalar at a time, without breaking it into characters (which is slow);
-    /// only text with scalars that join characters (joiners, selectors, marks, skin tones, flags)
-    /// is measured character by character.
     /// Whether the bytes are all ASCII: eight at a time.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
@@ -53,6 +48,11 @@ public enum TerminalText {
         return true
     }
 
+    /// Columns `text` takes: 2 for wide and emoji characters, 0 for combining marks and joiners.
+    ///
+    /// Text is measured a scalar at a time, without breaking it into characters (which is slow);
+    /// only text with scalars that join characters (joiners, selectors, marks, skin tones, flags)
+    /// is measured character by character.
     public static func width(_ text: String) -> Int {
         // ASCII, the common case, is one column a byte.
         if text.utf8.withContiguousStorageIfAvailable(isASCII) ?? text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
@@ -69,26 +69,32 @@ public enum TerminalText {
     /// own, as in most text: then a run of words takes exactly its words' and spaces' columns. Nil
     /// for text with characters of several scalars (accents, emoji sequences, flags).
     static func wordWidths(_ text: String) -> [Double]? {
+        // ASCII, the common case: a column a byte, words between the spaces' bytes.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Double]? in
+            guard isASCII(bytes) else { return nil }
+            let space = UInt8(ascii: " ")
+            let count = bytes.reduce(1) { $1 == space ? $0 + 1 : $0 }
+            return [Double](unsafeUninitializedCapacity: count) { widths, initialized in
+                var start = 0
+                for index in 0..<bytes.count where bytes[index] == space {
+                    widths.initializeElement(at: initialized, to: Double(index - start))
+                    initialized += 1
+                    start = index + 1
+                }
+                widths.initializeElement(at: initialized, to: Double(bytes.count - start))
+                initialized += 1
+            }
+        }
+        if case let widths?? = ascii { return widths }
+        guard text.unicodeScalars.count == text.count else { return nil }
         var widths: [Double] = []
         var current = 0
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            for byte in text.utf8 {
-                if byte == UInt8(ascii: " ") {
-                    widths.append(Double(current))
-                    current = 0
-                } else {
-                    current += 1
-                }
-            }
-        } else {
-            guard text.unicodeScalars.count == text.count else { return nil }
-            for scalar in text.unicodeScalars {
-                if scalar == " " {
-                    widths.append(Double(current))
-                    current = 0
-                } else {
-                    current += width(of: scalar)
-                }
+        for scalar in text.unicodeScalars {
+            if scalar == " " {
+                widths.append(Double(current))
+                current = 0
+            } else {
+                current += width(of: scalar)
             }
         }
         widths.append(Double(current))
@@ -405,13 +411,15 @@ public struct TerminalRenderer: Sendable {
                 let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
                 let solid = CellColor(style.color)
                 let (redacted, bar) = (Self.redacted, Self.redactionBar)
+                // The style read once, not at every character.
+                let (redacts, bold, gradient) = (style.redacted, style.isBold, style.gradient)
                 // A character each.
                 func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
                     guard column >= 0, column + width <= limit else { return false }
-                    let redact = style.redacted && !isWhitespace
+                    let redact = redacts && !isWhitespace
                     let paper = cells[y][column].paper
-                    let ink = style.gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) } ?? solid
-                    cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : ink, bold: style.isBold && !redact, paper: paper)
+                    let ink = gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) } ?? solid
+                    cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : ink, bold: bold && !redact, paper: paper)
                     if width == 2 { cells[y][column + 1] = Cell(glyph: redact ? bar : 0, ink: redact ? redacted : .none, isContinuation: !redact, paper: paper) }
                     column += width
                     return true

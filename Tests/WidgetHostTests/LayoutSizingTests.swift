@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetHost
+@testable import WidgetHost
 import WidgetWire
 
 /// Terminal metrics that never add word widths up: every text is sized by making its lines, the way
@@ -62,8 +62,6 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 
-    /// Text is sized by adding its words' widths where they add up, and by making its lines where
-    /// not; both must place every view the same, in every family, for any text and stack.
     /// Copies of a style share their values until one changes: a change is the copy's alone.
     @Test func aChangedCopyOfAStyleLeavesTheOriginal() {
         var headline = TextStyle()
@@ -80,6 +78,8 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(!TextStyle().bold && TextStyle() == TextStyle() && bold != TextStyle())
     }
 
+    /// Text is sized by adding its words' widths where they add up, and by making its lines where
+    /// not; both must place every view the same, in every family, for any text and stack.
     @Test func sizingByWordWidthsPlacesAsMakingTheLinesDoes() {
         var random = SeededGenerator(state: 2026)
         for seed in 0..<400 {
@@ -90,6 +90,34 @@ struct SeededGenerator: RandomNumberGenerator {
                 let quick = Layout(metrics: TerminalMetrics()).place(tree, in: size)
                 let reference = Layout(metrics: LineByLineMetrics()).place(tree, in: size)
                 #expect(quick == reference, "tree \(seed) in \(family.rawValue): \(json)")
+            }
+        }
+    }
+
+    /// A text is sized once for each width and number of lines it may take, and a size that took
+    /// fewer lines than allowed serves any height that allows them: at whatever heights and in
+    /// whatever order it is asked, it answers as sizing it afresh does.
+    @Test func rememberedTextSizesAnswerAsSizingAfresh() {
+        var random = SeededGenerator(state: 7)
+        let layout = Layout(metrics: TerminalMetrics())
+        let widths: [Double?] = [nil, 0, 1, 3, 5, 8, 12, 20, .infinity]
+        let heights: [Double?] = [nil, 0, 1, 2, 3, 5, .infinity]
+        for seed in 0..<300 {
+            let limit = Bool.random(using: &random) ? Int.random(in: 1...3, using: &random) : nil
+            let node = ViewNode(
+                "text", attributes: JSONObject([("text", .string(Self.randomText(&random)))]),
+                modifiers: limit.map { [ViewModifierNode("lineLimit", .number(Double($0)))] } ?? [])
+            let remembering = Layout.Tree()
+            let text = layout.prepare(node, inherited: TextStyle(), into: remembering)
+            remembering.makeMemos()
+            for _ in 0..<12 {
+                let proposal = Layout.Proposal(width: widths.randomElement(using: &random)!, height: heights.randomElement(using: &random)!)
+                let fresh = Layout.Tree()
+                let freshText = layout.prepare(node, inherited: TextStyle(), into: fresh)
+                fresh.makeMemos()
+                #expect(
+                    layout.size(remembering, text, proposal, axis: nil) == layout.size(fresh, freshText, proposal, axis: nil),
+                    "text \(seed), \(proposal): \(node)")
             }
         }
     }
