@@ -643,6 +643,8 @@ public struct Layout: Sendable {
     // MARK: Sizing
 
     func size(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
+        // Text keeps its sizes by width and line limit (`Tree.textSize`), not by proposal.
+        if case .text = tree.kinds[node] { return measure(tree, node, proposal, axis: axis) }
         let key = Key(width: proposal.width, height: proposal.height, axis: axis)
         if let known = tree.sizes.value(node, key) { return known }
         let chosen = measure(tree, node, proposal, axis: axis)
@@ -983,7 +985,11 @@ public struct Layout: Sendable {
     /// A text's width on one line and whether it has line breaks, measured once.
     func oneLine(_ run: TextRun) -> (width: Double, hasNewline: Bool) {
         if let known = run.oneLine { return known }
-        let measured = (metrics.width(of: run.text, style: run.style), run.text.utf8.contains(UInt8(ascii: "\n")))
+        let newline = UInt8(ascii: "\n")
+        let hasNewline =
+            run.text.utf8.withContiguousStorageIfAvailable { bytes in bytes.baseAddress.map { memchr($0, Int32(newline), bytes.count) != nil } ?? false }
+            ?? run.text.utf8.contains(newline)
+        let measured = (metrics.width(of: run.text, style: run.style), hasNewline)
         run.oneLine = measured
         return measured
     }

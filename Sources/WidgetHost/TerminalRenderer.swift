@@ -114,14 +114,30 @@ public enum TerminalText {
     /// are skipped) and whether it is whitespace. By scalar where each is a character of its own
     /// (all but emoji sequences and combined marks), without breaking the text into characters.
     struct CellGlyphs: Sequence, IteratorProtocol {
+        private var bytes: String.UTF8View.Iterator?
         private var scalars: String.UnicodeScalarView.Iterator?
         private var characters: String.Iterator?
 
         init(_ text: String) {
-            if isSimple(text) { scalars = text.unicodeScalars.makeIterator() } else { characters = text.makeIterator() }
+            if text.utf8.withContiguousStorageIfAvailable(isASCII) ?? false {
+                bytes = text.utf8.makeIterator()
+            } else if isSimple(text) {
+                scalars = text.unicodeScalars.makeIterator()
+            } else {
+                characters = text.makeIterator()
+            }
         }
 
         mutating func next() -> (glyph: UInt32, width: Int, isWhitespace: Bool)? {
+            if bytes != nil {
+                // ASCII, the common case: printable characters a column each.
+                while let byte = bytes?.next() {
+                    let width = (0x20..<0x7F).contains(byte) ? 1 : width(of: Unicode.Scalar(byte))
+                    guard width > 0 else { continue }
+                    return (UInt32(byte), width, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t"))
+                }
+                return nil
+            }
             if scalars != nil {
                 while let scalar = scalars?.next() {
                     let width = width(of: scalar)
