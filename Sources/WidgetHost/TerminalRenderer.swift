@@ -114,30 +114,14 @@ public enum TerminalText {
     /// are skipped) and whether it is whitespace. By scalar where each is a character of its own
     /// (all but emoji sequences and combined marks), without breaking the text into characters.
     struct CellGlyphs: Sequence, IteratorProtocol {
-        private var bytes: String.UTF8View.Iterator?
         private var scalars: String.UnicodeScalarView.Iterator?
         private var characters: String.Iterator?
 
         init(_ text: String) {
-            if text.utf8.withContiguousStorageIfAvailable(isASCII) ?? false {
-                bytes = text.utf8.makeIterator()
-            } else if isSimple(text) {
-                scalars = text.unicodeScalars.makeIterator()
-            } else {
-                characters = text.makeIterator()
-            }
+            if isSimple(text) { scalars = text.unicodeScalars.makeIterator() } else { characters = text.makeIterator() }
         }
 
         mutating func next() -> (glyph: UInt32, width: Int, isWhitespace: Bool)? {
-            if bytes != nil {
-                // ASCII, the common case: printable characters a column each.
-                while let byte = bytes?.next() {
-                    let width = (0x20..<0x7F).contains(byte) ? 1 : width(of: Unicode.Scalar(byte))
-                    guard width > 0 else { continue }
-                    return (UInt32(byte), width, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t"))
-                }
-                return nil
-            }
             if scalars != nil {
                 while let scalar = scalars?.next() {
                     let width = width(of: scalar)
@@ -440,8 +424,21 @@ public struct TerminalRenderer: Sendable {
                     column += width
                     return true
                 }
-                for (glyph, width, isWhitespace) in TerminalText.CellGlyphs(text) {
-                    guard put(glyph, width: width, isWhitespace: isWhitespace) else { break }
+                // ASCII, the common case, a byte at a time: printable characters a column each.
+                let wasASCII =
+                    text.utf8.withContiguousStorageIfAvailable { bytes in
+                        guard TerminalText.isASCII(bytes) else { return false }
+                        for byte in bytes {
+                            let width = (0x20..<0x7F).contains(byte) ? 1 : TerminalText.width(of: Unicode.Scalar(byte))
+                            guard width > 0 else { continue }
+                            guard put(UInt32(byte), width: width, isWhitespace: byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")) else { break }
+                        }
+                        return true
+                    } ?? false
+                if !wasASCII {
+                    for (glyph, width, isWhitespace) in TerminalText.CellGlyphs(text) {
+                        guard put(glyph, width: width, isWhitespace: isWhitespace) else { break }
+                    }
                 }
             case .rule(let horizontal):
                 if horizontal {
