@@ -12,7 +12,9 @@ public final class Dashboard: @unchecked Sendable {
     public let clock: WidgetClock
     public let dates: DateText
     /// The terminal's width in columns.
-    public var width: Int
+    public var width: Int {
+        didSet { if width != oldValue { lock.withLock { arranged = false } } }
+    }
     private let write: @Sendable (String) -> Void
     /// Where ticks redraw: off the clock's thread, which must never wait on a terminal.
     private let queue: DispatchQueue?
@@ -62,7 +64,8 @@ public final class Dashboard: @unchecked Sendable {
     public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
         lock.withLock {
             let failure = status?.lastFailure
-            if let failure, failure != panels[id]?.status?.lastFailure { message = "\(id): \(failure)" }
+            if let failure, failure != panels[id]?.status?.lastFailure { setMessage("\(id): \(failure)") }
+            if panels[id].map({ $0.family != family || $0.title != title }) ?? true { arranged = false }
             panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
         }
         redraw()
@@ -73,6 +76,7 @@ public final class Dashboard: @unchecked Sendable {
         let removed = lock.withLock {
             let gone = panels.keys.filter { !ids.contains($0) }
             for id in gone { panels[id] = nil }
+            if !gone.isEmpty { arranged = false }
             return !gone.isEmpty
         }
         if removed { redraw() }
@@ -80,8 +84,14 @@ public final class Dashboard: @unchecked Sendable {
 
     /// Shows `line` under the boxes, in place of the previous message.
     public func post(_ line: String) {
-        lock.withLock { message = line }
+        lock.withLock { setMessage(line) }
         redraw()
+    }
+
+    /// Called with the lock held.
+    private func setMessage(_ line: String) {
+        if line != message { arranged = false }
+        message = line
     }
 
     /// Draws the current frame, writes what changed, and sets the next tick if a box needs one.
@@ -94,10 +104,11 @@ public final class Dashboard: @unchecked Sendable {
         lock.withLock {
             let now = clock.now()
             let changes: String
-            if arrangement == currentArrangement(), !screen.isEmpty {
+            if arranged, !screen.isEmpty {
                 changes = redrawInPlace(now: now)
             } else {
                 let next = compose(now: now)
+                arranged = true
                 changes = difference(from: screen, to: next)
                 screen = next
             }
@@ -116,18 +127,17 @@ public final class Dashboard: @unchecked Sendable {
 
     /// Where each box's top-left cell is on the screen, from the last full compose.
     private var positions: [String: (row: Int, column: Int)] = [:]
-    /// What the last full compose arranged: ids, families, titles, message and width.
-    private var arrangement: [String] = []
-
-    private func currentArrangement() -> [String] {
-        panels.keys.sorted().map { "\($0)|\(panels[$0]!.family.rawValue)|\(panels[$0]!.title)" } + ["\(message ?? "")|\(width)"]
-    }
+    /// The ids in the order the last full compose placed them.
+    private var order: [String] = []
+    /// Whether the screen is arranged as now: no box added, removed or resized, no new title,
+    /// message or width since the last full compose. Cleared wherever one of those changes.
+    private var arranged = false
 
     /// Draws again the boxes not kept from the last frame, and compares each with its place on the
     /// screen.
     private func redrawInPlace(now: Date) -> String {
         var output = ""
-        for id in panels.keys.sorted() where panels[id]!.drawn == nil {
+        for id in order where panels[id]!.drawn == nil {
             guard let origin = positions[id] else { continue }
             let box = self.box(id, now: now)
             for (offset, row) in box.enumerated() {
@@ -166,7 +176,7 @@ public final class Dashboard: @unchecked Sendable {
         var lineIDs: [String] = []
         var lineWidth = 0
         positions = [:]
-        arrangement = currentArrangement()
+        order = panels.keys.sorted()
         func flushLine() {
             var column = 0
             for (id, box) in zip(lineIDs, line) {
@@ -187,7 +197,7 @@ public final class Dashboard: @unchecked Sendable {
             line = []
             lineWidth = 0
         }
-        for id in panels.keys.sorted() {
+        for id in order {
             let box = self.box(id, now: now)
             let boxWidth = box.first?.count ?? 0
             if !line.isEmpty, lineWidth + 1 + boxWidth > width { flushLine() }

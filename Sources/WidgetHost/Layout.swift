@@ -289,6 +289,7 @@ public struct Layout: Sendable {
         let proposal = Proposal(width: size.width, height: size.height)
         let chosen = self.size(tree, node, proposal, axis: nil)
         var elements: [PlacedElement] = []
+        elements.reserveCapacity(tree.kinds.count)
         let rect = LayoutRect(
             x: metrics.snap((size.width - chosen.width) / 2), y: metrics.snap((size.height - chosen.height) / 2),
             width: chosen.width, height: chosen.height)

@@ -73,21 +73,21 @@ public enum TerminalText {
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Double]? in
             guard isASCII(bytes) else { return nil }
             let space = UInt8(ascii: " ")
-            let count = bytes.reduce(1) { $1 == space ? $0 + 1 : $0 }
-            return [Double](unsafeUninitializedCapacity: count) { widths, initialized in
-                var start = 0
-                for index in 0..<bytes.count where bytes[index] == space {
-                    widths.initializeElement(at: initialized, to: Double(index - start))
-                    initialized += 1
-                    start = index + 1
-                }
-                widths.initializeElement(at: initialized, to: Double(bytes.count - start))
-                initialized += 1
+            var widths: [Double] = []
+            widths.reserveCapacity(bytes.reduce(1) { $1 == space ? $0 + 1 : $0 })
+            var start = 0
+            for index in 0..<bytes.count where bytes[index] == space {
+                widths.append(Double(index - start))
+                start = index + 1
             }
+            widths.append(Double(bytes.count - start))
+            return widths
         }
         if case let widths?? = ascii { return widths }
-        guard text.unicodeScalars.count == text.count else { return nil }
+        // Each scalar a character of its own (found without breaking the text into characters).
+        guard isSimple(text) else { return nil }
         var widths: [Double] = []
+        widths.reserveCapacity(text.unicodeScalars.reduce(1) { $1 == " " ? $0 + 1 : $0 })
         var current = 0
         for scalar in text.unicodeScalars {
             if scalar == " " {
@@ -380,12 +380,16 @@ public struct TerminalRenderer: Sendable {
             self.columns = columns
             self.rows = rows
             self.appearance = appearance
-            // Each row its own, with room for the frame's two sides.
-            cells = (0..<rows).map { _ in
-                [Cell](unsafeUninitializedCapacity: columns + 2) { buffer, count in
-                    buffer.baseAddress!.initialize(repeating: Cell(), count: columns)
-                    count = columns
-                }
+            // Each row its own, with room for the frame's two sides. (Not by
+            // `unsafeUninitializedCapacity`, which looks its storage type up at run time, per row.)
+            let blank = Cell()
+            cells = []
+            cells.reserveCapacity(rows + 2)
+            for _ in 0..<rows {
+                var row: [Cell] = []
+                row.reserveCapacity(columns + 2)
+                row.append(contentsOf: repeatElement(blank, count: columns))
+                cells.append(row)
             }
         }
 

@@ -79,6 +79,25 @@ import WidgetWire
         #expect(dashboard.text.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) == "loaded libGame.so")
     }
 
+    /// A box's new title or family, or a new terminal width, arranges the whole screen again.
+    @Test func aNewTitleFamilyOrWidthArrangesTheScreenAgain() {
+        let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
+        for number in 1...2 {
+            dashboard.show(
+                id: "w-\(number)", family: .systemSmall, title: "W",
+                status: status(ViewNode("text", attributes: JSONObject([("text", .string("box \(number)"))]))))
+        }
+        #expect(dashboard.text.split(separator: "\n").count == 12)
+        dashboard.show(id: "w-1", family: .systemSmall, title: "Renamed", status: nil)
+        #expect(dashboard.text.hasPrefix("╭─ w-1 · Renamed"))
+        // A medium box does not fit beside a small one in 50 columns: it goes below.
+        dashboard.show(id: "w-2", family: .systemMedium, title: "W", status: nil)
+        #expect(dashboard.text.split(separator: "\n").count == 24)
+        dashboard.width = 80
+        dashboard.redraw()
+        #expect(dashboard.text.split(separator: "\n").count == 12)
+    }
+
     @Test func instancesWithoutAnEntrySayWhy() {
         let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 80) { _ in }
         var missing = status(ViewNode("text"))
