@@ -646,14 +646,15 @@ markdown += """
       out and drawn again, the others are kept (200 frames). Medians. The floor renders the same
       trees with the plain-text renderer, which does no layout. Cells written per tick count what the
       comparison wrote as the timer's seconds change, then on a redraw with nothing changed.
-      Where a full frame's time goes (`perf record` of `BENCH_ONLY=frames`): about two thirds in
-      layout (a third of the frame sizing: a stack asks each child about several proposals,
-      flexibility probes, shares, the final rectangle, some 150 sizings per widget, most answered
-      from the nodes' memos; a fifth placing; a sixth building the layout tree from the view tree),
-      about a fifth drawing and framing the boxes, and a few per cent comparing them with the
-      screen. The layout tree is plain values stored by number, its memos in shared arrays, so a
-      widget's layout allocates a few arrays, not an object per node; text is sized by adding its
-      words' widths (measured once per layout), and lines are cut out of the text only when placed.
+      Where a full frame's time goes (callgrind of `BENCH_ONLY=frames`, 19 million instructions a
+      full frame, against 30 million before the latest changes; instruction counts do not move with
+      this machine's speed): about two thirds in layout (a third sizing, where a stack asks each
+      child about several proposals; a sixth placing; a sixth building the layout tree from the view
+      tree), about a quarter making, drawing and framing the boxes' cells, and a few per cent
+      comparing them with the screen. The layout tree is plain values stored by number, its memos in
+      shared arrays, and is reused from layout to layout with its arrays' room kept; a text is sized
+      once per width and line limit (a stack asks at several heights), by adding its words' widths,
+      and its lines are cut out only when placed; a style is copied as one reference.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.
