@@ -138,9 +138,9 @@ public protocol LayoutMetrics: Sendable {
     var barThickness: Double { get }
     /// Rounds a length to the grid: whole cells in a terminal.
     func snap(_ length: Double) -> Double
-    /// The widths of `text`'s words (split at every U+0020 space), where the width of any run of them is
-    /// exactly the sum of theirs and the spaces': then sizing wraps by adding numbers, without
-    /// making the lines. Nil where widths do not add up so.
+    /// The widths of `text`'s words (split at every U+0020 space), where the width of any run of
+    /// them is exactly the sum of theirs and the spaces': then sizing wraps by adding numbers,
+    /// without making the lines. Nil where widths do not add up so.
     func wordWidths(of text: String, style: TextStyle) -> [Double]?
 }
 
@@ -861,7 +861,7 @@ public struct Layout: Sendable {
     /// characters), then cut to `lineLimit` and to the lines `proposal.height` holds, the last line
     /// ending in "…" when anything was cut.
     func wrap(_ run: TextRun, _ proposal: Proposal) -> [String] {
-        let (text, style, lineLimit) = (run.text, run.style, run.lineLimit)
+        let (text, style) = (run.text, run.style)
         let (width, hasNewline) = oneLine(run)
         // Most text fits on its one line: no breaking, no cutting.
         if !hasNewline, proposal.height.map({ $0 >= run.lineHeight }) ?? true,
@@ -883,7 +883,7 @@ public struct Layout: Sendable {
             lines = quick ?? breakLines(text, style, hasNewline: hasNewline, width: proposal.width, maximum: maximum)
             run.lines.append((key, maximum, lines))
         }
-        return limited(lines, style, lineLimit: lineLimit, proposal)
+        return limited(lines, style, limit: limit, proposal)
     }
 
     /// The size `wrap` gives text, worked out from its words' widths without making its lines: the
@@ -1004,15 +1004,6 @@ public struct Layout: Sendable {
         return limit
     }
 
-    /// How many lines text may take: its `lineLimit`, and what the proposed height holds.
-    func lineCount(_ style: TextStyle, lineLimit: Int?, _ proposal: Proposal) -> Int {
-        var limit = lineLimit.map { max(1, $0) } ?? Int.max
-        if let height = proposal.height, height.isFinite {
-            limit = min(limit, max(1, Int((height / metrics.lineHeight(style)).rounded(.down))))
-        }
-        return limit
-    }
-
     /// Text broken into lines at `width` (nil: only at newlines).
     func breakLines(_ text: String, _ style: TextStyle, hasNewline: Bool, width proposed: Double?, maximum: Int = .max) -> [String] {
         var lines: [String] = []
@@ -1067,9 +1058,8 @@ public struct Layout: Sendable {
         return lines
     }
 
-    /// Lines cut to `lineLimit` and to what `proposal.height` holds, the last ending in "…".
-    func limited(_ lines: [String], _ style: TextStyle, lineLimit: Int?, _ proposal: Proposal) -> [String] {
-        let limit = lineCount(style, lineLimit: lineLimit, proposal)
+    /// Lines cut to `limit` (the text's `lineCount`), the last ending in "…".
+    func limited(_ lines: [String], _ style: TextStyle, limit: Int, _ proposal: Proposal) -> [String] {
         guard lines.count > limit else { return lines }
         var kept = Array(lines.prefix(limit))
         kept[kept.count - 1] = truncated(kept[kept.count - 1], style, to: proposal.width)
