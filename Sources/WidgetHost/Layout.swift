@@ -353,13 +353,13 @@ public struct Layout: Sendable {
         @exclusivity(unchecked) var frames: [Frame] = []
         @exclusivity(unchecked) var styles: [TextStyle] = []
         /// The size each node chose for each proposal it got.
-        @exclusivity(unchecked) var sizes = Memo<Size>()
+        @exclusivity(unchecked) var sizes = Memo<ProposalKey, Size>()
         /// For stacks: where in `stacked` their children's sizes for a proposal are (placing asks
         /// again for the proposal sizing asked about).
-        @exclusivity(unchecked) var stackedAt = Memo<Int>()
+        @exclusivity(unchecked) var stackedAt = Memo<ProposalKey, Int>()
         @exclusivity(unchecked) var stacked: [Size] = []
-        /// Each text's sizes by width and the lines it may take (as the height of the key).
-        @exclusivity(unchecked) var textSizes = Memo<Size>()
+        /// Each text's sizes (by its number in `texts`) for a width and the lines it may take.
+        @exclusivity(unchecked) var textSizes = Memo<TextKey, Size>()
 
         func add(_ kind: Kind) -> Int {
             kinds.append(kind)
@@ -416,28 +416,35 @@ public struct Layout: Sendable {
         /// Text `index`'s size at `width` with at most `limit` lines, if known: sized with that
         /// limit, or with a higher one that it did not reach (it took all its lines, which `limit`
         /// keeps too).
-        func textSize(_ index: Int, width: Double, limit: Int) -> Size? {
+        func textSize(_ index: Int, _ asked: TextKey) -> Size? {
             let lineHeight = texts[index].lineHeight
             return textSizes.first(index) { key, size in
-                guard key.width == width else { return false }
-                if key.height == Double(limit) { return true }
+                guard key.width == asked.width else { return false }
+                if key.limit == asked.limit { return true }
                 guard lineHeight > 0 else { return false }
                 // Fewer lines than its limit: not cut (a cut text takes all the lines it may).
                 let lines = (size.height / lineHeight).rounded()
-                return lines < key.height! && lines <= Double(limit)
+                return lines < Double(key.limit) && lines <= Double(asked.limit)
             }
         }
     }
 
-    struct Key: Equatable {
+    /// A proposal, and the axis of the stack that makes it.
+    struct ProposalKey: Equatable {
         let width: Double?
         let height: Double?
         let axis: Axis?
     }
 
+    /// What a text's size depends on: the width offered, and how many lines it may take.
+    struct TextKey: Equatable {
+        let width: Double
+        let limit: Int
+    }
+
     /// Values remembered per node and proposal, all in one array: each node's a chain through it,
     /// newest first (a node is asked about a handful of proposals, some about more than eight).
-    struct Memo<Value> {
+    struct Memo<Key: Equatable, Value> {
         /// Each node's newest entry, or -1.
         private var heads: [Int32] = []
         private var entries: [(key: Key, value: Value, next: Int32)] = []
@@ -451,13 +458,7 @@ public struct Layout: Sendable {
         }
 
         func value(_ node: Int, _ key: Key) -> Value? {
-            var index = heads[node]
-            while index >= 0 {
-                let entry = entries[Int(index)]
-                if entry.key == key { return entry.value }
-                index = entry.next
-            }
-            return nil
+            first(node) { known, _ in known == key }
         }
 
         /// The newest of the node's values that `matches`.
@@ -503,7 +504,6 @@ public struct Layout: Sendable {
             self.lineLimit = lineLimit
             self.lineHeight = lineHeight
         }
-
     }
 
     /// A `frame` modifier's bounds, in layout units; `.infinity` for a maximum that takes all.
@@ -517,6 +517,9 @@ public struct Layout: Sendable {
         var alignment: Alignment
         var isFixed: Bool { minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil }
     }
+
+    /// Whether a font weight is drawn bold: semibold and heavier.
+    static func isBold(weight: String) -> Bool { ["semibold", "bold", "heavy", "black"].contains(weight) }
 
     /// The view tree as layout sees it: styles pushed down to the text, padding as wrappers, views it
     /// does not know as their children stacked vertically. Adds its nodes to `tree`; returns the
@@ -533,11 +536,11 @@ public struct Layout: Sendable {
                     style.size = nil
                 } else if let size = modifier.value["size"]?.numberValue {
                     style.size = size
-                    if let weight = modifier.value["weight"]?.stringValue { style.bold = ["semibold", "bold", "heavy", "black"].contains(weight) }
+                    if let weight = modifier.value["weight"]?.stringValue { style.bold = Self.isBold(weight: weight) }
                 }
             case "bold": style.bold = modifier.value.boolValue ?? true
             case "fontWeight":
-                if let weight = modifier.value.stringValue { style.bold = ["semibold", "bold", "heavy", "black"].contains(weight) }
+                if let weight = modifier.value.stringValue { style.bold = Self.isBold(weight: weight) }
             case "multilineTextAlignment": style.alignment = modifier.value.stringValue ?? "leading"
             case "foregroundColor", "foregroundStyle":
                 switch Paint(modifier.value) {
@@ -643,10 +646,18 @@ public struct Layout: Sendable {
 
     // MARK: Sizing
 
+    /// A node's size for a proposal: measured once, then remembered.
     func size(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
-        // Text keeps its sizes by width and line limit (`Tree.textSize`), not by proposal.
-        if case .text = tree.kinds[node] { return measure(tree, node, proposal, axis: axis) }
-        let key = Key(width: proposal.width, height: proposal.height, axis: axis)
+        if case .text(let index) = tree.kinds[node] {
+            // Text's size depends on the width and on how many lines it may take, not on the height
+            // itself: stacks ask at several heights for each width, and the text is sized once.
+            let key = TextKey(width: proposal.width ?? .infinity, limit: lineCount(tree.texts[index], proposal))
+            if let known = tree.textSize(index, key) { return known }
+            let chosen = measure(tree, node, proposal, axis: axis)
+            tree.textSizes.insert(index, key, chosen)
+            return chosen
+        }
+        let key = ProposalKey(width: proposal.width, height: proposal.height, axis: axis)
         if let known = tree.sizes.value(node, key) { return known }
         let chosen = measure(tree, node, proposal, axis: axis)
         tree.sizes.insert(node, key, chosen)
@@ -656,14 +667,7 @@ public struct Layout: Sendable {
     func measure(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
         switch tree.kinds[node] {
         case .text(let index):
-            // Text's size depends on the width and on how many lines it may take, not on the height
-            // itself: stacks ask at several heights for each width, and the text is sized once.
-            let run = tree.texts[index]
-            let (width, limit) = (proposal.width ?? .infinity, lineCount(run, proposal))
-            if let known = tree.textSize(index, width: width, limit: limit) { return known }
-            let size = textSize(run, proposal)
-            tree.textSizes.insert(index, Key(width: width, height: Double(limit), axis: nil), size)
-            return size
+            return textSize(tree.texts[index], proposal)
         case .spacer(let minLength):
             let minimum = minLength ?? 0
             switch axis {
@@ -784,7 +788,7 @@ public struct Layout: Sendable {
     /// needs and spacers the rest. The children's sizes go into `tree.stacked`, in order, from the
     /// place it returns (remembered per proposal: placing asks again).
     func stackSizes(_ tree: Tree, _ node: Int, _ axis: Axis, spacing: Double?, _ children: Range<Int>, _ proposal: Proposal) -> Int {
-        let key = Key(width: proposal.width, height: proposal.height, axis: axis)
+        let key = ProposalKey(width: proposal.width, height: proposal.height, axis: axis)
         if let known = tree.stackedAt.value(node, key) { return known }
         let start = tree.stacked.count
         tree.stacked.append(contentsOf: repeatElement(Size(width: 0, height: 0), count: children.count))
