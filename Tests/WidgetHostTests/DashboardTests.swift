@@ -20,6 +20,15 @@ import WidgetWire
             ])
     }
 
+    /// Small boxes "w-1" to "w-`count`", titled "W", each showing "box" and its number.
+    func showTextBoxes(_ count: Int, on dashboard: Dashboard) {
+        for number in 1...count {
+            dashboard.show(
+                id: "w-\(number)", family: .systemSmall, title: "W",
+                status: status(ViewNode("text", attributes: JSONObject([("text", .string("box \(number)"))]))))
+        }
+    }
+
     @Test func aTickWritesOnlyTheCellsThatChanged() {
         let written = LockedList<String>()
         let dashboard = Dashboard(
@@ -63,11 +72,7 @@ import WidgetWire
 
     @Test func boxesFillRowsAsWideAsTheTerminal() {
         let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
-        for number in 1...3 {
-            dashboard.show(
-                id: "w-\(number)", family: .systemSmall, title: "W",
-                status: status(ViewNode("text", attributes: JSONObject([("text", .string("box \(number)"))]))))
-        }
+        showTextBoxes(3, on: dashboard)
         let lines = dashboard.text.split(separator: "\n", omittingEmptySubsequences: false)
         // Two 22-column boxes and a gap fit in 50 columns; the third goes below.
         #expect(lines.count == 24)
@@ -82,11 +87,7 @@ import WidgetWire
     /// A box's new title or family, or a new terminal width, arranges the whole screen again.
     @Test func aNewTitleFamilyOrWidthArrangesTheScreenAgain() {
         let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
-        for number in 1...2 {
-            dashboard.show(
-                id: "w-\(number)", family: .systemSmall, title: "W",
-                status: status(ViewNode("text", attributes: JSONObject([("text", .string("box \(number)"))]))))
-        }
+        showTextBoxes(2, on: dashboard)
         #expect(dashboard.text.split(separator: "\n").count == 12)
         dashboard.show(id: "w-1", family: .systemSmall, title: "Renamed", status: nil)
         #expect(dashboard.text.hasPrefix("╭─ w-1 · Renamed"))
