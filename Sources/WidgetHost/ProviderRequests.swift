@@ -30,6 +30,11 @@ public enum RequestKind: String, CaseIterable, Sendable {
         }
     }
 
+    init?(abiValue: UInt32) {
+        guard let kind = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
+        self = kind
+    }
+
     /// Whether only configurable widgets answer it.
     var needsConfiguration: Bool { self == .options || self == .recommendations }
 

@@ -78,11 +78,11 @@ public enum WidgetWorker {
         let clock = ManualClock(now: options.now)
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
         registry.load(file: options.bundlePath)
-        channel.send(hello(registry))
+        channel.send(.hello(hello(registry)))
         while true {
-            let frame: WorkerFrame
+            let message: WorkerMessage
             do {
-                frame = try channel.receive()
+                message = try channel.receive()
             } catch {
                 // The host closed the channel (or is gone): nothing more to do. No exit handlers: a
                 // bundle's static destructors must not be able to keep the worker alive.
@@ -93,21 +93,21 @@ public enum WidgetWorker {
                 HostLog.log(.error, "worker for \(options.bundlePath): \(error)")
                 exit(3)
             }
-            if let now = frame["now"]?.numberValue { clock.advance(to: Date(timeIntervalSince1970: now)) }
-            switch frame.operation {
-            case "request":
+            switch message {
+            case .request(let request):
+                clock.advance(to: request.now)
                 // Answered from the provider's queue: no other thread in between.
-                serve(frame, registry: registry) { channel.send($0) }
-            case "clock":
-                break
-            default:
-                HostLog.warning("worker for \(options.bundlePath): unknown message \"\(frame.operation)\"; ignored")
+                serve(request, registry: registry) { channel.send(.answer($0)) }
+            case .clock(let now):
+                clock.advance(to: now)
+            case .hello, .answer:
+                HostLog.warning("worker for \(options.bundlePath): a message only a worker sends came from the host; ignored")
             }
         }
     }
 
-    private static func hello(_ registry: WidgetRegistry) -> WorkerFrame {
-        var header = JSONObject([("op", .string("hello")), ("pid", .number(Double(getpid())))])
+    private static func hello(_ registry: WidgetRegistry) -> JSONObject {
+        var header = JSONObject([("pid", .number(Double(getpid())))])
         if let bundle = registry.bundles.first {
             header["bundle"] = .object(
                 JSONObject([
@@ -133,45 +133,30 @@ public enum WidgetWorker {
             })
         header["problems"] = .array(
             registry.problems.map { .object(JSONObject([("reason", .string($0.reason.rawValue)), ("message", .string($0.message))])) })
-        return WorkerFrame(header: header)
+        return header
     }
 
-    private static func serve(_ frame: WorkerFrame, registry: WidgetRegistry, reply send: @escaping @Sendable (WorkerFrame) -> Void) {
-        let id = frame["id"] ?? .null
-        guard let requestKind = frame["request"]?.stringValue.flatMap(RequestKind.init(rawValue:)),
-            let kind = frame["kind"]?.stringValue, let due = frame["due"]?.numberValue
-        else {
-            return send(
-                WorkerFrame(
-                    header: JSONObject([
-                        ("op", .string("error")), ("id", id), ("reason", .string(RequestError.Reason.malformedResult.rawValue)),
-                        ("message", .string("the host sent a malformed request")),
-                    ])))
-        }
-        let family = frame["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:))
-        let configuration = String(decoding: frame.body, as: UTF8.self)
+    private static func serve(_ request: WorkerRequest, registry: WidgetRegistry, reply send: @escaping @Sendable (WorkerAnswer) -> Void) {
+        let kind = request.widget
+        let configuration = String(decoding: request.configuration, as: UTF8.self)
         registry.submitForHost(
-            requestKind, kind: kind, family: family, isPreview: frame["preview"]?.boolValue ?? false,
-            configuration: configuration.isEmpty ? "{}" : configuration, parameter: frame["parameter"]?.stringValue,
-            environment: frame["environment"].flatMap(RenderingEnvironment.init(json:)), due: Date(timeIntervalSince1970: due)
+            request.kind, kind: kind, family: request.family, isPreview: request.isPreview,
+            configuration: configuration.isEmpty ? "{}" : configuration, parameter: request.parameter, environment: request.environment,
+            due: request.due
         ) { result in
-            var reply = WorkerFrame(header: JSONObject([("op", .string("result")), ("id", id)]))
+            let outcome: WorkerAnswer.Outcome
             switch result {
-            case .success(let bytes):
-                // The provider's bytes as it gave them: the host checks them.
-                reply.body = bytes
-            case .failure(let error):
-                reply.header["op"] = .string("error")
-                reply.header["reason"] = .string(error.reason.rawValue)
-                reply.header["message"] = .string(error.message)
+            // The provider's bytes as it gave them: the host checks them.
+            case .success(let bytes): outcome = .result(bytes)
+            case .failure(let error): outcome = .error(error.reason, error.message)
             }
+            // A call still inside the bundle after its deadline can only be ended with the process;
+            // the provider's memory after the call is for the host's statistics.
             let statistics = registry.statistics(kind: kind)
-            // A call still inside the bundle after its deadline can only be ended with the process.
-            if (statistics?.stuckCalls ?? 0) > 0 { reply.header["stuck"] = .bool(true) }
-            // The provider's memory after the call, for the host's statistics.
-            reply.header["live"] = statistics?.liveBytes.map { .number(Double($0)) } ?? .null
-            reply.header["peak"] = statistics?.peakBytes.map { .number(Double($0)) } ?? .null
-            send(reply)
+            send(
+                WorkerAnswer(
+                    id: request.id, outcome: outcome, stuck: (statistics?.stuckCalls ?? 0) > 0, liveBytes: statistics?.liveBytes,
+                    peakBytes: statistics?.peakBytes))
         }
     }
 }

@@ -2,33 +2,268 @@ import Foundation
 import Glibc
 import WidgetWire
 
-/// One message between the host and a worker process: a JSON header, and optionally a body of raw
-/// bytes (a configuration, or a result in the ABI's JSON encoding).
+/// One message between the host and a worker process.
 ///
-/// On the wire: `[u32 header length][u32 body length][header][body]`, lengths little-endian. The
-/// encoding is the ABI's: headers and bodies are the JSON a bundle reads and writes.
-struct WorkerFrame: Sendable {
-    var header: JSONObject
-    var body: [UInt8] = []
+/// On the wire: `[u32 length][u8 type][fields]`, the length counting what follows it, integers
+/// little-endian. A request carries what the ABI's `widget_request_t` carries, with the C header's
+/// numbers for the request kind, family and environment, and its configuration as the JSON the
+/// bundle reads; an answer carries the bundle's bytes as it gave them (the host checks them). Both
+/// are fields in a fixed order, so neither side parses JSON to route a request. Only the worker's
+/// first message, what it loaded, is a JSON object.
+enum WorkerMessage: Sendable {
+    /// Worker to host, first and once: the bundle it loaded, its widgets and its problems.
+    case hello(JSONObject)
+    /// Host to worker: one request for one provider.
+    case request(WorkerRequest)
+    /// Host to worker: the host's time, by which the worker's deadlines are measured.
+    case clock(now: Date)
+    /// Worker to host: a request's answer.
+    case answer(WorkerAnswer)
 
-    /// Bodies are bounded by the ABI's result limit, with room for the header around them.
+    /// The type byte on the wire.
+    fileprivate enum Tag: UInt8 {
+        case hello = 1, request, clock, answer
+    }
+
+    /// Bodies are bounded by the ABI's result limit, with room for the fields around them.
     static let maximumLength = PendingRequests.maximumResultBytes + (1 << 20)
 
-    subscript(key: String) -> JSONValue? { header[key] }
-    var operation: String { header["op"]?.stringValue ?? "" }
-    var id: UInt64? { header["id"]?.numberValue.flatMap { UInt64(exactly: $0) } }
-
+    /// The message on the wire, its length first.
     func encoded() -> [UInt8] {
-        var writer = JSONWriter(reservingCapacity: 256)
-        writer.write(.object(header))
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(8 + writer.bytes.count + body.count)
-        for length in [UInt32(writer.bytes.count), UInt32(body.count)] {
-            withUnsafeBytes(of: length.littleEndian) { bytes.append(contentsOf: $0) }
+        var writer = MessageWriter()
+        switch self {
+        case .hello(let object):
+            writer.tag(.hello)
+            var json = JSONWriter(reservingCapacity: 1024)
+            json.write(.object(object))
+            writer.bytes += json.bytes
+        case .request(let request):
+            writer.tag(.request)
+            writer.integer(request.id)
+            writer.integer(request.kind.abiValue)
+            writer.integer(request.family?.abiValue ?? UInt32.max)
+            writer.integer(request.isPreview ? 1 as UInt8 : 0)
+            writer.integer(request.environment.abiColorScheme)
+            writer.integer(request.environment.abiRenderingMode)
+            writer.integer(request.environment.showsContainerBackground ? 1 as UInt8 : 0)
+            writer.date(request.now)
+            writer.date(request.due)
+            writer.string(request.widget)
+            writer.optionalString(request.parameter)
+            writer.data(request.configuration)
+        case .clock(let now):
+            writer.tag(.clock)
+            writer.date(now)
+        case .answer(let answer):
+            writer.tag(.answer)
+            writer.integer(answer.id)
+            writer.integer(answer.stuck ? 1 as UInt8 : 0)
+            writer.integer(answer.liveBytes ?? -1)
+            writer.integer(answer.peakBytes ?? -1)
+            switch answer.outcome {
+            case .result(let bytes):
+                writer.integer(0 as UInt8)
+                writer.data(bytes)
+            case .error(let reason, let message):
+                writer.integer(1 as UInt8)
+                writer.string(reason.rawValue)
+                writer.string(message)
+            }
         }
-        bytes += writer.bytes
-        bytes += body
+        return writer.finished()
+    }
+
+    /// Decodes the fields after the length; throws what is wrong with them.
+    init(fields: UnsafeRawBufferPointer) throws(ChannelError) {
+        var reader = MessageReader(fields)
+        let tagByte: UInt8 = try reader.integer("its type")
+        guard let tag = Tag(rawValue: tagByte) else { throw .malformed("unknown message type \(tagByte)") }
+        switch tag {
+        case .hello:
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(reader.rest().assumingMemoryBound(to: UInt8.self))
+            } catch {
+                throw .malformed("hello: \(error)")
+            }
+            guard case .object(let object) = json else { throw .malformed("hello: not a JSON object") }
+            self = .hello(object)
+            return
+        case .request:
+            let id: UInt64 = try reader.integer("a request's id")
+            let kindValue: UInt32 = try reader.integer("a request's kind")
+            guard let kind = RequestKind(abiValue: kindValue) else { throw .malformed("a request of unknown kind \(kindValue)") }
+            let familyValue: UInt32 = try reader.integer("a request's family")
+            let family = WidgetFamily(abiValue: familyValue)
+            guard family != nil || familyValue == UInt32.max else { throw .malformed("a request for unknown family \(familyValue)") }
+            let isPreview: UInt8 = try reader.integer("a request's preview flag")
+            let colorScheme: UInt32 = try reader.integer("a request's colour scheme")
+            let renderingMode: UInt32 = try reader.integer("a request's rendering mode")
+            let background: UInt8 = try reader.integer("a request's container background flag")
+            let now = try reader.date("a request's time")
+            let due = try reader.date("a request's deadline")
+            let widget = try reader.string("a request's widget kind")
+            let parameter = try reader.optionalString("a request's parameter")
+            let configuration = try reader.data("a request's configuration")
+            self = .request(
+                WorkerRequest(
+                    id: id, kind: kind, widget: widget, family: family, isPreview: isPreview != 0,
+                    environment: RenderingEnvironment(abiColorScheme: colorScheme, abiRenderingMode: renderingMode, showsContainerBackground: background != 0),
+                    now: now, due: due, parameter: parameter, configuration: configuration))
+        case .clock:
+            self = .clock(now: try reader.date("the clock's time"))
+        case .answer:
+            let id: UInt64 = try reader.integer("an answer's id")
+            let stuck: UInt8 = try reader.integer("an answer's stuck flag")
+            let live: Int64 = try reader.integer("an answer's live bytes")
+            let peak: Int64 = try reader.integer("an answer's peak bytes")
+            let outcome: WorkerAnswer.Outcome
+            switch try reader.integer("an answer's outcome") as UInt8 {
+            case 0:
+                outcome = .result(try reader.data("an answer's result"))
+            case 1:
+                let reasonText = try reader.string("an error's reason")
+                // A reason this host does not know still fails the request, as the provider's failure.
+                let reason = RequestError.Reason(rawValue: reasonText) ?? .providerFailed
+                outcome = .error(reason, try reader.string("an error's message"))
+            case let other:
+                throw .malformed("an answer with unknown outcome \(other)")
+            }
+            self = .answer(
+                WorkerAnswer(id: id, outcome: outcome, stuck: stuck != 0, liveBytes: live < 0 ? nil : live, peakBytes: peak < 0 ? nil : peak))
+        }
+        guard reader.isAtEnd else { throw .malformed("\(reader.remaining) bytes after a \(tag) message") }
+    }
+}
+
+/// A request for one provider, as the host sends it to the bundle's worker.
+struct WorkerRequest: Sendable {
+    var id: UInt64
+    var kind: RequestKind
+    /// The widget's kind.
+    var widget: String
+    /// Nil for requests that are not for one family (options, recommendations).
+    var family: WidgetFamily?
+    var isPreview: Bool
+    var environment: RenderingEnvironment
+    /// The host's time when it sent the request, and the request's deadline on the host's clock.
+    var now: Date
+    var due: Date
+    /// The parameter's name, the URL or the intent, for the request kinds that carry one.
+    var parameter: String?
+    /// The configuration, as the JSON the bundle reads.
+    var configuration: [UInt8]
+}
+
+/// A worker's answer to one request.
+struct WorkerAnswer: Sendable {
+    enum Outcome: Sendable {
+        /// The bundle's bytes as it gave them.
+        case result([UInt8])
+        case error(RequestError.Reason, String)
+    }
+
+    var id: UInt64
+    var outcome: Outcome
+    /// The call is still inside the bundle after its deadline: only ending the worker takes it back.
+    var stuck: Bool
+    /// The provider's memory after the call (nil when the worker has no memory guard).
+    var liveBytes: Int64?
+    var peakBytes: Int64?
+}
+
+/// Builds one message: a length to be filled in, then fields.
+private struct MessageWriter {
+    var bytes: [UInt8]
+
+    init() {
+        bytes = [0, 0, 0, 0]
+        bytes.reserveCapacity(256)
+    }
+
+    mutating func tag(_ tag: WorkerMessage.Tag) { bytes.append(tag.rawValue) }
+
+    mutating func integer<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func date(_ date: Date) { integer(date.timeIntervalSince1970.bitPattern) }
+
+    mutating func data(_ data: [UInt8]) {
+        integer(UInt32(data.count))
+        bytes += data
+    }
+
+    mutating func string(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            integer(UInt32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func optionalString(_ string: String?) {
+        integer(string == nil ? 0 as UInt8 : 1)
+        if let string { self.string(string) }
+    }
+
+    /// The message with its length.
+    mutating func finished() -> [UInt8] {
+        let length = UInt32(bytes.count - 4).littleEndian
+        withUnsafeBytes(of: length) { raw in
+            for index in 0..<4 { bytes[index] = raw[index] }
+        }
         return bytes
+    }
+}
+
+/// Reads one message's fields in order, each checked against what is left.
+private struct MessageReader {
+    private let fields: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(_ fields: UnsafeRawBufferPointer) { self.fields = fields }
+
+    var remaining: Int { fields.count - offset }
+    var isAtEnd: Bool { offset == fields.count }
+
+    private mutating func take(_ count: Int, _ what: String) throws(ChannelError) -> UnsafeRawBufferPointer {
+        guard count <= remaining else { throw .malformed("\(what) is cut short") }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: fields[offset..<offset + count])
+    }
+
+    mutating func integer<T: FixedWidthInteger>(_ what: String) throws(ChannelError) -> T {
+        T(littleEndian: try take(MemoryLayout<T>.size, what).loadUnaligned(as: T.self))
+    }
+
+    mutating func date(_ what: String) throws(ChannelError) -> Date {
+        let seconds = Double(bitPattern: try integer(what))
+        guard seconds.isFinite else { throw .malformed("\(what) is not a finite time") }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    mutating func data(_ what: String) throws(ChannelError) -> [UInt8] {
+        let count = Int(try integer(what) as UInt32)
+        return Array(try take(count, what))
+    }
+
+    mutating func string(_ what: String) throws(ChannelError) -> String {
+        let count = Int(try integer(what) as UInt32)
+        return String(decoding: try take(count, what), as: UTF8.self)
+    }
+
+    mutating func optionalString(_ what: String) throws(ChannelError) -> String? {
+        switch try integer(what) as UInt8 {
+        case 0: return nil
+        case 1: return try string(what)
+        case let other: throw .malformed("\(what) has an unknown presence flag \(other)")
+        }
+    }
+
+    mutating func rest() -> UnsafeRawBufferPointer {
+        defer { offset = fields.count }
+        return UnsafeRawBufferPointer(rebasing: fields[offset...])
     }
 }
 
@@ -47,8 +282,8 @@ enum ChannelError: Error, CustomStringConvertible {
     }
 }
 
-/// A connected socket carrying frames both ways. Writes from several threads are whole frames, one
-/// at a time; reads are made by one thread.
+/// A connected socket carrying messages both ways. Writes from several threads are whole messages,
+/// one at a time; reads are made by one thread at a time.
 final class WorkerChannel: @unchecked Sendable {
     let descriptor: Int32
     private let writeLock = NSLock()
@@ -61,10 +296,10 @@ final class WorkerChannel: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
-    /// Sends one frame; false when the other side is gone. Never raises SIGPIPE.
+    /// Sends one message; false when the other side is gone. Never raises SIGPIPE.
     @discardableResult
-    func send(_ frame: WorkerFrame) -> Bool {
-        let bytes = frame.encoded()
+    func send(_ message: WorkerMessage) -> Bool {
+        let bytes = message.encoded()
         return writeLock.withLock {
             bytes.withUnsafeBytes { raw in
                 var offset = 0
@@ -81,44 +316,35 @@ final class WorkerChannel: @unchecked Sendable {
         }
     }
 
-    /// The next whole frame, blocking until it has arrived. Throws `.closed` at the end of the stream.
-    func receive() throws(ChannelError) -> WorkerFrame {
+    /// The next whole message, blocking until it has arrived. Throws `.closed` at the end of the stream.
+    func receive() throws(ChannelError) -> WorkerMessage {
         while true {
-            if let frame = try nextBufferedFrame() { return frame }
+            if let message = try nextBufferedMessage() { return message }
             try fillOnce()
         }
     }
 
-    /// A frame already buffered, if a whole one is.
-    func nextBufferedFrame() throws(ChannelError) -> WorkerFrame? {
+    /// A message already buffered, if a whole one is.
+    func nextBufferedMessage() throws(ChannelError) -> WorkerMessage? {
         let available = buffer.count - start
-        guard available >= 8 else { return nil }
-        let (headerLength, bodyLength) = buffer.withUnsafeBytes { raw in
-            (Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self))),
-             Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self))))
+        guard available >= 4 else { return nil }
+        let length = buffer.withUnsafeBytes { raw in
+            Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
         }
-        guard headerLength + bodyLength <= WorkerFrame.maximumLength else {
-            throw .malformed("a frame of \(headerLength + bodyLength) bytes exceeds the limit")
+        guard length <= WorkerMessage.maximumLength else {
+            throw .malformed("a message of \(length) bytes exceeds the limit of \(WorkerMessage.maximumLength)")
         }
-        guard available >= 8 + headerLength + bodyLength else { return nil }
-        let headerStart = start + 8
-        let bodyStart = headerStart + headerLength
-        let header: JSONValue
-        do {
-            header = try buffer.withUnsafeBufferPointer { all throws(JSONSyntaxError) in
-                try JSONValue.parse(UnsafeBufferPointer(rebasing: all[headerStart..<bodyStart]))
-            }
-        } catch {
-            throw .malformed("header: \(error)")
-        }
-        guard case .object(let object) = header else { throw .malformed("header is not an object") }
-        let body = Array(buffer[bodyStart..<bodyStart + bodyLength])
-        start = bodyStart + bodyLength
+        guard available >= 4 + length else { return nil }
+        let fieldsStart = start + 4
+        let message = try buffer.withUnsafeBytes { raw in
+            Result { () throws(ChannelError) in try WorkerMessage(fields: UnsafeRawBufferPointer(rebasing: raw[fieldsStart..<fieldsStart + length])) }
+        }.get()
+        start = fieldsStart + length
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
         }
-        return WorkerFrame(header: object, body: body)
+        return message
     }
 
     func fillOnce() throws(ChannelError) {

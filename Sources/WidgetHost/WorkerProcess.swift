@@ -55,7 +55,8 @@ struct WorkerExit: Error, CustomStringConvertible {
 /// One running worker process, seen from the host: its channel, the replies it owes, and a thread
 /// that reads its messages and its output until it ends.
 final class WorkerProcess: @unchecked Sendable {
-    typealias Reply = @Sendable (Result<WorkerFrame, WorkerExit>) -> Void
+    typealias Reply = @Sendable (Result<WorkerAnswer, WorkerExit>) -> Void
+    typealias HelloHandler = @Sendable (Result<JSONObject, WorkerExit>) -> Void
 
     let pid: pid_t
     let fileName: String
@@ -63,10 +64,11 @@ final class WorkerProcess: @unchecked Sendable {
     private let output: Int32
     private let exceeded: Int32
     private let lock = NSLock()
-    private var replies: [UInt64: (label: String, reply: Reply)] = [:]
+    /// The replies owed, with what each request was, for a crash diagnosis (`timeline of "k"`).
+    private var replies: [UInt64: (kind: RequestKind, widget: String, reply: Reply)] = [:]
     private var nextID: UInt64 = 1
-    private var hello: WorkerFrame?
-    private var helloWaiters: [Reply] = []
+    private var hello: JSONObject?
+    private var helloWaiters: [HelloHandler] = []
     private var ended: WorkerExit?
     private var killReason: String?
     private var closing = false
@@ -179,8 +181,8 @@ final class WorkerProcess: @unchecked Sendable {
     var hasEnded: Bool { lock.withLock { ended != nil } }
 
     /// Waits for the worker's first message (the bundle it loaded), or its end.
-    func awaitHello(_ handler: @escaping Reply) {
-        let ready: Result<WorkerFrame, WorkerExit>? = lock.withLock {
+    func awaitHello(_ handler: @escaping HelloHandler) {
+        let ready: Result<JSONObject, WorkerExit>? = lock.withLock {
             if let hello { return .success(hello) }
             if let ended { return .failure(ended) }
             helloWaiters.append(handler)
@@ -189,31 +191,25 @@ final class WorkerProcess: @unchecked Sendable {
         if let ready { handler(ready) }
     }
 
-    /// Sends a request; `reply` gets the worker's answer, or how it ended before answering. `label`
-    /// names the request in a crash diagnosis.
-    @discardableResult
-    func send(_ frame: WorkerFrame, label: String, reply: @escaping Reply) -> UInt64 {
-        var frame = frame
-        let (id, exit): (UInt64, WorkerExit?) = lock.withLock {
-            if let ended { return (0, ended) }
-            let id = nextID
+    /// Sends a request (its id is set here); `reply` gets the worker's answer, or how it ended
+    /// before answering.
+    func send(_ request: WorkerRequest, reply: @escaping Reply) {
+        var request = request
+        let exit: WorkerExit? = lock.withLock {
+            if let ended { return ended }
+            request.id = nextID
             nextID += 1
-            replies[id] = (label, reply)
-            return (id, nil)
+            replies[request.id] = (request.kind, request.widget, reply)
+            return nil
         }
-        if let exit {
-            reply(.failure(exit))
-            return 0
-        }
-        frame.header["id"] = .number(Double(id))
+        if let exit { return reply(.failure(exit)) }
         // A failed send means the worker is gone; its reader thread fails the reply.
-        channel.send(frame)
-        return id
+        channel.send(.request(request))
     }
 
     /// Tells the worker the host's time: what its deadlines are measured by.
     func send(now: Date) {
-        channel.send(WorkerFrame(header: JSONObject([("op", .string("clock")), ("now", .number(now.timeIntervalSince1970))])))
+        channel.send(.clock(now: now))
     }
 
     /// Kills the worker (SIGKILL); `reason` goes into the diagnosis of whatever it still owed.
@@ -251,7 +247,7 @@ final class WorkerProcess: @unchecked Sendable {
             }
             if descriptors[0].revents != 0 {
                 do {
-                    for frame in try channel.receiveAvailable() { deliver(frame) }
+                    for message in try channel.receiveAvailable() { deliver(message) }
                 } catch {
                     if case .malformed(let text) = error {
                         kill(because: "it sent a malformed message (\(text))")
@@ -263,21 +259,24 @@ final class WorkerProcess: @unchecked Sendable {
         finish()
     }
 
-    private func deliver(_ frame: WorkerFrame) {
-        if frame.operation == "hello" {
-            let waiters: [Reply] = lock.withLock {
-                hello = frame
+    private func deliver(_ message: WorkerMessage) {
+        switch message {
+        case .hello(let object):
+            let waiters: [HelloHandler] = lock.withLock {
+                hello = object
                 defer { helloWaiters = [] }
                 return helloWaiters
             }
-            for waiter in waiters { waiter(.success(frame)) }
-            return
+            for waiter in waiters { waiter(.success(object)) }
+        case .answer(let answer):
+            guard let reply = lock.withLock({ replies.removeValue(forKey: answer.id)?.reply }) else {
+                HostLog.warning("\(fileName): its worker answered request \(answer.id), which it was not asked or had answered; ignored")
+                return
+            }
+            reply(.success(answer))
+        case .request, .clock:
+            HostLog.warning("\(fileName): its worker sent a message only a host sends; ignored")
         }
-        guard let id = frame.id, let reply = lock.withLock({ replies.removeValue(forKey: id)?.reply }) else {
-            HostLog.warning("\(fileName): its worker sent an answer to no request (\(frame.operation)); ignored")
-            return
-        }
-        reply(.success(frame))
     }
 
     /// Relays what the worker wrote to its standard output or error, line by line, keeping the last
@@ -361,7 +360,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
         Glibc.close(output)
         Glibc.close(exceeded)
-        let unanswered = lock.withLock { replies.sorted { $0.key < $1.key }.map(\.value.label) }
+        let unanswered = lock.withLock { replies.sorted { $0.key < $1.key }.map { "\($0.value.kind.rawValue) of \"\($0.value.widget)\"" } }
         let exit = WorkerExit(
             pid: pid, cause: cause, killedBecause: reason, lastOutput: lastLine.map { String($0.prefix(300)) }, unanswered: unanswered)
         // The supervisor learns first, so the failures below can say when the worker restarts.
@@ -380,11 +379,11 @@ final class WorkerProcess: @unchecked Sendable {
 }
 
 extension WorkerChannel {
-    /// Reads what has arrived (at least one read) and returns the whole frames it completes.
-    func receiveAvailable() throws(ChannelError) -> [WorkerFrame] {
+    /// Reads what has arrived (at least one read) and returns the whole messages it completes.
+    func receiveAvailable() throws(ChannelError) -> [WorkerMessage] {
         try fillOnce()
-        var frames: [WorkerFrame] = []
-        while let frame = try nextBufferedFrame() { frames.append(frame) }
-        return frames
+        var messages: [WorkerMessage] = []
+        while let message = try nextBufferedMessage() { messages.append(message) }
+        return messages
     }
 }

@@ -67,7 +67,7 @@ struct WorkerHello: Sendable {
     let widgets: [Widget]
     let problems: [LoadProblem]
 
-    init(_ frame: WorkerFrame, path: String) throws(ChannelError) {
+    init(_ frame: JSONObject, path: String) throws(ChannelError) {
         func number(_ value: JSONValue?) -> Double? { value?.numberValue }
         if let described = frame["bundle"]?.objectValue {
             guard let name = described["name"]?.stringValue, let major = number(described["abiMajor"]).flatMap(UInt32.init(exactly:)),
@@ -184,7 +184,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// Waits (blocking) until the worker has loaded its bundle, or has died or run out of time trying.
     func finishStart(_ process: WorkerProcess) -> Result<WorkerHello, StartFailure> {
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<WorkerFrame, WorkerExit>?
+        nonisolated(unsafe) var outcome: Result<JSONObject, WorkerExit>?
         process.awaitHello { result in
             outcome = result
             done.signal()
@@ -398,15 +398,11 @@ final class WorkerSupervisor: @unchecked Sendable {
         let kind = widget.kind
         let now = clock.now()
         let due = now.addingTimeInterval(deadline.timeInterval)
-        var header = JSONObject([
-            ("op", .string("request")), ("request", .string(requestKind.rawValue)), ("kind", .string(kind)),
-            ("family", .string(family.rawValue)), ("preview", .bool(isPreview)), ("now", .number(now.timeIntervalSince1970)),
-            ("due", .number(due.timeIntervalSince1970)),
-        ])
-        if let parameter { header["parameter"] = .string(parameter) }
-        header["environment"] = environment.json
+        let request = WorkerRequest(
+            id: 0, kind: requestKind, widget: kind, family: family, isPreview: isPreview, environment: environment, now: now, due: due,
+            parameter: parameter, configuration: Array(configuration.utf8))
         let timers = RequestTimers()
-        process.send(WorkerFrame(header: header, body: Array(configuration.utf8)), label: "\(requestKind.rawValue) of \"\(kind)\"") { reply in
+        process.send(request) { reply in
             timers.cancel()
             once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
         }
@@ -426,7 +422,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     }
 
     private func outcome(
-        of reply: Result<WorkerFrame, WorkerExit>, requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily,
+        of reply: Result<WorkerAnswer, WorkerExit>, requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily,
         process: WorkerProcess, deadline: Duration
     ) -> Result<ProviderResult, RequestError> {
         let kind = widget.kind
@@ -434,26 +430,29 @@ final class WorkerSupervisor: @unchecked Sendable {
             .failure(RequestError(kind: kind, bundlePath: path, reason: reason, message: message))
         }
         switch reply {
-        case .success(let frame):
-            lock.withLock {
-                if let live = frame["live"]?.numberValue.flatMap(Int64.init(exactly:)) {
-                    statistics[kind, default: ProviderStatistics()].liveBytes = live
-                }
-                if let peak = frame["peak"]?.numberValue.flatMap(Int64.init(exactly:)) {
-                    let earlier = statistics[kind]?.peakBytes ?? 0
-                    statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, peak)
+        case .success(let answer):
+            if answer.liveBytes != nil || answer.peakBytes != nil {
+                lock.withLock {
+                    if let live = answer.liveBytes { statistics[kind, default: ProviderStatistics()].liveBytes = live }
+                    if let peak = answer.peakBytes {
+                        let earlier = statistics[kind]?.peakBytes ?? 0
+                        statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, peak)
+                    }
                 }
             }
-            if frame.operation == "result" {
+            let reason: RequestError.Reason
+            let message: String
+            switch answer.outcome {
+            case .result(let bytes):
                 // The worker passes on the bundle's answer as it gave it: checked here, as any
                 // bundle's answer is (the worker does not decode it).
                 return Result { () throws(RequestError) -> ProviderResult in
-                    try ResultValidation.validate(.data(frame.body), requestKind: requestKind, kind: kind, family: family, bundlePath: path)
+                    try ResultValidation.validate(.data(bytes), requestKind: requestKind, kind: kind, family: family, bundlePath: path)
                 }
+            case .error(let given, let text):
+                (reason, message) = (given, text)
             }
-            let reason = frame["reason"]?.stringValue.flatMap(RequestError.Reason.init(rawValue:)) ?? .providerFailed
-            let message = frame["message"]?.stringValue ?? "failed in its worker"
-            guard frame["stuck"]?.boolValue == true else { return fail(reason, message) }
+            guard answer.stuck else { return fail(reason, message) }
             // Stuck inside the bundle: only ending the process takes the thread back.
             lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
             retire(process, because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")

@@ -46,23 +46,6 @@ public struct RenderingEnvironment: Hashable, Sendable {
         renderingMode = abiRenderingMode < UInt32(RenderingMode.allCases.count) ? RenderingMode.allCases[Int(abiRenderingMode)] : .fullColor
         self.showsContainerBackground = showsContainerBackground
     }
-
-    /// On the wire between a host and its workers: `{"colorScheme": ..., "renderingMode": ..., "showsContainerBackground": ...}`.
-    public var json: JSONValue {
-        .object(
-            JSONObject([
-                ("colorScheme", .string(colorScheme.rawValue)), ("renderingMode", .string(renderingMode.rawValue)),
-                ("showsContainerBackground", .bool(showsContainerBackground)),
-            ]))
-    }
-
-    public init?(json: JSONValue) {
-        guard let scheme = json["colorScheme"]?.stringValue.flatMap(ColorScheme.init(rawValue:)),
-            let mode = json["renderingMode"]?.stringValue.flatMap(RenderingMode.init(rawValue:)),
-            let shows = json["showsContainerBackground"]?.boolValue
-        else { return nil }
-        self.init(colorScheme: scheme, renderingMode: mode, showsContainerBackground: shows)
-    }
 }
 
 extension WidgetFamily {

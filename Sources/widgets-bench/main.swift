@@ -60,8 +60,14 @@ func bundleDirectory(copies: Int, of library: URL, label: String) -> URL {
     return directory
 }
 
+/// The C fixture bundle, compiled afresh (or, for profiling under valgrind, where `Process` cannot
+/// start a compiler, a copy of the one BENCH_FIXTURE names).
 func compileFixture() -> URL {
     let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-fixture-\(getpid()).so")
+    if let given = ProcessInfo.processInfo.environment["BENCH_FIXTURE"] {
+        try! FileManager.default.copyItem(atPath: given, toPath: output.path)
+        return output
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
@@ -421,14 +427,15 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "isolation" {
     exit(0)
 }
 
-// BENCH_ONLY=queue (or process) runs 200 000 round trips of the C provider in queue mode (or process
-// mode) alone, for profiling.
+// BENCH_ONLY=queue (or process) runs 200 000 round trips (or BENCH_ROUND_TRIPS) of the C provider in
+// queue mode (or process mode) alone, for profiling.
 if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue" || mode == "process" {
     let library = compileFixture()
     let directory = bundleDirectory(copies: 1, of: library, label: mode)
     let registry = WidgetRegistry.load(searchPath: [directory.path], isolation: mode == "queue" ? .queue : processIsolation())
     precondition(registry.widgets.count == 1, "\(registry.problems)")
-    let samples = await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: 200_000)
+    let iterations = ProcessInfo.processInfo.environment["BENCH_ROUND_TRIPS"].flatMap { Int($0) } ?? 200_000
+    let samples = await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: iterations)
     registry.shutDownWorkers()
     try? FileManager.default.removeItem(at: directory)
     try? FileManager.default.removeItem(at: library)
