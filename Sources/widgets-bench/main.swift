@@ -435,7 +435,15 @@ if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue"
     let registry = WidgetRegistry.load(searchPath: [directory.path], isolation: mode == "queue" ? .queue : processIsolation())
     precondition(registry.widgets.count == 1, "\(registry.problems)")
     let iterations = ProcessInfo.processInfo.environment["BENCH_ROUND_TRIPS"].flatMap { Int($0) } ?? 200_000
-    let samples = await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: iterations)
+    // Awaited in a task while the main thread waits: valgrind cannot run the main thread's
+    // dispatch_main (callgrind crashes in its sigsuspend), and this mode is for profiling.
+    nonisolated(unsafe) var samples: [Double] = []
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        samples = await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: iterations)
+        done.signal()
+    }
+    done.wait()
     registry.shutDownWorkers()
     try? FileManager.default.removeItem(at: directory)
     try? FileManager.default.removeItem(at: library)
