@@ -27,6 +27,8 @@ final class ProviderQueue: @unchecked Sendable {
     private var earlierPeak: Int64 = 0
     /// Calls still inside the bundle after their deadline answered the caller.
     private var stuckCalls = 0
+    /// Requests submitted and not yet through the queue.
+    private var queued = 0
 
     init(kind: String, memoryLimit: Int64) {
         self.kind = kind
@@ -81,8 +83,13 @@ final class ProviderQueue: @unchecked Sendable {
     /// `timeout()` once `due` has come on `clock`, whichever is first. `body` is handed the request's
     /// ticket, to tell it the ABI request number it is waiting on, so the deadline can wake that wait
     /// too. `completion` runs once, on the queue or on the clock's timer.
+    ///
+    /// With `hereIfIdle`, a request that finds the queue idle runs on the calling thread, still on
+    /// the queue (`sync`), and `submit` returns after it: no thread hop, for a caller that has no
+    /// other work for the thread (a worker's reader, which hands the reading on first). One that
+    /// finds the queue busy waits on it as any other, so a stuck call holds up only its own queue.
     func submit<T: Sendable>(
-        due: Date, clock: WidgetClock, timeout: @escaping @Sendable () -> RequestError,
+        due: Date, clock: WidgetClock, hereIfIdle: Bool = false, timeout: @escaping @Sendable () -> RequestError,
         refused: @escaping @Sendable (String) -> RequestError,
         completion: @escaping @Sendable (Result<T, RequestError>) -> Void,
         _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
@@ -102,7 +109,12 @@ final class ProviderQueue: @unchecked Sendable {
             if stuck { self.lock.withLock { self.stuckCalls += 1 } }
             if delivered { counted(.failure(timeout())) }
         }
-        queue.async {
+        let idle = lock.withLock {
+            queued += 1
+            return queued == 1
+        }
+        let run: @Sendable () -> Void = {
+            defer { self.lock.withLock { self.queued -= 1 } }
             // Timed out while waiting behind another call: never sent.
             guard !ticket.isFinished else { return }
             let started = ContinuousClock.now
@@ -115,6 +127,11 @@ final class ProviderQueue: @unchecked Sendable {
                 if wasStuck { self.stuckCalls -= 1 }
             }
             if delivered { counted(result) }
+        }
+        if hereIfIdle && idle {
+            queue.sync(execute: run)
+        } else {
+            queue.async(execute: run)
         }
     }
 

@@ -176,6 +176,8 @@ extension WidgetRegistry {
 
     /// A worker serving its host's request: the provider's answer as it gave it, through
     /// `completion` on the provider's queue (or the deadline's timer), by the host's deadline `due`.
+    /// When the provider's queue is idle the call runs on the calling thread (on the queue), and
+    /// this returns after it: the worker's reader hands the reading to another thread first.
     /// The answer's bytes are not decoded here: the host checks them, as it checks any bundle's
     /// answer, so a worker passes them on without decoding and encoding them again. A failed or
     /// malformed answer fails here, with the error the host's check would give.
@@ -192,7 +194,7 @@ extension WidgetRegistry {
         }
         submitInProcess(
             requestKind, widget: widget, family: chosenFamily, isPreview: isPreview, configuration: configuration, parameter: parameter,
-            environment: environment ?? .standard(for: chosenFamily), due: due, completion: completion
+            environment: environment ?? .standard(for: chosenFamily), due: due, hereIfIdle: true, completion: completion
         ) { outcome throws(RequestError) -> [UInt8] in
             try ResultValidation.answeredBytes(outcome, requestKind: requestKind, kind: kind, bundlePath: widget.bundle.path)
         }
@@ -213,8 +215,8 @@ extension WidgetRegistry {
     /// A request on the provider's queue, its answer turned into the caller's `T` by `finish`.
     private func submitInProcess<T: Sendable>(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, environment: RenderingEnvironment, due: Date?, completion: @escaping @Sendable (Result<T, RequestError>) -> Void,
-        finish: @escaping @Sendable (RequestOutcome) throws(RequestError) -> T
+        parameter: String?, environment: RenderingEnvironment, due: Date?, hereIfIdle: Bool = false,
+        completion: @escaping @Sendable (Result<T, RequestError>) -> Void, finish: @escaping @Sendable (RequestOutcome) throws(RequestError) -> T
     ) {
         let kind = widget.kind
         guard let queue = providerQueue(kind: kind) else {
@@ -229,7 +231,7 @@ extension WidgetRegistry {
         let refused: @Sendable (String) -> RequestError = { reason in
             RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: reason)
         }
-        queue.submit(due: due, clock: clock, timeout: timeout, refused: refused, completion: completion) {
+        queue.submit(due: due, clock: clock, hereIfIdle: hereIfIdle, timeout: timeout, refused: refused, completion: completion) {
             ticket throws(RequestError) -> T in
             try finish(
                 self.answer(

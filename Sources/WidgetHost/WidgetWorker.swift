@@ -79,10 +79,69 @@ public enum WidgetWorker {
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
         registry.load(file: options.bundlePath)
         channel.send(.hello(hello(registry)))
-        while true {
-            let message: WorkerMessage
+        Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath).read()
+    }
+
+    /// The threads that read the host's messages: one reads at a time, and serves the request it
+    /// read itself, on the provider's queue when that is idle, after handing the reading to another
+    /// thread (leader and followers). A request thus runs on the thread that read it, with no hop to
+    /// another thread, and a slow call never stops the reading: the deadline's clock message and
+    /// other providers' requests are read meanwhile. There are as many threads as calls running at
+    /// once, plus one reading; a request for a busy provider waits on its queue, not on a thread.
+    private final class Readers: @unchecked Sendable {
+        let channel: WorkerChannel
+        let clock: ManualClock
+        let registry: WidgetRegistry
+        let bundlePath: String
+        /// Held by the thread reading.
+        private let reading = NSLock()
+        private let lock = NSLock()
+        /// Threads not serving a request: the one reading, and those waiting to read.
+        private var spare = 1
+
+        init(channel: WorkerChannel, clock: ManualClock, registry: WidgetRegistry, bundlePath: String) {
+            self.channel = channel
+            self.clock = clock
+            self.registry = registry
+            self.bundlePath = bundlePath
+        }
+
+        /// The calling thread's part, forever: read, hand the reading on, serve.
+        func read() -> Never {
+            while true {
+                reading.lock()
+                let message = receive()
+                if case .request = message {
+                    let needsAnother: Bool = lock.withLock {
+                        spare -= 1
+                        guard spare == 0 else { return false }
+                        spare += 1
+                        return true
+                    }
+                    if needsAnother {
+                        let thread = Thread { self.read() }
+                        thread.name = "widgets.worker.reader"
+                        thread.start()
+                    }
+                }
+                reading.unlock()
+                switch message {
+                case .request(let request):
+                    clock.advance(to: request.now)
+                    let channel = channel
+                    serve(request, registry: registry) { channel.send(.answer($0)) }
+                    lock.withLock { spare += 1 }
+                case .clock(let now):
+                    clock.advance(to: now)
+                case .hello, .answer:
+                    HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
+                }
+            }
+        }
+
+        private func receive() -> WorkerMessage {
             do {
-                message = try channel.receive()
+                return try channel.receive()
             } catch {
                 // The host closed the channel (or is gone): nothing more to do. No exit handlers: a
                 // bundle's static destructors must not be able to keep the worker alive.
@@ -90,18 +149,8 @@ public enum WidgetWorker {
                     fflush(nil)
                     _exit(0)
                 }
-                HostLog.log(.error, "worker for \(options.bundlePath): \(error)")
+                HostLog.log(.error, "worker for \(bundlePath): \(error)")
                 exit(3)
-            }
-            switch message {
-            case .request(let request):
-                clock.advance(to: request.now)
-                // Answered from the provider's queue: no other thread in between.
-                serve(request, registry: registry) { channel.send(.answer($0)) }
-            case .clock(let now):
-                clock.advance(to: now)
-            case .hello, .answer:
-                HostLog.warning("worker for \(options.bundlePath): a message only a worker sends came from the host; ignored")
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WidgetHost
 import WidgetWire
+
+@testable import WidgetHost
 
 /// The fixture's control functions, looked up in the loaded bundle.
 struct FixtureControl: @unchecked Sendable {
@@ -46,6 +47,65 @@ struct FixtureControl: @unchecked Sendable {
         #expect(control.entered("fixture.slow") == 1)
         control.release("fixture.slow")
         #expect(PlainTextRenderer.text(try await slow.value.entries[0].view) == "released")
+    }
+
+    /// A worker's reader runs a request on its own thread when the provider's queue is idle, and
+    /// queues it behind the call in progress when it is not: calls to one provider still never overlap.
+    @Test func anIdleQueueRunsARequestOnTheCallingThreadAndABusyOneQueuesIt() {
+        let queue = ProviderQueue(kind: "test.here", memoryLimit: 30 << 20)
+        let clock = ManualClock()
+        let caller = pthread_self()
+        final class Record: @unchecked Sendable {
+            let lock = NSLock()
+            var events: [String] = []
+            func add(_ event: String) { lock.withLock { events.append(event) } }
+            var all: [String] { lock.withLock { events } }
+        }
+        let record = Record()
+        @Sendable func submit(hereIfIdle: Bool, _ body: @escaping @Sendable () -> String) {
+            queue.submit(
+                due: clock.now().addingTimeInterval(5), clock: clock, hereIfIdle: hereIfIdle,
+                timeout: { RequestError(kind: "test.here", bundlePath: nil, reason: .timedOut, message: "timed out") },
+                refused: { RequestError(kind: "test.here", bundlePath: nil, reason: .refused, message: $0) },
+                completion: { (result: Result<String, RequestError>) in record.add("answered \((try? result.get()) ?? "nothing")") }
+            ) { _ in body() }
+        }
+
+        submit(hereIfIdle: true) {
+            record.add(pthread_equal(pthread_self(), caller) != 0 ? "first here" : "first elsewhere")
+            return "first"
+        }
+        // Run and answered before submit returned, on this thread.
+        #expect(record.all == ["first here", "answered first"])
+
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        submit(hereIfIdle: false) {
+            entered.signal()
+            release.wait()
+            record.add("second done")
+            return "second"
+        }
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        // From another thread, so that a submit that waited for the busy queue fails, not hangs.
+        let submitted = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let submitter = pthread_self()
+            submit(hereIfIdle: true) {
+                record.add(pthread_equal(pthread_self(), submitter) != 0 ? "third here" : "third queued")
+                done.signal()
+                return "third"
+            }
+            submitted.signal()
+        }
+        // The queue was busy: submit returned without running it.
+        #expect(submitted.wait(timeout: .now() + 10) == .success)
+        #expect(record.all == ["first here", "answered first"])
+        release.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(record.all.prefix(4) == ["first here", "answered first", "second done", "answered second"])
+        #expect(record.all.dropFirst(4).first == "third queued")
     }
 
     @Test func differentProvidersRunInParallel() async throws {
