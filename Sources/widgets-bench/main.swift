@@ -626,13 +626,14 @@ markdown += """
       formats one entry with `snprintf`). The floor calls its `request` function directly with a
       completion that only takes the length: 20 000 calls after 2 000 untimed. Queue mode: the same
       request through `WidgetRegistry.request`, awaited, 20 000 times in sequence. Process mode: the
-      same through a worker process (the `widgets` executable in worker mode): the request frame over
-      a Unix socket pair, the worker's queue-mode request (deadline, guard), the provider's bytes
-      back as it gave them, decoded and checked in the host. Throughput: 16 copies of the bundle, each in
-      its own worker, 1 000 timeline requests to each, all asked at once. For comparison, one byte
-      sent back and forth over a socket pair between two threads of the benchmark (two wakeups).
-      A process-mode request takes four wakeups at the least (the worker's reader, the provider's
-      queue, the host's reader, the awaiting task), against two in queue mode.
+      same through a worker process (the `widgets` executable in worker mode): the request message
+      (fixed fields) over a Unix socket pair, the worker's queue-mode request (deadline, guard) run
+      on the thread that read it, the provider's bytes back as it gave them, decoded and checked in
+      the host. Throughput: 16 copies of the bundle, each in its own worker, 1 000 timeline requests
+      to each, all asked at once. For comparison, one byte sent back and forth over a socket pair
+      between two threads of the benchmark (two wakeups). A process-mode request takes three
+      wakeups on its way (the worker's reader, the host's reader, the awaiting task), against two
+      in queue mode (the provider's queue, the awaiting task).
     - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
       (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
       guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.
