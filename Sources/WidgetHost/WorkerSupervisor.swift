@@ -67,9 +67,9 @@ struct WorkerHello: Sendable {
     let widgets: [Widget]
     let problems: [LoadProblem]
 
-    init(_ frame: JSONObject, path: String) throws(ChannelError) {
+    init(_ message: JSONObject, path: String) throws(ChannelError) {
         func number(_ value: JSONValue?) -> Double? { value?.numberValue }
-        if let described = frame["bundle"]?.objectValue {
+        if let described = message["bundle"]?.objectValue {
             guard let name = described["name"]?.stringValue, let major = number(described["abiMajor"]).flatMap(UInt32.init(exactly:)),
                 let minor = number(described["abiMinor"]).flatMap(UInt32.init(exactly:))
             else { throw .malformed("hello: incomplete bundle") }
@@ -82,7 +82,7 @@ struct WorkerHello: Sendable {
             bundle = nil
         }
         var widgets: [Widget] = []
-        for value in frame["widgets"]?.arrayValue ?? [] {
+        for value in message["widgets"]?.arrayValue ?? [] {
             guard let kind = value["kind"]?.stringValue,
                 let families = value["families"]?.arrayValue?.compactMap({ $0.stringValue.flatMap(WidgetFamily.init(rawValue:)) }),
                 let configuration = value["configuration"]?.stringValue.flatMap(ConfigurationKind.init(rawValue:)),
@@ -101,7 +101,7 @@ struct WorkerHello: Sendable {
             guard let value, value != .null else { return nil }
             do { return try ConfigurationSchema(json: value) } catch { throw .malformed("hello: bad schema: \(error)") }
         }
-        problems = (frame["problems"]?.arrayValue ?? []).map { value in
+        problems = (message["problems"]?.arrayValue ?? []).map { value in
             LoadProblem(
                 path: path, reason: value["reason"]?.stringValue.flatMap(LoadProblem.Reason.init(rawValue:)) ?? .invalidBundle,
                 message: value["message"]?.stringValue ?? "refused by its worker")
@@ -196,9 +196,9 @@ final class WorkerSupervisor: @unchecked Sendable {
                 StartFailure(
                     reason: exit.killedBecause == nil ? .crashed : .timedOut,
                     description: exit.summary(while: "loading (in its static initializers or initialize)")))
-        case .success(let frame):
+        case .success(let message):
             do {
-                let hello = try WorkerHello(frame, path: path)
+                let hello = try WorkerHello(message, path: path)
                 lock.withLock {
                     slots = Dictionary(hello.widgets.map { ($0.slot, $0.kind) }, uniquingKeysWith: { first, _ in first })
                 }
