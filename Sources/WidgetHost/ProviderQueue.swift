@@ -84,10 +84,11 @@ final class ProviderQueue: @unchecked Sendable {
     /// ticket, to tell it the ABI request number it is waiting on, so the deadline can wake that wait
     /// too. `completion` runs once, on the queue or on the clock's timer.
     ///
-    /// With `hereIfIdle`, a request that finds the queue idle runs on the calling thread, still on
-    /// the queue (`sync`), and `submit` returns after it: no thread hop, for a caller that has no
+    /// With `hereIfIdle`, a request that finds the queue idle runs on the calling thread, with the
+    /// queue held meanwhile, and `submit` returns after it: no thread hop, for a caller that has no
     /// other work for the thread (a worker's reader, which hands the reading on first). One that
-    /// finds the queue busy waits on it as any other, so a stuck call holds up only its own queue.
+    /// finds the queue busy waits on it as any other, so a stuck call holds up only its own queue
+    /// and never a second thread.
     func submit<T: Sendable>(
         due: Date, clock: WidgetClock, hereIfIdle: Bool = false, timeout: @escaping @Sendable () -> RequestError,
         refused: @escaping @Sendable (String) -> RequestError,
@@ -109,9 +110,13 @@ final class ProviderQueue: @unchecked Sendable {
             if stuck { self.lock.withLock { self.stuckCalls += 1 } }
             if delivered { counted(.failure(timeout())) }
         }
-        let idle = lock.withLock {
+        // Here: the queue is idle, and held (suspended) until the call is done, so a request
+        // submitted meanwhile waits on it and starts after this one, in the order they came.
+        let here = lock.withLock {
             queued += 1
-            return queued == 1
+            guard hereIfIdle, queued == 1 else { return false }
+            queue.suspend()
+            return true
         }
         let run: @Sendable () -> Void = {
             defer { self.lock.withLock { self.queued -= 1 } }
@@ -128,8 +133,9 @@ final class ProviderQueue: @unchecked Sendable {
             }
             if delivered { counted(result) }
         }
-        if hereIfIdle && idle {
-            queue.sync(execute: run)
+        if here {
+            run()
+            queue.resume()
         } else {
             queue.async(execute: run)
         }

@@ -176,14 +176,14 @@ extension WidgetRegistry {
 
     /// A worker serving its host's request: the provider's answer as it gave it, through
     /// `completion` on the provider's queue (or the deadline's timer), by the host's deadline `due`.
-    /// When the provider's queue is idle the call runs on the calling thread (on the queue), and
-    /// this returns after it: the worker's reader hands the reading to another thread first.
+    /// When the provider's queue is idle the call runs on the calling thread (the queue held
+    /// meanwhile), and this returns after it: the worker's reader hands the reading on first.
     /// The answer's bytes are not decoded here: the host checks them, as it checks any bundle's
     /// answer, so a worker passes them on without decoding and encoding them again. A failed or
     /// malformed answer fails here, with the error the host's check would give.
     func submitForHost(
-        _ requestKind: RequestKind, kind: String, family: WidgetFamily?, isPreview: Bool, configuration: String, parameter: String?,
-        environment: RenderingEnvironment?, due: Date, completion: @escaping @Sendable (Result<[UInt8], RequestError>) -> Void
+        _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String, parameter: String?,
+        environment: RenderingEnvironment, due: Date, completion: @escaping @Sendable (Result<[UInt8], RequestError>) -> Void
     ) {
         let widget: RegisteredWidget
         let chosenFamily: WidgetFamily
@@ -194,7 +194,7 @@ extension WidgetRegistry {
         }
         submitInProcess(
             requestKind, widget: widget, family: chosenFamily, isPreview: isPreview, configuration: configuration, parameter: parameter,
-            environment: environment ?? .standard(for: chosenFamily), due: due, hereIfIdle: true, completion: completion
+            environment: environment, due: due, hereIfIdle: true, completion: completion
         ) { outcome throws(RequestError) -> [UInt8] in
             try ResultValidation.answeredBytes(outcome, requestKind: requestKind, kind: kind, bundlePath: widget.bundle.path)
         }

@@ -83,7 +83,7 @@ public enum WidgetWorker {
     }
 
     /// The threads that read the host's messages: one reads at a time, and serves the request it
-    /// read itself, on the provider's queue when that is idle, after handing the reading to another
+    /// read itself, when the provider's queue is idle, after handing the reading to another
     /// thread (leader and followers). A request thus runs on the thread that read it, with no hop to
     /// another thread, and a slow call never stops the reading: the deadline's clock message and
     /// other providers' requests are read meanwhile. There are as many threads as calls running at
@@ -111,6 +111,12 @@ public enum WidgetWorker {
             while true {
                 reading.lock()
                 let message = receive()
+                // The clock moves in the order the host's messages came.
+                switch message {
+                case .request(let request): clock.advance(to: request.now)
+                case .clock(let now): clock.advance(to: now)
+                case .hello, .answer: break
+                }
                 if case .request = message {
                     let needsAnother: Bool = lock.withLock {
                         spare -= 1
@@ -127,12 +133,11 @@ public enum WidgetWorker {
                 reading.unlock()
                 switch message {
                 case .request(let request):
-                    clock.advance(to: request.now)
                     let channel = channel
                     serve(request, registry: registry) { channel.send(.answer($0)) }
                     lock.withLock { spare += 1 }
-                case .clock(let now):
-                    clock.advance(to: now)
+                case .clock:
+                    break
                 case .hello, .answer:
                     HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
                 }

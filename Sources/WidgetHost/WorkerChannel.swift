@@ -41,7 +41,7 @@ enum WorkerMessage: Sendable {
             writer.tag(.request)
             writer.integer(request.id)
             writer.integer(request.kind.abiValue)
-            writer.integer(request.family?.abiValue ?? UInt32.max)
+            writer.integer(request.family.abiValue)
             writer.integer(request.isPreview ? 1 as UInt8 : 0)
             writer.integer(request.environment.abiColorScheme)
             writer.integer(request.environment.abiRenderingMode)
@@ -94,8 +94,7 @@ enum WorkerMessage: Sendable {
             let kindValue: UInt32 = try reader.integer("a request's kind")
             guard let kind = RequestKind(abiValue: kindValue) else { throw .malformed("a request of unknown kind \(kindValue)") }
             let familyValue: UInt32 = try reader.integer("a request's family")
-            let family = WidgetFamily(abiValue: familyValue)
-            guard family != nil || familyValue == UInt32.max else { throw .malformed("a request for unknown family \(familyValue)") }
+            guard let family = WidgetFamily(abiValue: familyValue) else { throw .malformed("a request for unknown family \(familyValue)") }
             let isPreview: UInt8 = try reader.integer("a request's preview flag")
             let colorScheme: UInt32 = try reader.integer("a request's colour scheme")
             let renderingMode: UInt32 = try reader.integer("a request's rendering mode")
@@ -142,8 +141,7 @@ struct WorkerRequest: Sendable {
     var kind: RequestKind
     /// The widget's kind.
     var widget: String
-    /// Nil for requests that are not for one family (options, recommendations).
-    var family: WidgetFamily?
+    var family: WidgetFamily
     var isPreview: Bool
     var environment: RenderingEnvironment
     /// The host's time when it sent the request, and the request's deadline on the host's clock.

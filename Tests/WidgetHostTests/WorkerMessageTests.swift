@@ -54,15 +54,14 @@ import WidgetWire
         #expect(request.configuration == Self.request.configuration)
     }
 
-    @Test func aRequestWithoutFamilyOrParameterStaysWithout() throws {
+    @Test func aRequestWithoutParameterStaysWithout() throws {
         var plain = Self.request
-        (plain.kind, plain.family, plain.parameter, plain.isPreview, plain.configuration) = (.recommendations, nil, nil, false, [])
+        (plain.kind, plain.parameter, plain.isPreview, plain.configuration) = (.timeline, nil, false, [])
         guard case .request(let request) = try decoded(.request(plain)) else {
             Issue.record("not a request")
             return
         }
-        #expect(request.kind == .recommendations)
-        #expect(request.family == nil)
+        #expect(request.kind == .timeline)
         #expect(request.parameter == nil)
         #expect(!request.isPreview)
         #expect(request.configuration.isEmpty)
