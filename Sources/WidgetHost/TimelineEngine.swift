@@ -419,8 +419,9 @@ public final class TimelineEngine: @unchecked Sendable {
         perform { now, work in
             guard let record = records[id], record.inFlight, record.requestNumber == number else { return }
             record.inFlight = false
-            // The reload an interaction asked for ended, with a timeline or a failure.
-            if record.fetchCoversInteraction { record.interaction = .none }
+            // The reload the last interaction asked for ended, with a timeline or a failure; one
+            // asked for by a later tap, queued behind it, keeps the entry stale until it ends too.
+            if record.interaction == .awaitingReload, record.coveredInteractions == record.interactions { record.interaction = .none }
             switch result {
             case .success(let timeline):
                 record.entries = timeline.entries.sorted { $0.date < $1.date }
@@ -450,7 +451,10 @@ public final class TimelineEngine: @unchecked Sendable {
     /// A reload request: merged into one already pending or under way (coalescing).
     private func request(_ record: Record, _ reason: ReloadReason, now: Double, work: inout Work) {
         guard !record.missing else { return }
-        if reason == .interaction { record.interaction = .awaitingReload }
+        if reason == .interaction {
+            record.interaction = .awaitingReload
+            record.interactions &+= 1
+        }
         if record.inFlight {
             record.again = Self.merged(record.again, reason)
         } else if let pending = record.pending {
@@ -494,7 +498,7 @@ public final class TimelineEngine: @unchecked Sendable {
                 record.pending = nil
                 record.deferred = false
                 record.inFlight = true
-                record.fetchCoversInteraction = record.interaction == .awaitingReload
+                record.coveredInteractions = record.interactions
                 record.lastStart = now
                 if pending.reason.isBudgeted && budget.reloadsPerDay != .max {
                     record.history.append(now)
@@ -600,8 +604,10 @@ private final class Record {
     var inFlight = false
     /// Where an interaction with the instance is: its entry is stale until the reload it asks for.
     var interaction = Interaction.none
-    /// The request under way began after an interaction asked for it: its end ends the staleness.
-    var fetchCoversInteraction = false
+    /// Reloads interactions have asked for, and how many of them the request under way answers
+    /// (those asked before it began): its end ends the staleness only when no later one waits.
+    var interactions: UInt32 = 0
+    var coveredInteractions: UInt32 = 0
 
     enum Interaction: UInt8 {
         case none, performing, awaitingReload

@@ -210,6 +210,19 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         #expect(engine.status(id: "w-1")?.invalidated == true, "a later reason merged into it keeps it")
         provider.releaseHeld()
         #expect(engine.status(id: "w-1")?.invalidated == false)
+        // A second tap while the first's reload is under way: stale until the reload after it ends.
+        provider.hold = true
+        engine.reload(id: "w-1", reason: .interaction)
+        engine.reload(id: "w-1", reason: .interaction)
+        nonisolated(unsafe) var staleDuringSecond: [Bool] = []
+        provider.answer = { _, now in
+            staleDuringSecond.append(engine.status(id: "w-1")?.invalidated ?? false)
+            return .success(FetchedTimeline(entries: [entry(now, "a")], policy: .never))
+        }
+        provider.releaseHeld()
+        #expect(staleDuringSecond == [true, true], "the first reload's end leaves it stale: the second's is under way")
+        #expect(engine.status(id: "w-1")?.invalidated == false)
+        provider.answer = { _, now in .success(FetchedTimeline(entries: [entry(now, "a")], policy: .never)) }
         // An intent that could not be performed leaves the entry as valid as it was.
         engine.interactionBegan(id: "w-1")
         engine.interactionFailed(id: "w-1")
