@@ -179,19 +179,21 @@ public final class WidgetDaemon: @unchecked Sendable {
         guard let entry = engine.status(id: id)?.entry else {
             return ControlServer.failure("instance \(id) shows no entry yet (\(engine.status(id: id)?.phase.rawValue ?? "unknown")); nothing to tap")
         }
-        // A button performs an intent: its content is stale from now until the reload after it.
-        if case .control = target { engine.interactionBegan(id: id) }
+        // A button performs an intent: its content is stale from now until the reload after it, or
+        // until it fails. A link or the widget's own URL begins no interaction, so ends none.
+        let isButton = if case .control = target { true } else { false }
+        if isButton { engine.interactionBegan(id: id) }
         return Self.waiting { [registry, engine] () async throws -> JSONValue in
             let tapped: TapOutcome
             do {
                 tapped = try await registry.tap(instance, entry: entry, target: target)
             } catch {
-                engine!.interactionFailed(id: id)
+                if isButton { engine!.interactionFailed(id: id) }
                 throw error
             }
             switch tapped {
             case .opened(let url, let bundle):
-                engine!.interactionFailed(id: id)
+                if isButton { engine!.interactionFailed(id: id) }
                 return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
             case .performed(let intent):
                 engine!.reload(id: id, reason: .interaction)
