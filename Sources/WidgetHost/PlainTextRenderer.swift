@@ -7,9 +7,10 @@ public enum PlainTextRenderer {
     /// Made once: a `Locale` is costly to create for every text.
     private static let dates = DateText()
 
-    /// `locked`: as on a locked device, views marked `privacySensitive` show as bars.
+    /// `locked`: as on a locked device, views marked `privacySensitive` show as bars, as they do
+    /// under `redacted(reason: .privacy)` (the rule `Layout.drawn` applies to drawn text).
     public static func lines(_ node: ViewNode, locked: Bool = false) -> [String] {
-        let lines = render(locked ? redactingPrivate(node, under: false) : node)
+        let lines = render(redactingPrivate(node, sensitive: false, redacting: locked))
         // Leading and trailing blank lines carry no content.
         let trimmed = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
         return Array(trimmed)
@@ -17,18 +18,23 @@ public enum PlainTextRenderer {
 
     public static func text(_ node: ViewNode) -> String { lines(node).joined(separator: "\n") }
 
-    /// The tree with the text of privacy-sensitive views replaced by bars of its length.
-    private static func redactingPrivate(_ node: ViewNode, under sensitive: Bool) -> ViewNode {
+    /// The tree with the text of privacy-sensitive views replaced by bars of its length, where
+    /// they are redacted: on a locked device or under `redacted(reason: .privacy)`.
+    private static func redactingPrivate(_ node: ViewNode, sensitive: Bool, redacting: Bool) -> ViewNode {
         var node = node
-        var sensitive = sensitive
-        for modifier in node.modifiers.reversed() where modifier.name == "privacySensitive" {
-            sensitive = modifier.value.boolValue ?? true
+        var (sensitive, redacting) = (sensitive, redacting)
+        for modifier in node.modifiers.reversed() {
+            switch modifier.name {
+            case "privacySensitive": sensitive = modifier.value.boolValue ?? true
+            case "redacted" where modifier.value.stringValue == "privacy": redacting = true
+            default: break
+            }
         }
-        if sensitive, node.view == "text" {
+        if sensitive, redacting, node.view == "text" {
             let shown = dates.text(of: node, now: Date())
             node = ViewNode("text", attributes: JSONObject([("text", .string(String(shown.map { $0 == " " || $0 == "\n" ? $0 : "▆" })))]))
         }
-        node.children = node.children.map { redactingPrivate($0, under: sensitive) }
+        node.children = node.children.map { redactingPrivate($0, sensitive: sensitive, redacting: redacting) }
         return node
     }
 

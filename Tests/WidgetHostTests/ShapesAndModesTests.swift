@@ -195,6 +195,10 @@ import WidgetWire
         underPrivacy.modifiers.append(ViewModifierNode("redacted", .string("privacy")))
         let redacted = plain.render(underPrivacy, family: .systemSmall).joined(separator: "\n")
         #expect(redacted.contains("Balance") && !redacted.contains("1 234"))
+        // The same in the plain text of the log.
+        #expect(PlainTextRenderer.lines(tree) == ["Balance", "1 234 €"])
+        #expect(PlainTextRenderer.lines(tree, locked: true) == ["Balance", "▆ ▆▆▆ ▆"])
+        #expect(PlainTextRenderer.lines(underPrivacy) == ["Balance", "▆ ▆▆▆ ▆"])
     }
 
     @Test func invalidatedContentShowsAsStaleUntilTheReload() {
