@@ -325,7 +325,7 @@ public struct Layout: Sendable {
             /// Text: its number in `texts`.
             case text(Int)
             case stack(Axis, alignment: Alignment, spacing: Double?, children: Range<Int>)
-            case zstack(children: Range<Int>)
+            case zstack(alignment: Alignment, children: Range<Int>)
             case spacer(minLength: Double?)
             case divider
             case padding(top: Double, leading: Double, bottom: Double, trailing: Double, Int)
@@ -584,7 +584,8 @@ public struct Layout: Sendable {
         case "hstack":
             node = tree.add(
                 .stack(.horizontal, alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue, children: tree.add(children: children())))
-        case "zstack": node = tree.add(.zstack(children: tree.add(children: children())))
+        case "zstack":
+            node = tree.add(.zstack(alignment: Alignment(view["alignment"]?.stringValue), children: tree.add(children: children())))
         case "spacer": node = tree.add(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = tree.add(.divider)
         case "image": node = text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), lineLimit: 1)
@@ -684,7 +685,7 @@ public struct Layout: Sendable {
                 width: proposal.width.map { max(0, $0 - leading - trailing) }, height: proposal.height.map { max(0, $0 - top - bottom) })
             let size = self.size(tree, content, inner, axis: axis)
             return Size(width: size.width + leading + trailing, height: size.height + top + bottom)
-        case .zstack(let children):
+        case .zstack(_, let children):
             var size = Size(width: 0, height: 0)
             for position in children {
                 let chosen = self.size(tree, tree.children[position], proposal, axis: nil)
@@ -1122,11 +1123,11 @@ public struct Layout: Sendable {
                     x: rect.x + leading, y: rect.y + top, width: max(0, rect.width - leading - trailing),
                     height: max(0, rect.height - top - bottom)),
                 axis: axis, into: &elements)
-        case .zstack(let children):
+        case .zstack(let alignment, let children):
             for position in children {
                 let child = tree.children[position]
                 let size = self.size(tree, child, Proposal(width: rect.width, height: rect.height), axis: nil)
-                place(tree, child, aligned(size, in: rect, .center), axis: nil, into: &elements)
+                place(tree, child, aligned(size, in: rect, alignment), axis: nil, into: &elements)
             }
         case .bar(let fraction, let style):
             var tint = "accent"

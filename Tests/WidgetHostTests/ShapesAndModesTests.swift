@@ -27,6 +27,11 @@ import WidgetWire
         #expect(backdrop[0].rect == LayoutRect(x: 0, y: 0, width: 20, height: 10))
         #expect(backdrop[0].content == .fill(.color("#102030"), .rectangle))
         #expect(backdrop[1].rect == LayoutRect(x: 9, y: 4, width: 2, height: 1))
+        // ZStack(alignment:) places its layers by it, as background(alignment:) { ... } does.
+        let cornered = placed(
+            ##"{"view":"zstack","alignment":"bottomTrailing","children":[{"view":"shape","shape":"rectangle","fill":"#102030"},{"view":"text","text":"hi"}]}"##,
+            in: (20, 10))
+        #expect(cornered[1].rect == LayoutRect(x: 18, y: 9, width: 2, height: 1))
         // In an HStack the text keeps its width and the circle takes the rest.
         let row = placed(#"{"view":"hstack","spacing":0,"children":[{"view":"text","text":"abc"},{"view":"shape","shape":"circle","fill":"red"}]}"#, in: (20, 4))
         #expect(row.map(\.rect) == [LayoutRect(x: 0, y: 1, width: 3, height: 1), LayoutRect(x: 3, y: 0, width: 17, height: 4)])
