@@ -32,17 +32,24 @@ public struct TerminalMetrics: LayoutMetrics {
 
 /// Display widths of text in a terminal.
 public enum TerminalText {
-    /// Whether the bytes are all ASCII: eight at a time.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the bytes are all printable ASCII (U+0020 to U+007E, a column each; no control
+    /// characters): eight at a time.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
+        let (ones, high): (UInt64, UInt64) = (0x0101_0101_0101_0101, 0x8080_8080_8080_8080)
         var offset = 0
         while offset + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if word & high != 0 { return false }
+            // A byte below 0x20 borrows into its high bit; so does DEL's, once xored with 0x7F.
+            if (word &- ones &* 0x20) & ~word & high != 0 { return false }
+            let delete = word ^ (ones &* 0x7F)
+            if (delete &- ones) & ~delete & high != 0 { return false }
             offset += 8
         }
         while offset < bytes.count {
-            if bytes[offset] >= 0x80 { return false }
+            if !(0x20..<0x7F).contains(bytes[offset]) { return false }
             offset += 1
         }
         return true
@@ -54,8 +61,10 @@ public enum TerminalText {
     /// only text with scalars that join characters (joiners, selectors, marks, skin tones, flags)
     /// is measured character by character.
     public static func width(_ text: String) -> Int {
-        // ASCII, the common case, is one column a byte.
-        if text.utf8.withContiguousStorageIfAvailable(isASCII) ?? text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        // Printable ASCII, the common case, is one column a byte.
+        if text.utf8.withContiguousStorageIfAvailable(isPrintableASCII) ?? text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+            return text.utf8.count
+        }
         var total = 0
         for scalar in text.unicodeScalars {
             let columns = kind(of: scalar)
@@ -69,9 +78,9 @@ public enum TerminalText {
     /// own, as in most text: then a run of words takes exactly its words' and spaces' columns. Nil
     /// for text with characters of several scalars (accents, emoji sequences, flags).
     static func wordWidths(_ text: String) -> [Double]? {
-        // ASCII, the common case: a column a byte, words between the spaces' bytes.
+        // Printable ASCII, the common case: a column a byte, words between the spaces' bytes.
         let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> [Double]? in
-            guard isASCII(bytes) else { return nil }
+            guard isPrintableASCII(bytes) else { return nil }
             let space = UInt8(ascii: " ")
             var widths: [Double] = []
             widths.reserveCapacity(bytes.reduce(1) { $1 == space ? $0 + 1 : $0 })
@@ -126,7 +135,7 @@ public enum TerminalText {
                 while let scalar = scalars?.next() {
                     let width = width(of: scalar)
                     guard width > 0 else { continue }
-                    return (scalar.value, width, scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.isWhitespace)
+                    return (scalar.value, width, scalar.isASCII ? scalar == " " : scalar.properties.isWhitespace)
                 }
                 return nil
             }
@@ -152,7 +161,8 @@ public enum TerminalText {
     }
 
     public static func width(of character: Character) -> Int {
-        if character.isASCII { return 1 }
+        // A control character (a line break, a tab, an escape) takes no column and is not drawn.
+        if character.isASCII { return character.unicodeScalars.count == 1 ? Int(kind(of: character.unicodeScalars.first!)) : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.count > 1, scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
@@ -173,7 +183,8 @@ public enum TerminalText {
     /// (12 KiB, about 2 ms); the rest from their properties.
     static func kind(of scalar: Unicode.Scalar) -> UInt8 {
         let value = scalar.value
-        if value < 0x80 { return 1 }
+        // Control characters take no column: drawn, they would move the cursor or start an escape.
+        if value < 0x80 { return value >= 0x20 && value != 0x7F ? 1 : 0 }
         if value < tableEnd { return table[Int(value)] }
         return classify(scalar)
     }
@@ -210,7 +221,10 @@ public enum TerminalText {
         default:
             let properties = scalar.properties
             if properties.isEmojiPresentation { return 2 }
-            return properties.generalCategory == .nonspacingMark || properties.isDefaultIgnorableCodePoint ? 0 : 1
+            switch properties.generalCategory {
+            case .nonspacingMark, .control: return 0
+            default: return properties.isDefaultIgnorableCodePoint ? 0 : 1
+            }
         }
     }
 }
@@ -428,14 +442,12 @@ public struct TerminalRenderer: Sendable {
                     column += width
                     return true
                 }
-                // ASCII, the common case, a byte at a time: printable characters a column each.
+                // Printable ASCII, the common case, a byte at a time: a column each.
                 let wasASCII =
                     text.utf8.withContiguousStorageIfAvailable { bytes in
-                        guard TerminalText.isASCII(bytes) else { return false }
+                        guard TerminalText.isPrintableASCII(bytes) else { return false }
                         for byte in bytes {
-                            let width = (0x20..<0x7F).contains(byte) ? 1 : TerminalText.width(of: Unicode.Scalar(byte))
-                            guard width > 0 else { continue }
-                            guard put(UInt32(byte), width: width, isWhitespace: byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")) else { break }
+                            guard put(UInt32(byte), width: 1, isWhitespace: byte == UInt8(ascii: " ")) else { break }
                         }
                         return true
                     } ?? false

@@ -39,6 +39,23 @@ let statusView = view(
 @Suite struct RenderingTests {
     let plain = TerminalRenderer(colorMode: .none, appearance: .dark)
 
+    /// A bundle's text cannot reach the terminal's control: an escape, a bell or a backspace in it
+    /// takes no cell in a box and is left out of plain text, so only the renderer's own escapes
+    /// are written.
+    @Test func controlCharactersInTextAreNeitherDrawnNorPrinted() {
+        let hostile = "a\u{1B}[2Jb\u{07}c\u{08}d\u{9B}31me"
+        let node = ViewNode("text", attributes: JSONObject([("text", .string(hostile))]))
+        let box = TerminalRenderer(colorMode: .none, appearance: .light).render(node, family: .systemSmall).joined(separator: "\n")
+        #expect(!box.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+        #expect(box.contains("a[2Jbcd31me"))
+        #expect(TerminalText.width(hostile) == 11)
+        #expect(PlainTextRenderer.lines(node) == ["a[2Jbcd31me"])
+        // Non-ASCII text the same, and a tab stays in plain text.
+        let accented = ViewNode("text", attributes: JSONObject([("text", .string("é\u{1B}]0;title\u{07}\tx"))]))
+        #expect(!TerminalRenderer(colorMode: .none, appearance: .light).render(accented, family: .systemSmall).joined().contains("\u{1B}"))
+        #expect(PlainTextRenderer.lines(accented) == ["é]0;title\tx"])
+    }
+
     @Test func familySizesInPointsAndCells() {
         let table = WidgetFamily.allCases.map { family in
             "\(family.rawValue) \(Int(family.displaySize.width))x\(Int(family.displaySize.height)) pt = \(family.terminalSize.columns)x\(family.terminalSize.rows) cells"
