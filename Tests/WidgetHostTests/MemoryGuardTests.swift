@@ -123,7 +123,7 @@ import WidgetWire
         // metadata, and the runtime may take a whole new page of its metadata pool for it, which
         // would be charged here and never freed.
         let sizes = stride(from: 80, through: 64_000, by: 64)
-        #expect(sizes.reduce(0) { $0 + $1 } > 0)
+        _ = sizes.reduce(0, +)
         let previous = memory_guard_enter(slot)
         var block = malloc(16)!
         memset(block, 7, 16)
