@@ -315,10 +315,23 @@ final class WorkerChannel: @unchecked Sendable {
     }
 
     /// The next whole message, blocking until it has arrived. Throws `.closed` at the end of the stream.
+    ///
+    /// It waits in `poll`, not in `recv`: a thread blocked in `recv` on a Unix socket sleeps on the
+    /// same wait queue as a writer waiting for room, so it is woken, for nothing, each time the other
+    /// side reads what this side sent (every answer, for a worker). `poll` wakes only for input.
     func receive() throws(ChannelError) -> WorkerMessage {
         while true {
             if let message = try nextBufferedMessage() { return message }
+            try awaitInput()
             try fillOnce()
+        }
+    }
+
+    /// Blocks until there is something to read, or the other side has closed.
+    private func awaitInput() throws(ChannelError) {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&waiting, 1, -1) < 0 {
+            if errno != EINTR { throw .system("cannot wait on the worker channel: \(errnoText())") }
         }
     }
 
