@@ -193,27 +193,68 @@ struct JSONReader {
         }
     }
 
+    /// Reads a string whose opening quote is at `position`.
     mutating func readString() throws(JSONSyntaxError) -> String {
-        position += 1
-        let start = position
-        var isASCII = true
-        // Fast path: no escapes; ASCII needs no UTF-8 validation.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                position += 1
-                if isASCII { return String(decoding: slice, as: UTF8.self) }
-                guard let string = String(validating: slice, as: UTF8.self) else {
-                    throw JSONSyntaxError(offset: start, reason: "string is not valid UTF-8")
-                }
-                return string
+        let start = position + 1
+        if let plain = try readPlainString() {
+            if plain.isASCII { return String(decoding: plain.bytes, as: UTF8.self) }
+            guard let string = String(validating: plain.bytes, as: UTF8.self) else {
+                throw JSONSyntaxError(offset: start, reason: "string is not valid UTF-8")
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character in a string") }
-            if byte >= 0x80 { isASCII = false }
-            position += 1
+            return string
         }
+        return try readEscapedString(from: start)
+    }
+
+    /// A string with no escapes, read in place: its bytes (not yet checked as UTF-8 unless
+    /// `isASCII`), with `position` after its closing quote. Nil, with `position` at the first escape,
+    /// when it has one. The opening quote is at `position`.
+    mutating func readPlainString() throws(JSONSyntaxError) -> (bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool)? {
+        let start = position + 1
+        var index = start
+        var high: UInt8 = 0
+        // A local scan: the reader's own fields are not reloaded at every byte.
+        let base = bytes.baseAddress
+        let end = bytes.count
+        // Eight bytes at a time while none of them is a quote, a backslash or a control character.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var highWord: UInt64 = 0
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(base.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A byte is zero in `quote` or `backslash`, or is below 0x20 in `word`, when its high
+            // bit is set here (the classic test; bytes of 0x80 and above never count as below).
+            let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highBits
+            if special != 0 { break }
+            highWord |= word
+            index += 8
+        }
+        if highWord & highBits != 0 { high = 0x80 }
+        while index < end {
+            let byte = base.unsafelyUnwrapped[index]
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
+                return (UnsafeBufferPointer(rebasing: bytes[start..<index]), high < 0x80)
+            }
+            if byte == UInt8(ascii: "\\") {
+                position = index
+                return nil
+            }
+            if byte < 0x20 {
+                position = index
+                throw error("control character in a string")
+            }
+            high |= byte
+            index += 1
+        }
+        position = index
+        throw error("unterminated string")
+    }
+
+    /// The rest of a string that has an escape at `position`; its text began at `start`.
+    private mutating func readEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
         var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         while position < bytes.count {
             let byte = bytes[position]

@@ -1,6 +1,8 @@
 /// Decodes a result straight from its bytes into `WireTimeline`, without first building a `JSONValue`
 /// tree: the host decodes every answer a provider gives, and most of a result is known structure.
-/// Only what has no fixed shape (view attributes, modifier values, the policy) is read as `JSONValue`.
+/// Only what has no fixed shape (view attributes, modifier values) is read as `JSONValue`. Member
+/// names are compared where they lie in the bytes, and a relevance or a policy in its usual shape is
+/// read in place; anything unusual there is read the general way, which decides it.
 ///
 /// It accepts the JSON that `JSONValue.parse` accepts (same syntax rules, same depth limit, duplicate
 /// member names rejected) and reports a structural fault with its path. Paths are relative while a
@@ -17,23 +19,19 @@ struct WireDecoder {
         var entries: [WireEntry]?
         var policy: WireReloadPolicy??
         var others: [String] = []
-        try object(depth: 0, notObject: "result is not a JSON object") { decoder, key, depth throws(WireFormatError) in
-            switch key {
-            case "entries":
-                guard entries == nil else { throw decoder.duplicate(key) }
+        try object(depth: 0, notObject: "result is not a JSON object") { decoder, name, depth throws(WireFormatError) in
+            if name.is("entries") {
+                guard entries == nil else { throw decoder.duplicate(name) }
                 var list: [WireEntry] = []
                 try decoder.array(depth: depth) { decoder, depth throws(WireFormatError) in
                     list.append(try decoder.entry(depth: depth))
                 }
                 entries = list
-            case "policy":
-                guard policy == nil else { throw decoder.duplicate(key) }
-                let value = try decoder.value(depth: depth)
-                policy = .some(value == .null ? nil : try WireReloadPolicy(json: value))
-            default:
-                guard !others.contains(key) else { throw decoder.duplicate(key) }
-                others.append(key)
-                _ = try decoder.value(depth: depth)
+            } else if name.is("policy") {
+                guard policy == nil else { throw decoder.duplicate(name) }
+                policy = .some(try decoder.policy(depth: depth))
+            } else {
+                try decoder.other(name, seen: &others, depth: depth)
             }
         }
         reader.skipWhitespace()
@@ -47,24 +45,19 @@ struct WireDecoder {
         var relevance: WireRelevance??
         var view: ViewNode?
         var others: [String] = []
-        try object(depth: depth) { decoder, key, depth throws(WireFormatError) in
-            switch key {
-            case "date":
-                guard date == nil else { throw decoder.duplicate(key) }
-                guard case .number(let number) = try decoder.value(depth: depth) else {
-                    throw WireFormatError(path: "", reason: "not a number")
-                }
+        try object(depth: depth) { decoder, name, depth throws(WireFormatError) in
+            if name.is("date") {
+                guard date == nil else { throw decoder.duplicate(name) }
+                guard let number = try decoder.number(depth: depth) else { throw WireFormatError(path: "", reason: "not a number") }
                 date = number
-            case "view":
-                guard view == nil else { throw decoder.duplicate(key) }
+            } else if name.is("view") {
+                guard view == nil else { throw decoder.duplicate(name) }
                 view = try decoder.node(depth: depth)
-            case "relevance":
-                guard relevance == nil else { throw decoder.duplicate(key) }
+            } else if name.is("relevance") {
+                guard relevance == nil else { throw decoder.duplicate(name) }
                 relevance = .some(try decoder.relevance(depth: depth))
-            default:
-                guard !others.contains(key) else { throw decoder.duplicate(key) }
-                others.append(key)
-                _ = try decoder.value(depth: depth)
+            } else {
+                try decoder.other(name, seen: &others, depth: depth)
             }
         }
         guard let date else { throw WireFormatError(path: "", reason: "missing \"date\"") }
@@ -72,13 +65,49 @@ struct WireDecoder {
         return WireEntry(date: date, relevance: relevance ?? nil, view: view)
     }
 
+    /// A member the format does not know: read (so its syntax is checked) and dropped.
+    private mutating func other(_ name: MemberName, seen: inout [String], depth: Int) throws(WireFormatError) {
+        let text = name.string
+        guard !seen.contains(text) else { throw duplicate(name) }
+        seen.append(text)
+        _ = try value(depth: depth)
+    }
+
     private mutating func relevance(depth: Int) throws(WireFormatError) -> WireRelevance? {
+        let start = reader.position
+        var score: Double?
+        var duration: Double?
+        if let pair = flatPair("score", "duration", depth: depth), case .number(let first)? = pair.0, pair.1 == nil || pair.1?.number != nil {
+            score = first
+            duration = pair.1?.number
+        } else {
+            // Not the usual shape: the general reading says what it is.
+            reader.position = start
+            let value = try value(depth: depth)
+            guard value != .null else { return nil }
+            score = value["score"]?.numberValue
+            duration = value["duration"]?.numberValue
+        }
+        guard let score else { throw WireFormatError(path: "", reason: "missing numeric \"score\"") }
+        let seconds = duration ?? 0
+        guard seconds >= 0 else { throw WireFormatError(path: "duration", reason: "negative duration \(seconds)") }
+        return WireRelevance(score: score, duration: seconds)
+    }
+
+    private mutating func policy(depth: Int) throws(WireFormatError) -> WireReloadPolicy? {
+        let start = reader.position
+        if let pair = flatPair("kind", "date", depth: depth) {
+            if case .string(let kind)? = pair.0, pair.1 == nil || pair.1?.number != nil {
+                let date = pair.1?.number
+                if equals(kind, "atEnd") { return .atEnd }
+                if equals(kind, "never") { return .never }
+                if equals(kind, "after"), let date { return .after(date) }
+            }
+            // Not one of the usual three: the general reading says what is wrong.
+            reader.position = start
+        }
         let value = try value(depth: depth)
-        guard value != .null else { return nil }
-        guard let score = value["score"]?.numberValue else { throw WireFormatError(path: "", reason: "missing numeric \"score\"") }
-        let duration = value["duration"]?.numberValue ?? 0
-        guard duration >= 0 else { throw WireFormatError(path: "duration", reason: "negative duration \(duration)") }
-        return WireRelevance(score: score, duration: duration)
+        return value == .null ? nil : try WireReloadPolicy(json: value)
     }
 
     private mutating func node(depth: Int) throws(WireFormatError) -> ViewNode {
@@ -86,35 +115,35 @@ struct WireDecoder {
         var sawChildren = false
         var sawModifiers = false
         try object(depth: depth) { decoder, key, depth throws(WireFormatError) in
-            switch key {
-            case "view":
+            if key.is("view") {
                 guard node.view.isEmpty else { throw decoder.duplicate(key) }
-                guard case .string(let type) = try decoder.value(depth: depth), !type.isEmpty else {
+                guard let type = try decoder.string(depth: depth), !type.isEmpty else {
                     // Reported at the node, not at its "view" member.
                     throw WireFormatError(path: "", reason: "missing \"view\" type").asNodeFault
                 }
                 node.view = type
-            case "children":
+            } else if key.is("children") {
                 guard !sawChildren else { throw decoder.duplicate(key) }
                 sawChildren = true
                 try decoder.array(depth: depth) { decoder, depth throws(WireFormatError) in
                     node.children.append(try decoder.node(depth: depth))
                 }
-            case "modifiers":
+            } else if key.is("modifiers") {
                 guard !sawModifiers else { throw decoder.duplicate(key) }
                 sawModifiers = true
                 try decoder.array(depth: depth) { decoder, depth throws(WireFormatError) in
                     var modifier: ViewModifierNode?
                     try decoder.object(depth: depth, notObject: "not a one-member object") { decoder, name, depth throws(WireFormatError) in
                         guard modifier == nil else { throw WireFormatError(path: "", reason: "not a one-member object").asNodeFault }
-                        modifier = ViewModifierNode(name, try decoder.value(depth: depth))
+                        modifier = ViewModifierNode(name.string, try decoder.value(depth: depth))
                     }
                     guard let modifier else { throw WireFormatError(path: "", reason: "not a one-member object") }
                     node.modifiers.append(modifier)
                 }
-            default:
-                guard node.attributes[key] == nil else { throw decoder.duplicate(key) }
-                node.attributes.members.append((key, try decoder.value(depth: depth)))
+            } else {
+                let name = key.string
+                guard node.attributes[name] == nil else { throw decoder.duplicate(key) }
+                node.attributes.members.append((name, try decoder.value(depth: depth)))
             }
         }
         guard !node.view.isEmpty else { throw WireFormatError(path: "", reason: "missing \"view\" type") }
@@ -126,7 +155,7 @@ struct WireDecoder {
     /// Reads an object member by member; `body` reads each member's value (and rejects names it has
     /// seen). A fault inside a member is reported under the member's name.
     private mutating func object(
-        depth: Int, notObject: String = "not an object", _ body: (inout WireDecoder, String, Int) throws(WireFormatError) -> Void
+        depth: Int, notObject: String = "not an object", _ body: (inout WireDecoder, MemberName, Int) throws(WireFormatError) -> Void
     ) throws(WireFormatError) {
         guard try peek() == UInt8(ascii: "{") else {
             _ = try value(depth: depth)
@@ -140,13 +169,13 @@ struct WireDecoder {
         }
         while true {
             guard try peek() == UInt8(ascii: "\"") else { throw syntax(reader.error("expected a member name")) }
-            let name = try syntax { (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readString() }
+            let name = try memberName()
             guard try peek() == UInt8(ascii: ":") else { throw syntax(reader.error("expected ':'")) }
             reader.position += 1
             do {
                 try body(&self, name, depth + 1)
             } catch {
-                throw error.isNodeFault ? error.withoutNodeFault : error.within(name)
+                throw error.isNodeFault ? error.withoutNodeFault : error.within(name.string)
             }
             if try endOfMember(closedBy: "}", in: "an object") { return }
         }
@@ -191,6 +220,106 @@ struct WireDecoder {
         }
     }
 
+    /// A member's name, whose opening quote is next: in place when it is plain ASCII.
+    private mutating func memberName() throws(WireFormatError) -> MemberName {
+        let start = reader.position
+        if let plain = try syntax({ (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readPlainString() }), plain.isASCII {
+            return MemberName(plain: plain.bytes)
+        }
+        reader.position = start
+        return MemberName(decoded: try syntax { (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readString() })
+    }
+
+    /// The next value if it is a number; nil, with the value read, if it is not.
+    private mutating func number(depth: Int) throws(WireFormatError) -> Double? {
+        let next = try peek()
+        if depth < JSONValue.maximumDepth, next == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
+            return try syntax { (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readNumber() }
+        }
+        return try value(depth: depth).numberValue
+    }
+
+    /// The next value if it is a string; nil, with the value read, if it is not.
+    private mutating func string(depth: Int) throws(WireFormatError) -> String? {
+        if depth < JSONValue.maximumDepth, try peek() == UInt8(ascii: "\"") {
+            return try syntax { (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readString() }
+        }
+        return try value(depth: depth).stringValue
+    }
+
+    /// A scalar member value read in place by `flatPair`.
+    private enum FlatValue {
+        case number(Double)
+        /// Plain ASCII, no escapes.
+        case string(UnsafeBufferPointer<UInt8>)
+
+        var number: Double? {
+            if case .number(let value) = self { return value }
+            return nil
+        }
+    }
+
+    /// An object holding at most the members `first` and `second`, each a number or a plain ASCII
+    /// string, read in place: the usual shape of a relevance or a policy. Nil, with nothing read,
+    /// for anything else (another member, a name twice, an escape, a literal, a nested value, a
+    /// syntax error): the caller then reads the value the general way, which decides it.
+    private mutating func flatPair(_ first: StaticString, _ second: StaticString, depth: Int) -> (FlatValue?, FlatValue?)? {
+        let start = reader.position
+        var values: (FlatValue?, FlatValue?) = (nil, nil)
+        func fail(_ reader: inout JSONReader) -> (FlatValue?, FlatValue?)? {
+            reader.position = start
+            return nil
+        }
+        guard depth < JSONValue.maximumDepth, reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "{") else {
+            return nil
+        }
+        reader.position += 1
+        reader.skipWhitespace()
+        if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "}") {
+            reader.position += 1
+            return values
+        }
+        while true {
+            reader.skipWhitespace()
+            guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\""),
+                let name = try? reader.readPlainString(), name.isASCII
+            else { return fail(&reader) }
+            reader.skipWhitespace()
+            guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: ":") else { return fail(&reader) }
+            reader.position += 1
+            reader.skipWhitespace()
+            guard reader.position < reader.bytes.count else { return fail(&reader) }
+            let next = reader.bytes[reader.position]
+            let value: FlatValue
+            if next == UInt8(ascii: "\"") {
+                guard let text = try? reader.readPlainString(), text.isASCII else { return fail(&reader) }
+                value = .string(text.bytes)
+            } else if next == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
+                guard let number = try? reader.readNumber() else { return fail(&reader) }
+                value = .number(number)
+            } else {
+                return fail(&reader)
+            }
+            if equals(name.bytes, first), values.0 == nil {
+                values.0 = value
+            } else if equals(name.bytes, second), values.1 == nil {
+                values.1 = value
+            } else {
+                return fail(&reader)
+            }
+            reader.skipWhitespace()
+            guard reader.position < reader.bytes.count else { return fail(&reader) }
+            if reader.bytes[reader.position] == UInt8(ascii: ",") {
+                reader.position += 1
+            } else if reader.bytes[reader.position] == UInt8(ascii: "}") {
+                reader.position += 1
+                return values
+            } else {
+                return fail(&reader)
+            }
+        }
+    }
+
     private mutating func value(depth: Int) throws(WireFormatError) -> JSONValue {
         _ = try peek()
         return try syntax { (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readValue(depth: depth) }
@@ -203,8 +332,8 @@ struct WireDecoder {
         return reader.bytes[reader.position]
     }
 
-    private func duplicate(_ name: String) -> WireFormatError {
-        syntax(reader.error("duplicate member \"\(name)\""))
+    private func duplicate(_ name: MemberName) -> WireFormatError {
+        syntax(reader.error("duplicate member \"\(name.string)\""))
     }
 
     private mutating func syntax<T>(_ read: (inout JSONReader) throws(JSONSyntaxError) -> T) throws(WireFormatError) -> T {
@@ -220,6 +349,37 @@ struct WireDecoder {
         fault.isSyntax = true
         return fault
     }
+}
+
+/// A member's name as the decoder met it: the bytes in place when it is plain ASCII (the usual
+/// case, which then costs no `String`), or the decoded text.
+private struct MemberName {
+    private let plain: UnsafeBufferPointer<UInt8>?
+    private let decoded: String?
+
+    init(plain: UnsafeBufferPointer<UInt8>) {
+        self.plain = plain
+        decoded = nil
+    }
+
+    init(decoded: String) {
+        plain = nil
+        self.decoded = decoded
+    }
+
+    func `is`(_ name: StaticString) -> Bool {
+        if let plain { return equals(plain, name) }
+        return decoded.unsafelyUnwrapped.utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
+    var string: String { plain.map { String(decoding: $0, as: UTF8.self) } ?? decoded.unsafelyUnwrapped }
+}
+
+private func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+    guard bytes.count == name.utf8CodeUnitCount else { return false }
+    let other = name.utf8Start
+    for index in 0..<bytes.count where bytes[index] != other[index] { return false }
+    return true
 }
 
 extension WireFormatError {

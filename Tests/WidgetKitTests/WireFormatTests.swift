@@ -51,6 +51,30 @@ import Testing
     @Test func rejectsInvalidUTF8InStrings() {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xFF, 0x22]) }
     }
+
+    /// Strings are scanned eight bytes at a time: a quote, a backslash, a control character or a
+    /// non-ASCII byte must be found wherever it falls in or across those words.
+    @Test func findsEverySpecialByteWhereverItFallsInAString() throws {
+        for length in 0..<20 {
+            for offset in 0...length {
+                let before = String(repeating: "a", count: offset)
+                let after = String(repeating: "b", count: length - offset)
+                #expect(try JSONValue.parse("\"\(before)\(after)\"") == .string(before + after))
+                #expect(try JSONValue.parse("\"\(before)\\n\(after)\"") == .string(before + "\n" + after))
+                #expect(try JSONValue.parse("\"\(before)é\(after)\"") == .string(before + "é" + after))
+                #expect(throws: JSONSyntaxError(offset: 1 + offset, reason: "control character in a string")) {
+                    try JSONValue.parse("\"\(before)\u{1F}\(after)\"")
+                }
+                // Reported at the string's start.
+                #expect(throws: JSONSyntaxError(offset: 1, reason: "string is not valid UTF-8")) {
+                    try JSONValue.parse([0x22] + Array(before.utf8) + [0xFF] + Array(after.utf8) + [0x22])
+                }
+                #expect(throws: JSONSyntaxError(offset: 1 + length, reason: "unterminated string")) {
+                    try JSONValue.parse("\"\(before)\(after)")
+                }
+            }
+        }
+    }
 }
 
 @Suite struct WireTimelineTests {
@@ -84,14 +108,72 @@ import Testing
         (#"{"entries":[],"policy":{"kind":"after"}}"#, "policy: \"after\" without a numeric \"date\""),
     ])
     func structuralFaultsNameTheirPath(json: String, message: String) {
-        do {
-            _ = try WireTimeline(json: try JSONValue.parse(json))
-            Issue.record("\(json) must be rejected")
-        } catch let error as WireFormatError {
-            #expect(error.description == message)
-        } catch {
-            Issue.record("unexpected \(error)")
+        fault(of: json, is: message)
+    }
+
+    private func decode(_ json: String) throws(WireFormatError) -> WireTimeline {
+        let bytes = Array(json.utf8)
+        let result: Result<WireTimeline, WireFormatError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(WireFormatError) { return .success(try WireTimeline(bytes: buffer)) } catch { return .failure(error) }
         }
+        return try result.get()
+    }
+
+    private func fault(of json: String, is message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try decode(json)
+            Issue.record("\(json) must be rejected", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.description == message, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func escapedMemberNamesAreTheNamesTheySpell() throws {
+        let timeline = try decode(#"{"\u0065ntries":[{"d\u0061te":1,"view":{"v\u0069ew":"text","t\u0065xt":"hi"}}],"p\u006flicy":{"kind":"never"}}"#)
+        #expect(timeline == WireTimeline(entries: [WireEntry(date: 1, view: ViewNode("text", attributes: JSONObject([("text", .string("hi"))])))], policy: .never))
+        fault(of: #"{"entries":[],"entr\u0069es":[]}"#, is: #"invalid JSON at byte 29: duplicate member "entries""#)
+    }
+
+    /// A relevance or a policy in its usual shape is read in place; in any other shape it is read
+    /// the general way. Both must agree on what every shape means.
+    @Test(arguments: [
+        (#"{"score":0.5,"duration":60}"#, WireRelevance(score: 0.5, duration: 60)),
+        (#"{"duration":60,"score":0.5}"#, WireRelevance(score: 0.5, duration: 60)),
+        (#"{ "score" : -2 }"#, WireRelevance(score: -2, duration: 0)),
+        (#"{"score":1,"note":"kept out"}"#, WireRelevance(score: 1, duration: 0)),
+        (#"{"sc\u006fre":3,"duration":1}"#, WireRelevance(score: 3, duration: 1)),
+        (#"null"#, nil),
+    ] as [(String, WireRelevance?)])
+    func relevanceReadsTheSameInEveryShape(json: String, relevance: WireRelevance?) throws {
+        let timeline = try decode(#"{"entries":[{"date":1,"relevance":"# + json + #","view":{"view":"text"}}]}"#)
+        #expect(timeline.entries.first?.relevance == relevance)
+    }
+
+    @Test(arguments: [
+        (#"{"kind":"atEnd"}"#, WireReloadPolicy.atEnd),
+        (#"{"kind":"never","date":5}"#, .never),
+        (#"{"date":5,"kind":"after"}"#, .after(5)),
+        (#"{"kind":"\u0061fter","date":7.5}"#, .after(7.5)),
+        (#"{"kind":"after","date":5,"why":"no reason"}"#, .after(5)),
+        (#"null"#, nil),
+    ] as [(String, WireReloadPolicy?)])
+    func policyReadsTheSameInEveryShape(json: String, policy: WireReloadPolicy?) throws {
+        #expect(try decode(#"{"entries":[],"policy":"# + json + "}").policy == policy)
+    }
+
+    @Test(arguments: [
+        (#"{"entries":[{"date":1,"relevance":{"score":"high"},"view":{"view":"text"}}]}"#, #"entries[0].relevance: missing numeric "score""#),
+        (#"{"entries":[{"date":1,"relevance":{},"view":{"view":"text"}}]}"#, #"entries[0].relevance: missing numeric "score""#),
+        (#"{"entries":[{"date":1,"relevance":{"score":1,"score":2},"view":{"view":"text"}}]}"#, #"invalid JSON at byte 52: duplicate member "score""#),
+        (#"{"entries":[{"date":1,"relevance":{"score":1,"duration":-5},"view":{"view":"text"}}]}"#, "entries[0].relevance.duration: negative duration -5.0"),
+        (#"{"entries":[],"policy":{"kind":"soon"}}"#, #"policy.kind: unknown policy "soon" (atEnd, after or never)"#),
+        (#"{"entries":[],"policy":{"kind":"after","date":"tomorrow"}}"#, #"policy: "after" without a numeric "date""#),
+        (#"{"entries":[],"policy":{}}"#, #"policy: missing "kind" (atEnd, after or never)"#),
+        (#"{"entries":[],"policy":{"kind":"never","kind":"atEnd"}}"#, #"invalid JSON at byte 45: duplicate member "kind""#),
+        (#"{"entries":[],"policy":{"kind":"never""#, "invalid JSON at byte 38: unexpected end of input in an object"),
+    ])
+    func relevanceAndPolicyFaultsAreTheGeneralReadingsFaults(json: String, message: String) {
+        fault(of: json, is: message)
     }
 }
 
