@@ -81,11 +81,17 @@ final class TimerThread: @unchecked Sendable {
     /// Entries cancelled but still in the heap; compacted away when they outnumber the live ones.
     private var cancelled = 0
 
-    private init() {
+    /// A heap of timers and the thread that runs them; the host uses the one `shared`. Tests of the
+    /// heap alone make one with no thread (`running: false`), whose timers never run.
+    init(running: Bool = true) {
+        guard running else { return }
         let thread = Thread { [unowned self] in self.run() }
         thread.name = "widgets.clock"
         thread.start()
     }
+
+    /// Timers in the heap, cancelled ones not yet dropped included.
+    var heapCount: Int { condition.withLock { heap.count } }
 
     func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         // Cancelling wakes nobody: if it was the earliest, the thread wakes at its date once, finds
@@ -94,6 +100,13 @@ final class TimerThread: @unchecked Sendable {
             self.condition.withLock { self.cancelled += 1 }
         }
         condition.withLock {
+            // Cancelled timers at the top go now, not at their dates: a request's deadline is
+            // cancelled by its answer, so one request after another would otherwise pile them up
+            // until the next compaction, at the cost of every push.
+            while let first = heap.first, first.token.isCancelledOrDone {
+                heap.popFirst()
+                cancelled = max(0, cancelled - 1)
+            }
             sequence += 1
             heap.push(Entry(date: date, sequence: sequence, token: token, action: action))
             // Only a timer earlier than the one the thread sleeps for changes how long it sleeps.

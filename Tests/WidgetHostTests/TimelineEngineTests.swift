@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetHost
+@testable import WidgetHost
 import WidgetWire
 
 /// A provider for the engine: answers each request with `answer` (at once), or holds it until the
@@ -390,6 +390,22 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
             return done.wait(timeout: .now() + 10) == .success
         }
         #expect(ran)
+    }
+
+    @Test func cancelledDeadlinesDoNotPileUpInTheTimerHeap() {
+        // Every request sets a deadline and its answer cancels it: one request after another, the
+        // heap must hold what is pending, not every deadline since the last compaction.
+        let timers = TimerThread(running: false)
+        let start = Date().addingTimeInterval(3600)
+        for index in 0..<3000 {
+            timers.schedule(at: start.addingTimeInterval(Double(index))) {}.cancel()
+        }
+        #expect(timers.heapCount <= 1)
+        // One still pending stays, however many were cancelled before it.
+        let pending = timers.schedule(at: start.addingTimeInterval(5000)) {}
+        timers.schedule(at: start.addingTimeInterval(6000)) {}.cancel()
+        #expect(timers.heapCount == 2)
+        pending.cancel()
     }
 
     @Test func theObserverHearsEachChangeOfWhatIsShown() {
