@@ -203,17 +203,57 @@ public enum ConfigurationKind: String, Sendable {
 
 /// A widget a bundle registered and the host accepted.
 public struct RegisteredWidget: Sendable {
-    public let kind: String
-    public let displayName: String
-    public let description: String
-    public let families: [WidgetFamily]
-    public let configurationKind: ConfigurationKind
+    public var kind: String { fields.kind }
+    public var displayName: String { fields.displayName }
+    public var description: String { fields.description }
+    public var families: [WidgetFamily] { fields.families }
+    public var configurationKind: ConfigurationKind { fields.configurationKind }
     /// The intent type's name, for configurable widgets.
-    public let configurationName: String?
-    public let contentMarginsDisabled: Bool
+    public var configurationName: String? { fields.configurationName }
+    public var contentMarginsDisabled: Bool { fields.contentMarginsDisabled }
     /// A configurable widget's parameters (ABI 1.2); nil for static widgets.
-    public let configuration: ConfigurationSchema?
-    public let bundle: LoadedBundle
+    public var configuration: ConfigurationSchema? { fields.configuration }
+    public var bundle: LoadedBundle { fields.bundle }
+
+    /// The fields, in one immutable box: a widget is copied into each request's closures, and
+    /// copying it is then one retain, not one per field.
+    private final class Fields: Sendable {
+        let kind: String
+        let displayName: String
+        let description: String
+        let families: [WidgetFamily]
+        let configurationKind: ConfigurationKind
+        let configurationName: String?
+        let contentMarginsDisabled: Bool
+        let configuration: ConfigurationSchema?
+        let bundle: LoadedBundle
+
+        init(
+            kind: String, displayName: String, description: String, families: [WidgetFamily], configurationKind: ConfigurationKind,
+            configurationName: String?, contentMarginsDisabled: Bool, configuration: ConfigurationSchema?, bundle: LoadedBundle
+        ) {
+            self.kind = kind
+            self.displayName = displayName
+            self.description = description
+            self.families = families
+            self.configurationKind = configurationKind
+            self.configurationName = configurationName
+            self.contentMarginsDisabled = contentMarginsDisabled
+            self.configuration = configuration
+            self.bundle = bundle
+        }
+    }
+
+    private let fields: Fields
+
+    init(
+        kind: String, displayName: String, description: String, families: [WidgetFamily], configurationKind: ConfigurationKind,
+        configurationName: String?, contentMarginsDisabled: Bool, configuration: ConfigurationSchema?, bundle: LoadedBundle
+    ) {
+        fields = Fields(
+            kind: kind, displayName: displayName, description: description, families: families, configurationKind: configurationKind,
+            configurationName: configurationName, contentMarginsDisabled: contentMarginsDisabled, configuration: configuration, bundle: bundle)
+    }
 
     static func validate(_ pointer: UnsafePointer<widget_descriptor_t>?, bundle: LoadedBundle) -> Result<RegisteredWidget, LoadProblem> {
         func refuse(_ message: String) -> Result<RegisteredWidget, LoadProblem> {
