@@ -180,21 +180,24 @@ extension WidgetRegistry {
     /// meanwhile), and this returns after it: the worker's reader hands the reading on first.
     /// The answer's bytes are not decoded here: the host checks them, as it checks any bundle's
     /// answer, so a worker passes them on without decoding and encoding them again. A failed or
-    /// malformed answer fails here, with the error the host's check would give.
+    /// malformed answer fails here, with the error the host's check would give. `completion` also
+    /// gets the provider's statistics as the call left them, for the host.
     func submitForHost(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily, isPreview: Bool, configuration: String, parameter: String?,
-        environment: RenderingEnvironment, due: Date, completion: @escaping @Sendable (Result<[UInt8], RequestError>) -> Void
+        environment: RenderingEnvironment, due: Date,
+        completion: @escaping @Sendable (Result<[UInt8], RequestError>, ProviderStatistics?) -> Void
     ) {
         let widget: RegisteredWidget
         let chosenFamily: WidgetFamily
         do throws(RequestError) {
             (widget, chosenFamily) = try self.widget(kind: kind, family: family)
         } catch {
-            return completion(.failure(error))
+            return completion(.failure(error), nil)
         }
+        let queue = providerQueue(kind: kind)
         submitInProcess(
             requestKind, widget: widget, family: chosenFamily, isPreview: isPreview, configuration: configuration, parameter: parameter,
-            environment: environment, due: due, hereIfIdle: true, completion: completion
+            environment: environment, due: due, queue: queue, hereIfIdle: true, completion: { completion($0, queue?.snapshot) }
         ) { outcome throws(RequestError) -> [UInt8] in
             try ResultValidation.answeredBytes(outcome, requestKind: requestKind, kind: kind, bundlePath: widget.bundle.path)
         }
@@ -212,14 +215,15 @@ extension WidgetRegistry {
         }
     }
 
-    /// A request on the provider's queue, its answer turned into the caller's `T` by `finish`.
+    /// A request on the provider's queue (`queue`, when the caller has looked it up), its answer
+    /// turned into the caller's `T` by `finish`.
     private func submitInProcess<T: Sendable>(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, environment: RenderingEnvironment, due: Date?, hereIfIdle: Bool = false,
+        parameter: String?, environment: RenderingEnvironment, due: Date?, queue: ProviderQueue? = nil, hereIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<T, RequestError>) -> Void, finish: @escaping @Sendable (RequestOutcome) throws(RequestError) -> T
     ) {
         let kind = widget.kind
-        guard let queue = providerQueue(kind: kind) else {
+        guard let queue = queue ?? providerQueue(kind: kind) else {
             return completion(
                 .failure(RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .unknownKind, message: "has no provider queue")))
         }

@@ -197,7 +197,7 @@ public enum WidgetWorker {
             request.kind, kind: kind, family: request.family, isPreview: request.isPreview,
             configuration: configuration.isEmpty ? "{}" : configuration, parameter: request.parameter, environment: request.environment,
             due: request.due
-        ) { result in
+        ) { result, statistics in
             let outcome: WorkerAnswer.Outcome
             switch result {
             // The provider's bytes as it gave them: the host checks them.
@@ -206,7 +206,6 @@ public enum WidgetWorker {
             }
             // A call still inside the bundle after its deadline can only be ended with the process;
             // the provider's memory after the call is for the host's statistics.
-            let statistics = registry.statistics(kind: kind)
             send(
                 WorkerAnswer(
                     id: request.id, outcome: outcome, stuck: (statistics?.stuckCalls ?? 0) > 0, liveBytes: statistics?.liveBytes,
