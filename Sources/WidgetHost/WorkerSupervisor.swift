@@ -342,7 +342,7 @@ final class WorkerSupervisor: @unchecked Sendable {
         parameter: String?, environment: RenderingEnvironment, deadline: Duration
     ) async throws(RequestError) -> ProviderResult {
         let started = ContinuousClock.now
-        let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
+        let result: Result<ProviderResult, RequestError> = await withUnsafeContinuation { continuation in
             let once = Once(continuation)
             // A running worker gets the request from the calling thread; starting one waits on the
             // supervisor's queue, so requests that arrive meanwhile wait behind it.
@@ -358,9 +358,11 @@ final class WorkerSupervisor: @unchecked Sendable {
         }
         let elapsed = ContinuousClock.now - started
         lock.withLock {
-            statistics[widget.kind, default: ProviderStatistics()].calls += 1
-            statistics[widget.kind, default: ProviderStatistics()].timeInCalls += elapsed
-            if case .failure = result { statistics[widget.kind, default: ProviderStatistics()].failures += 1 }
+            Self.record(in: &statistics[widget.kind, default: ProviderStatistics()]) { provider in
+                provider.calls += 1
+                provider.timeInCalls += elapsed
+                if case .failure = result { provider.failures += 1 }
+            }
         }
         return try result.get()
     }
@@ -403,8 +405,10 @@ final class WorkerSupervisor: @unchecked Sendable {
             parameter: parameter, configuration: Array(configuration.utf8))
         let timers = RequestTimers()
         process.send(request) { reply in
-            timers.cancel()
             once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
+            // After the caller has its answer, not before: a deadline that fires meanwhile only
+            // tells the worker the time, and the grace timer it sets is cancelled here.
+            timers.cancel()
         }
         // At the deadline the worker is told the time, and times the request out itself; one that
         // has not reported within the grace after that is unresponsive.
@@ -433,10 +437,9 @@ final class WorkerSupervisor: @unchecked Sendable {
         case .success(let answer):
             if answer.liveBytes != nil || answer.peakBytes != nil {
                 lock.withLock {
-                    if let live = answer.liveBytes { statistics[kind, default: ProviderStatistics()].liveBytes = live }
-                    if let peak = answer.peakBytes {
-                        let earlier = statistics[kind]?.peakBytes ?? 0
-                        statistics[kind, default: ProviderStatistics()].peakBytes = max(earlier, peak)
+                    Self.record(in: &statistics[kind, default: ProviderStatistics()]) { provider in
+                        if let live = answer.liveBytes { provider.liveBytes = live }
+                        if let peak = answer.peakBytes { provider.peakBytes = max(provider.peakBytes ?? 0, peak) }
                     }
                 }
             }
@@ -476,6 +479,11 @@ final class WorkerSupervisor: @unchecked Sendable {
         }
     }
 
+    /// Changes one provider's statistics in place: one look-up in the table, not one per field.
+    private static func record(in statistics: inout ProviderStatistics, _ change: (inout ProviderStatistics) -> Void) {
+        change(&statistics)
+    }
+
     func statistics(kind: String) -> ProviderStatistics {
         lock.withLock { statistics[kind] ?? ProviderStatistics() }
     }
@@ -487,17 +495,17 @@ private struct Refusal: Error {
     init(_ text: String) { self.text = text }
 }
 
-/// Resumes a continuation exactly once, whoever comes first.
+/// Resumes a continuation exactly once, whoever comes first (so it need not be a checked one).
 private final class Once: @unchecked Sendable {
     private let lock = NSLock()
-    private var continuation: CheckedContinuation<Result<ProviderResult, RequestError>, Never>?
+    private var continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>?
 
-    init(_ continuation: CheckedContinuation<Result<ProviderResult, RequestError>, Never>) {
+    init(_ continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>) {
         self.continuation = continuation
     }
 
     func resume(_ result: Result<ProviderResult, RequestError>) {
-        let taken: CheckedContinuation<Result<ProviderResult, RequestError>, Never>? = lock.withLock {
+        let taken: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>? = lock.withLock {
             defer { continuation = nil }
             return continuation
         }
