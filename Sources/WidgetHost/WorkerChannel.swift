@@ -28,49 +28,63 @@ enum WorkerMessage: Sendable {
     /// Bodies are bounded by the ABI's result limit, with room for the fields around them.
     static let maximumLength = PendingRequests.maximumResultBytes + (1 << 20)
 
-    /// The message on the wire, its length first.
+    /// The message on the wire, its length first: sized first, then written in one allocation (a
+    /// request and an answer are encoded on every round trip).
     func encoded() -> [UInt8] {
-        var writer = MessageWriter()
         switch self {
         case .hello(let object):
-            writer.tag(.hello)
             var json = JSONWriter(reservingCapacity: 1024)
             json.write(.object(object))
-            writer.bytes += json.bytes
+            return MessageWriter.message(.hello, fieldsSize: json.bytes.count) { $0.raw(json.bytes) }
         case .request(let request):
-            writer.tag(.request)
-            writer.integer(request.id)
-            writer.integer(request.kind.abiValue)
-            writer.integer(request.family.abiValue)
-            writer.integer(request.isPreview ? 1 as UInt8 : 0)
-            writer.integer(request.environment.abiColorScheme)
-            writer.integer(request.environment.abiRenderingMode)
-            writer.integer(request.environment.showsContainerBackground ? 1 as UInt8 : 0)
-            writer.date(request.now)
-            writer.date(request.due)
-            writer.string(request.widget)
-            writer.optionalString(request.parameter)
-            writer.data(request.configuration)
+            var widget = request.widget
+            var parameter = request.parameter
+            let size =
+                8 + 4 + 4 + 1 + 4 + 4 + 1 + 8 + 8 + MessageWriter.size(ofString: widget) + 1
+                + (parameter.map(MessageWriter.size(ofString:)) ?? 0) + 4 + request.configuration.count
+            return MessageWriter.message(.request, fieldsSize: size) { writer in
+                writer.integer(request.id)
+                writer.integer(request.kind.abiValue)
+                writer.integer(request.family.abiValue)
+                writer.integer(request.isPreview ? 1 as UInt8 : 0)
+                writer.integer(request.environment.abiColorScheme)
+                writer.integer(request.environment.abiRenderingMode)
+                writer.integer(request.environment.showsContainerBackground ? 1 as UInt8 : 0)
+                writer.date(request.now)
+                writer.date(request.due)
+                writer.string(&widget)
+                writer.integer(parameter == nil ? 0 as UInt8 : 1)
+                if parameter != nil { writer.string(&parameter!) }
+                writer.data(request.configuration)
+            }
         case .clock(let now):
-            writer.tag(.clock)
-            writer.date(now)
+            return MessageWriter.message(.clock, fieldsSize: 8) { $0.date(now) }
         case .answer(let answer):
-            writer.tag(.answer)
-            writer.integer(answer.id)
-            writer.integer(answer.stuck ? 1 as UInt8 : 0)
-            writer.integer(answer.liveBytes ?? -1)
-            writer.integer(answer.peakBytes ?? -1)
+            var size = 8 + 1 + 8 + 8 + 1
+            var reason = ""
+            var message = ""
             switch answer.outcome {
-            case .result(let bytes):
-                writer.integer(0 as UInt8)
-                writer.data(bytes)
-            case .error(let reason, let message):
-                writer.integer(1 as UInt8)
-                writer.string(reason.rawValue)
-                writer.string(message)
+            case .result(let bytes): size += 4 + bytes.count
+            case .error(let given, let text):
+                (reason, message) = (given.rawValue, text)
+                size += MessageWriter.size(ofString: reason) + MessageWriter.size(ofString: message)
+            }
+            return MessageWriter.message(.answer, fieldsSize: size) { writer in
+                writer.integer(answer.id)
+                writer.integer(answer.stuck ? 1 as UInt8 : 0)
+                writer.integer(answer.liveBytes ?? -1)
+                writer.integer(answer.peakBytes ?? -1)
+                switch answer.outcome {
+                case .result(let bytes):
+                    writer.integer(0 as UInt8)
+                    writer.data(bytes)
+                case .error:
+                    writer.integer(1 as UInt8)
+                    writer.string(&reason)
+                    writer.string(&message)
+                }
             }
         }
-        return writer.finished()
     }
 
     /// Decodes the fields after the length; throws what is wrong with them.
@@ -171,47 +185,58 @@ struct WorkerAnswer: Sendable {
 }
 
 /// Builds one message: a length to be filled in, then fields.
+/// Writes one message's fields in order into a buffer of the size computed for them.
 private struct MessageWriter {
-    var bytes: [UInt8]
+    private let base: UnsafeMutableRawPointer
+    private(set) var offset = 0
 
-    init() {
-        bytes = [0, 0, 0, 0]
-        bytes.reserveCapacity(256)
+    /// A whole message: its length, its type, and the fields `write` writes, which must come to
+    /// `fieldsSize` bytes.
+    static func message(_ tag: WorkerMessage.Tag, fieldsSize: Int, _ write: (inout MessageWriter) -> Void) -> [UInt8] {
+        let total = 4 + 1 + fieldsSize
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            var writer = MessageWriter(base: UnsafeMutableRawPointer(buffer.baseAddress!))
+            writer.integer(UInt32(1 + fieldsSize))
+            writer.integer(tag.rawValue)
+            write(&writer)
+            precondition(writer.offset == total, "a \(tag) message wrote \(writer.offset) bytes of the \(total) it was sized for")
+            count = total
+        }
     }
 
-    mutating func tag(_ tag: WorkerMessage.Tag) { bytes.append(tag.rawValue) }
+    /// The bytes `string(_:)` writes for it.
+    static func size(ofString string: String) -> Int { 4 + string.utf8.count }
+
+    private init(base: UnsafeMutableRawPointer) { self.base = base }
 
     mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        (base + offset).storeBytes(of: value.littleEndian, as: T.self)
+        offset += MemoryLayout<T>.size
     }
 
     mutating func date(_ date: Date) { integer(date.timeIntervalSince1970.bitPattern) }
 
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + offset).copyMemory(from: source, byteCount: bytes.count)
+        offset += bytes.count
+    }
+
+    mutating func raw(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw($0) }
+    }
+
     mutating func data(_ data: [UInt8]) {
         integer(UInt32(data.count))
-        bytes += data
+        raw(data)
     }
 
-    mutating func string(_ string: String) {
-        var string = string
+    /// Its UTF-8, counted; `inout` only to read a native string's bytes in place.
+    mutating func string(_ string: inout String) {
         string.withUTF8 { utf8 in
             integer(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
+            raw(UnsafeRawBufferPointer(utf8))
         }
-    }
-
-    mutating func optionalString(_ string: String?) {
-        integer(string == nil ? 0 as UInt8 : 1)
-        if let string { self.string(string) }
-    }
-
-    /// The message with its length.
-    mutating func finished() -> [UInt8] {
-        let length = UInt32(bytes.count - 4).littleEndian
-        withUnsafeBytes(of: length) { raw in
-            for index in 0..<4 { bytes[index] = raw[index] }
-        }
-        return bytes
     }
 }
 
