@@ -82,22 +82,33 @@ public enum WidgetWorker {
         Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath).read()
     }
 
-    /// The threads that read the host's messages: one reads at a time, and serves the request it
-    /// read itself, when the provider's queue is idle, after handing the reading to another
-    /// thread (leader and followers). A request thus runs on the thread that read it, with no hop to
-    /// another thread, and a slow call never stops the reading: the deadline's clock message and
-    /// other providers' requests are read meanwhile. There are as many threads as calls running at
-    /// once, plus one reading; a request for a busy provider waits on its queue, not on a thread.
+    /// The threads that read the host's messages. One holds the reading at a time and serves each
+    /// request it reads itself, on its own thread when the provider's queue is idle, then reads on:
+    /// while calls are quick, one thread does everything, with no hand-off and no wakeup but the
+    /// request's own. A call still running after `handOffAfter` loses the reading to another thread
+    /// (one left spare by an earlier slow call, or a new one), so a slow call never stops the
+    /// reading for long: the deadline's clock message and other providers' requests are read
+    /// meanwhile. A watcher thread times the calls; it sleeps while no call is running.
     private final class Readers: @unchecked Sendable {
+        /// How long a call may hold the reading.
+        static let handOffAfter: TimeInterval = 0.005
+
         let channel: WorkerChannel
         let clock: ManualClock
         let registry: WidgetRegistry
         let bundlePath: String
-        /// Held by the thread reading.
-        private let reading = NSLock()
-        private let lock = NSLock()
-        /// Threads not serving a request: the one reading, and those waiting to read.
-        private var spare = 1
+        /// Guards what follows; the watcher and the spare threads wait on it.
+        private let condition = NSCondition()
+        /// Which hand-off the reading is at: a thread reads while its number is this one.
+        private var holder: UInt64 = 0
+        /// The number of the call the holder is serving, if it is serving one.
+        private var servingCall: UInt64?
+        private var calls: UInt64 = 0
+        private var watcherIdle = false
+        /// Threads that lost the reading to a slow call, waiting to be given it again.
+        private var spares = 0
+        /// Hand-offs made to the spares and not yet taken.
+        private var offered = 0
 
         init(channel: WorkerChannel, clock: ManualClock, registry: WidgetRegistry, bundlePath: String) {
             self.channel = channel
@@ -106,40 +117,84 @@ public enum WidgetWorker {
             self.bundlePath = bundlePath
         }
 
-        /// The calling thread's part, forever: read, hand the reading on, serve.
+        /// The calling thread's part, forever.
         func read() -> Never {
+            let watcher = Thread { self.watch() }
+            watcher.name = "widgets.worker.watcher"
+            watcher.start()
+            read(holding: 0)
+        }
+
+        /// Reads and serves while this thread holds the reading (`token`); waits to be given it
+        /// again when a slow call took it away.
+        private func read(holding token: UInt64) -> Never {
+            var token = token
             while true {
-                reading.lock()
                 let message = receive()
                 // The clock moves in the order the host's messages came.
                 switch message {
-                case .request(let request): clock.advance(to: request.now)
-                case .clock(let now): clock.advance(to: now)
-                case .hello, .answer: break
-                }
-                if case .request = message {
-                    let needsAnother: Bool = lock.withLock {
-                        spare -= 1
-                        guard spare == 0 else { return false }
-                        spare += 1
-                        return true
-                    }
-                    if needsAnother {
-                        let thread = Thread { self.read() }
-                        thread.name = "widgets.worker.reader"
-                        thread.start()
-                    }
-                }
-                reading.unlock()
-                switch message {
                 case .request(let request):
+                    clock.advance(to: request.now)
+                    let wakeWatcher: Bool = condition.withLock {
+                        calls += 1
+                        servingCall = calls
+                        return watcherIdle
+                    }
+                    if wakeWatcher { condition.broadcast() }
                     let channel = channel
                     serve(request, registry: registry) { channel.send(.answer($0)) }
-                    lock.withLock { spare += 1 }
-                case .clock:
-                    break
+                    let stillHolder: Bool = condition.withLock {
+                        guard holder == token else { return false }
+                        servingCall = nil
+                        return true
+                    }
+                    if !stillHolder { token = awaitReading() }
+                case .clock(let now):
+                    clock.advance(to: now)
                 case .hello, .answer:
                     HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
+                }
+            }
+        }
+
+        /// A thread whose call outlasted its hold on the reading: waits until a later slow call
+        /// hands the reading to it. Returns its new token.
+        private func awaitReading() -> UInt64 {
+            condition.lock()
+            defer { condition.unlock() }
+            spares += 1
+            while offered == 0 { condition.wait() }
+            offered -= 1
+            spares -= 1
+            return holder
+        }
+
+        /// The watcher: times each call served by the reading's holder, and hands the reading on
+        /// when one runs past `handOffAfter`.
+        private func watch() -> Never {
+            condition.lock()
+            while true {
+                guard let call = servingCall else {
+                    watcherIdle = true
+                    condition.wait()
+                    watcherIdle = false
+                    continue
+                }
+                // The holder does not say when the call ends (that would cost every request a
+                // wakeup): the watcher looks again when the time is up.
+                let limit = Date(timeIntervalSinceNow: Self.handOffAfter)
+                while servingCall == call, condition.wait(until: limit) {}
+                guard servingCall == call else { continue }
+                holder += 1
+                servingCall = nil
+                if spares > offered {
+                    offered += 1
+                    condition.broadcast()
+                } else {
+                    let token = holder
+                    let thread = Thread { self.read(holding: token) }
+                    thread.name = "widgets.worker.reader"
+                    thread.start()
                 }
             }
         }

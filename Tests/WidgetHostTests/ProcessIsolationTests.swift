@@ -212,6 +212,32 @@ import WidgetWire
         #expect(await answers(registry, "fixture.behaving"))
     }
 
+    @Test func aCallStuckInOneProviderDoesNotStopItsWorkerServingTheOthers() async throws {
+        // The worker serves a request on the thread that read it; when that call does not return,
+        // the reading must pass to another thread, so the stuck provider's siblings (in the same
+        // worker) are still read and answered.
+        let registry = await load(["behaviours"])
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        TestLog.start()
+        let hung = Task { await failure(registry, "fixture.hang", .placeholder) }
+        #expect(await blocking { TestLog.wait { $0.hasSuffix("fixture.hang: inside its call") } })
+        let answered = DispatchSemaphore(value: 0)
+        let sibling = Task {
+            let ok = await answers(registry, "fixture.behaving")
+            answered.signal()
+            return ok
+        }
+        // Real time, as a safety net: without the hand-off the sibling is never read (and the
+        // worker is then shut down, so the awaits below end).
+        let served = await blocking { answered.wait(timeout: .now() + 10) == .success }
+        #expect(served)
+        if !served { registry.shutDownWorkers() }
+        #expect(await sibling.value)
+        clock.advance(by: 2)
+        #expect(await hung.value?.reason == .timedOut)
+    }
+
     @Test func completionThatNeverComesTimesOutWithoutKillingTheWorker() async throws {
         let registry = await load(["behaviours"])
         defer { registry.shutDownWorkers() }
