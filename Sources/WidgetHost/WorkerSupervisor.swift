@@ -343,7 +343,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     ) async throws(RequestError) -> ProviderResult {
         let started = ContinuousClock.now
         let result: Result<ProviderResult, RequestError> = await withUnsafeContinuation { continuation in
-            let once = Once(continuation)
+            let once = PendingReply(continuation)
             // A running worker gets the request from the calling thread; starting one waits on the
             // supervisor's queue, so requests that arrive meanwhile wait behind it.
             if let running = runningWorkerIfAny() {
@@ -371,7 +371,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// its deadline (the worker times it out by the host's clock) and for an unresponsive worker.
     private func submit(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, environment: RenderingEnvironment, deadline: Duration, once: Once
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration, once: PendingReply
     ) {
         let kind = widget.kind
         func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
@@ -395,7 +395,7 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     private func send(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, environment: RenderingEnvironment, deadline: Duration, to process: WorkerProcess, once: Once
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration, to process: WorkerProcess, once: PendingReply
     ) {
         let kind = widget.kind
         let now = clock.now()
@@ -403,20 +403,19 @@ final class WorkerSupervisor: @unchecked Sendable {
         let request = WorkerRequest(
             id: 0, kind: requestKind, widget: kind, family: family, isPreview: isPreview, environment: environment, now: now, due: due,
             parameter: parameter, configuration: Array(configuration.utf8))
-        let timers = RequestTimers()
         process.send(request) { reply in
             once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
             // After the caller has its answer, not before: a deadline that fires meanwhile only
             // tells the worker the time, and the grace timer it sets is cancelled here.
-            timers.cancel()
+            once.cancelTimers()
         }
         // At the deadline the worker is told the time, and times the request out itself; one that
         // has not reported within the grace after that is unresponsive.
         let grace = settings.answerGrace
-        timers.add(
+        once.add(
             clock.schedule(at: due) {
                 process.send(now: due)
-                timers.add(
+                once.add(
                     self.clock.schedule(at: due.addingTimeInterval(grace)) {
                         self.retire(
                             process,
@@ -495,10 +494,14 @@ private struct Refusal: Error {
     init(_ text: String) { self.text = text }
 }
 
-/// Resumes a continuation exactly once, whoever comes first (so it need not be a checked one).
-private final class Once: @unchecked Sendable {
+/// One request's reply, as the host awaits it: resumes the caller exactly once, whoever comes
+/// first (so its continuation need not be a checked one), and holds the request's timers, cancelled
+/// together once the answer has come (one set after that is cancelled at once).
+private final class PendingReply: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>?
+    private var answered = false
+    private var timers: [ScheduledAction] = []
 
     init(_ continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>) {
         self.continuation = continuation
@@ -511,30 +514,23 @@ private final class Once: @unchecked Sendable {
         }
         taken?.resume(returning: result)
     }
-}
 
-/// A request's timers, cancelled together when its answer comes (also one set after it came).
-private final class RequestTimers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answered = false
-    private var actions: [ScheduledAction] = []
-
-    func add(_ action: ScheduledAction) {
+    func add(_ timer: ScheduledAction) {
         let cancelNow: Bool = lock.withLock {
             if answered { return true }
-            actions.append(action)
+            timers.append(timer)
             return false
         }
-        if cancelNow { action.cancel() }
+        if cancelNow { timer.cancel() }
     }
 
-    func cancel() {
+    func cancelTimers() {
         let pending: [ScheduledAction] = lock.withLock {
             answered = true
-            defer { actions = [] }
-            return actions
+            defer { timers = [] }
+            return timers
         }
-        for action in pending { action.cancel() }
+        for timer in pending { timer.cancel() }
     }
 }
 
