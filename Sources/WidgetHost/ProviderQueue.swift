@@ -125,13 +125,15 @@ final class ProviderQueue: @unchecked Sendable {
             let started = ContinuousClock.now
             let result = Result { () throws(RequestError) -> T in try body(ticket) }
             let elapsed = ContinuousClock.now - started
-            timer.cancel()
             let (delivered, wasStuck) = ticket.finishByAnswer()
             self.lock.withLock {
                 self.statistics.timeInCalls += elapsed
                 if wasStuck { self.stuckCalls -= 1 }
             }
             if delivered { counted(result) }
+            // After the caller has the answer: a deadline that fires meanwhile finds the ticket
+            // finished and does nothing.
+            timer.cancel()
         }
         if here {
             run()

@@ -166,7 +166,9 @@ extension WidgetRegistry {
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment,
                 deadline: deadlines[requestKind])
         }
-        let result: Result<ProviderResult, RequestError> = await withCheckedContinuation { continuation in
+        // The queue delivers each request's result exactly once (the answer or the deadline, by its
+        // ticket), so the continuation need not be a checked one.
+        let result: Result<ProviderResult, RequestError> = await withUnsafeContinuation { continuation in
             submitInProcess(
                 requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment,
                 due: nil, completion: { continuation.resume(returning: $0) })
