@@ -80,7 +80,7 @@ final class ProviderQueue: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue after the requests before it, and hands `completion` its result, or
-    /// `timeout()` once `due` has come on `clock`, whichever is first. `body` is handed the request's
+    /// the request's timeout once `due` has come on `clock`, whichever is first. `body` is handed the request's
     /// ticket, to tell it the ABI request number it is waiting on, so the deadline can wake that wait
     /// too. `completion` runs once, on the queue or on the clock's timer.
     ///
@@ -90,25 +90,24 @@ final class ProviderQueue: @unchecked Sendable {
     /// finds the queue busy waits on it as any other, so a stuck call holds up only its own queue
     /// and never a second thread.
     func submit<T: Sendable>(
-        due: Date, clock: WidgetClock, hereIfIdle: Bool = false, timeout: @escaping @Sendable () -> RequestError,
-        refused: @escaping @Sendable (String) -> RequestError,
+        due: Date, clock: WidgetClock, hereIfIdle: Bool = false, naming request: QueuedRequest,
         completion: @escaping @Sendable (Result<T, RequestError>) -> Void,
         _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
     ) {
-        let counted: @Sendable (Result<T, RequestError>) -> Void = { result in
-            self.lock.withLock {
-                self.statistics.calls += 1
-                if case .failure = result { self.statistics.failures += 1 }
+        @Sendable func counted(_ result: Result<T, RequestError>) {
+            lock.withLock {
+                statistics.calls += 1
+                if case .failure = result { statistics.failures += 1 }
             }
             completion(result)
         }
-        if let reason = refusal() { return counted(.failure(refused(reason))) }
+        if let reason = refusal() { return counted(.failure(request.refused(reason))) }
         let ticket = RequestTicket()
         let timer = clock.schedule(at: due) {
             if let id = ticket.requestID { PendingRequests.shared.expire(id) }
             let (delivered, stuck) = ticket.finishByDeadline()
             if stuck { self.lock.withLock { self.stuckCalls += 1 } }
-            if delivered { counted(.failure(timeout())) }
+            if delivered { counted(.failure(request.timeout())) }
         }
         // Here: the queue is idle, and held (suspended) until the call is done, so a request
         // submitted meanwhile waits on it and starts after this one, in the order they came.
@@ -159,46 +158,66 @@ final class ProviderQueue: @unchecked Sendable {
     }
 }
 
+/// A request as a provider queue names it in the errors it makes itself (a timeout, a refusal).
+struct QueuedRequest: Sendable {
+    let requestKind: RequestKind
+    let kind: String
+    let bundlePath: String
+    let deadline: Duration
+
+    func timeout() -> RequestError { .timedOut(requestKind, kind: kind, bundlePath: bundlePath, deadline: deadline) }
+
+    func refused(_ reason: String) -> RequestError {
+        RequestError(kind: kind, bundlePath: bundlePath, reason: .refused, message: reason)
+    }
+}
+
 /// One request's passage through a provider queue. Its result is delivered once, by the answer or
 /// by the deadline; a deadline that comes while the provider is inside its `request` function (not
-/// merely waiting for a completion) marks the call stuck.
-final class RequestTicket: @unchecked Sendable {
-    private let lock = NSLock()
-    private var delivered = false
-    private var inside = false
-    private var stuck = false
-    private var id: UInt?
+/// merely waiting for a completion) marks the call stuck. One allocation, its lock included (a
+/// reference: copies are the same ticket).
+typealias RequestTicket = Locked<TicketState>
+
+struct TicketState {
+    fileprivate var delivered = false
+    fileprivate var inside = false
+    fileprivate var stuck = false
+    fileprivate var id: UInt?
+}
+
+extension Locked where State == TicketState {
+    init() { self.init(TicketState()) }
 
     /// The ABI request the provider's call is waiting on, if any.
     var requestID: UInt? {
-        get { lock.withLock { id } }
-        set { lock.withLock { id = newValue } }
+        get { withLock { $0.id } }
+        nonmutating set { withLock { $0.id = newValue } }
     }
 
-    var isFinished: Bool { lock.withLock { delivered } }
+    var isFinished: Bool { withLock { $0.delivered } }
 
     /// Runs the call into the bundle's `request` function, marked as inside it.
     func insideBundle(_ call: () -> Void) {
-        lock.withLock { inside = true }
+        withLock { $0.inside = true }
         call()
-        lock.withLock { inside = false }
+        withLock { $0.inside = false }
     }
 
     /// The deadline: whether it delivers the result, and whether it leaves a call stuck inside.
     func finishByDeadline() -> (delivered: Bool, stuck: Bool) {
-        lock.withLock {
-            guard !delivered else { return (false, false) }
-            delivered = true
-            stuck = inside
-            return (true, inside)
+        withLock { ticket in
+            guard !ticket.delivered else { return (false, false) }
+            ticket.delivered = true
+            ticket.stuck = ticket.inside
+            return (true, ticket.inside)
         }
     }
 
     /// The call's answer: whether it delivers the result, and whether the call had been stuck.
     func finishByAnswer() -> (delivered: Bool, wasStuck: Bool) {
-        lock.withLock {
-            guard !delivered else { return (false, stuck) }
-            delivered = true
+        withLock { ticket in
+            guard !ticket.delivered else { return (false, ticket.stuck) }
+            ticket.delivered = true
             return (true, false)
         }
     }

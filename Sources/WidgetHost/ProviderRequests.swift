@@ -231,13 +231,8 @@ extension WidgetRegistry {
         }
         let deadline = deadlines[requestKind]
         let due = due ?? clock.now().addingTimeInterval(deadline.timeInterval)
-        let timeout: @Sendable () -> RequestError = {
-            .timedOut(requestKind, kind: kind, bundlePath: widget.bundle.path, deadline: deadline)
-        }
-        let refused: @Sendable (String) -> RequestError = { reason in
-            RequestError(kind: kind, bundlePath: widget.bundle.path, reason: .refused, message: reason)
-        }
-        queue.submit(due: due, clock: clock, hereIfIdle: hereIfIdle, timeout: timeout, refused: refused, completion: completion) {
+        let naming = QueuedRequest(requestKind: requestKind, kind: kind, bundlePath: widget.bundle.path, deadline: deadline)
+        queue.submit(due: due, clock: clock, hereIfIdle: hereIfIdle, naming: naming, completion: completion) {
             ticket throws(RequestError) -> T in
             try finish(
                 self.answer(

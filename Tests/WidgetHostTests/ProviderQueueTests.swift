@@ -65,8 +65,7 @@ struct FixtureControl: @unchecked Sendable {
         @Sendable func submit(hereIfIdle: Bool, _ body: @escaping @Sendable () -> String) {
             queue.submit(
                 due: clock.now().addingTimeInterval(5), clock: clock, hereIfIdle: hereIfIdle,
-                timeout: { RequestError(kind: "test.here", bundlePath: nil, reason: .timedOut, message: "timed out") },
-                refused: { RequestError(kind: "test.here", bundlePath: nil, reason: .refused, message: $0) },
+                naming: QueuedRequest(requestKind: .timeline, kind: "test.here", bundlePath: "test.so", deadline: .seconds(5)),
                 completion: { (result: Result<String, RequestError>) in record.add("answered \((try? result.get()) ?? "nothing")") }
             ) { _ in body() }
         }
