@@ -13,32 +13,38 @@ public protocol WidgetClock: Sendable {
 }
 
 /// A pending action of a clock; `cancel()` stops it if it has not run yet.
-public final class ScheduledAction: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelHandler: (@Sendable () -> Void)?
-    private var isDone = false
+public final class ScheduledAction: Sendable {
+    private struct State {
+        var cancelHandler: (@Sendable () -> Void)?
+        var isDone = false
+    }
+
+    private let state: Locked<State>
 
     init(cancel: (@Sendable () -> Void)? = nil) {
-        cancelHandler = cancel
+        state = Locked(State(cancelHandler: cancel))
     }
 
     public func cancel() {
-        let handler: (@Sendable () -> Void)? = lock.withLock {
-            guard !isDone else { return nil }
-            isDone = true
-            return cancelHandler
+        let handler: (@Sendable () -> Void)? = state.withLock { state in
+            guard !state.isDone else { return nil }
+            state.isDone = true
+            return state.cancelHandler
         }
         handler?()
     }
 
     /// Claims the right to run; false when cancelled (or already run).
     func claim() -> Bool {
-        lock.withLock {
-            guard !isDone else { return false }
-            isDone = true
+        state.withLock { state in
+            guard !state.isDone else { return false }
+            state.isDone = true
             return true
         }
     }
+
+    /// Whether it was cancelled or has run.
+    var isCancelledOrDone: Bool { state.withLock { $0.isDone } }
 }
 
 /// The real clock: wall time, and timers on wall time (which keep counting while the machine
@@ -238,8 +244,4 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
             if next.token.claim() { next.action() }
         }
     }
-}
-
-extension ScheduledAction {
-    fileprivate var isCancelledOrDone: Bool { lock.withLock { isDone } }
 }

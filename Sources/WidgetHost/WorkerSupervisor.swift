@@ -496,39 +496,42 @@ private struct Refusal: Error {
 
 /// One request's reply, as the host awaits it: resumes the caller exactly once, whoever comes
 /// first (so its continuation need not be a checked one), and holds the request's timers, cancelled
-/// together once the answer has come (one set after that is cancelled at once).
-private final class PendingReply: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>?
-    private var answered = false
-    private var timers: [ScheduledAction] = []
+/// together once the answer has come (one set after that is cancelled at once). One allocation.
+private typealias PendingReply = Locked<ReplyState>
 
-    init(_ continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>) {
-        self.continuation = continuation
+private struct ReplyState {
+    var continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>?
+    var answered = false
+    var timers: [ScheduledAction] = []
+}
+
+extension Locked where State == ReplyState {
+    fileprivate init(_ continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>) {
+        self.init(ReplyState(continuation: continuation))
     }
 
-    func resume(_ result: Result<ProviderResult, RequestError>) {
-        let taken: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>? = lock.withLock {
-            defer { continuation = nil }
-            return continuation
+    fileprivate func resume(_ result: Result<ProviderResult, RequestError>) {
+        let taken = withLock { reply in
+            defer { reply.continuation = nil }
+            return reply.continuation
         }
         taken?.resume(returning: result)
     }
 
-    func add(_ timer: ScheduledAction) {
-        let cancelNow: Bool = lock.withLock {
-            if answered { return true }
-            timers.append(timer)
+    fileprivate func add(_ timer: ScheduledAction) {
+        let cancelNow: Bool = withLock { reply in
+            if reply.answered { return true }
+            reply.timers.append(timer)
             return false
         }
         if cancelNow { timer.cancel() }
     }
 
-    func cancelTimers() {
-        let pending: [ScheduledAction] = lock.withLock {
-            answered = true
-            defer { timers = [] }
-            return timers
+    fileprivate func cancelTimers() {
+        let pending: [ScheduledAction] = withLock { reply in
+            reply.answered = true
+            defer { reply.timers = [] }
+            return reply.timers
         }
         for timer in pending { timer.cancel() }
     }
