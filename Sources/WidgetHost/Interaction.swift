@@ -33,12 +33,36 @@ public struct TapTargets: Sendable, Equatable {
 
     /// What the author is told when the tree relies on something iOS leaves undefined or ignores.
     public func notes(family: WidgetFamily) -> [String] {
-        var notes: [String] = []
-        if widgetURLs.count > 1 {
-            notes.append(
-                "\(widgetURLs.count) widgetURL modifiers in one entry, which iOS leaves undefined; the first in reading order applies: \(widgetURLs[0])")
+        Self.notes(widgetURLs: widgetURLs.count, first: widgetURLs.first, hasLinks: !links.isEmpty, family: family)
+    }
+
+    /// The same notes for a tree, found without collecting its targets: every answer is checked for
+    /// them, and most have none.
+    public static func notes(for root: ViewNode, family: WidgetFamily) -> [String] {
+        var count = 0
+        var first: String?
+        var hasLinks = false
+        func visit(_ node: ViewNode) {
+            for modifier in node.modifiers where modifier.name == "widgetURL" {
+                if let url = modifier.value.stringValue {
+                    count += 1
+                    if first == nil { first = url }
+                }
+            }
+            if !hasLinks, node.view == "link", node["url"]?.stringValue != nil { hasLinks = true }
+            for child in node.children { visit(child) }
         }
-        if family == .systemSmall, !links.isEmpty {
+        visit(root)
+        guard count > 1 || (hasLinks && family == .systemSmall) else { return [] }
+        return notes(widgetURLs: count, first: first, hasLinks: hasLinks, family: family)
+    }
+
+    private static func notes(widgetURLs count: Int, first: String?, hasLinks: Bool, family: WidgetFamily) -> [String] {
+        var notes: [String] = []
+        if count > 1, let first {
+            notes.append("\(count) widgetURL modifiers in one entry, which iOS leaves undefined; the first in reading order applies: \(first)")
+        }
+        if family == .systemSmall, hasLinks {
             notes.append("Link in a systemSmall widget is ignored, as on iOS: the whole widget is one tap target; use widgetURL")
         }
         return notes

@@ -428,7 +428,7 @@ enum ResultValidation {
         }
         // What iOS leaves undefined or ignores in the views: the author is told, once per kind of note.
         for entry in entries {
-            for note in TapTargets(entry.view).notes(family: family) where !notes.contains(note) { notes.append(note) }
+            for note in TapTargets.notes(for: entry.view, family: family) where !notes.contains(note) { notes.append(note) }
         }
         return ProviderResult(
             kind: kind, requestKind: requestKind, family: family, entries: entries,

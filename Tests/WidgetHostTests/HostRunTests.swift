@@ -503,5 +503,13 @@ final class StatusLog: @unchecked Sendable {
         ])
         #expect(targets.notes(family: .systemSmall).last == "Link in a systemSmall widget is ignored, as on iOS: the whole widget is one tap target; use widgetURL")
         #expect(TapTargets(text("plain")).notes(family: .systemSmall).isEmpty)
+        // The check every answer gets finds the same notes without collecting the targets.
+        for family in [WidgetFamily.systemSmall, .systemMedium] {
+            #expect(TapTargets.notes(for: root, family: family) == targets.notes(family: family))
+            #expect(TapTargets.notes(for: inner, family: family).isEmpty)
+        }
+        let onlyALink = ViewNode("link", attributes: JSONObject([("url", .string("app://l"))]))
+        #expect(TapTargets.notes(for: onlyALink, family: .systemSmall) == TapTargets(onlyALink).notes(family: .systemSmall))
+        #expect(TapTargets.notes(for: onlyALink, family: .systemSmall).count == 1)
     }
 }
