@@ -115,6 +115,7 @@ struct JSONReader {
 
     func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(offset: position, reason: reason) }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
@@ -322,6 +323,9 @@ struct JSONReader {
         return value
     }
 
+    /// 10^0 through 10^15, each exact as a double.
+    private static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
+
     mutating func readNumber() throws(JSONSyntaxError) -> Double {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
@@ -341,13 +345,17 @@ struct JSONReader {
             throw JSONSyntaxError(offset: integerStart, reason: "leading zero in a number")
         }
         var isInteger = true
+        var fractionDigits = 0
+        var hasExponent = false
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             isInteger = false
             position += 1
-            guard digits(&self) > 0 else { throw error("expected a digit after '.'") }
+            fractionDigits = digits(&self)
+            guard fractionDigits > 0 else { throw error("expected a digit after '.'") }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             position += 1
             if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
                 position += 1
@@ -363,6 +371,20 @@ struct JSONReader {
                 index += 1
             }
             return Double(bytes[start] == UInt8(ascii: "-") ? -value : value)
+        }
+        // Short decimals (a score, a fraction of a second): their digits make an integer below 2^53
+        // and the point a power of ten at most 10^15, both exact as doubles, so one division gives
+        // the correctly rounded value, as the general conversion would (Clinger's fast path).
+        if !hasExponent, integerDigits + fractionDigits <= 15 {
+            var value: Int64 = 0
+            var index = integerStart
+            while index < position {
+                let byte = bytes[index]
+                if byte != UInt8(ascii: ".") { value = value * 10 + Int64(byte - UInt8(ascii: "0")) }
+                index += 1
+            }
+            let magnitude = Double(value) / Self.powersOfTen[fractionDigits]
+            return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {

@@ -367,6 +367,7 @@ private struct MemberName {
         self.decoded = decoded
     }
 
+    @inline(__always)
     func `is`(_ name: StaticString) -> Bool {
         if let plain { return equals(plain, name) }
         return decoded.unsafelyUnwrapped.utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -375,6 +376,7 @@ private struct MemberName {
     var string: String { plain.map { String(decoding: $0, as: UTF8.self) } ?? decoded.unsafelyUnwrapped }
 }
 
+@inline(__always)
 private func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
     guard bytes.count == name.utf8CodeUnitCount else { return false }
     let other = name.utf8Start
