@@ -86,9 +86,9 @@ final class ProviderQueue: @unchecked Sendable {
     ///
     /// With `hereIfIdle`, a request that finds the queue idle runs on the calling thread, with the
     /// queue held meanwhile, and `submit` returns after it: no thread hop, for a caller that has no
-    /// other work for the thread (a worker's reader, which hands the reading on first). One that
-    /// finds the queue busy waits on it as any other, so a stuck call holds up only its own queue
-    /// and never a second thread.
+    /// other work for the thread (a worker's reader, whose reading passes to another thread when
+    /// the call is slow). One that finds the queue busy waits on it as any other, so a stuck call
+    /// holds up only its own queue and never a second thread.
     func submit<T: Sendable>(
         due: Date, clock: WidgetClock, hereIfIdle: Bool = false, naming request: QueuedRequest,
         completion: @escaping @Sendable (Result<T, RequestError>) -> Void,

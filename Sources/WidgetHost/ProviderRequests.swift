@@ -179,8 +179,8 @@ extension WidgetRegistry {
     /// A worker serving its host's request: the provider's answer as it gave it, through
     /// `completion` on the provider's queue (or the deadline's timer), by the host's deadline `due`.
     /// When the provider's queue is idle the call runs on the calling thread (the queue held
-    /// meanwhile), and this returns after it: the worker's reader hands the reading on first.
-    /// The answer's bytes are not decoded here: the host checks them, as it checks any bundle's
+    /// meanwhile), and this returns after it; a worker's reader loses the reading when the call is
+    /// slow. The answer's bytes are not decoded here: the host checks them, as it checks any bundle's
     /// answer, so a worker passes them on without decoding and encoding them again. A failed or
     /// malformed answer fails here, with the error the host's check would give. `completion` also
     /// gets the provider's statistics as the call left them, for the host.
