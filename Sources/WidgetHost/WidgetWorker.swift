@@ -90,7 +90,9 @@ public enum WidgetWorker {
     /// reading for long: the deadline's clock message and other providers' requests are read
     /// meanwhile. A watcher thread times the calls; it sleeps while no call is running.
     private final class Readers: @unchecked Sendable {
-        /// How long a call may hold the reading.
+        /// How long a call may hold the reading: the watcher looks this long after it starts timing
+        /// a call, which may be up to this long after the call began (it does not hear of calls
+        /// ending), so a slow call keeps the reading 5 to 10 ms.
         static let handOffAfter: TimeInterval = 0.005
 
         let channel: WorkerChannel
@@ -166,6 +168,8 @@ public enum WidgetWorker {
             while offered == 0 { condition.wait() }
             offered -= 1
             spares -= 1
+            // No other hand-off can come before this one is taken (the watcher times only calls
+            // the holder starts, and the new holder is this thread), so `holder` is the one offered.
             return holder
         }
 
