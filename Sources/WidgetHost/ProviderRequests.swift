@@ -369,7 +369,9 @@ extension LoadedBundle {
 
 extension Duration {
     var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
+        // `components` divides a 128-bit count each time it is read: once, not twice.
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

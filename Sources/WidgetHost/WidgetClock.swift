@@ -188,19 +188,17 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
 
     @discardableResult
     public func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
-        let number: Int = lock.withLock {
+        let (token, runNow): (ScheduledAction, Bool) = lock.withLock {
             sequence += 1
-            return sequence
-        }
-        let token = ScheduledAction { [weak self] in
-            guard let self else { return }
-            self.lock.withLock { _ = self.entries.removeValue(forKey: number) }
-        }
-        let runNow: Bool = lock.withLock {
-            if date <= current { return true }
+            let number = sequence
+            let token = ScheduledAction { [weak self] in
+                guard let self else { return }
+                self.lock.withLock { _ = self.entries.removeValue(forKey: number) }
+            }
+            if date <= current { return (token, true) }
             entries[number] = Entry(date: date, sequence: number, token: token, action: action)
             lock.broadcast()
-            return false
+            return (token, false)
         }
         if runNow, token.claim() { action() }
         return token
