@@ -28,21 +28,18 @@ enum WorkerMessage: Sendable {
     /// Bodies are bounded by the ABI's result limit, with room for the fields around them.
     static let maximumLength = PendingRequests.maximumResultBytes + (1 << 20)
 
-    /// The message on the wire, its length first: sized first, then written in one allocation (a
-    /// request and an answer are encoded on every round trip).
+    /// The message on the wire, its length first: its fields are counted, then written, in one
+    /// allocation (a request and an answer are encoded on every round trip).
     func encoded() -> [UInt8] {
         switch self {
         case .hello(let object):
             var json = JSONWriter(reservingCapacity: 1024)
             json.write(.object(object))
-            return MessageWriter.message(.hello, fieldsSize: json.bytes.count) { $0.raw(json.bytes) }
+            return MessageWriter.message(.hello) { $0.raw(json.bytes) }
         case .request(let request):
             var widget = request.widget
             var parameter = request.parameter
-            let size =
-                8 + 4 + 4 + 1 + 4 + 4 + 1 + 8 + 8 + MessageWriter.size(ofString: widget) + 1
-                + (parameter.map(MessageWriter.size(ofString:)) ?? 0) + 4 + request.configuration.count
-            return MessageWriter.message(.request, fieldsSize: size) { writer in
+            return MessageWriter.message(.request) { writer in
                 writer.integer(request.id)
                 writer.integer(request.kind.abiValue)
                 writer.integer(request.family.abiValue)
@@ -58,18 +55,12 @@ enum WorkerMessage: Sendable {
                 writer.data(request.configuration)
             }
         case .clock(let now):
-            return MessageWriter.message(.clock, fieldsSize: 8) { $0.date(now) }
+            return MessageWriter.message(.clock) { $0.date(now) }
         case .answer(let answer):
-            var size = 8 + 1 + 8 + 8 + 1
             var reason = ""
             var message = ""
-            switch answer.outcome {
-            case .result(let bytes): size += 4 + bytes.count
-            case .error(let given, let text):
-                (reason, message) = (given.rawValue, text)
-                size += MessageWriter.size(ofString: reason) + MessageWriter.size(ofString: message)
-            }
-            return MessageWriter.message(.answer, fieldsSize: size) { writer in
+            if case .error(let given, let text) = answer.outcome { (reason, message) = (given.rawValue, text) }
+            return MessageWriter.message(.answer) { writer in
                 writer.integer(answer.id)
                 writer.integer(answer.stuck ? 1 as UInt8 : 0)
                 writer.integer(answer.liveBytes ?? -1)
@@ -185,40 +176,39 @@ struct WorkerAnswer: Sendable {
 }
 
 /// Builds one message: a length to be filled in, then fields.
-/// Writes one message's fields in order into a buffer of the size computed for them.
+/// Writes one message's fields in order. `message` runs the same writing twice: first only
+/// counting the bytes, then storing them in a buffer of that size, so the size cannot disagree with
+/// the fields.
 private struct MessageWriter {
-    private let base: UnsafeMutableRawPointer
+    /// Nil while counting.
+    private let base: UnsafeMutableRawPointer?
     private(set) var offset = 0
 
-    /// A whole message: its length, its type, and the fields `write` writes, which must come to
-    /// `fieldsSize` bytes.
-    static func message(_ tag: WorkerMessage.Tag, fieldsSize: Int, _ write: (inout MessageWriter) -> Void) -> [UInt8] {
-        let total = 4 + 1 + fieldsSize
+    /// A whole message: its length, its type, and the fields `write` writes.
+    static func message(_ tag: WorkerMessage.Tag, _ write: (inout MessageWriter) -> Void) -> [UInt8] {
+        var counter = MessageWriter(base: nil)
+        write(&counter)
+        let total = 4 + 1 + counter.offset
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
             var writer = MessageWriter(base: UnsafeMutableRawPointer(buffer.baseAddress!))
-            writer.integer(UInt32(1 + fieldsSize))
+            writer.integer(UInt32(1 + counter.offset))
             writer.integer(tag.rawValue)
             write(&writer)
-            precondition(writer.offset == total, "a \(tag) message wrote \(writer.offset) bytes of the \(total) it was sized for")
             count = total
         }
     }
 
-    /// The bytes `string(_:)` writes for it.
-    static func size(ofString string: String) -> Int { 4 + string.utf8.count }
-
-    private init(base: UnsafeMutableRawPointer) { self.base = base }
+    private init(base: UnsafeMutableRawPointer?) { self.base = base }
 
     mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        (base + offset).storeBytes(of: value.littleEndian, as: T.self)
+        base.map { ($0 + offset).storeBytes(of: value.littleEndian, as: T.self) }
         offset += MemoryLayout<T>.size
     }
 
     mutating func date(_ date: Date) { integer(date.timeIntervalSince1970.bitPattern) }
 
     mutating func raw(_ bytes: UnsafeRawBufferPointer) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        (base + offset).copyMemory(from: source, byteCount: bytes.count)
+        if let base, let source = bytes.baseAddress { (base + offset).copyMemory(from: source, byteCount: bytes.count) }
         offset += bytes.count
     }
 
