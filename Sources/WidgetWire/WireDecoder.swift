@@ -75,8 +75,8 @@ struct WireDecoder {
 
     private mutating func relevance(depth: Int) throws(WireFormatError) -> WireRelevance? {
         let start = reader.position
-        var score: Double?
-        var duration: Double?
+        let score: Double?
+        let duration: Double?
         if let pair = flatPair("score", "duration", depth: depth), case .number(let first)? = pair.0, pair.1 == nil || pair.1?.number != nil {
             score = first
             duration = pair.1?.number
