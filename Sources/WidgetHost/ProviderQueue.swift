@@ -80,9 +80,9 @@ final class ProviderQueue: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue after the requests before it, and hands `completion` its result, or
-    /// the request's timeout once `due` has come on `clock`, whichever is first. `body` is handed the request's
-    /// ticket, to tell it the ABI request number it is waiting on, so the deadline can wake that wait
-    /// too. `completion` runs once, on the queue or on the clock's timer.
+    /// the request's timeout once `due` has come on `clock`, whichever is first. `body` is handed
+    /// the request's ticket, to tell it the ABI request number it is waiting on, so the deadline can
+    /// wake that wait too. `completion` runs once, on the queue or on the clock's timer.
     ///
     /// With `hereIfIdle`, a request that finds the queue idle runs on the calling thread, with the
     /// queue held meanwhile, and `submit` returns after it: no thread hop, for a caller that has no
