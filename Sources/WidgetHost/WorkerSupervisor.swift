@@ -343,17 +343,17 @@ final class WorkerSupervisor: @unchecked Sendable {
     ) async throws(RequestError) -> ProviderResult {
         let started = ContinuousClock.now
         let result: Result<ProviderResult, RequestError> = await withUnsafeContinuation { continuation in
-            let once = PendingReply(continuation)
+            let pending = PendingReply(continuation)
             // A running worker gets the request from the calling thread; starting one waits on the
             // supervisor's queue, so requests that arrive meanwhile wait behind it.
             if let running = runningWorkerIfAny() {
-                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline, to: running, once: once)
+                send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline, to: running, pending: pending)
                 return
             }
             queue.async {
                 self.submit(
                     requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline,
-                    once: once)
+                    pending: pending)
             }
         }
         let elapsed = ContinuousClock.now - started
@@ -371,7 +371,7 @@ final class WorkerSupervisor: @unchecked Sendable {
     /// its deadline (the worker times it out by the host's clock) and for an unresponsive worker.
     private func submit(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, environment: RenderingEnvironment, deadline: Duration, once: PendingReply
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration, pending: PendingReply
     ) {
         let kind = widget.kind
         func fail(_ reason: RequestError.Reason, _ message: String) -> RequestError {
@@ -379,9 +379,9 @@ final class WorkerSupervisor: @unchecked Sendable {
         }
         switch runningWorker() {
         case .failure(let reason):
-            once.resume(.failure(fail(.crashed, "not sent: \(reason.text)")))
+            pending.resume(.failure(fail(.crashed, "not sent: \(reason.text)")))
         case .success(let process):
-            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline, to: process, once: once)
+            send(requestKind, widget: widget, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter, environment: environment, deadline: deadline, to: process, pending: pending)
         }
     }
 
@@ -395,7 +395,7 @@ final class WorkerSupervisor: @unchecked Sendable {
 
     private func send(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool, configuration: String,
-        parameter: String?, environment: RenderingEnvironment, deadline: Duration, to process: WorkerProcess, once: PendingReply
+        parameter: String?, environment: RenderingEnvironment, deadline: Duration, to process: WorkerProcess, pending: PendingReply
     ) {
         let kind = widget.kind
         let now = clock.now()
@@ -404,18 +404,18 @@ final class WorkerSupervisor: @unchecked Sendable {
             id: 0, kind: requestKind, widget: kind, family: family, isPreview: isPreview, environment: environment, now: now, due: due,
             parameter: parameter, configuration: Array(configuration.utf8))
         process.send(request) { reply in
-            once.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
+            pending.resume(self.outcome(of: reply, requestKind: requestKind, widget: widget, family: family, process: process, deadline: deadline))
             // After the caller has its answer, not before: a deadline that fires meanwhile only
             // tells the worker the time, and the grace timer it sets is cancelled here.
-            once.cancelTimers()
+            pending.cancelTimers()
         }
         // At the deadline the worker is told the time, and times the request out itself; one that
         // has not reported within the grace after that is unresponsive.
         let grace = settings.answerGrace
-        once.add(
+        pending.add(
             clock.schedule(at: due) {
                 process.send(now: due)
-                once.add(
+                pending.add(
                     self.clock.schedule(at: due.addingTimeInterval(grace)) {
                         self.retire(
                             process,
