@@ -41,8 +41,7 @@ public enum PlainTextRenderer {
     /// A line without the control characters a bundle's text may hold (an escape, a bell, a
     /// backspace), which printed to a terminal would act instead of showing; tabs stay.
     static func printable(_ line: Substring) -> String {
-        // The control characters: C0 (below U+0020), DEL and C1 (U+007F to U+009F).
-        func isControl(_ scalar: Unicode.Scalar) -> Bool { (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) }
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar != "\t" && TerminalText.isControl(scalar) }
         guard line.unicodeScalars.contains(where: isControl) else { return String(line) }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: line.unicodeScalars.filter { !isControl($0) })
