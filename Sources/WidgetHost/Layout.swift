@@ -519,7 +519,12 @@ public struct Layout: Sendable {
     }
 
     /// Whether a font weight is drawn bold: semibold and heavier.
-    static func isBold(weight: String) -> Bool { ["semibold", "bold", "heavy", "black"].contains(weight) }
+    static func isBold(weight: String) -> Bool {
+        switch weight {
+        case "semibold", "bold", "heavy", "black": true
+        default: false
+        }
+    }
 
     /// The view tree as layout sees it: styles pushed down to the text, padding as wrappers, views it
     /// does not know as their children stacked vertically. Adds its nodes to `tree`; returns the
