@@ -136,7 +136,7 @@ enum WorkerMessage: Sendable {
             self = .answer(
                 WorkerAnswer(id: id, outcome: outcome, stuck: stuck != 0, liveBytes: live < 0 ? nil : live, peakBytes: peak < 0 ? nil : peak))
         }
-        guard reader.isAtEnd else { throw .malformed("\(reader.remaining) bytes after a \(tag) message") }
+        guard reader.isAtEnd else { throw .malformed("\(reader.remaining) \(reader.remaining == 1 ? "byte" : "bytes") after a \(tag) message") }
     }
 }
 
@@ -175,7 +175,6 @@ struct WorkerAnswer: Sendable {
     var peakBytes: Int64?
 }
 
-/// Builds one message: a length to be filled in, then fields.
 /// Writes one message's fields in order. `message` runs the same writing twice: first only
 /// counting the bytes, then storing them in a buffer of that size, so the size cannot disagree with
 /// the fields.

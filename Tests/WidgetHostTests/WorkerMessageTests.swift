@@ -158,7 +158,7 @@ import WidgetWire
         #expect(refusal([]) == "malformed message: its type is cut short")
         #expect(refusal([99]) == "malformed message: unknown message type 99")
         #expect(refusal(Array(request.prefix(49))) == "malformed message: a request's widget kind is cut short")
-        #expect(refusal(request + [0]) == "malformed message: 1 bytes after a request message")
+        #expect(refusal(request + [0]) == "malformed message: 1 byte after a request message")
 
         var unknownKind = request
         unknownKind[9] = 77  // the kind follows the type byte and the id
