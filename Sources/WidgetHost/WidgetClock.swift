@@ -109,10 +109,7 @@ final class TimerThread: @unchecked Sendable {
             // Cancelled timers at the top go now, not at their dates: a request's deadline is
             // cancelled by its answer, so one request after another would otherwise pile them up
             // until the next compaction, at the cost of every push.
-            while let first = heap.first, first.token.isCancelledOrDone {
-                heap.popFirst()
-                cancelled = max(0, cancelled - 1)
-            }
+            dropCancelledTop()
             sequence += 1
             heap.push(Entry(date: date, sequence: sequence, token: token, action: action))
             // Only a timer earlier than the one the thread sleeps for changes how long it sleeps.
@@ -128,10 +125,7 @@ final class TimerThread: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while let first = heap.first, first.token.isCancelledOrDone {
-                heap.popFirst()
-                cancelled = max(0, cancelled - 1)
-            }
+            dropCancelledTop()
             guard let first = heap.first else {
                 sleepingUntil = .distantFuture
                 condition.wait()
@@ -151,6 +145,14 @@ final class TimerThread: @unchecked Sendable {
             condition.unlock()
             if first.token.claim() { first.action() }
             condition.lock()
+        }
+    }
+
+    /// Pops the cancelled timers at the top of the heap. Called with the lock held.
+    private func dropCancelledTop() {
+        while let first = heap.first, first.token.isCancelledOrDone {
+            heap.popFirst()
+            cancelled = max(0, cancelled - 1)
         }
     }
 
