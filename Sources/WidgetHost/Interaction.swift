@@ -10,21 +10,27 @@ public struct TapTargets: Sendable, Equatable {
     /// Each intent control's intent, as its view recorded it (JSON text).
     public var controls: [String] = []
 
-    public init(_ root: ViewNode) { collect(root) }
+    public init(_ root: ViewNode) {
+        Self.walk(root, widgetURL: { widgetURLs.append($0) }, link: { links.append($0) }, control: { controls.append($0.jsonText) })
+    }
 
-    private mutating func collect(_ node: ViewNode) {
+    /// Visits the tree's targets in reading order: each `widgetURL`, each `Link`'s destination and
+    /// each intent control's intent.
+    private static func walk(
+        _ node: ViewNode, widgetURL: (String) -> Void, link: (String) -> Void, control: (JSONValue) -> Void
+    ) {
         for modifier in node.modifiers where modifier.name == "widgetURL" {
-            if let url = modifier.value.stringValue { widgetURLs.append(url) }
+            if let url = modifier.value.stringValue { widgetURL(url) }
         }
         switch node.view {
         case "link":
-            if let url = node["url"]?.stringValue { links.append(url) }
+            if let url = node["url"]?.stringValue { link(url) }
         case "button", "toggle":
-            if let intent = node["intent"] { controls.append(intent.jsonText) }
+            if let intent = node["intent"] { control(intent) }
         default:
             break
         }
-        for child in node.children { collect(child) }
+        for child in node.children { walk(child, widgetURL: widgetURL, link: link, control: control) }
     }
 
     /// The URL a tap on the widget itself opens. Apple leaves several `widgetURL`s undefined; here the
@@ -42,17 +48,13 @@ public struct TapTargets: Sendable, Equatable {
         var count = 0
         var first: String?
         var hasLinks = false
-        func visit(_ node: ViewNode) {
-            for modifier in node.modifiers where modifier.name == "widgetURL" {
-                if let url = modifier.value.stringValue {
-                    count += 1
-                    if first == nil { first = url }
-                }
-            }
-            if !hasLinks, node.view == "link", node["url"]?.stringValue != nil { hasLinks = true }
-            for child in node.children { visit(child) }
-        }
-        visit(root)
+        walk(
+            root,
+            widgetURL: { url in
+                count += 1
+                if first == nil { first = url }
+            },
+            link: { _ in hasLinks = true }, control: { _ in })
         guard count > 1 || (hasLinks && family == .systemSmall) else { return [] }
         return notes(widgetURLs: count, first: first, hasLinks: hasLinks, family: family)
     }
