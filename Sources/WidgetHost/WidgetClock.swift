@@ -12,39 +12,89 @@ public protocol WidgetClock: Sendable {
     func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction
 }
 
-/// A pending action of a clock; `cancel()` stops it if it has not run yet.
-public final class ScheduledAction: Sendable {
-    private struct State {
-        var cancelHandler: (@Sendable () -> Void)?
-        var isDone = false
+/// A pending action of a clock; `cancel()` stops it if it has not run yet. It is also the clock's
+/// own record of the timer (a request sets one and cancels it on every call, so the record, the
+/// token and the action's date are one allocation).
+public final class ScheduledAction: Sendable, HeapElement {
+    let date: Date
+    /// The order it was scheduled in: timers of the same date run in that order.
+    let sequence: UInt64
+    /// The action until it runs or is cancelled. Let go of then, not kept until the clock drops the
+    /// timer: an action may hold what holds this timer.
+    private let action: Locked<(@Sendable () -> Void)?>
+
+    init(date: Date, sequence: UInt64, action: @escaping @Sendable () -> Void) {
+        self.date = date
+        self.sequence = sequence
+        self.action = Locked(action)
     }
 
-    private let state: Locked<State>
-
-    init(cancel: (@Sendable () -> Void)? = nil) {
-        state = Locked(State(cancelHandler: cancel))
-    }
-
+    /// Cancelling tells the clock nothing: it drops the timer when it comes to it.
     public func cancel() {
-        let handler: (@Sendable () -> Void)? = state.withLock { state in
-            guard !state.isDone else { return nil }
-            state.isDone = true
-            return state.cancelHandler
-        }
-        handler?()
+        // Released after the lock, in case it holds the last reference to something.
+        _ = claim()
     }
 
-    /// Claims the right to run; false when cancelled (or already run).
-    func claim() -> Bool {
-        state.withLock { state in
-            guard !state.isDone else { return false }
-            state.isDone = true
-            return true
+    /// Claims the right to run: the action, or nil when cancelled (or already run).
+    func claim() -> (@Sendable () -> Void)? {
+        action.withLock { action in
+            defer { action = nil }
+            return action
         }
     }
 
     /// Whether it was cancelled or has run.
-    var isCancelledOrDone: Bool { state.withLock { $0.isDone } }
+    var isCancelledOrDone: Bool { action.withLock { $0 == nil } }
+
+    func precedes(_ other: ScheduledAction) -> Bool { (date, sequence) < (other.date, other.sequence) }
+}
+
+/// A clock's timers: a binary heap by date (then by the order they were set). A cancelled timer
+/// stays until it reaches the top, where the next `add` or look at the top drops it, or until
+/// cancelled ones have doubled the heap since it was last swept.
+struct TimerHeap {
+    private var heap = MinHeap<ScheduledAction>()
+    private var sequence: UInt64 = 0
+    /// The size past which the heap is swept of cancelled timers.
+    private var sweepAbove = 1024
+
+    /// Timers held, cancelled ones not yet dropped included.
+    var count: Int { heap.count }
+
+    /// Timers neither cancelled nor run; counted one by one.
+    var pendingCount: Int { heap.elements.count { !$0.isCancelledOrDone } }
+
+    mutating func add(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        // Cancelled timers at the top go now, not at their dates: a request's deadline is
+        // cancelled by its answer, so one request after another would otherwise pile them up
+        // until the next sweep, at the cost of every push.
+        dropCancelledTop()
+        sequence += 1
+        let timer = ScheduledAction(date: date, sequence: sequence, action: action)
+        heap.push(timer)
+        if heap.count > sweepAbove {
+            heap.removeAll { $0.isCancelledOrDone }
+            sweepAbove = max(1024, 2 * heap.count)
+        }
+        return timer
+    }
+
+    /// The earliest timer not cancelled, if any.
+    mutating func first() -> ScheduledAction? {
+        dropCancelledTop()
+        return heap.first
+    }
+
+    /// Takes the earliest timer not cancelled, if it is due at `date`.
+    mutating func popFirst(dueBy date: Date) -> ScheduledAction? {
+        guard let first = first(), first.date <= date else { return nil }
+        heap.popFirst()
+        return first
+    }
+
+    private mutating func dropCancelledTop() {
+        while let first = heap.first, first.isCancelledOrDone { heap.popFirst() }
+    }
 }
 
 /// The real clock: wall time, and timers on wall time (which keep counting while the machine
@@ -72,20 +122,8 @@ final class TimerThread: @unchecked Sendable {
     static let shared = TimerThread()
     static let longestWait: TimeInterval = 365 * 24 * 3600
 
-    private struct Entry: HeapElement {
-        let date: Date
-        let sequence: UInt64
-        let token: ScheduledAction
-        let action: @Sendable () -> Void
-
-        func precedes(_ other: Entry) -> Bool { (date, sequence) < (other.date, other.sequence) }
-    }
-
     private let condition = NSCondition()
-    private var heap = MinHeap<Entry>()
-    private var sequence: UInt64 = 0
-    /// Entries cancelled but still in the heap; compacted away when they outnumber the live ones.
-    private var cancelled = 0
+    private var timers = TimerHeap()
 
     /// A heap of timers and the thread that runs them; the host uses the one `shared`. Tests of the
     /// heap alone make one with no thread (`running: false`), whose timers never run.
@@ -97,26 +135,17 @@ final class TimerThread: @unchecked Sendable {
     }
 
     /// Timers in the heap, cancelled ones not yet dropped included.
-    var heapCount: Int { condition.withLock { heap.count } }
+    var heapCount: Int { condition.withLock { timers.count } }
 
     func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         // Cancelling wakes nobody: if it was the earliest, the thread wakes at its date once, finds
         // it cancelled, and sleeps on (waking it now would cost every request a wakeup instead).
-        let token = ScheduledAction { [unowned self] in
-            self.condition.withLock { self.cancelled += 1 }
-        }
         condition.withLock {
-            // Cancelled timers at the top go now, not at their dates: a request's deadline is
-            // cancelled by its answer, so one request after another would otherwise pile them up
-            // until the next compaction, at the cost of every push.
-            dropCancelledTop()
-            sequence += 1
-            heap.push(Entry(date: date, sequence: sequence, token: token, action: action))
+            let timer = timers.add(at: date, action)
             // Only a timer earlier than the one the thread sleeps for changes how long it sleeps.
-            if heap.first?.token === token, date < sleepingUntil { condition.signal() }
-            if cancelled > 1024 && cancelled > heap.count / 2 { compact() }
+            if date < sleepingUntil, timers.first() === timer { condition.signal() }
+            return timer
         }
-        return token
     }
 
     /// The date the thread sleeps until (distantFuture while there is no timer); under the lock.
@@ -125,8 +154,7 @@ final class TimerThread: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            dropCancelledTop()
-            guard let first = heap.first else {
+            guard let first = timers.first() else {
                 sleepingUntil = .distantFuture
                 condition.wait()
                 continue
@@ -141,41 +169,19 @@ final class TimerThread: @unchecked Sendable {
                 continue
             }
             sleepingUntil = .distantPast
-            heap.popFirst()
+            _ = timers.popFirst(dueBy: now)
             condition.unlock()
-            if first.token.claim() { first.action() }
+            if let action = first.claim() { action() }
             condition.lock()
         }
-    }
-
-    /// Pops the cancelled timers at the top of the heap. Called with the lock held.
-    private func dropCancelledTop() {
-        while let first = heap.first, first.token.isCancelledOrDone {
-            heap.popFirst()
-            cancelled = max(0, cancelled - 1)
-        }
-    }
-
-    private func compact() {
-        heap.removeAll { $0.token.isCancelledOrDone }
-        cancelled = 0
     }
 }
 
 /// A clock that moves only when told: tests run hours of behaviour in milliseconds.
 public final class ManualClock: WidgetClock, @unchecked Sendable {
-    private struct Entry {
-        let date: Date
-        let sequence: Int
-        let token: ScheduledAction
-        let action: @Sendable () -> Void
-    }
-
     private let lock = NSCondition()
     private var current: Date
-    /// Pending actions by their sequence number; a cancelled one is removed at once.
-    private var entries: [Int: Entry] = [:]
-    private var sequence = 0
+    private var timers = TimerHeap()
 
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         current = now
@@ -185,25 +191,20 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
 
     /// Actions scheduled and not yet run or cancelled.
     public var pendingCount: Int {
-        lock.withLock { entries.count }
+        lock.withLock { timers.pendingCount }
     }
 
     @discardableResult
     public func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
-        let (token, runNow): (ScheduledAction, Bool) = lock.withLock {
-            sequence += 1
-            let number = sequence
-            let token = ScheduledAction { [weak self] in
-                guard let self else { return }
-                self.lock.withLock { _ = self.entries.removeValue(forKey: number) }
-            }
-            if date <= current { return (token, true) }
-            entries[number] = Entry(date: date, sequence: number, token: token, action: action)
+        let (timer, runNow): (ScheduledAction, Bool) = lock.withLock {
+            // One whose date has come is not kept: it runs now, here.
+            if date <= current { return (ScheduledAction(date: date, sequence: 0, action: action), true) }
+            let timer = timers.add(at: date, action)
             lock.broadcast()
-            return (token, false)
+            return (timer, false)
         }
-        if runNow, token.claim() { action() }
-        return token
+        if runNow, let action = timer.claim() { action() }
+        return timer
     }
 
     /// Blocks until at least `count` actions are waiting to run: a test that started work on another
@@ -215,7 +216,7 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
         let giveUp = Date().addingTimeInterval(limit)
         lock.lock()
         defer { lock.unlock() }
-        while entries.count < count {
+        while timers.pendingCount < count {
             if !lock.wait(until: giveUp) { return false }
         }
         return true
@@ -230,18 +231,16 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
 
     public func advance(to target: Date) {
         while true {
-            let next: Entry? = lock.withLock {
-                guard let entry = entries.values.filter({ $0.date <= target }).min(by: { ($0.date, $0.sequence) < ($1.date, $1.sequence) })
-                else {
+            let next: ScheduledAction? = lock.withLock {
+                guard let timer = timers.popFirst(dueBy: target) else {
                     current = max(current, target)
                     return nil
                 }
-                entries[entry.sequence] = nil
-                current = max(current, entry.date)
-                return entry
+                current = max(current, timer.date)
+                return timer
             }
             guard let next else { return }
-            if next.token.claim() { next.action() }
+            if let action = next.claim() { action() }
         }
     }
 }
