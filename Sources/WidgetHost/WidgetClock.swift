@@ -123,7 +123,8 @@ final class TimerThread: @unchecked Sendable {
     static let longestWait: TimeInterval = 365 * 24 * 3600
 
     private let condition = NSCondition()
-    private var timers = TimerHeap()
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var timers = TimerHeap()
 
     /// A heap of timers and the thread that runs them; the host uses the one `shared`. Tests of the
     /// heap alone make one with no thread (`running: false`), whose timers never run.
@@ -149,7 +150,7 @@ final class TimerThread: @unchecked Sendable {
     }
 
     /// The date the thread sleeps until (distantFuture while there is no timer); under the lock.
-    private var sleepingUntil = Date.distantFuture
+    @exclusivity(unchecked) private var sleepingUntil = Date.distantFuture
 
     private func run() {
         condition.lock()
@@ -180,8 +181,9 @@ final class TimerThread: @unchecked Sendable {
 /// A clock that moves only when told: tests run hours of behaviour in milliseconds.
 public final class ManualClock: WidgetClock, @unchecked Sendable {
     private let lock = NSCondition()
-    private var current: Date
-    private var timers = TimerHeap()
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var current: Date
+    @exclusivity(unchecked) private var timers = TimerHeap()
 
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         current = now

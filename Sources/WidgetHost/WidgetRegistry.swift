@@ -13,7 +13,8 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Guards `loaded`, `accepted` and `widgetIndex`, which requests read while the host loads.
     private let stateLock = NSLock()
     private var loaded: [LoadedBundle] = []
-    private var accepted: [RegisteredWidget] = []
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var accepted: [RegisteredWidget] = []
 
     public var bundles: [LoadedBundle] { stateLock.withLock { loaded } }
     /// Accepted widgets, in load order.
@@ -33,14 +34,14 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Where bundles' code runs: in this process (queue) or in worker processes (process).
     public let isolation: Isolation
 
-    private var widgetIndex: [String: Int] = [:]
+    @exclusivity(unchecked) private var widgetIndex: [String: Int] = [:]
     private var loadedFiles: [String: String] = [:]
     /// Paths of bundles unloaded in queue isolation: their images stay in this process.
     private var unloadedInProcess: Set<String> = []
     /// Files whose workers are loading them (process isolation): a second name for one of them, met
     /// before its worker has finished, is the same file too.
     private var startingFiles: [String: String] = [:]
-    private var queues: [String: ProviderQueue] = [:]
+    @exclusivity(unchecked) private var queues: [String: ProviderQueue] = [:]
     private let queuesLock = NSLock()
 
     public init(

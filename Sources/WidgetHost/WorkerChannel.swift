@@ -299,10 +299,11 @@ enum ChannelError: Error, CustomStringConvertible {
 final class WorkerChannel: @unchecked Sendable {
     let descriptor: Int32
     private let writeLock = NSLock()
-    private var buffer: [UInt8] = []
-    private var start = 0
+    // `@exclusivity(unchecked)`: state only touched by the one reading thread (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var start = 0
     /// What each read goes into, made once (reads are by one thread).
-    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    @exclusivity(unchecked) private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor

@@ -133,12 +133,13 @@ final class WorkerSupervisor: @unchecked Sendable {
     private let lock = NSLock()
     /// Starts and request submission, in order.
     private let queue: DispatchQueue
-    private var state: State = .stopped(restartAt: nil)
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var state: State = .stopped(restartAt: nil)
     private var crashes: [Date] = []
     private var lastCrash: String?
     /// Memory guard slot of each provider in the current worker, to name the one that went over.
     private var slots: [UInt32: String] = [:]
-    private var statistics: [String: ProviderStatistics] = [:]
+    @exclusivity(unchecked) private var statistics: [String: ProviderStatistics] = [:]
 
     init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64) {
         self.path = path
