@@ -228,7 +228,14 @@ struct JSONReader {
             // A byte is zero in `quote` or `backslash`, or is below 0x20 in `word`, when its high
             // bit is set here (the classic test; bytes of 0x80 and above never count as below).
             let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highBits
-            if special != 0 { break }
+            if special != 0 {
+                // The lowest flagged byte is a true one (a false flag only follows a true one):
+                // the bytes before it are the string's, and the byte itself is the loop's below.
+                let before = special.trailingZeroBitCount / 8
+                highWord |= word & ((1 &<< (UInt64(before) &* 8)) &- 1)
+                index += before
+                break
+            }
             highWord |= word
             index += 8
         }

@@ -126,6 +126,8 @@ struct WireDecoder {
                 guard !sawChildren else { throw decoder.duplicate(key) }
                 sawChildren = true
                 try decoder.array(depth: depth) { decoder, depth throws(WireFormatError) in
+                    // Room for a stack's usual few at the first, not a new buffer at each of them.
+                    if node.children.isEmpty { node.children.reserveCapacity(4) }
                     node.children.append(try decoder.node(depth: depth))
                 }
             } else if key.is("modifiers") {
