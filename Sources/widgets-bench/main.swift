@@ -423,7 +423,7 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "frames" {
 if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "isolation" {
     let result = await benchmarkIsolation(iterations: 20_000, providers: 16, requestsEach: 100)
     let (direct, queue, process) = (median(result.direct) / 1e3, median(result.queue) / 1e3, median(result.process) / 1e3)
-    print("direct \(formatted(direct)) µs; queue \(formatted(queue)) µs (+\(formatted(queue - direct))); process \(formatted(process)) µs (+\(formatted(process - direct)))")
+    print("direct \(formatted(direct)) µs; queue \(formatted(queue)) µs (+\(formatted(queue - direct))); process \(formatted(process)) µs (+\(formatted(process - direct))); 16 workers \(Int(result.processThroughput)) requests/s")
     exit(0)
 }
 
