@@ -294,6 +294,25 @@ enum ChannelError: Error, CustomStringConvertible {
     }
 }
 
+/// Whether a reader waiting for input spins before it sleeps: only while input has been coming
+/// within `window` of the reader starting to wait, as a worker's requests do when a host asks one
+/// after another.
+///
+/// On this machine's virtual processors most of a round trip to a worker is spent waking threads:
+/// an idle processor halts, and the request that wakes it waits for the hypervisor. A worker that
+/// keeps polling for a moment after it answers is awake when the next request comes. The spin is
+/// bounded: a wait that outlasts the window ends it, so a worker asked now and then spins at most
+/// `window` after each answer and then sleeps in `poll` until it is asked again.
+struct SpinPolicy {
+    static let window: Duration = .microseconds(50)
+    private(set) var spins = false
+
+    /// How long the last wait lasted, from its start until input came.
+    mutating func waited(_ duration: Duration) {
+        spins = duration <= Self.window
+    }
+}
+
 /// A connected socket carrying messages both ways. Writes from several threads are whole messages,
 /// one at a time; reads are made by one thread at a time.
 final class WorkerChannel: @unchecked Sendable {
@@ -302,6 +321,7 @@ final class WorkerChannel: @unchecked Sendable {
     // `@exclusivity(unchecked)`: state only touched by the one reading thread (docs/ISOLATION.md, "Cost").
     @exclusivity(unchecked) private var buffer: [UInt8] = []
     @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private(set) var spinning = SpinPolicy()
     /// What each read goes into, made once (reads are by one thread).
     @exclusivity(unchecked) private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
@@ -342,12 +362,25 @@ final class WorkerChannel: @unchecked Sendable {
         }
     }
 
-    /// Blocks until there is something to read, or the other side has closed.
+    /// Blocks until there is something to read, or the other side has closed. Spins first while
+    /// `spinning` says the input has been coming quickly.
     private func awaitInput() throws(ChannelError) {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let start = ContinuousClock.now
+        if spinning.spins {
+            while ContinuousClock.now - start < SpinPolicy.window {
+                if poll(&waiting, 1, 0) > 0 {
+                    spinning.waited(ContinuousClock.now - start)
+                    return
+                }
+                // Whatever else is ready to run on this processor goes first.
+                sched_yield()
+            }
+        }
         while poll(&waiting, 1, -1) < 0 {
             if errno != EINTR { throw .system("cannot wait on the worker channel: \(errnoText())") }
         }
+        spinning.waited(ContinuousClock.now - start)
     }
 
     /// A message already buffered, if a whole one is.

@@ -153,6 +153,33 @@ import WidgetWire
         }
     }
 
+    @Test func aReaderSpinsOnlyWhileInputComesWithinTheWindow() {
+        var policy = SpinPolicy()
+        #expect(!policy.spins)
+        policy.waited(.microseconds(20))
+        #expect(policy.spins)
+        policy.waited(SpinPolicy.window)
+        #expect(policy.spins)
+        // A spin that ran out, or a sleep that lasted: the next wait sleeps at once.
+        policy.waited(SpinPolicy.window + .nanoseconds(1))
+        #expect(!policy.spins)
+        policy.waited(.seconds(600))
+        #expect(!policy.spins)
+        policy.waited(.microseconds(5))
+        #expect(policy.spins)
+    }
+
+    @Test func aSpinningReaderStillSeesTheEndOfTheStream() throws {
+        let (channel, far) = channelPair()
+        let message = WorkerMessage.clock(now: Date(timeIntervalSince1970: 1)).encoded()
+        #expect(message.withUnsafeBytes { write(far, $0.baseAddress, $0.count) } == message.count)
+        _ = try channel.receive()
+        // The message was waiting: the next wait spins first.
+        #expect(channel.spinning.spins)
+        close(far)
+        #expect(throws: ChannelError.self) { try channel.receive() }
+    }
+
     @Test func malformedMessagesAreRefusedNamingWhatIsWrong() {
         let request = Array(WorkerMessage.request(Self.request).encoded().dropFirst(4))
         #expect(refusal([]) == "malformed message: its type is cut short")
