@@ -631,9 +631,10 @@ markdown += """
       on the thread that read it, the provider's bytes back as it gave them, decoded and checked in
       the host. Throughput: 16 copies of the bundle, each in its own worker, 1 000 timeline requests
       to each, all asked at once. For comparison, one byte sent back and forth over a socket pair
-      between two threads of the benchmark (two wakeups). A process-mode request takes three
-      wakeups on its way (the worker's reader, the host's reader, the awaiting task), against two
-      in queue mode (the provider's queue, the awaiting task).
+      between two threads of the benchmark (two wakeups). A process-mode request wakes the host's
+      reader and the awaiting task on its way, as queue mode wakes the provider's queue and the
+      awaiting task; the worker's reader, asked one request after another, is still spinning when
+      the next comes (see "Cost" in ISOLATION.md).
     - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
       (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
       guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.
