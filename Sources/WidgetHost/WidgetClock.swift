@@ -13,8 +13,8 @@ public protocol WidgetClock: Sendable {
 }
 
 /// A pending action of a clock; `cancel()` stops it if it has not run yet. It is also the clock's
-/// own record of the timer (a request sets one and cancels it on every call, so the record, the
-/// token and the action's date are one allocation).
+/// own record of the timer, in its heap (a request sets one and cancels it on every call, so the
+/// caller's token and the clock's record are one object).
 public final class ScheduledAction: Sendable, HeapElement {
     let date: Date
     /// The order it was scheduled in: timers of the same date run in that order.

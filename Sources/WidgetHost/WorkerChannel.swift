@@ -366,11 +366,11 @@ final class WorkerChannel: @unchecked Sendable {
     /// `spinning` says the input has been coming quickly.
     private func awaitInput() throws(ChannelError) {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let start = ContinuousClock.now
+        let began = ContinuousClock.now
         if spinning.spins {
-            while ContinuousClock.now - start < SpinPolicy.window {
+            while ContinuousClock.now - began < SpinPolicy.window {
                 if poll(&waiting, 1, 0) > 0 {
-                    spinning.waited(ContinuousClock.now - start)
+                    spinning.waited(ContinuousClock.now - began)
                     return
                 }
                 // Whatever else is ready to run on this processor goes first.
@@ -380,7 +380,7 @@ final class WorkerChannel: @unchecked Sendable {
         while poll(&waiting, 1, -1) < 0 {
             if errno != EINTR { throw .system("cannot wait on the worker channel: \(errnoText())") }
         }
-        spinning.waited(ContinuousClock.now - start)
+        spinning.waited(ContinuousClock.now - began)
     }
 
     /// A message already buffered, if a whole one is.
