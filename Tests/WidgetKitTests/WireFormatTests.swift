@@ -53,13 +53,16 @@ import Testing
     }
 
     /// Short decimals take a fast path; it must round exactly as the general conversion does.
-    @Test func shortDecimalsReadExactlyAsTheGeneralConversionReadsThem() throws {
+    @Test func shortNumbersReadExactlyAsTheGeneralConversionReadsThem() throws {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 11
         }
-        var texts = ["0.5", "-0.0", "0.1", "123.456", "999999999999999.9", "-0.000000000000001", "1.000000000000000"]
+        var texts = [
+            "0.5", "-0.0", "0.1", "123.456", "999999999999999.9", "-0.000000000000001", "1.000000000000000",
+            "0", "-0", "42", "-17", "999999999999999", "-999999999999999",
+        ]
         for _ in 0..<20_000 {
             let count = Int(next() % 15) + 1
             var digits = String(next() % 1_000_000_000_000_000).prefix(count)
@@ -67,7 +70,9 @@ import Testing
             let point = Int(next() % UInt64(digits.count))
             let whole = point == 0 ? "0" : String(digits.prefix(point))
             let fraction = String(digits.dropFirst(point))
-            texts.append((next() % 2 == 0 ? "-" : "") + whole + "." + (fraction.isEmpty ? "0" : fraction))
+            let sign = next() % 2 == 0 ? "-" : ""
+            texts.append(sign + whole + "." + (fraction.isEmpty ? "0" : fraction))
+            texts.append(sign + digits)
         }
         for text in texts {
             guard case .number(let read) = try JSONValue.parse(text) else {
