@@ -201,58 +201,49 @@ public enum ConfigurationKind: String, Sendable {
     }
 }
 
+/// What a bundle declared of one widget, as checked: the same whether it was read from the
+/// bundle's descriptor in this process or from a worker's report of it.
+struct WidgetDeclaration: Sendable {
+    let kind: String
+    let displayName: String
+    let description: String
+    let families: [WidgetFamily]
+    let configurationKind: ConfigurationKind
+    let configurationName: String?
+    let contentMarginsDisabled: Bool
+    let configuration: ConfigurationSchema?
+}
+
 /// A widget a bundle registered and the host accepted.
 public struct RegisteredWidget: Sendable {
-    public var kind: String { fields.kind }
-    public var displayName: String { fields.displayName }
-    public var description: String { fields.description }
-    public var families: [WidgetFamily] { fields.families }
-    public var configurationKind: ConfigurationKind { fields.configurationKind }
+    public var kind: String { fields.declaration.kind }
+    public var displayName: String { fields.declaration.displayName }
+    public var description: String { fields.declaration.description }
+    public var families: [WidgetFamily] { fields.declaration.families }
+    public var configurationKind: ConfigurationKind { fields.declaration.configurationKind }
     /// The intent type's name, for configurable widgets.
-    public var configurationName: String? { fields.configurationName }
-    public var contentMarginsDisabled: Bool { fields.contentMarginsDisabled }
+    public var configurationName: String? { fields.declaration.configurationName }
+    public var contentMarginsDisabled: Bool { fields.declaration.contentMarginsDisabled }
     /// A configurable widget's parameters (ABI 1.2); nil for static widgets.
-    public var configuration: ConfigurationSchema? { fields.configuration }
+    public var configuration: ConfigurationSchema? { fields.declaration.configuration }
     public var bundle: LoadedBundle { fields.bundle }
 
     /// The fields, in one immutable box: a widget is copied into each request's closures, and
     /// copying it is then one retain, not one per field.
     private final class Fields: Sendable {
-        let kind: String
-        let displayName: String
-        let description: String
-        let families: [WidgetFamily]
-        let configurationKind: ConfigurationKind
-        let configurationName: String?
-        let contentMarginsDisabled: Bool
-        let configuration: ConfigurationSchema?
+        let declaration: WidgetDeclaration
         let bundle: LoadedBundle
 
-        init(
-            kind: String, displayName: String, description: String, families: [WidgetFamily], configurationKind: ConfigurationKind,
-            configurationName: String?, contentMarginsDisabled: Bool, configuration: ConfigurationSchema?, bundle: LoadedBundle
-        ) {
-            self.kind = kind
-            self.displayName = displayName
-            self.description = description
-            self.families = families
-            self.configurationKind = configurationKind
-            self.configurationName = configurationName
-            self.contentMarginsDisabled = contentMarginsDisabled
-            self.configuration = configuration
+        init(_ declaration: WidgetDeclaration, bundle: LoadedBundle) {
+            self.declaration = declaration
             self.bundle = bundle
         }
     }
 
     private let fields: Fields
 
-    init(
-        kind: String, displayName: String, description: String, families: [WidgetFamily], configurationKind: ConfigurationKind,
-        configurationName: String?, contentMarginsDisabled: Bool, configuration: ConfigurationSchema?, bundle: LoadedBundle
-    ) {
-        fields = Fields(
-            kind: kind, displayName: displayName, description: description, families: families, configurationKind: configurationKind,
-            configurationName: configurationName, contentMarginsDisabled: contentMarginsDisabled, configuration: configuration, bundle: bundle)
+    init(_ declaration: WidgetDeclaration, bundle: LoadedBundle) {
+        fields = Fields(declaration, bundle: bundle)
     }
 
     static func validate(_ pointer: UnsafePointer<widget_descriptor_t>?, bundle: LoadedBundle) -> Result<RegisteredWidget, LoadProblem> {
@@ -301,14 +292,16 @@ public struct RegisteredWidget: Sendable {
         }
         return .success(
             RegisteredWidget(
-                kind: kind,
-                displayName: descriptor.display_name.map { String(bundleText: $0) } ?? "",
-                description: descriptor.description.map { String(bundleText: $0) } ?? "",
-                families: WidgetFamily.families(inMask: descriptor.families),
-                configurationKind: configurationKind,
-                configurationName: descriptor.configuration_name.map { String(bundleText: $0) },
-                contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
-                configuration: schema, bundle: bundle))
+                WidgetDeclaration(
+                    kind: kind,
+                    displayName: descriptor.display_name.map { String(bundleText: $0) } ?? "",
+                    description: descriptor.description.map { String(bundleText: $0) } ?? "",
+                    families: WidgetFamily.families(inMask: descriptor.families),
+                    configurationKind: configurationKind,
+                    configurationName: descriptor.configuration_name.map { String(bundleText: $0) },
+                    contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
+                    configuration: schema),
+                bundle: bundle))
     }
 }
 

@@ -259,11 +259,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         guard let described = hello.bundle else { return nil }
         let bundle = LoadedBundle(path: path, described: described, worker: supervisor)
         for widget in hello.widgets {
-            _ = accept(
-                RegisteredWidget(
-                    kind: widget.kind, displayName: widget.displayName, description: widget.description, families: widget.families,
-                    configurationKind: widget.configurationKind, configurationName: widget.configurationName,
-                    contentMarginsDisabled: widget.contentMarginsDisabled, configuration: widget.configuration, bundle: bundle))
+            _ = accept(RegisteredWidget(widget.declaration, bundle: bundle))
         }
         stateLock.withLock { loaded.append(bundle) }
         loadedFiles[identity] = path

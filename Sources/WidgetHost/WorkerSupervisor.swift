@@ -52,14 +52,8 @@ struct WorkerHello: Sendable {
     }
 
     struct Widget: Sendable {
-        let kind: String
-        let displayName: String
-        let description: String
-        let families: [WidgetFamily]
-        let configurationKind: ConfigurationKind
-        let configurationName: String?
-        let contentMarginsDisabled: Bool
-        let configuration: ConfigurationSchema?
+        let declaration: WidgetDeclaration
+        /// The memory guard slot of its provider, in the worker.
         let slot: UInt32
     }
 
@@ -90,10 +84,11 @@ struct WorkerHello: Sendable {
             else { throw .malformed("hello: incomplete widget") }
             widgets.append(
                 Widget(
-                    kind: kind, displayName: value["displayName"]?.stringValue ?? "", description: value["description"]?.stringValue ?? "",
-                    families: families, configurationKind: configuration, configurationName: value["configurationName"]?.stringValue,
-                    contentMarginsDisabled: value["contentMarginsDisabled"]?.boolValue ?? false,
-                    configuration: try schema(value["schema"]),
+                    declaration: WidgetDeclaration(
+                        kind: kind, displayName: value["displayName"]?.stringValue ?? "", description: value["description"]?.stringValue ?? "",
+                        families: families, configurationKind: configuration, configurationName: value["configurationName"]?.stringValue,
+                        contentMarginsDisabled: value["contentMarginsDisabled"]?.boolValue ?? false,
+                        configuration: try schema(value["schema"])),
                     slot: number(value["slot"]).flatMap(UInt32.init(exactly:)) ?? 0))
         }
         self.widgets = widgets
@@ -201,7 +196,7 @@ final class WorkerSupervisor: @unchecked Sendable {
             do {
                 let hello = try WorkerHello(message, path: path)
                 lock.withLock {
-                    slots = Dictionary(hello.widgets.map { ($0.slot, $0.kind) }, uniquingKeysWith: { first, _ in first })
+                    slots = Dictionary(hello.widgets.map { ($0.slot, $0.declaration.kind) }, uniquingKeysWith: { first, _ in first })
                 }
                 if hello.bundle == nil { process.close() }
                 return .success(hello)
@@ -443,8 +438,6 @@ final class WorkerSupervisor: @unchecked Sendable {
                     }
                 }
             }
-            let reason: RequestError.Reason
-            let message: String
             switch answer.outcome {
             case .result(let bytes):
                 // The worker passes on the bundle's answer as it gave it: checked here, as any
@@ -452,16 +445,16 @@ final class WorkerSupervisor: @unchecked Sendable {
                 return Result { () throws(RequestError) -> ProviderResult in
                     try ResultValidation.validate(.data(bytes), requestKind: requestKind, kind: kind, family: family, bundlePath: path)
                 }
-            case .error(let given, let text):
-                (reason, message) = (given, text)
+            case .error(let reason, let message) where !answer.stuck:
+                return fail(reason, message)
+            case .error:
+                // Stuck inside the bundle: only ending the process takes the thread back.
+                lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+                retire(process, because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
+                return fail(
+                    .timedOut,
+                    "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker was killed; \(restartNote())")
             }
-            guard answer.stuck else { return fail(reason, message) }
-            // Stuck inside the bundle: only ending the process takes the thread back.
-            lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
-            retire(process, because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
-            return fail(
-                .timedOut,
-                "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker was killed; \(restartNote())")
         case .failure(let exit):
             lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
             if case .memoryExceeded(let slot, let bytes, let limit) = exit.cause, exit.killedBecause == nil {
