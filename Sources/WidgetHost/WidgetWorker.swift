@@ -220,9 +220,9 @@ public enum WidgetWorker {
     }
 
     private static func hello(_ registry: WidgetRegistry) -> JSONObject {
-        var header = JSONObject([("pid", .number(Double(getpid())))])
+        var object = JSONObject([("pid", .number(Double(getpid())))])
         if let bundle = registry.bundles.first {
-            header["bundle"] = .object(
+            object["bundle"] = .object(
                 JSONObject([
                     ("name", .string(bundle.name)), ("builtWith", bundle.builtWith.map(JSONValue.string) ?? .null),
                     ("abiMajor", .number(Double(bundle.abiVersion.major))), ("abiMinor", .number(Double(bundle.abiVersion.minor))),
@@ -230,7 +230,7 @@ public enum WidgetWorker {
                     ("urlSchemes", .array(bundle.urlSchemes.map(JSONValue.string))),
                 ]))
         }
-        header["widgets"] = .array(
+        object["widgets"] = .array(
             registry.widgets.map { widget in
                 .object(
                     JSONObject([
@@ -244,9 +244,9 @@ public enum WidgetWorker {
                         ("slot", .number(Double(registry.providerQueue(kind: widget.kind)?.memorySlot ?? 0))),
                     ]))
             })
-        header["problems"] = .array(
+        object["problems"] = .array(
             registry.problems.map { .object(JSONObject([("reason", .string($0.reason.rawValue)), ("message", .string($0.message))])) })
-        return header
+        return object
     }
 
     private static func serve(_ request: WorkerRequest, registry: WidgetRegistry, reply send: @escaping @Sendable (WorkerAnswer) -> Void) {

@@ -55,27 +55,21 @@ struct FixtureControl: @unchecked Sendable {
         let queue = ProviderQueue(kind: "test.here", memoryLimit: 30 << 20)
         let clock = ManualClock()
         let caller = pthread_self()
-        final class Record: @unchecked Sendable {
-            let lock = NSLock()
-            var events: [String] = []
-            func add(_ event: String) { lock.withLock { events.append(event) } }
-            var all: [String] { lock.withLock { events } }
-        }
-        let record = Record()
+        let record = LockedList<String>()
         @Sendable func submit(hereIfIdle: Bool, _ body: @escaping @Sendable () -> String) {
             queue.submit(
                 due: clock.now().addingTimeInterval(5), clock: clock, hereIfIdle: hereIfIdle,
                 naming: QueuedRequest(requestKind: .timeline, kind: "test.here", bundlePath: "test.so", deadline: .seconds(5)),
-                completion: { (result: Result<String, RequestError>) in record.add("answered \((try? result.get()) ?? "nothing")") }
+                completion: { (result: Result<String, RequestError>) in record.append("answered \((try? result.get()) ?? "nothing")") }
             ) { _ in body() }
         }
 
         submit(hereIfIdle: true) {
-            record.add(pthread_equal(pthread_self(), caller) != 0 ? "first here" : "first elsewhere")
+            record.append(pthread_equal(pthread_self(), caller) != 0 ? "first here" : "first elsewhere")
             return "first"
         }
         // Run and answered before submit returned, on this thread.
-        #expect(record.all == ["first here", "answered first"])
+        #expect(record.values == ["first here", "answered first"])
 
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -83,7 +77,7 @@ struct FixtureControl: @unchecked Sendable {
         submit(hereIfIdle: false) {
             entered.signal()
             release.wait()
-            record.add("second done")
+            record.append("second done")
             return "second"
         }
         #expect(entered.wait(timeout: .now() + 10) == .success)
@@ -92,7 +86,7 @@ struct FixtureControl: @unchecked Sendable {
         Thread.detachNewThread {
             let submitter = pthread_self()
             submit(hereIfIdle: true) {
-                record.add(pthread_equal(pthread_self(), submitter) != 0 ? "third here" : "third queued")
+                record.append(pthread_equal(pthread_self(), submitter) != 0 ? "third here" : "third queued")
                 done.signal()
                 return "third"
             }
@@ -100,11 +94,11 @@ struct FixtureControl: @unchecked Sendable {
         }
         // The queue was busy: submit returned without running it.
         #expect(submitted.wait(timeout: .now() + 10) == .success)
-        #expect(record.all == ["first here", "answered first"])
+        #expect(record.values == ["first here", "answered first"])
         release.signal()
         #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(record.all.prefix(4) == ["first here", "answered first", "second done", "answered second"])
-        #expect(record.all.dropFirst(4).first == "third queued")
+        #expect(record.values.prefix(4) == ["first here", "answered first", "second done", "answered second"])
+        #expect(record.values.dropFirst(4).first == "third queued")
     }
 
     @Test func differentProvidersRunInParallel() async throws {
