@@ -10,7 +10,7 @@ public enum PlainTextRenderer {
     /// `locked`: as on a locked device, views marked `privacySensitive` show as bars, as they do
     /// under `redacted(reason: .privacy)` (the rule `Layout.drawn` applies to drawn text).
     public static func lines(_ node: ViewNode, locked: Bool = false) -> [String] {
-        let lines = render(redactingPrivate(node, sensitive: false, redacting: locked))
+        let lines = render(node, Redaction(sensitive: false, redacting: locked))
         // Leading and trailing blank lines carry no content.
         let trimmed = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
         return Array(trimmed)
@@ -18,24 +18,24 @@ public enum PlainTextRenderer {
 
     public static func text(_ node: ViewNode) -> String { lines(node).joined(separator: "\n") }
 
-    /// The tree with the text of privacy-sensitive views replaced by bars of its length, where
-    /// they are redacted: on a locked device or under `redacted(reason: .privacy)`.
-    private static func redactingPrivate(_ node: ViewNode, sensitive: Bool, redacting: Bool) -> ViewNode {
-        var node = node
-        var (sensitive, redacting) = (sensitive, redacting)
-        for modifier in node.modifiers.reversed() {
-            switch modifier.name {
-            case "privacySensitive": sensitive = modifier.value.boolValue ?? true
-            case "redacted" where modifier.value.stringValue == "privacy": redacting = true
-            default: break
+    /// Where a text shows as bars of its length: under a view marked `privacySensitive`, on a
+    /// locked device or under `redacted(reason: .privacy)`. Carried down the tree as it is drawn.
+    private struct Redaction {
+        var sensitive: Bool
+        var redacting: Bool
+
+        /// As it stands inside `node`, whose modifiers apply from the innermost out.
+        func inside(_ node: ViewNode) -> Redaction {
+            var redaction = self
+            for modifier in node.modifiers.reversed() {
+                switch modifier.name {
+                case "privacySensitive": redaction.sensitive = modifier.value.boolValue ?? true
+                case "redacted" where modifier.value.stringValue == "privacy": redaction.redacting = true
+                default: break
+                }
             }
+            return redaction
         }
-        if sensitive, redacting, node.view == "text" {
-            let shown = dates.text(of: node, now: Date())
-            node = ViewNode("text", attributes: JSONObject([("text", .string(String(shown.map { $0 == " " || $0 == "\n" ? $0 : "▆" })))]))
-        }
-        node.children = node.children.map { redactingPrivate($0, sensitive: sensitive, redacting: redacting) }
-        return node
     }
 
     /// A line without the control characters a bundle's text may hold (an escape, a bell, a
@@ -48,11 +48,15 @@ public enum PlainTextRenderer {
         return String(kept)
     }
 
-    private static func render(_ node: ViewNode) -> [String] {
+    private static func render(_ node: ViewNode, _ outer: Redaction) -> [String] {
+        let redaction = outer.inside(node)
+        func render(_ child: ViewNode) -> [String] { PlainTextRenderer.render(child, redaction) }
         switch node.view {
         case "text":
             // Self-updating dates as they read now.
-            return dates.text(of: node, now: Date()).split(separator: "\n", omittingEmptySubsequences: false).map(printable)
+            let shown = dates.text(of: node, now: Date())
+            let text = redaction.sensitive && redaction.redacting ? String(shown.map { $0 == " " || $0 == "\n" ? $0 : "▆" }) : shown
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map(printable)
         case "spacer":
             return []
         case "divider":
