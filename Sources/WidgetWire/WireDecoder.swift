@@ -74,40 +74,44 @@ struct WireDecoder {
     }
 
     private mutating func relevance(depth: Int) throws(WireFormatError) -> WireRelevance? {
-        let start = reader.position
-        let score: Double?
-        let duration: Double?
-        if let pair = flatPair("score", "duration", depth: depth), case .number(let first)? = pair.0, pair.1 == nil || pair.1?.number != nil {
-            score = first
-            duration = pair.1?.number
-        } else {
-            // Not the usual shape: the general reading says what it is.
-            reader.position = start
-            let value = try value(depth: depth)
-            guard value != .null else { return nil }
-            score = value["score"]?.numberValue
-            duration = value["duration"]?.numberValue
+        if try peek() == UInt8(ascii: "n"), try value(depth: depth) == .null { return nil }
+        var score: Double??
+        var duration: Double??
+        var others: [String] = []
+        try object(depth: depth, notObject: "missing numeric \"score\"") { decoder, name, depth throws(WireFormatError) in
+            if name.is("score") {
+                guard score == nil else { throw decoder.duplicate(name) }
+                score = .some(try decoder.number(depth: depth))
+            } else if name.is("duration") {
+                guard duration == nil else { throw decoder.duplicate(name) }
+                duration = .some(try decoder.number(depth: depth))
+            } else {
+                try decoder.other(name, seen: &others, depth: depth)
+            }
         }
-        guard let score else { throw WireFormatError(path: "", reason: "missing numeric \"score\"") }
-        let seconds = duration ?? 0
+        guard let score = score ?? nil else { throw WireFormatError(path: "", reason: "missing numeric \"score\"") }
+        let seconds = (duration ?? nil) ?? 0
         guard seconds >= 0 else { throw WireFormatError(path: "duration", reason: "negative duration \(seconds)") }
         return WireRelevance(score: score, duration: seconds)
     }
 
     private mutating func policy(depth: Int) throws(WireFormatError) -> WireReloadPolicy? {
-        let start = reader.position
-        if let pair = flatPair("kind", "date", depth: depth) {
-            if case .string(let kind)? = pair.0, pair.1 == nil || pair.1?.number != nil {
-                let date = pair.1?.number
-                if equals(kind, "atEnd") { return .atEnd }
-                if equals(kind, "never") { return .never }
-                if equals(kind, "after"), let date { return .after(date) }
+        if try peek() == UInt8(ascii: "n"), try value(depth: depth) == .null { return nil }
+        var kind: String??
+        var date: Double??
+        var others: [String] = []
+        try object(depth: depth, notObject: WireReloadPolicy.missingKind) { decoder, name, depth throws(WireFormatError) in
+            if name.is("kind") {
+                guard kind == nil else { throw decoder.duplicate(name) }
+                kind = .some(try decoder.string(depth: depth))
+            } else if name.is("date") {
+                guard date == nil else { throw decoder.duplicate(name) }
+                date = .some(try decoder.number(depth: depth))
+            } else {
+                try decoder.other(name, seen: &others, depth: depth)
             }
-            // Not one of the usual three: the general reading says what is wrong.
-            reader.position = start
         }
-        let value = try value(depth: depth)
-        return value == .null ? nil : try WireReloadPolicy(json: value)
+        return try WireReloadPolicy(kind: kind ?? nil, date: date ?? nil)
     }
 
     private mutating func node(depth: Int) throws(WireFormatError) -> ViewNode {
@@ -247,79 +251,6 @@ struct WireDecoder {
             return try syntax { (reader: inout JSONReader) throws(JSONSyntaxError) in try reader.readString() }
         }
         return try value(depth: depth).stringValue
-    }
-
-    /// A scalar member value read in place by `flatPair`.
-    private enum FlatValue {
-        case number(Double)
-        /// Plain ASCII, no escapes.
-        case string(UnsafeBufferPointer<UInt8>)
-
-        var number: Double? {
-            if case .number(let value) = self { return value }
-            return nil
-        }
-    }
-
-    /// An object holding at most the members `first` and `second`, each a number or a plain ASCII
-    /// string, read in place: the usual shape of a relevance or a policy. Nil, with nothing read,
-    /// for anything else (another member, a name twice, an escape, a literal, a nested value, a
-    /// syntax error): the caller then reads the value the general way, which decides it.
-    private mutating func flatPair(_ first: StaticString, _ second: StaticString, depth: Int) -> (FlatValue?, FlatValue?)? {
-        let start = reader.position
-        var values: (FlatValue?, FlatValue?) = (nil, nil)
-        func fail(_ reader: inout JSONReader) -> (FlatValue?, FlatValue?)? {
-            reader.position = start
-            return nil
-        }
-        guard depth < JSONValue.maximumDepth, reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "{") else {
-            return nil
-        }
-        reader.position += 1
-        reader.skipWhitespace()
-        if reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "}") {
-            reader.position += 1
-            return values
-        }
-        while true {
-            reader.skipWhitespace()
-            guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: "\""),
-                let name = try? reader.readPlainString(), name.isASCII
-            else { return fail(&reader) }
-            reader.skipWhitespace()
-            guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: ":") else { return fail(&reader) }
-            reader.position += 1
-            reader.skipWhitespace()
-            guard reader.position < reader.bytes.count else { return fail(&reader) }
-            let next = reader.bytes[reader.position]
-            let value: FlatValue
-            if next == UInt8(ascii: "\"") {
-                guard let text = try? reader.readPlainString(), text.isASCII else { return fail(&reader) }
-                value = .string(text.bytes)
-            } else if next == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
-                guard let number = try? reader.readNumber() else { return fail(&reader) }
-                value = .number(number)
-            } else {
-                return fail(&reader)
-            }
-            if equals(name.bytes, first), values.0 == nil {
-                values.0 = value
-            } else if equals(name.bytes, second), values.1 == nil {
-                values.1 = value
-            } else {
-                return fail(&reader)
-            }
-            reader.skipWhitespace()
-            guard reader.position < reader.bytes.count else { return fail(&reader) }
-            if reader.bytes[reader.position] == UInt8(ascii: ",") {
-                reader.position += 1
-            } else if reader.bytes[reader.position] == UInt8(ascii: "}") {
-                reader.position += 1
-                return values
-            } else {
-                return fail(&reader)
-            }
-        }
     }
 
     private mutating func value(depth: Int) throws(WireFormatError) -> JSONValue {

@@ -114,16 +114,19 @@ extension WireReloadPolicy {
 
     /// Faults are reported relative to the policy object (the decoder adds `policy`).
     public init(json: JSONValue) throws(WireFormatError) {
-        guard let kind = json["kind"]?.stringValue else {
-            throw WireFormatError(path: "", reason: "missing \"kind\" (atEnd, after or never)")
-        }
+        try self.init(kind: json["kind"]?.stringValue, date: json["date"]?.numberValue)
+    }
+
+    static let missingKind = "missing \"kind\" (atEnd, after or never)"
+
+    /// The policy a `kind` member names, with the `date` an `after` needs; or what is wrong.
+    init(kind: String?, date: Double?) throws(WireFormatError) {
+        guard let kind else { throw WireFormatError(path: "", reason: Self.missingKind) }
         switch kind {
         case "atEnd": self = .atEnd
         case "never": self = .never
         case "after":
-            guard let date = json["date"]?.numberValue else {
-                throw WireFormatError(path: "", reason: "\"after\" without a numeric \"date\"")
-            }
+            guard let date else { throw WireFormatError(path: "", reason: "\"after\" without a numeric \"date\"") }
             self = .after(date)
         default:
             throw WireFormatError(path: "kind", reason: "unknown policy \"\(kind)\" (atEnd, after or never)")

@@ -165,8 +165,8 @@ import Testing
         fault(of: #"{"entries":[],"entr\u0069es":[]}"#, is: #"invalid JSON at byte 29: duplicate member "entries""#)
     }
 
-    /// A relevance or a policy in its usual shape is read in place; in any other shape it is read
-    /// the general way. Both must agree on what every shape means.
+    /// A relevance or a policy means the same whatever the order of its members, its spacing, its
+    /// escapes or the members it adds.
     @Test(arguments: [
         (#"{"score":0.5,"duration":60}"#, WireRelevance(score: 0.5, duration: 60)),
         (#"{"duration":60,"score":0.5}"#, WireRelevance(score: 0.5, duration: 60)),
@@ -175,7 +175,7 @@ import Testing
         (#"{"sc\u006fre":3,"duration":1}"#, WireRelevance(score: 3, duration: 1)),
         (#"null"#, nil),
     ] as [(String, WireRelevance?)])
-    func relevanceReadsTheSameInEveryShape(json: String, relevance: WireRelevance?) throws {
+    func relevanceMeansTheSameInEveryShape(json: String, relevance: WireRelevance?) throws {
         let timeline = try decode(#"{"entries":[{"date":1,"relevance":"# + json + #","view":{"view":"text"}}]}"#)
         #expect(timeline.entries.first?.relevance == relevance)
     }
@@ -186,24 +186,25 @@ import Testing
         (#"{"date":5,"kind":"after"}"#, .after(5)),
         (#"{"kind":"\u0061fter","date":7.5}"#, .after(7.5)),
         (#"{"kind":"after","date":5,"why":"no reason"}"#, .after(5)),
+        (#"{ "kind" : "after" , "date" : 5 }"#, .after(5)),
         (#"null"#, nil),
     ] as [(String, WireReloadPolicy?)])
-    func policyReadsTheSameInEveryShape(json: String, policy: WireReloadPolicy?) throws {
+    func policyMeansTheSameInEveryShape(json: String, policy: WireReloadPolicy?) throws {
         #expect(try decode(#"{"entries":[],"policy":"# + json + "}").policy == policy)
     }
 
     @Test(arguments: [
         (#"{"entries":[{"date":1,"relevance":{"score":"high"},"view":{"view":"text"}}]}"#, #"entries[0].relevance: missing numeric "score""#),
         (#"{"entries":[{"date":1,"relevance":{},"view":{"view":"text"}}]}"#, #"entries[0].relevance: missing numeric "score""#),
-        (#"{"entries":[{"date":1,"relevance":{"score":1,"score":2},"view":{"view":"text"}}]}"#, #"invalid JSON at byte 52: duplicate member "score""#),
+        (#"{"entries":[{"date":1,"relevance":{"score":1,"score":2},"view":{"view":"text"}}]}"#, #"invalid JSON at byte 53: duplicate member "score""#),
         (#"{"entries":[{"date":1,"relevance":{"score":1,"duration":-5},"view":{"view":"text"}}]}"#, "entries[0].relevance.duration: negative duration -5.0"),
         (#"{"entries":[],"policy":{"kind":"soon"}}"#, #"policy.kind: unknown policy "soon" (atEnd, after or never)"#),
         (#"{"entries":[],"policy":{"kind":"after","date":"tomorrow"}}"#, #"policy: "after" without a numeric "date""#),
         (#"{"entries":[],"policy":{}}"#, #"policy: missing "kind" (atEnd, after or never)"#),
-        (#"{"entries":[],"policy":{"kind":"never","kind":"atEnd"}}"#, #"invalid JSON at byte 45: duplicate member "kind""#),
+        (#"{"entries":[],"policy":{"kind":"never","kind":"atEnd"}}"#, #"invalid JSON at byte 46: duplicate member "kind""#),
         (#"{"entries":[],"policy":{"kind":"never""#, "invalid JSON at byte 38: unexpected end of input in an object"),
     ])
-    func relevanceAndPolicyFaultsAreTheGeneralReadingsFaults(json: String, message: String) {
+    func relevanceAndPolicyFaultsNameTheirPathOrOffset(json: String, message: String) {
         fault(of: json, is: message)
     }
 }
