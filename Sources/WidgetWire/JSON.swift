@@ -222,7 +222,9 @@ struct JSONReader {
         let highBits: UInt64 = 0x8080_8080_8080_8080
         var highWord: UInt64 = 0
         while index + 8 <= end {
-            let word = UnsafeRawPointer(base.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self)
+            // Little-endian whatever the machine: the first byte is the lowest, where the search
+            // below counts from.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self))
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             // A byte is zero in `quote` or `backslash`, or is below 0x20 in `word`, when its high
