@@ -46,8 +46,7 @@ extension String {
         let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            let isControl = scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
-            scalars.append(isControl ? " " : scalar)
+            scalars.append(scalar.isControl ? " " : scalar)
         }
         var cleaned = String(scalars)
         if cleaned.count > 500 { cleaned = String(cleaned.prefix(500)) + "…" }
@@ -56,6 +55,15 @@ extension String {
 
     /// Whether the text has characters that have no place in an identifier such as a widget kind.
     var hasControlCharacters: Bool {
-        unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        unicodeScalars.contains(where: \.isControl)
+    }
+}
+
+extension Unicode.Scalar {
+    /// A control character: C0 (below U+0020), DEL, or C1 (U+0080 to U+009F), the general category
+    /// Cc. A terminal acts on them (a line break, an escape, a bell) instead of showing them, and
+    /// they have no place in a name or a one-line diagnostic.
+    var isControl: Bool {
+        value < 0x20 || (0x7F...0x9F).contains(value)
     }
 }

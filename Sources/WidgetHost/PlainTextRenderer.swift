@@ -41,7 +41,7 @@ public enum PlainTextRenderer {
     /// A line without the control characters a bundle's text may hold (an escape, a bell, a
     /// backspace), which printed to a terminal would act instead of showing; tabs stay.
     static func printable(_ line: Substring) -> String {
-        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar != "\t" && TerminalText.isControl(scalar) }
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar != "\t" && scalar.isControl }
         guard line.unicodeScalars.contains(where: isControl) else { return String(line) }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: line.unicodeScalars.filter { !isControl($0) })

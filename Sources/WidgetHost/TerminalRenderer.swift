@@ -55,12 +55,6 @@ public enum TerminalText {
         return true
     }
 
-    /// A control character: C0 (below U+0020), DEL, or C1 (U+0080 to U+009F), the general category
-    /// Cc. A terminal acts on them (a line break, an escape, a bell) instead of showing them.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
     /// Columns `text` takes: 2 for wide and emoji characters, 0 for combining marks and joiners.
     ///
     /// Text is measured a scalar at a time, without breaking it into characters (which is slow);
@@ -190,7 +184,7 @@ public enum TerminalText {
     static func kind(of scalar: Unicode.Scalar) -> UInt8 {
         let value = scalar.value
         // Control characters take no column: drawn, they would move the cursor or start an escape.
-        if value < 0x80 { return isControl(scalar) ? 0 : 1 }
+        if value < 0x80 { return scalar.isControl ? 0 : 1 }
         if value < tableEnd { return table[Int(value)] }
         return classify(scalar)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WidgetHost
 import WidgetWire
+
+@testable import WidgetHost
 
 /// Every refusal the loader makes, each through a real bundle file and the real loader: the refused
 /// file gets one problem naming it and the reason, and the good bundle beside it still loads.
@@ -19,6 +20,17 @@ import WidgetWire
     func onlyProblem(_ registry: WidgetRegistry, sourceLocation: SourceLocation = #_sourceLocation) -> LoadProblem? {
         #expect(registry.problems.count == 1, "problems: \(registry.problems)", sourceLocation: sourceLocation)
         return registry.problems.first
+    }
+
+    /// A bundle's names and messages are one line of plain text: every control character, C1 and
+    /// DEL included, is kept out of a kind and made a space in a diagnostic.
+    @Test func controlCharactersAreKeptOutOfNamesAndDiagnostics() {
+        for control in ["\u{1}", "\n", "\u{1B}", "\u{7F}", "\u{85}", "\u{9F}"] {
+            #expect(("kind" + control).hasControlCharacters, "\(control.unicodeScalars.first!.value)")
+            #expect(("a" + control + "b").withCString { String(bundleText: $0) } == "a b", "\(control.unicodeScalars.first!.value)")
+        }
+        #expect(!"com.example.météo\u{A0}".hasControlCharacters)
+        #expect("météo\tend".withCString { String(bundleText: $0) } == "météo end")
     }
 
     @Test func wellFormedBundleRegistersItsWidgetWithEveryDescriptorField() throws {
