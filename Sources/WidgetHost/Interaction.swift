@@ -38,12 +38,7 @@ public struct TapTargets: Sendable, Equatable {
     public var widgetURL: String? { widgetURLs.first }
 
     /// What the author is told when the tree relies on something iOS leaves undefined or ignores.
-    public func notes(family: WidgetFamily) -> [String] {
-        Self.notes(widgetURLs: widgetURLs.count, first: widgetURLs.first, hasLinks: !links.isEmpty, family: family)
-    }
-
-    /// The same notes for a tree, found without collecting its targets: every answer is checked for
-    /// them, and most have none.
+    /// Found without collecting the targets: every answer is checked for them, and most have none.
     public static func notes(for root: ViewNode, family: WidgetFamily) -> [String] {
         var count = 0
         var first: String?
@@ -55,11 +50,6 @@ public struct TapTargets: Sendable, Equatable {
                 if first == nil { first = url }
             },
             link: { _ in hasLinks = true }, control: { _ in })
-        guard count > 1 || (hasLinks && family == .systemSmall) else { return [] }
-        return notes(widgetURLs: count, first: first, hasLinks: hasLinks, family: family)
-    }
-
-    private static func notes(widgetURLs count: Int, first: String?, hasLinks: Bool, family: WidgetFamily) -> [String] {
         var notes: [String] = []
         if count > 1, let first {
             notes.append("\(count) widgetURL modifiers in one entry, which iOS leaves undefined; the first in reading order applies: \(first)")
