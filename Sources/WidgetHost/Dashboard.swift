@@ -65,7 +65,8 @@ public final class Dashboard: @unchecked Sendable {
         lock.withLock {
             let failure = status?.lastFailure
             if let failure, failure != panels[id]?.status?.lastFailure { setMessage("\(id): \(failure)") }
-            if panels[id].map({ $0.family != family || $0.title != title }) ?? true { arranged = false }
+            // A new title is drawn in the box's top edge, in place; a new family changes its size.
+            if panels[id].map({ $0.family != family }) ?? true { arranged = false }
             panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
         }
         redraw()
@@ -129,8 +130,8 @@ public final class Dashboard: @unchecked Sendable {
     private var positions: [String: (row: Int, column: Int)] = [:]
     /// The ids in the order the last full compose placed them.
     private var order: [String] = []
-    /// Whether the screen is arranged as now: no box added, removed or resized, no new title,
-    /// message or width since the last full compose. Cleared wherever one of those changes.
+    /// Whether the screen is arranged as now: no box added, removed or resized, no new message or
+    /// width since the last full compose. Cleared wherever one of those changes.
     private var arranged = false
 
     /// Draws again the boxes not kept from the last frame, and compares each with its place on the

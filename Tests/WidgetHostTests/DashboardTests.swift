@@ -84,8 +84,9 @@ import WidgetWire
         #expect(dashboard.text.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) == "loaded libGame.so")
     }
 
-    /// A box's new title or family, or a new terminal width, arranges the whole screen again.
-    @Test func aNewTitleFamilyOrWidthArrangesTheScreenAgain() {
+    /// A box's new family, or a new terminal width, arranges the whole screen again; a new title is
+    /// drawn in its box, in place.
+    @Test func aNewFamilyOrWidthArrangesTheScreenAgainAndANewTitleIsDrawnInPlace() {
         let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
         showTextBoxes(2, on: dashboard)
         #expect(dashboard.text.split(separator: "\n").count == 12)
