@@ -421,7 +421,7 @@ public final class TimelineEngine: @unchecked Sendable {
             record.inFlight = false
             // The reload the last interaction asked for ended, with a timeline or a failure; one
             // asked for by a later tap, queued behind it, keeps the entry stale until it ends too.
-            if record.interaction == .awaitingReload, record.coveredInteractions == record.interactions { record.interaction = .none }
+            if record.interaction == .awaitingReload, !record.interactionAfterStart { record.interaction = .none }
             switch result {
             case .success(let timeline):
                 record.entries = timeline.entries.sorted { $0.date < $1.date }
@@ -453,7 +453,7 @@ public final class TimelineEngine: @unchecked Sendable {
         guard !record.missing else { return }
         if reason == .interaction {
             record.interaction = .awaitingReload
-            record.interactions &+= 1
+            if record.inFlight { record.interactionAfterStart = true }
         }
         if record.inFlight {
             record.again = Self.merged(record.again, reason)
@@ -498,7 +498,7 @@ public final class TimelineEngine: @unchecked Sendable {
                 record.pending = nil
                 record.deferred = false
                 record.inFlight = true
-                record.coveredInteractions = record.interactions
+                record.interactionAfterStart = false
                 record.lastStart = now
                 if pending.reason.isBudgeted && budget.reloadsPerDay != .max {
                     record.history.append(now)
@@ -604,10 +604,9 @@ private final class Record {
     var inFlight = false
     /// Where an interaction with the instance is: its entry is stale until the reload it asks for.
     var interaction = Interaction.none
-    /// Reloads interactions have asked for, and how many of them the request under way answers
-    /// (those asked before it began): its end ends the staleness only when no later one waits.
-    var interactions: UInt32 = 0
-    var coveredInteractions: UInt32 = 0
+    /// An interaction asked for a reload after the request under way began: that request's end
+    /// does not end the staleness, the one queued behind it does.
+    var interactionAfterStart = false
 
     enum Interaction: UInt8 {
         case none, performing, awaitingReload
