@@ -161,8 +161,8 @@ public enum TerminalText {
     }
 
     public static func width(of character: Character) -> Int {
-        // A control character (a line break, a tab, an escape) takes no column and is not drawn.
-        if character.isASCII { return character.unicodeScalars.count == 1 ? Int(kind(of: character.unicodeScalars.first!)) : 0 }
+        // A control character (a line break, a tab, an escape, "\r\n") takes no column and is not drawn.
+        if character.isASCII { return Int(kind(of: character.unicodeScalars.first!)) }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.count > 1, scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) { return 2 }
