@@ -1,12 +1,12 @@
 /*
- * The malloc family, replaced: each block gets a 16-byte header in front of what the caller sees,
+ * The malloc family, replaced: each block gets a 32-byte header in front of what the caller sees
+ * (32, so the user bytes keep glibc's 16-byte alignment),
  *
  *     [ uint32 slot | uint32 offset to the libc block ][ uint64 size ][ reserved ][ uint64 tag ] user bytes
  *
  * where the tag is MAGIC ^ the user address. The tag is the last 8 bytes before the user bytes: for a
  * block glibc allocated, those are glibc's own chunk header, so checking a foreign pointer reads only
- * memory that is mapped.
- * and forwards to glibc's __libc_* functions. glibc documents replacing malloc this way (all of
+ * memory that is mapped. Every call is forwarded to glibc's __libc_* functions. glibc documents replacing malloc this way (all of
  * malloc, free, calloc, realloc, aligned_alloc, malloc_usable_size, memalign, posix_memalign,
  * pvalloc, valloc). A pointer whose header does not carry the tag was not allocated here, and is
  * handed to libc untouched.

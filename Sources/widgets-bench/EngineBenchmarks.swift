@@ -2,6 +2,9 @@ import CMemoryGuard
 import Foundation
 import Glibc
 import WidgetHost
+import WidgetRendering
+import WidgetSupport
+import WidgetTimelines
 import WidgetWire
 
 // MARK: - The timeline engine

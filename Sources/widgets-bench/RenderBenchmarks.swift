@@ -1,5 +1,8 @@
 import Foundation
 import WidgetHost
+import WidgetRendering
+import WidgetSupport
+import WidgetTimelines
 import WidgetWire
 
 // MARK: - Rendering

@@ -2,7 +2,9 @@ import CMemoryGuard
 import CWidgetABI
 import Foundation
 import Glibc
+import WidgetABI
 @_spi(Benchmarks) import WidgetHost
+import WidgetSupport
 @_spi(Host) import WidgetKit
 import WidgetWire
 

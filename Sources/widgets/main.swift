@@ -6,4 +6,4 @@ if CommandLine.arguments.dropFirst().first == WidgetWorker.flag {
     WidgetWorker.main(arguments: Array(CommandLine.arguments.dropFirst()))
 }
 
-exit(await run(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(await CLI.run(Array(CommandLine.arguments.dropFirst())).rawValue)

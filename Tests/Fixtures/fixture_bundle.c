@@ -362,14 +362,20 @@ static void request(const widget_request_t *request, widget_completion_fn comple
                  "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"a\"}},"
                  "{\"date\":2000,\"view\":{\"view\":\"text\",\"text\":\"b\"}}]}");
     } else {
-        /* The well-behaved widget: one entry per request, with the request echoed back. */
-        char json[1024];
+        /* The well-behaved widget: one entry per request, with the request echoed back: its kind,
+         * family, preview flag and size as text, and as attributes of the stack the request's
+         * struct_size and, when that covers ABI 1.4's fields, its colour scheme, rendering mode and
+         * container background, as the header's numbers. */
+        char json[1024], environment[128] = "";
         const char *names[] = {"placeholder", "snapshot", "timeline"};
+        if (request->struct_size >= WIDGET_REQUEST_SIZE_1_4)
+            snprintf(environment, sizeof environment, ",\"colorScheme\":%u,\"renderingMode\":%u,\"background\":%s",
+                     request->color_scheme, request->rendering_mode, request->shows_container_background ? "true" : "false");
         snprintf(json, sizeof json,
                  "{\"entries\":[{\"date\":1763750000,\"relevance\":{\"score\":0.5,\"duration\":60},"
-                 "\"view\":{\"view\":\"vstack\",\"children\":[{\"view\":\"text\",\"text\":\"%s\"},"
+                 "\"view\":{\"view\":\"vstack\",\"requestSize\":%u%s,\"children\":[{\"view\":\"text\",\"text\":\"%s\"},"
                  "{\"view\":\"text\",\"text\":\"%s family %u preview %d size %.0fx%.0f\"}]}}]%s}",
-                 kind, names[request->request_kind % 3], request->family, request->is_preview,
+                 request->struct_size, environment, kind, names[request->request_kind % 3], request->family, request->is_preview,
                  request->display_width, request->display_height,
                  request->request_kind == WIDGET_REQUEST_TIMELINE ? ",\"policy\":{\"kind\":\"after\",\"date\":1763750900}" : "");
         complete(completion, context, json);

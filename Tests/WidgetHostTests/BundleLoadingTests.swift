@@ -1,7 +1,11 @@
 import Foundation
 import Testing
+import WidgetTestSupport
 import WidgetWire
 
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 @testable import WidgetHost
 
 /// Every refusal the loader makes, each through a real bundle file and the real loader: the refused
@@ -42,7 +46,7 @@ import WidgetWire
         #expect(widget.families == [.systemSmall, .systemMedium])
         #expect(widget.configurationKind == .static)
         #expect(widget.configurationName == nil)
-        #expect(widget.bundle.abiVersion == (1, 4))
+        #expect(widget.bundle.abiVersion == ABIVersion(major: 1, minor: 4))
         #expect(widget.bundle.builtWith == "c")
     }
 
@@ -112,7 +116,7 @@ import WidgetWire
         let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["abi-1-0"]).path])
         #expect(registry.problems.isEmpty, "\(registry.problems)")
         let bundle = try #require(registry.widget(kind: "fixture.older")?.bundle)
-        #expect(bundle.abiVersion == (1, 0))
+        #expect(bundle.abiVersion == ABIVersion(major: 1, minor: 0))
         #expect(bundle.requestedMemoryLimit == nil, "1.0 has no memory_limit: the host does not read past its struct")
         // A 1.0 bundle could declare an intent configuration before schemas existed (1.2): it loads,
         // with no parameters.

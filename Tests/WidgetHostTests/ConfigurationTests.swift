@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
 import Testing
+import WidgetTestSupport
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 import WidgetHost
 import WidgetWire
 

@@ -1,5 +1,9 @@
 import Foundation
 import Testing
+import WidgetTestSupport
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 import WidgetHost
 import WidgetWire
 
@@ -411,7 +415,7 @@ final class StatusLog: @unchecked Sendable {
             Issue.record("a 1.0 bundle must not be sent an intent")
         } catch {
             #expect(error.reason == .refused)
-            #expect(error.description.hasSuffix("was built for ABI 1.0, before taps (ABI 1.3): it cannot open URLs or perform intents"))
+            #expect(error.description.hasSuffix("was built for ABI 1.0, older than performIntent requests (ABI 1.3): it cannot be sent one"))
         }
     }
 }

@@ -1,9 +1,14 @@
 import CMemoryGuard
 import Foundation
 import Testing
+import WidgetTestSupport
 import WidgetWire
 
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 @testable import WidgetHost
+import WidgetRendering
 
 /// The in-process memory guard, through real bundles: the test process embeds the host, so its
 /// allocations go through the guard as a host's do.

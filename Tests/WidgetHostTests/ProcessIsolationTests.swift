@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+import WidgetTestSupport
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 import WidgetHost
+import WidgetRendering
 import WidgetWire
 
 /// Process isolation with real fault bundles: each bundle in a worker process (the `widgets`
@@ -315,5 +320,54 @@ import WidgetWire
         let bad = await widgets(["--plugins", directory.path, "timeline", "fixture.behaving", "--isolation", "thread"])
         #expect(bad.status == 2)
         #expect(bad.standardError.hasPrefix("widgets: --isolation takes 'process' or 'queue', not 'thread'\n"))
+    }
+}
+
+/// A worker executable of another build: refused at its hello, naming both protocol versions.
+@Suite struct WorkerProtocolTests {
+    /// Builds a stand-in worker that answers its host with `hello` (JSON) and then waits for its
+    /// channel to close, as a worker of another version would.
+    static func worker(saying hello: String) -> String {
+        let directory = Fixtures.temporaryDirectory("worker")
+        let source = directory.appendingPathComponent("worker.c")
+        let json = hello.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        try! """
+            #include <stdint.h>
+            #include <string.h>
+            #include <unistd.h>
+            int main(void) {
+                const char *json = "\(json)";
+                uint32_t length = (uint32_t)strlen(json) + 1;
+                unsigned char tag = 1;
+                write(3, &length, 4);
+                write(3, &tag, 1);
+                write(3, json, length - 1);
+                char byte;
+                while (read(3, &byte, 1) > 0) {}
+                return 0;
+            }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let executable = directory.appendingPathComponent("old-worker").path
+        let built = runProcessWaiting("/usr/bin/env", ["cc", "-o", executable, source.path])
+        precondition(built.status == 0, built.standardError)
+        return executable
+    }
+
+    @Test(arguments: [
+        (#"{"protocol":1,"pid":1}"#, "speaks worker protocol 1"),
+        (#"{"pid":1,"bundle":{"name":"x","abiMajor":1,"abiMinor":4}}"#, "speaks an older worker protocol (it names none)"),
+    ])
+    func aWorkerOfAnotherProtocolIsRefusedNamingBothVersions(hello: String, spoken: String) async {
+        let executable = Self.worker(saying: hello)
+        let directory = Fixtures.directory(["good"])
+        let registry = await blocking {
+            WidgetRegistry.load(searchPath: [directory.path], isolation: .process(ProcessIsolation(workerExecutable: executable)))
+        }
+        defer { registry.shutDownWorkers() }
+        #expect(registry.bundles.isEmpty)
+        #expect(
+            registry.problems.map(\.message) == [
+                "its worker executable \(executable) \(spoken), but this host speaks worker protocol 2: use the worker executable built with this host"
+            ])
     }
 }

@@ -1,8 +1,13 @@
 import Foundation
 import Testing
+import WidgetTestSupport
 import WidgetWire
 
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 @testable import WidgetHost
+import WidgetRendering
 
 /// The fixture's control functions, looked up in the loaded bundle.
 struct FixtureControl: @unchecked Sendable {

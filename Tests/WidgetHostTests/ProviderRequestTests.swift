@@ -1,6 +1,12 @@
+import CWidgetABI
 import Foundation
 import Testing
+import WidgetTestSupport
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 import WidgetHost
+import WidgetRendering
 import WidgetWire
 
 /// Requests through the ABI to real bundles: what a well-behaved provider receives and returns, and
@@ -23,6 +29,34 @@ import WidgetWire
         #expect(placeholder.policy == nil)
         let snapshot = try await Self.registry.request(.snapshot, kind: "fixture.good", isPreview: false)
         #expect(PlainTextRenderer.lines(snapshot.entries[0].view)[1] == "snapshot family 0 preview 0 size 158x158")
+    }
+
+    @Test(arguments: ["queue", "process"])
+    func theEnvironmentReachesACBundleAsTheHeadersNumbers(isolation: String) async throws {
+        // Through a real C bundle, which echoes the request's fields: a Swift value mapped to the
+        // wrong constant (two modes swapped) fails here, in this process and through a worker.
+        let registry = WidgetRegistry.load(
+            searchPath: [Fixtures.directory(["good", "abi-1-0"]).path],
+            isolation: isolation == "queue" ? .queue : .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+        defer { registry.shutDownWorkers() }
+        let schemes: [(RenderingEnvironment.ColorScheme, widget_color_scheme_t)] = [(.light, WIDGET_COLOR_SCHEME_LIGHT), (.dark, WIDGET_COLOR_SCHEME_DARK)]
+        let modes: [(RenderingEnvironment.RenderingMode, widget_rendering_mode_t)] = [
+            (.fullColor, WIDGET_RENDERING_MODE_FULL_COLOR), (.accented, WIDGET_RENDERING_MODE_ACCENTED), (.vibrant, WIDGET_RENDERING_MODE_VIBRANT),
+        ]
+        for (scheme, schemeConstant) in schemes {
+            for (mode, modeConstant) in modes {
+                let environment = RenderingEnvironment(colorScheme: scheme, renderingMode: mode, showsContainerBackground: mode != .vibrant)
+                let view = try await registry.request(.snapshot, kind: "fixture.good", environment: environment).entries[0].view
+                #expect(view["colorScheme"] == .number(Double(schemeConstant.rawValue)), "\(scheme)")
+                #expect(view["renderingMode"] == .number(Double(modeConstant.rawValue)), "\(mode)")
+                #expect(view["background"] == .bool(mode != .vibrant))
+                #expect(view["requestSize"] == .number(81), "a 1.4 bundle gets a 1.4 request")
+            }
+        }
+        // A bundle of ABI 1.0 is shown no field newer than itself: its request ends at 1.0's fields.
+        let older = try await registry.request(.snapshot, kind: "fixture.older").entries[0].view
+        #expect(older["requestSize"] == .number(48))
+        #expect(older["renderingMode"] == nil)
     }
 
     @Test func timelineCarriesDatesRelevanceAndPolicy() async throws {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+import WidgetTestSupport
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 import WidgetHost
+import WidgetRendering
 import WidgetWire
 
 /// The sample bundles, built by SwiftPM from Plugins/, loaded through the real loader.

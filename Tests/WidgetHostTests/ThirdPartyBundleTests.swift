@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetTestSupport
 import WidgetWire
 
 /// A widget author's package outside this repository, depending on it by path as the README says,

@@ -3,6 +3,9 @@ import Glibc
 import Testing
 import WidgetWire
 
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
 @testable import WidgetHost
 
 /// The messages between the host and a worker process: every field survives the wire, messages

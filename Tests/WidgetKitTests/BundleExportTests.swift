@@ -1,4 +1,5 @@
 import CWidgetABI
+import WidgetABI
 import Foundation
 import Testing
 @testable import WidgetKit
@@ -95,7 +96,7 @@ final class TestHost: @unchecked Sendable {
             var request = widget_request_t(
                 struct_size: UInt32(structSize), request_kind: kind, widget_kind: kindPointer,
                 family: family.abiValue, is_preview: false, display_width: 158, display_height: 158, configuration: nil, parameter: nil, url: nil, intent: nil,
-                color_scheme: environment.abiColorScheme, rendering_mode: environment.abiRenderingMode,
+                color_scheme: environment.colorScheme.abiValue, rendering_mode: environment.renderingMode.abiValue,
                 shows_container_background: environment.showsContainerBackground)
             Self.entry.pointee.request!(&request, { context, result in
                 let value = result!.pointee

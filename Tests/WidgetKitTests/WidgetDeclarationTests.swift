@@ -93,23 +93,6 @@ struct OuterBundle: WidgetBundle {
         #expect(definition.contentMarginsDisabled)
     }
 
-    @Test func familyNamesMatchApplesAndTheHeader() {
-        #expect(String(describing: WidgetFamily.systemSmall) == "systemSmall")
-        let header: [(WidgetFamily, widget_family_t)] = [
-            (.systemSmall, WIDGET_FAMILY_SYSTEM_SMALL), (.systemMedium, WIDGET_FAMILY_SYSTEM_MEDIUM),
-            (.systemLarge, WIDGET_FAMILY_SYSTEM_LARGE), (.systemExtraLarge, WIDGET_FAMILY_SYSTEM_EXTRA_LARGE),
-            (.accessoryCircular, WIDGET_FAMILY_ACCESSORY_CIRCULAR), (.accessoryRectangular, WIDGET_FAMILY_ACCESSORY_RECTANGULAR),
-            (.accessoryInline, WIDGET_FAMILY_ACCESSORY_INLINE),
-        ]
-        for (family, constant) in header { #expect(family.abiValue == constant.rawValue, "\(family)") }
-        #expect(WidgetFamily.allCases.count == Int(WIDGET_FAMILY_COUNT.rawValue))
-        #expect(_WidgetDefinition.ConfigurationKind.static.rawValue == WIDGET_CONFIGURATION_STATIC.rawValue)
-        #expect(_WidgetDefinition.ConfigurationKind.appIntent.rawValue == WIDGET_CONFIGURATION_APP_INTENT.rawValue)
-        #expect(_WidgetDefinition.ConfigurationKind.intent.rawValue == WIDGET_CONFIGURATION_INTENT.rawValue)
-        #expect(WidgetFamily.families(inMask: WidgetFamily.mask([.systemLarge, .accessoryCircular])) == [.systemLarge, .accessoryCircular])
-        #expect(WidgetFamily(abiValue: 7) == nil)
-    }
-
     @Test func timelineTypesKeepApplesDefaults() {
         #expect(DatedEntry(date: Date()).relevance == nil)
         #expect(TimelineEntryRelevance(score: 2).duration == 0)

@@ -12,6 +12,14 @@
  *    `sizeof` of the struct as the writer compiled it. A reader never touches a field that lies
  *    beyond `struct_size`; a minor ABI version only ever appends fields.
  *  - Strings are NUL-terminated UTF-8. Ownership is stated beside every pointer.
+ *  - Versions: the host never sends a bundle a request kind, nor a request field, newer than the
+ *    bundle's minor version (`widget_bundle_t.abi_version`): a request's `struct_size` is that
+ *    version's size (WIDGET_REQUEST_SIZE_1_x). A bundle that meets a request kind it does not know
+ *    (a newer host's, were that rule broken) answers it with WIDGET_STATUS_ERROR, never ignores it.
+ *  - Lifetime: `initialize` comes before any request; `shutdown`, when a host calls it, comes after
+ *    the last request has returned (completions still owed may arrive; they are ignored).
+ *  - Every field's offset and every struct's size is pinned at the end of this header, for each
+ *    minor version, on the 64-bit platforms hosts run on.
  */
 #ifndef WIDGET_ABI_H
 #define WIDGET_ABI_H
@@ -36,6 +44,16 @@ typedef struct widget_abi_version {
     uint32_t major;
     uint32_t minor;
 } widget_abi_version_t;
+
+/* The version this header defines, to put in `widget_bundle_t.abi_version` (or a host's own). */
+#define WIDGET_ABI_VERSION_INIT { WIDGET_ABI_VERSION_MAJOR, WIDGET_ABI_VERSION_MINOR }
+
+/* Whether a host of version `host` loads a bundle of version `bundle`: the majors are equal and the
+ * bundle's minor is not above the host's. A host checks this before it calls any function of the
+ * bundle, and before it reads any other field of its `widget_bundle_t`. */
+static inline bool widget_abi_compatible(widget_abi_version_t host, widget_abi_version_t bundle) {
+    return host.major == bundle.major && bundle.minor <= host.minor;
+}
 
 /* Widget families. A descriptor's `families` is a bit mask of (1u << family). */
 typedef enum widget_family {
@@ -236,6 +254,107 @@ typedef struct widget_bundle {
  * `widget_bundle_t`; the host calls it right after dlopen and checks `abi_version` first.
  * [thread: any] */
 typedef const widget_bundle_t *(*widget_bundle_entry_fn)(void);
+
+/* Exports a bundle's entry with C linkage and default visibility, whatever the compiler's flags:
+ *
+ *     WIDGET_BUNDLE_EXPORT const widget_bundle_t *widget_bundle_entry(void) { return &my_bundle; }
+ */
+#ifdef __cplusplus
+#define WIDGET_BUNDLE_EXPORT extern "C" __attribute__((visibility("default")))
+#else
+#define WIDGET_BUNDLE_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* The size of each growable struct as each minor version defined it: the end of its last field in
+ * that version. A reader compares a writer's `struct_size` with these to know which fields it has;
+ * a host sends a bundle of minor version N requests of WIDGET_REQUEST_SIZE_1_N (the latest at or
+ * below N). */
+#define WIDGET_DESCRIPTOR_SIZE_1_0 (offsetof(widget_descriptor_t, flags) + sizeof(uint32_t))
+#define WIDGET_DESCRIPTOR_SIZE_1_2 (offsetof(widget_descriptor_t, configuration_schema) + sizeof(const char *))
+#define WIDGET_HOST_SIZE_1_0 (offsetof(widget_host_t, log) + sizeof(void (*)(void)))
+#define WIDGET_REQUEST_SIZE_1_0 (offsetof(widget_request_t, configuration) + sizeof(const char *))
+#define WIDGET_REQUEST_SIZE_1_2 (offsetof(widget_request_t, parameter) + sizeof(const char *))
+#define WIDGET_REQUEST_SIZE_1_3 (offsetof(widget_request_t, intent) + sizeof(const char *))
+#define WIDGET_REQUEST_SIZE_1_4 (offsetof(widget_request_t, shows_container_background) + sizeof(bool))
+#define WIDGET_RESULT_SIZE_1_0 (offsetof(widget_result_t, error_message) + sizeof(const char *))
+#define WIDGET_BUNDLE_SIZE_1_0 (offsetof(widget_bundle_t, shutdown) + sizeof(void (*)(void)))
+#define WIDGET_BUNDLE_SIZE_1_1 (offsetof(widget_bundle_t, memory_limit) + sizeof(uint64_t))
+#define WIDGET_BUNDLE_SIZE_1_3 (offsetof(widget_bundle_t, url_schemes) + sizeof(const char *const *))
+
+/* The layout, pinned: a change to a struct that bundles already rely on fails every build that
+ * includes this header instead of breaking loaded bundles. Offsets are those of the LP64 platforms
+ * (x86_64, aarch64) hosts run on. */
+#ifdef __cplusplus
+#define WIDGET_ABI_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define WIDGET_ABI_ASSERT(condition, message) _Static_assert(condition, message)
+#endif
+#if defined(__LP64__)
+/* widget_abi_version_t */
+WIDGET_ABI_ASSERT(offsetof(widget_abi_version_t, major) == 0 && offsetof(widget_abi_version_t, minor) == 4, "widget_abi_version_t");
+WIDGET_ABI_ASSERT(sizeof(widget_abi_version_t) == 8, "widget_abi_version_t is two uint32_t");
+/* widget_descriptor_t: 1.0 */
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, struct_size) == 0, "descriptor.struct_size");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, kind) == 8, "descriptor.kind");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, display_name) == 16, "descriptor.display_name");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, description) == 24, "descriptor.description");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, families) == 32, "descriptor.families");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, configuration_kind) == 36, "descriptor.configuration_kind");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, configuration_name) == 40, "descriptor.configuration_name");
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, flags) == 48, "descriptor.flags");
+WIDGET_ABI_ASSERT(WIDGET_DESCRIPTOR_SIZE_1_0 == 52, "widget_descriptor_t of ABI 1.0");
+/* widget_descriptor_t: 1.2 */
+WIDGET_ABI_ASSERT(offsetof(widget_descriptor_t, configuration_schema) == 56, "descriptor.configuration_schema");
+WIDGET_ABI_ASSERT(WIDGET_DESCRIPTOR_SIZE_1_2 == 64 && sizeof(widget_descriptor_t) == 64, "widget_descriptor_t of ABI 1.2");
+/* widget_host_t: 1.0 */
+WIDGET_ABI_ASSERT(offsetof(widget_host_t, abi_version) == 0, "host.abi_version");
+WIDGET_ABI_ASSERT(offsetof(widget_host_t, struct_size) == 8, "host.struct_size");
+WIDGET_ABI_ASSERT(offsetof(widget_host_t, host_data) == 16, "host.host_data");
+WIDGET_ABI_ASSERT(offsetof(widget_host_t, register_widget) == 24, "host.register_widget");
+WIDGET_ABI_ASSERT(offsetof(widget_host_t, log) == 32, "host.log");
+WIDGET_ABI_ASSERT(WIDGET_HOST_SIZE_1_0 == 40 && sizeof(widget_host_t) == 40, "widget_host_t of ABI 1.0");
+/* widget_request_t: 1.0 */
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, struct_size) == 0, "request.struct_size");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, request_kind) == 4, "request.request_kind");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, widget_kind) == 8, "request.widget_kind");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, family) == 16, "request.family");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, is_preview) == 20, "request.is_preview");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, display_width) == 24, "request.display_width");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, display_height) == 32, "request.display_height");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, configuration) == 40, "request.configuration");
+WIDGET_ABI_ASSERT(WIDGET_REQUEST_SIZE_1_0 == 48, "widget_request_t of ABI 1.0");
+/* widget_request_t: 1.2, 1.3, 1.4 */
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, parameter) == 48, "request.parameter");
+WIDGET_ABI_ASSERT(WIDGET_REQUEST_SIZE_1_2 == 56, "widget_request_t of ABI 1.2");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, url) == 56, "request.url");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, intent) == 64, "request.intent");
+WIDGET_ABI_ASSERT(WIDGET_REQUEST_SIZE_1_3 == 72, "widget_request_t of ABI 1.3");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, color_scheme) == 72, "request.color_scheme");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, rendering_mode) == 76, "request.rendering_mode");
+WIDGET_ABI_ASSERT(offsetof(widget_request_t, shows_container_background) == 80, "request.shows_container_background");
+WIDGET_ABI_ASSERT(WIDGET_REQUEST_SIZE_1_4 == 81 && sizeof(widget_request_t) == 88, "widget_request_t of ABI 1.4");
+/* widget_result_t: 1.0 */
+WIDGET_ABI_ASSERT(offsetof(widget_result_t, struct_size) == 0, "result.struct_size");
+WIDGET_ABI_ASSERT(offsetof(widget_result_t, status) == 4, "result.status");
+WIDGET_ABI_ASSERT(offsetof(widget_result_t, data) == 8, "result.data");
+WIDGET_ABI_ASSERT(offsetof(widget_result_t, length) == 16, "result.length");
+WIDGET_ABI_ASSERT(offsetof(widget_result_t, error_message) == 24, "result.error_message");
+WIDGET_ABI_ASSERT(WIDGET_RESULT_SIZE_1_0 == 32 && sizeof(widget_result_t) == 32, "widget_result_t of ABI 1.0");
+/* widget_bundle_t: 1.0 */
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, abi_version) == 0, "bundle.abi_version must stay first");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, struct_size) == 8, "bundle.struct_size follows abi_version");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, name) == 16, "bundle.name");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, built_with) == 24, "bundle.built_with");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, initialize) == 32, "bundle.initialize");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, request) == 40, "bundle.request");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, shutdown) == 48, "bundle.shutdown");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_0 == 56, "widget_bundle_t of ABI 1.0");
+/* widget_bundle_t: 1.1, 1.3 */
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, memory_limit) == 56, "bundle.memory_limit");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_1 == 64, "widget_bundle_t of ABI 1.1");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, url_schemes) == 64, "bundle.url_schemes");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_3 == 72 && sizeof(widget_bundle_t) == 72, "widget_bundle_t of ABI 1.3");
+#endif
 
 #ifdef __cplusplus
 }

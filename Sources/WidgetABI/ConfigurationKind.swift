@@ -1,0 +1,34 @@
+import CWidgetABI
+
+/// Which of Apple's configuration types declared a widget: the header's `widget_configuration_kind_t`.
+public enum ConfigurationKind: String, CaseIterable, Sendable {
+    case `static`
+    case appIntent
+    case intent
+
+    /// The header's value for the kind.
+    public var abiValue: UInt32 {
+        let value: widget_configuration_kind_t =
+            switch self {
+            case .static: WIDGET_CONFIGURATION_STATIC
+            case .appIntent: WIDGET_CONFIGURATION_APP_INTENT
+            case .intent: WIDGET_CONFIGURATION_INTENT
+            }
+        return UInt32(value.rawValue)
+    }
+
+    /// The kind of a `widget_configuration_kind_t`; nil for a value the header does not define.
+    public init?(abiValue: UInt32) {
+        guard let kind = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
+        self = kind
+    }
+
+    /// The SDK declaration it stands for.
+    public var apiName: String {
+        switch self {
+        case .static: "StaticConfiguration"
+        case .appIntent: "AppIntentConfiguration"
+        case .intent: "IntentConfiguration"
+        }
+    }
+}

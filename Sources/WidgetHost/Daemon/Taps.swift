@@ -1,0 +1,80 @@
+import Foundation
+import WidgetABI
+import WidgetWire
+
+/// Where a tap lands: the widget itself (its `widgetURL`), its Nth `Link`, or its Nth intent control
+/// (`Button` or `Toggle`), counted from 1 in reading order.
+public enum TapTarget: Sendable, Equatable {
+    case widget
+    case link(Int)
+    case control(Int)
+}
+
+/// What a tap did.
+public enum TapOutcome: Sendable, Equatable {
+    case opened(url: String, bundle: String)
+    case performed(intent: String)
+}
+
+/// A tap or URL that cannot be delivered, in one line.
+public struct TapError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension WidgetRegistry {
+    /// Opens a URL with the bundle that claims its scheme (its `url_schemes`), on its first widget's
+    /// provider queue. A URL no bundle claims is an error naming the schemes that are claimed.
+    public func open(url: String) async throws -> TapOutcome {
+        guard let scheme = URL(string: url)?.scheme?.lowercased() else { throw TapError("\"\(url)\" is not a URL (it has no scheme)") }
+        let claims = bundles.filter { $0.urlSchemes.contains(scheme) }
+        guard let bundle = claims.first else {
+            let claimed = bundles.flatMap { bundle in bundle.urlSchemes.map { "\($0) (\(bundle.fileName))" } }
+            throw TapError(
+                "no bundle opens \(scheme): URLs; "
+                    + (claimed.isEmpty ? "no loaded bundle declares URL schemes" : "schemes claimed: \(claimed.joined(separator: ", "))"))
+        }
+        guard let widget = widgets.first(where: { $0.bundle === bundle }) else {
+            throw TapError("\(bundle.fileName) claims \(scheme): but registered no widget to run its URL handler")
+        }
+        _ = try await request(.openURL, kind: widget.kind, family: widget.families[0], parameter: url)
+        return .opened(url: url, bundle: bundle.fileName)
+    }
+
+    /// Delivers a tap on an instance showing `entry`: a URL to the instance's own bundle, an intent
+    /// to be performed on its provider queue with the instance's configuration.
+    public func tap(_ instance: WidgetInstance, entry: WireEntry, target: TapTarget) async throws -> TapOutcome {
+        guard let widget = widget(kind: instance.kind) else {
+            throw TapError("instance \(instance.id) is a \"\(instance.kind)\", and no loaded bundle provides it")
+        }
+        let targets = TapTargets(entry.view)
+        switch target {
+        case .widget:
+            guard let url = targets.widgetURL else {
+                throw TapError(
+                    "instance \(instance.id) shows no widgetURL, so a tap on it opens nothing"
+                        + " (it has \(targets.links.count) link(s) and \(targets.controls.count) button(s)/toggle(s); --link N or --button N taps one)")
+            }
+            _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
+            return .opened(url: url, bundle: widget.bundle.fileName)
+        case .link(let number):
+            if instance.family == .systemSmall {
+                throw TapError("instance \(instance.id) is systemSmall, where Link is ignored, as on iOS; a tap opens its widgetURL")
+            }
+            guard targets.links.indices.contains(number - 1) else {
+                throw TapError("instance \(instance.id) shows \(targets.links.count) link(s); there is no link \(number)")
+            }
+            let url = targets.links[number - 1]
+            _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
+            return .opened(url: url, bundle: widget.bundle.fileName)
+        case .control(let number):
+            guard targets.controls.indices.contains(number - 1) else {
+                throw TapError("instance \(instance.id) shows \(targets.controls.count) button(s)/toggle(s); there is no button \(number)")
+            }
+            let intent = targets.controls[number - 1]
+            let result = try await request(
+                .performIntent, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: intent)
+            return .performed(intent: result.payload?["performed"]?.stringValue ?? intent)
+        }
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import WidgetABI
+import WidgetSupport
+import WidgetTimelines
+import WidgetWire
+
+/// The running host (`widgets run`): every saved instance hosted by the timeline engine, its
+/// timelines asked of the registry's providers, and the control socket answering apps and the shell.
+public final class WidgetDaemon: @unchecked Sendable {
+    public let registry: WidgetRegistry
+    public let store: InstanceStore
+    public private(set) var engine: TimelineEngine!
+    private var server: ControlServer?
+    private var watcher: BundleWatcher?
+    private let lock = NSLock()
+    /// The instances as last read from the store, by id.
+    private var known: [String: WidgetInstance] = [:]
+
+    /// `observer` hears each change of what an instance shows (see `TimelineEngine`). Timelines are
+    /// built for the environment `environment` gives each family (by default its standard one, light).
+    public init(
+        registry: WidgetRegistry, store: InstanceStore, budget: ReloadBudget = .standard,
+        environment: @escaping @Sendable (WidgetFamily) -> RenderingEnvironment = { .standard(for: $0) },
+        observer: TimelineEngine.Observer? = nil
+    ) {
+        self.registry = registry
+        self.store = store
+        let fetch: TimelineEngine.Fetch = { [registry] instance, completion in
+            Task {
+                do {
+                    let result = try await registry.request(
+                        .timeline, kind: instance.kind, family: instance.family, configuration: instance.configuration,
+                        environment: environment(instance.family))
+                    completion(.success(FetchedTimeline(entries: result.entries, policy: result.policy ?? .atEnd)))
+                } catch {
+                    completion(.failure(TimelineFailure("\(error)")))
+                }
+            }
+        }
+        engine = TimelineEngine(
+            clock: registry.clock, budget: budget, workQueue: DispatchQueue(label: "widgets.engine"), fetch: fetch, observer: observer)
+    }
+
+    /// Given a path, listens for control requests there, then hosts the saved instances. Listening
+    /// comes first: a second host is refused before it asks any provider for anything.
+    public func start(socketPath: String?, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        if let socketPath {
+            server = try ControlServer(path: socketPath, log: log) { [weak self] request in
+                self?.handle(request) ?? ControlServer.failure("the host is stopping")
+            }
+        }
+        do {
+            try synchronize()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    public func stop() {
+        server?.stop()
+        server = nil
+        watcher?.stop()
+        watcher = nil
+    }
+
+    /// Watches the bundle directories: a bundle installed while the host runs is loaded and its
+    /// instances come alive, a removed one's instances show `bundleMissing` (and keep their
+    /// configuration), a replaced one is loaded again (in process isolation by a new worker). Each
+    /// change, and each refusal, is reported through `log`.
+    public func watch(directories: [String], log: @escaping @Sendable (String) -> Void) throws(ControlWatchError) {
+        let watcher = try BundleWatcher(directories: directories) { [weak self] changes in self?.apply(changes, log: log) }
+        self.watcher = watcher
+        for line in watcher.unwatchable { log("warning: \(line)") }
+        // What changed between loading and watching is taken up now (on this thread, before the
+        // watcher's first event is handled, it is the only one loading).
+        refusedAtLoad = Set(registry.problems.map(\.path))
+        apply(watcher.watched.map(BundleWatcher.Change.rescan), log: log)
+    }
+
+    /// Files the loader refused when the host started: a rescan does not retry them (their next
+    /// write does).
+    private var refusedAtLoad: Set<String> = []
+
+    /// Applies bundle file changes, in order, on the watcher's thread (the only one that loads).
+    public func apply(_ changes: [BundleWatcher.Change], log: @Sendable (String) -> Void) {
+        for change in changes {
+            switch change {
+            case .directoryGone(let directory):
+                log("warning: \(directory) was removed or moved; it is no longer watched (restart the host once it is back)")
+            case .rescan(let directory):
+                apply(rescan(directory), log: log)
+            case .removed(let path):
+                let kinds = registry.unload(path: path)
+                guard !kinds.isEmpty else { continue }
+                log("\(path) was removed; its widgets are gone until it is back: \(kinds.joined(separator: ", "))")
+                engine.bundleMissing(kinds: Set(kinds))
+            case .written(let path):
+                refusedAtLoad.remove(path)
+                // While it is replaced its instances wait as missing: a request in that moment would
+                // find no bundle, and an answer under way is the old bundle's.
+                // Kinds the new file no longer has stay missing.
+                let old = registry.bundle(path: path).map(registry.kinds(of:)) ?? []
+                if !old.isEmpty { engine.bundleMissing(kinds: Set(old)) }
+                registry.unload(path: path)
+                let problemsBefore = registry.problems.count
+                let bundle = registry.load(file: path)
+                for problem in registry.problems[problemsBefore...] { log("error: \(problem)") }
+                let new = bundle.map(registry.kinds(of:)) ?? []
+                if !new.isEmpty {
+                    log("\(old.isEmpty ? "loaded" : "reloaded") \(path): \(new.joined(separator: ", "))")
+                    engine.bundleAvailable(kinds: Set(new))
+                }
+            }
+        }
+    }
+
+    /// The changes that bring the registry in line with a directory's bundle files: files not loaded
+    /// (nor refused when the host started) are written; loaded bundles whose file is gone, removed.
+    private func rescan(_ directory: String) -> [BundleWatcher.Change] {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let present = Set(names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.map { prefix + $0 })
+        let loaded = Set(registry.bundles.map(\.path).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") })
+        let added = present.subtracting(loaded).subtracting(refusedAtLoad).sorted().map(BundleWatcher.Change.written)
+        let removed = loaded.subtracting(present).sorted().map(BundleWatcher.Change.removed)
+        return removed + added
+    }
+
+    /// Re-reads the saved instances and brings the engine in line: new ones are added, removed ones
+    /// dropped, changed ones reloaded. Returns how many changed.
+    @discardableResult
+    public func synchronize() throws(StateError) -> Int {
+        // Read under the lock: two syncs at once must not apply an older list last.
+        lock.lock()
+        defer { lock.unlock() }
+        let list = try store.load()
+        var changes = 0
+        let saved = Dictionary(list.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for id in known.keys where saved[id] == nil {
+            engine.remove(id: id)
+            changes += 1
+        }
+        for instance in list.instances {
+            let hosted = Self.engineInstance(instance)
+            switch known[instance.id] {
+            case nil:
+                let missing = registry.widget(kind: instance.kind) == nil
+                engine.add(hosted, bundleMissing: missing)
+                // The watcher may have loaded its bundle between the check and the add.
+                if missing, registry.widget(kind: instance.kind) != nil { engine.bundleAvailable(kinds: [instance.kind]) }
+                changes += 1
+            case let old? where old != instance:
+                engine.update(hosted)
+                changes += 1
+            default:
+                break
+            }
+        }
+        known = saved
+        return changes
+    }
+
+    /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth
+    /// button or toggle (`"button": N`). After an intent, the instance reloads once, at once, outside
+    /// the budget.
+    func tap(_ request: JSONValue) -> JSONValue {
+        guard let id = request["instance"]?.stringValue else { return ControlServer.failure("\"instance\" must be a string") }
+        let target: TapTarget
+        // Numbers from a peer are checked, never trusted to fit an Int.
+        let link = request["link"].map { $0.numberValue.flatMap { Int(exactly: $0) } ?? 0 }
+        let button = request["button"].map { $0.numberValue.flatMap { Int(exactly: $0) } ?? 0 }
+        switch (link, button) {
+        case (nil, nil): target = .widget
+        case (let link?, nil) where link >= 1: target = .link(link)
+        case (nil, let button?) where button >= 1: target = .control(button)
+        default: return ControlServer.failure("give at most one of \"link\" and \"button\", a whole number from 1")
+        }
+        guard let instance = lock.withLock({ known[id] }) else {
+            return ControlServer.failure("no instance \"\(id)\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", "))")
+        }
+        guard let entry = engine.status(id: id)?.entry else {
+            return ControlServer.failure("instance \(id) shows no entry yet (\(engine.status(id: id)?.phase.rawValue ?? "unknown")); nothing to tap")
+        }
+        // A button performs an intent: its content is stale from now until the reload after it, or
+        // until it fails. A link or the widget's own URL begins no interaction, so ends none.
+        let isButton = if case .control = target { true } else { false }
+        if isButton { engine.interactionBegan(id: id) }
+        return Self.waiting { [registry, engine] () async throws -> JSONValue in
+            let tapped: TapOutcome
+            do {
+                tapped = try await registry.tap(instance, entry: entry, target: target)
+            } catch {
+                if isButton { engine!.interactionFailed(id: id) }
+                throw error
+            }
+            switch tapped {
+            case .opened(let url, let bundle):
+                if isButton { engine!.interactionFailed(id: id) }
+                return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
+            case .performed(let intent):
+                engine!.reload(id: id, reason: .interaction)
+                return ControlServer.success([("performed", .string(intent)), ("reloading", .bool(true))])
+            }
+        }
+    }
+
+    /// Runs async work from a control connection's own thread (never the cooperative pool's), and
+    /// answers with its result or its error.
+    static func waiting(_ body: @escaping @Sendable () async throws -> JSONValue) -> JSONValue {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer = JSONValue.null
+        Task {
+            do { answer = try await body() } catch { answer = ControlServer.failure("\(error)") }
+            done.signal()
+        }
+        done.wait()
+        return answer
+    }
+
+    static func engineInstance(_ instance: WidgetInstance) -> EngineInstance {
+        EngineInstance(id: instance.id, kind: instance.kind, family: instance.family, configuration: instance.configurationText)
+    }
+
+    /// Answers one control request.
+    func handle(_ request: JSONValue) -> JSONValue {
+        switch request["request"]?.stringValue {
+        case "reload":
+            let reason: ReloadReason = request["foreground"]?.boolValue == true ? .foreground : .requested
+            if let kind = request["kind"] {
+                guard let kind = kind.stringValue, !kind.isEmpty else { return ControlServer.failure("\"kind\" must be a non-empty string") }
+                let count = engine.reload(kind: kind, reason: reason)
+                if count == 0 && registry.widget(kind: kind) == nil {
+                    return ControlServer.failure("no widget of kind \"\(kind)\" is loaded and no instance has that kind")
+                }
+                return ControlServer.success([("reloaded", .number(Double(count)))])
+            }
+            return ControlServer.success([("reloaded", .number(Double(engine.reload(kind: nil, reason: reason))))])
+        case "configurations":
+            let list = engine.instances.map { instance in
+                JSONValue.object(
+                    JSONObject([
+                        ("id", .string(instance.id)), ("kind", .string(instance.kind)), ("family", .string(instance.family.rawValue)),
+                        ("configuration", (try? JSONValue.parse(instance.configuration)) ?? .object(JSONObject())),
+                    ]))
+            }
+            return ControlServer.success([("configurations", .array(list))])
+        case "sync":
+            do {
+                return ControlServer.success([("changed", .number(Double(try synchronize())))])
+            } catch {
+                return ControlServer.failure(error.description)
+            }
+        case "tap":
+            return tap(request)
+        case "open":
+            guard let url = request["url"]?.stringValue else { return ControlServer.failure("\"url\" must be a string") }
+            return Self.waiting { [registry] () async throws -> JSONValue in
+                guard case .opened(let url, let bundle) = try await registry.open(url: url) else { return ControlServer.failure("not opened") }
+                return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
+            }
+        case let other?:
+            return ControlServer.failure("unknown request \"\(other)\" (reload, configurations, sync, tap, open)")
+        case nil:
+            return ControlServer.failure("malformed request: expected an object with a \"request\" member")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import CWidgetABI
+import Foundation
+import Synchronization
+import WidgetABI
+import WidgetSupport
+import WidgetWire
+
+/// A bundle opened in this process: its entry, checked before any of its functions is called, the
+/// host struct it was given, and its request function.
+///
+/// Its pointers are the bundle's static struct and the host's own, neither written after `init`.
+final class InProcessBundle: @unchecked Sendable {
+    let path: String
+    let fileName: String
+    let description: BundleDescription
+    private let entry: UnsafePointer<widget_bundle_t>
+    private let requestFunction: @convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void
+    private let host: UnsafeMutablePointer<widget_host_t>
+    /// Takes the bundle's registrations; set only while `initialize` runs.
+    private let registering = Mutex<(@Sendable (UnsafePointer<widget_descriptor_t>?) -> Bool)?>(nil)
+
+    init(path: String, entry: UnsafePointer<widget_bundle_t>) throws(LoadProblem) {
+        self.path = path
+        self.entry = entry
+        let fileName = (path as NSString).lastPathComponent
+        self.fileName = fileName
+        func refuse(_ reason: LoadProblem.Reason, _ message: String) -> LoadProblem {
+            LoadProblem(path: path, reason: reason, message: message)
+        }
+        // The version and size come first and are read alone: nothing else of the struct is touched
+        // (and no function of the bundle called) until they check out.
+        let version = ABIVersion(UnsafeRawPointer(entry).load(as: widget_abi_version_t.self))
+        if let refusal = ABIVersion.refusal(ofBundle: version) { throw refuse(.abiMismatch, refusal) }
+        let size = ABISize.declared(entry, at: MemoryLayout<widget_bundle_t>.offset(of: \.struct_size)!)
+        guard size >= ABISize.bundle else {
+            throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is smaller than ABI 1.0's \(ABISize.bundle)")
+        }
+        // Fields of later minor versions are read only when the bundle's struct has them.
+        let bundle = ABISize.copy(entry, declared: size, as: widget_bundle_t.self)
+        guard bundle.initialize != nil, let request = bundle.request else {
+            throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
+        }
+        requestFunction = request
+        let builtWith = bundle.built_with.map { String(bundleText: $0) }
+        if let builtWith, builtWith.hasPrefix("swift-"), builtWith != Toolchain.current {
+            throw refuse(
+                .toolchainMismatch,
+                "built with \(builtWith), but this host was built with \(Toolchain.current); Swift has no stable ABI on Linux, rebuild the bundle with the host's compiler"
+            )
+        }
+        description = BundleDescription(
+            name: bundle.name.map { String(bundleText: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? fileName,
+            builtWith: builtWith, abiVersion: version,
+            memoryLimit: bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil,
+            urlSchemes: try Self.schemes(bundle.url_schemes, refuse: refuse))
+        // Placed with this host's own layout, never through generic code (see ABISize.copy).
+        let host = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<widget_host_t>.size, alignment: MemoryLayout<widget_host_t>.alignment
+        ).bindMemory(to: widget_host_t.self, capacity: 1)
+        self.host = host
+        var hostValue = widget_host_t(
+            abi_version: ABIVersion.current.c,
+            struct_size: UInt32(MemoryLayout<widget_host_t>.size),
+            host_data: nil,
+            register_widget: { host, descriptor in
+                guard let data = host?.pointee.host_data else { return false }
+                return Unmanaged<InProcessBundle>.fromOpaque(data).takeUnretainedValue().register(descriptor)
+            },
+            log: { host, level, message in
+                guard let data = host?.pointee.host_data else { return }
+                let bundle = Unmanaged<InProcessBundle>.fromOpaque(data).takeUnretainedValue()
+                let text = message.map { String(bundleText: $0) } ?? ""
+                let levels: [HostLog.Level] = [.debug, .info, .warning, .error]
+                HostLog.log(levels[min(Int(level.rawValue), 3)], "\(bundle.fileName): \(text)")
+            })
+        withUnsafeMutablePointer(to: &hostValue) {
+            UnsafeMutableRawPointer(host).copyMemory(from: $0, byteCount: MemoryLayout<widget_host_t>.size)
+        }
+        // The host struct lives as long as the bundle, which lives as long as the process.
+        host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// Reads a NULL-terminated array of URL schemes, checking each is one (RFC 3986: a letter, then
+    /// letters, digits, `+`, `-` or `.`).
+    static func schemes(
+        _ array: UnsafePointer<UnsafePointer<CChar>?>?, refuse: (LoadProblem.Reason, String) -> LoadProblem
+    ) throws(LoadProblem) -> [String] {
+        guard let array else { return [] }
+        var schemes: [String] = []
+        for index in 0..<65 {
+            guard let pointer = array[index] else { return schemes }
+            guard index < 64 else { break }
+            let scheme = String(bundleText: pointer)
+            guard URLSchemes.isValid(scheme) else {
+                throw refuse(.invalidBundle, "url_schemes[\(index)] \"\(scheme)\" is not a URL scheme (a letter, then letters, digits, +, - or .)")
+            }
+            schemes.append(scheme.lowercased())
+        }
+        throw refuse(.invalidBundle, "url_schemes has more than 64 entries (or lacks its NULL terminator)")
+    }
+
+    /// Calls the bundle's `initialize`; each `register_widget` it makes meanwhile goes to `register`,
+    /// whose answer the bundle gets.
+    func initialize(register: @escaping @Sendable (UnsafePointer<widget_descriptor_t>?) -> Bool) throws(LoadProblem) {
+        registering.withLock { $0 = register }
+        defer { registering.withLock { $0 = nil } }
+        var error = [CChar](repeating: 0, count: 512)
+        let succeeded = entry.pointee.initialize!(host, &error, error.count)
+        guard succeeded else {
+            error[error.count - 1] = 0
+            let reason = error.withUnsafeBufferPointer { String(bundleText: $0.baseAddress!) }
+            throw LoadProblem(
+                path: path, reason: .initializationFailed,
+                message: "initialization failed: \(reason.isEmpty ? "the bundle gave no reason" : reason)")
+        }
+    }
+
+    private func register(_ pointer: UnsafePointer<widget_descriptor_t>?) -> Bool {
+        guard let register = registering.withLock({ $0 }) else {
+            HostLog.warning("\(fileName): register_widget called outside initialize; ignored")
+            return false
+        }
+        return register(pointer)
+    }
+
+    /// Calls the bundle's request function on this thread.
+    func request(_ request: UnsafePointer<widget_request_t>, _ completion: widget_completion_fn, _ context: UnsafeMutableRawPointer?) {
+        requestFunction(request, completion, context)
+    }
+}

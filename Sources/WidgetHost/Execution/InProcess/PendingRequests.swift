@@ -1,0 +1,145 @@
+import CWidgetABI
+import Foundation
+import WidgetABI
+import WidgetSupport
+
+/// What a bundle answered, copied out of its buffers during the completion call.
+enum RequestOutcome: Sendable {
+    case data([UInt8])
+    case failure(String?)
+    case malformed(String)
+}
+
+/// Names a request in diagnostics.
+struct RequestLabel: Sendable, CustomStringConvertible {
+    let requestKind: RequestKind
+    let widgetKind: String
+    let fileName: String
+    var timedOut = false
+
+    var description: String {
+        "\(requestKind.rawValue) of \"\(widgetKind)\" in \(fileName)\(timedOut ? ", timed out" : "")"
+    }
+}
+
+/// The requests in flight, across all bundles. A request's completion context is its number, not a
+/// pointer: a completion that arrives twice, or after the host gave up waiting, finds no entry and is
+/// reported instead of touching freed memory.
+final class PendingRequests: @unchecked Sendable {
+    static let shared = PendingRequests()
+
+    /// Results larger than this are refused: 64 MiB is far beyond any real timeline.
+    static let maximumResultBytes = 64 << 20
+    /// How many finished requests are remembered, to name the culprit of a late or second completion.
+    static let rememberedCount = 1024
+
+    final class Pending: @unchecked Sendable {
+        let label: RequestLabel
+        /// Set by the completion, under the table's lock.
+        var outcome: RequestOutcome?
+        /// Created only when the waiter finds no outcome yet: a provider that answers before
+        /// `request` returns (the common case) costs no semaphore.
+        var semaphore: DispatchSemaphore?
+        var expired = false
+        init(label: RequestLabel) { self.label = label }
+    }
+
+    private let lock = NSLock()
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var next: UInt = 1
+    @exclusivity(unchecked) private var pending: [UInt: Pending] = [:]
+    @exclusivity(unchecked) private var finished: [(id: UInt, label: RequestLabel)?] = Array(repeating: nil, count: rememberedCount)
+
+    func begin(_ label: RequestLabel) -> (UInt, Pending) {
+        let entry = Pending(label: label)
+        let id = lock.withLock {
+            let id = next
+            next += 1
+            pending[id] = entry
+            return id
+        }
+        return (id, entry)
+    }
+
+    /// Called from the bundle's completion, on any thread. The host's copy of the result is the
+    /// host's memory, not the provider's, even when the provider answers inside its call.
+    func complete(_ id: UInt, _ result: UnsafePointer<widget_result_t>?) {
+        let outcome = MemoryGuard.charging(0) { Self.copy(result) }
+        let found: (Bool, DispatchSemaphore?) = lock.withLock {
+            guard let entry = pending.removeValue(forKey: id) else { return (false, nil) }
+            entry.outcome = outcome
+            remember(id, entry.label)
+            return (true, entry.semaphore)
+        }
+        guard found.0 else {
+            let culprit = lock.withLock { finished.lazy.compactMap { $0 }.first { $0.id == id }?.label.description }
+            HostLog.warning("ignored a completion for request #\(id) (\(culprit ?? "an unknown request")): it had already completed or timed out")
+            return
+        }
+        found.1?.signal()
+    }
+
+    /// The outcome, if the bundle has answered.
+    func outcome(of entry: Pending) -> RequestOutcome? {
+        lock.withLock { entry.outcome }
+    }
+
+    /// Waits for the outcome, or for `expire`. Nil when the request expired first.
+    func wait(for entry: Pending) -> RequestOutcome? {
+        let semaphore: DispatchSemaphore? = lock.withLock {
+            if entry.outcome != nil || entry.expired { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            entry.semaphore = semaphore
+            return semaphore
+        }
+        semaphore?.wait()
+        return lock.withLock { entry.outcome }
+    }
+
+    /// Gives up on a request whose deadline passed, waking its waiter. A completion that comes
+    /// afterwards is reported as late. Does nothing if the request already completed.
+    func expire(_ id: UInt) {
+        let semaphore: DispatchSemaphore?? = lock.withLock {
+            guard let entry = pending.removeValue(forKey: id) else { return nil }
+            entry.expired = true
+            var label = entry.label
+            label.timedOut = true
+            remember(id, label)
+            return .some(entry.semaphore)
+        }
+        if case .some(.some(let semaphore)) = semaphore { semaphore.signal() }
+    }
+
+    private func remember(_ id: UInt, _ label: RequestLabel) {
+        finished[Int(id % UInt(Self.rememberedCount))] = (id, label)
+    }
+
+    private static func copy(_ result: UnsafePointer<widget_result_t>?) -> RequestOutcome {
+        guard let result else { return .malformed("completion called with no result") }
+        let declared = ABISize.declared(result)
+        guard declared >= ABISize.result else {
+            return .malformed("widget_result_t.struct_size \(declared) is smaller than ABI 1.0's \(ABISize.result)")
+        }
+        let value = result.pointee
+        switch value.status {
+        case Int32(WIDGET_STATUS_OK.rawValue):
+            guard value.length <= maximumResultBytes else {
+                return .malformed("result of \(value.length) bytes exceeds the \(maximumResultBytes >> 20) MiB limit")
+            }
+            guard let data = value.data else { return .malformed("status OK but no data") }
+            return data.withMemoryRebound(to: UInt8.self, capacity: value.length) {
+                .data(Array(UnsafeBufferPointer(start: $0, count: value.length)))
+            }
+        case Int32(WIDGET_STATUS_ERROR.rawValue):
+            return .failure(value.error_message.map { String(bundleText: $0) })
+        default:
+            return .malformed("unknown status \(value.status)")
+        }
+    }
+}
+
+/// The completion every request passes to a bundle.
+let hostCompletion: widget_completion_fn = { context, result in
+    PendingRequests.shared.complete(UInt(bitPattern: context), result)
+}
+

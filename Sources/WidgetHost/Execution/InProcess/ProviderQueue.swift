@@ -1,0 +1,176 @@
+import Foundation
+import WidgetABI
+import WidgetSupport
+
+/// Runs one provider's requests, one at a time, on the provider's own serial Dispatch queue: calls to
+/// one provider never overlap, calls to different providers run in parallel, and a provider that is
+/// slow (or never answers until its deadline) holds up only its own queue.
+///
+/// Each request has one deadline on the host's clock, from the moment it is submitted. When it
+/// passes, the caller gets a timeout at once, even if the provider is stuck inside its call; a
+/// request still waiting behind a stuck call is never sent; an answer that comes later is dropped.
+/// (A thread stuck inside a bundle cannot be taken back in process; see docs/ISOLATION.md.)
+///
+/// Each run of the provider has its own memory guard slot. A provider that goes over its limit is
+/// terminated as iOS terminates an extension: its request fails, and the next request starts it
+/// afresh, in a new slot that counts from zero. What its terminated runs still hold stays counted
+/// (in-process memory cannot be taken back); while that alone reaches the limit, the provider is
+/// quarantined: its requests fail without being sent.
+final class ProviderQueue: @unchecked Sendable {
+    let kind: String
+    let memoryLimit: Int64
+    private let queue: DispatchQueue
+    private let lock = NSLock()
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var statistics = ProviderStatistics()
+    @exclusivity(unchecked) private var slot: UInt32
+    /// Slots of terminated runs that still hold memory.
+    @exclusivity(unchecked) private var retiredSlots: [UInt32] = []
+    /// The highest peak of the provider's earlier runs.
+    @exclusivity(unchecked) private var earlierPeak: Int64 = 0
+    /// Calls still inside the bundle after their deadline answered the caller.
+    @exclusivity(unchecked) private var stuckCalls = 0
+    /// Requests submitted and not yet through the queue.
+    @exclusivity(unchecked) private var queued = 0
+
+    init(kind: String, memoryLimit: Int64) {
+        self.kind = kind
+        self.memoryLimit = memoryLimit
+        queue = DispatchQueue(label: "widgets.provider.\(kind)")
+        slot = MemoryGuard.openSlot(limit: memoryLimit)
+    }
+
+    /// The slot of the provider's current run.
+    var memorySlot: UInt32 { lock.withLock { slot } }
+
+    /// Ends the current run after the provider went over its limit; the next request starts afresh.
+    /// Returns the run's peak.
+    func terminate() -> Int64 {
+        lock.withLock {
+            let peak = MemoryGuard.peak(slot)
+            earlierPeak = max(earlierPeak, peak)
+            statistics.terminations += 1
+            retiredSlots.append(slot)
+            slot = MemoryGuard.openSlot(limit: memoryLimit)
+            return peak
+        }
+    }
+
+    /// Bytes the terminated runs still hold; slots that hold nothing any more are given back.
+    /// Called with the lock held.
+    private func retainedBytes() -> Int64 {
+        retiredSlots.removeAll { retired in
+            guard MemoryGuard.live(retired) == 0 else { return false }
+            MemoryGuard.release(retired)
+            return true
+        }
+        return retiredSlots.reduce(0) { $0 + MemoryGuard.live($1) }
+    }
+
+    /// Why a request must not be sent now, if it must not: the provider is quarantined, or stuck
+    /// inside an earlier call.
+    private func refusal() -> String? {
+        lock.withLock {
+            if stuckCalls > 0 {
+                return "still inside an earlier call that passed its deadline; its requests fail until that call returns"
+            }
+            let retained = retainedBytes()
+            if retained >= memoryLimit {
+                return "quarantined: its terminated runs still hold \(megabytes(retained)), at or over its limit of \(megabytes(memoryLimit)) (memory cannot be taken back in process)"
+            }
+            return nil
+        }
+    }
+
+    /// Runs `body` on the queue after the requests before it, and hands `completion` its result, or
+    /// the request's timeout once `due` has come on `clock`, whichever is first. `body` is handed
+    /// the request's ticket, to tell it the ABI request number it is waiting on, so the deadline can
+    /// wake that wait too. `completion` runs once, on the queue or on the clock's timer.
+    ///
+    /// With `hereIfIdle`, a request that finds the queue idle runs on the calling thread, with the
+    /// queue held meanwhile, and `submit` returns after it: no thread hop, for a caller that has no
+    /// other work for the thread (a worker's reader, whose reading passes to another thread when
+    /// the call is slow). One that finds the queue busy waits on it as any other, so a stuck call
+    /// holds up only its own queue and never a second thread.
+    func submit<T: Sendable>(
+        due: Date, clock: WidgetClock, hereIfIdle: Bool = false, naming request: QueuedRequest,
+        completion: @escaping @Sendable (Result<T, RequestError>) -> Void,
+        _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
+    ) {
+        @Sendable func counted(_ result: Result<T, RequestError>) {
+            lock.withLock {
+                statistics.calls += 1
+                if case .failure = result { statistics.failures += 1 }
+            }
+            completion(result)
+        }
+        if let reason = refusal() { return counted(.failure(request.refused(reason))) }
+        let ticket = RequestTicket()
+        let timer = clock.schedule(at: due) {
+            if let id = ticket.requestID { PendingRequests.shared.expire(id) }
+            let (delivered, stuck) = ticket.finishByDeadline()
+            if stuck { self.lock.withLock { self.stuckCalls += 1 } }
+            if delivered { counted(.failure(request.timeout())) }
+        }
+        // Here: the queue is idle, and held (suspended) until the call is done, so a request
+        // submitted meanwhile waits on it and starts after this one, in the order they came.
+        let here = lock.withLock {
+            queued += 1
+            guard hereIfIdle, queued == 1 else { return false }
+            queue.suspend()
+            return true
+        }
+        let run: @Sendable () -> Void = {
+            defer { self.lock.withLock { self.queued -= 1 } }
+            // Timed out while waiting behind another call: never sent.
+            guard !ticket.isFinished else { return }
+            let started = ContinuousClock.now
+            let result = Result { () throws(RequestError) -> T in try body(ticket) }
+            let elapsed = ContinuousClock.now - started
+            let (delivered, wasStuck) = ticket.finishByAnswer()
+            self.lock.withLock {
+                self.statistics.timeInCalls += elapsed
+                if wasStuck { self.stuckCalls -= 1 }
+            }
+            if delivered { counted(result) }
+            // After the caller has the answer: a deadline that fires meanwhile finds the ticket
+            // finished and does nothing.
+            timer.cancel()
+        }
+        if here {
+            run()
+            queue.resume()
+        } else {
+            queue.async(execute: run)
+        }
+    }
+
+    var snapshot: ProviderStatistics {
+        lock.withLock {
+            var snapshot = statistics
+            snapshot.memoryLimit = memoryLimit
+            snapshot.stuckCalls = stuckCalls
+            if MemoryGuard.isActive {
+                let retained = retainedBytes()
+                snapshot.retainedBytes = retained
+                snapshot.liveBytes = MemoryGuard.live(slot) + retained
+                snapshot.peakBytes = max(earlierPeak, MemoryGuard.peak(slot))
+            }
+            return snapshot
+        }
+    }
+}
+
+/// A request as a provider queue names it in the errors it makes itself (a timeout, a refusal).
+struct QueuedRequest: Sendable {
+    let requestKind: RequestKind
+    let kind: String
+    let bundlePath: String
+    let deadline: Duration
+
+    func timeout() -> RequestError { .timedOut(requestKind, kind: kind, bundlePath: bundlePath, deadline: deadline) }
+
+    func refused(_ reason: String) -> RequestError {
+        RequestError(kind: kind, bundlePath: bundlePath, reason: .refused, message: reason)
+    }
+}

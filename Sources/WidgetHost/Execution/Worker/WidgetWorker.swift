@@ -1,0 +1,130 @@
+import CMemoryGuard
+import Foundation
+import Glibc
+import WidgetABI
+import WidgetSupport
+import WidgetWire
+
+/// The worker side of process isolation: a host executable started with `--widgets-worker` loads one
+/// bundle and serves its providers, each on its own queue under the memory guard, exactly as queue
+/// mode does, and answers the host over the channel on descriptor 3.
+///
+/// The worker keeps no time of its own: its clock is a `ManualClock` that the host's messages move,
+/// so the deadlines the worker enforces are the host's, on the host's clock (a test's virtual clock
+/// included). The memory limit is enforced for real: an allocation that takes a provider over its
+/// limit ends the worker on the spot (`memory_guard_exit_on_exceed`), reporting on descriptor 4.
+///
+/// Descriptors, as the host sets them up: 0 is /dev/null, 1 and 2 go to the host (which relays them
+/// and keeps the last lines for a crash diagnosis), 3 is the channel, 4 the memory report pipe.
+public enum WidgetWorker {
+    /// The first argument that puts a host executable into worker mode.
+    public static let flag = "--widgets-worker"
+
+    static let channelDescriptor: Int32 = 3
+    static let exceededDescriptor: Int32 = 4
+
+    /// What the host passes a worker on its command line.
+    struct Options {
+        var bundlePath: String
+        var memoryLimit: Int64
+        var deadlines: RequestDeadlines
+        var now: Date
+
+        var arguments: [String] {
+            [
+                WidgetWorker.flag, bundlePath, "--memory-limit", String(memoryLimit),
+                "--deadlines",
+                [deadlines.placeholder, deadlines.snapshot, deadlines.timeline].map { String($0.timeInterval) }.joined(separator: ","),
+                "--now", String(now.timeIntervalSince1970),
+            ]
+        }
+
+        init(bundlePath: String, memoryLimit: Int64, deadlines: RequestDeadlines, now: Date) {
+            self.bundlePath = bundlePath
+            self.memoryLimit = memoryLimit
+            self.deadlines = deadlines
+            self.now = now
+        }
+
+        init?(arguments: [String]) {
+            guard arguments.count == 8, arguments[0] == WidgetWorker.flag, arguments[2] == "--memory-limit",
+                arguments[4] == "--deadlines", arguments[6] == "--now",
+                let limit = Int64(arguments[3]), let now = Double(arguments[7])
+            else { return nil }
+            let seconds = arguments[5].split(separator: ",").compactMap { Double($0) }
+            guard seconds.count == 3 else { return nil }
+            bundlePath = arguments[1]
+            memoryLimit = limit
+            deadlines = RequestDeadlines(
+                placeholder: .seconds(seconds[0]), snapshot: .seconds(seconds[1]), timeline: .seconds(seconds[2]))
+            self.now = Date(timeIntervalSince1970: now)
+        }
+    }
+
+    /// Runs this process as a worker and never returns. `arguments` starts with `flag`. A host
+    /// executable calls it first thing when it sees the flag (the `widgets` CLI does).
+    public static func main(arguments: [String]) -> Never {
+        guard let options = Options(arguments: arguments) else {
+            FileHandle.standardError.write(Data("widgets worker: bad arguments: \(arguments.joined(separator: " "))\n".utf8))
+            exit(2)
+        }
+        guard fcntl(channelDescriptor, F_GETFD) >= 0 else {
+            FileHandle.standardError.write(Data("widgets worker: no channel on descriptor 3; a worker is started by a host\n".utf8))
+            exit(2)
+        }
+        // Children a bundle starts must not inherit the channel: the host learns of the worker's
+        // end by the channel closing.
+        for descriptor in [channelDescriptor, exceededDescriptor] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        if MemoryGuard.isActive { memory_guard_exit_on_exceed(exceededDescriptor) }
+        let channel = WorkerChannel(descriptor: channelDescriptor)
+        let clock = ManualClock(now: options.now)
+        let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
+        registry.load(file: options.bundlePath)
+        channel.send(.hello(hello(registry).json))
+        Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath).read()
+    }
+
+    /// What the worker loaded, for its host.
+    private static func hello(_ registry: WidgetRegistry) -> WorkerHello {
+        let bundle = registry.bundles.first
+        let backend = bundle?.backend as? InProcessBackend
+        return WorkerHello(
+            bundle: bundle?.description,
+            widgets: registry.widgets.map { WorkerHello.Widget(declaration: $0.declaration, slot: backend?.memorySlot(kind: $0.kind) ?? 0) },
+            problems: registry.problems)
+    }
+
+    /// Serves one of the host's requests on its provider's queue, on this thread when the queue is
+    /// idle, and sends the answer: the provider's bytes as it gave them (the host checks them, as it
+    /// checks any bundle's answer, so they are not decoded here), or the error the host's check
+    /// would give, with the provider's memory as the call left it.
+    static func serve(_ request: WorkerRequest, registry: WidgetRegistry, reply send: @escaping @Sendable (WorkerAnswer) -> Void) {
+        let configuration = String(decoding: request.configuration, as: UTF8.self)
+        let call: ProviderCall
+        do throws(RequestError) {
+            call = try registry.call(
+                request.kind, kind: request.widget, family: request.family, isPreview: request.isPreview,
+                configuration: configuration.isEmpty ? "{}" : configuration, parameter: request.parameter, environment: request.environment)
+        } catch {
+            return send(WorkerAnswer(id: request.id, outcome: .error(error.reason, error.message), stuck: false, liveBytes: nil, peakBytes: nil))
+        }
+        guard let backend = call.widget.bundle.backend as? InProcessBackend else { preconditionFailure("a worker loads in process") }
+        backend.submit(
+            call, due: request.due, hereIfIdle: true,
+            completion: { (result: Result<[UInt8], RequestError>) in
+                let statistics = backend.statistics(kind: call.kind)
+                let outcome: WorkerAnswer.Outcome
+                switch result {
+                case .success(let bytes): outcome = .result(bytes)
+                case .failure(let error): outcome = .error(error.reason, error.message)
+                }
+                // A call still inside the bundle after its deadline can only be ended with the
+                // process; the provider's memory after the call is for the host's statistics.
+                send(
+                    WorkerAnswer(
+                        id: request.id, outcome: outcome, stuck: statistics.stuckCalls > 0, liveBytes: statistics.liveBytes,
+                        peakBytes: statistics.peakBytes))
+            },
+            finish: { outcome throws(RequestError) in try ResultValidation.answeredBytes(outcome, for: call) })
+    }
+}

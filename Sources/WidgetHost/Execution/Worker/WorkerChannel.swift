@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+import WidgetSupport
+import WidgetWire
+
+/// A connected socket carrying messages both ways. Writes from several threads are whole messages,
+/// one at a time; reads are made by one thread at a time.
+final class WorkerChannel: @unchecked Sendable {
+    let descriptor: Int32
+    private let writeLock = NSLock()
+    // `@exclusivity(unchecked)`: state only touched by the one reading thread (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private(set) var spinning = SpinPolicy()
+    /// What each read goes into, made once (reads are by one thread).
+    @exclusivity(unchecked) private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Sends one message; false when the other side is gone. Never raises SIGPIPE.
+    @discardableResult
+    func send(_ message: WorkerMessage) -> Bool {
+        let bytes = message.encoded()
+        return writeLock.withLock {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += written
+                }
+                return true
+            }
+        }
+    }
+
+    /// The next whole message, blocking until it has arrived. Throws `.closed` at the end of the stream.
+    ///
+    /// It waits in `poll`, not in `recv`: a thread blocked in `recv` on a Unix socket sleeps on the
+    /// same wait queue as a writer waiting for room, so it is woken, for nothing, each time the other
+    /// side reads what this side sent (every answer, for a worker). `poll` wakes only for input.
+    func receive() throws(ChannelError) -> WorkerMessage {
+        while true {
+            if let message = try nextBufferedMessage() { return message }
+            try awaitInput()
+            try fillOnce()
+        }
+    }
+
+    /// Blocks until there is something to read, or the other side has closed. Spins first while
+    /// `spinning` says the input has been coming quickly.
+    private func awaitInput() throws(ChannelError) {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let began = ContinuousClock.now
+        if spinning.spins {
+            while ContinuousClock.now - began < SpinPolicy.window {
+                if poll(&waiting, 1, 0) > 0 {
+                    spinning.waited(ContinuousClock.now - began)
+                    return
+                }
+                // Whatever else is ready to run on this processor goes first.
+                sched_yield()
+            }
+        }
+        while poll(&waiting, 1, -1) < 0 {
+            if errno != EINTR { throw .system("cannot wait on the worker channel: \(errnoText())") }
+        }
+        spinning.waited(ContinuousClock.now - began)
+    }
+
+    /// A message already buffered, if a whole one is.
+    func nextBufferedMessage() throws(ChannelError) -> WorkerMessage? {
+        let available = buffer.count - start
+        guard available >= 4 else { return nil }
+        let length = buffer.withUnsafeBytes { raw in
+            Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+        }
+        guard length <= WorkerMessage.maximumLength else {
+            throw .malformed("a message of \(length) bytes exceeds the limit of \(WorkerMessage.maximumLength)")
+        }
+        guard available >= 4 + length else { return nil }
+        let fieldsStart = start + 4
+        let message = try buffer.withUnsafeBytes { raw in
+            Result { () throws(ChannelError) in try WorkerMessage(fields: UnsafeRawBufferPointer(rebasing: raw[fieldsStart..<fieldsStart + length])) }
+        }.get()
+        start = fieldsStart + length
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        return message
+    }
+
+    func fillOnce() throws(ChannelError) {
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk.prefix(count))
+                return
+            }
+            if count == 0 { throw .closed }
+            if errno == EINTR { continue }
+            throw .system("cannot read from the worker channel: \(errnoText())")
+        }
+    }
+
+    /// Ends both directions: a reader blocked on the other side sees the end of the stream.
+    func shutDown() {
+        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}

@@ -1,0 +1,344 @@
+import CHostShims
+import CMemoryGuard
+import Foundation
+import Glibc
+import WidgetABI
+import WidgetSupport
+import WidgetWire
+
+/// One running worker process, seen from the host: its channel, the replies it owes, and a thread
+/// that reads its messages and its output until it ends.
+final class WorkerProcess: @unchecked Sendable {
+    typealias Reply = @Sendable (Result<WorkerAnswer, WorkerExit>) -> Void
+    typealias HelloHandler = @Sendable (Result<JSONObject, WorkerExit>) -> Void
+
+    let pid: pid_t
+    let fileName: String
+    private let channel: WorkerChannel
+    private let output: Int32
+    private let exceeded: Int32
+    private let lock = NSLock()
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    /// The replies owed, with what each request was, for a crash diagnosis (`timeline of "k"`).
+    @exclusivity(unchecked) private var replies: [UInt64: (kind: RequestKind, widget: String, reply: Reply)] = [:]
+    @exclusivity(unchecked) private var nextID: UInt64 = 1
+    private var hello: JSONObject?
+    private var helloWaiters: [HelloHandler] = []
+    private var ended: WorkerExit?
+    private var killReason: String?
+    private var closing = false
+    private var outputTail = ""
+    private let onExit: @Sendable (WorkerExit) -> Void
+
+    /// Starts `executable` with `arguments` as the worker for `fileName`. `onExit` runs once, on the
+    /// worker's reader thread, when it has ended, before the replies it owed are failed.
+    static func spawn(
+        executable: String, arguments: [String], fileName: String, onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) throws(ChannelError) -> WorkerProcess {
+        // Socket pairs, not pipes, for all three: they can be made close-on-exec atomically, so no
+        // other process the host starts meanwhile inherits them.
+        var sockets: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
+        var exceededPipe: [Int32] = [-1, -1]
+        for index in 0..<3 {
+            var pair: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+                let reason = errnoText()
+                for descriptor in sockets + outputPipe + exceededPipe where descriptor >= 0 { Glibc.close(descriptor) }
+                throw .system("cannot create a socket pair: \(reason)")
+            }
+            switch index {
+            case 0: sockets = pair
+            case 1: outputPipe = pair
+            default: exceededPipe = pair
+            }
+        }
+        // The worker's ends go to 3 and 4 by dup2: keep them above 4, so no dup2 maps a descriptor
+        // onto itself (which would keep its close-on-exec flag).
+        let workerSocket = raised(sockets[1])
+        let workerOutput = raised(outputPipe[1])
+        let workerExceeded = raised(exceededPipe[1])
+        defer {
+            Glibc.close(workerSocket)
+            Glibc.close(workerOutput)
+            Glibc.close(workerExceeded)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, workerOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, workerOutput, 2)
+        posix_spawn_file_actions_adddup2(&actions, workerSocket, WidgetWorker.channelDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, workerExceeded, WidgetWorker.exceededDescriptor)
+        // Nothing else of the host's reaches a worker, whatever its close-on-exec flag: a descriptor
+        // another thread opens meanwhile (a control connection, a pipe) is not yet flagged.
+        _ = host_spawn_add_closefrom(&actions, WidgetWorker.exceededDescriptor + 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        var noSignal = sigset_t()
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var environment = ProcessInfo.processInfo.environment
+        // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
+        // Its `Fatal error:` line is still printed. A developer who wants backtraces sets it.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
+            throw .system("cannot start the worker \(executable): \(errnoText(status))")
+        }
+        return WorkerProcess(
+            pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
+            exceeded: exceededPipe[0], onExit: onExit)
+    }
+
+    /// Starts the thread that reads the worker's messages and output until it ends.
+    func startReading() {
+        let thread = Thread { self.readUntilExit() }
+        thread.name = "widgets.worker.\(fileName)"
+        thread.start()
+    }
+
+    private static func raised(_ descriptor: Int32) -> Int32 {
+        guard descriptor <= WidgetWorker.exceededDescriptor else { return descriptor }
+        let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, WidgetWorker.exceededDescriptor + 1)
+        Glibc.close(descriptor)
+        return moved
+    }
+
+    private init(
+        pid: pid_t, fileName: String, channel: WorkerChannel, output: Int32, exceeded: Int32,
+        onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) {
+        self.pid = pid
+        self.fileName = fileName
+        self.channel = channel
+        self.output = output
+        self.exceeded = exceeded
+        self.onExit = onExit
+    }
+
+    /// Whether the process has ended (and been reaped).
+    var hasEnded: Bool { lock.withLock { ended != nil } }
+
+    /// Waits for the worker's first message (the bundle it loaded), or its end.
+    func awaitHello(_ handler: @escaping HelloHandler) {
+        let ready: Result<JSONObject, WorkerExit>? = lock.withLock {
+            if let hello { return .success(hello) }
+            if let ended { return .failure(ended) }
+            helloWaiters.append(handler)
+            return nil
+        }
+        if let ready { handler(ready) }
+    }
+
+    /// Sends a request (its id is set here); `reply` gets the worker's answer, or how it ended
+    /// before answering.
+    func send(_ request: WorkerRequest, reply: @escaping Reply) {
+        var request = request
+        let exit: WorkerExit? = lock.withLock {
+            if let ended { return ended }
+            request.id = nextID
+            nextID += 1
+            replies[request.id] = (request.kind, request.widget, reply)
+            return nil
+        }
+        if let exit { return reply(.failure(exit)) }
+        // A failed send means the worker is gone; its reader thread fails the reply.
+        channel.send(.request(request))
+    }
+
+    /// Tells the worker the host's time: what its deadlines are measured by.
+    func send(now: Date) {
+        channel.send(.clock(now: now))
+    }
+
+    /// Kills the worker (SIGKILL); `reason` goes into the diagnosis of whatever it still owed.
+    func kill(because reason: String) {
+        lock.withLock {
+            // Never after it was reaped: the pid may belong to another process by then.
+            guard !reaping, killReason == nil else { return }
+            killReason = reason
+            Glibc.kill(pid, SIGKILL)
+        }
+    }
+
+    /// Set when the reader thread starts reaping the process.
+    private var reaping = false
+
+    /// Ends the worker gently: it exits when its channel closes.
+    func close() {
+        lock.withLock { closing = true }
+        channel.shutDown()
+    }
+
+    /// The reader thread: messages and output until the process ends, then the diagnosis.
+    private func readUntilExit() {
+        var descriptors = [pollfd(fd: channel.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+        var outputOpen = true
+        reading: while true {
+            descriptors[1].fd = outputOpen ? output : -1
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if descriptors[1].revents != 0 {
+                outputOpen = relayOutput()
+            }
+            if descriptors[0].revents != 0 {
+                do {
+                    for message in try channel.receiveAvailable() { deliver(message) }
+                } catch {
+                    if case .malformed(let text) = error {
+                        kill(because: "it sent a malformed message (\(text))")
+                    }
+                    break reading
+                }
+            }
+        }
+        finish()
+    }
+
+    private func deliver(_ message: WorkerMessage) {
+        switch message {
+        case .hello(let object):
+            let waiters: [HelloHandler] = lock.withLock {
+                hello = object
+                defer { helloWaiters = [] }
+                return helloWaiters
+            }
+            for waiter in waiters { waiter(.success(object)) }
+        case .answer(let answer):
+            guard let reply = lock.withLock({ replies.removeValue(forKey: answer.id)?.reply }) else {
+                HostLog.warning("\(fileName): its worker answered request \(answer.id), which it was not asked or had answered; ignored")
+                return
+            }
+            reply(.success(answer))
+        case .request, .clock:
+            HostLog.warning("\(fileName): its worker sent a message only a host sends; ignored")
+        }
+    }
+
+    /// Relays what the worker wrote to its standard output or error, line by line, keeping the last
+    /// line for a diagnosis. False at the end of its output.
+    private func relayOutput() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
+        if count < 0 && errno == EINTR { return true }
+        guard count > 0 else { return false }
+        outputTail += String(decoding: chunk[0..<count], as: UTF8.self)
+        while let newline = outputTail.firstIndex(of: "\n") {
+            let line = String(outputTail[..<newline])
+            outputTail.removeSubrange(...newline)
+            relay(line)
+        }
+        return true
+    }
+
+    private var lastLine: String?
+
+    private func relay(_ line: String) {
+        guard !line.isEmpty else { return }
+        // Swift's stack trace after a fatal error: worth a developer's look, not the diagnosis.
+        if line == "Current stack trace:" || (line.first?.isNumber == true && line.contains(" 0x")) {
+            HostLog.log(.debug, "\(fileName) (worker \(pid)): \(line)")
+            return
+        }
+        lastLine = line
+        // The worker's own diagnostics already read "widgets: <level>: ..."; pass them on as they are.
+        for level in [HostLog.Level.debug, .info, .warning, .error] where line.hasPrefix("widgets: \(level.rawValue): ") {
+            HostLog.log(level, String(line.dropFirst("widgets: \(level.rawValue): ".count)))
+            return
+        }
+        HostLog.log(.info, "\(fileName) (worker \(pid)): \(line)")
+    }
+
+    private func finish() {
+        // The channel ended: the worker is exiting or dead. One that closed it while alive is killed.
+        // From here on only this thread signals it, and never after reaping it.
+        let (wasClosing, reason) = lock.withLock {
+            reaping = true
+            if !closing { Glibc.kill(pid, SIGKILL) }
+            return (closing, killReason)
+        }
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+        var status: Int32 = 0
+        var waited = 0
+        while true {
+            let result = waitpid(pid, &status, wasClosing ? WNOHANG : 0)
+            if result == pid { break }
+            if result < 0 && errno == EINTR { continue }
+            if result < 0 {
+                // Reaped elsewhere (or SIGCHLD ignored): its status is unknown, not a clean exit.
+                status = Int32(SIGKILL)
+                break
+            }
+            // Closed gently: keep taking its output while it exits, and end it if it does not.
+            while relayOutput() {}
+            waited += 1
+            if waited == 200 { lock.withLock { _ = Glibc.kill(pid, SIGKILL) } }
+            usleep(10_000)
+        }
+        // What is left of its output: it is dead, so read without waiting.
+        while relayOutput() {}
+        if !outputTail.isEmpty { relay(outputTail) }
+        var cause: WorkerExit.Cause
+        let terminatedBy = status & 0x7f
+        if terminatedBy == 0 {
+            cause = .exited((status >> 8) & 0xff)
+        } else {
+            cause = .signaled(terminatedBy)
+        }
+        if case .exited(MEMORY_GUARD_EXIT_STATUS) = cause {
+            var record = memory_guard_exceeded()
+            _ = fcntl(exceeded, F_SETFL, fcntl(exceeded, F_GETFL) | O_NONBLOCK)
+            if read(exceeded, &record, MemoryLayout<memory_guard_exceeded>.size) == MemoryLayout<memory_guard_exceeded>.size,
+                record.magic == MEMORY_GUARD_EXCEEDED_MAGIC
+            {
+                cause = .memoryExceeded(slot: record.slot, bytes: record.bytes, limit: record.limit)
+            }
+        }
+        Glibc.close(output)
+        Glibc.close(exceeded)
+        let unanswered = lock.withLock { replies.sorted { $0.key < $1.key }.map { "\($0.value.kind.rawValue) of \"\($0.value.widget)\"" } }
+        let exit = WorkerExit(
+            pid: pid, cause: cause, killedBecause: reason, lastOutput: lastLine.map { String($0.prefix(300)) }, unanswered: unanswered)
+        // The supervisor learns first, so the failures below can say when the worker restarts.
+        onExit(exit)
+        let (owed, waiters) = lock.withLock {
+            ended = exit
+            defer {
+                replies = [:]
+                helloWaiters = []
+            }
+            return (replies.sorted { $0.key < $1.key }.map(\.value.reply), helloWaiters)
+        }
+        for waiter in waiters { waiter(.failure(exit)) }
+        for reply in owed { reply(.failure(exit)) }
+    }
+}
+
+extension WorkerChannel {
+    /// Reads what has arrived (at least one read) and returns the whole messages it completes.
+    func receiveAvailable() throws(ChannelError) -> [WorkerMessage] {
+        try fillOnce()
+        var messages: [WorkerMessage] = []
+        while let message = try nextBufferedMessage() { messages.append(message) }
+        return messages
+    }
+}

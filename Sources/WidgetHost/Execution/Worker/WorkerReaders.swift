@@ -1,0 +1,143 @@
+import Foundation
+import Glibc
+import WidgetSupport
+
+extension WidgetWorker {
+
+    /// The threads that read the host's messages. One holds the reading at a time and serves each
+    /// request it reads itself, on its own thread when the provider's queue is idle, then reads on:
+    /// while calls are quick, one thread does everything, with no hand-off and no wakeup but the
+    /// request's own. A call still running after `handOffAfter` loses the reading to another thread
+    /// (one left spare by an earlier slow call, or a new one), so a slow call never stops the
+    /// reading for long: the deadline's clock message and other providers' requests are read
+    /// meanwhile. A watcher thread times the calls; it sleeps while no call is running.
+    final class Readers: @unchecked Sendable {
+        /// How long a call may hold the reading: the watcher looks this long after it starts timing
+        /// a call, which may be up to this long after the call began (it does not hear of calls
+        /// ending), so a slow call keeps the reading 5 to 10 ms.
+        static let handOffAfter: TimeInterval = 0.005
+
+        let channel: WorkerChannel
+        let clock: ManualClock
+        let registry: WidgetRegistry
+        let bundlePath: String
+        /// Guards what follows; the watcher and the spare threads wait on it.
+        private let condition = NSCondition()
+        /// Which hand-off the reading is at: a thread reads while its number is this one.
+        private var holder: UInt64 = 0
+        /// The number of the call the holder is serving, if it is serving one.
+        private var servingCall: UInt64?
+        private var calls: UInt64 = 0
+        private var watcherIdle = false
+        /// Threads that lost the reading to a slow call, waiting to be given it again.
+        private var spares = 0
+        /// Hand-offs made to the spares and not yet taken.
+        private var offered = 0
+
+        init(channel: WorkerChannel, clock: ManualClock, registry: WidgetRegistry, bundlePath: String) {
+            self.channel = channel
+            self.clock = clock
+            self.registry = registry
+            self.bundlePath = bundlePath
+        }
+
+        /// The calling thread's part, forever.
+        func read() -> Never {
+            let watcher = Thread { self.watch() }
+            watcher.name = "widgets.worker.watcher"
+            watcher.start()
+            read(holding: 0)
+        }
+
+        /// Reads and serves while this thread holds the reading (`token`); waits to be given it
+        /// again when a slow call took it away.
+        private func read(holding token: UInt64) -> Never {
+            var token = token
+            while true {
+                let message = receive()
+                // The clock moves in the order the host's messages came.
+                switch message {
+                case .request(let request):
+                    clock.advance(to: request.now)
+                    let wakeWatcher: Bool = condition.withLock {
+                        calls += 1
+                        servingCall = calls
+                        return watcherIdle
+                    }
+                    if wakeWatcher { condition.broadcast() }
+                    let channel = channel
+                    serve(request, registry: registry) { channel.send(.answer($0)) }
+                    let stillHolder: Bool = condition.withLock {
+                        guard holder == token else { return false }
+                        servingCall = nil
+                        return true
+                    }
+                    if !stillHolder { token = awaitReading() }
+                case .clock(let now):
+                    clock.advance(to: now)
+                case .hello, .answer:
+                    HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
+                }
+            }
+        }
+
+        /// A thread whose call outlasted its hold on the reading: waits until a later slow call
+        /// hands the reading to it. Returns its new token.
+        private func awaitReading() -> UInt64 {
+            condition.lock()
+            defer { condition.unlock() }
+            spares += 1
+            while offered == 0 { condition.wait() }
+            offered -= 1
+            spares -= 1
+            // No other hand-off can come before this one is taken (the watcher times only calls
+            // the holder starts, and the new holder is this thread), so `holder` is the one offered.
+            return holder
+        }
+
+        /// The watcher: times each call served by the reading's holder, and hands the reading on
+        /// when one runs past `handOffAfter`.
+        private func watch() -> Never {
+            condition.lock()
+            while true {
+                guard let call = servingCall else {
+                    watcherIdle = true
+                    condition.wait()
+                    watcherIdle = false
+                    continue
+                }
+                // The holder does not say when the call ends (that would cost every request a
+                // wakeup): the watcher looks again when the time is up.
+                let limit = Date(timeIntervalSinceNow: Self.handOffAfter)
+                while servingCall == call, condition.wait(until: limit) {}
+                guard servingCall == call else { continue }
+                holder += 1
+                servingCall = nil
+                if spares > offered {
+                    offered += 1
+                    condition.broadcast()
+                } else {
+                    let token = holder
+                    let thread = Thread { self.read(holding: token) }
+                    thread.name = "widgets.worker.reader"
+                    thread.start()
+                }
+            }
+        }
+
+        private func receive() -> WorkerMessage {
+            do {
+                return try channel.receive()
+            } catch {
+                // The host closed the channel (or is gone): nothing more to do. No exit handlers: a
+                // bundle's static destructors must not be able to keep the worker alive.
+                if case .closed = error {
+                    fflush(nil)
+                    _exit(0)
+                }
+                HostLog.log(.error, "worker for \(bundlePath): \(error)")
+                exit(3)
+            }
+        }
+    }
+}

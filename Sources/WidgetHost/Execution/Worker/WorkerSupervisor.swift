@@ -1,0 +1,419 @@
+import Foundation
+import Glibc
+import WidgetABI
+import WidgetSupport
+import WidgetWire
+
+/// Keeps one bundle's worker process: starts it, routes requests to it, and when it crashes, hangs
+/// or goes over its memory limit, restarts it on a later request, after a backoff that doubles with
+/// each crash; after `maximumCrashes` crashes within `crashWindow` the bundle is disabled, with the
+/// diagnosis of the last one.
+final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
+    let path: String
+    let fileName: String
+    let settings: ProcessIsolation
+    let clock: WidgetClock
+    let deadlines: RequestDeadlines
+    /// The host's memory limit; the worker applies the bundle's lower one itself.
+    let memoryLimit: Int64
+
+    private enum State {
+        case stopped(restartAt: Date?)
+        case running(WorkerProcess)
+        case disabled(String)
+        /// The host is done with the bundle: no worker starts again.
+        case shutDown
+    }
+
+    private let lock = NSLock()
+    /// Starts and request submission, in order.
+    private let queue: DispatchQueue
+    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var state: State = .stopped(restartAt: nil)
+    private var crashes: [Date] = []
+    private var lastCrash: String?
+    /// Memory guard slot of each provider in the current worker, to name the one that went over.
+    private var slots: [UInt32: String] = [:]
+    @exclusivity(unchecked) private var statistics: [String: ProviderStatistics] = [:]
+
+    init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64) {
+        self.path = path
+        fileName = (path as NSString).lastPathComponent
+        self.settings = settings
+        self.clock = clock
+        self.deadlines = deadlines
+        self.memoryLimit = memoryLimit
+        queue = DispatchQueue(label: "widgets.worker.\(fileName)")
+    }
+
+    // MARK: Starting
+
+    /// Starts the worker; `finishStart` waits for what it loaded. Apart so that a host scanning many
+    /// bundles starts all their workers before waiting for the first.
+    func beginStart() -> Result<WorkerProcess, LoadProblem> {
+        let options = WidgetWorker.Options(bundlePath: path, memoryLimit: memoryLimit, deadlines: deadlines, now: clock.now())
+        do {
+            let process = try WorkerProcess.spawn(
+                executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName
+            ) { [weak self] exit in self?.ended(exit) }
+            // The load deadline counts from the start, so workers started together share it.
+            let deadline = settings.loadDeadline
+            let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) {
+                process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
+            }
+            process.awaitHello { _ in timer.cancel() }
+            lock.withLock { state = .running(process) }
+            // Only now: a worker that dies at once must find itself the running one, to be counted.
+            process.startReading()
+            return .success(process)
+        } catch {
+            return .failure(LoadProblem(path: path, reason: .workerFailed, message: "cannot start a worker process: \(error)"))
+        }
+    }
+
+    /// Why a worker did not come up.
+    struct StartFailure: Error, CustomStringConvertible {
+        let reason: LoadProblem.Reason
+        let description: String
+    }
+
+    /// Waits (blocking) until the worker has loaded its bundle, or has died or run out of time trying.
+    func finishStart(_ process: WorkerProcess) -> Result<WorkerHello, StartFailure> {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<JSONObject, WorkerExit>?
+        process.awaitHello { result in
+            outcome = result
+            done.signal()
+        }
+        done.wait()
+        switch outcome! {
+        case .failure(let exit):
+            return .failure(
+                StartFailure(
+                    reason: exit.killedBecause == nil ? .crashed : .timedOut,
+                    description: exit.summary(while: "loading (in its static initializers or initialize)")))
+        case .success(let message):
+            do {
+                let hello = try WorkerHello(json: message, path: path)
+                guard hello.isCompatible else {
+                    process.kill(because: "it speaks another worker protocol")
+                    let spoken = hello.version == 0 ? "an older worker protocol (it names none)" : "worker protocol \(hello.version)"
+                    return .failure(
+                        StartFailure(
+                            reason: .workerFailed,
+                            description: "its worker executable \(settings.workerExecutable) speaks \(spoken), but this host speaks worker protocol \(WorkerHello.protocolVersion): use the worker executable built with this host"))
+                }
+                lock.withLock {
+                    slots = Dictionary(hello.widgets.map { ($0.slot, $0.declaration.kind) }, uniquingKeysWith: { first, _ in first })
+                }
+                if hello.bundle == nil { process.close() }
+                return .success(hello)
+            } catch {
+                process.kill(because: "it sent a malformed description of its bundle (\(error))")
+                return .failure(StartFailure(reason: .workerFailed, description: "its worker sent a malformed description: \(error)"))
+            }
+        }
+    }
+
+    /// Closes the worker: it exits when its channel closes.
+    func shutDown() {
+        let process: WorkerProcess? = lock.withLock {
+            defer { state = .shutDown }
+            guard case .running(let process) = state else { return nil }
+            return process
+        }
+        process?.close()
+    }
+
+    /// The worker's process id, while one runs.
+    var processID: pid_t? {
+        lock.withLock {
+            if case .running(let process) = state, !process.hasEnded { return process.pid }
+            return nil
+        }
+    }
+
+    /// The diagnosis that disabled the bundle, if it is disabled.
+    var disabledReason: String? {
+        lock.withLock {
+            if case .disabled(let reason) = state { return reason }
+            return nil
+        }
+    }
+
+    /// The worker ended: a crash (or a kill for hanging) counts toward the backoff and the limit;
+    /// going over the memory limit restarts it without delay, as iOS restarts a terminated extension.
+    private func ended(_ exit: WorkerExit) {
+        lock.withLock {
+            // Its memory went with it.
+            for kind in statistics.keys where statistics[kind]?.liveBytes != nil { statistics[kind]?.liveBytes = 0 }
+            // A worker the supervisor already retired (killed for hanging) was counted then.
+            guard case .running(let process) = state, process.pid == exit.pid else { return }
+            switch exit.cause {
+            case .memoryExceeded(let slot, _, _) where exit.killedBecause == nil:
+                if let kind = slots[slot] { statistics[kind, default: ProviderStatistics()].terminations += 1 }
+                state = .stopped(restartAt: nil)
+            case .exited(0) where exit.killedBecause == nil:
+                state = .stopped(restartAt: nil)
+            default:
+                recordCrash(exit.description)
+            }
+        }
+    }
+
+    /// Kills a worker that hangs, counting it as a crash at once: no request goes to it meanwhile.
+    private func retire(_ process: WorkerProcess, because reason: String) {
+        lock.withLock {
+            guard case .running(let current) = state, current === process else { return }
+            recordCrash("its worker was killed: \(reason)")
+        }
+        process.kill(because: reason)
+    }
+
+    /// Counts a crash and decides when the worker may start again, or that it may not. Called with
+    /// the lock held.
+    private func recordCrash(_ diagnosis: String) {
+        let now = clock.now()
+        crashes = crashes.filter { now.timeIntervalSince($0) < settings.crashWindow } + [now]
+        lastCrash = diagnosis
+        if crashes.count >= settings.maximumCrashes {
+            let reason = "disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow)); the last: \(diagnosis)"
+            state = .disabled(reason)
+            HostLog.log(.error, "\(fileName): \(reason)")
+        } else {
+            state = .stopped(restartAt: now.addingTimeInterval(backoff(afterCrashes: crashes.count)))
+        }
+    }
+
+    private func backoff(afterCrashes count: Int) -> TimeInterval {
+        min(settings.firstBackoff * pow(2, Double(count - 1)), settings.maximumBackoff)
+    }
+
+    /// What a request that the crash of a worker failed should add: when it comes back.
+    private func restartNote() -> String {
+        lock.withLock {
+            switch state {
+            case .disabled: return "the bundle is now disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow))"
+            case .stopped(let restartAt?):
+                let wait = max(0, restartAt.timeIntervalSince(clock.now()))
+                return "it restarts on a request after \(timeSpan(wait.rounded(.up))) (\(crashes.count) of \(settings.maximumCrashes) crashes within \(timeSpan(settings.crashWindow)) disable it)"
+            default: return "it restarts on the next request"
+            }
+        }
+    }
+
+    /// The running worker, started if it may be; or why no request can be sent now.
+    private func runningWorker() -> Result<WorkerProcess, Refusal> {
+        let decision: Result<WorkerProcess?, Refusal> = lock.withLock {
+            switch state {
+            case .disabled(let reason):
+                return .failure(Refusal("\(reason). Replace the bundle or restart the host to try again"))
+            case .shutDown:
+                return .failure(Refusal("the host has shut its worker down"))
+            case .running(let process) where !process.hasEnded:
+                return .success(process)
+            case .stopped(let restartAt?) where restartAt > clock.now():
+                let wait = restartAt.timeIntervalSince(clock.now())
+                return .failure(Refusal("its worker crashed (\(lastCrash ?? "")); it restarts in \(timeSpan(wait.rounded(.up)))"))
+            default:
+                return .success(nil)
+            }
+        }
+        switch decision {
+        case .failure(let reason): return .failure(reason)
+        case .success(let process?): return .success(process)
+        case .success(nil): break
+        }
+        switch beginStart() {
+        case .failure(let problem): return .failure(Refusal(problem.message))
+        case .success(let process):
+            switch finishStart(process) {
+            case .failure(let failure):
+                return .failure(Refusal("its worker failed to restart: \(failure); \(restartNote())"))
+            case .success(let hello) where hello.bundle == nil:
+                // The file changed since it was loaded, into something its worker refuses.
+                let reasons = hello.problems.map(\.message).joined(separator: "; ")
+                return .failure(Refusal("its worker restarted but could not load the bundle: \(reasons.isEmpty ? "no reason given" : reasons)"))
+            case .success: return .success(process)
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    func request(_ call: ProviderCall) async throws(RequestError) -> ProviderResult {
+        let started = ContinuousClock.now
+        let result: Result<ProviderResult, RequestError> = await withUnsafeContinuation { continuation in
+            let pending = PendingReply(continuation)
+            // A running worker gets the request from the calling thread; starting one waits on the
+            // supervisor's queue, so requests that arrive meanwhile wait behind it.
+            if let running = runningWorkerIfAny() {
+                send(call, to: running, pending: pending)
+                return
+            }
+            queue.async { self.submit(call, pending: pending) }
+        }
+        let elapsed = ContinuousClock.now - started
+        lock.withLock {
+            Self.record(in: &statistics[call.kind, default: ProviderStatistics()]) { provider in
+                provider.calls += 1
+                provider.timeInCalls += elapsed
+                if case .failure = result { provider.failures += 1 }
+            }
+        }
+        return try result.get()
+    }
+
+    /// On the supervisor's queue: starts the worker if needed and sends the request, with timers for
+    /// its deadline (the worker times it out by the host's clock) and for an unresponsive worker.
+    private func submit(_ call: ProviderCall, pending: PendingReply) {
+        switch runningWorker() {
+        case .failure(let reason):
+            pending.resume(.failure(call.failure(.crashed, "not sent: \(reason.text)")))
+        case .success(let process):
+            send(call, to: process, pending: pending)
+        }
+    }
+
+    /// The worker, if one is running now.
+    private func runningWorkerIfAny() -> WorkerProcess? {
+        lock.withLock {
+            if case .running(let process) = state, !process.hasEnded { return process }
+            return nil
+        }
+    }
+
+    private func send(_ call: ProviderCall, to process: WorkerProcess, pending: PendingReply) {
+        let now = clock.now()
+        let due = now.addingTimeInterval(call.deadline.timeInterval)
+        let request = WorkerRequest(call, now: now, due: due)
+        process.send(request) { reply in
+            pending.resume(self.outcome(of: reply, for: call, process: process))
+            // After the caller has its answer, not before: a deadline that fires meanwhile only
+            // tells the worker the time, and the grace timer it sets is cancelled here.
+            pending.cancelTimers()
+        }
+        // At the deadline the worker is told the time, and times the request out itself; one that
+        // has not reported within the grace after that is unresponsive.
+        let grace = settings.answerGrace
+        pending.add(
+            clock.schedule(at: due) {
+                process.send(now: due)
+                pending.add(
+                    self.clock.schedule(at: due.addingTimeInterval(grace)) {
+                        self.retire(
+                            process,
+                            because: "it did not report on the \(call.requestKind.rawValue) of \"\(call.kind)\" within \(timeSpan(grace)) of its deadline (unresponsive)")
+                    })
+            })
+    }
+
+    private func outcome(
+        of reply: Result<WorkerAnswer, WorkerExit>, for call: ProviderCall, process: WorkerProcess
+    ) -> Result<ProviderResult, RequestError> {
+        let (kind, requestKind, deadline) = (call.kind, call.requestKind, call.deadline)
+        func fail(_ reason: RequestError.Reason, _ message: String) -> Result<ProviderResult, RequestError> {
+            .failure(call.failure(reason, message))
+        }
+        switch reply {
+        case .success(let answer):
+            if answer.liveBytes != nil || answer.peakBytes != nil {
+                lock.withLock {
+                    Self.record(in: &statistics[kind, default: ProviderStatistics()]) { provider in
+                        if let live = answer.liveBytes { provider.liveBytes = live }
+                        if let peak = answer.peakBytes { provider.peakBytes = max(provider.peakBytes ?? 0, peak) }
+                    }
+                }
+            }
+            switch answer.outcome {
+            case .result(let bytes):
+                // The worker passes on the bundle's answer as it gave it: checked here, as any
+                // bundle's answer is (the worker does not decode it).
+                return Result { () throws(RequestError) -> ProviderResult in
+                    try ResultValidation.validate(.data(bytes), for: call)
+                }
+            case .error(let reason, let message) where !answer.stuck:
+                return fail(reason, message)
+            case .error:
+                // Stuck inside the bundle: only ending the process takes the thread back.
+                lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+                retire(process, because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
+                return fail(
+                    .timedOut,
+                    "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker was killed; \(restartNote())")
+            }
+        case .failure(let exit):
+            lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+            if case .memoryExceeded(let slot, let bytes, let limit) = exit.cause, exit.killedBecause == nil {
+                let culprit = lock.withLock { slots[slot] }
+                if culprit == kind {
+                    return fail(
+                        .memoryLimitExceeded,
+                        "exceeded its memory limit: peak \(megabytes(bytes)), limit \(megabytes(limit)); its worker was killed, and it starts afresh on the next request")
+                }
+                return fail(
+                    .crashed,
+                    "its worker was killed while answering \(requestKind.rawValue), because \"\(culprit ?? "another provider")\" exceeded its memory limit; it restarts on the next request")
+            }
+            return fail(.crashed, "\(exit.summary(while: "answering \(requestKind.rawValue)")); \(restartNote())")
+        }
+    }
+
+    /// Changes one provider's statistics in place: one look-up in the table, not one per field.
+    private static func record(in statistics: inout ProviderStatistics, _ change: (inout ProviderStatistics) -> Void) {
+        change(&statistics)
+    }
+
+    func statistics(kind: String) -> ProviderStatistics {
+        lock.withLock { statistics[kind] ?? ProviderStatistics() }
+    }
+}
+
+/// Why a request cannot be sent to a bundle's worker now.
+private struct Refusal: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+/// One request's reply, as the host awaits it: resumes the caller exactly once, whoever comes
+/// first (so its continuation need not be a checked one), and holds the request's timers, cancelled
+/// together once the answer has come (one set after that is cancelled at once). One allocation.
+private typealias PendingReply = Locked<ReplyState>
+
+private struct ReplyState {
+    var continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>?
+    var answered = false
+    var timers: [ScheduledAction] = []
+}
+
+extension Locked where State == ReplyState {
+    fileprivate init(_ continuation: UnsafeContinuation<Result<ProviderResult, RequestError>, Never>) {
+        self.init(ReplyState(continuation: continuation))
+    }
+
+    fileprivate func resume(_ result: Result<ProviderResult, RequestError>) {
+        let taken = withLock { reply in
+            defer { reply.continuation = nil }
+            return reply.continuation
+        }
+        taken?.resume(returning: result)
+    }
+
+    fileprivate func add(_ timer: ScheduledAction) {
+        let cancelNow: Bool = withLock { reply in
+            if reply.answered { return true }
+            reply.timers.append(timer)
+            return false
+        }
+        if cancelNow { timer.cancel() }
+    }
+
+    fileprivate func cancelTimers() {
+        let pending: [ScheduledAction] = withLock { reply in
+            reply.answered = true
+            defer { reply.timers = [] }
+            return reply.timers
+        }
+        for timer in pending { timer.cancel() }
+    }
+}

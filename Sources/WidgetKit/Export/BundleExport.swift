@@ -1,0 +1,264 @@
+import CWidgetABI
+import Foundation
+import WidgetABI
+import WidgetWire
+
+/// Hands the host a widget bundle: the one line a bundle adds, in place of iOS's `@main`.
+///
+///     @c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer {
+///         exportWidgetBundle(GameWidgets.self)
+///     }
+///
+/// The function must be public and named `widget_bundle_entry` in C. It returns a pointer to the
+/// bundle's static `widget_bundle_t` (see widget_abi.h); the bundle's widgets are created when the
+/// host initializes it, not before.
+///
+/// - Parameters:
+///   - name: how the host names the bundle; the type's name by default.
+///   - memoryLimit: the most heap, in bytes, each of the bundle's providers may hold; it can only
+///     lower the host's limit (30 MB by default, as on iOS).
+///   - urlSchemes: the schemes of the deep links `onOpenURL` opens (`["mygame"]`): `widgets open URL`
+///     sends a URL of such a scheme to this bundle.
+///   - onOpenURL: the counterpart of the app's `onOpenURL`: called with a `widgetURL` or `Link`
+///     destination tapped in one of the bundle's widgets, or a URL of its schemes opened with
+///     `widgets open`, on that widget's provider queue. Typically it opens the app at that place.
+///     Throwing reports the failure to whoever tapped.
+public func exportWidgetBundle<Bundle: WidgetBundle>(
+    _ bundle: Bundle.Type, name: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [],
+    onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
+) -> UnsafeRawPointer {
+    BundleExport.shared.export(
+        name: name ?? String(describing: bundle), memoryLimit: memoryLimit, urlSchemes: urlSchemes, onOpenURL: onOpenURL
+    ) { Bundle().body._definitions() }
+}
+
+/// The bundle side of the ABI: one per shared object.
+final class BundleExport: @unchecked Sendable {
+    static let shared = BundleExport()
+
+    private let lock = NSLock()
+    private var entry: UnsafeMutablePointer<widget_bundle_t>?
+    private var makeDefinitions: (() -> [_WidgetDefinition])?
+    private var definitions: [String: _WidgetDefinition] = [:]
+    private var urlHandler: (@Sendable (URL) async throws -> Void)?
+
+    func export(
+        name: String, memoryLimit: Int?, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
+        definitions make: @escaping () -> [_WidgetDefinition]
+    ) -> UnsafeRawPointer {
+        lock.withLock {
+            if let entry { return UnsafeRawPointer(entry) }
+            makeDefinitions = make
+            urlHandler = onOpenURL
+            // A NULL-terminated array of C strings, kept for the life of the process, as the ABI asks.
+            let schemes = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: urlSchemes.count + 1)
+            for (index, scheme) in urlSchemes.enumerated() { schemes[index] = UnsafePointer(strdup(scheme.lowercased())) }
+            schemes[urlSchemes.count] = nil
+            // Placed with this SDK's own layout, never through generic code: Swift's metadata for a C
+            // struct is shared by name across the images of a process, so an older bundle loaded
+            // beside this one could make `UnsafeMutablePointer<widget_bundle_t>` copy its smaller size.
+            let pointer = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<widget_bundle_t>.size, alignment: MemoryLayout<widget_bundle_t>.alignment
+            ).bindMemory(to: widget_bundle_t.self, capacity: 1)
+            var value = widget_bundle_t(
+                    abi_version: ABIVersion.current.c,
+                    struct_size: UInt32(MemoryLayout<widget_bundle_t>.size),
+                    name: UnsafePointer(strdup(name)),
+                    built_with: UnsafePointer(strdup(Toolchain.current)),
+                    initialize: { host, error, capacity in
+                        BundleExport.shared.initialize(host: host, error: error, capacity: capacity)
+                    },
+                    request: { request, completion, context in
+                        BundleExport.shared.handle(request, completion: completion, context: context)
+                    },
+                    shutdown: nil,
+                    memory_limit: UInt64(max(0, memoryLimit ?? 0)),
+                    url_schemes: UnsafePointer(schemes))
+            withUnsafeMutablePointer(to: &value) {
+                UnsafeMutableRawPointer(pointer).copyMemory(from: $0, byteCount: MemoryLayout<widget_bundle_t>.size)
+            }
+            entry = pointer
+            return UnsafeRawPointer(pointer)
+        }
+    }
+
+    private func initialize(host: UnsafePointer<widget_host_t>?, error: UnsafeMutablePointer<CChar>?, capacity: Int) -> Bool {
+        func fail(_ message: String) -> Bool {
+            if let error, capacity > 0 {
+                let bytes = Array(message.utf8.prefix(capacity - 1))
+                for (index, byte) in bytes.enumerated() { error[index] = CChar(bitPattern: byte) }
+                error[bytes.count] = 0
+            }
+            return false
+        }
+        guard let host, let register = host.pointee.register_widget else { return fail("the host offers no register_widget") }
+        guard let make = lock.withLock({ makeDefinitions }) else { return fail("no bundle was exported") }
+        let all = make()
+        var registered: [String: _WidgetDefinition] = [:]
+        for definition in all {
+            var descriptor = widget_descriptor_t()
+            descriptor.struct_size = UInt32(MemoryLayout<widget_descriptor_t>.size)
+            descriptor.families = WidgetFamily.mask(definition.families)
+            descriptor.configuration_kind = definition.configurationKind.abiValue
+            descriptor.flags = definition.contentMarginsDisabled ? UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) : 0
+            let schemaText = definition.schema.map(\.json.jsonText)
+            let accepted = definition.kind.withCString { kind in
+                definition.displayName.withCString { displayName in
+                    definition.description.withCString { description in
+                        withOptionalCString(definition.configurationName) { configurationName in
+                            withOptionalCString(schemaText) { schema in
+                                descriptor.kind = kind
+                                descriptor.display_name = displayName
+                                descriptor.description = description
+                                descriptor.configuration_name = configurationName
+                                descriptor.configuration_schema = schema
+                                return register(host, &descriptor)
+                            }
+                        }
+                    }
+                }
+            }
+            // The host refuses duplicates and says why; the first registration of a kind is the one kept.
+            if accepted, registered[definition.kind] == nil { registered[definition.kind] = definition }
+        }
+        lock.withLock { definitions = registered }
+        return true
+    }
+
+    private func handle(
+        _ request: UnsafePointer<widget_request_t>?, completion: widget_completion_fn?, context: UnsafeMutableRawPointer?
+    ) {
+        guard let completion else { return }
+        let reply = Completion(function: completion, context: context)
+        guard let request else { return reply.fail("no request") }
+        let raw = request.pointee
+        guard let kindPointer = raw.widget_kind else { return reply.fail("request names no widget kind") }
+        let kind = String(cString: kindPointer)
+        guard let definition = lock.withLock({ definitions[kind] }) else {
+            return reply.fail("this bundle has no widget of kind \"\(kind)\"")
+        }
+        guard let family = WidgetFamily(abiValue: raw.family) else { return reply.fail("unknown family \(raw.family)") }
+        // A kind this SDK does not know (a newer host's) is answered with an error, as the header asks.
+        guard let requestKind = RequestKind(abiValue: raw.request_kind) else {
+            return reply.fail("unknown request kind \(raw.request_kind)")
+        }
+        if requestKind == .openURL || requestKind == .performIntent {
+            return interact(raw, requestKind, definition: definition, family: family, reply: reply)
+        }
+        var decoded = ProviderRequest(
+            kind: requestKind, family: family, isPreview: raw.is_preview,
+            displaySize: CGSize(width: raw.display_width, height: raw.display_height),
+            configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
+        // ABI 1.2's field, read only when the host's request has it.
+        if raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.parameter)! + MemoryLayout<UnsafeRawPointer>.size) {
+            decoded.parameter = raw.parameter.map { String(cString: $0) }
+        }
+        decoded.read(environmentOf: raw)
+        definition.respond(decoded) { answer in
+            switch answer {
+            case .timeline(let timeline): reply.succeed(timeline.encoded())
+            case .json(let value):
+                var writer = JSONWriter()
+                writer.write(value)
+                reply.succeed(writer.bytes)
+            case .failure(let message): reply.fail(message)
+            }
+        }
+    }
+}
+
+
+extension BundleExport {
+    /// A tap: a URL for the bundle's handler, or an intent to perform, on the calling thread (the
+    /// widget's provider queue) for as long as it runs there.
+    private func interact(
+        _ raw: widget_request_t, _ requestKind: RequestKind, definition: _WidgetDefinition, family: WidgetFamily, reply: Completion
+    ) {
+        // ABI 1.3's fields, read only when the host's request has them.
+        let covers = raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.intent)! + MemoryLayout<UnsafeRawPointer>.size)
+        if requestKind == .openURL {
+            guard covers, let text = raw.url.map({ String(cString: $0) }) else { return reply.fail("the request carries no URL") }
+            guard let url = URL(string: text), url.scheme != nil else { return reply.fail("\"\(text)\" is not a URL") }
+            guard let handler = lock.withLock({ urlHandler }) else {
+                return reply.fail("this bundle opens no URLs (it passes no onOpenURL to exportWidgetBundle)")
+            }
+            return answer(reply, ("opened", .string(text)), failing: "opening \(text) failed") { try await handler(url) }
+        }
+        guard covers, let text = raw.intent.map({ String(cString: $0) }) else { return reply.fail("the request carries no intent") }
+        guard let intent = try? JSONValue.parse(text), let type = intent["type"]?.stringValue else {
+            return reply.fail("the intent is not {\"type\": ..., \"parameters\": {...}}: \(text)")
+        }
+        let parameters = (intent["parameters"] ?? .object(JSONObject())).jsonText
+        var performer = IntentTypes.performer(type)
+        if performer == nil {
+            // A fresh process (a restarted worker) has not built the widget's views yet: the
+            // placeholder's view shows the same controls and registers their intents.
+            var request = ProviderRequest(
+                kind: .placeholder, family: family, isPreview: true,
+                displaySize: CGSize(width: raw.display_width, height: raw.display_height),
+                configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
+            request.read(environmentOf: raw)
+            definition.respond(request) { _ in }
+            performer = IntentTypes.performer(type)
+        }
+        guard let performer else {
+            return reply.fail("no view of this widget uses the intent \(type); it cannot be performed here")
+        }
+        answer(reply, ("performed", .string(type)), failing: "\(type).perform() failed") { try await performer(parameters) }
+    }
+
+    /// Runs a tap's work on the calling thread (while it has work there), then answers with
+    /// `{key: value}`, or with `failing` and the error.
+    private func answer(
+        _ reply: Completion, _ member: (key: String, value: JSONValue), failing: String, _ work: @escaping @Sendable () async throws -> Void
+    ) {
+        runOnCallingThread {
+            do {
+                try await work()
+                reply.succeed(Array(JSONValue.object(JSONObject([member])).jsonText.utf8))
+            } catch {
+                reply.fail("\(failing): \(error)")
+            }
+        }
+    }
+}
+
+/// The host's completion for one request. The ABI lets it be called from any thread.
+private struct Completion: @unchecked Sendable {
+    let function: widget_completion_fn
+    let context: UnsafeMutableRawPointer?
+
+    func succeed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                var result = widget_result_t(
+                    struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: Int32(WIDGET_STATUS_OK.rawValue),
+                    data: chars.baseAddress, length: chars.count, error_message: nil)
+                function(context, &result)
+            }
+        }
+    }
+
+    func fail(_ message: String) {
+        message.withCString { text in
+            var result = widget_result_t(
+                struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: Int32(WIDGET_STATUS_ERROR.rawValue),
+                data: nil, length: 0, error_message: text)
+            function(context, &result)
+        }
+    }
+}
+
+extension ProviderRequest {
+    /// ABI 1.4's environment, read only when the host's request has it.
+    mutating func read(environmentOf raw: widget_request_t) {
+        guard raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.shows_container_background)! + MemoryLayout<Bool>.size) else {
+            return
+        }
+        let environment = RenderingEnvironment(
+            abiColorScheme: raw.color_scheme, abiRenderingMode: raw.rendering_mode, showsContainerBackground: raw.shows_container_background)
+        colorScheme = ColorScheme(environment.colorScheme)
+        renderingMode = WidgetRenderingMode(environment.renderingMode)
+        showsContainerBackground = environment.showsContainerBackground
+    }
+}

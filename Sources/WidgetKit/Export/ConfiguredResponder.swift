@@ -1,0 +1,68 @@
+import Foundation
+import WidgetABI
+import WidgetWire
+
+/// Answers a configurable widget's requests, for both configuration APIs: fills a fresh intent from
+/// the instance's configuration (resolving entities), then asks the provider.
+final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @unchecked Sendable {
+    let content: (Entry) -> Content
+    let makeIntent: () -> Intent
+    let placeholder: (TimelineProviderContext) -> Entry
+    let snapshot: (Intent, TimelineProviderContext) async -> Entry
+    let timeline: (Intent, TimelineProviderContext) async -> Timeline<Entry>
+    let recommendations: () -> [(Intent, String)]
+
+    init(
+        content: @escaping (Entry) -> Content, makeIntent: @escaping () -> Intent,
+        placeholder: @escaping (TimelineProviderContext) -> Entry,
+        snapshot: @escaping (Intent, TimelineProviderContext) async -> Entry,
+        timeline: @escaping (Intent, TimelineProviderContext) async -> Timeline<Entry>,
+        recommendations: @escaping () -> [(Intent, String)]
+    ) {
+        self.content = content
+        self.makeIntent = makeIntent
+        self.placeholder = placeholder
+        self.snapshot = snapshot
+        self.timeline = timeline
+        self.recommendations = recommendations
+    }
+
+    func respond(_ request: ProviderRequest, _ reply: @escaping @Sendable (ProviderAnswer) -> Void) {
+        let context = request.providerContext
+        switch request.kind {
+        case .placeholder:
+            reply(.timeline(request.renderAlone(placeholder(context), content)))
+        case .snapshot, .timeline:
+            let intent = _UncheckedSendable(makeIntent())
+            runOnCallingThread {
+                do throws(_ParameterFailure) {
+                    try await IntentParameters.fill(intent.value, from: request.configuration)
+                } catch {
+                    return reply(.failure(error.description))
+                }
+                if request.kind == .snapshot {
+                    let entry = await self.snapshot(intent.value, context)
+                    reply(.timeline(request.renderAlone(entry, self.content)))
+                } else {
+                    reply(.timeline(request.render(await self.timeline(intent.value, context), self.content)))
+                }
+            }
+        case .options:
+            let intent = _UncheckedSendable(makeIntent())
+            runOnCallingThread {
+                do {
+                    reply(.json(try await IntentParameters.options(of: intent.value, parameter: request.parameter).json))
+                } catch {
+                    reply(.failure("options for \"\(request.parameter ?? "")\": \(error)"))
+                }
+            }
+        case .recommendations:
+            let list = recommendations().map { intent, description in
+                WireRecommendation(description: description, configuration: IntentParameters.configuration(of: intent))
+            }
+            reply(.json(WireRecommendation.json(list)))
+        case .openURL, .performIntent:
+            reply(.failure("a tap is answered by the bundle, not the provider"))
+        }
+    }
+}

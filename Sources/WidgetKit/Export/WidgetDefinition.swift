@@ -1,0 +1,88 @@
+import Foundation
+import WidgetABI
+import WidgetWire
+
+/// One widget as the bundle registers it: its descriptor and how to answer its requests.
+/// Built by the configuration types; not used by authors.
+public struct _WidgetDefinition: Sendable {
+    var kind: String
+    var displayName = ""
+    var description = ""
+    var families: [WidgetFamily] = WidgetFamily.systemFamilies
+    var contentMarginsDisabled = false
+    var configurationKind: ConfigurationKind
+    var configurationName: String?
+    /// A configurable widget's parameters, for the host.
+    var schema: ConfigurationSchema?
+    /// Answers one request, calling `reply` exactly once, from any thread.
+    let respond: @Sendable (ProviderRequest, @escaping @Sendable (ProviderAnswer) -> Void) -> Void
+
+    init(
+        kind: String, configurationKind: ConfigurationKind, configurationName: String? = nil, schema: ConfigurationSchema? = nil,
+        respond: @escaping @Sendable (ProviderRequest, @escaping @Sendable (ProviderAnswer) -> Void) -> Void
+    ) {
+        self.kind = kind
+        self.configurationKind = configurationKind
+        self.configurationName = configurationName
+        self.schema = schema
+        self.respond = respond
+    }
+}
+
+/// What a provider answers, before it is encoded for the host.
+enum ProviderAnswer: Sendable {
+    case timeline(WireTimeline)
+    /// Options or recommendations.
+    case json(JSONValue)
+    case failure(String)
+}
+
+/// A request from the host, decoded from its C form.
+struct ProviderRequest: Sendable {
+    let kind: RequestKind
+    let family: WidgetFamily
+    let isPreview: Bool
+    let displaySize: CGSize
+    let configuration: String
+    /// For options: the parameter's name.
+    var parameter: String? = nil
+    /// What the host renders for (ABI 1.4); light, full colour, with the background from older hosts.
+    var colorScheme: ColorScheme = .light
+    var renderingMode: WidgetRenderingMode = .fullColor
+    var showsContainerBackground = true
+
+    var providerContext: TimelineProviderContext {
+        TimelineProviderContext(family: family, isPreview: isPreview, displaySize: displaySize)
+    }
+
+    var environment: EnvironmentValues {
+        var environment = EnvironmentValues()
+        environment.widgetFamily = family
+        environment.colorScheme = colorScheme
+        environment.widgetRenderingMode = renderingMode
+        environment.showsWidgetContainerBackground = showsContainerBackground
+        if kind == .placeholder { environment.redactionReasons = .placeholder }
+        return environment
+    }
+
+    /// Evaluates the content closure for one entry in this request's family, as WidgetKit does.
+    func render<Entry: TimelineEntry, Content: View>(_ entry: Entry, _ content: (Entry) -> Content) -> WireEntry {
+        var root = ViewResolver.root(of: content(entry), in: environment)
+        if kind == .placeholder { root.modifiers.append(ViewModifierNode("redacted", .string("placeholder"))) }
+        return WireEntry(
+            date: entry.date.timeIntervalSince1970,
+            relevance: entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) },
+            view: root)
+    }
+}
+
+extension ProviderRequest {
+    /// A placeholder's or snapshot's answer: one entry, no policy.
+    func renderAlone<Entry: TimelineEntry, Content: View>(_ entry: Entry, _ content: (Entry) -> Content) -> WireTimeline {
+        WireTimeline(entries: [render(entry, content)], policy: nil)
+    }
+
+    func render<Entry: TimelineEntry, Content: View>(_ timeline: Timeline<Entry>, _ content: (Entry) -> Content) -> WireTimeline {
+        WireTimeline(entries: timeline.entries.map { render($0, content) }, policy: timeline.policy.wire)
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import WidgetSupport
+import WidgetTimelines
+import WidgetWire
+
+/// `widgets run`'s live view: every instance's box, laid out in a grid as wide as the terminal,
+/// redrawn when what an instance shows changes, and every second while a box shows a timer, a
+/// relative date or a countdown, without asking any provider.
+///
+/// Each frame is compared with the last, cell by cell, and only the cells that changed are written
+/// (a cursor move, then the cells): a ticking timer costs the few cells of its digits.
+public final class Dashboard: @unchecked Sendable {
+    public let renderer: TerminalRenderer
+    public let clock: WidgetClock
+    public let dates: DateText
+    /// The terminal's width in columns.
+    public var width: Int {
+        didSet { if width != oldValue { lock.withLock { arranged = false } } }
+    }
+    private let write: @Sendable (String) -> Void
+    /// Where ticks redraw: off the clock's thread, which must never wait on a terminal.
+    private let queue: DispatchQueue?
+    private let lock = NSLock()
+    /// A line under the boxes: the host's latest message (a bundle loaded, a refusal).
+    private var message: String?
+    private var panels: [String: Panel] = [:]
+    private var screen: [[TerminalRenderer.StyledCell]] = []
+    private var tick: ScheduledAction?
+    private var tickDate: Date?
+    /// Cells written so far: for tests and the benchmark.
+    public private(set) var cellsWritten = 0
+
+    /// A cell of the terminal's own background, between and beside boxes.
+    static let blank = TerminalRenderer.StyledCell(background: false)
+
+    struct Panel {
+        var family: WidgetFamily
+        var title: String
+        var status: InstanceStatus?
+        /// The box as last drawn, kept while nothing in it can change: no new status, no live text.
+        var drawn: [[TerminalRenderer.StyledCell]]?
+        /// Whether its entry has text that changes by itself (a timer...): worked out once per status.
+        var isLive: Bool
+
+        init(family: WidgetFamily, title: String, status: InstanceStatus?) {
+            self.family = family
+            self.title = title
+            self.status = status
+            isLive = status?.entry.map { DateText.containsLive($0.view) } ?? false
+        }
+    }
+
+    public init(
+        renderer: TerminalRenderer, clock: WidgetClock, width: Int, dates: DateText = DateText(), queue: DispatchQueue? = nil,
+        write: @escaping @Sendable (String) -> Void
+    ) {
+        self.queue = queue
+        self.renderer = renderer
+        self.clock = clock
+        self.width = max(20, width)
+        self.dates = dates
+        self.write = write
+    }
+
+    /// Shows an instance (or updates its box) and redraws.
+    public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
+        lock.withLock {
+            let failure = status?.lastFailure
+            if let failure, failure != panels[id]?.status?.lastFailure { setMessage("\(id): \(failure)") }
+            // A new title is drawn in the box's top edge, in place; a new family changes its size.
+            if panels[id].map({ $0.family != family }) ?? true { arranged = false }
+            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
+        }
+        redraw()
+    }
+
+    /// Keeps only these instances' boxes (the others were removed).
+    public func retain(ids: Set<String>) {
+        let removed = lock.withLock {
+            let gone = panels.keys.filter { !ids.contains($0) }
+            for id in gone { panels[id] = nil }
+            if !gone.isEmpty { arranged = false }
+            return !gone.isEmpty
+        }
+        if removed { redraw() }
+    }
+
+    /// Shows `line` under the boxes, in place of the previous message.
+    public func post(_ line: String) {
+        lock.withLock { setMessage(line) }
+        redraw()
+    }
+
+    /// Called with the lock held.
+    private func setMessage(_ line: String) {
+        if line != message { arranged = false }
+        message = line
+    }
+
+    /// Draws the current frame, writes what changed, and sets the next tick if a box needs one.
+    ///
+    /// When the arrangement is the one drawn last (the same boxes, sizes and message), only the boxes
+    /// that may have changed are drawn again and compared, in place; otherwise the whole screen is.
+    public func redraw() {
+        // Written under the lock: two redraws on two threads must reach the terminal in the order
+        // their frames were compared, or the screen would no longer be what `screen` says.
+        lock.withLock {
+            let now = clock.now()
+            let changes: String
+            if arranged, !screen.isEmpty {
+                changes = redrawInPlace(now: now)
+            } else {
+                let next = compose(now: now)
+                arranged = true
+                changes = difference(from: screen, to: next)
+                screen = next
+            }
+            scheduleTick(now: now)
+            if !changes.isEmpty { write(changes) }
+        }
+    }
+
+    /// Forgets every drawn box, so the next frame lays out and draws all of them (a benchmark's full
+    /// frame; a change of appearance).
+    public func invalidate() {
+        lock.withLock {
+            for id in panels.keys { panels[id]?.drawn = nil }
+        }
+    }
+
+    /// Where each box's top-left cell is on the screen, from the last full compose.
+    private var positions: [String: (row: Int, column: Int)] = [:]
+    /// The ids in the order the last full compose placed them.
+    private var order: [String] = []
+    /// Whether the screen is arranged as now: no box added, removed or resized, no new message or
+    /// width since the last full compose. Cleared wherever one of those changes.
+    private var arranged = false
+
+    /// Draws again the boxes not kept from the last frame, and compares each with its place on the
+    /// screen.
+    private func redrawInPlace(now: Date) -> String {
+        var output = ""
+        for id in order where panels[id]!.drawn == nil {
+            guard let origin = positions[id] else { continue }
+            let box = self.box(id, now: now)
+            for (offset, row) in box.enumerated() {
+                let line = origin.row + offset
+                let columns = origin.column..<(origin.column + row.count)
+                guard line < screen.count, columns.upperBound <= screen[line].count, !Self.same(screen[line][columns], row) else { continue }
+                output += changedRuns(line: line, from: Array(screen[line][columns]), to: row, offset: origin.column)
+                screen[line].replaceSubrange(columns, with: row)
+            }
+        }
+        return output
+    }
+
+    /// Whether a stretch of the screen holds these cells, compared as memory: equal bytes are equal
+    /// cells. (Equal cells are equal bytes too, as a cell has no padding; were they not, the row
+    /// would only be compared again cell by cell, finding nothing to write.)
+    private static func same(_ cells: ArraySlice<TerminalRenderer.StyledCell>, _ row: [TerminalRenderer.StyledCell]) -> Bool {
+        guard cells.count == row.count else { return false }
+        guard !row.isEmpty else { return true }
+        return cells.withUnsafeBytes { old in
+            row.withUnsafeBytes { new in memcmp(old.baseAddress!, new.baseAddress!, new.count) == 0 }
+        }
+    }
+
+    /// The whole screen, for a first draw or a test: every row encoded.
+    public var text: String {
+        lock.withLock { screen.map(renderer.encode).joined(separator: "\n") }
+    }
+
+    // MARK: Frames
+
+    /// The boxes in id order, left to right, wrapping at the terminal's width, one column apart.
+    func compose(now: Date) -> [[TerminalRenderer.StyledCell]] {
+        var rows: [[TerminalRenderer.StyledCell]] = []
+        var line: [[[TerminalRenderer.StyledCell]]] = []
+        var lineIDs: [String] = []
+        var lineWidth = 0
+        positions = [:]
+        order = panels.keys.sorted()
+        func flushLine() {
+            var column = 0
+            for (id, box) in zip(lineIDs, line) {
+                positions[id] = (rows.count, column)
+                column += (box.first?.count ?? 0) + 1
+            }
+            lineIDs = []
+            let height = line.map(\.count).max() ?? 0
+            for row in 0..<height {
+                var cells: [TerminalRenderer.StyledCell] = []
+                for (index, box) in line.enumerated() {
+                    if index > 0 { cells.append(Self.blank) }
+                    let boxWidth = box.first?.count ?? 0
+                    cells += row < box.count ? box[row] : Array(repeating: Self.blank, count: boxWidth)
+                }
+                rows.append(cells)
+            }
+            line = []
+            lineWidth = 0
+        }
+        for id in order {
+            let box = self.box(id, now: now)
+            let boxWidth = box.first?.count ?? 0
+            if !line.isEmpty, lineWidth + 1 + boxWidth > width { flushLine() }
+            lineWidth += (line.isEmpty ? 0 : 1) + boxWidth
+            line.append(box)
+            lineIDs.append(id)
+        }
+        flushLine()
+        if let message {
+            rows.append([])
+            rows.append(
+                TerminalText.cells(String(message.prefix(width))).map {
+                    TerminalRenderer.StyledCell(text: $0.text, color: "secondary", background: false, isContinuation: $0.isContinuation)
+                })
+        }
+        // Every row as wide as the widest, so a shorter frame clears what a longer one left.
+        let columns = rows.map(\.count).max() ?? 0
+        return rows.map { $0 + Array(repeating: Self.blank, count: columns - $0.count) }
+    }
+
+    /// A panel's box: as kept from the last frame, or drawn now (and kept, when nothing in it can
+    /// change until its status does).
+    private func box(_ id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
+        let panel = panels[id]!
+        if let drawn = panel.drawn { return drawn }
+        let box = grid(for: panel, id: id, now: now)
+        if !panel.isLive { panels[id]?.drawn = box }
+        return box
+    }
+
+    func grid(for panel: Panel, id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
+        let title = "\(id) · \(panel.title)"
+        guard let status = panel.status else { return renderer.messageGrid("waiting…", family: panel.family, title: title) }
+        switch status.phase {
+        case .bundleMissing: return renderer.messageGrid("bundle missing", family: panel.family, title: title)
+        case .loading: return renderer.messageGrid(status.lastFailure.map { "failed: \($0)" } ?? "loading…", family: panel.family, title: title)
+        case .showing:
+            guard let entry = status.entry else { return renderer.messageGrid("no entry", family: panel.family, title: title) }
+            // A failure beside the last good entry is not silent: the box's bottom edge says so, and
+            // the message line below the boxes has it whole.
+            return renderer.grid(
+                entry.view, family: panel.family, title: title, now: now, dates: dates, invalidated: status.invalidated,
+                footer: status.lastFailure.map { _ in "failed" })
+        }
+    }
+
+    /// Escape sequences that turn `old` into `new`: for each run of changed cells in a row, a cursor
+    /// move and the cells. A frame of another height is drawn whole.
+    func difference(from old: [[TerminalRenderer.StyledCell]], to new: [[TerminalRenderer.StyledCell]]) -> String {
+        var output = ""
+        if old.count != new.count || old.first?.count != new.first?.count {
+            output += "\u{1B}[H\u{1B}[2J"
+            for (index, row) in new.enumerated() {
+                output += "\u{1B}[\(index + 1);1H" + renderer.encode(row)
+                cellsWritten += row.count
+            }
+            return output
+        }
+        for (index, (before, after)) in zip(old, new).enumerated() where before != after {
+            output += changedRuns(line: index, from: before, to: after, offset: 0)
+        }
+        return output
+    }
+
+    /// For each run of changed cells between two versions of (part of) a screen line: a cursor move
+    /// and the cells. `offset` is the screen column of the part's first cell.
+    func changedRuns(line: Int, from before: [TerminalRenderer.StyledCell], to after: [TerminalRenderer.StyledCell], offset: Int) -> String {
+        var output = ""
+        var column = 0
+        while column < after.count {
+            guard before[column] != after[column] else {
+                column += 1
+                continue
+            }
+            // A run of changed cells; a wide character's continuation goes with its first half.
+            var start = column
+            while start > 0, after[start].isContinuation { start -= 1 }
+            var end = column
+            while end < after.count, before[end] != after[end] || after[end].isContinuation { end += 1 }
+            let run = Array(after[start..<end])
+            // Cells are screen columns: a wide character's second half is a cell of its own.
+            output += "\u{1B}[\(line + 1);\(offset + start + 1)H" + renderer.encode(run)
+            cellsWritten += run.count
+            column = end
+        }
+        return output
+    }
+
+    // MARK: Ticking
+
+    /// A tick at the next whole second while any shown entry has live text; none otherwise.
+    private func scheduleTick(now: Date) {
+        let live = panels.values.contains(where: \.isLive)
+        guard live else {
+            tick?.cancel()
+            tick = nil
+            tickDate = nil
+            return
+        }
+        let next = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + 0.000_001).rounded(.down) + 1)
+        if let tickDate, tickDate <= next, tick != nil { return }
+        tick?.cancel()
+        tickDate = next
+        let queue = self.queue
+        tick = clock.schedule(at: next) { [weak self] in
+            guard let self else { return }
+            self.lock.withLock {
+                self.tick = nil
+                self.tickDate = nil
+            }
+            if let queue { queue.async { self.redraw() } } else { self.redraw() }
+        }
+    }
+}

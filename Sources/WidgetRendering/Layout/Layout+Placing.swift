@@ -1,0 +1,149 @@
+import Foundation
+import WidgetWire
+
+extension Layout {
+    // MARK: Placing
+
+    func place(_ tree: Tree, _ node: Int, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
+        switch tree.kinds[node] {
+        case .text(let index):
+            let run = tree.texts[index]
+            let style = run.style
+            let lines = wrap(run, Proposal(width: rect.width, height: rect.height))
+            let height = metrics.lineHeight(style)
+            // Text on its one line was measured when it was sized.
+            let whole = lines.count == 1 && lines[0] == run.text ? oneLine(run).width : nil
+            for (index, line) in lines.enumerated() {
+                let width = min(rect.width, whole ?? metrics.width(of: line, style: style))
+                let x: Double
+                switch style.alignment {
+                case "center": x = rect.x + metrics.snap((rect.width - width) / 2)
+                case "trailing": x = rect.x + rect.width - width
+                default: x = rect.x
+                }
+                elements.append(
+                    PlacedElement(
+                        rect: LayoutRect(x: x, y: rect.y + Double(index) * height, width: width, height: height),
+                        content: .text(line, style)))
+            }
+        case .spacer:
+            break
+        case .divider:
+            elements.append(PlacedElement(rect: rect, content: .rule(horizontal: axis != .horizontal)))
+        case .padding(let top, let leading, let bottom, let trailing, let content):
+            place(
+                tree, content,
+                LayoutRect(
+                    x: rect.x + leading, y: rect.y + top, width: max(0, rect.width - leading - trailing),
+                    height: max(0, rect.height - top - bottom)),
+                axis: axis, into: &elements)
+        case .zstack(let alignment, let children):
+            for position in children {
+                let child = tree.children[position]
+                let size = self.size(tree, child, Proposal(width: rect.width, height: rect.height), axis: nil)
+                place(tree, child, aligned(size, in: rect, alignment), axis: nil, into: &elements)
+            }
+        case .bar(let fraction, let style):
+            var tint = "accent"
+            if case .color(let color) = drawn(.color("accent"), tree.styles[style]) { tint = color }
+            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tint)))
+        case .background(let paint, let content):
+            let paint = tree.paints[paint]
+            if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }
+            place(tree, content, rect, axis: axis, into: &elements)
+        case .behind(let alignment, let content, let background):
+            let size = self.size(tree, background, Proposal(width: rect.width, height: rect.height), axis: nil)
+            place(tree, background, aligned(size, in: rect, alignment), axis: nil, into: &elements)
+            place(tree, content, rect, axis: axis, into: &elements)
+        case .shape(let shape, let paint):
+            let paint = tree.paints[paint]
+            if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, tree.shapes[shape]))) }
+        case .fits(let horizontal, let vertical, let children):
+            if let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, Proposal(width: rect.width, height: rect.height)) {
+                place(tree, chosen, rect, axis: axis, into: &elements)
+            }
+        case .frame(let frame, let content):
+            let frame = tree.frames[frame]
+            let inner = frameSize(tree, frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
+            place(tree, content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
+        case .stack(let stackAxis, let alignment, let spacing, let children):
+            let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height))
+            let gap = children.count > 1 ? gapLength(stackAxis, spacing, count: 2) : 0
+            var cursor = stackAxis == .vertical ? rect.y : rect.x
+            for offset in 0..<children.count {
+                let size = tree.stacked[start + offset]
+                // Along the axis at the cursor; across it by the stack's alignment.
+                let slot =
+                    stackAxis == .vertical
+                    ? LayoutRect(x: rect.x, y: cursor, width: rect.width, height: size.height)
+                    : LayoutRect(x: cursor, y: rect.y, width: size.width, height: rect.height)
+                let childRect = aligned(size, in: slot, alignment)
+                cursor += (stackAxis == .vertical ? size.height : size.width) + gap
+                place(tree, tree.children[children.lowerBound + offset], childRect, axis: stackAxis, into: &elements)
+            }
+        }
+    }
+
+    /// How full a progress view or gauge is at `now`, 0 to 1; nil for an indeterminate one.
+    static func fraction(of view: ViewNode, now: Date) -> Double? {
+        func clamped(_ value: Double) -> Double { value.isFinite ? min(1, max(0, value)) : 0 }
+        if view.view == "gauge", let value = view["value"]?.numberValue, let low = view["min"]?.numberValue,
+            let high = view["max"]?.numberValue, high > low
+        {
+            return clamped((value - low) / (high - low))
+        }
+        if let interval = view["timerInterval"]?.arrayValue?.compactMap(\.numberValue), interval.count == 2, interval[1] > interval[0] {
+            let passed = clamped((now.timeIntervalSince1970 - interval[0]) / (interval[1] - interval[0]))
+            return view["countsDown"]?.boolValue == false ? passed : 1 - passed
+        }
+        guard let value = view["value"]?.numberValue else { return nil }
+        let total = view["total"]?.numberValue ?? 1
+        return total > 0 ? clamped(value / total) : 0
+    }
+
+    /// Where a view goes in the space it is given, along each axis: read once from an alignment
+    /// name (`topLeading`, `bottom`...; centre when there is none), not at every placing.
+    struct Alignment {
+        enum Place { case start, center, end }
+        var horizontal: Place
+        var vertical: Place
+
+        static let center = Alignment(horizontal: .center, vertical: .center)
+        static let leading = Alignment(horizontal: .start, vertical: .center)
+
+        init(horizontal: Place, vertical: Place) {
+            self.horizontal = horizontal
+            self.vertical = vertical
+        }
+
+        init(_ name: String?) {
+            guard let name, name != "center" else {
+                self = .center
+                return
+            }
+            // Letters of any case (`topLeading`, `TOPLEADING`), compared without making a copy.
+            func same(_ part: Substring.UTF8View, _ word: String) -> Bool {
+                part.count == word.utf8.count && zip(part, word.utf8).allSatisfy { $0 | 0x20 == $1 }
+            }
+            let bytes = Substring(name).utf8
+            func ends(_ word: String) -> Bool { same(bytes.suffix(word.utf8.count), word) }
+            func starts(_ word: String) -> Bool { same(bytes.prefix(word.utf8.count), word) }
+            horizontal = ends("leading") ? .start : ends("trailing") ? .end : .center
+            vertical = starts("top") ? .start : starts("bottom") ? .end : .center
+        }
+    }
+
+    /// `size` placed in `rect` by `alignment`.
+    func aligned(_ size: Size, in rect: LayoutRect, _ alignment: Alignment) -> LayoutRect {
+        func start(_ place: Alignment.Place, _ start: Double, _ room: Double, _ length: Double) -> Double {
+            switch place {
+            case .start: start
+            case .center: start + metrics.snap((room - length) / 2)
+            case .end: start + room - length
+            }
+        }
+        return LayoutRect(
+            x: start(alignment.horizontal, rect.x, rect.width, size.width), y: start(alignment.vertical, rect.y, rect.height, size.height),
+            width: size.width, height: size.height)
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import WidgetWire
+
+extension Layout {
+    // MARK: Sizing
+
+    /// A node's size for a proposal: measured once, then remembered.
+    func size(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
+        if case .text(let index) = tree.kinds[node] {
+            // Text's size depends on the width and on how many lines it may take, not on the height
+            // itself: stacks ask at several heights for each width, and the text is sized once.
+            let key = TextKey(width: proposal.width ?? .infinity, limit: lineCount(tree.texts[index], proposal))
+            if let known = tree.textSize(index, key) { return known }
+            let chosen = measure(tree, node, proposal, axis: axis)
+            tree.textSizes.insert(index, key, chosen)
+            return chosen
+        }
+        let key = ProposalKey(width: proposal.width, height: proposal.height, axis: axis)
+        if let known = tree.sizes.value(node, key) { return known }
+        let chosen = measure(tree, node, proposal, axis: axis)
+        tree.sizes.insert(node, key, chosen)
+        return chosen
+    }
+
+    func measure(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
+        switch tree.kinds[node] {
+        case .text(let index):
+            return textSize(tree.texts[index], proposal)
+        case .spacer(let minLength):
+            let minimum = minLength ?? 0
+            switch axis {
+            case .horizontal: return Size(width: max(metrics.horizontal(minimum), proposal.width ?? 0), height: 0)
+            case .vertical, nil: return Size(width: 0, height: max(metrics.vertical(minimum), proposal.height ?? 0))
+            }
+        case .divider:
+            switch axis {
+            case .horizontal: return Size(width: metrics.dividerThickness, height: proposal.height ?? 0)
+            case .vertical, nil: return Size(width: proposal.width ?? 0, height: metrics.dividerThickness)
+            }
+        case .padding(let top, let leading, let bottom, let trailing, let content):
+            let inner = Proposal(
+                width: proposal.width.map { max(0, $0 - leading - trailing) }, height: proposal.height.map { max(0, $0 - top - bottom) })
+            let size = self.size(tree, content, inner, axis: axis)
+            return Size(width: size.width + leading + trailing, height: size.height + top + bottom)
+        case .zstack(_, let children):
+            var size = Size(width: 0, height: 0)
+            for position in children {
+                let chosen = self.size(tree, tree.children[position], proposal, axis: nil)
+                size = Size(width: max(size.width, chosen.width), height: max(size.height, chosen.height))
+            }
+            return size
+        case .background(_, let content), .behind(_, let content, _):
+            return size(tree, content, proposal, axis: axis)
+        case .shape:
+            // All it is offered, however much (so a stack sizes it after its text, as the most
+            // flexible); asked for its ideal size, SwiftUI's 10 points.
+            return Size(
+                width: proposal.width ?? max(1, metrics.snap(metrics.horizontal(10))),
+                height: proposal.height ?? max(1, metrics.snap(metrics.vertical(10))))
+        case .fits(let horizontal, let vertical, let children):
+            guard let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
+            return size(tree, chosen, proposal, axis: axis)
+        case .bar:
+            // As wide as offered (a default width when asked for its ideal), one bar high.
+            let width = proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? metrics.snap(metrics.horizontal(100))
+            return Size(width: width, height: metrics.barThickness)
+        case .frame(let frame, let content):
+            return frameSize(tree, tree.frames[frame], content, proposal, axis: axis).outer
+        case .stack(let stackAxis, _, let spacing, let children):
+            let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, proposal)
+            var (along, across) = (0.0, 0.0)
+            for offset in 0..<children.count {
+                let size = tree.stacked[start + offset]
+                along += stackAxis == .vertical ? size.height : size.width
+                across = max(across, stackAxis == .vertical ? size.width : size.height)
+            }
+            along += gapLength(stackAxis, spacing, count: children.count)
+            return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
+        }
+    }
+
+    func textSize(_ run: TextRun, _ proposal: Proposal) -> Size {
+        if let size = wordSize(run, proposal) { return size }
+        let (text, style) = (run.text, run.style)
+        let lines = wrap(run, proposal)
+        let width = lines.count == 1 && lines[0] == text ? oneLine(run).width : lines.map { metrics.width(of: $0, style: style) }.max() ?? 0
+        return Size(width: width, height: Double(lines.count) * run.lineHeight)
+    }
+
+    /// A frame's own size and its content's, as SwiftUI sizes `frame`: a fixed frame proposes its
+    /// lengths and takes them; a flexible one proposes the offer within its bounds, and takes the
+    /// content's size within them, or all it is offered up to an infinite maximum.
+    func frameSize(_ tree: Tree, _ frame: Frame, _ content: Int, _ proposal: Proposal, axis: Axis?) -> (outer: Size, inner: Size) {
+        if frame.isFixed {
+            let inner = size(tree, content, Proposal(width: frame.width ?? proposal.width, height: frame.height ?? proposal.height), axis: axis)
+            return (Size(width: frame.width ?? inner.width, height: frame.height ?? inner.height), inner)
+        }
+        func clamp(_ value: Double?, _ low: Double?, _ high: Double?) -> Double? {
+            guard var value else { return nil }
+            if let low { value = max(value, low) }
+            if let high { value = min(value, high) }
+            return value
+        }
+        let inner = size(
+            tree, content, Proposal(width: clamp(proposal.width, frame.minWidth, frame.maxWidth), height: clamp(proposal.height, frame.minHeight, frame.maxHeight)),
+            axis: axis)
+        func outer(_ child: Double, _ offered: Double?, _ low: Double?, _ high: Double?) -> Double {
+            var length = child
+            if let high, let offered, offered.isFinite, high > child { length = min(high, max(child, offered)) }
+            if let low { length = max(length, low) }
+            if let high { length = min(length, high) }
+            return length.isFinite ? length : child
+        }
+        return (
+            Size(
+                width: outer(inner.width, proposal.width, frame.minWidth, frame.maxWidth),
+                height: outer(inner.height, proposal.height, frame.minHeight, frame.maxHeight)),
+            inner
+        )
+    }
+
+    /// The child `ViewThatFits` shows for a proposal: the first whose ideal size (unconstrained along
+    /// the axes it checks) fits the proposal along them, else the last.
+    func fitting(_ tree: Tree, _ children: Range<Int>, horizontal: Bool, vertical: Bool, _ proposal: Proposal) -> Int? {
+        let ideal = Proposal(width: horizontal ? nil : proposal.width, height: vertical ? nil : proposal.height)
+        for position in children {
+            let child = tree.children[position]
+            let size = self.size(tree, child, ideal, axis: nil)
+            if (!horizontal || size.width <= (proposal.width ?? .infinity)) && (!vertical || size.height <= (proposal.height ?? .infinity)) {
+                return child
+            }
+        }
+        return children.isEmpty ? nil : tree.children[children.upperBound - 1]
+    }
+
+    func gapLength(_ axis: Axis, _ spacing: Double?, count: Int) -> Double {
+        guard count > 1 else { return 0 }
+        let gap =
+            spacing.map { metrics.snap(axis == .vertical ? metrics.vertical($0) : metrics.horizontal($0)) }
+            ?? (axis == .vertical ? metrics.defaultSpacing.vertical : metrics.defaultSpacing.horizontal)
+        return gap * Double(count - 1)
+    }
+
+    /// SwiftUI's stack layout: each child is offered an equal share of what is left along the axis,
+    /// the least flexible first (those that can take the least extra), so rigid content gets what it
+    /// needs and spacers the rest. The children's sizes go into `tree.stacked`, in order, from the
+    /// place it returns (remembered per proposal: placing asks again).
+    func stackSizes(_ tree: Tree, _ node: Int, _ axis: Axis, spacing: Double?, _ children: Range<Int>, _ proposal: Proposal) -> Int {
+        let key = ProposalKey(width: proposal.width, height: proposal.height, axis: axis)
+        if let known = tree.stackedAt.value(node, key) { return known }
+        let start = tree.stacked.count
+        tree.stacked.append(contentsOf: repeatElement(Size(width: 0, height: 0), count: children.count))
+        stackSizes(tree, axis, spacing: spacing, children, proposal, into: start)
+        tree.stackedAt.insert(node, key, start)
+        return start
+    }
+
+    func stackSizes(_ tree: Tree, _ axis: Axis, spacing: Double?, _ children: Range<Int>, _ proposal: Proposal, into start: Int) {
+        let gaps = gapLength(axis, spacing, count: children.count)
+        func along(_ size: Size) -> Double { axis == .vertical ? size.height : size.width }
+        func offer(_ length: Double?) -> Proposal {
+            axis == .vertical ? Proposal(width: proposal.width, height: length) : Proposal(width: length, height: proposal.height)
+        }
+        func isSpacer(_ child: Int) -> Bool {
+            if case .spacer = tree.kinds[child] { return true }
+            return false
+        }
+        guard let total = axis == .vertical ? proposal.height : proposal.width else {
+            for offset in 0..<children.count {
+                tree.stacked[start + offset] = size(tree, tree.children[children.lowerBound + offset], offer(nil), axis: axis)
+            }
+            return
+        }
+        // Spacers come last, as in SwiftUI: the other children are sized first, with the spacers'
+        // minimum lengths held back, and the spacers share what is left.
+        var reserved = 0.0
+        var spacers = 0
+        withUnsafeTemporaryAllocation(of: (flexibility: Double, offset: Int).self, capacity: children.count) { buffer in
+            var count = 0
+            for offset in 0..<children.count {
+                let child = tree.children[children.lowerBound + offset]
+                if isSpacer(child) {
+                    reserved += along(size(tree, child, offer(0), axis: axis))
+                    spacers += 1
+                } else {
+                    buffer.initializeElement(at: count, to: (0, offset))
+                    count += 1
+                }
+            }
+            var order = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            // The least flexible first; with one child besides spacers, there is no order to find.
+            if count > 1 {
+                for position in 0..<count {
+                    let child = tree.children[children.lowerBound + order[position].offset]
+                    order[position].flexibility = along(size(tree, child, offer(.infinity), axis: axis)) - along(size(tree, child, offer(0), axis: axis))
+                }
+                order.sort { ($0.flexibility, $0.offset) < ($1.flexibility, $1.offset) }
+            }
+            var remaining = max(0, total - gaps - reserved)
+            for position in 0..<count {
+                let offset = order[position].offset
+                let share = metrics.snap(remaining / Double(count - position))
+                let chosen = size(tree, tree.children[children.lowerBound + offset], offer(share), axis: axis)
+                tree.stacked[start + offset] = chosen
+                remaining = max(0, remaining - along(chosen))
+            }
+            remaining += reserved
+            var position = 0
+            for offset in 0..<children.count where spacers > 0 {
+                let child = tree.children[children.lowerBound + offset]
+                guard isSpacer(child) else { continue }
+                let share = metrics.snap(remaining / Double(spacers - position))
+                let chosen = size(tree, child, offer(share), axis: axis)
+                tree.stacked[start + offset] = chosen
+                remaining = max(0, remaining - along(chosen))
+                position += 1
+            }
+            order.deinitialize()
+        }
+    }
+}

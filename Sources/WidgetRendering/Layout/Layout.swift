@@ -1,0 +1,60 @@
+import Foundation
+import WidgetWire
+
+/// Sizes and places a view tree the way SwiftUI does for these views: a parent proposes a size, the
+/// child chooses its own, and the parent places it. Stacks offer their children the space left, the
+/// least flexible first, so spacers take what remains; text wraps at the width it is offered and
+/// truncates with "…" where its height or `lineLimit` runs out.
+public struct Layout: Sendable {
+    public let metrics: any LayoutMetrics
+    /// The moment drawn: self-updating dates and timers are formatted for it.
+    public let now: Date
+    public let dates: DateText
+
+    /// What the views were built for and are drawn in: colours follow its rendering mode.
+    public let environment: RenderingEnvironment
+    /// Drawn as on a locked device: privacy-sensitive views are redacted.
+    public let isLocked: Bool
+    /// An interaction's reload is pending: invalidatable content is drawn as stale (secondary).
+    public let isInvalidated: Bool
+
+    public init(
+        metrics: any LayoutMetrics, now: Date = Date(), dates: DateText = DateText(), environment: RenderingEnvironment = RenderingEnvironment(),
+        isLocked: Bool = false, isInvalidated: Bool = false
+    ) {
+        self.metrics = metrics
+        self.now = now
+        self.dates = dates
+        self.environment = environment
+        self.isLocked = isLocked
+        self.isInvalidated = isInvalidated
+    }
+
+    /// The widget's container background as drawn: none where the environment hides it (the Lock
+    /// Screen) or the system replaces it (accented mode), or for the clear colour.
+    public func containerBackground(of root: ViewNode) -> Paint? {
+        guard environment.showsContainerBackground, environment.renderingMode == .fullColor,
+            let paint = root.modifier("containerBackground").flatMap(Paint.init), !paint.isClear
+        else { return nil }
+        return paint
+    }
+
+    /// Lays out `root` in a widget of `size`, centred as a widget's content is.
+    public func place(_ root: ViewNode, in size: (width: Double, height: Double)) -> [PlacedElement] {
+        var style = TextStyle()
+        if root.modifier("redacted")?.stringValue == "placeholder" { style.redacted = true }
+        let tree = Tree.pool.take()
+        defer { Tree.pool.give(tree) }
+        let node = prepare(root, inherited: style, into: tree)
+        tree.makeMemos()
+        let proposal = Proposal(width: size.width, height: size.height)
+        let chosen = self.size(tree, node, proposal, axis: nil)
+        var elements: [PlacedElement] = []
+        elements.reserveCapacity(tree.kinds.count)
+        let rect = LayoutRect(
+            x: metrics.snap((size.width - chosen.width) / 2), y: metrics.snap((size.height - chosen.height) / 2),
+            width: chosen.width, height: chosen.height)
+        place(tree, node, rect, axis: nil, into: &elements)
+        return elements
+    }
+}

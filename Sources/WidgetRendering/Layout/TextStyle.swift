@@ -1,0 +1,123 @@
+import WidgetWire
+
+/// What text inherits from the modifiers of its ancestors: font, weight, colour, redaction.
+public struct TextStyle: Equatable, Sendable {
+    /// The values, shared by copies until one of them changes: a style is copied into every text
+    /// of a layout and every line it places, and a copy is then one reference to count, not one
+    /// for each of its strings.
+    private struct Values: Equatable {
+        var font = "body"
+        var size: Double?
+        var bold = false
+        var color: String?
+        var gradient: LinearGradientPaint?
+        var redacted = false
+        var link: String?
+        var alignment = "leading"
+        var accentable = false
+        var privacySensitive = false
+        var redactsPrivacy = false
+        var invalidatable = false
+    }
+
+    private final class Box: @unchecked Sendable {
+        // Changed only through a style that holds the one reference to it (`change`).
+        var values: Values
+        init(_ values: Values) { self.values = values }
+        static let standard = Box(Values())
+    }
+
+    private var box: Box
+
+    private mutating func change(_ body: (inout Values) -> Void) {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.values) }
+        body(&box.values)
+    }
+
+    public static func == (lhs: TextStyle, rhs: TextStyle) -> Bool {
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+    }
+
+    /// A text style name (`body`, `headline`...) or nil with `size` for a fixed size.
+    public var font: String {
+        get { box.values.font }
+        set { change { $0.font = newValue } }
+    }
+    public var size: Double? {
+        get { box.values.size }
+        set { change { $0.size = newValue } }
+    }
+    public var bold: Bool {
+        get { box.values.bold }
+        set { change { $0.bold = newValue } }
+    }
+    /// A colour name (`red`, `secondary`...) or `#rrggbb`; nil for the primary colour.
+    public var color: String? {
+        get { box.values.color }
+        set { change { $0.color = newValue } }
+    }
+    /// A gradient the text is painted with, across each line's bounds (`foregroundStyle`); it
+    /// takes the place of `color`.
+    public var gradient: LinearGradientPaint? {
+        get { box.values.gradient }
+        set { change { $0.gradient = newValue } }
+    }
+    /// Set on a placeholder's tree: text is drawn as bars, as iOS redacts it.
+    public var redacted: Bool {
+        get { box.values.redacted }
+        set { change { $0.redacted = newValue } }
+    }
+    /// The destination of the `Link` this text is inside, if any.
+    public var link: String? {
+        get { box.values.link }
+        set { change { $0.link = newValue } }
+    }
+    /// How wrapped lines line up: `leading`, `center` or `trailing`.
+    public var alignment: String {
+        get { box.values.alignment }
+        set { change { $0.alignment = newValue } }
+    }
+    /// Marked `widgetAccentable`: in the accent colour when the widget is drawn accented.
+    public var accentable: Bool {
+        get { box.values.accentable }
+        set { change { $0.accentable = newValue } }
+    }
+    /// Marked `privacySensitive`: redacted on a locked device or under `redacted(reason: .privacy)`.
+    public var privacySensitive: Bool {
+        get { box.values.privacySensitive }
+        set { change { $0.privacySensitive = newValue } }
+    }
+    /// Under `redacted(reason: .privacy)`.
+    public var redactsPrivacy: Bool {
+        get { box.values.redactsPrivacy }
+        set { change { $0.redactsPrivacy = newValue } }
+    }
+    /// Marked `invalidatableContent`: shown as stale while an interaction's reload is pending.
+    public var invalidatable: Bool {
+        get { box.values.invalidatable }
+        set { change { $0.invalidatable = newValue } }
+    }
+
+    public init() { box = Box.standard }
+
+    /// The size in points of the font, as iOS's text styles are at the default Dynamic Type size.
+    public var points: Double {
+        if let size { return size }
+        switch font {
+        case "largeTitle": return 34
+        case "title": return 28
+        case "title2": return 22
+        case "title3": return 20
+        case "headline", "body": return 17
+        case "callout": return 16
+        case "subheadline": return 15
+        case "footnote": return 13
+        case "caption": return 12
+        case "caption2": return 11
+        default: return 17
+        }
+    }
+
+    /// Headlines are semibold on iOS: bold wherever weight is shown.
+    public var isBold: Bool { bold || font == "headline" }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import WidgetWire
+
+/// iOS's system colours, light and dark, as RGB.
+public enum SystemColors {
+    /// The names, in a fixed order: `CellColor` holds a colour by its place here.
+    static let names: [String] = named.keys.sorted()
+    static let index: [String: Int] = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) })
+
+    static let named: [String: (light: (Int, Int, Int), dark: (Int, Int, Int))] = [
+        "primary": ((0, 0, 0), (255, 255, 255)),
+        "secondary": ((110, 110, 115), (152, 152, 159)),
+        "separator": ((198, 198, 200), (84, 84, 88)),
+        "redacted": ((209, 209, 214), (72, 72, 74)),
+        "accent": ((0, 122, 255), (10, 132, 255)),
+        "black": ((0, 0, 0), (0, 0, 0)),
+        "white": ((255, 255, 255), (255, 255, 255)),
+        "gray": ((142, 142, 147), (142, 142, 147)),
+        "red": ((255, 59, 48), (255, 69, 58)),
+        "orange": ((255, 149, 0), (255, 159, 10)),
+        "yellow": ((255, 204, 0), (255, 214, 10)),
+        "green": ((52, 199, 89), (48, 209, 88)),
+        "mint": ((0, 199, 190), (99, 230, 226)),
+        "teal": ((48, 176, 199), (64, 200, 224)),
+        "cyan": ((50, 173, 230), (100, 210, 255)),
+        "blue": ((0, 122, 255), (10, 132, 255)),
+        "indigo": ((88, 86, 214), (94, 92, 230)),
+        "purple": ((175, 82, 222), (191, 90, 242)),
+        "pink": ((255, 45, 85), (255, 55, 95)),
+        "brown": ((162, 132, 94), (172, 142, 104)),
+        // Nothing: where a colour must be given (a gradient's stop, text), the background shows.
+        "clear": ((255, 255, 255), (28, 28, 30)),
+    ]
+
+    /// A colour name or `#rrggbb` as RGB; an unknown name is the primary colour.
+    public static func rgb(_ color: String, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+        if color.hasPrefix("#"), color.count == 7, let value = Int(color.dropFirst(), radix: 16) {
+            return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+        }
+        let pair = named[color] ?? named["primary"]!
+        return appearance == .light ? pair.light : pair.dark
+    }
+
+    /// RGB as `#rrggbb`.
+    public static func hex(_ rgb: (Int, Int, Int)) -> String {
+        func two(_ value: Int) -> String {
+            let digits = String(value, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        return "#" + two(rgb.0) + two(rgb.1) + two(rgb.2)
+    }
+
+    /// A widget's background: iOS's system background.
+    public static func background(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+        appearance == .light ? (255, 255, 255) : (28, 28, 30)
+    }
+
+    /// The nearest colour of xterm's 256: the 6×6×6 cube or the grey ramp, whichever is closer.
+    public static func xterm256(_ red: Int, _ green: Int, _ blue: Int) -> Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func nearest(_ value: Int) -> Int { levels.indices.min { abs(levels[$0] - value) < abs(levels[$1] - value) }! }
+        let (r, g, b) = (nearest(red), nearest(green), nearest(blue))
+        let cube = (levels[r], levels[g], levels[b])
+        let grey = min(23, max(0, ((red + green + blue) / 3 - 8 + 5) / 10))
+        let greyValue = 8 + grey * 10
+        func distance(_ c: (Int, Int, Int)) -> Int {
+            (c.0 - red) * (c.0 - red) + (c.1 - green) * (c.1 - green) + (c.2 - blue) * (c.2 - blue)
+        }
+        return distance((greyValue, greyValue, greyValue)) < distance(cube) ? 232 + grey : 16 + 36 * r + 6 * g + b
+    }
+}

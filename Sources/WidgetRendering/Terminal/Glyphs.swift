@@ -1,0 +1,47 @@
+import Foundation
+
+/// A cell's character as a number: its scalar when it has one alone, else its place in a table of
+/// the characters of several scalars seen so far (emoji sequences, combined marks), which only grows.
+enum Glyphs {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var texts: [String] = []
+    nonisolated(unsafe) private static var codes: [String: UInt32] = [:]
+    static let tableFlag: UInt32 = 0x8000_0000
+
+    static func code(_ character: Character) -> UInt32 {
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first { return scalar.value }
+        return interned(String(character))
+    }
+
+    /// The code of a cell's text: one character, or none ("").
+    static func code(_ text: String) -> UInt32 {
+        guard let character = text.first else { return 0 }
+        return code(character)
+    }
+
+    private static func interned(_ text: String) -> UInt32 {
+        lock.withLock {
+            if let known = codes[text] { return known }
+            let code = tableFlag | UInt32(texts.count)
+            texts.append(text)
+            codes[text] = code
+            return code
+        }
+    }
+
+    static func text(_ code: UInt32) -> String {
+        var text = ""
+        append(code, to: &text)
+        return text
+    }
+
+    static func append(_ code: UInt32, to text: inout String) {
+        if code == 0 { return }
+        if code & tableFlag != 0 {
+            text += lock.withLock { texts[Int(code & ~tableFlag)] }
+        } else if let scalar = Unicode.Scalar(code) {
+            text.unicodeScalars.append(scalar)
+        }
+    }
+}

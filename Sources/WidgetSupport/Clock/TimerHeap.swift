@@ -1,0 +1,49 @@
+import Foundation
+
+/// A clock's timers: a binary heap by date (then by the order they were set). A cancelled timer
+/// stays until it reaches the top, where the next `add` or look at the top drops it, or until
+/// cancelled ones have doubled the heap since it was last swept.
+struct TimerHeap {
+    private var heap = MinHeap<ScheduledAction>()
+    private var sequence: UInt64 = 0
+    /// The size past which the heap is swept of cancelled timers.
+    private var sweepAbove = 1024
+
+    /// Timers held, cancelled ones not yet dropped included.
+    var count: Int { heap.count }
+
+    /// Timers neither cancelled nor run; counted one by one.
+    var pendingCount: Int { heap.elements.count { !$0.isCancelledOrDone } }
+
+    mutating func add(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
+        // Cancelled timers at the top go now, not at their dates: a request's deadline is
+        // cancelled by its answer, so one request after another would otherwise pile them up
+        // until the next sweep, at the cost of every push.
+        dropCancelledTop()
+        sequence += 1
+        let timer = ScheduledAction(date: date, sequence: sequence, action: action)
+        heap.push(timer)
+        if heap.count > sweepAbove {
+            heap.removeAll { $0.isCancelledOrDone }
+            sweepAbove = max(1024, 2 * heap.count)
+        }
+        return timer
+    }
+
+    /// The earliest timer not cancelled, if any.
+    mutating func first() -> ScheduledAction? {
+        dropCancelledTop()
+        return heap.first
+    }
+
+    /// Takes the earliest timer not cancelled, if it is due at `date`.
+    mutating func popFirst(dueBy date: Date) -> ScheduledAction? {
+        guard let first = first(), first.date <= date else { return nil }
+        heap.popFirst()
+        return first
+    }
+
+    private mutating func dropCancelledTop() {
+        while let first = heap.first, first.isCancelledOrDone { heap.popFirst() }
+    }
+}

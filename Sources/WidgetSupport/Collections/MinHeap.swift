@@ -1,0 +1,52 @@
+/// An element of a `MinHeap`: `precedes` orders them, earliest first.
+package protocol HeapElement {
+    func precedes(_ other: Self) -> Bool
+}
+
+/// A binary min-heap in an array: the clock's timers and the timeline engine's due events.
+package struct MinHeap<Element: HeapElement> {
+    package private(set) var elements: [Element] = []
+
+    package init() {}
+
+    package var isEmpty: Bool { elements.isEmpty }
+    package var count: Int { elements.count }
+    package var first: Element? { elements.first }
+
+    package mutating func push(_ element: Element) {
+        elements.append(element)
+        var child = elements.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard elements[child].precedes(elements[parent]) else { break }
+            elements.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    @discardableResult
+    package mutating func popFirst() -> Element? {
+        guard !elements.isEmpty else { return nil }
+        let first = elements[0]
+        let last = elements.removeLast()
+        guard !elements.isEmpty else { return first }
+        elements[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < elements.count, elements[left].precedes(elements[smallest]) { smallest = left }
+            if right < elements.count, elements[right].precedes(elements[smallest]) { smallest = right }
+            guard smallest != parent else { return first }
+            elements.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+
+    /// Drops the elements `isStale` picks, keeping the rest a valid heap.
+    package mutating func removeAll(where isStale: (Element) -> Bool) {
+        elements.removeAll(where: isStale)
+        elements.sort { $0.precedes($1) }  // a sorted array is a valid heap
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import WidgetSupport
+import WidgetWire
+
+/// The system's half of WidgetKit: for each instance, request a timeline, show the latest entry
+/// whose date has come, switch to later entries at their dates without calling the provider, and
+/// request the next timeline when its policy, the budget, a request or a failure says so.
+///
+/// One timer on the injected clock, at the earliest due event of all instances: between events
+/// nothing runs. Events are kept in one heap, an entry per instance (its next entry switch or reload,
+/// whichever is earlier); an event superseded by a change is left in the heap and skipped.
+///
+/// Thread-safe. `fetch` and `observer` are called outside the engine's lock, on the thread that
+/// caused the call (the clock's, or a caller's); `fetch` may complete on any thread, at once or later.
+public final class TimelineEngine: @unchecked Sendable {
+    public typealias Completion = @Sendable (Result<FetchedTimeline, TimelineFailure>) -> Void
+    public typealias Fetch = @Sendable (EngineInstance, @escaping Completion) -> Void
+    public typealias Observer = @Sendable (_ id: String, _ status: InstanceStatus) -> Void
+
+    public let clock: WidgetClock
+    public let budget: ReloadBudget
+    let fetch: Fetch
+    let observer: Observer?
+    /// Where due events are processed and statuses reported, when given: off the clock's timer
+    /// thread, which serves every deadline in the process and must never wait on an observer.
+    let workQueue: DispatchQueue?
+
+    let lock = NSLock()
+    var records: [String: Record] = [:]
+    var slots: [Record?] = []
+    var freeSlots: [Int32] = []
+    var heap = MinHeap<Event>()
+    var staleEvents = 0
+    var stamp: UInt32 = 0
+    var requestNumber: UInt64 = 0
+    /// The date the clock's timer is set for, and the timer (nil while being set).
+    var armedDate: Double?
+    var armedToken: ScheduledAction?
+    var armSequence: UInt64 = 0
+    var count = Counters()
+
+    /// Backoff after a failed request: 30 s, doubling, at most an hour.
+    public static func retryDelay(afterFailures failures: Int) -> TimeInterval {
+        min(3600, 30 * pow(2, Double(max(0, min(failures - 1, 16)))))
+    }
+
+    /// `workQueue`: a serial queue for timer events and status reports (a host passes one); nil runs
+    /// them on the clock's thread and the caller's, as tests on a `ManualClock` want.
+    public init(
+        clock: WidgetClock, budget: ReloadBudget = .standard, workQueue: DispatchQueue? = nil, fetch: @escaping Fetch,
+        observer: Observer? = nil
+    ) {
+        self.clock = clock
+        self.budget = budget
+        self.workQueue = workQueue
+        self.fetch = fetch
+        self.observer = observer
+    }
+
+    // MARK: Instances
+
+    /// Starts hosting an instance: its first timeline is requested at once (outside the budget). An
+    /// instance of the same id is replaced.
+    public func add(_ instance: EngineInstance, bundleMissing: Bool = false) {
+        perform { now, work in
+            if let old = records[instance.id] { retire(old) }
+            let record = Record(instance: instance, slot: takeSlot())
+            slots[Int(record.slot)] = record
+            records[instance.id] = record
+            record.missing = bundleMissing
+            if !bundleMissing { record.pending = Pending(date: now, reason: .added) }
+            update(record, now: now, work: &work, notify: true)
+        }
+    }
+
+    /// Stops hosting an instance; a request under way for it is answered into nothing.
+    public func remove(id: String) {
+        perform { _, _ in
+            if let record = records[id] { retire(record) }
+        }
+    }
+
+    /// A changed configuration or family: the instance reloads at once, outside the budget.
+    public func update(_ instance: EngineInstance) {
+        perform { now, work in
+            guard let record = records[instance.id] else { return }
+            record.instance = instance
+            request(record, .configuration, now: now, work: &work)
+        }
+    }
+
+    /// Asks for a new timeline for one instance. False when there is no such instance.
+    @discardableResult
+    public func reload(id: String, reason: ReloadReason = .requested) -> Bool {
+        perform { now, work in
+            guard let record = records[id] else { return false }
+            request(record, reason, now: now, work: &work)
+            return true
+        }
+    }
+
+    /// An intent of this instance is being performed (a tap on a button): its entry is stale from
+    /// now until the reload that follows (`reload(id:reason: .interaction)`) ends, or
+    /// `interactionFailed(id:)` says none follows.
+    public func interactionBegan(id: String) {
+        perform { now, work in
+            guard let record = records[id], !record.missing, record.interaction == .none else { return }
+            record.interaction = .performing
+            update(record, now: now, work: &work, notify: true)
+        }
+    }
+
+    /// The intent could not be performed: no reload follows, and the entry is as valid as before.
+    public func interactionFailed(id: String) {
+        perform { now, work in
+            guard let record = records[id], record.interaction == .performing else { return }
+            record.interaction = .none
+            update(record, now: now, work: &work, notify: true)
+        }
+    }
+
+    /// Asks for new timelines for every instance of `kind` (every instance when nil): what
+    /// `WidgetCenter.reloadTimelines(ofKind:)` and `reloadAllTimelines()` do. Returns how many.
+    @discardableResult
+    public func reload(kind: String?, reason: ReloadReason = .requested) -> Int {
+        perform { now, work in
+            var count = 0
+            for record in records.values where kind == nil || record.instance.kind == kind {
+                request(record, reason, now: now, work: &work)
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// Marks the instances of these kinds as missing their bundle (it was removed or failed to load):
+    /// no requests go out, their configuration is kept, and they show `bundleMissing`.
+    public func bundleMissing(kinds: Set<String>) {
+        perform { now, work in
+            for record in records.values where kinds.contains(record.instance.kind) && !record.missing {
+                record.missing = true
+                record.interaction = .none
+                record.pending = nil
+                record.again = nil
+                record.requestNumber = 0  // an answer under way is dropped
+                record.inFlight = false
+                update(record, now: now, work: &work, notify: true)
+            }
+        }
+    }
+
+    /// The bundle for these kinds is back (or was replaced): their instances reload at once. An
+    /// answer still awaited from before is the old bundle's, and is dropped.
+    public func bundleAvailable(kinds: Set<String>) {
+        perform { now, work in
+            for record in records.values where kinds.contains(record.instance.kind) {
+                record.missing = false
+                record.inFlight = false
+                record.requestNumber = 0
+                record.again = nil
+                request(record, .bundleReturned, now: now, work: &work)
+            }
+        }
+    }
+
+    public func status(id: String) -> InstanceStatus? {
+        lock.withLock {
+            guard let record = records[id] else { return nil }
+            return status(of: record, now: clock.now().timeIntervalSince1970)
+        }
+    }
+
+    public var instances: [EngineInstance] {
+        lock.withLock { records.values.map(\.instance).sorted { $0.id < $1.id } }
+    }
+
+    /// What the engine has done so far (for tests and benchmarks).
+    public struct Counters: Sendable, Equatable {
+        /// Timeline requests started, by reason.
+        public var requests: [ReloadReason: Int] = [:]
+        /// Entries switched to without calling a provider.
+        public var entrySwitches = 0
+        /// Times the engine's timer fired.
+        public var wakeups = 0
+        /// Reloads the budget moved later.
+        public var deferrals = 0
+        public var failures = 0
+    }
+
+    public var counters: Counters { lock.withLock { count } }
+
+    // MARK: The clock
+
+    /// Runs what has come due: entry switches and reloads. `sequence` names the arming that set the
+    /// timer; only that one's state is cleared (an older timer that still fires just does the work).
+    func fire(_ sequence: UInt64) {
+        perform { now, work in
+            if armSequence == sequence {
+                armedDate = nil
+                armedToken = nil
+            }
+            count.wakeups += 1
+            while let top = heap.first, top.due <= now {
+                heap.popFirst()
+                guard let record = slots[Int(top.slot)], record.stamp == top.stamp else {
+                    staleEvents = max(0, staleEvents - 1)
+                    continue
+                }
+                record.stamp = 0
+                update(record, now: now, work: &work, notify: false)
+            }
+        }
+    }
+
+    /// Sets the clock's timer for the earliest live event, unless one is set for it or earlier.
+    func arm() {
+        let plan: (date: Double, cancel: ScheduledAction?, sequence: UInt64)? = lock.withLock {
+            // Superseded events on top would wake the process for nothing.
+            while let top = heap.first, slots[Int(top.slot)]?.stamp != top.stamp {
+                heap.popFirst()
+                staleEvents = max(0, staleEvents - 1)
+            }
+            guard let top = heap.first?.due else {
+                let old = armedToken
+                armedDate = nil
+                armedToken = nil
+                armSequence += 1
+                return old.map { (0, $0, 0) }
+            }
+            if let armed = armedDate, armed <= top { return nil }
+            let old = armedToken
+            armSequence += 1
+            armedDate = top
+            armedToken = nil
+            return (top, old, armSequence)
+        }
+        guard let plan else { return }
+        plan.cancel?.cancel()
+        guard plan.sequence != 0 else { return }
+        let sequence = plan.sequence
+        let queue = workQueue
+        let token = clock.schedule(at: Date(timeIntervalSince1970: plan.date)) { [weak self] in
+            guard let engine = self else { return }
+            if let queue { queue.async { engine.fire(sequence) } } else { engine.fire(sequence) }
+        }
+        let kept = lock.withLock {
+            guard armSequence == sequence && armedDate == plan.date else { return false }
+            armedToken = token
+            return true
+        }
+        // Superseded while being set (another thread armed an earlier date meanwhile): never left
+        // behind to fire on its own.
+        if !kept { token.cancel() }
+    }
+}

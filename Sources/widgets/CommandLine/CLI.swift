@@ -1,0 +1,155 @@
+import Foundation
+import WidgetABI
+import WidgetHost
+import WidgetSupport
+
+/// The `widgets` command line: global options, the command, its options and arguments, dispatched
+/// through the table of commands.
+enum CLI {
+    /// Options every command takes, shown at the end of each command's help.
+    static let globalOptions: [OptionSpec] = [
+        OptionSpec(name: "help", valueName: nil, help: "show help (also -h)", choices: [], repeatable: false, check: { _ in nil }),
+    ]
+
+    /// `widgets --version`: the release, the ABI it speaks, the worker protocol and the compiler.
+    static var version: String {
+        "widgets \(WidgetsRelease.version) (ABI \(ABIVersion.current), worker protocol \(WidgetsRelease.workerProtocol), built with \(Toolchain.current))"
+    }
+
+    static var overview: String {
+        let width = (Command.all.map(\.name.count).max() ?? 0) + 2
+        let list = Command.all.map { "  \($0.name)\(String(repeating: " ", count: width - $0.name.count))\($0.summary)" }
+        return """
+            widgets: host and inspect WidgetKit-style widget bundles on Linux.
+
+            Usage: widgets [--plugins DIR] COMMAND [options] [arguments]
+                   widgets --version
+
+            Commands:
+            \(list.joined(separator: "\n"))
+
+            Bundles are shared objects (.so) in widgets.d/ directories: --plugins DIR, else the directories of
+            WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory) and
+            $XDG_DATA_HOME/widgets/widgets.d. Run 'widgets COMMAND --help' for a command's options.
+            """
+    }
+
+    /// Runs a command line (without the program's name).
+    static func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
+        var rest = arguments[...]
+        var global: [String: [String]] = [:]
+        // Global options come before the command.
+        while let first = rest.first, first.hasPrefix("-") {
+            rest.removeFirst()
+            switch first {
+            case "-h", "--help":
+                output.standardOutput(overview)
+                return .success
+            case "--version":
+                output.standardOutput(version)
+                return .success
+            case "--plugins":
+                guard let value = rest.popFirst() else { return usage(UsageError(message: "option '--plugins' needs a value", command: nil), output) }
+                global["plugins", default: []].append(value)
+            case let option where option.hasPrefix("--plugins="):
+                global["plugins", default: []].append(String(option.dropFirst("--plugins=".count)))
+            default:
+                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: ["--help", "--version", "--plugins"]))", command: nil), output)
+            }
+        }
+        guard let name = rest.popFirst() else {
+            output.standardOutput(overview)
+            return .usage
+        }
+        if name == "help" {
+            guard let topic = rest.first else {
+                output.standardOutput(overview)
+                return .success
+            }
+            guard let command = Command.named(topic) else { return usage(unknownCommand(topic), output) }
+            output.standardOutput(command.help)
+            return .success
+        }
+        guard let command = Command.named(name) else { return usage(unknownCommand(name), output) }
+        do {
+            // Before the command, --plugins is taken by every command (scripts set it for all) and
+            // ignored by those that load no bundles; after it, only those that do take it.
+            guard let invocation = try parse(rest, for: command, global: command.declares("plugins") ? global : [:], output: output) else {
+                output.standardOutput(command.help)
+                return .success
+            }
+            return try await command.action(invocation)
+        } catch let error as UsageError {
+            return usage(error, output)
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+
+    static func unknownCommand(_ name: String) -> UsageError {
+        let names = Command.all.map(\.name)
+        return UsageError(
+            message: "unknown command '\(name)'\(Suggestion.hint(for: name, among: names)) (commands: \(names.joined(separator: ", ")), help)",
+            command: nil)
+    }
+
+    /// The invocation the arguments make, or nil when they ask for the command's help.
+    static func parse(
+        _ arguments: ArraySlice<String>, for command: Command, global: [String: [String]] = [:], output: Output = Output()
+    ) throws(UsageError) -> Invocation? {
+        var positionals: [String] = []
+        var given = global
+        var remaining = arguments
+        var optionsEnded = false
+        func fail(_ message: String) -> UsageError { UsageError(message: message, command: command.name) }
+        while let argument = remaining.popFirst() {
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" { return nil }
+            guard argument.hasPrefix("--") else { throw fail("unknown option '\(argument)' for 'widgets \(command.name)'") }
+            var name = String(argument.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let spec = command.declaredOptions.first(where: { $0.name == name }) else {
+                let hint = Suggestion.hint(for: "--\(name)", among: command.declaredOptions.map { "--\($0.name)" })
+                throw fail("unknown option '--\(name)' for 'widgets \(command.name)'\(hint)")
+            }
+            if spec.isFlag {
+                guard inline == nil else { throw fail("option '--\(name)' takes no value") }
+                given[name] = [""]
+                continue
+            }
+            guard let value = inline ?? remaining.popFirst() else { throw fail("option '--\(name)' needs a value") }
+            if let problem = spec.check(value) { throw fail(problem) }
+            given[name, default: []].append(value)
+        }
+        if positionals.count < command.requiredArguments {
+            let missing = command.arguments[positionals.count..<command.requiredArguments].joined(separator: " ")
+            throw fail("'widgets \(command.name)' needs \(missing)")
+        }
+        if positionals.count > command.arguments.count {
+            throw fail("unexpected argument '\(positionals[command.arguments.count])' for 'widgets \(command.name)'")
+        }
+        return Invocation(command: command, positionals: positionals, given: given, output: output)
+    }
+
+    static func usage(_ error: UsageError, _ output: Output) -> ExitCode {
+        output.standardError("widgets: \(error.message)")
+        output.standardError(error.command.map { "Run 'widgets \($0) --help' for its usage." } ?? "Run 'widgets --help' for the commands.")
+        return .usage
+    }
+}
+
+extension Command {
+    static func named(_ name: String) -> Command? { all.first { $0.name == name } }
+}

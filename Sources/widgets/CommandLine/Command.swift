@@ -1,0 +1,57 @@
+/// A command: its declaration (what help, the man page and the completions show) and what it does.
+/// The table of commands (`Command.all`) is the one place a command is named; dispatch, help and
+/// their tests all read it.
+struct Command: Sendable {
+    let name: String
+    let summary: String
+    /// Positional arguments by placeholder; `[KIND]` may be left out.
+    let arguments: [String]
+    let declaredOptions: [OptionSpec]
+    let discussion: String
+    /// What it does. A `UsageError` it throws is printed with a pointer to its help (exit code 2);
+    /// any other error as one line (exit code 1).
+    let action: @Sendable (Invocation) async throws -> ExitCode
+
+    init(
+        _ name: String, summary: String, arguments: [String] = [], options: [OptionSpec] = [], discussion: String = "",
+        action: @escaping @Sendable (Invocation) async throws -> ExitCode
+    ) {
+        self.name = name
+        self.summary = summary
+        self.arguments = arguments
+        self.declaredOptions = options
+        self.discussion = discussion
+        self.action = action
+    }
+
+    func declares(_ name: String) -> Bool { declaredOptions.contains { $0.name == name } }
+
+    /// How many positional arguments it needs, and may take.
+    var requiredArguments: Int { arguments.filter { !$0.hasPrefix("[") }.count }
+
+    var usage: String {
+        var parts = ["widgets", name]
+        if !declaredOptions.isEmpty { parts.append("[options]") }
+        parts += arguments
+        return parts.joined(separator: " ")
+    }
+
+    var help: String {
+        var text = "\(summary)\n\nUsage: \(usage)\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        let rows = declaredOptions.map { ($0.synopsis + ($0.repeatable ? " ..." : ""), $0.help) } + CLI.globalOptions.map { ($0.synopsis, $0.help) }
+        text += "\nOptions:\n"
+        let width = rows.map(\.0.count).max() ?? 0
+        for (synopsis, help) in rows {
+            text += "  \(synopsis)\(String(repeating: " ", count: width + 2 - synopsis.count))\(help)\n"
+        }
+        return text
+    }
+}
+
+/// Exit codes: 0 success, 1 a refused bundle or failed request, 2 a usage error.
+enum ExitCode: Int32 {
+    case success = 0
+    case failure = 1
+    case usage = 2
+}

@@ -1,0 +1,8 @@
+extension Command {
+    /// Every command, in the order help lists them. Dispatch, help, the man page, the completions and
+    /// their tests are all made from this table.
+    static let all: [Command] = [
+        .list, .load, .placeholder, .snapshot, .timeline, .add, .instances, .configure, .remove, .options, .recommendations,
+        .run, .reload, .configurations, .open, .tap, .render, .gallery, .stats,
+    ]
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A command as invoked: its positional arguments and the options given, read through the typed
+/// handles the command declared (`Options`), and where its output goes.
+struct Invocation: Sendable {
+    let command: Command
+    let positionals: [String]
+    /// Each option given, by name, with its values in order ("" for a flag).
+    let given: [String: [String]]
+    let output: Output
+
+    /// The command's name, for a usage error's pointer to its help.
+    var name: String { command.name }
+
+    /// The option's value (its last, when given several times); nil when not given.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        try values(option).last
+    }
+
+    /// Every value given for the option, in order.
+    func values<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+        precondition(command.declares(option.spec.name), "'widgets \(command.name)' reads --\(option.spec.name) but does not declare it")
+        return try (given[option.spec.name] ?? []).map { text throws(UsageError) in
+            switch option.parse(text) {
+            case .success(let value): return value
+            case .failure(let failure): throw UsageError(message: failure.text, command: command.name)
+            }
+        }
+    }
+
+    /// Whether a flag was given.
+    func isSet(_ flag: Option<Bool>) -> Bool {
+        precondition(command.declares(flag.spec.name), "'widgets \(command.name)' reads --\(flag.spec.name) but does not declare it")
+        return given[flag.spec.name] != nil
+    }
+
+    /// The `index`th positional argument, if given.
+    func argument(_ index: Int) -> String? {
+        positionals.indices.contains(index) ? positionals[index] : nil
+    }
+
+    /// A usage error about this command.
+    func usageError(_ message: String) -> UsageError {
+        UsageError(message: message, command: command.name)
+    }
+}
+
+/// Where a command's output goes: standard output and error, written at once, line by line, not
+/// through stdio's buffer (`widgets run` is read live from pipes); tests collect it instead.
+struct Output: Sendable {
+    var standardOutput: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+    var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+}

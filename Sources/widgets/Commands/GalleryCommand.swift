@@ -1,0 +1,105 @@
+import Foundation
+import WidgetABI
+import WidgetHost
+import WidgetRendering
+import WidgetWire
+
+extension Command {
+    static let gallery = Command(
+        "gallery", summary: "Write every widget in every family, placeholder and snapshot, as SVG and an HTML page.",
+        options: [Options.plugins.spec, Options.out.spec, Options.appearance.spec, Options.renderingMode.spec, Options.isolation.spec],
+        discussion: "Open DIR/index.html in a browser. Links and widget URLs in the images are clickable."
+    ) { try await $0.gallery() }
+}
+
+extension Invocation {
+    /// `widgets gallery --out DIR`: every widget in every family it supports, its placeholder and its
+    /// snapshot, as SVG files and an HTML page showing them all, like the widget gallery.
+    func gallery() async throws(UsageError) -> ExitCode {
+        guard let out = try value(Options.out) else { throw usageError("'widgets gallery' needs --out DIR") }
+        let appearance = try value(Options.appearance) ?? .light
+        let directory = URL(fileURLWithPath: out)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            output.standardError("widgets: error: cannot create \(out): \(error.localizedDescription)")
+            return .failure
+        }
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        let renderer = SVGRenderer(appearance: appearance, renderingMode: try value(Options.renderingMode))
+        var sections: [String] = []
+        var images = 0
+        var failures = 0
+        for widget in registry.widgets {
+            var rows = ""
+            for family in widget.families {
+                var figures = ""
+                for requestKind in [RequestKind.placeholder, .snapshot] {
+                    let name = "\(Self.fileSafe(widget.kind)).\(family.rawValue).\(requestKind.rawValue).svg"
+                    let caption = "\(family.rawValue) · \(requestKind.rawValue)"
+                    do {
+                        let result = try await registry.request(
+                            requestKind, kind: widget.kind, family: family, environment: renderer.environment(for: family))
+                        // Every image is inlined in one page: its gradients need ids no other image has.
+                        let svg = renderer.render(result.entries[0].view, family: family, idPrefix: "w\(images + failures + 1)-")
+                        try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+                        images += 1
+                        figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
+                    } catch {
+                        failures += 1
+                        output.standardError("widgets: error: \(error)")
+                        figures += "<figure class=\"failed\"><p>\(XMLText.escape("\(error)"))</p><figcaption>\(XMLText.escape(caption))</figcaption></figure>\n"
+                    }
+                }
+                rows += "<div class=\"row\">\n\(figures)</div>\n"
+            }
+            let title = widget.displayName.isEmpty ? widget.kind : widget.displayName
+            sections.append(
+                "<section><h2>\(XMLText.escape(title))</h2><p class=\"kind\">\(XMLText.escape(widget.kind)) · \(XMLText.escape(widget.bundle.fileName))</p>"
+                    + "<p>\(XMLText.escape(widget.description))</p>\n\(rows)</section>")
+        }
+        let page = Self.galleryPage(sections: sections, appearance: appearance)
+        do {
+            try page.write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        } catch {
+            output.standardError("widgets: error: cannot write \(out)/index.html: \(error.localizedDescription)")
+            return .failure
+        }
+        output.standardOutput("wrote \(images) images of \(registry.widgets.count) widget(s) and \(directory.appendingPathComponent("index.html").path)")
+        return failures == 0 && registry.problems.isEmpty ? .success : .failure
+    }
+
+    /// A kind as a file name: letters, digits, `.`, `-` and `_` kept, anything else `_`.
+    static func fileSafe(_ kind: String) -> String {
+        String(kind.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
+    }
+
+    static func galleryPage(sections: [String], appearance: TerminalRenderer.Appearance) -> String {
+        let dark = appearance == .dark
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <title>Widget gallery</title>
+            <style>
+            body { font-family: -apple-system, system-ui, sans-serif; margin: 2em; background: \(dark ? "#000" : "#f2f2f7"); color: \(dark ? "#fff" : "#000"); }
+            section { margin-bottom: 3em; }
+            .kind { color: #8e8e93; font-size: 0.9em; }
+            .row { display: flex; flex-wrap: wrap; gap: 1.5em; margin: 1em 0; }
+            figure { margin: 0; }
+            figcaption { font-size: 0.8em; color: #8e8e93; text-align: center; margin-top: 0.4em; }
+            .failed p { max-width: 20em; color: #ff3b30; }
+            </style>
+            </head>
+            <body>
+            <h1>Widget gallery</h1>
+            \(sections.joined(separator: "\n"))
+            </body>
+            </html>
+
+            """
+    }
+}

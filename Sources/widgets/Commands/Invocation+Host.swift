@@ -1,0 +1,86 @@
+import Foundation
+import WidgetHost
+import WidgetWire
+
+/// What most commands do first: load the bundles, with the command's settings, and say what was
+/// refused; read an instance; tell a running host of a change.
+extension Invocation {
+    var json: Bool { isSet(Options.json) }
+
+    /// A registry with the command's settings: --memory-limit and --isolation, where it takes them.
+    func makeRegistry() throws(UsageError) -> WidgetRegistry {
+        let memoryLimit = command.declares(Options.memoryLimit.spec.name) ? try value(Options.memoryLimit) : nil
+        let isolation = command.declares(Options.isolation.spec.name) ? try value(Options.isolation) : nil
+        return WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
+    }
+
+    /// The registry with every bundle on the search path loaded, and the search path.
+    func loadSearchPath() throws(UsageError) -> (WidgetRegistry, [String]) {
+        let registry = try makeRegistry()
+        let searchPath = BundleSearchPath.resolve(plugins: try value(Options.plugins))
+        for directory in searchPath { registry.loadDirectory(directory) }
+        return (registry, searchPath)
+    }
+
+    func reportProblems(_ registry: WidgetRegistry, as level: String = "error") {
+        for problem in registry.problems { output.standardError("widgets: \(level): \(problem)") }
+    }
+
+    /// Where instances are kept: --state-dir, else the XDG state directory.
+    var store: InstanceStore {
+        let directory = command.declares(Options.stateDirectory.spec.name) ? (try? value(Options.stateDirectory)) ?? nil : nil
+        return InstanceStore(directory: directory.map { URL(fileURLWithPath: $0) } ?? InstanceStore.defaultDirectory())
+    }
+
+    /// The saved instance `id`, or nil after printing why it cannot be had (no such instance, an
+    /// unreadable state file).
+    func instanceOrReport(id: String) -> WidgetInstance? {
+        do {
+            let list = try store.load()
+            guard let instance = list.instance(id: id) else { throw list.missing(id: id) }
+            return instance
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return nil
+        }
+    }
+
+    /// What a request command asks about: a KIND, or `--instance ID` with the instance's family and
+    /// configuration. Nil when the instance cannot be read (the reason is printed).
+    func requestTarget(kind named: String?) throws(UsageError) -> (kind: String, family: WidgetFamily?, configuration: String, instance: WidgetInstance?)? {
+        let family = try value(Options.family)
+        guard command.declares(Options.instance.spec.name), let id = try value(Options.instance) else {
+            guard let named else { throw usageError("'widgets \(name)' needs KIND or --instance ID") }
+            return (named, family, "{}", nil)
+        }
+        guard let instance = instanceOrReport(id: id) else { return nil }
+        if let named, named != instance.kind {
+            throw usageError("instance \(id) is a \(instance.kind), not a \(named)")
+        }
+        if let family, family != instance.family {
+            throw usageError("instance \(id) is \(instance.family); leave out --family")
+        }
+        return (instance.kind, instance.family, instance.configurationText, instance)
+    }
+
+    /// After a change to the saved instances: a running host takes it up at once. With none running,
+    /// there is nothing to tell.
+    func notifyRunningHost() {
+        guard let client = try? ControlClient(timeout: 5) else { return }
+        do {
+            _ = try client.send(.object(JSONObject([("request", .string("sync"))])))
+        } catch {
+            output.standardError("widgets: warning: the running host did not take up the change: \(error)")
+        }
+    }
+
+    /// Runs `body`, printing any error as one line; exit code 1 on error.
+    func reporting(_ body: () async throws -> ExitCode) async -> ExitCode {
+        do {
+            return try await body()
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+}

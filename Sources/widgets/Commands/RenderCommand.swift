@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+import WidgetHost
+import WidgetRendering
+import WidgetWire
+
+extension Command {
+    static let render = Command(
+        "render", summary: "Draw a widget's current entry in a framed box of its family's size, in colour.",
+        arguments: ["[KIND]"],
+        options: [
+            Options.plugins.spec, Options.family.spec, Options.instance.spec, Options.appearance.spec, Options.color.spec,
+            Options.renderingMode.spec, Options.stateDirectory.spec, Options.isolation.spec, Options.placeholder.spec, Options.locked.spec,
+        ],
+        discussion: """
+            The widget's views are built for the appearance and rendering mode drawn (its environment's
+            colorScheme and widgetRenderingMode). The current entry is the latest of the provider's timeline whose date has come. A family's box is its
+            size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (docs/RENDERING.md has the table).
+            """
+    ) { try await $0.render(kind: $0.argument(0)) }
+}
+
+extension Invocation {
+    /// `widgets render KIND`: the current entry (or the placeholder), drawn in a framed box of the
+    /// family's size, in colour when the output is a terminal.
+    func render(kind named: String?) async throws(UsageError) -> ExitCode {
+        let renderer = try terminalRenderer()
+        guard let target = try requestTarget(kind: named) else { return .failure }
+        let placeholder = isSet(Options.placeholder)
+        let (registry, _) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        do {
+            let family = target.family ?? registry.widget(kind: target.kind)?.families.first
+            let result = try await registry.request(
+                placeholder ? .placeholder : .timeline, kind: target.kind, family: target.family, configuration: target.configuration,
+                environment: family.map(renderer.environment(for:)))
+            let entry = result.entry(at: Date())
+            let title = registry.widget(kind: target.kind).map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
+            output.standardOutput(renderer.render(entry.view, family: result.family, title: title).joined(separator: "\n"))
+            for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
+            return .success
+        } catch {
+            output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
+            return .failure
+        }
+    }
+
+    /// The renderer --color and --appearance ask for; colour by default only on a terminal, never
+    /// with NO_COLOR.
+    func terminalRenderer() throws(UsageError) -> TerminalRenderer {
+        let mode: TerminalRenderer.ColorMode
+        switch try value(Options.color) ?? .auto {
+        case .auto: mode = TerminalRenderer.colorMode(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+        case .fixed(let chosen): mode = chosen
+        }
+        return TerminalRenderer(
+            colorMode: mode, appearance: try value(Options.appearance) ?? .dark, renderingMode: try value(Options.renderingMode),
+            isLocked: isSet(Options.locked))
+    }
+}

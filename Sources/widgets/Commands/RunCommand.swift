@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import WidgetHost
+import WidgetRendering
+import WidgetTimelines
+import WidgetWire
+
+extension Command {
+    static let run = Command(
+        "run", summary: "Host every instance live: timelines, reloads, and the control socket for apps.",
+        options: [
+            Options.plugins.spec, Options.stateDirectory.spec, Options.memoryLimit.spec, Options.isolation.spec, Options.appearance.spec,
+            Options.color.spec, Options.renderingMode.spec, Options.locked.spec, Options.development.spec, Options.log.spec,
+        ],
+        discussion: """
+            On a terminal it shows a live dashboard: every instance's box in a grid, with timers and relative dates
+            ticking every second, redrawn cell by cell. Otherwise (or with --log) it prints a line whenever what an
+            instance shows changes. Entries switch at their dates without
+            calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
+            an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
+            reloads are at most 50 in any 24 hours per instance, 5 minutes apart. Apps and the shell reach
+            the host on $XDG_RUNTIME_DIR/widgets/control.sock (else /tmp/widgets-UID/). Stops on SIGINT or SIGTERM.
+            """
+    ) { try await $0.runHost() }
+}
+
+extension Invocation {
+    /// `widgets run`: hosts every saved instance until SIGINT or SIGTERM, answering the control
+    /// socket. On a terminal it shows the live dashboard; otherwise (or with --log) it prints a line
+    /// whenever what an instance shows changes.
+    func runHost() async throws(UsageError) -> ExitCode {
+        let renderer = try terminalRenderer()
+        let (registry, searchPath) = try loadSearchPath()
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        let budget: ReloadBudget = isSet(Options.development) ? .development : .standard
+        let output = self.output
+        let dashboard: Dashboard? =
+            isSet(Options.log) || isatty(STDOUT_FILENO) != 1
+            ? nil
+            : Dashboard(
+                renderer: renderer, clock: registry.clock, width: Self.terminalWidth(), queue: DispatchQueue(label: "widgets.dashboard"),
+                write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+        let daemonBox = DaemonBox()
+        let daemon = WidgetDaemon(registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) }) { id, status in
+            guard let dashboard, let daemon = daemonBox.daemon else {
+                return output.standardOutput(Self.statusLine(id, status, locked: renderer.isLocked))
+            }
+            let instances = daemon.engine.instances
+            dashboard.retain(ids: Set(instances.map(\.id)))
+            guard let instance = instances.first(where: { $0.id == id }) else { return }
+            let name = registry.widget(kind: instance.kind)?.displayName ?? ""
+            dashboard.show(id: id, family: instance.family, title: name.isEmpty ? instance.kind : name, status: status)
+        }
+        daemonBox.daemon = daemon
+        let say: @Sendable (String) -> Void = { line in
+            if let dashboard { dashboard.post(line) } else { output.standardOutput("widgets: \(line)") }
+        }
+        if dashboard != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8)) }
+        defer { if dashboard != nil { FileHandle.standardOutput.write(Data("\u{1B}[?25h\u{1B}[?1049l".utf8)) } }
+        let socketPath = ControlSocket.path()
+        do {
+            try daemon.start(socketPath: socketPath) { line in say(line) }
+            let watched = searchPath.filter { !registry.missingDirectories.contains($0) }
+            try daemon.watch(directories: watched) { line in say(line) }
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        say(
+            "hosting \(daemon.engine.instances.count) instance(s) of \(registry.widgets.count) widget(s) from "
+                + "\(searchPath.joined(separator: ", ")); control socket \(socketPath)"
+                + (budget == .development ? "; development mode: no reload budget" : "") + (dashboard != nil ? "; Ctrl-C stops" : ""))
+        let signal = await Self.waitForTermination()
+        daemon.stop()
+        if dashboard == nil { output.standardOutput("widgets: stopped (\(signal))") }
+        return .success
+    }
+
+    /// The terminal's width: the window's, else $COLUMNS, else 100.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 100
+    }
+
+    /// Waits (without a thread) until SIGINT or SIGTERM; returns its name.
+    static func waitForTermination() async -> String {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            TerminationSignals.shared.notify { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// `12:00:05 game-status-1: Level 4 | 80 HP` — what an instance now shows, on one line.
+    /// `locked`: privacy-sensitive views redacted, as `--locked` draws them.
+    static func statusLine(_ id: String, _ status: InstanceStatus, locked: Bool = false) -> String {
+        let time = Self.timeFormatter.string(from: Date())
+        var text: String
+        switch status.phase {
+        case .bundleMissing: text = "bundle missing (its configuration is kept)"
+        case .loading: text = status.reloading ? "loading" : "waiting for its first entry"
+        case .showing: text = status.entry.map { PlainTextRenderer.lines($0.view, locked: locked).joined(separator: " | ") } ?? ""
+        }
+        if let failure = status.lastFailure { text += " [last reload failed: \(failure)]" }
+        if let next = status.nextReload, let reason = status.nextReloadReason {
+            text += " [next reload \(Self.timeFormatter.string(from: next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
+        }
+        return "\(time) \(id): \(text)"
+    }
+
+    static let timeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
+    }()
+}
+
+/// SIGINT and SIGTERM, taken from their default action and delivered once, on the main queue.
+final class TerminationSignals: @unchecked Sendable {
+    static let shared = TerminationSignals()
+    private let lock = NSLock()
+    private var sources: [DispatchSourceSignal] = []
+    private var handler: (@Sendable (String) -> Void)?
+
+    func notify(_ handler: @escaping @Sendable (String) -> Void) {
+        lock.withLock {
+            self.handler = handler
+            guard sources.isEmpty else { return }
+            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+                source.setEventHandler { [weak self] in self?.deliver(name) }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    private func deliver(_ name: String) {
+        let handler: (@Sendable (String) -> Void)? = lock.withLock {
+            defer { self.handler = nil }
+            return self.handler
+        }
+        handler?(name)
+    }
+}
+
+/// The daemon, for its own observer, which is made before it.
+final class DaemonBox: @unchecked Sendable {
+    var daemon: WidgetDaemon?
+}

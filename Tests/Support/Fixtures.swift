@@ -1,0 +1,195 @@
+import Foundation
+
+/// Real bundles for the tests, built once per test run: the C fixture variants (compiled here with
+/// the system C compiler) and the Swift sample bundles (built by `swift build` before the tests).
+public enum Fixtures {
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Where SwiftPM put the products: beside the test executable.
+    public static let productsDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    public static var widgetsExecutable: String { productsDirectory.appendingPathComponent("widgets").path }
+    public static var gameAppExecutable: String { productsDirectory.appendingPathComponent("game-app").path }
+
+    /// The C fixture variants and their compiler flags (see Tests/Fixtures/fixture_bundle.c).
+    public static let variants: [String: [String]] = [
+        "good": [],
+        "named-by-file": ["-DKIND_FROM_FILE"],
+        "no-entry": ["-DOMIT_ENTRY"],
+        "null-entry": ["-DENTRY_RETURNS_NULL"],
+        "abi-major-2": ["-DABI_MAJOR=2"],
+        "abi-minor-newer": ["-DABI_MINOR=99"],
+        "init-fails": ["-DINIT_FAILS"],
+        "register-twice": ["-DREGISTER_TWICE"],
+        "empty-kind": ["-DEMPTY_KIND", "-DKIND=\"fixture.beside-empty\""],
+        "no-family": ["-DNO_FAMILY", "-DKIND=\"fixture.beside-no-family\""],
+        "undefined-symbol": ["-DUNDEFINED_SYMBOL"],
+        "old-swift": ["-DBUILT_WITH=\"swift-5.10\""],
+        "behaviours": ["-DBEHAVIOURS", "-DKIND=\"fixture.behaving\""],
+        "small-struct": ["-DBUNDLE_STRUCT_SIZE=8"],
+        "abi-1-0": ["-DABI_1_0", "-DKIND=\"fixture.older\""],
+        "abi-1-0-configurable": ["-DABI_1_0", "-DKIND=\"fixture.older-configurable\"", "-DCONFIGURATION_KIND=2"],
+        "memory-limit-10": ["-DBEHAVIOURS", "-DMEMORY_LIMIT=(10u<<20)", "-DKIND=\"fixture.behaving\""],
+        "memory-limit-99": ["-DBEHAVIOURS", "-DMEMORY_LIMIT=(99u<<20)", "-DKIND=\"fixture.behaving\""],
+        "null-request": ["-DNULL_REQUEST"],
+        "unknown-family": ["-DFAMILIES=(1u<<10)"],
+        "unknown-configuration": ["-DCONFIGURATION_KIND=7"],
+        "schema-not-json": ["-DCONFIGURATION_KIND=1", "-DSCHEMA=\"{parameters\""],
+        "schema-bad-type": [
+            "-DCONFIGURATION_KIND=1", #"-DSCHEMA="{\"parameters\":[{\"name\":\"n\",\"type\":\"color\"}]}""#,
+        ],
+        "static-with-schema": [#"-DSCHEMA="{\"parameters\":[]}""#],
+        "schema-bad-default": [
+            "-DCONFIGURATION_KIND=1",
+            #"-DSCHEMA="{\"parameters\":[{\"name\":\"coin\",\"type\":\"enum\",\"cases\":[{\"value\":\"BTC\"}],\"default\":\"DOGE\"}]}""#,
+        ],
+        "schema-default-wrong-type": [
+            "-DCONFIGURATION_KIND=2", #"-DSCHEMA="{\"parameters\":[{\"name\":\"count\",\"type\":\"integer\",\"default\":\"three\"}]}""#,
+        ],
+        "configurable-without-schema": ["-DCONFIGURATION_KIND=1"],
+        "fails-after-registering": ["-DINIT_FAILS_AFTER_REGISTERING", "-DKIND=\"fixture.withdrawn\""],
+        "crash-in-constructor": ["-DCRASH_IN_CONSTRUCTOR"],
+        "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
+        "hang-in-initialize": ["-DHANG_IN_INITIALIZE"],
+    ]
+
+    /// This run's scratch directory, under which every test directory is made. Directories of earlier
+    /// runs whose process has ended are removed, so runs do not pile up in /tmp.
+    public static let runDirectory: URL = {
+        let root = URL(fileURLWithPath: "/tmp/widgets-tests")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            guard name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0 else { continue }
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
+        }
+        let run = root.appendingPathComponent("run-\(getpid())")
+        try? FileManager.default.removeItem(at: run)
+        try! FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        chmod(root.path, 0o755)
+        chmod(run.path, 0o755)
+        return run
+    }()
+
+    /// The directory holding every built fixture, `<variant>.so`, plus the Swift sample bundles.
+    public static let built: URL = {
+        let directory = temporaryDirectory("fixtures")
+        let source = repositoryRoot.appendingPathComponent("Tests/Fixtures/fixture_bundle.c").path
+        let include = repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path
+        for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
+            let output = directory.appendingPathComponent("\(name).so").path
+            let result = runProcessWaiting(
+                "/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-I", include] + flags + [source, "-o", output, "-lpthread"])
+            precondition(result.status == 0, "cannot build fixture \(name): \(result.standardError)")
+        }
+        let hostInfo = directory.appendingPathComponent("libHostInfo.so").path
+        let result = runProcessWaiting(
+            "/usr/bin/env",
+            ["cc", "-shared", "-fPIC", "-O1", "-I", include, repositoryRoot.appendingPathComponent("Plugins/HostInfo/hostinfo.c").path, "-o", hostInfo])
+        precondition(result.status == 0, "cannot build the C sample: \(result.standardError)")
+        for sample in ["libGameWidgets.so", "libSystemWidgets.so", "libFaultWidgets.so", "libCryptoWidgets.so"] {
+            let from = productsDirectory.appendingPathComponent(sample)
+            precondition(FileManager.default.fileExists(atPath: from.path), "\(from.path) is missing: run 'swift build' before 'swift test' (make test does)")
+            try! FileManager.default.copyItem(at: from, to: directory.appendingPathComponent(sample))
+        }
+        return directory
+    }()
+
+    public static func path(_ name: String) -> String {
+        built.appendingPathComponent(name.hasSuffix(".so") ? name : "\(name).so").path
+    }
+
+    /// A fresh bundle directory (mode 0755) holding copies of the named fixtures, optionally renamed:
+    /// `["a.so": "good"]` copies good.so as a.so.
+    public static func directory(_ files: [String: String]) -> URL {
+        let directory = temporaryDirectory("plugins")
+        for (target, fixture) in files {
+            try! FileManager.default.copyItem(
+                at: URL(fileURLWithPath: path(fixture)), to: directory.appendingPathComponent(target))
+        }
+        return directory
+    }
+
+    public static func directory(_ fixtures: [String]) -> URL {
+        directory(Dictionary(uniqueKeysWithValues: fixtures.map { ($0.hasSuffix(".so") ? $0 : "\($0).so", $0) }))
+    }
+
+    public static func temporaryDirectory(_ label: String) -> URL {
+        var template = Array("\(runDirectory.path)/\(label)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        chmod(path, 0o755)
+        return URL(fileURLWithPath: path)
+    }
+}
+
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let standardOutput: String
+    public let standardError: String
+}
+
+/// Runs a program to completion and captures its output, on a thread of its own: waiting for it must
+/// not occupy Swift's cooperative pool (two threads here), which other tests' tasks need.
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
+) async -> ProcessResult {
+    await blocking { runProcessWaiting(executable, arguments, environment: environment, directory: directory) }
+}
+
+/// Runs a blocking call on a new thread and awaits it, leaving the cooperative pool and Dispatch's
+/// shared queues (whose threads the host's timers use) free.
+public func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// Runs a program to completion, blocking the calling thread.
+public func runProcessWaiting(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
+) -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        return ProcessResult(status: -1, standardOutput: "", standardError: "cannot run \(executable): \(error)")
+    }
+    // Read both pipes while the process runs, so neither fills up and blocks it.
+    nonisolated(unsafe) var errorData = Data()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        errorData = error.fileHandleForReading.readDataToEndOfFile()
+        done.signal()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    done.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+        standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Runs the `widgets` CLI with a private data home, so no test reads or writes the user's files.
+public func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [String: String] = [:], directory: URL? = nil) async -> ProcessResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
+    environment["WIDGETS_PATH"] = nil
+    environment["NO_COLOR"] = "1"
+    // A runtime directory of its own: no test reaches a host the user runs.
+    environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path
+    // A command run without --state-dir keeps its instances here, never in the user's own state.
+    environment["XDG_STATE_HOME"] = Fixtures.temporaryDirectory("statehome").path
+    environment.merge(extraEnvironment) { $1 }
+    return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
+}

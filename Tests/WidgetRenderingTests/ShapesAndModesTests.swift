@@ -1,0 +1,266 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetRendering
+import WidgetSupport
+import WidgetTimelines
+import WidgetWire
+
+/// Colours and gradients as views and styles, shapes, ViewThatFits, view backgrounds; the rendering
+/// modes, privacy redaction and invalidated content.
+@Suite struct ShapesAndModesTests {
+    let truecolor = TerminalRenderer(colorMode: .truecolor, appearance: .light)
+
+    func placed(_ json: String, in size: (Double, Double), layout: Layout = Layout(metrics: TerminalMetrics())) -> [PlacedElement] {
+        layout.place(view(json), in: size)
+    }
+
+    /// The text of the placed text elements, in order.
+    func texts(_ elements: [PlacedElement]) -> [String] {
+        elements.compactMap { if case .text(let text, _) = $0.content { text } else { nil } }
+    }
+
+    func styles(_ elements: [PlacedElement]) -> [TextStyle] {
+        elements.compactMap { if case .text(_, let style) = $0.content { style } else { nil } }
+    }
+
+    @Test func aColorFillsWhatItIsOfferedAndShapesShareAStackAfterText() {
+        // Color in a ZStack: a backdrop the size of the ZStack's offer.
+        let backdrop = placed(##"{"view":"zstack","children":[{"view":"shape","shape":"rectangle","fill":"#102030"},{"view":"text","text":"hi"}]}"##, in: (20, 10))
+        #expect(backdrop[0].rect == LayoutRect(x: 0, y: 0, width: 20, height: 10))
+        #expect(backdrop[0].content == .fill(.color("#102030"), .rectangle))
+        #expect(backdrop[1].rect == LayoutRect(x: 9, y: 4, width: 2, height: 1))
+        // ZStack(alignment:) places its layers by it, as background(alignment:) { ... } does.
+        let cornered = placed(
+            ##"{"view":"zstack","alignment":"bottomTrailing","children":[{"view":"shape","shape":"rectangle","fill":"#102030"},{"view":"text","text":"hi"}]}"##,
+            in: (20, 10))
+        #expect(cornered[1].rect == LayoutRect(x: 18, y: 9, width: 2, height: 1))
+        // In an HStack the text keeps its width and the circle takes the rest.
+        let row = placed(#"{"view":"hstack","spacing":0,"children":[{"view":"text","text":"abc"},{"view":"shape","shape":"circle","fill":"red"}]}"#, in: (20, 4))
+        #expect(row.map(\.rect) == [LayoutRect(x: 0, y: 1, width: 3, height: 1), LayoutRect(x: 3, y: 0, width: 17, height: 4)])
+        #expect(row[1].content == .fill(.color("red"), .circle))
+        // A colour is the most flexible: the text is offered an equal share first, as SwiftUI's
+        // stacks do, and the colour takes what the text leaves.
+        let json = #"{"view":"hstack","spacing":0,"children":[{"view":"text","text":"Price 42000"},{"view":"shape","shape":"rectangle","fill":"red"}]}"#
+        let wide = placed(json, in: (30, 4))
+        #expect(texts(wide) == ["Price 42000"])
+        #expect(wide.last?.rect.width == 19)
+        let narrow = placed(json, in: (20, 4))
+        #expect(texts(narrow) == ["Price", "42000"], "offered half of 20, the text wraps")
+        #expect(narrow.last?.rect.width == 15)
+        // An unfilled shape takes the foreground colour; the clear colour draws nothing.
+        let unfilled = placed(#"{"view":"shape","shape":"capsule","modifiers":[{"foregroundStyle":"green"}]}"#, in: (6, 2))
+        #expect(unfilled.first?.content == .fill(.color("green"), .capsule))
+        #expect(placed(#"{"view":"shape","shape":"rectangle","fill":"clear"}"#, in: (6, 2)).isEmpty)
+        // An inset container-relative shape is drawn inside its bounds: 8 points are a cell across and half a row down.
+        let inset = placed(#"{"view":"shape","shape":"containerRelative","inset":16,"fill":"blue"}"#, in: (20, 10))
+        #expect(inset.first?.rect == LayoutRect(x: 2, y: 1, width: 16, height: 8))
+    }
+
+    @Test func aGradientBlendsAlongItsLine() throws {
+        let json = JSONValue.object(
+            JSONObject([
+                (
+                    "linearGradient",
+                    .object(
+                        JSONObject([
+                            ("stops", .array([.object(JSONObject([("color", .string("#ff0000")), ("location", .number(0))])), .object(JSONObject([("color", .string("#0000ff")), ("location", .number(1))]))])),
+                            ("startPoint", .array([.number(0), .number(0.5)])), ("endPoint", .array([.number(1), .number(0.5)])),
+                        ]))
+                )
+            ]))
+        let paint = try #require(Paint(json))
+        #expect(paint.rgb(x: 0, y: 0.5, .light) == (255, 0, 0) as (Int, Int, Int))
+        #expect(paint.rgb(x: 0.5, y: 0.9, .light) == (128, 0, 128) as (Int, Int, Int), "halfway across, whatever the height")
+        #expect(paint.rgb(x: 1.2, y: 0.5, .light) == (0, 0, 255) as (Int, Int, Int), "beyond the end: the last colour")
+        #expect(Paint(.object(JSONObject([("linearGradient", .object(JSONObject([("stops", .array([]))])))]))) == nil, "no stops: not a paint")
+
+        // As a background in the terminal: a colour per cell, red at the leading edge, blue at the trailing one.
+        let tree = ViewNode("text", attributes: JSONObject([("text", .string("x"))]), modifiers: [ViewModifierNode("containerBackground", json)])
+        let row = truecolor.render(tree, family: .systemSmall)[1]
+        #expect(row.contains("48;2;249;0;6m"), "the first cell's centre, 1/40 of the way")
+        #expect(row.contains("48;2;6;0;249m"), "the last cell's")
+        // In SVG: a gradient definition, and the widget's outline filled with it.
+        let svg = SVGRenderer(appearance: .light).render(tree, family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        #expect(svg.contains(##"<linearGradient id="gradient1" x1="0" y1="0.5" x2="1" y2="0.5"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/>"##))
+        #expect(svg.contains(##"<rect width="158" height="158" rx="22" fill="url(#gradient1)"/>"##))
+        // Text painted with a gradient gets one too.
+        var painted = tree
+        painted.modifiers = [ViewModifierNode("foregroundStyle", json)]
+        let text = SVGRenderer(appearance: .light).render(painted, family: .systemSmall)
+        #expect(xmlProblem(text) == nil)
+        #expect(text.contains(##"fill="url(#gradient1)" xml:space="preserve">x</text>"##))
+    }
+
+    @Test func shapesDrawTheirOutlinesInSVGAndTheirCellsInTheTerminal() {
+        let tree = view(
+            #"""
+            {"view":"vstack","spacing":0,"children":[
+              {"view":"shape","shape":"circle","fill":"red","modifiers":[{"frame":{"width":40,"height":40}}]},
+              {"view":"shape","shape":"roundedRectangle","cornerRadius":8,"fill":"green","modifiers":[{"frame":{"width":80,"height":30}}]},
+              {"view":"shape","shape":"containerRelative","fill":"blue","modifiers":[{"frame":{"width":146,"height":40}}]}]}
+            """#)
+        let svg = SVGRenderer(appearance: .light).render(tree, family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        #expect(svg.contains(##"<ellipse cx="79" cy="44" rx="20" ry="20" fill="#ff3b30"/>"##))
+        #expect(svg.contains(##"width="80" height="30" rx="8" fill="#34c759"/>"##))
+        // 6 points in from the widget's edges, so its corners are 22 - 6 = 16 round: concentric.
+        #expect(svg.contains(##"<rect x="6" y="94" width="146" height="40" rx="16" fill="#007aff"/>"##))
+        // The terminal fills a circle's cells that lie inside it: a round blob, not its square.
+        let circle = view(#"{"view":"shape","shape":"circle","fill":"red"}"#)
+        let cells = TerminalRenderer(colorMode: .none, appearance: .light).grid(circle, family: .systemSmall)
+        let filled = cells.dropFirst().dropLast().map { row in row.filter { $0.fill == "red" }.count }
+        #expect(filled.max() == 20, "as wide as the widget at its middle")
+        #expect(filled.first! < 10 && filled.last! < 10, "narrow at the top and bottom")
+    }
+
+    @Test func viewThatFitsShowsTheFirstChildThatFits() {
+        let json = #"""
+            {"view":"viewThatFits","axes":["horizontal"],"children":[
+              {"view":"text","text":"Unipony leads with 1200 points"},
+              {"view":"text","text":"Unipony 1200"},
+              {"view":"text","text":"1200"}]}
+            """#
+        #expect(texts(placed(json, in: (40, 5))) == ["Unipony leads with 1200 points"])
+        #expect(texts(placed(json, in: (20, 5))) == ["Unipony 1200"])
+        // None fits: the last, cut to the space.
+        #expect(texts(placed(json, in: (3, 1))) == ["12…"])
+        // Along the vertical axis only, a long text may wrap: the first fits in three lines.
+        let vertical = json.replacingOccurrences(of: #"["horizontal"]"#, with: #"["vertical"]"#)
+        #expect(texts(placed(vertical, in: (12, 3))) == ["Unipony", "leads with", "1200 points"])
+        #expect(texts(placed(vertical, in: (12, 1))) == ["Unipony 1200"])
+    }
+
+    @Test func aBackgroundViewIsSizedToItsContent() {
+        let tree = #"""
+            {"view":"background","alignment":"bottomTrailing","children":[
+              {"view":"text","text":"score","modifiers":[{"padding":{"top":16,"leading":8,"bottom":0,"trailing":8}}]},
+              {"view":"shape","shape":"capsule","fill":"orange","modifiers":[{"frame":{"width":16,"height":16}}]}]}
+            """#
+        let elements = placed(tree, in: (20, 10))
+        // The text's padded box is 7 × 2 cells, centred; the 2 × 1 capsule sits in its bottom trailing corner.
+        #expect(elements.map(\.rect) == [LayoutRect(x: 11, y: 5, width: 2, height: 1), LayoutRect(x: 7, y: 5, width: 5, height: 1)])
+        #expect(elements[0].content == .fill(.color("orange"), .capsule), "behind: drawn first")
+    }
+
+    @Test func renderingModesRecolourAsIOSDoes() {
+        let tree = view(
+            #"""
+            {"view":"vstack","modifiers":[{"containerBackground":"indigo"}],"children":[
+              {"view":"text","text":"Title","modifiers":[{"foregroundStyle":"orange"},{"widgetAccentable":true}]},
+              {"view":"text","text":"body","modifiers":[{"foregroundStyle":"red"}]},
+              {"view":"text","text":"note","modifiers":[{"foregroundStyle":"secondary"}]},
+              {"view":"shape","shape":"rectangle","fill":"green"}]}
+            """#)
+        func look(_ mode: RenderingEnvironment.RenderingMode) -> (colors: [String?], fill: Paint?, background: Paint?) {
+            let layout = Layout(metrics: TerminalMetrics(), environment: .standard(for: .systemSmall, mode: mode))
+            let elements = layout.place(tree, in: (20, 10))
+            let fill = elements.compactMap { if case .fill(let paint, _) = $0.content { paint } else { nil } }.first
+            return (styles(elements).map(\.color), fill, layout.containerBackground(of: tree))
+        }
+        let full = look(.fullColor)
+        #expect(full.colors == ["orange", "red", "secondary"])
+        #expect(full.fill == .color("green") && full.background == .color("indigo"))
+        // Accented: the accentable in the accent colour, the rest primary; the system's background.
+        let accented = look(.accented)
+        #expect(accented.colors == ["accent", nil, "secondary"])
+        #expect(accented.fill == .color("#a0a0a0") && accented.background == nil)
+        // Vibrant: shades of grey by luminance (orange 161, red 100, green 160).
+        let vibrant = look(.vibrant)
+        #expect(vibrant.colors == ["#a1a1a1", "#646464", "secondary"])
+        #expect(vibrant.fill == .color("#a0a0a0"))
+        // Accessory families are vibrant, and without their container background, unless asked.
+        #expect(TerminalRenderer(colorMode: .none, appearance: .dark).environment(for: .accessoryRectangular)
+            == RenderingEnvironment(colorScheme: .dark, renderingMode: .vibrant, showsContainerBackground: false))
+        #expect(TerminalRenderer(colorMode: .none, appearance: .dark, renderingMode: .accented).environment(for: .systemSmall)
+            == RenderingEnvironment(colorScheme: .dark, renderingMode: .accented, showsContainerBackground: true))
+    }
+
+    @Test func privacySensitiveViewsAreRedactedWhenLocked() {
+        let tree = view(
+            #"""
+            {"view":"vstack","children":[
+              {"view":"text","text":"Balance"},
+              {"view":"text","text":"1 234 €","modifiers":[{"privacySensitive":true}]}]}
+            """#)
+        let plain = TerminalRenderer(colorMode: .none, appearance: .light)
+        let unlocked = plain.render(tree, family: .systemSmall).joined(separator: "\n")
+        #expect(unlocked.contains("1 234 €"))
+        var locked = plain
+        locked.isLocked = true
+        let shown = locked.render(tree, family: .systemSmall).joined(separator: "\n")
+        #expect(shown.contains("Balance"), "only what is marked is hidden")
+        #expect(!shown.contains("1 234") && shown.contains("▆ ▆▆▆ ▆"))
+        // redacted(reason: .privacy) redacts the marked views beneath it, locked or not.
+        var underPrivacy = tree
+        underPrivacy.modifiers.append(ViewModifierNode("redacted", .string("privacy")))
+        let redacted = plain.render(underPrivacy, family: .systemSmall).joined(separator: "\n")
+        #expect(redacted.contains("Balance") && !redacted.contains("1 234"))
+        // The same in the plain text of the log.
+        #expect(PlainTextRenderer.lines(tree) == ["Balance", "1 234 €"])
+        #expect(PlainTextRenderer.lines(tree, locked: true) == ["Balance", "▆ ▆▆▆ ▆"])
+        #expect(PlainTextRenderer.lines(underPrivacy) == ["Balance", "▆ ▆▆▆ ▆"])
+    }
+
+    @Test func invalidatedContentShowsAsStaleUntilTheReload() {
+        let tree = view(
+            #"{"view":"vstack","children":[{"view":"text","text":"HP 40","modifiers":[{"invalidatableContent":true},{"foregroundStyle":"green"}]},{"view":"text","text":"Heal"}]}"#)
+        let fresh = Layout(metrics: TerminalMetrics()).place(tree, in: (20, 10))
+        #expect(styles(fresh).map(\.color) == ["green", nil])
+        let stale = Layout(metrics: TerminalMetrics(), isInvalidated: true).place(tree, in: (20, 10))
+        #expect(styles(stale).map(\.color) == ["secondary", nil])
+    }
+
+    @Test func aFailureBesideTheLastGoodEntryIsShownNotSilent() {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 80) { _ in }
+        let entry = WireEntry(date: 0, view: ViewNode("text", attributes: JSONObject([("text", .string("Unipony"))])))
+        dashboard.show(id: "char-1", family: .systemSmall, title: "Character", status: InstanceStatus(phase: .showing, entry: entry, timelines: 1))
+        #expect(!dashboard.text.contains("failed"))
+        let failure = #"widget "com.mygame.character-detail" (libGameWidgets.so): parameter "character": no entity "unipony" (the query no longer returns it)"#
+        dashboard.show(
+            id: "char-1", family: .systemSmall, title: "Character",
+            status: InstanceStatus(phase: .showing, entry: entry, timelines: 1, lastFailure: failure))
+        let lines = dashboard.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Unipony") }, "the last good entry still shows")
+        #expect(lines[11].hasPrefix("╰─ failed ─"), "its box's bottom edge says it failed")
+        #expect(lines.last == "char-1: \(failure)".prefix(80).description, "and the message line has the reason")
+    }
+}
+
+extension ShapesAndModesTests {
+    @Test func gradientsAreSafeWithOneStopFarPointsAndClear() throws {
+        func gradient(_ stops: String, start: String = "[0,0]", end: String = "[1,0]") throws -> Paint {
+            let json = try JSONValue.parse(#"{"linearGradient":{"stops":[\#(stops)],"startPoint":\#(start),"endPoint":\#(end)}}"#)
+            return try #require(Paint(json))
+        }
+        // One stop, points far away: one colour, no arithmetic gone to infinity.
+        let lone = try gradient(##"{"color":"#102030","location":0.5}"##, start: "[1e200,0]", end: "[-1e200,3]")
+        #expect(lone.rgb(x: 0.3, y: 0.7, .light) == (16, 32, 48) as (Int, Int, Int))
+        // Fading to clear fades to the background the widget is drawn on.
+        let fade = try gradient(##"{"color":"#000000","location":0},{"color":"clear","location":1}"##)
+        #expect(fade.rgb(x: 1, y: 0, .dark) == (28, 28, 30) as (Int, Int, Int))
+        #expect(fade.rgb(x: 1, y: 0, .light) == (255, 255, 255) as (Int, Int, Int))
+    }
+
+    @Test func gradientIdsDifferBetweenImagesOfOnePage() {
+        let tree = view(##"{"view":"shape","shape":"rectangle","fill":{"linearGradient":{"stops":[{"color":"red","location":0},{"color":"blue","location":1}],"startPoint":[0,0],"endPoint":[0,1]}}}"##)
+        let first = SVGRenderer(appearance: .light).render(tree, family: .systemSmall, idPrefix: "w1-")
+        let second = SVGRenderer(appearance: .light).render(tree, family: .systemSmall, idPrefix: "w2-")
+        #expect(first.contains(#"id="w1-gradient1""#) && first.contains("url(#w1-gradient1)"))
+        #expect(second.contains(#"id="w2-gradient1""#) && !second.contains("w1-"))
+    }
+
+    @Test func aSmallFrameIsAtLeastOneCell() {
+        // A 12-point dot is three quarters of a row: drawn as one cell, not lost.
+        let dot = placed(#"{"view":"shape","shape":"circle","fill":"orange","modifiers":[{"frame":{"width":12,"height":12}}]}"#, in: (20, 10))
+        #expect(dot.first?.rect.width == 1 && dot.first?.rect.height == 1)
+    }
+
+    @Test func logLinesRedactPrivateTextWhenLocked() {
+        let tree = view(#"{"view":"vstack","children":[{"view":"text","text":"Balance"},{"view":"text","text":"1 234 €","modifiers":[{"privacySensitive":true}]}]}"#)
+        #expect(PlainTextRenderer.lines(tree) == ["Balance", "1 234 €"])
+        #expect(PlainTextRenderer.lines(tree, locked: true) == ["Balance", "▆ ▆▆▆ ▆"])
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetABI
+import WidgetHost
+import WidgetWire
+@testable import widgets
+
+/// The `widgets` executable, run as a user runs it.
+@Suite struct CommandLineTests {
+    @Test func helpListsEveryCommandOfTheTableAndEachCommandHasHelp() async {
+        let help = await widgets(["--help"])
+        #expect(help.status == 0)
+        #expect(Command.all.count == Set(Command.all.map(\.name)).count, "no command is listed twice")
+        for command in Command.all {
+            #expect(help.standardOutput.contains("\n  \(command.name)  "), "\(command.name) and its summary stand apart")
+            #expect(help.standardOutput.contains(command.summary))
+            let commandHelp = await widgets([command.name, "--help"])
+            #expect(commandHelp.status == 0, "\(command.name)")
+            #expect(commandHelp.standardOutput.hasPrefix("\(command.summary)\n\nUsage: \(command.usage)\n"), "\(command.name)")
+            for option in command.declaredOptions {
+                #expect(commandHelp.standardOutput.contains("  \(option.synopsis)"), "\(command.name) --\(option.name)")
+            }
+            let viaHelp = await widgets(["help", command.name])
+            #expect(viaHelp.standardOutput == commandHelp.standardOutput)
+        }
+    }
+
+    @Test func everyOptionACommandReadsIsOneItDeclares() throws {
+        // Each command run with every option it declares given a valid value: reading an undeclared
+        // option would stop the parse with a precondition; here each declared one parses.
+        for command in Command.all {
+            var arguments = command.arguments.filter { !$0.hasPrefix("[") }.map { _ in "x" }
+            for option in command.declaredOptions {
+                arguments.append("--\(option.name)")
+                if !option.isFlag { arguments.append(option.choices.first ?? (option.name == "memory-limit" || option.name == "link" || option.name == "button" ? "1" : "x")) }
+            }
+            let invocation = try #require(try CLI.parse(arguments[...], for: command), "\(command.name)")
+            #expect(invocation.positionals.count == command.requiredArguments)
+        }
+    }
+
+    @Test func versionNamesTheReleaseTheABIAndTheCompiler() async {
+        let version = await widgets(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.4, worker protocol 2, built with \(Toolchain.current))\n")
+    }
+
+    @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
+        let unknownCommand = await widgets(["frobnicate"])
+        #expect(unknownCommand.status == 2)
+        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, add, instances, configure, remove, options, recommendations, run, reload, configurations, open, tap, render, gallery, stats, help)\n"))
+        let unknownOption = await widgets(["list", "--verbose"])
+        #expect(unknownOption.status == 2)
+        #expect(unknownOption.standardError == "widgets: unknown option '--verbose' for 'widgets list'\nRun 'widgets list --help' for its usage.\n")
+        let missing = await widgets(["timeline"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.hasPrefix("widgets: 'widgets timeline' needs KIND or --instance ID\n"))
+        let extra = await widgets(["load", "a.so", "b.so"])
+        #expect(extra.status == 2)
+        let family = await widgets(["snapshot", "x", "--family", "huge"])
+        #expect(family.status == 2)
+        #expect(family.standardError.hasPrefix("widgets: unknown family 'huge' (families: systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular, accessoryInline)\n"))
+        #expect(await widgets(["--plugins"]).status == 2)
+    }
+
+    @Test func listPrintsGoodBundlesAndOneLinePerRefusalWithExitCodeOne() async {
+        let directory = Fixtures.directory(["good", "abi-major-2"])
+        let result = await widgets(["--plugins", directory.path, "list"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
+        #expect(
+            result.standardError
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.4 is not supported: this host speaks ABI 1.4 (major versions must match)\n")
+    }
+
+    @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
+        let directory = Fixtures.directory(["good", "init-fails"])
+        let result = await widgets(["list", "--json", "--plugins", directory.path])
+        #expect(result.status == 1)
+        let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(json["searchPath"] == .array([.string(directory.path)]))
+        let bundle = try #require(json["bundles"]?.arrayValue?.first)
+        #expect(bundle["abiVersion"] == .string("1.4"))
+        let widget = try #require(bundle["widgets"]?.arrayValue?.first)
+        #expect(widget["kind"] == .string("fixture.good"))
+        #expect(widget["families"] == .array([.string("systemSmall"), .string("systemMedium")]))
+        #expect(widget["configuration"] == .string("static"))
+        let problem = try #require(json["problems"]?.arrayValue?.first)
+        #expect(problem["reason"] == .string("initializationFailed"))
+        #expect(problem["path"] == .string("\(directory.path)/init-fails.so"))
+    }
+
+    @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
+        let good = await widgets(["load", Fixtures.path("good")])
+        #expect(good.status == 0)
+        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.4, c): 1 widget\n  - fixture.good"))
+        let refused = await widgets(["load", Fixtures.path("no-entry")])
+        #expect(refused.status == 1)
+        #expect(refused.standardOutput.isEmpty)
+        #expect(refused.standardError.hasPrefix("widgets: error: \(Fixtures.path("no-entry")): no widget_bundle_entry symbol"))
+        let missing = await widgets(["load", "/nonexistent/x.so"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "widgets: error: /nonexistent/x.so: cannot read: No such file or directory\n")
+    }
+
+    @Test func unreadableBundleIsRefusedWithTheSystemsReason() async throws {
+        let directory = Fixtures.directory(["good"])
+        let file = directory.appendingPathComponent("good.so").path
+        chmod(file, 0o600)
+        let result: ProcessResult
+        if getuid() == 0 {
+            // root reads everything: run the CLI as nobody, for whom the file (root's, 0600) is unreadable.
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_HOME"] = "/nonexistent"
+            result = await runProcess(
+                "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Fixtures.widgetsExecutable, "load", file],
+                environment: environment)
+        } else {
+            chmod(file, 0o000)
+            result = await widgets(["load", file])
+        }
+        #expect(result.status == 1)
+        #expect(result.standardError == "widgets: error: \(file): cannot read: Permission denied\n")
+    }
+
+    @Test func missingBundleDirectoryIsAnEmptyListWithAHint() async {
+        let result = await widgets(["--plugins", "/nonexistent/widgets.d", "list"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("No widgets found. Searched: /nonexistent/widgets.d."))
+        #expect(result.standardError == "widgets: hint: /nonexistent/widgets.d does not exist; create it and drop bundles (.so) in\n")
+    }
+
+    @Test func searchPathComesFromWidgetsPathInOrder() async {
+        let first = Fixtures.directory(["b.so": "named-by-file"])
+        let second = Fixtures.directory(["a.so": "named-by-file"])
+        let result = await widgets(["list", "--json"], extraEnvironment: ["WIDGETS_PATH": "\(first.path):\(second.path)"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("\"searchPath\":[\"\(first.path)\",\"\(second.path)\"]"))
+        let kinds = result.standardOutput.components(separatedBy: "\"kind\":\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(kinds == ["fixture.b", "fixture.a"])
+    }
+
+    @Test func defaultSearchPathFindsTheProjectsWidgetsDirectoryAboveTheWorkingDirectory() async throws {
+        let project = Fixtures.temporaryDirectory("project")
+        let plugins = project.appendingPathComponent("widgets.d")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: plugins.appendingPathComponent("good.so").path)
+        let nested = project.appendingPathComponent("Sources/deep")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        let result = await widgets(["list"], directory: nested)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("\(plugins.path)/good.so\n"))
+    }
+
+    @Test func timelineJSONHasEntriesPolicyAndText() async throws {
+        let directory = Fixtures.directory(["good"])
+        let result = await widgets(["--plugins", directory.path, "timeline", "fixture.good", "--json", "--family=systemMedium"])
+        #expect(result.status == 0)
+        let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(json["family"] == .string("systemMedium"))
+        #expect(json["policy"]?["kind"] == .string("after"))
+        #expect(json["policy"]?["date"] == .string("2025-11-21T18:48:20Z"))
+        let entry = try #require(json["entries"]?.arrayValue?.first)
+        #expect(entry["date"] == .string("2025-11-21T18:33:20Z"))
+        #expect(entry["text"] == .string("fixture.good\ntimeline family 1 preview 0 size 338x158"))
+        #expect(entry["relevance"]?["score"] == .number(0.5))
+    }
+
+    @Test func failedRequestExitsOneWithOneLineNamingTheWidget() async {
+        let directory = Fixtures.directory(["behaviours"])
+        let result = await widgets(["--plugins", directory.path, "snapshot", "fixture.error"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "widgets: error: widget \"fixture.error\" (behaviours.so): snapshot failed: the server is down\n")
+        let unknown = await widgets(["--plugins", directory.path, "timeline", "nope"])
+        #expect(unknown.status == 1)
+    }
+
+    @Test func statsExercisesEveryProviderAndReportsMemoryAndFailures() async throws {
+        let directory = Fixtures.directory(["good", "init-fails"])
+        let result = await widgets(["--plugins", directory.path, "stats", "--json", "--memory-limit", "25"])
+        #expect(result.status == 0, "a refused neighbour is a warning: \(result.standardError)")
+        let rows = try #require(JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue)
+        #expect(rows.count == 1)
+        #expect(rows[0]["kind"] == .string("fixture.good"))
+        #expect(rows[0]["calls"] == .number(3))
+        #expect(rows[0]["failures"] == .number(0))
+        #expect(rows[0]["peakBytes"]?.numberValue != nil, "the CLI embeds the memory guard")
+        #expect(rows[0]["memoryLimit"] == .number(25 * 1_048_576))
+
+        let text = await widgets(["--plugins", Fixtures.directory(["good"]).path, "stats"])
+        #expect(text.standardOutput.hasPrefix("provider      bundle   calls  failures    live    peak    limit  terminated  crashes  time in calls\n"))
+        #expect(
+            text.standardOutput.hasSuffix(
+                "process isolation: each bundle in a worker process; memory limit per provider 30.0 MB (a bundle may set a lower one), enforced by ending the worker\n"
+            ))
+        let queue = await widgets(["--plugins", Fixtures.directory(["good"]).path, "stats", "--isolation", "queue"])
+        #expect(queue.standardOutput.hasSuffix("queue isolation: all bundles in this process; memory limit per provider 30.0 MB (a bundle may set a lower one)\n"))
+
+        let bad = await widgets(["stats", "--memory-limit", "lots"])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("widgets: --memory-limit takes a number of megabytes above 0, not 'lots'\n"))
+    }
+
+    @Test func refusedNeighbourIsAWarningForRequestsNotAFailure() async {
+        let directory = Fixtures.directory(["good", "no-family"])
+        let result = await widgets(["--plugins", directory.path, "placeholder", "fixture.good"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "widgets: warning: \(directory.path)/no-family.so: widget \"fixture.no-family\" supports no family\n")
+    }
+}

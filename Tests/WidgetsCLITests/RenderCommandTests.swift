@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+
+/// `widgets render` and `widgets gallery` on real bundles: what a person sees of the renderers.
+@Suite struct RenderCommandTests {
+    @Test func widgetsRenderDrawsTheCurrentEntryOfARealBundle() async {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let data = Fixtures.temporaryDirectory("data")
+        _ = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
+        let board = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--family", "systemMedium"], dataHome: data)
+        #expect(board.status == 0, "\(board.standardError)")
+        let lines = board.standardOutput.split(separator: "\n")
+        #expect(lines.count == 12, "10 rows and the frame")
+        #expect(lines.first == "╭─ Leaderboard ────────────────────────────╮")
+        #expect(lines.contains("│  1. ada                            4200  │"))
+        #expect(!board.standardOutput.contains("\u{1B}"), "no colour: the output is not a terminal")
+
+        let coloured = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--color", "truecolor", "--appearance", "light"], dataHome: data)
+        #expect(coloured.standardOutput.contains("\u{1B}[38;2;0;0;0;48;2;255;255;255m"), "black on white")
+        let placeholder = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--placeholder"], dataHome: data)
+        #expect(placeholder.standardOutput.contains("▆▆") && !placeholder.standardOutput.contains("ada"))
+        let bad = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--color", "pink"], dataHome: data)
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("widgets: --color takes auto, none, 256 or truecolor, not 'pink'\n"))
+    }
+
+    @Test func theGalleryShowsEveryWidgetInEveryFamilyAsWellFormedSVG() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so", "libHostInfo.so"])
+        let data = Fixtures.temporaryDirectory("data")
+        let out = Fixtures.temporaryDirectory("gallery").appendingPathComponent("site")
+        _ = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
+        let result = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path], dataHome: data)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "wrote 30 images of 5 widget(s) and \(out.path)/index.html\n")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files.filter { $0.hasSuffix(".svg") }.count == 30)
+        for file in files where file.hasSuffix(".svg") {
+            let svg = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
+            #expect(xmlProblem(svg) == nil, "\(file)")
+        }
+        let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains("<h2>Leaderboard</h2>"))
+        #expect(page.contains(#"<a href="mygame://player/ada">"#), "the medium leaderboard's rows link to the players")
+        #expect(page.contains(#"href="com.mygame.leaderboard.systemSmall.placeholder.svg""#))
+        #expect(page.components(separatedBy: "<svg ").count - 1 == 30)
+    }
+
+    @Test func anUnknownRenderingModeIsAUsageErrorNamingTheChoices() async {
+        let result = await widgets(["render", "org.widgets.any", "--rendering-mode", "sepia"])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("widgets: --rendering-mode takes fullColor, accented, vibrant, not 'sepia'\n"))
+    }
+}
