@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs async provider code on the calling thread (the provider's queue) for as long as it has work
 /// there, so what it allocates is charged to the provider by the host's memory guard; once it waits
@@ -9,15 +10,14 @@ func runOnCallingThread(_ body: @escaping @Sendable () async -> Void) {
     executor.drain()
 }
 
-final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
-    private let lock = NSLock()
-    private var jobs: [UnownedJob] = []
-    private var released = false
+final class CallingThreadExecutor: TaskExecutor {
+    /// The jobs queued for the calling thread, and whether it has stopped taking them.
+    private let state = Mutex<(jobs: [UnownedJob], released: Bool)>(([], false))
 
     func enqueue(_ job: UnownedJob) {
-        let queued = lock.withLock {
-            guard !released else { return false }
-            jobs.append(job)
+        let queued = state.withLock { state in
+            guard !state.released else { return false }
+            state.jobs.append(job)
             return true
         }
         if !queued {
@@ -28,12 +28,12 @@ final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs queued jobs on this thread until none is left, then hands later ones to Dispatch.
     func drain() {
         while true {
-            let next: UnownedJob? = lock.withLock {
-                guard !jobs.isEmpty else {
-                    released = true
+            let next: UnownedJob? = state.withLock { state in
+                guard !state.jobs.isEmpty else {
+                    state.released = true
                     return nil
                 }
-                return jobs.removeFirst()
+                return state.jobs.removeFirst()
             }
             guard let next else { return }
             next.runSynchronously(on: asUnownedTaskExecutor())
