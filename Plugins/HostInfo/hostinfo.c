@@ -126,7 +126,7 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 }
 
 static const widget_bundle_t bundle = {
-    .abi_version = {WIDGET_ABI_VERSION_MAJOR, WIDGET_ABI_VERSION_MINOR},
+    .abi_version = WIDGET_ABI_VERSION_INIT,
     .struct_size = sizeof(widget_bundle_t),
     .name = "Host Info (C)",
     .built_with = "c",
@@ -135,4 +135,4 @@ static const widget_bundle_t bundle = {
     .shutdown = NULL,
 };
 
-__attribute__((visibility("default"))) const widget_bundle_t *widget_bundle_entry(void) { return &bundle; }
+WIDGET_BUNDLE_EXPORT const widget_bundle_t *widget_bundle_entry(void) { return &bundle; }

@@ -1,5 +1,5 @@
 import Foundation
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
 extension TimelineEngine {

@@ -1,5 +1,5 @@
 import Foundation
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
 /// The system's half of WidgetKit: for each instance, request a timeline, show the latest entry

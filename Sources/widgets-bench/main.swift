@@ -420,6 +420,13 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "frames" {
     exit(0)
 }
 
+// BENCH_ONLY=engine runs the timeline engine's virtual day alone and prints its figures (for profiling).
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "engine" {
+    let result = benchmarkEngine(instances: 100_000)
+    print("\(formatted(result.nanosecondsPerEvent / 1e3)) µs per event, \(result.events) events; adding \(formatted(result.addNanosecondsPerInstance / 1e3)) µs")
+    exit(0)
+}
+
 // BENCH_ONLY=isolation runs the one-provider round trips alone (direct, queue, process) and prints
 // their medians (for profiling).
 if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "isolation" {

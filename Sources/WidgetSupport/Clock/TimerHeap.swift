@@ -4,7 +4,13 @@ import Foundation
 /// stays until it reaches the top, where the next `add` or look at the top drops it, or until
 /// cancelled ones have doubled the heap since it was last swept.
 struct TimerHeap {
-    private var heap = MinHeap<ScheduledAction>()
+    /// A timer in the heap: the action itself, ordered by its date.
+    private struct Entry: HeapElement {
+        let timer: ScheduledAction
+        func precedes(_ other: Entry) -> Bool { timer.precedes(other.timer) }
+    }
+
+    private var heap = MinHeap<Entry>()
     private var sequence: UInt64 = 0
     /// The size past which the heap is swept of cancelled timers.
     private var sweepAbove = 1024
@@ -13,7 +19,7 @@ struct TimerHeap {
     var count: Int { heap.count }
 
     /// Timers neither cancelled nor run; counted one by one.
-    var pendingCount: Int { heap.elements.count { !$0.isCancelledOrDone } }
+    var pendingCount: Int { heap.elements.count { !$0.timer.isCancelledOrDone } }
 
     mutating func add(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         // Cancelled timers at the top go now, not at their dates: a request's deadline is
@@ -22,9 +28,9 @@ struct TimerHeap {
         dropCancelledTop()
         sequence += 1
         let timer = ScheduledAction(date: date, sequence: sequence, action: action)
-        heap.push(timer)
+        heap.push(Entry(timer: timer))
         if heap.count > sweepAbove {
-            heap.removeAll { $0.isCancelledOrDone }
+            heap.removeAll { $0.timer.isCancelledOrDone }
             sweepAbove = max(1024, 2 * heap.count)
         }
         return timer
@@ -33,7 +39,7 @@ struct TimerHeap {
     /// The earliest timer not cancelled, if any.
     mutating func first() -> ScheduledAction? {
         dropCancelledTop()
-        return heap.first
+        return heap.first?.timer
     }
 
     /// Takes the earliest timer not cancelled, if it is due at `date`.
@@ -44,6 +50,6 @@ struct TimerHeap {
     }
 
     private mutating func dropCancelledTop() {
-        while let first = heap.first, first.isCancelledOrDone { heap.popFirst() }
+        while let first = heap.first, first.timer.isCancelledOrDone { heap.popFirst() }
     }
 }

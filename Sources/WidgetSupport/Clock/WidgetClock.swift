@@ -16,7 +16,7 @@ public protocol WidgetClock: Sendable {
 /// A pending action of a clock; `cancel()` stops it if it has not run yet. It is also the clock's
 /// own record of the timer, in its heap (a request sets one and cancels it on every call, so the
 /// caller's token and the clock's record are one object).
-public final class ScheduledAction: Sendable, HeapElement {
+public final class ScheduledAction: Sendable {
     let date: Date
     /// The order it was scheduled in: timers of the same date run in that order.
     let sequence: UInt64
@@ -47,5 +47,6 @@ public final class ScheduledAction: Sendable, HeapElement {
     /// Whether it was cancelled or has run.
     var isCancelledOrDone: Bool { action.withLock { $0 == nil } }
 
-    package func precedes(_ other: ScheduledAction) -> Bool { (date, sequence) < (other.date, other.sequence) }
+    /// Earlier first, and of two at one date, the one set first.
+    func precedes(_ other: ScheduledAction) -> Bool { (date, sequence) < (other.date, other.sequence) }
 }

@@ -1,19 +1,25 @@
 /// An element of a `MinHeap`: `precedes` orders them, earliest first.
-package protocol HeapElement {
+@_spi(WidgetsInternal) public protocol HeapElement {
     func precedes(_ other: Self) -> Bool
 }
 
 /// A binary min-heap in an array: the clock's timers and the timeline engine's due events.
-package struct MinHeap<Element: HeapElement> {
-    package private(set) var elements: [Element] = []
+///
+/// Public as SPI, and inlinable, because the engine's heap is used from another module: `package`
+/// declarations are not specialized across modules (Swift 6.3), and unspecialized generic code cost
+/// every engine event a witness-table call per comparison (the engine's benchmark twice as slow).
+/// Modules of this package import it with `@_spi(WidgetsInternal)`; no one else sees it.
+@_spi(WidgetsInternal) public struct MinHeap<Element: HeapElement> {
+    /// The elements, in heap order (only `removeAll(where:)` and the heap operations should change them).
+    public var elements: [Element] = []
 
-    package init() {}
+    @inlinable public init() {}
 
-    package var isEmpty: Bool { elements.isEmpty }
-    package var count: Int { elements.count }
-    package var first: Element? { elements.first }
+    @inlinable public var isEmpty: Bool { elements.isEmpty }
+    @inlinable public var count: Int { elements.count }
+    @inlinable public var first: Element? { elements.first }
 
-    package mutating func push(_ element: Element) {
+    @inlinable public mutating func push(_ element: Element) {
         elements.append(element)
         var child = elements.count - 1
         while child > 0 {
@@ -25,7 +31,7 @@ package struct MinHeap<Element: HeapElement> {
     }
 
     @discardableResult
-    package mutating func popFirst() -> Element? {
+    @inlinable public mutating func popFirst() -> Element? {
         guard !elements.isEmpty else { return nil }
         let first = elements[0]
         let last = elements.removeLast()
@@ -45,7 +51,7 @@ package struct MinHeap<Element: HeapElement> {
     }
 
     /// Drops the elements `isStale` picks, keeping the rest a valid heap.
-    package mutating func removeAll(where isStale: (Element) -> Bool) {
+    @inlinable public mutating func removeAll(where isStale: (Element) -> Bool) {
         elements.removeAll(where: isStale)
         elements.sort { $0.precedes($1) }  // a sorted array is a valid heap
     }

@@ -2,7 +2,7 @@ import CWidgetABI
 import Foundation
 import Synchronization
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
 /// A bundle's providers in this process (queue isolation, and inside every worker): each on its own

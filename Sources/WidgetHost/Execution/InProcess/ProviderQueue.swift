@@ -1,6 +1,6 @@
 import Foundation
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 
 /// Runs one provider's requests, one at a time, on the provider's own serial Dispatch queue: calls to
 /// one provider never overlap, calls to different providers run in parallel, and a provider that is

@@ -1,4 +1,4 @@
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 
 /// One request's passage through a provider queue. Its result is delivered once, by the answer or
 /// by the deadline; a deadline that comes while the provider is inside its `request` function (not

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
 /// Keeps one bundle's worker process: starts it, routes requests to it, and when it crashes, hangs
