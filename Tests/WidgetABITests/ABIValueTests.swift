@@ -77,6 +77,18 @@ import WidgetWire
         #expect(unknown == RenderingEnvironment(colorScheme: .light, renderingMode: .fullColor, showsContainerBackground: false))
     }
 
+    @Test func logLevelsAreTheHeadersLogLevels() {
+        let header: [(BundleLogLevel, widget_log_level_t)] = [
+            (.debug, WIDGET_LOG_DEBUG), (.info, WIDGET_LOG_INFO), (.warning, WIDGET_LOG_WARNING), (.error, WIDGET_LOG_ERROR),
+        ]
+        #expect(header.map(\.0) == BundleLogLevel.allCases)
+        for (level, constant) in header {
+            #expect(level.abiValue == constant.rawValue, "\(level)")
+            #expect(BundleLogLevel(abiValue: constant.rawValue) == level)
+        }
+        #expect(BundleLogLevel(abiValue: 42) == .error, "an unknown level is never hidden")
+    }
+
     @Test func aBundleLoadsWhenTheMajorsMatchAndItsMinorIsNoNewer() {
         let host = ABIVersion(major: 1, minor: 4)
         #expect(ABIVersion.current == ABIVersion(major: UInt32(WIDGET_ABI_VERSION_MAJOR), minor: UInt32(WIDGET_ABI_VERSION_MINOR)))

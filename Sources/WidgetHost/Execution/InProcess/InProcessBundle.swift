@@ -70,8 +70,8 @@ final class InProcessBundle: @unchecked Sendable {
                 guard let data = host?.pointee.host_data else { return }
                 let bundle = Unmanaged<InProcessBundle>.fromOpaque(data).takeUnretainedValue()
                 let text = message.map { String(bundleText: $0) } ?? ""
-                let levels: [HostLog.Level] = [.debug, .info, .warning, .error]
-                HostLog.log(levels[min(Int(level.rawValue), 3)], "\(bundle.fileName): \(text)")
+                let levels: [BundleLogLevel: HostLog.Level] = [.debug: .debug, .info: .info, .warning: .warning, .error: .error]
+                HostLog.log(levels[BundleLogLevel(abiValue: level.rawValue)] ?? .error, "\(bundle.fileName): \(text)")
             })
         withUnsafeMutablePointer(to: &hostValue) {
             UnsafeMutableRawPointer(host).copyMemory(from: $0, byteCount: MemoryLayout<widget_host_t>.size)

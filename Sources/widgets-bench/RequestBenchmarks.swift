@@ -1,0 +1,206 @@
+import CMemoryGuard
+import CWidgetABI
+import Foundation
+import Glibc
+import WidgetABI
+@_spi(Benchmarks) import WidgetHost
+import WidgetSupport
+@_spi(Host) import WidgetKit
+import WidgetWire
+
+// MARK: - 2. A timeline request through the ABI
+
+struct TrivialEntry: TimelineEntry {
+    let date: Date
+}
+
+struct TrivialProvider: TimelineProvider {
+    static let date = Date(timeIntervalSince1970: 1_800_000_000)
+    func placeholder(in context: Context) -> TrivialEntry { TrivialEntry(date: Self.date) }
+    func getSnapshot(in context: Context, completion: @escaping (TrivialEntry) -> Void) { completion(TrivialEntry(date: Self.date)) }
+    func getTimeline(in context: Context, completion: @escaping (Timeline<TrivialEntry>) -> Void) {
+        completion(Timeline(entries: [TrivialEntry(date: Self.date)], policy: .atEnd))
+    }
+}
+
+@Sendable func trivialContent(_ entry: TrivialEntry) -> Text { Text("Hello") }
+
+struct TrivialWidget: Widget {
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: "bench.trivial", provider: TrivialProvider(), content: trivialContent)
+    }
+}
+
+struct BenchBundle: WidgetBundle {
+    var body: some Widget { TrivialWidget() }
+}
+
+struct RequestResult {
+    let direct: [Double]
+    let directWithContent: [Double]
+    let throughABI: [Double]
+}
+
+func benchmarkRequest(iterations: Int) -> RequestResult {
+    let provider = TrivialProvider()
+    let context = TimelineProviderContext(family: .systemSmall, isPreview: false, displaySize: CGSize(width: 158, height: 158))
+    let direct = sample(iterations: iterations, warmup: iterations / 10) {
+        provider.getTimeline(in: context) { blackHole($0) }
+    }
+    let directWithContent = sample(iterations: iterations, warmup: iterations / 10) {
+        provider.getTimeline(in: context) { timeline in
+            for entry in timeline.entries { blackHole(trivialContent(entry)) }
+        }
+    }
+    let registry = WidgetRegistry()
+    guard registry.load(linkedEntry: exportWidgetBundle(BenchBundle.self), label: "linked:bench") != nil else {
+        fatalError("cannot load the benchmark bundle: \(registry.problems)")
+    }
+    let throughABI = sample(iterations: iterations, warmup: iterations / 10) {
+        blackHole(try! registry.requestOnCallingThread(.timeline, kind: "bench.trivial"))
+    }
+    return RequestResult(direct: direct, directWithContent: directWithContent, throughABI: throughABI)
+}
+
+// MARK: - 3. Queue mode: round trip and throughput
+
+/// `iterations` sequential awaited requests for one widget's timeline (after a tenth as many
+/// untimed): what a host's caller sees. Sorted nanoseconds.
+func awaitedRoundTrips(_ registry: WidgetRegistry, kind: String, iterations: Int) async -> [Double] {
+    for _ in 0..<(iterations / 10) { _ = try! await registry.request(.timeline, kind: kind) }
+    var times: [Double] = []
+    times.reserveCapacity(iterations)
+    for _ in 0..<iterations {
+        let start = nanoseconds()
+        blackHole(try! await registry.request(.timeline, kind: kind))
+        times.append(Double(nanoseconds() - start))
+    }
+    return times.sorted()
+}
+
+/// The same request as above, through the provider's queue, awaited.
+func benchmarkQueueRoundTrip(iterations: Int) async -> [Double] {
+    let registry = WidgetRegistry()
+    _ = registry.load(linkedEntry: exportWidgetBundle(BenchBundle.self), label: "linked:bench")
+    return await awaitedRoundTrips(registry, kind: "bench.trivial", iterations: iterations)
+}
+
+/// Requests per second with every provider of `registry` asked `requestsEach` times, all at once.
+func requestsPerSecond(_ registry: WidgetRegistry, requestsEach: Int) async -> Double {
+    let kinds = registry.widgets.map(\.kind)
+    let start = nanoseconds()
+    await withTaskGroup(of: Void.self) { group in
+        for kind in kinds {
+            group.addTask {
+                for _ in 0..<requestsEach { _ = try! await registry.request(.timeline, kind: kind) }
+            }
+        }
+    }
+    let seconds = Double(nanoseconds() - start) / 1e9
+    return Double(kinds.count * requestsEach) / seconds
+}
+
+/// Requests per second with 16 providers (16 copies of a C bundle) asked concurrently.
+func benchmarkThroughput(providers: Int, requestsEach: Int) async -> Double {
+    let library = compileFixture()
+    let directory = bundleDirectory(copies: providers, of: library, label: "throughput")
+    defer {
+        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: library)
+    }
+    let registry = WidgetRegistry.load(searchPath: [directory.path])
+    precondition(registry.widgets.count == providers, "\(registry.problems)")
+    return await requestsPerSecond(registry, requestsEach: requestsEach)
+}
+
+// MARK: - 3b. One C provider: the direct call, queue mode and process mode
+
+nonisolated(unsafe) var completedBytes = 0
+
+/// One byte there and back over a socket pair between two threads: the least any request to another
+/// process costs on this machine (two wakeups), measured for comparison.
+func benchmarkSocketRoundTrip(iterations: Int) -> [Double] {
+    var pair: [Int32] = [-1, -1]
+    precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+    let (near, far) = (pair[0], pair[1])
+    let echo = Thread {
+        var byte: UInt8 = 0
+        while read(far, &byte, 1) == 1 { _ = write(far, &byte, 1) }
+    }
+    echo.start()
+    var byte: UInt8 = 1
+    let times = sample(iterations: iterations, warmup: iterations / 10) {
+        _ = write(near, &byte, 1)
+        _ = read(near, &byte, 1)
+    }
+    close(near)
+    return times.sorted()
+}
+
+struct IsolationResult {
+    let direct: [Double]
+    let queue: [Double]
+    let process: [Double]
+    let processThroughput: Double
+}
+
+/// Process isolation with the `widgets` executable beside this one as the worker.
+func processIsolation() -> Isolation {
+    let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("widgets").path
+    precondition(FileManager.default.isExecutableFile(atPath: worker), "\(worker) is missing: make bench builds it")
+    return .process(ProcessIsolation(workerExecutable: worker))
+}
+
+/// The same C provider three ways: its request function called directly (the floor: what the
+/// provider itself costs), through queue mode, and through process mode (a worker process started
+/// from the `widgets` executable beside this one), each a sequential awaited round trip.
+func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) async -> IsolationResult {
+    let library = compileFixture()
+    defer { try? FileManager.default.removeItem(at: library) }
+    let directory = bundleDirectory(copies: 1, of: library, label: "isolation")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("bundle-000.so").path
+
+    guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), let symbol = dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL) else {
+        fatalError("cannot open the benchmark bundle")
+    }
+    let bundle = unsafeBitCast(symbol, to: widget_bundle_entry_fn.self)()!.pointee
+    var error = [CChar](repeating: 0, count: 256)
+    var host = widget_host_t(
+        abi_version: widget_abi_version_t(major: 1, minor: 2), struct_size: UInt32(MemoryLayout<widget_host_t>.size), host_data: nil,
+        register_widget: { _, _ in true }, log: { _, _, _ in })
+    precondition(bundle.initialize!(&host, &error, error.count))
+    let completion: widget_completion_fn = { _, result in completedBytes = result!.pointee.length }
+    let direct: [Double] = "fixture.bundle-000".withCString { kind in
+        "{}".withCString { configuration in
+            var request = widget_request_t(
+                struct_size: UInt32(MemoryLayout<widget_request_t>.size), request_kind: UInt32(WIDGET_REQUEST_TIMELINE.rawValue),
+                widget_kind: kind, family: 0, is_preview: false, display_width: 158, display_height: 158, configuration: configuration, parameter: nil, url: nil, intent: nil,
+                color_scheme: 0, rendering_mode: 0, shows_container_background: true)
+            return sample(iterations: iterations, warmup: iterations / 10) {
+                bundle.request!(&request, completion, nil)
+                blackHole(completedBytes)
+            }
+        }
+    }
+
+    func roundTrips(_ registry: WidgetRegistry) async -> [Double] {
+        precondition(registry.widgets.count == 1, "\(registry.problems)")
+        return await awaitedRoundTrips(registry, kind: registry.widgets[0].kind, iterations: iterations)
+    }
+    let isolation = processIsolation()
+    let queue = await roundTrips(WidgetRegistry.load(searchPath: [directory.path]))
+    let processRegistry = WidgetRegistry.load(searchPath: [directory.path], isolation: isolation)
+    let process = await roundTrips(processRegistry)
+    processRegistry.shutDownWorkers()
+
+    // Requests per second across 16 bundles, each in its own worker.
+    let many = bundleDirectory(copies: providers, of: library, label: "isolation-many")
+    defer { try? FileManager.default.removeItem(at: many) }
+    let registry = WidgetRegistry.load(searchPath: [many.path], isolation: isolation)
+    precondition(registry.widgets.count == providers, "\(registry.problems)")
+    let processThroughput = await requestsPerSecond(registry, requestsEach: requestsEach)
+    registry.shutDownWorkers()
+    return IsolationResult(direct: direct.sorted(), queue: queue, process: process, processThroughput: processThroughput)
+}
