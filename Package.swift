@@ -1,11 +1,32 @@
 // swift-tools-version: 6.2
+import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+/// The toolchain's `lib/swift/host`: swift-syntax's libraries, which the SDK's macros (`#Preview`) are
+/// built against (no package needed). Found from the manifest's own PackageDescription library,
+/// which is the toolchain's, else from the `swift` on PATH.
+let toolchainHostLibraries: String = {
+    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    for line in maps.split(separator: "\n") {
+        guard let range = line.range(of: "/lib/swift/pm/ManifestAPI/libPackageDescription.so") else { continue }
+        guard let start = line.firstIndex(of: "/") else { continue }
+        return String(line[start..<range.lowerBound]) + "/lib/swift/host"
+    }
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+        guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+        return swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib/swift/host").path
+    }
+    return "/usr/lib/swift/host"
+}()
 
 let package = Package(
     name: "widgets",
     products: [
-        // What a widget author depends on: `import WidgetKit` (and `import SwiftUI`, for iOS view files).
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI"]),
+        // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
+        // imports (`SwiftUI`, `AppIntents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "OSLog", "os", "UIKit"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -29,9 +50,21 @@ let package = Package(
         .target(name: "WidgetABI", dependencies: ["CWidgetABI", "WidgetWire"]),
         // What every layer of the host uses: clocks and timers, a heap, locks, logging, formatting.
         .target(name: "WidgetSupport"),
-        // The SDK widget authors import.
-        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "WidgetABI", "WidgetWire"]),
+        // The SDK widget authors import, and its C part, compiled into each bundle: the entry of a bundle
+        // marked `@main`, and the walk over its previews.
+        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "CWidgetKit", "WidgetABI", "WidgetWire", "WidgetKitMacros"]),
+        .target(name: "CWidgetKit", dependencies: ["CWidgetABI"]),
+        // `#Preview`, against the toolchain's own swift-syntax.
+        .macro(
+            name: "WidgetKitMacros",
+            swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
+            linkerSettings: [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]),
+        // Modules iOS widget files import, each bringing the SDK (or its part) with it.
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
+        .target(name: "AppIntents", dependencies: ["WidgetKit"]),
+        .target(name: "OSLog"),
+        .target(name: "os", dependencies: ["OSLog"]),
+        .target(name: "UIKit", dependencies: ["WidgetKit"]),
         // The system's half of WidgetKit: timelines, reload policies, the budget, instance status.
         .target(name: "WidgetTimelines", dependencies: ["WidgetSupport", "WidgetWire"]),
         // Layout and drawing: terminal, SVG, plain text, the dashboard. No host, no memory guard.

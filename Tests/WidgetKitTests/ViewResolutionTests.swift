@@ -128,7 +128,7 @@ extension ViewResolutionTests {
         #expect(progress.view == "progress")
         #expect(progress["value"] == .number(0.25))
         #expect(progress["total"] == .number(1))
-        #expect(resolve(ProgressView<EmptyView>(value: Double?.none))["value"] == nil)
+        #expect(resolve(ProgressView<EmptyView, EmptyView>(value: Double?.none))["value"] == nil)
         let start = Date(timeIntervalSince1970: 100)
         let timed = resolve(ProgressView(timerInterval: start...start.addingTimeInterval(60), countsDown: false))
         #expect(timed["timerInterval"] == .array([.number(100), .number(160)]))

@@ -42,6 +42,9 @@ final class BundleExport: @unchecked Sendable {
     private var definitions: [String: _WidgetDefinition] = [:]
     private var urlHandler: (@Sendable (URL) async throws -> Void)?
 
+    /// The bundle exported so far, if it was.
+    var exportedEntry: UnsafePointer<widget_bundle_t>? { lock.withLock { entry.map { UnsafePointer($0) } } }
+
     func export(
         name: String, memoryLimit: Int?, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
         definitions make: @escaping () -> [_WidgetDefinition]

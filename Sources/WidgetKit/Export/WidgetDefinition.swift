@@ -14,6 +14,9 @@ public struct _WidgetDefinition: Sendable {
     var configurationName: String?
     /// A configurable widget's parameters, for the host.
     var schema: ConfigurationSchema?
+    /// Draws entries a preview lists, if they are of this widget's entry type, for a request (its
+    /// family and environment); nil when they are of another type.
+    var renderPreview: (@Sendable ([Any], ProviderRequest) -> [WireEntry]?)?
     /// Answers one request, calling `reply` exactly once, from any thread.
     let respond: @Sendable (ProviderRequest, @escaping @Sendable (ProviderAnswer) -> Void) -> Void
 
@@ -26,6 +29,20 @@ public struct _WidgetDefinition: Sendable {
         self.configurationName = configurationName
         self.schema = schema
         self.respond = respond
+    }
+}
+
+extension _WidgetDefinition {
+    /// The preview renderer of a widget whose content closure is `content`.
+    static func previewRenderer<Entry: TimelineEntry, Content: View>(
+        _ content: @escaping (Entry) -> Content
+    ) -> @Sendable ([Any], ProviderRequest) -> [WireEntry]? {
+        let content = _UncheckedSendable(content)
+        return { entries, request in
+            let typed = entries.compactMap { $0 as? Entry }
+            guard typed.count == entries.count else { return nil }
+            return typed.map { request.render($0, content.value) }
+        }
     }
 }
 

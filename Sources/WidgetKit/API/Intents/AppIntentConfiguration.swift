@@ -22,7 +22,7 @@ extension AppIntentTimelineProvider {
 /// A widget configured with an App Intent: each instance holds its own values of the intent's
 /// parameters, and the provider receives them with every request.
 public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content: View>: WidgetConfiguration {
-    let definition: _WidgetDefinition
+    var definition: _WidgetDefinition
 
     public init<Provider: AppIntentTimelineProvider>(
         kind: String, intent: Intent.Type = Intent.self, provider: Provider, @ViewBuilder content: @escaping (Provider.Entry) -> Content
@@ -36,8 +36,9 @@ public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content:
         definition = _WidgetDefinition(
             kind: kind, configurationKind: .appIntent, configurationName: String(describing: Intent.self),
             schema: IntentParameters.schema(
-                of: Intent(), title: Intent.title.key, description: Intent.description?.descriptionText.key ?? ""),
+                of: Intent(), title: declared { Intent.title }.key, description: Intent._description?.descriptionText.key ?? ""),
             respond: responder.respond)
+        definition.renderPreview = _WidgetDefinition.previewRenderer(content)
     }
 
     public func _definitions() -> [_WidgetDefinition] { [definition] }

@@ -21,22 +21,48 @@ extension String {
 /// What an intent does, shown under its title.
 public struct IntentDescription: ExpressibleByStringInterpolation, Sendable {
     public let descriptionText: LocalizedStringResource
+    /// False only for the stand-in of a form of `description` the intent did not declare.
+    let isDeclared: Bool
 
-    public init(stringLiteral value: String) { descriptionText = LocalizedStringResource(value) }
-    public init(_ descriptionText: LocalizedStringResource) { self.descriptionText = descriptionText }
+    public init(stringLiteral value: String) { self.init(LocalizedStringResource(value)) }
+    public init(_ descriptionText: LocalizedStringResource) {
+        self.descriptionText = descriptionText
+        isDeclared = true
+    }
+    init(_undeclared: Void) {
+        descriptionText = LocalizedStringResource("")
+        isDeclared = false
+    }
+    public init(
+        _ descriptionText: LocalizedStringResource, categoryName: LocalizedStringResource? = nil, searchKeywords: [LocalizedStringResource] = [],
+        resultValueName: LocalizedStringResource? = nil
+    ) {
+        self.init(descriptionText)
+    }
 }
 
-/// How a value displays: a title and, optionally, a subtitle.
+/// How a value displays: a title and, optionally, a subtitle and an image.
 public struct DisplayRepresentation: ExpressibleByStringInterpolation, Sendable {
     public var title: LocalizedStringResource
     public var subtitle: LocalizedStringResource?
+    public var image: Image?
 
-    public init(title: LocalizedStringResource, subtitle: LocalizedStringResource? = nil) {
+    public init(title: LocalizedStringResource, subtitle: LocalizedStringResource? = nil, image: Image? = nil) {
         self.title = title
         self.subtitle = subtitle
+        self.image = image
     }
 
     public init(stringLiteral value: String) { self.init(title: LocalizedStringResource(value)) }
+
+    /// The image shown beside a value: a system symbol, or a named one.
+    public struct Image: Sendable {
+        public let name: String
+        public init(systemName: String, isTemplate: Bool = true) { name = systemName }
+        public init(named name: String, isTemplate: Bool = false) { self.name = name }
+        public init(url: URL, isTemplate: Bool = false) { name = url.absoluteString }
+        public init(data: Data, isTemplate: Bool = false) { name = "data" }
+    }
 }
 
 /// How a type's name displays ("Character", "Coin").
@@ -48,7 +74,20 @@ public struct TypeDisplayRepresentation: ExpressibleByStringInterpolation, Senda
 }
 
 public protocol TypeDisplayRepresentable {
-    static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
+    @MainActor static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
+}
+
+/// Reads a static value an author declared for an intent, enum or entity (its title, description,
+/// display representations, query), from any thread.
+///
+/// Authors declare these as Apple's templates do, `static var title: LocalizedStringResource = "…"`.
+/// Swift 6 refuses a mutable static unless it is isolated, so the requirements are `@MainActor`
+/// and such a declaration is isolated to the main actor by inference, and compiles. The values are
+/// set once, when first read (`swift_once`, safe from any thread), and never written after: the
+/// host reads them while it registers widgets and answers requests, on whatever thread that is.
+@inline(__always)
+func declared<T>(_ read: @MainActor () -> T) -> T {
+    withoutActuallyEscaping(read) { escaping in unsafeBitCast(escaping, to: (() -> T).self)() }
 }
 
 // MARK: - Intents
@@ -56,24 +95,110 @@ public protocol TypeDisplayRepresentable {
 /// The result of `perform()`.
 public protocol IntentResult: Sendable {}
 
-public struct _IntentResultValue: IntentResult {}
+/// A result that returns a value (`some IntentResult & ReturnsValue<Int>`).
+public protocol ReturnsValue<Value>: IntentResult {
+    associatedtype Value
+}
 
-extension IntentResult where Self == _IntentResultValue {
+/// A result that speaks a dialog.
+public protocol ProvidesDialog: IntentResult {}
+
+/// A result that shows a view.
+public protocol ShowsSnippetView: IntentResult {}
+
+/// A result that opens another intent.
+public protocol OpensIntent: IntentResult {}
+
+/// What an intent says when it is done (not shown here: an intent runs from a widget's button).
+public struct IntentDialog: ExpressibleByStringInterpolation, Sendable {
+    public let text: String
+    public init(stringLiteral value: String) { text = value }
+    public init(_ text: LocalizedStringResource) { self.text = text.key }
+    public init(full: LocalizedStringResource, supporting: LocalizedStringResource) { text = full.key }
+}
+
+public struct _IntentResultValue<Value>: IntentResult, ReturnsValue, ProvidesDialog, ShowsSnippetView, OpensIntent, @unchecked Sendable {
+    let value: Value?
+}
+
+extension IntentResult where Self == _IntentResultValue<Never> {
     /// A result with nothing to return.
-    public static func result() -> Self { _IntentResultValue() }
+    public static func result() -> Self { _IntentResultValue(value: nil) }
+    public static func result(dialog: IntentDialog) -> Self { _IntentResultValue(value: nil) }
+    public static func result<Content: View>(dialog: IntentDialog, @ViewBuilder view: () -> Content) -> Self { _IntentResultValue(value: nil) }
+    public static func result<Content: View>(@ViewBuilder view: () -> Content) -> Self { _IntentResultValue(value: nil) }
+    public static func result<I: AppIntent>(opensIntent: I) -> Self { _IntentResultValue(value: nil) }
+}
+
+extension IntentResult {
+    /// A result returning a value.
+    public static func result<V>(value: V) -> _IntentResultValue<V> where Self == _IntentResultValue<V> { _IntentResultValue(value: value) }
+    public static func result<V>(value: V, dialog: IntentDialog) -> _IntentResultValue<V> where Self == _IntentResultValue<V> {
+        _IntentResultValue(value: value)
+    }
 }
 
 /// An action or a configuration, with parameters declared by `@Parameter`.
-public protocol AppIntent: SendableMetatype {
+///
+/// Its `description` may be declared either way authors write it: `static var description:
+/// IntentDescription? = …` (Apple's declared type) or `static var description = IntentDescription("…")`
+/// (Apple's templates, not optional). On iOS a build step reads the value from the source, whatever
+/// its type; here each form is the witness of a requirement of its own (`_OptionalIntentDescribing`,
+/// `_IntentDescribing`), and `_description` reads whichever the intent declared.
+public protocol AppIntent: _IntentDescribing, _OptionalIntentDescribing, SendableMetatype {
     associatedtype PerformResult: IntentResult
-    static var title: LocalizedStringResource { get }
-    static var description: IntentDescription? { get }
+    associatedtype SummaryContent: ParameterSummary = _NoParameterSummary
+    @MainActor static var title: LocalizedStringResource { get }
+    /// Whether running the intent opens the app (it cannot, here: the intent runs in the widget).
+    @MainActor static var openAppWhenRun: Bool { get }
+    @MainActor static var isDiscoverable: Bool { get }
+    @MainActor static var authenticationPolicy: IntentAuthenticationPolicy { get }
+    /// How the intent's parameters read as a sentence in a configuration screen.
+    @ParameterSummaryBuilder<Self> static var parameterSummary: SummaryContent { get }
     init()
     func perform() async throws -> PerformResult
 }
 
-extension AppIntent {
+/// An intent's description declared as Apple's templates write it, not optional.
+public protocol _IntentDescribing {
+    @MainActor static var description: IntentDescription { get }
+}
+
+/// An intent's description declared with Apple's type, `IntentDescription?`.
+public protocol _OptionalIntentDescribing {
+    @MainActor static var description: IntentDescription? { get }
+}
+
+extension _IntentDescribing {
+    /// Not declared in this form: an empty description, which `_description` passes over.
+    public static var description: IntentDescription { IntentDescription(_undeclared: ()) }
+}
+
+extension _OptionalIntentDescribing {
     public static var description: IntentDescription? { nil }
+}
+
+extension AppIntent {
+    /// The description the intent declared, in either form; nil where it declared none.
+    public static var _description: IntentDescription? {
+        let plain = declared { (Self.self as any _IntentDescribing.Type).description }
+        return plain.isDeclared ? plain : declared { (Self.self as any _OptionalIntentDescribing.Type).description }
+    }
+
+    public static var openAppWhenRun: Bool { false }
+    public static var isDiscoverable: Bool { true }
+    public static var authenticationPolicy: IntentAuthenticationPolicy { .alwaysAllowed }
+}
+
+extension AppIntent where SummaryContent == _NoParameterSummary {
+    public static var parameterSummary: _NoParameterSummary { _NoParameterSummary() }
+}
+
+/// Whether an intent may run on a locked device (it always may, here).
+public struct IntentAuthenticationPolicy: Sendable {
+    public static let alwaysAllowed = IntentAuthenticationPolicy()
+    public static let requiresAuthentication = IntentAuthenticationPolicy()
+    public static let requiresLocalDeviceAuthentication = IntentAuthenticationPolicy()
 }
 
 /// The intent a configurable widget's instances are configured with.
@@ -228,12 +353,12 @@ extension Optional: _IntentValue where Wrapped: _IntentValue {
 ///     }
 public protocol AppEnum: _IntentValue, RawRepresentable, CaseIterable, Hashable, TypeDisplayRepresentable
 where RawValue: LosslessStringConvertible {
-    static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
+    @MainActor static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
 }
 
 extension AppEnum {
     public static var _parameterType: ParameterType { .enumeration }
-    public static var _typeName: String? { typeDisplayRepresentation.name.key }
+    public static var _typeName: String? { declared { typeDisplayRepresentation.name.key } }
     public static var _cases: [ParameterOption] {
         allCases.map { value in
             let display = value._displayRepresentation
@@ -242,7 +367,7 @@ extension AppEnum {
     }
     public var _configurationValue: JSONValue { .string(String(describing: rawValue)) }
     public var _displayRepresentation: DisplayRepresentation {
-        Self.caseDisplayRepresentations[self] ?? DisplayRepresentation(title: LocalizedStringResource(String(describing: rawValue)))
+        declared { Self.caseDisplayRepresentations }[self] ?? DisplayRepresentation(title: LocalizedStringResource(String(describing: rawValue)))
     }
     public static func _decode(_ json: JSONValue, choices: _Choices?) throws(_ParameterFailure) -> Self {
         guard let text = json.stringValue else { throw .type("one of \(caseList)", json) }
@@ -296,7 +421,7 @@ extension EntityQuery {
 /// stores only its identifier; the query resolves it before each request, as on iOS.
 public protocol AppEntity: _IntentValue, Identifiable, TypeDisplayRepresentable, Sendable where ID: EntityIdentifierConvertible {
     associatedtype DefaultQuery: EntityQuery where DefaultQuery.Entity == Self
-    static var defaultQuery: DefaultQuery { get }
+    @MainActor static var defaultQuery: DefaultQuery { get }
     var displayRepresentation: DisplayRepresentation { get }
 }
 
@@ -304,7 +429,7 @@ extension AppEntity {
     public static var defaultQuery: DefaultQuery { DefaultQuery() }
     public static var _parameterType: ParameterType { .entity }
     public static var _hasQuery: Bool { true }
-    public static var _typeName: String? { typeDisplayRepresentation.name.key }
+    public static var _typeName: String? { declared { typeDisplayRepresentation.name.key } }
     public var _configurationValue: JSONValue { .string(id.entityIdentifierString) }
     public var _displayRepresentation: DisplayRepresentation { displayRepresentation }
 
@@ -312,19 +437,20 @@ extension AppEntity {
         guard let text = json.stringValue, let id = ID.entityIdentifier(for: text) else { throw .type("an identifier", json) }
         let found: [Self]
         do {
-            found = try await defaultQuery.entities(for: [id])
+            found = try await declared { defaultQuery }.entities(for: [id])
         } catch {
-            throw _ParameterFailure("the \(typeDisplayRepresentation.name.key) query failed to resolve \"\(text)\": \(error)")
+            throw _ParameterFailure("the \(_typeName ?? "\(Self.self)") query failed to resolve \"\(text)\": \(error)")
         }
         guard let entity = found.first(where: { $0.id == id }) else {
             throw _ParameterFailure(
-                "no \(typeDisplayRepresentation.name.key) has the identifier \"\(text)\" any more (entities(for:) returned none)")
+                "no \(_typeName ?? "\(Self.self)") has the identifier \"\(text)\" any more (entities(for:) returned none)")
         }
         return entity
     }
 
     public static func _suggestions() async throws -> (values: [Any], default: Any?)? {
-        (try await defaultQuery.suggestedEntities(), await defaultQuery.defaultResult())
+        let query = declared { defaultQuery }
+        return (try await query.suggestedEntities(), await query.defaultResult())
     }
 }
 

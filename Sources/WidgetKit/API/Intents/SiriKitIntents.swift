@@ -163,7 +163,7 @@ public struct IntentRecommendation<Intent: INIntent> {
 
 /// A widget configured with a SiriKit-style intent (the iOS 14 API).
 public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfiguration {
-    let definition: _WidgetDefinition
+    var definition: _WidgetDefinition
 
     public init<Provider: IntentTimelineProvider>(
         kind: String, intent: Intent.Type, provider: Provider, @ViewBuilder content: @escaping (Provider.Entry) -> Content
@@ -190,6 +190,7 @@ public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfig
             kind: kind, configurationKind: .intent, configurationName: String(describing: Intent.self),
             schema: IntentParameters.schema(of: Intent(), title: String(describing: Intent.self), description: ""),
             respond: responder.respond)
+        definition.renderPreview = _WidgetDefinition.previewRenderer(content)
     }
 
     public func _definitions() -> [_WidgetDefinition] { [definition] }

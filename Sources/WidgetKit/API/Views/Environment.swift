@@ -11,6 +11,31 @@ public struct EnvironmentValues: Sendable {
     /// Whether the widget's container background is drawn; false on the Lock Screen (accessory
     /// families), where a widget should not draw a background of its own either.
     public var showsWidgetContainerBackground = true
+    /// The margins the system puts around a widget's content (iOS 17): a widget with
+    /// `.contentMarginsDisabled()` pads what should stay inside them by these.
+    public var widgetContentMargins = EdgeInsets()
+    /// Whether an accessory widget's label is shown (none are, here).
+    public var showsWidgetLabel = false
+    /// Whether the screen is dimmed (always-on); never, here.
+    public var isLuminanceReduced = false
+    public var dynamicTypeSize: DynamicTypeSize = .large
+    public var sizeCategory: ContentSizeCategory = .large
+    public var locale: Locale = .current
+    public var calendar: Calendar = .current
+    public var timeZone: TimeZone = .current
+    public var displayScale: CGFloat = 2
+    public var layoutDirection: LayoutDirection = .leftToRight
+    public var legibilityWeight: LegibilityWeight? = nil
+    public var accessibilityReduceMotion = false
+    public var accessibilityReduceTransparency = false
+    public var accessibilityDifferentiateWithoutColor = false
+    public var accessibilityInvertColors = false
+    public var isEnabled = true
+    public var font: Font? = nil
+
+    /// The size of the widget's content area: its family's size, less its content margins. What a
+    /// `GeometryReader` gives its content.
+    var contentSize = CGSize(width: 158, height: 158)
 
     public init() {}
 
@@ -57,4 +82,12 @@ public struct WidgetRenderingMode: Hashable, Sendable, CustomStringConvertible {
     public static let vibrant = WidgetRenderingMode(name: "vibrant")
 
     public var description: String { name }
+}
+
+public enum LayoutDirection: Hashable, Sendable, CaseIterable {
+    case leftToRight, rightToLeft
+}
+
+public enum LegibilityWeight: Hashable, Sendable {
+    case regular, bold
 }

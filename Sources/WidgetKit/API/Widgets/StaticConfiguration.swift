@@ -3,7 +3,7 @@ import WidgetWire
 
 /// A widget configuration with no user-configurable options: a game status, a clock, a load average.
 public struct StaticConfiguration<Content: View>: WidgetConfiguration {
-    let definition: _WidgetDefinition
+    var definition: _WidgetDefinition
 
     /// - Parameters:
     ///   - kind: a unique string that identifies the widget, e.g. `"com.example.game-status"`.
@@ -14,6 +14,7 @@ public struct StaticConfiguration<Content: View>: WidgetConfiguration {
     ) {
         let responder = TimelineResponder(provider: provider, content: content)
         definition = _WidgetDefinition(kind: kind, configurationKind: .static, respond: responder.respond)
+        definition.renderPreview = _WidgetDefinition.previewRenderer(content)
     }
 
     public func _definitions() -> [_WidgetDefinition] { [definition] }

@@ -93,6 +93,32 @@ extension WidgetConfiguration {
     public func contentMarginsDisabled() -> some WidgetConfiguration {
         _ModifiedConfiguration(base: self) { $0.contentMarginsDisabled = true }
     }
+
+    public func configurationDisplayName(_ displayName: Text) -> some WidgetConfiguration { configurationDisplayName(displayName.plainText) }
+    public func configurationDisplayName(_ displayName: LocalizedStringKey) -> some WidgetConfiguration {
+        configurationDisplayName(Text(displayName).plainText)
+    }
+    public func configurationDisplayName(_ displayName: LocalizedStringResource) -> some WidgetConfiguration { configurationDisplayName(displayName.key) }
+    public func description(_ description: Text) -> some WidgetConfiguration { self.description(description.plainText) }
+    public func description(_ description: LocalizedStringKey) -> some WidgetConfiguration { self.description(Text(description).plainText) }
+    public func description(_ description: LocalizedStringResource) -> some WidgetConfiguration { self.description(description.key) }
+
+    /// Places the widget should not be suggested in; no effect here.
+    public func disfavoredLocations(_ locations: [WidgetLocation], for families: [WidgetFamily]) -> some WidgetConfiguration { self }
+    /// Whether the system may remove the container background; no effect here.
+    public func containerBackgroundRemovable(_ isRemovable: Bool = true) -> some WidgetConfiguration { self }
+    /// Whether a new instance asks to be configured first; no effect here.
+    public func promptsForUserConfiguration() -> some WidgetConfiguration { self }
+    public func onBackgroundURLSessionEvents(matching matchingString: String? = nil, _ urlSessionEvent: @escaping (String, @escaping () -> Void) -> Void) -> some WidgetConfiguration { self }
+}
+
+/// Where a widget can be shown.
+public struct WidgetLocation: Hashable, Sendable {
+    let name: String
+    public static let homeScreen = WidgetLocation(name: "homeScreen")
+    public static let lockScreen = WidgetLocation(name: "lockScreen")
+    public static let standBy = WidgetLocation(name: "standBy")
+    public static let iPhoneWidgetsOnMac = WidgetLocation(name: "iPhoneWidgetsOnMac")
 }
 
 struct _ModifiedConfiguration<Base: WidgetConfiguration>: WidgetConfiguration {

@@ -1,0 +1,2 @@
+// As on Apple's platforms, `import OSLog` brings Foundation with it.
+@_exported import Foundation

@@ -1,0 +1,110 @@
+public import Foundation
+public import WidgetWire
+
+/// A colour: a named system colour, or components. On the wire a colour is its name (`"red"`,
+/// `"secondary"`) or `#rrggbb`, followed by `/opacity` when it is not opaque (`"red/0.5"`).
+public struct Color: Hashable, Sendable {
+    let json: JSONValue
+
+    init(json: JSONValue) { self.json = json }
+    init(name: String) { json = .string(name) }
+
+    public static func == (lhs: Color, rhs: Color) -> Bool { lhs.json == rhs.json }
+    public func hash(into hasher: inout Hasher) { hasher.combine(json.jsonText) }
+
+    public static let primary = Color(name: "primary")
+    public static let secondary = Color(name: "secondary")
+    public static let accentColor = Color(name: "accent")
+    public static let black = Color(name: "black")
+    public static let white = Color(name: "white")
+    public static let gray = Color(name: "gray")
+    public static let red = Color(name: "red")
+    public static let orange = Color(name: "orange")
+    public static let yellow = Color(name: "yellow")
+    public static let green = Color(name: "green")
+    public static let mint = Color(name: "mint")
+    public static let teal = Color(name: "teal")
+    public static let cyan = Color(name: "cyan")
+    public static let blue = Color(name: "blue")
+    public static let indigo = Color(name: "indigo")
+    public static let purple = Color(name: "purple")
+    public static let pink = Color(name: "pink")
+    public static let brown = Color(name: "brown")
+    public static let clear = Color(name: "clear")
+
+    /// The colour spaces components are given in; Linux draws all of them as sRGB.
+    public enum RGBColorSpace: Hashable, Sendable {
+        case sRGB, sRGBLinear, displayP3
+    }
+
+    /// Components from 0 to 1; written on the wire as `#rrggbb` (and its opacity).
+    public init(_ colorSpace: RGBColorSpace = .sRGB, red: Double, green: Double, blue: Double, opacity: Double = 1) {
+        func byte(_ component: Double) -> Int { Int((min(max(component.isFinite ? component : 0, 0), 1) * 255).rounded()) }
+        let hex = [byte(red), byte(green), byte(blue)].map { value in
+            let digits = String(value, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        self = Color(name: "#" + hex.joined()).opacity(opacity)
+    }
+
+    /// A grey: 0 black, 1 white.
+    public init(_ colorSpace: RGBColorSpace = .sRGB, white: Double, opacity: Double = 1) {
+        self.init(colorSpace, red: white, green: white, blue: white, opacity: opacity)
+    }
+
+    /// Hue, saturation and brightness, each from 0 to 1.
+    public init(hue: Double, saturation: Double, brightness: Double, opacity: Double = 1) {
+        let h = (hue - hue.rounded(.down)) * 6
+        let c = brightness * saturation
+        let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let (r, g, b): (Double, Double, Double) =
+            switch Int(h) {
+            case 0: (c, x, 0)
+            case 1: (x, c, 0)
+            case 2: (0, c, x)
+            case 3: (0, x, c)
+            case 4: (x, 0, c)
+            default: (c, 0, x)
+            }
+        let m = brightness - c
+        self.init(red: r + m, green: g + m, blue: b + m, opacity: opacity)
+    }
+
+    /// A colour from the app's asset catalog. Linux has no asset catalogs: it draws as the accent
+    /// colour (docs/PORTING.md).
+    public init(_ name: String, bundle: Bundle? = nil) { self = .accentColor }
+
+    /// A `UIColor`'s colour.
+    public init(uiColor: UIColor) { self = uiColor.color }
+
+    /// The colour at an opacity from 0 (clear) to 1.
+    public func opacity(_ opacity: Double) -> Color {
+        guard opacity < 1 else { return self }
+        guard case .string(let name) = json else { return self }
+        let base = name.split(separator: "/").first.map(String.init) ?? name
+        let current = name.split(separator: "/").dropFirst().first.flatMap { Double($0) } ?? 1
+        let combined = max(0, current * opacity)
+        return Color(name: "\(base)/\((combined * 1000).rounded() / 1000)")
+    }
+
+    /// A gentle gradient of the colour, lighter at the top (iOS 16's `Color.gradient`).
+    public var gradient: AnyGradient { AnyGradient(base: self) }
+}
+
+/// A minimal `UIColor`, for code that builds a `Color` from one.
+public final class UIColor: Sendable {
+    let color: Color
+    public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
+        color = Color(red: Double(red), green: Double(green), blue: Double(blue), opacity: Double(alpha))
+    }
+    public init(white: CGFloat, alpha: CGFloat) { color = Color(white: Double(white), opacity: Double(alpha)) }
+    public init(_ color: Color) { self.color = color }
+    public static let label = UIColor(.primary)
+    public static let secondaryLabel = UIColor(.secondary)
+    public static let systemBackground = UIColor(Color(name: "background"))
+    public static let systemRed = UIColor(.red)
+    public static let systemBlue = UIColor(.blue)
+    public static let systemGreen = UIColor(.green)
+    public static let systemOrange = UIColor(.orange)
+    public static let systemGray = UIColor(.gray)
+}

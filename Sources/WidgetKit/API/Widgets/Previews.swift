@@ -1,0 +1,69 @@
+// Previews, as Xcode's canvas shows them: `widgets preview KIND` and the gallery draw them.
+
+/// A widget's preview in a family, with the entries to show:
+///
+///     #Preview(as: .systemSmall) {
+///         GameStatusWidget()
+///     } timeline: {
+///         GameStatusEntry(date: .now, status: "Boss fight")
+///         GameStatusEntry(date: .now, status: "Level 4")
+///     }
+@freestanding(declaration)
+public macro Preview<W: Widget, Entry: TimelineEntry>(
+    _ name: String? = nil, as family: WidgetFamily, widget: () -> W, @PreviewTimelineBuilder<Entry> timeline: @escaping () async -> [Entry]
+) = #externalMacro(module: "WidgetKitMacros", type: "WidgetPreviewMacro")
+
+/// A widget's preview with the entries its provider gives.
+@freestanding(declaration)
+public macro Preview<W: Widget, Provider: TimelineProvider>(
+    _ name: String? = nil, as family: WidgetFamily, widget: () -> W, timelineProvider: () -> Provider
+) = #externalMacro(module: "WidgetKitMacros", type: "WidgetPreviewMacro")
+
+/// A configurable widget's preview for an intent, with the entries written.
+@freestanding(declaration)
+public macro Preview<W: Widget, Intent: WidgetConfigurationIntent, Entry: TimelineEntry>(
+    _ name: String? = nil, as family: WidgetFamily, using intent: Intent, widget: () -> W,
+    @PreviewTimelineBuilder<Entry> timeline: @escaping () async -> [Entry]
+) = #externalMacro(module: "WidgetKitMacros", type: "WidgetPreviewMacro")
+
+/// A configurable widget's preview for an intent, with the entries its provider gives for it.
+@freestanding(declaration)
+public macro Preview<W: Widget, Provider: AppIntentTimelineProvider>(
+    _ name: String? = nil, as family: WidgetFamily, using intent: Provider.Intent, widget: () -> W, timelineProvider: () -> Provider
+) = #externalMacro(module: "WidgetKitMacros", type: "WidgetPreviewMacro")
+
+/// A view's preview (SwiftUI's `#Preview`), drawn in a medium widget's size.
+@freestanding(declaration)
+public macro Preview(_ name: String? = nil, body: @escaping () -> any View) =
+    #externalMacro(module: "WidgetKitMacros", type: "ViewPreviewMacro")
+
+// MARK: - The older previews
+
+/// A type that produces views for previews (the iOS 13 API). Compiles; Linux has no canvas to run
+/// it in, so `widgets preview` shows only `#Preview` previews.
+public protocol PreviewProvider {
+    associatedtype Previews: View
+    @ViewBuilder static var previews: Previews { get }
+}
+
+/// The family a preview draws a widget in (`.previewContext(WidgetPreviewContext(family:))`).
+public struct WidgetPreviewContext: Sendable {
+    public let family: WidgetFamily
+    public init(family: WidgetFamily) { self.family = family }
+}
+
+extension View {
+    /// The context a `PreviewProvider`'s preview is drawn in. Compiles, and changes nothing here.
+    public func previewContext(_ context: WidgetPreviewContext) -> some View { self }
+    /// A preview's name. Compiles, and changes nothing here.
+    public func previewDisplayName(_ name: String?) -> some View { self }
+    /// The size a preview is drawn in. Compiles, and changes nothing here.
+    public func previewLayout(_ layout: PreviewLayout) -> some View { self }
+}
+
+/// The layout of a `PreviewProvider` preview.
+public enum PreviewLayout: Sendable {
+    case device
+    case sizeThatFits
+    case fixed(width: CGFloat, height: CGFloat)
+}

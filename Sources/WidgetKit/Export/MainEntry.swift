@@ -1,0 +1,16 @@
+import CWidgetABI
+
+extension WidgetBundle {
+    /// Exports the bundle, when it is marked `@main` as on iOS: the compiler makes `@main` in a
+    /// library a C `main` that calls this, and the SDK's bundle entry calls that (see
+    /// Sources/CWidgetKit). A bundle that needs the export line's options (URL schemes, a memory
+    /// limit) writes the export line instead.
+    public static func main() {
+        _ = exportWidgetBundle(Self.self)
+    }
+}
+
+/// The bundle `WidgetBundle.main()` exported, for the SDK's bundle entry; nil when none was.
+@c(widgetkit_exported_bundle) func widgetKitExportedBundle() -> UnsafePointer<widget_bundle_t>? {
+    BundleExport.shared.exportedEntry
+}

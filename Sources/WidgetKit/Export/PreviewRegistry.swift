@@ -1,0 +1,116 @@
+import CWidgetKit
+import Foundation
+import Synchronization
+import WidgetWire
+
+/// The previews `#Preview` declared in this bundle, registered when the host first asks for them
+/// (each `#Preview` is an entry in the bundle's `widgetkit_previews` section) and drawn with the
+/// widget's own content closure, as Xcode's canvas draws them.
+public enum _WidgetPreviews {
+    /// One preview: its name, where it was written, its family, and how to make its entries for a
+    /// request (nil kind: a view's preview, not a widget's).
+    struct Preview: Sendable {
+        let name: String?
+        let file: String
+        let line: Int
+        let kind: String?
+        let family: WidgetFamily
+        let entries: @Sendable (ProviderRequest) async -> [WireEntry]
+    }
+
+    private static let state = Mutex<(registered: Bool, previews: [Preview])>((false, []))
+
+    /// Every preview of the bundle, in the order they were written (by file, then line).
+    static var all: [Preview] {
+        let registered = state.withLock { state -> Bool in
+            defer { state.registered = true }
+            return state.registered
+        }
+        if !registered { _ = widgetkit_register_previews() }
+        return state.withLock { $0.previews }.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    private static func add(_ preview: Preview) {
+        state.withLock { $0.previews.append(preview) }
+    }
+
+    // MARK: What `#Preview` expands to
+
+    /// A widget's preview with the entries written in it.
+    public static func register<W: Widget, Entry: TimelineEntry>(
+        name: String?, family: WidgetFamily, file: String, line: Int, widget: () -> W,
+        @PreviewTimelineBuilder<Entry> timeline: @escaping () async -> [Entry]
+    ) {
+        let timeline = _UncheckedSendable(timeline)
+        registerWidget(name: name, family: family, file: file, line: line, widget: widget()) { _ in
+            await timeline.value().map { $0 as Any }
+        }
+    }
+
+    /// A configurable widget's preview with the entries written in it (the intent only chooses them).
+    public static func register<W: Widget, Intent: WidgetConfigurationIntent, Entry: TimelineEntry>(
+        name: String?, family: WidgetFamily, intent: Intent, file: String, line: Int, widget: () -> W,
+        @PreviewTimelineBuilder<Entry> timeline: @escaping () async -> [Entry]
+    ) {
+        register(name: name, family: family, file: file, line: line, widget: widget, timeline: timeline)
+    }
+
+    /// A widget's preview with the entries a provider's timeline gives.
+    public static func register<W: Widget, Provider: TimelineProvider>(
+        name: String?, family: WidgetFamily, file: String, line: Int, widget: () -> W, timelineProvider: () -> Provider
+    ) {
+        let provider = _UncheckedSendable(timelineProvider())
+        registerWidget(name: name, family: family, file: file, line: line, widget: widget()) { context in
+            await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<[Any]>, Never>) in
+                let once = OnceContinuation(continuation)
+                provider.value.getTimeline(in: context) { timeline in once.resume(returning: _UncheckedSendable(timeline.entries.map { $0 as Any })) }
+            }.value
+        }
+    }
+
+    /// A configurable widget's preview with the entries its provider gives for `intent`.
+    public static func register<W: Widget, Provider: AppIntentTimelineProvider>(
+        name: String?, family: WidgetFamily, intent: Provider.Intent, file: String, line: Int, widget: () -> W,
+        timelineProvider: () -> Provider
+    ) {
+        let provider = timelineProvider()
+        let entries = _UncheckedSendable { (context: TimelineProviderContext) async -> [Any] in
+            await provider.timeline(for: intent, in: context).entries.map { $0 as Any }
+        }
+        registerWidget(name: name, family: family, file: file, line: line, widget: widget()) { await entries.value($0) }
+    }
+
+    /// A view's preview (`#Preview { MyView() }`).
+    public static func register<V: View>(name: String?, file: String, line: Int, view: @escaping () -> V) {
+        let view = _UncheckedSendable(view)
+        add(
+            Preview(name: name, file: file, line: line, kind: nil, family: .systemMedium) { request in
+                [WireEntry(date: Date().timeIntervalSince1970, relevance: nil, view: ViewResolver.root(of: view.value(), in: request.environment))]
+            })
+    }
+
+    private static func registerWidget<W: Widget>(
+        name: String?, family: WidgetFamily, file: String, line: Int, widget: W,
+        entries: @escaping @Sendable (TimelineProviderContext) async -> [Any]
+    ) {
+        for definition in widget._definitions() {
+            add(
+                Preview(name: name, file: file, line: line, kind: definition.kind, family: family) { request in
+                    definition.renderPreview?(await entries(request.providerContext), request) ?? []
+                })
+        }
+    }
+}
+
+/// Collects the entries a `#Preview` lists: any number of entries, arrays of them, `if` and `for`.
+@resultBuilder
+public enum PreviewTimelineBuilder<Entry: TimelineEntry> {
+    public static func buildExpression(_ entry: Entry) -> [Entry] { [entry] }
+    public static func buildExpression(_ entries: [Entry]) -> [Entry] { entries }
+    public static func buildBlock(_ parts: [Entry]...) -> [Entry] { parts.flatMap { $0 } }
+    public static func buildOptional(_ entries: [Entry]?) -> [Entry] { entries ?? [] }
+    public static func buildEither(first entries: [Entry]) -> [Entry] { entries }
+    public static func buildEither(second entries: [Entry]) -> [Entry] { entries }
+    public static func buildArray(_ parts: [[Entry]]) -> [Entry] { parts.flatMap { $0 } }
+    public static func buildLimitedAvailability(_ entries: [Entry]) -> [Entry] { entries }
+}
