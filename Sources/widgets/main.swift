@@ -1,9 +1,16 @@
+import Dispatch
 import Foundation
 import WidgetHost
 
-// Process isolation starts this executable again as a worker for one bundle.
+// Process isolation starts this executable again as a worker for one bundle. This file's top level
+// is synchronous (no `await` in it), so the worker is entered from the main thread itself, which it
+// keeps to serve the main queue.
 if CommandLine.arguments.dropFirst().first == WidgetWorker.flag {
     WidgetWorker.main(arguments: Array(CommandLine.arguments.dropFirst()))
 }
 
-exit(await CLI.run(Array(CommandLine.arguments.dropFirst())).rawValue)
+// The command runs as a task; the main thread serves the main queue (and the main actor) meanwhile,
+// so providers loaded in this process (`--isolation queue`) may complete on it.
+let arguments = Array(CommandLine.arguments.dropFirst())
+Task { exit(await CLI.run(arguments).rawValue) }
+dispatchMain()

@@ -62,7 +62,8 @@ public enum WidgetWorker {
     }
 
     /// Runs this process as a worker and never returns. `arguments` starts with `flag`. A host
-    /// executable calls it first thing when it sees the flag (the `widgets` CLI does).
+    /// executable calls it first thing when it sees the flag (the `widgets` CLI does), from its
+    /// main thread and not from an async `main`: the main thread then serves the main queue.
     public static func main(arguments: [String]) -> Never {
         guard let options = Options(arguments: arguments) else {
             FileHandle.standardError.write(Data("widgets worker: bad arguments: \(arguments.joined(separator: " "))\n".utf8))
@@ -81,7 +82,14 @@ public enum WidgetWorker {
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
         registry.load(file: options.bundlePath)
         channel.send(.hello(hello(registry).json))
-        Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath).read()
+        // The main thread serves the main queue and the main actor, as an app's does: providers
+        // complete with `DispatchQueue.main.async { … }` and `Task { @MainActor in … }`. The host's
+        // messages are read on a thread of their own.
+        let readers = Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath)
+        let reading = Thread { readers.read() }
+        reading.name = "widgets.worker.reader"
+        reading.start()
+        dispatchMain()
     }
 
     /// What the worker loaded, for its host.
