@@ -8,15 +8,15 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
     let content: (Entry) -> Content
     let makeIntent: () -> Intent
     let placeholder: (TimelineProviderContext) -> Entry
-    let snapshot: (Intent, TimelineProviderContext) async -> Entry
-    let timeline: (Intent, TimelineProviderContext) async -> Timeline<Entry>
+    let snapshot: (Intent, TimelineProviderContext) async throws -> Entry
+    let timeline: (Intent, TimelineProviderContext) async throws -> Timeline<Entry>
     let recommendations: () -> [(Intent, String)]
 
     init(
         content: @escaping (Entry) -> Content, makeIntent: @escaping () -> Intent,
         placeholder: @escaping (TimelineProviderContext) -> Entry,
-        snapshot: @escaping (Intent, TimelineProviderContext) async -> Entry,
-        timeline: @escaping (Intent, TimelineProviderContext) async -> Timeline<Entry>,
+        snapshot: @escaping (Intent, TimelineProviderContext) async throws -> Entry,
+        timeline: @escaping (Intent, TimelineProviderContext) async throws -> Timeline<Entry>,
         recommendations: @escaping () -> [(Intent, String)]
     ) {
         self.content = content
@@ -40,11 +40,15 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
                 } catch {
                     return reply(.failure(error.description))
                 }
-                if request.kind == .snapshot {
-                    let entry = await self.snapshot(intent.value, context)
-                    reply(.timeline(request.renderAlone(entry, self.content)))
-                } else {
-                    reply(.timeline(request.render(await self.timeline(intent.value, context), self.content)))
+                do {
+                    if request.kind == .snapshot {
+                        let entry = try await self.snapshot(intent.value, context)
+                        reply(.timeline(request.renderAlone(entry, self.content)))
+                    } else {
+                        reply(.timeline(request.render(try await self.timeline(intent.value, context), self.content)))
+                    }
+                } catch {
+                    reply(.failure("\(error)"))
                 }
             }
         case .options:

@@ -61,10 +61,8 @@ public enum _WidgetPreviews {
     ) {
         let provider = _UncheckedSendable(timelineProvider())
         registerWidget(name: name, family: family, file: file, line: line, widget: widget()) { context in
-            await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<[Any]>, Never>) in
-                let once = OnceContinuation(continuation)
-                provider.value.getTimeline(in: context) { timeline in once.resume(returning: _UncheckedSendable(timeline.entries.map { $0 as Any })) }
-            }.value
+            let timeline = try? await ProviderCompletion.value(of: "getTimeline(in:completion:)") { provider.value.getTimeline(in: context, completion: $0) }
+            return timeline?.entries.map { $0 as Any } ?? []
         }
     }
 

@@ -19,13 +19,15 @@ final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unche
         case .placeholder:
             reply(.timeline(request.renderAlone(provider.placeholder(in: context), content)))
         case .snapshot:
-            provider.getSnapshot(in: context) { entry in
-                reply(.timeline(request.renderAlone(entry, self.content)))
-            }
+            let completion = ProviderCompletion<Provider.Entry>(
+                deliver: { entry in reply(.timeline(request.renderAlone(entry, self.content))) },
+                dropped: { reply(.failure(ProviderCompletion<Provider.Entry>.Dropped(method: "getSnapshot(in:completion:)").description)) })
+            provider.getSnapshot(in: context, completion: completion.closure)
         case .timeline:
-            provider.getTimeline(in: context) { timeline in
-                reply(.timeline(request.render(timeline, self.content)))
-            }
+            let completion = ProviderCompletion<Timeline<Provider.Entry>>(
+                deliver: { timeline in reply(.timeline(request.render(timeline, self.content))) },
+                dropped: { reply(.failure(ProviderCompletion<Timeline<Provider.Entry>>.Dropped(method: "getTimeline(in:completion:)").description)) })
+            provider.getTimeline(in: context, completion: completion.closure)
         case .options, .recommendations:
             reply(.failure("a static widget has no configuration"))
         case .openURL, .performIntent:

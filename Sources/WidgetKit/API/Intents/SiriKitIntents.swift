@@ -141,8 +141,8 @@ public protocol IntentTimelineProvider {
     typealias Context = TimelineProviderContext
 
     func placeholder(in context: Context) -> Entry
-    func getSnapshot(for configuration: Intent, in context: Context, completion: @escaping (Entry) -> Void)
-    func getTimeline(for configuration: Intent, in context: Context, completion: @escaping (Timeline<Entry>) -> Void)
+    func getSnapshot(for configuration: Intent, in context: Context, completion: @escaping @Sendable (Entry) -> Void)
+    func getTimeline(for configuration: Intent, in context: Context, completion: @escaping @Sendable (Timeline<Entry>) -> Void)
     func recommendations() -> [IntentRecommendation<Intent>]
 }
 
@@ -169,21 +169,15 @@ public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfig
         kind: String, intent: Intent.Type, provider: Provider, @ViewBuilder content: @escaping (Provider.Entry) -> Content
     ) where Provider.Intent == Intent {
         // A completion called twice counts once (the host reports the second call for C bundles; here
-        // the SDK keeps the first).
+        // the SDK keeps the first); one never called fails the request when the provider lets it go.
         let responder = ConfiguredResponder<Intent, Provider.Entry, Content>(
             content: content, makeIntent: { Intent() },
             placeholder: { provider.placeholder(in: $0) },
-            snapshot: { intent, context in
-                await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<Provider.Entry>, Never>) in
-                    let once = OnceContinuation(continuation)
-                    provider.getSnapshot(for: intent, in: context) { once.resume(returning: _UncheckedSendable($0)) }
-                }.value
+            snapshot: { intent, context throws(ProviderCompletion<Provider.Entry>.Dropped) in
+                try await ProviderCompletion.value(of: "getSnapshot(for:in:completion:)") { provider.getSnapshot(for: intent, in: context, completion: $0) }
             },
-            timeline: { intent, context in
-                await withCheckedContinuation { (continuation: CheckedContinuation<_UncheckedSendable<Timeline<Provider.Entry>>, Never>) in
-                    let once = OnceContinuation(continuation)
-                    provider.getTimeline(for: intent, in: context) { once.resume(returning: _UncheckedSendable($0)) }
-                }.value
+            timeline: { intent, context throws(ProviderCompletion<Timeline<Provider.Entry>>.Dropped) in
+                try await ProviderCompletion.value(of: "getTimeline(for:in:completion:)") { provider.getTimeline(for: intent, in: context, completion: $0) }
             },
             recommendations: { provider.recommendations().map { ($0.intent, $0.description) } })
         definition = _WidgetDefinition(
