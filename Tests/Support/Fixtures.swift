@@ -190,6 +190,8 @@ public func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironmen
     environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path
     // A command run without --state-dir keeps its instances here, never in the user's own state.
     environment["XDG_STATE_HOME"] = Fixtures.temporaryDirectory("statehome").path
+    // Bundles' UserDefaults suites are kept here, never in the user's own configuration.
+    environment["XDG_CONFIG_HOME"] = Fixtures.temporaryDirectory("config").path
     environment.merge(extraEnvironment) { $1 }
     return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
 }

@@ -1,3 +1,4 @@
+import CWidgetKit
 import Foundation
 public import WidgetWire
 
@@ -64,6 +65,9 @@ public final class WidgetCenter: @unchecked Sendable {
     }
 
     private func reload(_ members: [(key: String, value: JSONValue)]) -> Result<Int, Error> {
+        // An app reloads after it writes: what it wrote to a shared UserDefaults suite is on disk
+        // before the widgets read it.
+        widgetkit_synchronize_defaults()
         var request = JSONObject([("request", .string("reload"))] + members)
         if isForeground { request["foreground"] = .bool(true) }
         do {
