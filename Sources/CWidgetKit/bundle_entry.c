@@ -38,21 +38,102 @@ WIDGET_BUNDLE_EXPORT __attribute__((weak)) const widget_bundle_t *widget_bundle_
     return entry_from_main();
 }
 
-/* The preview registrations: `@section("widgetkit_previews")` pointers to C functions. The linker
- * defines the section's bounds for this image alone (hidden). A null entry of the SDK's own makes
- * sure the section, and so its bounds, exist in every bundle. */
-typedef void (*widgetkit_preview_fn)(void);
-__attribute__((section("widgetkit_previews"), used)) static widgetkit_preview_fn no_preview = NULL;
-extern const widgetkit_preview_fn __start_widgetkit_previews[] __attribute__((visibility("hidden")));
-extern const widgetkit_preview_fn __stop_widgetkit_previews[] __attribute__((visibility("hidden")));
+/* The preview registrations: functions `#Preview` exports as `widgetkit_preview_<file>_<line>_<column>`.
+ * They are found among this image's dynamic symbols (never another image's: the walk is over the
+ * image this code is in), and called in the order of their names: by file, then line. */
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
 
-int widgetkit_register_previews(void) {
-    int count = 0;
-    for (const widgetkit_preview_fn *entry = __start_widgetkit_previews; entry < __stop_widgetkit_previews; entry++) {
-        if (*entry) {
-            (*entry)();
-            count++;
+#define PREVIEW_PREFIX "widgetkit_preview_"
+
+typedef void (*widgetkit_preview_fn)(void);
+
+struct preview {
+    const char *name;
+    widgetkit_preview_fn function;
+};
+
+struct walk {
+    const void *inside; /* an address in this image */
+    struct preview *found;
+    size_t count, capacity;
+};
+
+/* A dynamic-section address: glibc relocates them in place; other loaders may not. */
+static uintptr_t dynamic_address(uintptr_t value, uintptr_t base) { return value < base ? value + base : value; }
+
+/* How many symbols .dynsym has: DT_HASH says; with only DT_GNU_HASH, one past the last in any chain. */
+static size_t symbol_count(const ElfW(Word) *hash, const ElfW(Word) *gnu_hash) {
+    if (hash) return hash[1];
+    if (!gnu_hash) return 0;
+    ElfW(Word) buckets = gnu_hash[0], offset = gnu_hash[1], bloom = gnu_hash[2];
+    const ElfW(Word) *bucket = (const ElfW(Word) *)((const ElfW(Addr) *)(gnu_hash + 4) + bloom);
+    const ElfW(Word) *chain = bucket + buckets;
+    ElfW(Word) last = 0;
+    for (ElfW(Word) index = 0; index < buckets; index++) {
+        if (bucket[index] > last) last = bucket[index];
+    }
+    if (last < offset) return offset;
+    while (!(chain[last - offset] & 1)) last++;
+    return (size_t)last + 1;
+}
+
+static int visit(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct walk *walk = data;
+    const ElfW(Dyn) *dynamic = NULL;
+    int mine = 0;
+    for (ElfW(Half) index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[index];
+        uintptr_t start = info->dlpi_addr + header->p_vaddr;
+        if (header->p_type == PT_LOAD && (uintptr_t)walk->inside >= start && (uintptr_t)walk->inside < start + header->p_memsz) mine = 1;
+        if (header->p_type == PT_DYNAMIC) dynamic = (const ElfW(Dyn) *)(info->dlpi_addr + header->p_vaddr);
+    }
+    if (!mine) return 0;
+    if (!dynamic) return 1;
+    const ElfW(Sym) *symbols = NULL;
+    const char *strings = NULL;
+    const ElfW(Word) *hash = NULL, *gnu_hash = NULL;
+    for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+        uintptr_t address = dynamic_address(entry->d_un.d_ptr, info->dlpi_addr);
+        switch (entry->d_tag) {
+        case DT_SYMTAB: symbols = (const ElfW(Sym) *)address; break;
+        case DT_STRTAB: strings = (const char *)address; break;
+        case DT_HASH: hash = (const ElfW(Word) *)address; break;
+        case DT_GNU_HASH: gnu_hash = (const ElfW(Word) *)address; break;
         }
     }
-    return count;
+    if (!symbols || !strings) return 1;
+    size_t count = symbol_count(hash, gnu_hash);
+    for (size_t index = 0; index < count; index++) {
+        const ElfW(Sym) *symbol = &symbols[index];
+        if (ELF64_ST_TYPE(symbol->st_info) != STT_FUNC || symbol->st_shndx == SHN_UNDEF) continue;
+        const char *name = strings + symbol->st_name;
+        if (strncmp(name, PREVIEW_PREFIX, sizeof PREVIEW_PREFIX - 1) != 0) continue;
+        if (walk->count == walk->capacity) {
+            size_t capacity = walk->capacity ? walk->capacity * 2 : 16;
+            struct preview *grown = realloc(walk->found, capacity * sizeof *grown);
+            if (!grown) return 1;
+            walk->found = grown;
+            walk->capacity = capacity;
+        }
+        walk->found[walk->count].name = name;
+        walk->found[walk->count].function = (widgetkit_preview_fn)(info->dlpi_addr + symbol->st_value);
+        walk->count++;
+    }
+    return 1;
+}
+
+static int by_name(const void *left, const void *right) {
+    return strcmp(((const struct preview *)left)->name, ((const struct preview *)right)->name);
+}
+
+int widgetkit_register_previews(void) {
+    struct walk walk = {.inside = (const void *)&widgetkit_register_previews};
+    dl_iterate_phdr(visit, &walk);
+    if (walk.count > 1) qsort(walk.found, walk.count, sizeof *walk.found, by_name);
+    for (size_t index = 0; index < walk.count; index++) walk.found[index].function();
+    free(walk.found);
+    return (int)walk.count;
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
@@ -5,10 +6,9 @@ import SwiftSyntaxMacros
 /// `#Preview(_ name:, as: family, [using: intent,] widget: { … }, timeline: { … })` and the
 /// `timelineProvider:` form: a widget's preview, as Xcode's canvas shows it.
 ///
-/// It expands to a function that registers the preview with the SDK, and a C function pointer to
-/// it in the bundle's `widgetkit_previews` ELF section, where the SDK finds every preview of the
-/// bundle without running anything else of it. The preview's closures are evaluated only when the
-/// host asks for previews.
+/// It expands to a function that registers the preview with the SDK, exported under a C name of a
+/// known prefix, by which the SDK finds every preview of the bundle without running anything else
+/// of it. The preview's closures are evaluated only when the host asks for previews.
 public struct WidgetPreviewMacro: DeclarationMacro {
     public static func expansion(
         of node: some FreestandingMacroExpansionSyntax, in context: some MacroExpansionContext
@@ -30,7 +30,7 @@ public struct WidgetPreviewMacro: DeclarationMacro {
         } else {
             throw MacroError("#Preview(as:) needs `timeline:` (the entries to show) or `timelineProvider:` after the widget")
         }
-        return registration(call, in: context)
+        return registration(call, of: node, in: context)
     }
 }
 
@@ -46,7 +46,7 @@ public struct ViewPreviewMacro: DeclarationMacro {
         }
         let call =
             "WidgetKit._WidgetPreviews.register(name: \(arguments.name ?? "nil"), file: \(literal(context, node, fileID: true)), line: \(literal(context, node, fileID: false)), view: \(body))"
-        return registration(call, in: context)
+        return registration(call, of: node, in: context)
     }
 }
 
@@ -71,16 +71,29 @@ struct PreviewArguments {
     func closure(_ label: String) -> String? { labelled[label] }
 }
 
-/// The registering function and the section entry that points at it.
-private func registration(_ call: String, in context: some MacroExpansionContext) -> [DeclSyntax] {
+/// The registering function, exported under a C name the SDK looks for: `widgetkit_preview_`, the
+/// file, its line and column (zero-padded, so the names sort as the previews are written).
+///
+/// Not an entry in an ELF section, as the SDK's C part would find most simply: Swift 6 mode does not
+/// accept `@section` on a global a macro declares (it is not a compile-time constant there).
+private func registration(_ call: String, of node: some SyntaxProtocol, in context: some MacroExpansionContext) -> [DeclSyntax] {
     let function = context.makeUniqueName("widgetPreview")
-    let entry = context.makeUniqueName("widgetPreviewEntry")
+    var symbol = "widgetkit_preview_"
+    if let location = context.location(of: node), let line = Int(location.line.trimmedDescription),
+        let column = Int(location.column.trimmedDescription)
+    {
+        let file = location.file.trimmedDescription.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        symbol += String(file.unicodeScalars.map { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" })
+        symbol += "_" + String(format: "%06d_%04d", line, column)
+    } else {
+        symbol += function.text.filter { $0.isLetter || $0.isNumber }
+    }
     return [
-        "private func \(function)() { \(raw: call) }",
         """
-        @section("widgetkit_previews") @used
-        private let \(entry): @convention(c) () -> Void = { \(function)() }
-        """,
+        @c(\(raw: symbol)) public func \(function)() {
+            \(raw: call)
+        }
+        """
     ]
 }
 
