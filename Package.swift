@@ -25,8 +25,8 @@ let package = Package(
     name: "widgets",
     products: [
         // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
-        // imports (`SwiftUI`, `AppIntents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "OSLog", "os", "UIKit"]),
+        // imports (`SwiftUI`, `AppIntents`, `Intents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -62,6 +62,7 @@ let package = Package(
         // Modules iOS widget files import, each bringing the SDK (or its part) with it.
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         .target(name: "AppIntents", dependencies: ["WidgetKit"]),
+        .target(name: "Intents", dependencies: ["WidgetKit"]),
         .target(name: "OSLog"),
         .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "UIKit", dependencies: ["WidgetKit"]),

@@ -278,7 +278,7 @@ public final class WidgetRegistry: @unchecked Sendable {
             let bundle = LoadedBundle(path: path, description: native.description, backend: inProcess)
             let memoryLimit = providerMemoryLimit(bundle)
             // Registrations come on this thread, during `initialize`.
-            nonisolated(unsafe) let registry = self
+            let registry = self
             try native.initialize { pointer in
                 switch WidgetDeclaration.validate(pointer, path: path) {
                 case .failure(let problem):

@@ -1,4 +1,5 @@
 import CWidgetABI
+import CWidgetKit
 import Foundation
 import WidgetABI
 import WidgetWire
@@ -96,6 +97,11 @@ final class BundleExport: @unchecked Sendable {
         }
         guard let host, let register = host.pointee.register_widget else { return fail("the host offers no register_widget") }
         guard let make = lock.withLock({ makeDefinitions }) else { return fail("no bundle was exported") }
+        if !widgetkit_defaults_shared() {
+            FileHandle.standardError.write(
+                Data(("widgets: warning: this Foundation cannot share UserDefaults(suiteName:) between processes: an app's writes "
+                    + "reach this bundle's widgets only through SharedDefaults (docs/PORTING.md)\n").utf8))
+        }
         let all = make()
         var registered: [String: _WidgetDefinition] = [:]
         for definition in all {
@@ -134,6 +140,8 @@ final class BundleExport: @unchecked Sendable {
         guard let completion else { return }
         let reply = Completion(function: completion, context: context)
         guard let request else { return reply.fail("no request") }
+        // What the app (or another widget's process) wrote to a shared UserDefaults suite since.
+        widgetkit_synchronize_defaults()
         let raw = request.pointee
         guard let kindPointer = raw.widget_kind else { return reply.fail("request names no widget kind") }
         let kind = String(cString: kindPointer)
@@ -157,6 +165,7 @@ final class BundleExport: @unchecked Sendable {
             decoded.parameter = raw.parameter.map { String(cString: $0) }
         }
         decoded.read(environmentOf: raw)
+        decoded.contentMarginsDisabled = definition.contentMarginsDisabled
         definition.respond(decoded) { answer in
             switch answer {
             case .timeline(let timeline): reply.succeed(timeline.encoded())
@@ -232,6 +241,8 @@ private struct Completion: @unchecked Sendable {
     let context: UnsafeMutableRawPointer?
 
     func succeed(_ bytes: [UInt8]) {
+        // What the call wrote to a shared UserDefaults suite, for the app and the next process.
+        widgetkit_synchronize_defaults()
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 var result = widget_result_t(
@@ -243,6 +254,7 @@ private struct Completion: @unchecked Sendable {
     }
 
     func fail(_ message: String) {
+        widgetkit_synchronize_defaults()
         message.withCString { text in
             var result = widget_result_t(
                 struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: Int32(WIDGET_STATUS_ERROR.rawValue),

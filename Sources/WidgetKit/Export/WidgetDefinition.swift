@@ -67,6 +67,8 @@ struct ProviderRequest: Sendable {
     var colorScheme: ColorScheme = .light
     var renderingMode: WidgetRenderingMode = .fullColor
     var showsContainerBackground = true
+    /// The widget's `.contentMarginsDisabled()`: its content then fills the whole widget.
+    var contentMarginsDisabled = false
 
     var providerContext: TimelineProviderContext {
         TimelineProviderContext(family: family, isPreview: isPreview, displaySize: displaySize)
@@ -78,6 +80,12 @@ struct ProviderRequest: Sendable {
         environment.colorScheme = colorScheme
         environment.widgetRenderingMode = renderingMode
         environment.showsWidgetContainerBackground = showsContainerBackground
+        // The family's margins, whether the system applies them or the widget, having disabled
+        // them, pads some of its views by them itself.
+        let margin = CGFloat(family.contentMargin)
+        environment.widgetContentMargins = EdgeInsets(top: margin, leading: margin, bottom: margin, trailing: margin)
+        let applied = contentMarginsDisabled ? 0 : 2 * margin
+        environment.contentSize = CGSize(width: max(0, displaySize.width - applied), height: max(0, displaySize.height - applied))
         if kind == .placeholder { environment.redactionReasons = .placeholder }
         return environment
     }
@@ -88,7 +96,8 @@ struct ProviderRequest: Sendable {
         if kind == .placeholder { root.modifiers.append(ViewModifierNode("redacted", .string("placeholder"))) }
         return WireEntry(
             date: entry.date.timeIntervalSince1970,
-            relevance: entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) },
+            // The Float as written (0.99), not its nearest Double (0.9900000095367432).
+            relevance: entry.relevance.map { WireRelevance(score: Double($0.score.description) ?? Double($0.score), duration: $0.duration) },
             view: root)
     }
 }

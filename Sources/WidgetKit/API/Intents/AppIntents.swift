@@ -73,7 +73,7 @@ public struct TypeDisplayRepresentation: ExpressibleByStringInterpolation, Senda
     public init(stringLiteral value: String) { name = LocalizedStringResource(value) }
 }
 
-public protocol TypeDisplayRepresentable {
+public protocol TypeDisplayRepresentable: SendableMetatype {
     @MainActor static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
 }
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import WidgetWire
+import WidgetWire
 
 /// A colour: a named system colour, or components. On the wire a colour is its name (`"red"`,
 /// `"secondary"`) or `#rrggbb`, followed by `/opacity` when it is not opaque (`"red/0.5"`).

@@ -1,5 +1,5 @@
 public import Foundation
-public import WidgetWire
+import WidgetWire
 
 /// A font: a text style (`.title`, `.headline`...) or a system font of a size, with a weight, design
 /// and width. On the wire a text style is its name; anything more is an object.

@@ -282,8 +282,12 @@ public struct AngularGradient: ShapeStyle, _PrimitiveView {
         self.init(gradient: Gradient(colors: colors), center: center)
     }
 
-    public init(gradient: Gradient, center: UnitPoint, angle: Angle = .zero) { self.init(gradient: gradient, center: center) }
-    public init(colors: [Color], center: UnitPoint, angle: Angle = .zero) { self.init(gradient: Gradient(colors: colors), center: center) }
+    public init(gradient: Gradient, center: UnitPoint, angle: Angle = .zero) {
+        self.init(gradient: gradient, center: center, startAngle: angle, endAngle: angle)
+    }
+    public init(colors: [Color], center: UnitPoint, angle: Angle = .zero) {
+        self.init(gradient: Gradient(colors: colors), center: center, startAngle: angle, endAngle: angle)
+    }
 
     public var _paint: JSONValue { LinearGradient(gradient: gradient, startPoint: .topLeading, endPoint: .bottomTrailing)._paint }
 

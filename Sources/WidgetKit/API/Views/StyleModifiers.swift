@@ -1,5 +1,5 @@
-public import Foundation
-public import WidgetWire
+import Foundation
+import WidgetWire
 
 extension View {
     /// Sets the colour of text and symbols in this view.

@@ -1,5 +1,5 @@
 public import Foundation
-public import WidgetWire
+import WidgetWire
 
 extension View {
     /// Sets the font of text in this view.
