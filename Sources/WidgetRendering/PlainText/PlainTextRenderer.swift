@@ -9,14 +9,16 @@ public enum PlainTextRenderer {
 
     /// `locked`: as on a locked device, views marked `privacySensitive` show as bars, as they do
     /// under `redacted(reason: .privacy)` (the rule `Layout.drawn` applies to drawn text).
-    public static func lines(_ node: ViewNode, locked: Bool = false) -> [String] {
-        let lines = render(node, Redaction(sensitive: false, redacting: locked))
+    /// `now`: the moment self-updating texts (`.timer`, `.relative`) read as; an entry that shows
+    /// later is read as of its own date.
+    public static func lines(_ node: ViewNode, locked: Bool = false, now: Date = Date()) -> [String] {
+        let lines = render(node, Redaction(sensitive: false, redacting: locked), now: now)
         // Leading and trailing blank lines carry no content.
         let trimmed = lines.drop { $0.isEmpty }.reversed().drop { $0.isEmpty }.reversed()
         return Array(trimmed)
     }
 
-    public static func text(_ node: ViewNode) -> String { lines(node).joined(separator: "\n") }
+    public static func text(_ node: ViewNode, now: Date = Date()) -> String { lines(node, now: now).joined(separator: "\n") }
 
     /// Where a text shows as bars of its length: under a view marked `privacySensitive`, on a
     /// locked device or under `redacted(reason: .privacy)`. Carried down the tree as it is drawn.
@@ -48,15 +50,22 @@ public enum PlainTextRenderer {
         return String(kept)
     }
 
-    private static func render(_ node: ViewNode, _ outer: Redaction) -> [String] {
+    private static func render(_ node: ViewNode, _ outer: Redaction, now: Date) -> [String] {
         let redaction = outer.inside(node)
-        func render(_ child: ViewNode) -> [String] { PlainTextRenderer.render(child, redaction) }
+        func render(_ child: ViewNode) -> [String] { PlainTextRenderer.render(child, redaction, now: now) }
         switch node.view {
         case "text":
-            // Self-updating dates as they read now.
-            let shown = dates.text(of: node, now: Date())
+            let shown = dates.text(of: node, now: now)
             let text = redaction.sensitive && redaction.redacting ? String(shown.map { $0 == " " || $0 == "\n" ? $0 : "▆" }) : shown
             return text.split(separator: "\n", omittingEmptySubsequences: false).map(printable)
+        case "image":
+            // A symbol as the glyph the terminal draws; a picture as the photo symbol's.
+            let name = node["systemName"]?.stringValue ?? (node["name"] != nil || node["data"] != nil ? "photo" : "")
+            return name.isEmpty ? [] : [SymbolGlyphs.glyph(name)]
+        case "label" where node.children.count == 2:
+            // Icon and title on one line, as a label shows them.
+            let parts = node.children.map(render).map { $0.joined(separator: " ") }.filter { !$0.isEmpty }
+            return parts.isEmpty ? [] : [parts.joined(separator: " ")]
         case "spacer":
             return []
         case "divider":
@@ -65,12 +74,14 @@ public enum PlainTextRenderer {
             let columns = node.children.map(render).filter { !$0.isEmpty }
             let height = columns.map(\.count).max() ?? 0
             guard height > 0 else { return [] }
-            let widths = columns.map { $0.map(\.count).max() ?? 0 }
+            // Columns line up by the width each takes in a terminal: an emoji or a CJK character
+            // takes two columns.
+            let widths = columns.map { $0.map { TerminalText.width($0) }.max() ?? 0 }
             return (0..<height).map { row in
                 zip(columns, widths).enumerated().map { index, column in
                     let cell = row < column.0.count ? column.0[row] : ""
                     let isLast = index == columns.count - 1
-                    return isLast ? cell : cell.padding(toLength: column.1, withPad: " ", startingAt: 0)
+                    return isLast ? cell : cell.padded(toWidth: column.1)
                 }.joined(separator: "  ").trimmingTrailingSpaces()
             }
         default:
@@ -81,8 +92,10 @@ public enum PlainTextRenderer {
 }
 
 extension String {
-    fileprivate func padding(toLength length: Int, withPad pad: Character, startingAt: Int) -> String {
-        count >= length ? self : self + String(repeating: pad, count: length - count)
+    /// Spaces added to take `width` terminal columns.
+    fileprivate func padded(toWidth width: Int) -> String {
+        let taken = TerminalText.width(self)
+        return taken >= width ? self : self + String(repeating: " ", count: width - taken)
     }
 
     fileprivate func trimmingTrailingSpaces() -> String {

@@ -26,6 +26,8 @@ public struct TerminalMetrics: LayoutMetrics {
     public var defaultSpacing: (horizontal: Double, vertical: Double) { (1, 0) }
     public var dividerThickness: Double { 1 }
     public var barThickness: Double { 1 }
-    public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
+    /// Toward zero: a negative length (a `padding(.top, -3)` pulling a view up) is no longer than the
+    /// positive one, so a few points up do not take a whole row.
+    public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.towardZero) : length }
     public func wordWidths(of text: String, style: TextStyle) -> [Double]? { TerminalText.wordWidths(text) }
 }

@@ -85,10 +85,16 @@ enum Render {
                 if relevance.duration > 0 { line += " for \(number(relevance.duration)) s" }
             }
             lines.append(line)
-            let body = PlainTextRenderer.lines(entry.view)
+            let body = PlainTextRenderer.lines(entry.view, now: shownAt(entry))
             lines += body.isEmpty ? ["  (empty)"] : body.map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// When an entry is on screen from: its date, or now for an entry whose date has passed. Its
+    /// self-updating texts (`.timer`, `.relative`) read as of then.
+    static func shownAt(_ entry: WireEntry) -> Date {
+        max(Date(timeIntervalSince1970: entry.date), Date())
     }
 
     static func resultJSON(_ result: ProviderResult) -> JSONValue {
@@ -105,7 +111,7 @@ enum Render {
                             entry.relevance.map {
                                 .object(JSONObject([("score", .number($0.score)), ("duration", .number($0.duration))]))
                             } ?? .null
-                        fields["text"] = .string(PlainTextRenderer.text(entry.view))
+                        fields["text"] = .string(PlainTextRenderer.text(entry.view, now: shownAt(entry)))
                         fields["view"] = entry.view.json
                         return .object(fields)
                     })
