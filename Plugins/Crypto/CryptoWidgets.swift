@@ -124,7 +124,6 @@ struct PriceView: View {
                 Text("as of \(ISO8601DateFormatter().string(from: updated))").font(.caption)
             }
         }
-        .padding()
     }
 }
 

@@ -139,7 +139,6 @@ struct LoadView: View {
                 Text("CPU \(SystemReadings.percent(cpu))").foregroundColor(cpu > 0.8 ? .red : .primary)
             }
         }
-        .padding()
     }
 }
 
@@ -195,7 +194,6 @@ struct MemoryView: View {
                     Text("\(SystemReadings.gibibytes(memory.availableKiB)) free of \(SystemReadings.gibibytes(memory.totalKiB))")
                         .font(.caption)
                 }
-                .padding()
             }
         } else {
             Text("Memory: /proc/meminfo unreadable").foregroundColor(.red)

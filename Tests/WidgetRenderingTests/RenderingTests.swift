@@ -32,7 +32,7 @@ func view(_ json: String) -> ViewNode {
 /// A game-status-like widget: a headline, wrapping text, and rows with a spacer between two texts.
 let statusView = view(
     #"""
-    {"view":"vstack","alignment":"leading","spacing":4,"modifiers":[{"padding":{"top":16,"leading":16,"bottom":16,"trailing":16}}],
+    {"view":"vstack","alignment":"leading","spacing":4,
      "children":[
       {"view":"text","text":"Game Status","modifiers":[{"font":"headline"},{"foregroundColor":"orange"}]},
       {"view":"text","text":"The party rests at the inn before the long climb to the tower"},

@@ -111,7 +111,7 @@ import WidgetWire
         let circle = view(#"{"view":"shape","shape":"circle","fill":"red"}"#)
         let cells = TerminalRenderer(colorMode: .none, appearance: .light).grid(circle, family: .systemSmall)
         let filled = cells.dropFirst().dropLast().map { row in row.filter { $0.fill == "red" }.count }
-        #expect(filled.max() == 20, "as wide as the widget at its middle")
+        #expect(filled.max() == 16, "as wide as the content at its middle: the widget less its margins, 2 columns a side")
         #expect(filled.first! < 10 && filled.last! < 10, "narrow at the top and bottom")
     }
 

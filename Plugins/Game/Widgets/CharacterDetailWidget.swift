@@ -85,7 +85,6 @@ struct CharacterDetailView: View {
                     Button("Heal +10", intent: HealCharacterIntent(character: detail.name))
                 }
             }
-            .padding()
             .widgetURL(GameLinks.character(detail.name))
         } else {
             Text("Choose a character").foregroundColor(.secondary)

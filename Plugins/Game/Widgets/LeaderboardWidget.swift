@@ -72,7 +72,6 @@ struct LeaderboardView: View {
                 }
             }
         }
-        .padding()
         .widgetURL(family == .systemSmall ? GameLinks.status : nil)
     }
 }

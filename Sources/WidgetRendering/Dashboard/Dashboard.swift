@@ -36,15 +36,17 @@ public final class Dashboard: @unchecked Sendable {
     struct Panel {
         var family: WidgetFamily
         var title: String
+        var contentMarginsDisabled: Bool
         var status: InstanceStatus?
         /// The box as last drawn, kept while nothing in it can change: no new status, no live text.
         var drawn: [[TerminalRenderer.StyledCell]]?
         /// Whether its entry has text that changes by itself (a timer...): worked out once per status.
         var isLive: Bool
 
-        init(family: WidgetFamily, title: String, status: InstanceStatus?) {
+        init(family: WidgetFamily, title: String, contentMarginsDisabled: Bool, status: InstanceStatus?) {
             self.family = family
             self.title = title
+            self.contentMarginsDisabled = contentMarginsDisabled
             self.status = status
             isLive = status?.entry.map { DateText.containsLive($0.view) } ?? false
         }
@@ -62,14 +64,16 @@ public final class Dashboard: @unchecked Sendable {
         self.write = write
     }
 
-    /// Shows an instance (or updates its box) and redraws.
-    public func show(id: String, family: WidgetFamily, title: String, status: InstanceStatus?) {
+    /// Shows an instance (or updates its box) and redraws. Its content is drawn within the family's
+    /// content margins unless its widget disables them.
+    public func show(id: String, family: WidgetFamily, title: String, contentMarginsDisabled: Bool = false, status: InstanceStatus?) {
         lock.withLock {
             let failure = status?.lastFailure
             if let failure, failure != panels[id]?.status?.lastFailure { setMessage("\(id): \(failure)") }
             // A new title is drawn in the box's top edge, in place; a new family changes its size.
             if panels[id].map({ $0.family != family }) ?? true { arranged = false }
-            panels[id] = Panel(family: family, title: title, status: status ?? panels[id]?.status)
+            panels[id] = Panel(
+                family: family, title: title, contentMarginsDisabled: contentMarginsDisabled, status: status ?? panels[id]?.status)
         }
         redraw()
     }
@@ -243,7 +247,7 @@ public final class Dashboard: @unchecked Sendable {
             // the message line below the boxes has it whole.
             return renderer.grid(
                 entry.view, family: panel.family, title: title, now: now, dates: dates, invalidated: status.invalidated,
-                footer: status.lastFailure.map { _ in "failed" })
+                footer: status.lastFailure.map { _ in "failed" }, contentMarginsDisabled: panel.contentMarginsDisabled)
         }
     }
 

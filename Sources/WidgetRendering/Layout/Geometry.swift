@@ -19,10 +19,13 @@ public protocol LayoutMetrics: Sendable {
     /// them is exactly the sum of theirs and the spaces': then sizing wraps by adding numbers,
     /// without making the lines. Nil where widths do not add up so.
     func wordWidths(of text: String, style: TextStyle) -> [Double]?
+    /// Whether text can be drawn smaller to fit (`minimumScaleFactor`): in points, not in cells.
+    var scalesText: Bool { get }
 }
 
 extension LayoutMetrics {
     public func wordWidths(of text: String, style: TextStyle) -> [Double]? { nil }
+    public var scalesText: Bool { false }
 }
 
 /// A rectangle in layout units, from the widget's top-left corner.
@@ -55,6 +58,13 @@ public struct PlacedElement: Equatable, Sendable {
         /// A progress bar or gauge across `rect`, filled to the fraction (nil: indeterminate), in a
         /// colour (the accent colour, unless the rendering mode changes it).
         case bar(Double?, tint: String)
+        /// A shape's outline in `rect`.
+        case stroke(Stroke, ShapeKind)
+        /// A picture filling `rect`.
+        case picture(Picture)
+        /// What follows, up to the matching `unclip`, is drawn only inside the shape in `rect`.
+        case clip(ShapeKind)
+        case unclip
     }
 
     public var rect: LayoutRect
@@ -63,4 +73,41 @@ public struct PlacedElement: Equatable, Sendable {
 
 extension Double {
     var trimmed: String { isFinite && self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+/// A shape's outline: its paint, its width in points, drawn inside the shape's bounds
+/// (`strokeBorder`) or centred on them (`stroke`), only the part `trim` keeps (fractions of the
+/// path, which starts at the shape's trailing middle and runs clockwise), turned by `rotation`
+/// degrees clockwise.
+public struct Stroke: Equatable, Sendable {
+    public var paint: Paint
+    public var lineWidth: Double
+    public var inside: Bool
+    public var trim: ClosedRange<Double>
+    public var rotation: Double
+
+    public init(paint: Paint, lineWidth: Double, inside: Bool = false, trim: ClosedRange<Double> = 0...1, rotation: Double = 0) {
+        self.paint = paint
+        self.lineWidth = lineWidth
+        self.inside = inside
+        self.trim = trim
+        self.rotation = rotation
+    }
+
+    /// Whether a point at `angle` degrees (clockwise from the trailing middle) is on the kept part.
+    public func keeps(angle: Double) -> Bool {
+        guard trim != 0...1 else { return true }
+        var turned = (angle - rotation).truncatingRemainder(dividingBy: 360)
+        if turned < 0 { turned += 360 }
+        return trim.contains(turned / 360)
+    }
+}
+
+/// A picture a view sent: a PNG or JPEG as a `data:` URL, and its size in points.
+public struct Picture: Equatable, Sendable {
+    public var dataURL: String?
+    public var width: Double
+    public var height: Double
+    /// `resizable()`: it takes the size it is given; else its own.
+    public var resizable: Bool
 }

@@ -7,7 +7,7 @@ extension Layout {
     func place(_ tree: Tree, _ node: Int, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
         switch tree.kinds[node] {
         case .text(let index):
-            let run = tree.texts[index]
+            let run = placed(tree.texts[index], in: rect)
             let style = run.style
             let lines = wrap(run, Proposal(width: rect.width, height: rect.height))
             let height = metrics.lineHeight(style)
@@ -58,6 +58,68 @@ extension Layout {
         case .shape(let shape, let paint):
             let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, tree.shapes[shape]))) }
+            if let stroke = tree.strokes[shape], !stroke.paint.isClear, stroke.lineWidth > 0 {
+                elements.append(PlacedElement(rect: rect, content: .stroke(stroke, tree.shapes[shape])))
+            }
+        case .inFront(let alignment, let content, let overlay):
+            place(tree, content, rect, axis: axis, into: &elements)
+            let size = self.size(tree, overlay, Proposal(width: rect.width, height: rect.height), axis: nil)
+            place(tree, overlay, aligned(size, in: rect, alignment), axis: nil, into: &elements)
+        case .fixed(let horizontal, let vertical, let content):
+            let proposal = fixedProposal(Proposal(width: rect.width, height: rect.height), horizontal: horizontal, vertical: vertical)
+            let size = self.size(tree, content, proposal, axis: axis)
+            place(tree, content, aligned(size, in: rect, .center), axis: axis, into: &elements)
+        case .aspect(let ratio, let fill, let content):
+            let proposal = aspectProposal(tree, content, ratio: ratio, fill: fill, Proposal(width: rect.width, height: rect.height))
+            let size = self.size(tree, content, proposal, axis: axis)
+            place(tree, content, aligned(size, in: rect, .center), axis: axis, into: &elements)
+        case .offset(let x, let y, let content):
+            place(tree, content, LayoutRect(x: rect.x + x, y: rect.y + y, width: rect.width, height: rect.height), axis: axis, into: &elements)
+        case .hidden:
+            break
+        case .clip(let shape, let content):
+            elements.append(PlacedElement(rect: rect, content: .clip(tree.shapes[shape])))
+            place(tree, content, rect, axis: axis, into: &elements)
+            elements.append(PlacedElement(rect: rect, content: .unclip))
+        case .picture(let index):
+            elements.append(PlacedElement(rect: rect, content: .picture(tree.pictures[index])))
+        case .glyph(let index):
+            // The symbol as large as the space holds (in points; a terminal draws it in one cell).
+            var run = tree.texts[index]
+            if metrics.scalesText {
+                let own = oneLine(run).width
+                let scale = min(rect.height / max(1, run.lineHeight), own > 0 ? rect.width / own : 1)
+                if scale.isFinite, scale > 0 {
+                    let style = run.style.scaled(scale, allowingLarger: true)
+                    run = TextRun(run.text, style, lineLimit: 1, lineHeight: metrics.lineHeight(style))
+                }
+            }
+            let width = min(rect.width, metrics.width(of: run.text, style: run.style))
+            let line = Size(width: width, height: min(rect.height, run.lineHeight))
+            elements.append(PlacedElement(rect: aligned(line, in: rect, .center), content: .text(run.text, run.style)))
+        case .ring(let fraction, let open, let style, let label):
+            let side = ringSize(Proposal(width: rect.width, height: rect.height))
+            let ring = aligned(side, in: rect, .center)
+            var tint = "accent"
+            if case .color(let color) = drawn(.color("accent"), tree.styles[style]) { tint = color }
+            // An open ring leaves a quarter at the bottom: it runs from 135° to 405°.
+            let span = open ? 0.75 : 1.0
+            let rotation = open ? 135.0 : -90.0
+            let width = max(2, (metrics.horizontal(1) > 0 ? side.width / metrics.horizontal(1) : side.width) * 0.09)
+            elements.append(
+                PlacedElement(
+                    rect: ring,
+                    content: .stroke(Stroke(paint: .color(SystemColors.fading(tint, by: 0.3)), lineWidth: width, inside: true, trim: 0...span, rotation: rotation), .circle)))
+            if let fraction, fraction > 0 {
+                elements.append(
+                    PlacedElement(
+                        rect: ring,
+                        content: .stroke(Stroke(paint: .color(tint), lineWidth: width, inside: true, trim: 0...(span * fraction), rotation: rotation), .circle)))
+            }
+            if let label {
+                let size = self.size(tree, label, Proposal(width: ring.width, height: ring.height), axis: nil)
+                place(tree, label, aligned(size, in: ring, .center), axis: nil, into: &elements)
+            }
         case .fits(let horizontal, let vertical, let children):
             if let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, Proposal(width: rect.width, height: rect.height)) {
                 place(tree, chosen, rect, axis: axis, into: &elements)
@@ -82,6 +144,14 @@ extension Layout {
                 place(tree, tree.children[children.lowerBound + offset], childRect, axis: stackAxis, into: &elements)
             }
         }
+    }
+
+    /// The text as `fitted` drew it for the proposal it was sized with, which `rect` is the answer
+    /// to: the smaller run that fits the width it took, where one was made.
+    func placed(_ run: TextRun, in rect: LayoutRect) -> TextRun {
+        guard !run.scaled.isEmpty, oneLine(run).width > rect.width else { return run }
+        let fitting = run.scaled.filter { oneLine($0.run).width <= rect.width + 0.001 }
+        return fitting.max { $0.scale < $1.scale }?.run ?? fitted(run, Proposal(width: rect.width, height: rect.height))
     }
 
     /// How full a progress view or gauge is at `now`, 0 to 1; nil for an indeterminate one.

@@ -2,46 +2,68 @@ import Foundation
 import WidgetWire
 
 extension Layout {
-    /// The view tree as layout sees it: styles pushed down to the text, padding as wrappers, views it
-    /// does not know as their children stacked vertically. Adds its nodes to `tree`; returns the
-    /// number of its root.
+    /// The view tree as layout sees it: styles pushed down to the text, layout modifiers as
+    /// wrappers, views it does not know as their children stacked vertically. Adds its nodes to
+    /// `tree`; returns the number of its root.
     func prepare(_ view: ViewNode, inherited: TextStyle, into tree: Tree) -> Int {
         var style = inherited
         var lineLimit: Int?
+        var textCase: String?
         // Modifiers are innermost first; an inner one wins, so apply the outer ones first.
         for modifier in view.modifiers.reversed() {
+            let value = modifier.value
             switch modifier.name {
             case "font":
-                if let name = modifier.value.stringValue {
+                if let name = value.stringValue {
                     style.font = name
                     style.size = nil
-                } else if let size = modifier.value["size"]?.numberValue {
+                } else if let size = value["size"]?.numberValue {
                     style.size = size
-                    if let weight = modifier.value["weight"]?.stringValue { style.bold = Self.isBold(weight: weight) }
+                    if let weight = value["weight"]?.stringValue { style.bold = Self.isBold(weight: weight) }
+                } else if let name = value["style"]?.stringValue {
+                    style.font = name
+                    style.size = nil
+                    if let weight = value["weight"]?.stringValue { style.bold = Self.isBold(weight: weight) }
                 }
-            case "bold": style.bold = modifier.value.boolValue ?? true
+            case "bold": style.bold = value.boolValue ?? true
+            case "italic": style.italic = value.boolValue ?? true
+            case "underline": style.underline = value.boolValue ?? value["active"]?.boolValue ?? true
+            case "strikethrough": style.strikethrough = value.boolValue ?? value["active"]?.boolValue ?? true
             case "fontWeight":
-                if let weight = modifier.value.stringValue { style.bold = Self.isBold(weight: weight) }
-            case "multilineTextAlignment": style.alignment = modifier.value.stringValue ?? "leading"
+                if let weight = value.stringValue { style.bold = Self.isBold(weight: weight) }
+            case "multilineTextAlignment": style.alignment = value.stringValue ?? "leading"
             case "foregroundColor", "foregroundStyle":
-                switch Paint(modifier.value) {
+                switch Paint(value) {
                 case .color(let color)?:
                     style.color = color
                     style.gradient = nil
                 case .linearGradient(let gradient)?:
                     style.color = nil
                     style.gradient = gradient
+                case .radialGradient(let gradient)?:
+                    // Text takes a radial gradient's middle colour.
+                    style.color = gradient.stops[gradient.stops.count / 2].color
+                    style.gradient = nil
                 case nil:
                     style.color = nil
                     style.gradient = nil
                 }
+            case "tint": style.tint = value.stringValue
+            case "opacity": style.opacity *= min(1, max(0, value.numberValue ?? 1))
             case "redacted":
-                if modifier.value.stringValue == "placeholder" { style.redacted = true }
-                if modifier.value.stringValue == "privacy" { style.redactsPrivacy = true }
-            case "privacySensitive": style.privacySensitive = modifier.value.boolValue ?? true
-            case "widgetAccentable": style.accentable = modifier.value.boolValue ?? true
-            case "invalidatableContent": style.invalidatable = modifier.value.boolValue ?? true
-            case "lineLimit": lineLimit = modifier.value.numberValue.flatMap { Int(exactly: $0) }
+                if value.stringValue == "placeholder" { style.redacted = true }
+                if value.stringValue == "privacy" { style.redactsPrivacy = true }
+            case "unredacted": style.redacted = false
+            case "privacySensitive": style.privacySensitive = value.boolValue ?? true
+            case "widgetAccentable": style.accentable = value.boolValue ?? true
+            case "invalidatableContent": style.invalidatable = value.boolValue ?? true
+            case "lineLimit": lineLimit = value.numberValue.flatMap { Int(exactly: $0) }
+            case "minimumScaleFactor": style.minimumScale = min(1, max(0.01, value.numberValue ?? 1))
+            case "textCase": textCase = value.stringValue
+            // Styles apply to the views inside, as SwiftUI's do through the environment.
+            case "gaugeStyle", "progressViewStyle": style.indicatorStyle = value.stringValue
+            case "labelStyle": style.labelStyle = value.stringValue
+            case "buttonStyle": style.buttonStyle = value.stringValue
             default: break
             }
         }
@@ -49,31 +71,51 @@ extension Layout {
         func children() -> [Int] { view.children.map { prepare($0, inherited: style, into: tree) } }
         func text(_ string: String, lineLimit: Int?) -> Int {
             let style = drawn(style)
-            tree.texts.append(TextRun(string, style, lineLimit: lineLimit, lineHeight: metrics.lineHeight(style)))
+            var shown = string
+            switch textCase {
+            case "uppercase": shown = string.uppercased()
+            case "lowercase": shown = string.lowercased()
+            default: break
+            }
+            tree.texts.append(TextRun(shown, style, lineLimit: lineLimit, lineHeight: metrics.lineHeight(style)))
             return tree.add(.text(tree.texts.count - 1))
         }
         func paint(_ paint: Paint) -> Int {
             tree.paints.append(paint)
             return tree.paints.count - 1
         }
+        func stack(_ axis: Axis, _ children: [Int], alignment: Alignment, spacing: Double?) -> Int {
+            tree.add(.stack(axis, alignment: alignment, spacing: spacing, children: tree.add(children: children)))
+        }
+        func vertical(_ children: [Int]) -> Int {
+            children.count == 1 ? children[0] : stack(.vertical, children, alignment: .leading, spacing: 0)
+        }
         var node: Int
         switch view.view {
         case "text": node = text(dates.text(of: view, now: now), lineLimit: lineLimit)
         case "vstack":
-            node = tree.add(
-                .stack(.vertical, alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue, children: tree.add(children: children())))
+            node = stack(.vertical, children(), alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue)
         case "hstack":
-            node = tree.add(
-                .stack(.horizontal, alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue, children: tree.add(children: children())))
+            node = stack(.horizontal, children(), alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue)
         case "zstack":
             node = tree.add(.zstack(alignment: Alignment(view["alignment"]?.stringValue), children: tree.add(children: children())))
         case "spacer": node = tree.add(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = tree.add(.divider)
-        case "image": node = text(SymbolGlyphs.glyph(view["systemName"]?.stringValue ?? ""), lineLimit: 1)
+        case "image": node = image(view, into: tree) { text($0, lineLimit: 1) }
         case "shape":
             let fill = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
-            tree.shapes.append(ShapeKind(view))
-            node = tree.add(.shape(tree.shapes.count - 1, paint(drawn(fill, style))))
+            let shape = ShapeKind(view)
+            tree.shapes.append(shape)
+            let number = tree.shapes.count - 1
+            if let stroke = view["stroke"], let strokePaint = stroke["paint"].flatMap(Paint.init) {
+                let trim = view["trim"]?.arrayValue?.compactMap(\.numberValue)
+                tree.strokes[number] = Stroke(
+                    paint: drawn(strokePaint, style), lineWidth: max(0, stroke["lineWidth"]?.numberValue ?? 1),
+                    inside: stroke["inside"]?.boolValue ?? false,
+                    trim: trim.flatMap { $0.count == 2 && $0[0] <= $0[1] ? max(0, $0[0])...min(1, $0[1]) : nil } ?? 0...1,
+                    rotation: view["rotation"]?.numberValue ?? 0)
+            }
+            node = tree.add(.shape(number, paint(drawn(fill, style))))
             if let inset = view["inset"]?.numberValue, inset > 0 {
                 let (across, down) = (metrics.snap(metrics.horizontal(inset)), metrics.snap(metrics.vertical(inset)))
                 node = tree.add(.padding(top: down, leading: across, bottom: down, trailing: across, node))
@@ -81,19 +123,40 @@ extension Layout {
         case "background" where view.children.count == 2:
             let parts = children()
             node = tree.add(.behind(alignment: Alignment(view["alignment"]?.stringValue), parts[0], background: parts[1]))
+        case "overlay" where view.children.count == 2:
+            let parts = children()
+            node = tree.add(.inFront(alignment: Alignment(view["alignment"]?.stringValue), parts[0], overlay: parts[1]))
         case "viewThatFits":
             let axes = view["axes"]?.arrayValue?.compactMap(\.stringValue) ?? ["horizontal", "vertical"]
             node = tree.add(.fits(horizontal: axes.contains("horizontal"), vertical: axes.contains("vertical"), children: tree.add(children: children())))
+        case "label" where view.children.count == 2:
+            // Icon and title side by side, or one of them as the label style asks.
+            let parts = children()
+            switch style.labelStyle {
+            case "titleOnly": node = parts[1]
+            case "iconOnly": node = parts[0]
+            default: node = stack(.horizontal, parts, alignment: .center, spacing: nil)
+            }
         case "progress", "gauge":
-            let label = children()
-            tree.styles.append(drawn(style))
-            let bar = tree.add(.bar(Self.fraction(of: view, now: now), tree.styles.count - 1))
-            node = label.isEmpty ? bar : tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: label + [bar])))
+            node = indicator(view, style: style, into: tree, children: children())
+        case "button":
+            node = vertical(children())
+            switch style.buttonStyle {
+            case "bordered", "borderedProminent":
+                // A tinted capsule behind the label, as iOS draws these styles.
+                let prominent = style.buttonStyle == "borderedProminent"
+                let (across, down) = (metrics.snap(metrics.horizontal(12)), metrics.snap(metrics.vertical(6)))
+                node = tree.add(.padding(top: down, leading: across, bottom: down, trailing: across, node))
+                tree.shapes.append(.capsule)
+                let fill = paint(drawn(.color(prominent ? "accent" : "accent/0.15"), style))
+                node = tree.add(.behind(alignment: .center, node, background: tree.add(.shape(tree.shapes.count - 1, fill))))
+            default: break
+            }
         default:
-            let inner = children()
-            node = inner.count == 1 ? inner[0] : tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: inner)))
+            node = vertical(children())
         }
-        // Layout modifiers wrap the view, innermost first.
+        // Layout modifiers wrap the view, innermost first; a layout priority stays on the outermost.
+        var priority: Double?
         for modifier in view.modifiers {
             let value = modifier.value
             switch modifier.name {
@@ -119,10 +182,70 @@ extension Layout {
                 node = tree.add(.frame(tree.frames.count - 1, node))
             case "background":
                 if let fill = Paint(value) { node = tree.add(.background(paint(drawn(fill, style)), node)) }
+            case "fixedSize":
+                node = tree.add(.fixed(horizontal: value["horizontal"]?.boolValue ?? true, vertical: value["vertical"]?.boolValue ?? true, node))
+            case "aspectRatio":
+                let ratio = value["ratio"]?.numberValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+                node = tree.add(.aspect(ratio: ratio, fill: value["contentMode"]?.stringValue == "fill", node))
+            case "offset":
+                let (x, y) = (value["x"]?.numberValue ?? 0, value["y"]?.numberValue ?? 0)
+                if x.isFinite, y.isFinite, x != 0 || y != 0 {
+                    node = tree.add(.offset(x: metrics.snap(metrics.horizontal(x)), y: metrics.snap(metrics.vertical(y)), node))
+                }
+            case "hidden":
+                node = tree.add(.hidden(node))
+            case "opacity" where (value.numberValue ?? 1) <= 0:
+                node = tree.add(.hidden(node))
+            case "clipShape":
+                let shape = value.stringValue.map { ShapeKind(name: $0, cornerRadius: 0) } ?? ShapeKind(attributes: value)
+                tree.shapes.append(shape)
+                node = tree.add(.clip(tree.shapes.count - 1, node))
+            case "layoutPriority":
+                priority = value.numberValue.flatMap { $0.isFinite ? $0 : nil }
             default:
                 break
             }
         }
+        if let priority, priority != 0 { tree.priorities[node] = priority }
         return node
+    }
+
+    /// An image: a symbol as its glyph (drawn to the size it is given when resizable), a picture
+    /// (a `UIImage`), or an asset this host cannot have, drawn as the photo symbol.
+    private func image(_ view: ViewNode, into tree: Tree, text: (String) -> Int) -> Int {
+        let resizable = view["resizable"]?.boolValue ?? false
+        if let data = view["data"]?.stringValue, data.hasPrefix("data:image/") {
+            let width = view["width"]?.numberValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 100
+            let height = view["height"]?.numberValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 100
+            tree.pictures.append(Picture(dataURL: data, width: width, height: height, resizable: resizable))
+            return tree.add(.picture(tree.pictures.count - 1))
+        }
+        let symbol = view["systemName"]?.stringValue ?? (view["name"] != nil || view["data"] != nil ? "photo" : "")
+        let glyph = text(SymbolGlyphs.glyph(symbol))
+        guard resizable, case .text(let index) = tree.kinds[glyph] else { return glyph }
+        return tree.add(.glyph(index))
+    }
+
+    /// A progress view or gauge: a ring with its value in the middle (`accessoryCircular`,
+    /// `accessoryCircularCapacity`, `.circular`), or its labels over a bar.
+    private func indicator(_ view: ViewNode, style: TextStyle, into tree: Tree, children: [Int]) -> Int {
+        let fraction = Self.fraction(of: view, now: now)
+        tree.styles.append(drawn(style))
+        let styleNumber = tree.styles.count - 1
+        let valueIndex = view.children.firstIndex { $0.view == "gaugeValue" }
+        let labels = children.indices.filter { $0 != valueIndex }.map { children[$0] }
+        switch style.indicatorStyle {
+        case "accessoryCircular", "accessoryCircularCapacity", "circular":
+            // The current value in the ring's middle, else the label.
+            let middle = valueIndex.map { children[$0] } ?? labels.first
+            let ring = tree.add(.ring(fraction, open: style.indicatorStyle == "accessoryCircular", styleNumber, label: middle))
+            let below = valueIndex == nil ? Array(labels.dropFirst()) : labels
+            guard view.view == "progress", !below.isEmpty else { return ring }
+            return tree.add(.stack(.vertical, alignment: .center, spacing: nil, children: tree.add(children: [ring] + below)))
+        default:
+            let bar = tree.add(.bar(fraction, styleNumber))
+            guard !children.isEmpty else { return bar }
+            return tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: children + [bar])))
+        }
     }
 }

@@ -25,7 +25,7 @@ extension Layout {
     func measure(_ tree: Tree, _ node: Int, _ proposal: Proposal, axis: Axis?) -> Size {
         switch tree.kinds[node] {
         case .text(let index):
-            return textSize(tree.texts[index], proposal)
+            return textSize(fitted(tree.texts[index], proposal), proposal)
         case .spacer(let minLength):
             let minimum = minLength ?? 0
             switch axis {
@@ -49,8 +49,25 @@ extension Layout {
                 size = Size(width: max(size.width, chosen.width), height: max(size.height, chosen.height))
             }
             return size
-        case .background(_, let content), .behind(_, let content, _):
+        case .background(_, let content), .behind(_, let content, _), .inFront(_, let content, _), .offset(_, _, let content),
+            .hidden(let content), .clip(_, let content):
             return size(tree, content, proposal, axis: axis)
+        case .fixed(let horizontal, let vertical, let content):
+            return size(tree, content, fixedProposal(proposal, horizontal: horizontal, vertical: vertical), axis: axis)
+        case .aspect(let ratio, let fill, let content):
+            return size(tree, content, aspectProposal(tree, content, ratio: ratio, fill: fill, proposal), axis: axis)
+        case .picture(let index):
+            let picture = tree.pictures[index]
+            let own = Size(
+                width: max(1, metrics.snap(metrics.horizontal(picture.width))), height: max(1, metrics.snap(metrics.vertical(picture.height))))
+            guard picture.resizable else { return own }
+            return Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? own.width, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? own.height)
+        case .glyph(let index):
+            // A resizable symbol takes what it is offered; asked for its ideal size, its glyph's.
+            let own = textSize(tree.texts[index], Proposal(width: nil, height: nil))
+            return Size(width: proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? own.width, height: proposal.height.flatMap { $0.isFinite ? $0 : nil } ?? own.height)
+        case .ring:
+            return ringSize(proposal)
         case .shape:
             // All it is offered, however much (so a stack sizes it after its text, as the most
             // flexible); asked for its ideal size, SwiftUI's 10 points.
@@ -77,6 +94,61 @@ extension Layout {
             along += gapLength(stackAxis, spacing, count: children.count)
             return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
         }
+    }
+
+    /// The proposal `fixedSize` makes its content: none along the fixed axes (its ideal size there).
+    func fixedProposal(_ proposal: Proposal, horizontal: Bool, vertical: Bool) -> Proposal {
+        Proposal(width: horizontal ? nil : proposal.width, height: vertical ? nil : proposal.height)
+    }
+
+    /// The proposal `aspectRatio` makes its content: the largest size of the ratio inside the offer
+    /// (`fit`), or the smallest that covers it (`fill`). With no ratio given, the content's ideal
+    /// size's. A ratio is of points; terminal cells are not square, so it is converted to units.
+    func aspectProposal(_ tree: Tree, _ content: Int, ratio: Double?, fill: Bool, _ proposal: Proposal) -> Proposal {
+        let unitRatio: Double
+        if let ratio {
+            unitRatio = ratio * metrics.horizontal(1) / metrics.vertical(1)
+        } else {
+            let ideal = size(tree, content, Proposal(width: nil, height: nil), axis: nil)
+            guard ideal.width > 0, ideal.height > 0 else { return proposal }
+            unitRatio = ideal.width / ideal.height
+        }
+        let width = proposal.width.flatMap { $0.isFinite ? $0 : nil }
+        let height = proposal.height.flatMap { $0.isFinite ? $0 : nil }
+        switch (width, height) {
+        case let (width?, height?):
+            let wide = width / height > unitRatio
+            // Fit: the offer's shorter side sets the size; fill: the longer one.
+            if wide != fill { return Proposal(width: metrics.snap(height * unitRatio), height: height) }
+            return Proposal(width: width, height: metrics.snap(width / unitRatio))
+        case let (width?, nil): return Proposal(width: width, height: metrics.snap(width / unitRatio))
+        case let (nil, height?): return Proposal(width: metrics.snap(height * unitRatio), height: height)
+        case (nil, nil):
+            let ideal = size(tree, content, Proposal(width: nil, height: nil), axis: nil)
+            return Proposal(width: ideal.width, height: metrics.snap(ideal.width / unitRatio))
+        }
+    }
+
+    /// A ring's size: round, as large as the offer holds; 58 points across asked for its ideal.
+    func ringSize(_ proposal: Proposal) -> Size {
+        func points(_ units: Double?, _ perPoint: Double) -> Double? { units.flatMap { $0.isFinite ? $0 / perPoint : nil } }
+        let across = [points(proposal.width, metrics.horizontal(1)), points(proposal.height, metrics.vertical(1))].compactMap { $0 }.min() ?? 58
+        return Size(width: max(1, metrics.snap(metrics.horizontal(across))), height: max(1, metrics.snap(metrics.vertical(across))))
+    }
+
+    /// The text as drawn for a proposal: smaller, down to its `minimumScaleFactor`, where it would
+    /// not fit its one line at its size and the metrics can draw it smaller.
+    func fitted(_ run: TextRun, _ proposal: Proposal) -> TextRun {
+        guard run.style.minimumScale < 1, metrics.scalesText, let width = proposal.width, width.isFinite, width > 0 else { return run }
+        let (oneWidth, hasNewline) = oneLine(run)
+        guard !hasNewline, oneWidth > width, lineCount(run, proposal) == 1 else { return run }
+        // In hundredths, rounded down: close widths share one smaller run, and it fits.
+        let scale = max(run.style.minimumScale, ((width / oneWidth) * 100).rounded(.down) / 100)
+        if let known = run.scaled.first(where: { $0.scale == scale }) { return known.run }
+        let style = run.style.scaled(scale)
+        let smaller = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: metrics.lineHeight(style))
+        run.scaled.append((scale, smaller))
+        return smaller
     }
 
     func textSize(_ run: TextRun, _ proposal: Proposal) -> Size {
@@ -196,10 +268,31 @@ extension Layout {
                 }
                 order.sort { ($0.flexibility, $0.offset) < ($1.flexibility, $1.offset) }
             }
+            // A higher layout priority goes first, offered what is left less what the lower
+            // priorities need at the least.
+            let prioritized = !tree.priorities.isEmpty
+            func priority(of offset: Int) -> Double { tree.priorities[tree.children[children.lowerBound + offset]] ?? 0 }
+            if prioritized {
+                order.sort { (-priority(of: $0.offset), $0.flexibility, $0.offset) < (-priority(of: $1.offset), $1.flexibility, $1.offset) }
+            }
+            func priority(_ position: Int) -> Double { prioritized ? priority(of: order[position].offset) : 0 }
             var remaining = max(0, total - gaps - reserved)
             for position in 0..<count {
                 let offset = order[position].offset
-                let share = metrics.snap(remaining / Double(count - position))
+                var share = metrics.snap(remaining / Double(count - position))
+                if prioritized {
+                    let own = priority(position)
+                    var same = 0
+                    var lowerMinimum = 0.0
+                    for later in position..<count {
+                        if priority(later) == own {
+                            same += 1
+                        } else {
+                            lowerMinimum += along(size(tree, tree.children[children.lowerBound + order[later].offset], offer(0), axis: axis))
+                        }
+                    }
+                    share = metrics.snap(max(0, remaining - lowerMinimum) / Double(same))
+                }
                 let chosen = size(tree, tree.children[children.lowerBound + offset], offer(share), axis: axis)
                 tree.stacked[start + offset] = chosen
                 remaining = max(0, remaining - along(chosen))

@@ -17,10 +17,13 @@ public struct Layout: Sendable {
     public let isLocked: Bool
     /// An interaction's reload is pending: invalidatable content is drawn as stale (secondary).
     public let isInvalidated: Bool
+    /// The widget's content margins, in points on every edge: the content is laid out inside them
+    /// (`WidgetFamily.contentMargin`, or 0 for a widget that disables them).
+    public let contentMargin: Double
 
     public init(
         metrics: any LayoutMetrics, now: Date = Date(), dates: DateText = DateText(), environment: RenderingEnvironment = RenderingEnvironment(),
-        isLocked: Bool = false, isInvalidated: Bool = false
+        isLocked: Bool = false, isInvalidated: Bool = false, contentMargin: Double = 0
     ) {
         self.metrics = metrics
         self.now = now
@@ -28,6 +31,7 @@ public struct Layout: Sendable {
         self.environment = environment
         self.isLocked = isLocked
         self.isInvalidated = isInvalidated
+        self.contentMargin = max(0, contentMargin.isFinite ? contentMargin : 0)
     }
 
     /// The widget's container background as drawn: none where the environment hides it (the Lock
@@ -39,7 +43,8 @@ public struct Layout: Sendable {
         return paint
     }
 
-    /// Lays out `root` in a widget of `size`, centred as a widget's content is.
+    /// Lays out `root` in a widget of `size`, inside its content margins, centred as a widget's
+    /// content is.
     public func place(_ root: ViewNode, in size: (width: Double, height: Double)) -> [PlacedElement] {
         var style = TextStyle()
         if root.modifier("redacted")?.stringValue == "placeholder" { style.redacted = true }
@@ -47,12 +52,13 @@ public struct Layout: Sendable {
         defer { Tree.pool.give(tree) }
         let node = prepare(root, inherited: style, into: tree)
         tree.makeMemos()
-        let proposal = Proposal(width: size.width, height: size.height)
-        let chosen = self.size(tree, node, proposal, axis: nil)
+        let (across, down) = (metrics.snap(metrics.horizontal(contentMargin)), metrics.snap(metrics.vertical(contentMargin)))
+        let inner = (width: max(0, size.width - 2 * across), height: max(0, size.height - 2 * down))
+        let chosen = self.size(tree, node, Proposal(width: inner.width, height: inner.height), axis: nil)
         var elements: [PlacedElement] = []
         elements.reserveCapacity(tree.kinds.count)
         let rect = LayoutRect(
-            x: metrics.snap((size.width - chosen.width) / 2), y: metrics.snap((size.height - chosen.height) / 2),
+            x: across + metrics.snap((inner.width - chosen.width) / 2), y: down + metrics.snap((inner.height - chosen.height) / 2),
             width: chosen.width, height: chosen.height)
         place(tree, node, rect, axis: nil, into: &elements)
         return elements

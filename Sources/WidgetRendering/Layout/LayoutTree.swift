@@ -47,6 +47,28 @@ extension Layout {
             case shape(Int, Int)
             /// `ViewThatFits`: the first child whose ideal size fits along the axes, else the last.
             case fits(horizontal: Bool, vertical: Bool, children: Range<Int>)
+            /// A view drawn in front of another, sized to it (`overlay { ... }`).
+            case inFront(alignment: Alignment, Int, overlay: Int)
+            /// `fixedSize`: the content at its ideal size along the axes given, whatever it is offered.
+            case fixed(horizontal: Bool, vertical: Bool, Int)
+            /// `aspectRatio`: the content at a width-to-height ratio (its own ideal one when nil),
+            /// fitting inside what it is offered or filling it.
+            case aspect(ratio: Double?, fill: Bool, Int)
+            /// `offset`: the content drawn moved by this much, its place in the layout unmoved.
+            case offset(x: Double, y: Double, Int)
+            /// `hidden()`: the content's space, nothing drawn.
+            case hidden(Int)
+            /// `clipShape`, `clipped()`, `cornerRadius`: the content drawn only inside a shape of
+            /// its bounds (its number in `shapes`).
+            case clip(Int, Int)
+            /// A picture (a `UIImage`): its number in `pictures`.
+            case picture(Int)
+            /// A symbol drawn to the size it is given (`Image(systemName:).resizable()`): its text.
+            case glyph(Int)
+            /// A circular gauge or progress view: its fraction (nil: indeterminate), whether the ring
+            /// is open at the bottom (`accessoryCircular`), its style's number in `styles`, and the
+            /// label in its middle.
+            case ring(Double?, open: Bool, Int, label: Int?)
         }
 
         @exclusivity(unchecked) var kinds: [Kind] = []
@@ -57,6 +79,11 @@ extension Layout {
         @exclusivity(unchecked) var shapes: [ShapeKind] = []
         @exclusivity(unchecked) var frames: [Frame] = []
         @exclusivity(unchecked) var styles: [TextStyle] = []
+        @exclusivity(unchecked) var pictures: [Picture] = []
+        /// Shapes' strokes, by the shape's number in `shapes` (most shapes have none).
+        @exclusivity(unchecked) var strokes: [Int: Stroke] = [:]
+        /// `layoutPriority` of the nodes that have one (the outermost node of a view carries it).
+        @exclusivity(unchecked) var priorities: [Int: Double] = [:]
         /// The size each node chose for each proposal it got.
         @exclusivity(unchecked) var sizes = Memo<ProposalKey, Size>()
         /// For stacks: where in `stacked` their children's sizes for a proposal are (placing asks
@@ -107,6 +134,9 @@ extension Layout {
             shapes.removeAll(keepingCapacity: true)
             frames.removeAll(keepingCapacity: true)
             styles.removeAll(keepingCapacity: true)
+            pictures.removeAll(keepingCapacity: true)
+            strokes.removeAll(keepingCapacity: true)
+            priorities.removeAll(keepingCapacity: true)
             stacked.removeAll(keepingCapacity: true)
         }
 
@@ -202,6 +232,8 @@ extension Layout {
         /// whether it was cut): sizing asks at one width for several heights.
         @exclusivity(unchecked) var lines: [(width: Double, maximum: Int, lines: [String])] = []
         let lineHeight: Double
+        /// The same text at smaller sizes (`minimumScaleFactor`), by scale, made when first needed.
+        @exclusivity(unchecked) var scaled: [(scale: Double, run: TextRun)] = []
 
         init(_ text: String, _ style: TextStyle, lineLimit: Int?, lineHeight: Double) {
             self.text = text

@@ -18,6 +18,16 @@ public struct TextStyle: Equatable, Sendable {
         var privacySensitive = false
         var redactsPrivacy = false
         var invalidatable = false
+        var tint: String?
+        var opacity = 1.0
+        var italic = false
+        var underline = false
+        var strikethrough = false
+        /// `minimumScaleFactor`: how far the text may shrink to fit, where fonts can (SVG).
+        var minimumScale = 1.0
+        var indicatorStyle: String?
+        var labelStyle: String?
+        var buttonStyle: String?
     }
 
     private final class Box: @unchecked Sendable {
@@ -96,6 +106,58 @@ public struct TextStyle: Equatable, Sendable {
     public var invalidatable: Bool {
         get { box.values.invalidatable }
         set { change { $0.invalidatable = newValue } }
+    }
+
+    /// The view's tint (`.tint(.orange)`): what the accent colour is inside it.
+    public var tint: String? {
+        get { box.values.tint }
+        set { change { $0.tint = newValue } }
+    }
+    /// The opacity of the views this is inside, multiplied (`.opacity(0.5)`); their colours fade by it.
+    public var opacity: Double {
+        get { box.values.opacity }
+        set { change { $0.opacity = newValue } }
+    }
+    public var italic: Bool {
+        get { box.values.italic }
+        set { change { $0.italic = newValue } }
+    }
+    public var underline: Bool {
+        get { box.values.underline }
+        set { change { $0.underline = newValue } }
+    }
+    public var strikethrough: Bool {
+        get { box.values.strikethrough }
+        set { change { $0.strikethrough = newValue } }
+    }
+    /// How far the text may shrink to fit its width (`minimumScaleFactor`), 0 to 1.
+    public var minimumScale: Double {
+        get { box.values.minimumScale }
+        set { change { $0.minimumScale = newValue } }
+    }
+
+    /// The gauge or progress view style set on the views this is inside (`accessoryCircular`...).
+    public var indicatorStyle: String? {
+        get { box.values.indicatorStyle }
+        set { change { $0.indicatorStyle = newValue } }
+    }
+    /// The label style (`titleOnly`, `iconOnly`, `titleAndIcon`).
+    public var labelStyle: String? {
+        get { box.values.labelStyle }
+        set { change { $0.labelStyle = newValue } }
+    }
+    /// The button style (`bordered`, `borderedProminent`, `plain`...).
+    public var buttonStyle: String? {
+        get { box.values.buttonStyle }
+        set { change { $0.buttonStyle = newValue } }
+    }
+
+    /// The same style at `scale` times its font size (never larger, unless allowed).
+    func scaled(_ scale: Double, allowingLarger: Bool = false) -> TextStyle {
+        guard scale < 1 || allowingLarger, scale.isFinite, scale > 0 else { return self }
+        var style = self
+        style.size = points * scale
+        return style
     }
 
     public init() { box = Box.standard }

@@ -23,7 +23,9 @@ public struct PointMetrics: LayoutMetrics {
                 }
             }
         }
-        return width
+        // Whole points, as every other length of a layout is: a text's width then survives being
+        // handed back to it (a stack sized by its children's widths gives each its own again).
+        return width.rounded(.up)
     }
 
     public func lineHeight(_ style: TextStyle) -> Double { (style.points * 1.2).rounded(.up) }
@@ -32,7 +34,9 @@ public struct PointMetrics: LayoutMetrics {
     public var defaultSpacing: (horizontal: Double, vertical: Double) { (8, 8) }
     public var dividerThickness: Double { 1 }
     public var barThickness: Double { 6 }
-    public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.down) : length }
+    public var scalesText: Bool { true }
+    /// Whole points, toward zero: a negative length rounds as its positive one does.
+    public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.towardZero) : length }
 }
 
 /// Draws a widget as an SVG image a browser opens: its shape and background, its text, dividers,
@@ -54,11 +58,15 @@ public struct SVGRenderer: Sendable {
 
     /// `idPrefix` starts the ids of the image's gradients: images put in one page (the gallery) need
     /// ids of their own.
-    public func render(_ view: ViewNode, family: WidgetFamily, now: Date = Date(), dates: DateText = DateText(), idPrefix: String = "")
-        -> String
-    {
+    /// The content is laid out within the family's content margins unless the widget disables them.
+    public func render(
+        _ view: ViewNode, family: WidgetFamily, now: Date = Date(), dates: DateText = DateText(), idPrefix: String = "",
+        contentMarginsDisabled: Bool = false
+    ) -> String {
         let size = family.displaySize
-        let layout = Layout(metrics: PointMetrics(), now: now, dates: dates, environment: environment(for: family))
+        let layout = Layout(
+            metrics: PointMetrics(), now: now, dates: dates, environment: environment(for: family),
+            contentMargin: contentMarginsDisabled ? 0 : family.contentMargin)
         let elements = layout.place(view, in: size)
         let targets = TapTargets(view)
         var svg = """
@@ -96,6 +104,7 @@ public struct SVGRenderer: Sendable {
         let size: (width: Double, height: Double)
         let idPrefix: String
         var gradients = 0
+        var clips = 0
 
         /// The corner radius of the widget's outline; nil for a circle.
         var cornerRadius: Double? {
@@ -108,34 +117,85 @@ public struct SVGRenderer: Sendable {
         }
     }
 
-    /// A paint as an SVG `fill` value, with the definition a gradient needs written first.
-    func fill(_ paint: Paint, _ canvas: inout Canvas) -> (definition: String, value: String) {
-        guard case .linearGradient(let gradient) = paint else { return ("", hex(paint.rgb(appearance))) }
-        canvas.gradients += 1
-        let id = "\(canvas.idPrefix)gradient\(canvas.gradients)"
-        var definition = "<defs><linearGradient id=\"\(id)\" x1=\"\(format(gradient.startX, places: 3))\" y1=\"\(format(gradient.startY, places: 3))\" "
-        definition += "x2=\"\(format(gradient.endX, places: 3))\" y2=\"\(format(gradient.endY, places: 3))\">"
-        for stop in gradient.stops {
-            definition += "<stop offset=\"\(format(stop.location, places: 3))\" stop-color=\"\(hex(SystemColors.rgb(stop.color, appearance)))\"/>"
+    /// A paint as SVG attributes for `property` (`fill` or `stroke`), with the definition a gradient
+    /// needs written first; a translucent colour with its opacity. A radial gradient's radii are
+    /// points from its centre in `rect`.
+    func paint(_ paint: Paint, as property: String = "fill", in rect: LayoutRect? = nil, _ canvas: inout Canvas) -> (definition: String, attributes: String) {
+        func stops(_ stops: [GradientStop], offset: (Double) -> Double = { $0 }) -> String {
+            stops.map { stop in
+                let (name, opacity) = SystemColors.split(stop.color)
+                let color = hex(SystemColors.opaque(name, appearance))
+                return "<stop offset=\"\(format(offset(stop.location), places: 3))\" stop-color=\"\(color)\""
+                    + (opacity < 1 ? " stop-opacity=\"\(format(opacity, places: 3))\"" : "") + "/>"
+            }.joined()
         }
-        return (definition + "</linearGradient></defs>\n", "url(#\(id))")
+        switch paint {
+        case .color(let color):
+            let (name, opacity) = SystemColors.split(color)
+            let value = hex(SystemColors.opaque(name, appearance))
+            return ("", "\(property)=\"\(value)\"" + (opacity < 1 ? " \(property)-opacity=\"\(format(opacity, places: 3))\"" : ""))
+        case .linearGradient(let gradient):
+            canvas.gradients += 1
+            let id = "\(canvas.idPrefix)gradient\(canvas.gradients)"
+            var definition = "<defs><linearGradient id=\"\(id)\" x1=\"\(format(gradient.startX, places: 3))\" y1=\"\(format(gradient.startY, places: 3))\" "
+            definition += "x2=\"\(format(gradient.endX, places: 3))\" y2=\"\(format(gradient.endY, places: 3))\">"
+            return (definition + stops(gradient.stops) + "</linearGradient></defs>\n", "\(property)=\"url(#\(id))\"")
+        case .radialGradient(let gradient):
+            canvas.gradients += 1
+            let id = "\(canvas.idPrefix)gradient\(canvas.gradients)"
+            let box = rect ?? LayoutRect(x: 0, y: 0, width: canvas.size.width, height: canvas.size.height)
+            let end = max(gradient.endRadius, 0.001)
+            let start = min(gradient.startRadius, end)
+            var definition = "<defs><radialGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" "
+            definition += "cx=\"\(format(box.x + gradient.centerX * box.width))\" cy=\"\(format(box.y + gradient.centerY * box.height))\" r=\"\(format(end))\">"
+            // SVG's stops run from the centre; the gradient's from its start radius.
+            definition += stops(gradient.stops) { (start + $0 * (end - start)) / end }
+            return (definition + "</radialGradient></defs>\n", "\(property)=\"url(#\(id))\"")
+        }
     }
 
     func background(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill paint: Paint?, _ canvas: inout Canvas) -> String {
-        let (definition, fill) = paint.map { self.fill($0, &canvas) } ?? ("", hex(SystemColors.background(appearance)))
+        let (definition, fill) =
+            paint.map { self.paint($0, in: LayoutRect(x: 0, y: 0, width: size.width, height: size.height), &canvas) }
+            ?? ("", "fill=\"\(hex(SystemColors.background(appearance)))\"")
         return definition + outline(family, size, fill: fill)
     }
 
+    /// The widget's outline, filled (`fill` is its attributes).
     func outline(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill: String) -> String {
         switch family {
         case .accessoryInline: return ""
         case .accessoryCircular:
-            return "<circle cx=\"\(format(size.width / 2))\" cy=\"\(format(size.height / 2))\" r=\"\(format(size.width / 2))\" fill=\"\(fill)\"/>\n"
+            return "<circle cx=\"\(format(size.width / 2))\" cy=\"\(format(size.height / 2))\" r=\"\(format(size.width / 2))\" \(fill)/>\n"
         case .accessoryRectangular:
-            return "<rect width=\"\(format(size.width))\" height=\"\(format(size.height))\" rx=\"10\" fill=\"\(fill)\"/>\n"
+            return "<rect width=\"\(format(size.width))\" height=\"\(format(size.height))\" rx=\"10\" \(fill)/>\n"
         default:
-            return "<rect width=\"\(format(size.width))\" height=\"\(format(size.height))\" rx=\"22\" fill=\"\(fill)\"/>\n"
+            return "<rect width=\"\(format(size.width))\" height=\"\(format(size.height))\" rx=\"22\" \(fill)/>\n"
         }
+    }
+
+    /// A shape in `rect` as an SVG element with `attributes` (its paint).
+    func shape(_ shape: ShapeKind, _ rect: LayoutRect, _ attributes: String, _ canvas: Canvas) -> String {
+        let box = "x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\""
+        let radius: Double?
+        switch shape {
+        case .rectangle: radius = 0
+        case .roundedRectangle(let cornerRadius): radius = min(cornerRadius, min(rect.width, rect.height) / 2)
+        case .capsule: radius = min(rect.width, rect.height) / 2
+        case .circle, .ellipse: radius = nil
+        case .containerRelative:
+            // Concentric with the widget's corners: their radius less the distance in from the
+            // nearest edge. In a circular widget, the circle itself.
+            let inset = min(rect.x, rect.y, canvas.size.width - rect.x - rect.width, canvas.size.height - rect.y - rect.height)
+            radius = canvas.cornerRadius.map { max(0, $0 - max(0, inset)) }
+        }
+        guard let radius else {
+            let round = shape != .ellipse
+            return "<ellipse cx=\"\(format(rect.x + rect.width / 2))\" cy=\"\(format(rect.y + rect.height / 2))\" "
+                + "rx=\"\(format(round ? min(rect.width, rect.height) / 2 : rect.width / 2))\" "
+                + "ry=\"\(format(round ? min(rect.width, rect.height) / 2 : rect.height / 2))\" \(attributes)/>\n"
+        }
+        return "<rect \(box)" + (radius > 0 ? " rx=\"\(format(radius))\"" : "") + " \(attributes)/>\n"
     }
 
     func draw(_ element: PlacedElement, _ canvas: inout Canvas) -> String {
@@ -148,36 +208,50 @@ public struct SVGRenderer: Sendable {
                     + "height=\"\(format(height))\" rx=\"4\" fill=\"\(hex(SystemColors.rgb("redacted", appearance)))\"/>\n"
             }
             let baseline = rect.y + (rect.height - style.points * 1.2) / 2 + style.points * 0.95
-            let (definition, fill) = self.fill(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), &canvas)
+            let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
+            var decoration: [String] = []
+            if style.underline { decoration.append("underline") }
+            if style.strikethrough { decoration.append("line-through") }
             return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
-                + (style.isBold ? " font-weight=\"600\"" : "") + " fill=\"\(fill)\""
+                + (style.isBold ? " font-weight=\"600\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
+                + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
         case .bar(let fraction, let tint):
             let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("separator", appearance)))\"/>\n"
             guard let fraction else { return track }
+            let (_, fill) = paint(.color(tint), &canvas)
             return track
-                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb(tint, appearance)))\"/>\n"
+                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"3\" \(fill)/>\n"
         case .fill(let paint, let shape):
-            let (definition, fill) = self.fill(paint, &canvas)
-            let box = "x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\""
-            let radius: Double?
-            switch shape {
-            case .rectangle: radius = 0
-            case .roundedRectangle(let cornerRadius): radius = min(cornerRadius, min(rect.width, rect.height) / 2)
-            case .capsule: radius = min(rect.width, rect.height) / 2
-            case .circle: radius = nil
-            case .containerRelative:
-                // Concentric with the widget's corners: their radius less the distance in from the
-                // nearest edge. In a circular widget, the circle itself.
-                let inset = min(rect.x, rect.y, canvas.size.width - rect.x - rect.width, canvas.size.height - rect.y - rect.height)
-                radius = canvas.cornerRadius.map { max(0, $0 - max(0, inset)) }
+            let (definition, fill) = self.paint(paint, in: rect, &canvas)
+            return definition + self.shape(shape, rect, fill, canvas)
+        case .stroke(let stroke, let shape):
+            // Centred on the outline, or inside it (`strokeBorder`, a ring): then the outline is
+            // inset by half the line.
+            let half = stroke.inside ? stroke.lineWidth / 2 : 0
+            let path = LayoutRect(x: rect.x + half, y: rect.y + half, width: max(0, rect.width - 2 * half), height: max(0, rect.height - 2 * half))
+            let (definition, attributes) = paint(stroke.paint, as: "stroke", in: rect, &canvas)
+            var drawn = "fill=\"none\" \(attributes) stroke-width=\"\(format(stroke.lineWidth))\""
+            if stroke.trim != 0...1 {
+                // The kept part as a dash of a path a hundred long; turned to where the path starts.
+                let (from, to) = (stroke.trim.lowerBound * 100, stroke.trim.upperBound * 100)
+                drawn += " pathLength=\"100\" stroke-dasharray=\"\(format(to - from, places: 3)) 100\" stroke-dashoffset=\"\(format(-from, places: 3))\""
+                drawn += " stroke-linecap=\"round\""
             }
-            guard let radius else {
-                return definition + "<ellipse cx=\"\(format(rect.x + rect.width / 2))\" cy=\"\(format(rect.y + rect.height / 2))\" "
-                    + "rx=\"\(format(shape == .circle ? min(rect.width, rect.height) / 2 : rect.width / 2))\" "
-                    + "ry=\"\(format(shape == .circle ? min(rect.width, rect.height) / 2 : rect.height / 2))\" fill=\"\(fill)\"/>\n"
+            if stroke.rotation != 0 {
+                drawn += " transform=\"rotate(\(format(stroke.rotation, places: 3)) \(format(rect.x + rect.width / 2)) \(format(rect.y + rect.height / 2)))\""
             }
-            return definition + "<rect \(box)" + (radius > 0 ? " rx=\"\(format(radius))\"" : "") + " fill=\"\(fill)\"/>\n"
+            return definition + self.shape(shape, path, drawn, canvas)
+        case .picture(let picture):
+            guard let url = picture.dataURL else { return "" }
+            return "<image x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" "
+                + "preserveAspectRatio=\"none\" href=\"\(XMLText.escape(url))\"/>\n"
+        case .clip(let shape):
+            canvas.clips += 1
+            let id = "\(canvas.idPrefix)clip\(canvas.clips)"
+            return "<clipPath id=\"\(id)\">" + self.shape(shape, rect, "", canvas).dropLast() + "</clipPath><g clip-path=\"url(#\(id))\">\n"
+        case .unclip:
+            return "</g>\n"
         case .rule(let horizontal):
             let stroke = hex(SystemColors.rgb("separator", appearance))
             return horizontal

@@ -18,8 +18,15 @@ public struct DateText: Sendable {
     public static func isLive(_ node: ViewNode) -> Bool {
         if node.view == "progress" { return node["timerInterval"] != nil }
         guard node.view == "text" else { return false }
-        if node["timerInterval"] != nil { return node["pauseTime"] == nil }
-        return ["relative", "offset", "timer"].contains(node["dateStyle"]?.stringValue ?? "")
+        if let parts = node["parts"]?.arrayValue { return parts.contains { isLive($0.objectValue.map { part in { part[$0] } }) } }
+        return isLive { node[$0] }
+    }
+
+    /// Whether a date, a range or a timer, its attributes read by `attribute`, changes as time passes.
+    private static func isLive(_ attribute: ((String) -> JSONValue?)?) -> Bool {
+        guard let attribute else { return false }
+        if attribute("timerInterval") != nil { return attribute("pauseTime") == nil }
+        return ["relative", "offset", "timer"].contains(attribute("dateStyle")?.stringValue ?? "")
     }
 
     /// Whether anything in the tree is live.
@@ -38,21 +45,36 @@ public struct DateText: Sendable {
     }
 
     private func formatted(_ node: ViewNode, now: Date, fallback: String) -> String {
-        if let date = node["date"]?.numberValue, let style = node["dateStyle"]?.stringValue {
-            return format(Date(timeIntervalSince1970: date), style: style, now: now) ?? fallback
+        // A text made of parts (`Text("Ends \(date, style: .relative)")`, a symbol in a text): each
+        // literal as it is, each date or symbol formatted here.
+        if let parts = node["parts"]?.arrayValue {
+            return parts.map { part in
+                if let literal = part.stringValue { return literal }
+                guard let object = part.objectValue else { return "" }
+                if let name = object["systemName"]?.stringValue { return SymbolGlyphs.glyph(name) }
+                return formatted({ object[$0] }, now: now) ?? ""
+            }.joined()
         }
-        if let range = node["dateRange"]?.arrayValue?.compactMap(\.numberValue), range.count == 2 {
+        return formatted({ node[$0] }, now: now) ?? fallback
+    }
+
+    /// A date, a range or a timer, its attributes read by `attribute`; nil when it is none of these.
+    private func formatted(_ attribute: (String) -> JSONValue?, now: Date) -> String? {
+        if let date = attribute("date")?.numberValue, let style = attribute("dateStyle")?.stringValue {
+            return format(Date(timeIntervalSince1970: date), style: style, now: now)
+        }
+        if let range = attribute("dateRange")?.arrayValue?.compactMap(\.numberValue), range.count == 2 {
             return formatRange(Date(timeIntervalSince1970: range[0]), Date(timeIntervalSince1970: range[1]))
         }
-        if let interval = node["timerInterval"]?.arrayValue?.compactMap(\.numberValue), interval.count == 2, interval[0] <= interval[1] {
-            let reference = node["pauseTime"]?.numberValue ?? now.timeIntervalSince1970
+        if let interval = attribute("timerInterval")?.arrayValue?.compactMap(\.numberValue), interval.count == 2, interval[0] <= interval[1] {
+            let reference = attribute("pauseTime")?.numberValue ?? now.timeIntervalSince1970
             let length = interval[1] - interval[0]
             let shown =
-                node["countsDown"]?.boolValue == false
+                attribute("countsDown")?.boolValue == false
                 ? min(max(reference - interval[0], 0), length) : min(max(interval[1] - reference, 0), length)
-            return Self.timer(shown, showsHours: node["showsHours"]?.boolValue ?? true)
+            return Self.timer(shown, showsHours: attribute("showsHours")?.boolValue ?? true)
         }
-        return fallback
+        return nil
     }
 
     func format(_ date: Date, style: String, now: Date) -> String? {

@@ -14,6 +14,15 @@ extension Layout {
             style.gradient = nil
             return style
         }
+        if let tint = style.tint, let color = style.color { style.color = Self.tinted(color, tint) }
+        if style.opacity < 1 {
+            style.color = SystemColors.fading(style.color ?? "primary", by: style.opacity)
+            style.gradient = style.gradient.map { gradient in
+                var faded = gradient
+                faded.stops = gradient.stops.map { GradientStop(color: SystemColors.fading($0.color, by: style.opacity), location: $0.location) }
+                return faded
+            }
+        }
         switch environment.renderingMode {
         case .fullColor:
             break
@@ -29,32 +38,43 @@ extension Layout {
         return style
     }
 
-    /// A fill as drawn in the rendering mode, for a view of `style`.
+    /// A fill as drawn in the rendering mode, for a view of `style`: its accent colour the view's
+    /// tint, faded by the view's opacity.
     func drawn(_ paint: Paint, _ style: TextStyle) -> Paint {
+        var paint = paint
+        if let tint = style.tint { paint = paint.mapColors { Self.tinted($0, tint) } }
+        if style.opacity < 1 { paint = paint.mapColors { SystemColors.fading($0, by: style.opacity) } }
         switch environment.renderingMode {
         case .fullColor: return paint
         case .accented:
-            if style.accentable { return .color("accent") }
+            if style.accentable { return .color(SystemColors.fading("accent", by: style.opacity)) }
             fallthrough
         case .vibrant:
-            switch paint {
-            case .color(let color): return .color(vibrant(color))
-            case .linearGradient(let gradient): return .linearGradient(vibrant(gradient))
-            }
+            return paint.mapColors(vibrant)
         }
     }
 
-    /// A colour desaturated to the grey of its luminance; the system's greys and clear kept.
+    /// `accent` as the view's tint (`.tint(.orange)`); other colours as they are.
+    static func tinted(_ color: String, _ tint: String) -> String {
+        guard color.hasPrefix("accent") else { return color }
+        let (name, opacity) = SystemColors.split(color)
+        guard name == "accent" else { return color }
+        return SystemColors.fading(tint, by: opacity)
+    }
+
+    /// A colour desaturated to the grey of its luminance, its opacity kept; the system's greys
+    /// and clear kept.
     func vibrant(_ color: String) -> String {
-        if ["primary", "secondary", "separator", "redacted", "clear"].contains(color) { return color }
-        let (red, green, blue) = SystemColors.rgb(color, environment.colorScheme)
+        let (name, opacity) = SystemColors.split(color)
+        if ["primary", "secondary", "tertiary", "quaternary", "quinary", "separator", "redacted", "clear", "background"].contains(name) { return color }
+        let (red, green, blue) = SystemColors.opaque(name, environment.colorScheme)
         let grey = Int((0.2126 * Double(red) + 0.7152 * Double(green) + 0.0722 * Double(blue)).rounded())
-        return SystemColors.hex((grey, grey, grey))
+        return SystemColors.fading(SystemColors.hex((grey, grey, grey)), by: opacity)
     }
 
     func vibrant(_ gradient: LinearGradientPaint) -> LinearGradientPaint {
         var gradient = gradient
-        gradient.stops = gradient.stops.map { LinearGradientPaint.Stop(color: vibrant($0.color), location: $0.location) }
+        gradient.stops = gradient.stops.map { GradientStop(color: vibrant($0.color), location: $0.location) }
         return gradient
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 import WidgetWire
 
 /// iOS's system colours, light and dark, as RGB.
+///
+/// A colour is a name or `#rrggbb`, followed by `/opacity` when it is translucent (`"white/0.3"`,
+/// what `Color.white.opacity(0.3)` sends).
 public enum SystemColors {
     /// The names, in a fixed order: `CellColor` holds a colour by its place here.
     static let names: [String] = named.keys.sorted()
@@ -28,17 +31,52 @@ public enum SystemColors {
         "purple": ((175, 82, 222), (191, 90, 242)),
         "pink": ((255, 45, 85), (255, 55, 95)),
         "brown": ((162, 132, 94), (172, 142, 104)),
+        // The third to fifth levels of content (iOS's label colours, translucent there), as they
+        // show on the widget's background.
+        "tertiary": ((196, 196, 199), (90, 90, 94)),
+        "quaternary": ((220, 220, 222), (64, 64, 68)),
+        "quinary": ((234, 234, 236), (52, 52, 55)),
+        // The system background, as a colour a view can use (`.background`).
+        "background": ((255, 255, 255), (28, 28, 30)),
         // Nothing: where a colour must be given (a gradient's stop, text), the background shows.
         "clear": ((255, 255, 255), (28, 28, 30)),
     ]
 
-    /// A colour name or `#rrggbb` as RGB; an unknown name is the primary colour.
+    /// A colour as RGB; an unknown name is the primary colour. A translucent colour is given as it
+    /// shows over the widget's background.
     public static func rgb(_ color: String, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
-        if color.hasPrefix("#"), color.count == 7, let value = Int(color.dropFirst(), radix: 16) {
+        let (name, opacity) = split(color)
+        let solid = opaque(name, appearance)
+        return opacity < 1 ? blend(solid, over: background(appearance), opacity) : solid
+    }
+
+    /// A colour's name (or `#rrggbb`) and its opacity, 0 to 1: `"red/0.5"` is red at half opacity.
+    public static func split(_ color: String) -> (name: Substring, opacity: Double) {
+        guard let slash = color.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (color[...], 1) }
+        guard let opacity = Double(color[color.index(after: slash)...]), opacity.isFinite else { return (color[..<slash], 1) }
+        return (color[..<slash], min(1, max(0, opacity)))
+    }
+
+    /// A colour without its opacity, as RGB.
+    static func opaque(_ name: Substring, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+        if name.utf8.first == UInt8(ascii: "#"), name.utf8.count == 7, let value = Int(name.dropFirst(), radix: 16) {
             return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
         }
-        let pair = named[color] ?? named["primary"]!
+        let pair = named[String(name)] ?? named["primary"]!
         return appearance == .light ? pair.light : pair.dark
+    }
+
+    /// `top` at `opacity` over `bottom`.
+    public static func blend(_ top: (Int, Int, Int), over bottom: (Int, Int, Int), _ opacity: Double) -> (Int, Int, Int) {
+        func mix(_ a: Int, _ b: Int) -> Int { Int((Double(b) + (Double(a) - Double(b)) * opacity).rounded()) }
+        return (mix(top.0, bottom.0), mix(top.1, bottom.1), mix(top.2, bottom.2))
+    }
+
+    /// The colour at `opacity` times its own: `"red/0.5"` at 0.5 is `"red/0.25"`.
+    public static func fading(_ color: String, by opacity: Double) -> String {
+        guard opacity < 1 else { return color }
+        let (name, own) = split(color)
+        return "\(name)/\(own * max(0, opacity))"
     }
 
     /// RGB as `#rrggbb`.

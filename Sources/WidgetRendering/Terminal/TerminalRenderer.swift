@@ -44,19 +44,20 @@ public struct TerminalRenderer: Sendable {
     }
 
     /// The box's lines: a frame of the family's size with `title` in its top edge, the content
-    /// laid out inside.
-    public func render(_ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText())
-        -> [String]
-    {
-        grid(view, family: family, title: title, now: now, dates: dates).map(encode)
+    /// laid out inside, within the family's content margins unless the widget disables them.
+    public func render(
+        _ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText(),
+        contentMarginsDisabled: Bool = false
+    ) -> [String] {
+        grid(view, family: family, title: title, now: now, dates: dates, contentMarginsDisabled: contentMarginsDisabled).map(encode)
     }
 
     /// The layout for a family: in its environment, locked or not; `invalidated` while an
     /// interaction's reload is pending (`invalidatableContent` then shows as stale).
-    func layout(_ family: WidgetFamily, now: Date, dates: DateText, invalidated: Bool) -> Layout {
+    func layout(_ family: WidgetFamily, now: Date, dates: DateText, invalidated: Bool, contentMarginsDisabled: Bool) -> Layout {
         Layout(
             metrics: TerminalMetrics(), now: now, dates: dates, environment: environment(for: family), isLocked: isLocked,
-            isInvalidated: invalidated)
+            isInvalidated: invalidated, contentMargin: contentMarginsDisabled ? 0 : family.contentMargin)
     }
 
     /// The box as cells, frame included: what `render` encodes, and what a dashboard compares from
@@ -65,11 +66,11 @@ public struct TerminalRenderer: Sendable {
     /// entry.
     public func grid(
         _ view: ViewNode, family: WidgetFamily, title: String? = nil, now: Date = Date(), dates: DateText = DateText(), invalidated: Bool = false,
-        footer: String? = nil
+        footer: String? = nil, contentMarginsDisabled: Bool = false
     ) -> [[StyledCell]] {
         let (columns, rows) = family.terminalSize
         var canvas = Canvas(columns: columns, rows: rows, appearance: appearance)
-        let layout = layout(family, now: now, dates: dates, invalidated: invalidated)
+        let layout = layout(family, now: now, dates: dates, invalidated: invalidated, contentMarginsDisabled: contentMarginsDisabled)
         if let background = layout.containerBackground(of: view) {
             canvas.draw(PlacedElement(rect: LayoutRect(x: 0, y: 0, width: Double(columns), height: Double(rows)), content: .fill(background, .rectangle)))
         }
@@ -179,16 +180,34 @@ public struct TerminalRenderer: Sendable {
             }
         }
 
+        /// What drawing is clipped to (`clipShape`): each shape in its bounds, innermost last.
+        var clips: [(shape: ShapeKind, rect: LayoutRect)] = []
+
+        /// Whether a cell is inside every clip.
+        func isVisible(_ column: Int, _ row: Int) -> Bool {
+            clips.allSatisfy { TerminalRenderer.covers($0.shape, $0.rect, column, row) }
+        }
+
         /// The colour of a paint at the centre of cell (`column`, `row`) of `rect`: a gradient's
-        /// colour there, a colour as named.
+        /// colour there, a colour as named; a translucent colour over what the cell shows.
         func color(_ paint: Paint, column: Int, row: Int, in rect: LayoutRect) -> CellColor {
-            guard case .linearGradient = paint else {
-                if case .color(let name) = paint { return CellColor(name) }
-                return .none
+            switch paint {
+            case .color(let name):
+                return ink(name, column: column, row: row)
+            case .linearGradient, .radialGradient:
+                let x = rect.width > 0 ? (Double(column) + 0.5 - rect.x) / rect.width : 0.5
+                let y = rect.height > 0 ? (Double(row) + 0.5 - rect.y) / rect.height : 0.5
+                return CellColor(rgb: paint.rgb(x: x, y: y, size: (rect.width * 8, rect.height * 16), appearance))
             }
-            let x = rect.width > 0 ? (Double(column) + 0.5 - rect.x) / rect.width : 0.5
-            let y = rect.height > 0 ? (Double(row) + 0.5 - rect.y) / rect.height : 0.5
-            return CellColor(rgb: paint.rgb(x: x, y: y, appearance))
+        }
+
+        /// A colour as cell (`column`, `row`) shows it: over its fill, when translucent.
+        func ink(_ name: String, column: Int, row: Int) -> CellColor {
+            let (base, opacity) = SystemColors.split(name)
+            guard opacity < 1 else { return CellColor(name) }
+            let paper = cells[row][column].paper
+            let under = paper == .none ? SystemColors.background(appearance) : paper.rgb(appearance)
+            return CellColor(rgb: SystemColors.blend(SystemColors.opaque(base, appearance), over: under, opacity))
         }
 
         mutating func draw(_ element: PlacedElement) {
@@ -200,15 +219,23 @@ public struct TerminalRenderer: Sendable {
                 var column = x
                 let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
                 let solid = CellColor(style.color)
+                let translucent = style.color.map { SystemColors.split($0).opacity < 1 } ?? false
                 let (redacted, bar) = (Self.redacted, Self.redactionBar)
                 // The style read once, not at every character.
                 let (redacts, bold, gradient) = (style.redacted, style.isBold, style.gradient)
+                let clipped = !clips.isEmpty
                 // A character each.
                 func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
                     guard column >= 0, column + width <= limit else { return false }
+                    if clipped, !isVisible(column, y) {
+                        column += width
+                        return true
+                    }
                     let redact = redacts && !isWhitespace
                     let paper = cells[y][column].paper
-                    let ink = gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) } ?? solid
+                    let ink =
+                        gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) }
+                        ?? (translucent ? self.ink(style.color!, column: column, row: y) : solid)
                     cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : ink, bold: bold && !redact, paper: paper)
                     if width == 2 { cells[y][column + 1] = Cell(glyph: redact ? bar : 0, ink: redact ? redacted : .none, isContinuation: !redact, paper: paper) }
                     column += width
@@ -256,10 +283,39 @@ public struct TerminalRenderer: Sendable {
             case .fill(let paint, let shape):
                 let rect = element.rect
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where TerminalRenderer.covers(shape, rect, column, row) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
+                    where TerminalRenderer.covers(shape, rect, column, row) && isVisible(column, row) {
                         cells[row][column].paper = color(paint, column: column, row: row, in: rect)
                     }
                 }
+            case .stroke(let stroke, let shape):
+                // The cells along the outline, at least one thick, on the part the trim keeps.
+                let rect = element.rect
+                let (across, down) = (max(1, (stroke.lineWidth / 8).rounded()), max(1, (stroke.lineWidth / 16).rounded()))
+                let inner = LayoutRect(x: rect.x + across, y: rect.y + down, width: max(0, rect.width - 2 * across), height: max(0, rect.height - 2 * down))
+                let (centerX, centerY) = ((rect.x + rect.width / 2) * 8, (rect.y + rect.height / 2) * 16)
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
+                    where TerminalRenderer.covers(shape, rect, column, row) && !TerminalRenderer.covers(shape, inner, column, row)
+                        && isVisible(column, row)
+                    {
+                        let angle = atan2((Double(row) + 0.5) * 16 - centerY, (Double(column) + 0.5) * 8 - centerX) * 180 / .pi
+                        guard stroke.keeps(angle: angle) else { continue }
+                        cells[row][column].paper = color(stroke.paint, column: column, row: row, in: rect)
+                    }
+                }
+            case .picture:
+                // A terminal cannot show the picture: its place, in a neutral tone.
+                let rect = element.rect
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where isVisible(column, row) {
+                        cells[row][column].paper = ink("gray/0.35", column: column, row: row)
+                    }
+                }
+            case .clip(let shape):
+                clips.append((shape, element.rect))
+            case .unclip:
+                _ = clips.popLast()
             }
         }
     }
@@ -270,9 +326,17 @@ public struct TerminalRenderer: Sendable {
         // In points, where round is round: 8 across and 16 down a cell.
         let (px, py) = ((Double(column) + 0.5 - rect.x) * 8, (Double(row) + 0.5 - rect.y) * 16)
         let (width, height) = (rect.width * 8, rect.height * 16)
+        guard Double(column) + 0.5 >= rect.x, Double(column) + 0.5 <= rect.x + rect.width, Double(row) + 0.5 >= rect.y,
+            Double(row) + 0.5 <= rect.y + rect.height
+        else { return false }
         switch shape {
         case .rectangle, .roundedRectangle, .containerRelative:
             return true
+        case .ellipse:
+            let (rx, ry) = (width / 2, height / 2)
+            guard rx > 0, ry > 0 else { return false }
+            let (dx, dy) = ((px - rx) / rx, (py - ry) / ry)
+            return dx * dx + dy * dy <= 1
         case .circle:
             let radius = min(width, height) / 2
             let (dx, dy) = (px - width / 2, py - height / 2)

@@ -26,4 +26,16 @@ public enum WidgetFamily: String, CaseIterable, Hashable, Sendable, Codable {
         case .accessoryInline: (234, 26)
         }
     }
+
+    /// The margins, in points on every edge, the system puts between the widget's edge and its
+    /// content (iOS 17's content margins), unless the widget says `.contentMarginsDisabled()`:
+    /// 16 on the Home Screen, none on the Lock Screen, whose accessory widgets are already small
+    /// and set close to the clock. The container background still fills the whole widget.
+    /// docs/RENDERING.md has the table.
+    public var contentMargin: Double {
+        switch self {
+        case .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge: 16
+        case .accessoryCircular, .accessoryRectangular, .accessoryInline: 0
+        }
+    }
 }

@@ -43,7 +43,9 @@ extension Invocation {
                         let result = try await registry.request(
                             requestKind, kind: widget.kind, family: family, environment: renderer.environment(for: family))
                         // Every image is inlined in one page: its gradients need ids no other image has.
-                        let svg = renderer.render(result.entries[0].view, family: family, idPrefix: "w\(images + failures + 1)-")
+                        let svg = renderer.render(
+                            result.entries[0].view, family: family, idPrefix: "w\(images + failures + 1)-",
+                            contentMarginsDisabled: widget.contentMarginsDisabled)
                         try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
                         images += 1
                         figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"

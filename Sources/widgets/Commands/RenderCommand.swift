@@ -36,8 +36,11 @@ extension Invocation {
                 placeholder ? .placeholder : .timeline, kind: target.kind, family: target.family, configuration: target.configuration,
                 environment: family.map(renderer.environment(for:)))
             let entry = result.entry(at: Date())
-            let title = registry.widget(kind: target.kind).map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
-            output.standardOutput(renderer.render(entry.view, family: result.family, title: title).joined(separator: "\n"))
+            let widget = registry.widget(kind: target.kind)
+            let title = widget.map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
+            let lines = renderer.render(
+                entry.view, family: result.family, title: title, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
+            output.standardOutput(lines.joined(separator: "\n"))
             for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
             return .success
         } catch {

@@ -49,8 +49,11 @@ extension Invocation {
             let instances = daemon.engine.instances
             dashboard.retain(ids: Set(instances.map(\.id)))
             guard let instance = instances.first(where: { $0.id == id }) else { return }
-            let name = registry.widget(kind: instance.kind)?.displayName ?? ""
-            dashboard.show(id: id, family: instance.family, title: name.isEmpty ? instance.kind : name, status: status)
+            let widget = registry.widget(kind: instance.kind)
+            let name = widget?.displayName ?? ""
+            dashboard.show(
+                id: id, family: instance.family, title: name.isEmpty ? instance.kind : name,
+                contentMarginsDisabled: widget?.contentMarginsDisabled ?? false, status: status)
         }
         daemonBox.daemon = daemon
         let say: @Sendable (String) -> Void = { line in
