@@ -47,6 +47,7 @@ install: build
 # On failure, the failing tests' lines are printed again at the end, where a log's tail shows them.
 test:
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	Tests/iOSStyleBundle/build.sh
 	@set -o pipefail; log=$$(mktemp); status=0; $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS) 2>&1 | tee "$$log" || status=1; \
 		grep -q '✘' "$$log" && status=1; \
 		if [ $$status -ne 0 ]; then echo; echo "== what failed"; grep -E -A6 '✘|recorded an issue|error:' "$$log" | grep -v '^--$$' | head -120; fi; \
@@ -58,4 +59,4 @@ bench:
 	$(RELEASE)/widgets-bench
 
 clean:
-	rm -rf .build widgets.d/*.so
+	rm -rf .build .build-ios-style widgets.d/*.so

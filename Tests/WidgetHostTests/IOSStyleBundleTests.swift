@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetWire
+
+/// The widgets of Tests/iOSStyleBundle, written as iOS 17 code is, built outside the repository
+/// against this package in both language modes, and asked through the CLI in process isolation.
+/// Most tests hold one runtime bug of issue 19 down; each says which.
+@Suite struct IOSStyleBundleTests {
+    enum Mode: String, CaseIterable, Sendable {
+        case swift5 = "IOSWidgets5"
+        case swift6 = "IOSWidgets6"
+    }
+
+    /// The package's products: both bundles and the app. `make test` builds them before the tests
+    /// (Tests/iOSStyleBundle/build.sh), so that no test runs beside a compiler taking every core;
+    /// run alone, the tests build them here, once.
+    static let products: Result<URL, BuildFailure> = {
+        let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/iOSStyleBundle/build.sh").path
+        let products = Fixtures.repositoryRoot.appendingPathComponent(".build-ios-style/package/.build/debug")
+        let expected = Mode.allCases.map { "lib\($0.rawValue).so" } + ["ios-app"]
+        if expected.allSatisfy({ FileManager.default.fileExists(atPath: products.appendingPathComponent($0).path) }) {
+            return .success(products)
+        }
+        let build = runProcessWaiting("/usr/bin/env", ["bash", script])
+        guard build.status == 0 else { return .failure(BuildFailure(output: build.standardOutput + build.standardError)) }
+        return .success(products)
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "Tests/iOSStyleBundle did not build:\n\(output)" }
+    }
+
+    /// A bundle directory holding the bundle built in `mode`.
+    static func plugins(_ mode: Mode) throws -> URL {
+        let products = try products.get()
+        let directory = Fixtures.temporaryDirectory("ios-plugins")
+        try FileManager.default.copyItem(
+            at: products.appendingPathComponent("lib\(mode.rawValue).so"), to: directory.appendingPathComponent("lib\(mode.rawValue).so"))
+        return directory
+    }
+
+    static func json(_ result: ProcessResult) throws -> JSONValue {
+        try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
+    func bothLanguageModesBuildAndRegisterEveryWidgetAsWritten(mode: Mode) async throws {
+        let plugins = try Self.plugins(mode)
+        let list = await widgets(["--plugins", plugins.path, "list", "--json"])
+        #expect(list.status == 0, "\(list.standardError)")
+        let bundle = try #require(try Self.json(list)["bundles"]?.arrayValue?.first)
+        #expect(bundle["name"] == .string("IOSStyleWidgets"), "the @main bundle's type names it")
+        let widgets = try #require(bundle["widgets"]?.arrayValue)
+        #expect(
+            widgets.compactMap { $0["kind"]?.stringValue }.sorted()
+                == [
+                    "org.example.dropped", "org.example.emoji", "org.example.legacy-dropped", "org.example.main-actor",
+                    "org.example.shared-counter", "org.example.steps", "org.example.timer", "org.example.weather",
+                ])
+        let weather = try #require(widgets.first { $0["kind"] == .string("org.example.weather") })
+        #expect(weather["displayName"] == .string("Weather"), "configurationDisplayName(Text)")
+        #expect(weather["description"] == .string("The temperature where you are."))
+        // Runtime bug 6: `static var description = IntentDescription("…")` is the intent's description.
+        let steps = try #require(widgets.first { $0["kind"] == .string("org.example.steps") })
+        #expect(steps["configurationSchema"]?["description"] == .string("Choose a goal and a trail."), "\(steps)")
+        #expect(steps["configurationSchema"]?["title"] == .string("Step Goal"))
+        let parameters = steps["configurationSchema"]?["parameters"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(parameters == ["goal", "steps", "trail"])
+    }
+
+    /// Runtime bug 1: a provider completing on the main queue or from a main-actor task answers in
+    /// a worker process, as it does in the host's own process.
+    @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
+    func completionsOnTheMainQueueAndTheMainActorAnswerInAWorker(mode: Mode) async throws {
+        let plugins = try Self.plugins(mode)
+        let weather = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather", "--json"])
+        #expect(weather.status == 0, "\(weather.standardError)")
+        #expect(try Self.json(weather)["entries"]?.arrayValue?.count == 3)
+        let snapshot = await widgets(["--plugins", plugins.path, "snapshot", "org.example.main-actor"])
+        #expect(snapshot.status == 0, "\(snapshot.standardError)")
+        #expect(snapshot.standardOutput.contains("main actor snapshot"))
+        let timeline = await widgets(["--plugins", plugins.path, "timeline", "org.example.main-actor"])
+        #expect(timeline.standardOutput.contains("main actor timeline"), "\(timeline.standardError)")
+    }
+}
+
+extension IOSStyleBundleTests {
+    /// Runtime bug 2: emoji beside text in plain text, as `timeline` and `--log` print it.
+    @Test(.timeLimit(.minutes(15))) func emojiStayWholeInPlainText() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let result = await widgets(["--plugins", plugins.path, "snapshot", "org.example.emoji", "--family", "systemMedium", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = try #require(try Self.json(result)["entries"]?.arrayValue?.first?["text"]?.stringValue)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(3)) == ["🐳  whale", "🐳       whale", "🐳🐳 ab"], "columns padded by the cells they take:\n\(text)")
+        #expect(!text.contains("\u{FFFD}"))
+    }
+
+    /// Runtime bug 3: titles pulled up 3 points stay on their own rows in the terminal.
+    @Test(.timeLimit(.minutes(15))) func aSmallNegativePaddingDoesNotDrawOverTheRowAbove() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let result = await widgets(["--plugins", plugins.path, "render", "org.example.emoji", "--family", "systemLarge"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+        for (title, note) in [("🐳 whale", "blows"), ("🦄 unicorn", "gallops"), ("🦉 owl", "hoots")] {
+            let at = try #require(rows.lastIndex(of: title), "\(title) has a row of its own:\n\(result.standardOutput)")
+            #expect(rows[at + 1] == note, "\(note) right under \(title):\n\(result.standardOutput)")
+        }
+    }
+
+    /// Runtime bug 4: a widget's content is inset by the family's margins (16 points: two columns,
+    /// one row), unless it says `.contentMarginsDisabled()`.
+    @Test(.timeLimit(.minutes(15))) func contentMarginsAreAppliedUnlessDisabled() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let weather = await widgets(["--plugins", plugins.path, "render", "org.example.weather"])
+        let rows = weather.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(rows[1] == "│                    │", "the top margin:\n\(weather.standardOutput)")
+        #expect(rows[2].hasPrefix("│  ⌖ Lisbon"), "the leading margin:\n\(weather.standardOutput)")
+        let svg = await widgets(["--plugins", plugins.path, "gallery", "--out", Fixtures.temporaryDirectory("gallery").path])
+        #expect(svg.status == 0, "\(svg.standardError)")
+        let flush = await widgets(["--plugins", plugins.path, "render", "org.example.main-actor"])
+        let flushRows = flush.standardOutput.split(separator: "\n").map(String.init)
+        #expect(flushRows[1].hasPrefix("│main actor"), "no margins:\n\(flush.standardOutput)")
+    }
+
+    /// Runtime bug 5: a provider that lets go of its completion fails the request at once, naming
+    /// the widget and the method, in both provider styles; it is not a timeout.
+    @Test(.timeLimit(.minutes(15))) func aDroppedCompletionFailsAtOnceNamingTheWidget() async throws {
+        let plugins = try Self.plugins(.swift6)
+        for (kind, method) in [
+            ("org.example.dropped", "getTimeline(in:completion:)"), ("org.example.legacy-dropped", "getTimeline(for:in:completion:)"),
+        ] {
+            let result = await widgets(["--plugins", plugins.path, "timeline", kind])
+            #expect(result.status != 0)
+            #expect(result.standardError.contains("widget \"\(kind)\""), "\(result.standardError)")
+            #expect(result.standardError.contains("\(method) released its completion without calling it"), "\(result.standardError)")
+            #expect(!result.standardError.contains("did not complete"), "\(result.standardError)")
+            #expect(!result.standardError.contains("CONTINUATION MISUSE"), "\(result.standardError)")
+        }
+        let large = await widgets(["--plugins", plugins.path, "timeline", "org.example.dropped", "--family", "systemLarge"])
+        #expect(large.status == 0, "the path that answers still does: \(large.standardError)")
+    }
+
+    /// Runtime bug 7: each entry's timer reads as of the entry's date; relevance prints as written;
+    /// the media and photo symbols have glyphs.
+    @Test(.timeLimit(.minutes(15))) func laterEntriesReadAsOfTheirDatesAndSymbolsHaveGlyphs() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let result = await widgets(["--plugins", plugins.path, "timeline", "org.example.timer", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let entries = try #require(try Self.json(result)["entries"]?.arrayValue)
+        #expect(entries.compactMap { $0["text"]?.stringValue?.split(separator: "\n").first.map(String.init) } == ["3:00:00", "2:00:00", "1:00:00"])
+        #expect(entries.first?["relevance"]?["score"] == .number(0.99))
+        #expect(entries.first?["text"]?.stringValue?.hasSuffix("▶  ⏸  ▨  ⟳  ◉") == true, "\(entries.first?["text"] ?? .null)")
+        let text = await widgets(["--plugins", plugins.path, "timeline", "org.example.timer"])
+        #expect(text.standardOutput.contains("relevance 0.99\n"), "\(text.standardOutput)")
+        #expect(!text.standardOutput.contains("□"))
+    }
+
+    /// Runtime bug 8: `UserDefaults(suiteName: "group.…")` is shared: what the app writes (without
+    /// `synchronize()`) the widget's worker reads, and what one worker writes the next reads.
+    @Test(.timeLimit(.minutes(15))) func anAppGroupsDefaultsAreSharedBetweenTheAppAndEachWorker() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let app = try Self.products.get().appendingPathComponent("ios-app").path
+        let config = Fixtures.temporaryDirectory("config")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = config.path
+        func ask() async throws -> String {
+            let result = await widgets(
+                ["--plugins", plugins.path, "timeline", "org.example.shared-counter", "--json"], extraEnvironment: ["XDG_CONFIG_HOME": config.path])
+            #expect(result.status == 0, "\(result.standardError)")
+            return try Self.json(result)["entries"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        }
+        #expect(await runProcess(app, ["41"], environment: environment).status == 0)
+        #expect(try await ask() == "app 41\nrequests 1")
+        #expect(try await ask() == "app 41\nrequests 2", "the first worker's write reached the second")
+        #expect(await runProcess(app, ["42"], environment: environment).status == 0)
+        #expect(try await ask() == "app 42\nrequests 3")
+    }
+}

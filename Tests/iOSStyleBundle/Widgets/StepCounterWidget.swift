@@ -1,0 +1,123 @@
+import AppIntents
+import SwiftUI
+import WidgetKit
+
+enum Goal: String, AppEnum {
+    case walk, run, climb
+
+    static var typeDisplayRepresentation: TypeDisplayRepresentation = "Goal"
+    static var caseDisplayRepresentations: [Goal: DisplayRepresentation] = [
+        .walk: "Walk",
+        .run: "Run",
+        .climb: "Climb",
+    ]
+}
+
+struct Trail: AppEntity {
+    let id: String
+    let name: String
+
+    static var typeDisplayRepresentation: TypeDisplayRepresentation = "Trail"
+    static var defaultQuery = TrailQuery()
+
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(name)") }
+
+    static let all = [Trail(id: "coast", name: "Coast Path"), Trail(id: "ridge", name: "Ridge Walk")]
+}
+
+struct TrailQuery: EntityQuery {
+    func entities(for identifiers: [Trail.ID]) async throws -> [Trail] {
+        Trail.all.filter { identifiers.contains($0.id) }
+    }
+
+    func suggestedEntities() async throws -> [Trail] { Trail.all }
+}
+
+// As Xcode's template writes it: `static var` declarations, a non-optional description (runtime
+// bug 6) and a parameter summary.
+struct StepGoalIntent: WidgetConfigurationIntent {
+    static var title: LocalizedStringResource = "Step Goal"
+    static var description = IntentDescription("Choose a goal and a trail.")
+
+    @Parameter(title: "Goal", default: .walk)
+    var goal: Goal
+
+    @Parameter(title: "Steps", default: 8000)
+    var steps: Int
+
+    @Parameter(title: "Trail")
+    var trail: Trail?
+
+    static var parameterSummary: some ParameterSummary {
+        When(\.$goal, .equalTo, .climb) {
+            Summary("Climb \(\.$trail)") {
+                \.$steps
+            }
+        } otherwise: {
+            Summary {
+                \.$goal
+                \.$steps
+            }
+        }
+    }
+}
+
+struct StepEntry: TimelineEntry {
+    let date: Date
+    let configuration: StepGoalIntent
+    let steps: Int
+}
+
+struct StepProvider: AppIntentTimelineProvider {
+    func placeholder(in context: Context) -> StepEntry {
+        StepEntry(date: Date(), configuration: StepGoalIntent(), steps: 4200)
+    }
+
+    func snapshot(for configuration: StepGoalIntent, in context: Context) async -> StepEntry {
+        StepEntry(date: Date(), configuration: configuration, steps: 4200)
+    }
+
+    func timeline(for configuration: StepGoalIntent, in context: Context) async -> Timeline<StepEntry> {
+        Timeline(entries: [StepEntry(date: Date(), configuration: configuration, steps: 5100)], policy: .after(Date().addingTimeInterval(900)))
+    }
+}
+
+struct StepCounterView: View {
+    var entry: StepEntry
+
+    var body: some View {
+        VStack(alignment: .leading) {
+            Text(entry.configuration.goal.rawValue.capitalized)
+                .font(.headline)
+                .textCase(.uppercase)
+            Gauge(value: Double(entry.steps), in: 0...Double(entry.configuration.steps)) {
+                Text("Steps")
+            } currentValueLabel: {
+                Text("\(entry.steps)")
+            }
+            .gaugeStyle(.accessoryCircularCapacity)
+            .tint(.green)
+            if let trail = entry.configuration.trail {
+                Text(trail.name).font(.caption).foregroundStyle(.secondary)
+            }
+        }
+        .containerBackground(.fill.tertiary, for: .widget)
+    }
+}
+
+struct StepCounterWidget: Widget {
+    var body: some WidgetConfiguration {
+        AppIntentConfiguration(kind: "org.example.steps", intent: StepGoalIntent.self, provider: StepProvider()) { entry in
+            StepCounterView(entry: entry)
+        }
+        .configurationDisplayName("Steps")
+        .description("Steps towards today's goal.")
+        .supportedFamilies([.systemSmall, .accessoryCircular])
+    }
+}
+
+#Preview(as: .systemSmall) {
+    StepCounterWidget()
+} timeline: {
+    StepEntry(date: .now, configuration: StepGoalIntent(), steps: 7000)
+}
