@@ -102,6 +102,11 @@ let package = Package(
         .testTarget(
             name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetWire", "WidgetTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetABI", "WidgetWire", "CWidgetABI"]),
+        // The macros, expanded by the toolchain's own expansion library (its test support is not shipped).
+        .testTarget(
+            name: "WidgetKitMacrosTests", dependencies: ["WidgetKitMacros"],
+            swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
+            linkerSettings: [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]),
         .testTarget(
             name: "WidgetHostTests",
             dependencies: [

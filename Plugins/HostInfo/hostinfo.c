@@ -78,45 +78,80 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
     return true;
 }
 
+/* One entry: the date, then the view for `family` (its content inside the system's margins). */
+static int append_entry(char *out, size_t capacity, int length, const struct utsname *names, widget_family_t family, long date) {
+    char kernel[160];
+    snprintf(kernel, sizeof kernel, "%s %s", names->sysname, names->release);
+    char start[64];
+    snprintf(start, sizeof start, "{\"date\":%ld,\"view\":", date);
+    length = append(out, capacity, length, start);
+    if (family == WIDGET_FAMILY_ACCESSORY_INLINE) {
+        length = append_text(out, capacity, length, names->nodename, NULL);
+    } else {
+        length = append(out, capacity, length, "{\"view\":\"vstack\",\"alignment\":\"leading\",\"children\":[");
+        length = append_text(out, capacity, length, names->nodename, "headline");
+        length = append(out, capacity, length, ",");
+        length = append_text(out, capacity, length, kernel, "caption");
+        length = append(out, capacity, length, ",");
+        length = append_text(out, capacity, length, names->machine, "caption");
+        length = append(out, capacity, length, "]}");
+    }
+    return append(out, capacity, length, "}");
+}
+
+static void sample_names(struct utsname *names, const char *node) {
+    snprintf(names->nodename, sizeof names->nodename, "%s", node);
+    strcpy(names->sysname, "Linux");
+    strcpy(names->release, "6.0.0");
+    strcpy(names->machine, "x86_64");
+}
+
 static void request(const widget_request_t *request, widget_completion_fn completion, void *context) {
     if (strcmp(request->widget_kind, KIND) != 0) {
         fail(completion, context, "unknown widget kind");
         return;
     }
+    long now = (long)time(NULL);
+    char json[2048];
+    int length = 0;
     struct utsname names;
-    if (request->request_kind == WIDGET_REQUEST_PLACEHOLDER) {
-        strcpy(names.nodename, "hostname");
-        strcpy(names.sysname, "Linux");
-        strcpy(names.release, "6.0.0");
-        strcpy(names.machine, "x86_64");
-    } else if (uname(&names) != 0) {
-        fail(completion, context, "uname failed");
+    switch (request->request_kind) {
+    case WIDGET_REQUEST_PLACEHOLDER:
+    case WIDGET_REQUEST_SNAPSHOT:
+    case WIDGET_REQUEST_TIMELINE:
+        if (request->request_kind == WIDGET_REQUEST_PLACEHOLDER) {
+            sample_names(&names, "hostname");
+        } else if (uname(&names) != 0) {
+            fail(completion, context, "uname failed");
+            return;
+        }
+        length = append(json, sizeof json, length, "{\"entries\":[");
+        length = append_entry(json, sizeof json, length, &names, (widget_family_t)request->family, now);
+        length = append(json, sizeof json, length, "]");
+        if (request->request_kind == WIDGET_REQUEST_TIMELINE) {
+            char policy[96];
+            snprintf(policy, sizeof policy, ",\"policy\":{\"kind\":\"after\",\"date\":%ld}", now + 3600);
+            length = append(json, sizeof json, length, policy);
+        }
+        length = append(json, sizeof json, length, "}");
+        break;
+    case WIDGET_REQUEST_PREVIEWS:
+        /* What Xcode's canvas would show (ABI 1.5): a workstation and a server, and the inline form. */
+        sample_names(&names, "workstation");
+        length = append(json, sizeof json, length, "{\"previews\":[{\"name\":\"Workstation\",\"family\":\"systemSmall\",\"entries\":[");
+        length = append_entry(json, sizeof json, length, &names, WIDGET_FAMILY_SYSTEM_SMALL, now);
+        sample_names(&names, "build-server-07");
+        length = append(json, sizeof json, length, ",");
+        length = append_entry(json, sizeof json, length, &names, WIDGET_FAMILY_SYSTEM_SMALL, now);
+        length = append(json, sizeof json, length, "]},{\"name\":\"Lock Screen\",\"family\":\"accessoryInline\",\"entries\":[");
+        length = append_entry(json, sizeof json, length, &names, WIDGET_FAMILY_ACCESSORY_INLINE, now);
+        length = append(json, sizeof json, length, "]}]}");
+        break;
+    default:
+        /* A kind of a newer host: answered with an error, as the header asks. */
+        fail(completion, context, "this bundle does not answer that request kind");
         return;
     }
-    char kernel[160];
-    snprintf(kernel, sizeof kernel, "%s %s", names.sysname, names.release);
-    long now = (long)time(NULL);
-
-    char json[2048];
-    int length = snprintf(json, sizeof json, "{\"entries\":[{\"date\":%ld,\"view\":", now);
-    if (request->family == WIDGET_FAMILY_ACCESSORY_INLINE) {
-        length = append_text(json, sizeof json, length, names.nodename, NULL);
-    } else {
-        length = append(json, sizeof json, length, "{\"view\":\"vstack\",\"alignment\":\"leading\",\"children\":[");
-        length = append_text(json, sizeof json, length, names.nodename, "headline");
-        length = append(json, sizeof json, length, ",");
-        length = append_text(json, sizeof json, length, kernel, "caption");
-        length = append(json, sizeof json, length, ",");
-        length = append_text(json, sizeof json, length, names.machine, "caption");
-        length = append(json, sizeof json, length, "],\"modifiers\":[{\"padding\":{\"top\":16,\"leading\":16,\"bottom\":16,\"trailing\":16}}]}");
-    }
-    length = append(json, sizeof json, length, "}]");
-    if (request->request_kind == WIDGET_REQUEST_TIMELINE) {
-        char policy[96];
-        snprintf(policy, sizeof policy, ",\"policy\":{\"kind\":\"after\",\"date\":%ld}", now + 3600);
-        length = append(json, sizeof json, length, policy);
-    }
-    length = append(json, sizeof json, length, "}");
     if (length < 0) {
         fail(completion, context, "result did not fit in its buffer");
         return;
@@ -133,6 +168,7 @@ static const widget_bundle_t bundle = {
     .initialize = initialize,
     .request = request,
     .shutdown = NULL,
+    WIDGET_BUNDLE_METADATA("1.0.0", "the widgets project", NULL, NULL),
 };
 
 WIDGET_BUNDLE_EXPORT const widget_bundle_t *widget_bundle_entry(void) { return &bundle; }

@@ -15,6 +15,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
     /// An intent to perform, from a `Button(intent:)` or `Toggle` (ABI 1.3). The request's argument
     /// is the intent as its view recorded it.
     case performIntent
+    /// The author's previews of a widget, in every family they are written for (ABI 1.5).
+    case previews
 
     /// The header's value for the kind.
     public var abiValue: UInt32 {
@@ -27,6 +29,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
             case .recommendations: WIDGET_REQUEST_RECOMMENDATIONS
             case .openURL: WIDGET_REQUEST_OPEN_URL
             case .performIntent: WIDGET_REQUEST_PERFORM_INTENT
+            case .previews: WIDGET_REQUEST_PREVIEWS
             }
         return UInt32(value.rawValue)
     }
@@ -44,6 +47,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .placeholder, .snapshot, .timeline: 0
         case .options, .recommendations: 2
         case .openURL, .performIntent: 3
+        case .previews: 5
         }
     }
 
@@ -54,7 +58,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
     public var answersWithEntries: Bool {
         switch self {
         case .placeholder, .snapshot, .timeline: true
-        case .options, .recommendations, .openURL, .performIntent: false
+        case .options, .recommendations, .openURL, .performIntent, .previews: false
         }
     }
 }

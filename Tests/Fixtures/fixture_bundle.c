@@ -23,6 +23,9 @@
  *   -DCRASH_IN_CONSTRUCTOR  segfaults in a static initializer, while dlopen runs it
  *   -DCRASH_IN_INITIALIZE   segfaults in initialize
  *   -DHANG_IN_INITIALIZE    never returns from initialize
+ *   -DMETADATA             says its version, vendor, licence and homepage (ABI 1.5)
+ *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
+ *                          well-behaved widget answers one as any request, which is not a previews answer
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -361,6 +364,14 @@ static void request(const widget_request_t *request, widget_completion_fn comple
         complete(completion, context,
                  "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"a\"}},"
                  "{\"date\":2000,\"view\":{\"view\":\"text\",\"text\":\"b\"}}]}");
+#ifdef PREVIEWS
+    } else if (request->request_kind == WIDGET_REQUEST_PREVIEWS) {
+        complete(completion, context,
+                 "{\"previews\":[{\"name\":\"Sunny\",\"family\":\"systemSmall\",\"entries\":["
+                 "{\"date\":1763750000,\"view\":{\"view\":\"text\",\"text\":\"sun\"}},"
+                 "{\"date\":1763753600,\"view\":{\"view\":\"text\",\"text\":\"more sun\"}}]},"
+                 "{\"name\":null,\"family\":\"accessoryInline\",\"entries\":[{\"date\":1763750000,\"view\":{\"view\":\"text\",\"text\":\"inline\"}}]}]}");
+#endif
     } else {
         /* The well-behaved widget: one entry per request, with the request echoed back: its kind,
          * family, preview flag and size as text, and as attributes of the stack the request's
@@ -395,6 +406,9 @@ static const widget_bundle_t bundle = {
 #endif
     .shutdown = NULL,
     .memory_limit = MEMORY_LIMIT,
+#ifdef METADATA
+    WIDGET_BUNDLE_METADATA("1.2.0", "Example Ltd", "MIT", "https://example.org/widgets"),
+#endif
 };
 
 #if defined(ENTRY_RETURNS_NULL)

@@ -52,6 +52,7 @@ public enum Fixtures {
         "crash-in-constructor": ["-DCRASH_IN_CONSTRUCTOR"],
         "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
         "hang-in-initialize": ["-DHANG_IN_INITIALIZE"],
+        "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],
     ]
 
     /// This run's scratch directory, under which every test directory is made. Directories of earlier

@@ -179,3 +179,23 @@ extension IOSStyleBundleTests {
         #expect(try await ask() == "app 42\nrequests 3")
     }
 }
+
+extension IOSStyleBundleTests {
+    /// `#Preview(as:) { … } timeline: { … }` in either language mode: the author's entries, drawn by
+    /// the widget's own view.
+    @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
+    func previewsWrittenWithTheMacroAreDrawn(mode: Mode) async throws {
+        let plugins = try Self.plugins(mode)
+        let weather = await widgets(["--plugins", plugins.path, "preview", "org.example.weather", "--json"])
+        #expect(weather.status == 0, "\(weather.standardError)")
+        let previews = try #require(try Self.json(weather)["previews"]?.arrayValue)
+        #expect(previews.count == 1)
+        #expect(previews.first?["family"] == .string("systemSmall"))
+        let texts = previews.first?["entries"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+        #expect(texts.count == 2)
+        #expect(texts.first?.hasPrefix("⌖ Porto\n17°\n☂") == true, "\(texts)")
+        #expect(texts.last?.hasPrefix("⌖ Faro\n26°\n☀") == true, "\(texts)")
+        let steps = await widgets(["--plugins", plugins.path, "preview", "org.example.steps"])
+        #expect(steps.standardOutput.contains("7000"), "\(steps.standardOutput)\(steps.standardError)")
+    }
+}

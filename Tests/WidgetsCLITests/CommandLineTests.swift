@@ -43,13 +43,13 @@ import WidgetWire
     @Test func versionNamesTheReleaseTheABIAndTheCompiler() async {
         let version = await widgets(["--version"])
         #expect(version.status == 0)
-        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.4, worker protocol 2, built with \(Toolchain.current))\n")
+        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.5, worker protocol 2, built with \(Toolchain.current))\n")
     }
 
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
         let unknownCommand = await widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)
-        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, add, instances, configure, remove, options, recommendations, run, reload, configurations, open, tap, render, gallery, stats, help)\n"))
+        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, add, instances, configure, remove, options, recommendations, run, reload, configurations, open, tap, render, preview, gallery, stats, help)\n"))
         let unknownOption = await widgets(["list", "--verbose"])
         #expect(unknownOption.status == 2)
         #expect(unknownOption.standardError == "widgets: unknown option '--verbose' for 'widgets list'\nRun 'widgets list --help' for its usage.\n")
@@ -71,7 +71,7 @@ import WidgetWire
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
             result.standardError
-                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.4 is not supported: this host speaks ABI 1.4 (major versions must match)\n")
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.5 is not supported: this host speaks ABI 1.5 (major versions must match)\n")
     }
 
     @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
@@ -81,7 +81,7 @@ import WidgetWire
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["searchPath"] == .array([.string(directory.path)]))
         let bundle = try #require(json["bundles"]?.arrayValue?.first)
-        #expect(bundle["abiVersion"] == .string("1.4"))
+        #expect(bundle["abiVersion"] == .string("1.5"))
         let widget = try #require(bundle["widgets"]?.arrayValue?.first)
         #expect(widget["kind"] == .string("fixture.good"))
         #expect(widget["families"] == .array([.string("systemSmall"), .string("systemMedium")]))
@@ -94,7 +94,7 @@ import WidgetWire
     @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
         let good = await widgets(["load", Fixtures.path("good")])
         #expect(good.status == 0)
-        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.4, c): 1 widget\n  - fixture.good"))
+        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.5, c): 1 widget\n  - fixture.good"))
         let refused = await widgets(["load", Fixtures.path("no-entry")])
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)

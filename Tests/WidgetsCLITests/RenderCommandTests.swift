@@ -32,9 +32,10 @@ import WidgetTestSupport
         _ = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
         let result = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path], dataHome: data)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput == "wrote 30 images of 5 widget(s) and \(out.path)/index.html\n")
+        // A placeholder and a snapshot of each widget in each family, and the C sample's three previews.
+        #expect(result.standardOutput == "wrote 33 images of 5 widget(s) and \(out.path)/index.html\n")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(files.filter { $0.hasSuffix(".svg") }.count == 30)
+        #expect(files.filter { $0.hasSuffix(".svg") }.count == 33)
         for file in files where file.hasSuffix(".svg") {
             let svg = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
             #expect(xmlProblem(svg) == nil, "\(file)")
@@ -43,7 +44,8 @@ import WidgetTestSupport
         #expect(page.contains("<h2>Leaderboard</h2>"))
         #expect(page.contains(#"<a href="mygame://player/ada">"#), "the medium leaderboard's rows link to the players")
         #expect(page.contains(#"href="com.mygame.leaderboard.systemSmall.placeholder.svg""#))
-        #expect(page.components(separatedBy: "<svg ").count - 1 == 30)
+        #expect(page.components(separatedBy: "<svg ").count - 1 == 33)
+        #expect(page.contains("systemSmall · Workstation 1/2"), "the C sample's previews")
     }
 
     @Test func anUnknownRenderingModeIsAUsageErrorNamingTheChoices() async {

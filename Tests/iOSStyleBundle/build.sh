@@ -49,4 +49,8 @@ MANIFEST
 )
 [ "$(cat "$package/Package.swift" 2>/dev/null)" = "$manifest" ] || printf '%s\n' "$manifest" > "$package/Package.swift"
 
+# SwiftPM keeps a dependency's list of source files from its last plan: a file added to this
+# repository would not be compiled into the package's copy of the SDK. Dropping the plan makes it
+# look again (the compiled objects stay).
+rm -f "$package"/.build/*.yaml "$package"/.build/*/*.yaml
 swift build --package-path "$package"

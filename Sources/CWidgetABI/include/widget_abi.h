@@ -35,7 +35,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 4
+#define WIDGET_ABI_VERSION_MINOR 5
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -136,7 +136,13 @@ typedef enum widget_request_kind {
     WIDGET_REQUEST_RECOMMENDATIONS = 4, /* recommendations(): preconfigured instances */
     /* ABI 1.3: */
     WIDGET_REQUEST_OPEN_URL = 5,      /* a deep link was tapped or opened: `url` (the bundle's onOpenURL) */
-    WIDGET_REQUEST_PERFORM_INTENT = 6 /* a Button(intent:) or Toggle was tapped: perform `intent` */
+    WIDGET_REQUEST_PERFORM_INTENT = 6, /* a Button(intent:) or Toggle was tapped: perform `intent` */
+    /* ABI 1.5: */
+    /* The author's previews of the widget (Xcode's canvas), in every family they are written for
+     * (the request's `family` is one the widget supports, and is not a filter). Answer OK with
+     * {"previews": [{"name": "Rainy" or null, "family": "systemSmall", "entries": [...]}, ...]},
+     * each preview's entries as a timeline's are (date, relevance, view); an empty list for none. */
+    WIDGET_REQUEST_PREVIEWS = 7
 } widget_request_kind_t;
 
 /* The appearance a widget's views are built for (SwiftUI's `colorScheme`), ABI 1.4. */
@@ -248,7 +254,27 @@ typedef struct widget_bundle {
      * open URL` sends a URL to the bundle claiming its scheme; a tap in a widget sends its URL to the
      * widget's own bundle. Answer WIDGET_REQUEST_OPEN_URL with OK and any JSON object, or ERROR. */
     const char *const *url_schemes;
+
+    /* --- ABI 1.5 --- (read only when struct_size covers it) */
+
+    /* What `widgets list` and `load` show of the bundle, each optional (NULL): its version
+     * ("1.2.0"), who makes it, its licence (an SPDX identifier, "MIT"), and a web page about it.
+     * WIDGET_BUNDLE_METADATA fills them. */
+    const char *version;
+    const char *vendor;
+    const char *license;
+    const char *homepage;
 } widget_bundle_t;
+
+/* The ABI 1.5 metadata in a bundle's initializer, any of them NULL:
+ *
+ *     static const widget_bundle_t bundle = {
+ *         .abi_version = WIDGET_ABI_VERSION_INIT, .struct_size = sizeof(widget_bundle_t), ...,
+ *         WIDGET_BUNDLE_METADATA("1.2.0", "Example Ltd", "MIT", "https://example.org/widgets"),
+ *     };
+ */
+#define WIDGET_BUNDLE_METADATA(version_, vendor_, license_, homepage_) \
+    .version = (version_), .vendor = (vendor_), .license = (license_), .homepage = (homepage_)
 
 /* The entry symbol. It must do nothing but return a pointer to the bundle's static
  * `widget_bundle_t`; the host calls it right after dlopen and checks `abi_version` first.
@@ -280,6 +306,7 @@ typedef const widget_bundle_t *(*widget_bundle_entry_fn)(void);
 #define WIDGET_BUNDLE_SIZE_1_0 (offsetof(widget_bundle_t, shutdown) + sizeof(void (*)(void)))
 #define WIDGET_BUNDLE_SIZE_1_1 (offsetof(widget_bundle_t, memory_limit) + sizeof(uint64_t))
 #define WIDGET_BUNDLE_SIZE_1_3 (offsetof(widget_bundle_t, url_schemes) + sizeof(const char *const *))
+#define WIDGET_BUNDLE_SIZE_1_5 (offsetof(widget_bundle_t, homepage) + sizeof(const char *))
 
 /* The layout, pinned: a change to a struct that bundles already rely on fails every build that
  * includes this header instead of breaking loaded bundles. Offsets are those of the LP64 platforms
@@ -353,7 +380,13 @@ WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_0 == 56, "widget_bundle_t of ABI 1.0");
 WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, memory_limit) == 56, "bundle.memory_limit");
 WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_1 == 64, "widget_bundle_t of ABI 1.1");
 WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, url_schemes) == 64, "bundle.url_schemes");
-WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_3 == 72 && sizeof(widget_bundle_t) == 72, "widget_bundle_t of ABI 1.3");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_3 == 72, "widget_bundle_t of ABI 1.3");
+/* widget_bundle_t: 1.5 */
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, version) == 72, "bundle.version");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, vendor) == 80, "bundle.vendor");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, license) == 88, "bundle.license");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, homepage) == 96, "bundle.homepage");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_5 == 104 && sizeof(widget_bundle_t) == 104, "widget_bundle_t of ABI 1.5");
 #endif
 
 #ifdef __cplusplus

@@ -14,10 +14,12 @@ public struct ProviderResult: Sendable {
     public let notes: [String]
     /// For options and recommendations: the answer, checked to be a JSON object (no entries).
     public let payload: JSONValue?
+    /// For previews: the author's previews, checked.
+    public let previews: [WirePreview]
 
     init(
         kind: String, requestKind: RequestKind, family: WidgetFamily, entries: [WireEntry], policy: WireReloadPolicy?,
-        notes: [String], payload: JSONValue? = nil
+        notes: [String], payload: JSONValue? = nil, previews: [WirePreview] = []
     ) {
         self.kind = kind
         self.requestKind = requestKind
@@ -26,6 +28,7 @@ public struct ProviderResult: Sendable {
         self.policy = policy
         self.notes = notes
         self.payload = payload
+        self.previews = previews
     }
 
     /// The entry shown at `date`: the latest whose date has come, else (all are later) the first.

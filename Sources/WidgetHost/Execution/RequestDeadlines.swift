@@ -20,6 +20,8 @@ public struct RequestDeadlines: Sendable, Equatable {
         case .placeholder: placeholder
         // What a configuration screen shows while the user waits, as a snapshot is.
         case .snapshot, .options, .recommendations: snapshot
+        // Previews are a gallery's: a snapshot for each.
+        case .previews: snapshot
         // Work done for a tap may fetch data, as a timeline may.
         case .timeline, .openURL, .performIntent: timeline
         }

@@ -27,6 +27,18 @@ enum ResultValidation {
             RequestError(kind: kind, bundlePath: bundlePath, reason: reason, message: message)
         }
         let bytes = try answeredBytes(outcome, for: call)
+        if requestKind == .previews {
+            let value = try payload(bytes, requestKind: requestKind, fail: fail)
+            let previews: [WirePreview]
+            do { previews = try WirePreview.list(json: value) } catch { throw fail(.invalidResult, "invalid previews result: \(error)") }
+            var notes: [String] = []
+            for preview in previews {
+                for entry in preview.entries {
+                    for note in TapTargets.notes(for: entry.view, family: preview.family) where !notes.contains(note) { notes.append(note) }
+                }
+            }
+            return ProviderResult(kind: kind, requestKind: requestKind, family: family, entries: [], policy: nil, notes: notes, previews: previews)
+        }
         if !requestKind.answersWithEntries {
             return ProviderResult(
                 kind: kind, requestKind: requestKind, family: family, entries: [], policy: nil, notes: [],
@@ -45,7 +57,7 @@ enum ResultValidation {
             guard entries.count == 1 else {
                 throw fail(.invalidResult, "\(requestKind.rawValue) must have exactly one entry, it has \(entries.count)")
             }
-        case .options, .recommendations, .openURL, .performIntent:
+        case .options, .recommendations, .openURL, .performIntent, .previews:
             preconditionFailure("answered above")
         case .timeline:
             guard timeline.policy != nil else { throw fail(.invalidResult, "timeline has no reload policy") }
@@ -81,7 +93,7 @@ extension ResultValidation {
             switch requestKind {
             case .options: _ = try ParameterOptions(json: value)
             case .recommendations: _ = try WireRecommendation.list(json: value)
-            case .openURL, .performIntent:
+            case .openURL, .performIntent, .previews:
                 guard case .object = value else { throw WireFormatError(path: "", reason: "expected a JSON object") }
             case .placeholder, .snapshot, .timeline: break
             }

@@ -12,6 +12,31 @@ struct BundleDescription: Sendable, Equatable {
     let memoryLimit: Int64?
     /// The URL schemes whose links the bundle opens (ABI 1.3), lowercase.
     let urlSchemes: [String]
+    /// What the bundle says of itself (ABI 1.5), each optional.
+    var metadata = BundleMetadata()
+}
+
+/// What a bundle says of itself beyond its name (ABI 1.5): its version, who makes it, its licence,
+/// a web page. Each is nil when the bundle does not say.
+public struct BundleMetadata: Sendable, Equatable {
+    public var version: String?
+    public var vendor: String?
+    public var license: String?
+    public var homepage: String?
+
+    public init(version: String? = nil, vendor: String? = nil, license: String? = nil, homepage: String? = nil) {
+        self.version = version
+        self.vendor = vendor
+        self.license = license
+        self.homepage = homepage
+    }
+
+    /// The fields as (name, value) pairs, those given only, in the header's order.
+    public var fields: [(name: String, value: String)] {
+        [("version", version), ("vendor", vendor), ("license", license), ("homepage", homepage)].compactMap { name, value in
+            value.map { (name, $0) }
+        }
+    }
 }
 
 /// A bundle the host loaded and accepted: what it says of itself, and the backend its providers run
@@ -42,6 +67,8 @@ public final class LoadedBundle: Sendable {
     public var requestedMemoryLimit: Int64? { description.memoryLimit }
     /// The URL schemes whose links the bundle opens (ABI 1.3), lowercase.
     public var urlSchemes: [String] { description.urlSchemes }
+    /// Its version, vendor, licence and web page, as far as it says (ABI 1.5).
+    public var metadata: BundleMetadata { description.metadata }
 
     /// The process id of the worker serving the bundle, while one runs (process isolation).
     public var workerProcessID: Int32? { backend.processID }

@@ -20,16 +20,19 @@ import WidgetWire
 ///     lower the host's limit (30 MB by default, as on iOS).
 ///   - urlSchemes: the schemes of the deep links `onOpenURL` opens (`["mygame"]`): `widgets open URL`
 ///     sends a URL of such a scheme to this bundle.
+///   - version, vendor, license, homepage: what `widgets list` shows of the bundle: its version
+///     ("1.2.0"), who makes it, its licence (an SPDX identifier), a web page. Each optional.
 ///   - onOpenURL: the counterpart of the app's `onOpenURL`: called with a `widgetURL` or `Link`
 ///     destination tapped in one of the bundle's widgets, or a URL of its schemes opened with
 ///     `widgets open`, on that widget's provider queue. Typically it opens the app at that place.
 ///     Throwing reports the failure to whoever tapped.
 public func exportWidgetBundle<Bundle: WidgetBundle>(
-    _ bundle: Bundle.Type, name: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [],
-    onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
+    _ bundle: Bundle.Type, name: String? = nil, version: String? = nil, vendor: String? = nil, license: String? = nil,
+    homepage: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
 ) -> UnsafeRawPointer {
     BundleExport.shared.export(
-        name: name ?? String(describing: bundle), memoryLimit: memoryLimit, urlSchemes: urlSchemes, onOpenURL: onOpenURL
+        name: name ?? String(describing: bundle), metadata: [version, vendor, license, homepage], memoryLimit: memoryLimit,
+        urlSchemes: urlSchemes, onOpenURL: onOpenURL
     ) { Bundle().body._definitions() }
 }
 
@@ -46,8 +49,10 @@ final class BundleExport: @unchecked Sendable {
     /// The bundle exported so far, if it was.
     var exportedEntry: UnsafePointer<widget_bundle_t>? { lock.withLock { entry.map { UnsafePointer($0) } } }
 
+    /// `metadata`: the version, vendor, licence and homepage, in that order (ABI 1.5).
     func export(
-        name: String, memoryLimit: Int?, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
+        name: String, metadata: [String?] = [nil, nil, nil, nil], memoryLimit: Int?, urlSchemes: [String] = [],
+        onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
         definitions make: @escaping () -> [_WidgetDefinition]
     ) -> UnsafeRawPointer {
         lock.withLock {
@@ -77,13 +82,20 @@ final class BundleExport: @unchecked Sendable {
                     },
                     shutdown: nil,
                     memory_limit: UInt64(max(0, memoryLimit ?? 0)),
-                    url_schemes: UnsafePointer(schemes))
+                    url_schemes: UnsafePointer(schemes),
+                    version: Self.kept(metadata[0]), vendor: Self.kept(metadata[1]), license: Self.kept(metadata[2]),
+                    homepage: Self.kept(metadata[3]))
             withUnsafeMutablePointer(to: &value) {
                 UnsafeMutableRawPointer(pointer).copyMemory(from: $0, byteCount: MemoryLayout<widget_bundle_t>.size)
             }
             entry = pointer
             return UnsafeRawPointer(pointer)
         }
+    }
+
+    /// A C copy of `text` kept for the life of the process, as the ABI asks; NULL for none.
+    private static func kept(_ text: String?) -> UnsafePointer<CChar>? {
+        text.map { UnsafePointer(strdup($0)) }
     }
 
     private func initialize(host: UnsafePointer<widget_host_t>?, error: UnsafeMutablePointer<CChar>?, capacity: Int) -> Bool {
@@ -156,6 +168,7 @@ final class BundleExport: @unchecked Sendable {
         if requestKind == .openURL || requestKind == .performIntent {
             return interact(raw, requestKind, definition: definition, family: family, reply: reply)
         }
+        if requestKind == .previews { return previews(raw, kind: kind, reply: reply) }
         var decoded = ProviderRequest(
             kind: requestKind, family: family, isPreview: raw.is_preview,
             displaySize: CGSize(width: raw.display_width, height: raw.display_height),
@@ -217,6 +230,39 @@ extension BundleExport {
             return reply.fail("no view of this widget uses the intent \(type); it cannot be performed here")
         }
         answer(reply, ("performed", .string(type)), failing: "\(type).perform() failed") { try await performer(parameters) }
+    }
+
+    /// The widget's `#Preview`s, each drawn in its own family with the request's appearance: the
+    /// entries its timeline lists, or its provider gives, through the widget's content closure.
+    private func previews(_ raw: widget_request_t, kind: String, reply: Completion) {
+        let configuration = raw.configuration.map { String(cString: $0) } ?? "{}"
+        var environment = ProviderRequest(
+            kind: .previews, family: .systemSmall, isPreview: true, displaySize: CGSize(width: raw.display_width, height: raw.display_height),
+            configuration: configuration)
+        environment.read(environmentOf: raw)
+        let base = environment
+        let marginsDisabled = lock.withLock { definitions[kind]?.contentMarginsDisabled ?? false }
+        runOnCallingThread {
+            var previews: [WirePreview] = []
+            for preview in _WidgetPreviews.all where preview.kind == kind {
+                var request = ProviderRequest(
+                    kind: .snapshot, family: preview.family, isPreview: true,
+                    displaySize: CGSize(width: preview.family.displaySize.width, height: preview.family.displaySize.height),
+                    configuration: base.configuration)
+                // The request's appearance, and each family's own place: a Lock Screen family is
+                // drawn vibrant, with no container background.
+                request.colorScheme = base.colorScheme
+                request.renderingMode = preview.family.isAccessory && base.renderingMode == .fullColor ? .vibrant : base.renderingMode
+                request.showsContainerBackground = !preview.family.isAccessory
+                request.contentMarginsDisabled = marginsDisabled
+                let entries = await preview.entries(request)
+                guard !entries.isEmpty else { continue }
+                previews.append(WirePreview(name: preview.name, family: preview.family, entries: Array(entries.prefix(WirePreview.maximumEntries))))
+            }
+            var writer = JSONWriter()
+            writer.write(WirePreview.json(Array(previews.prefix(WirePreview.maximumCount))))
+            reply.succeed(writer.bytes)
+        }
     }
 
     /// Runs a tap's work on the calling thread (while it has work there), then answers with

@@ -55,7 +55,12 @@ public enum PlainTextRenderer {
         func render(_ child: ViewNode) -> [String] { PlainTextRenderer.render(child, redaction, now: now) }
         switch node.view {
         case "text":
-            let shown = dates.text(of: node, now: now)
+            var shown = dates.text(of: node, now: now)
+            switch node.modifier("textCase")?.stringValue {
+            case "uppercase": shown = shown.uppercased()
+            case "lowercase": shown = shown.lowercased()
+            default: break
+            }
             let text = redaction.sensitive && redaction.redacting ? String(shown.map { $0 == " " || $0 == "\n" ? $0 : "▆" }) : shown
             return text.split(separator: "\n", omittingEmptySubsequences: false).map(printable)
         case "image":

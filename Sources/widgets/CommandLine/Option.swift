@@ -55,7 +55,7 @@ extension Option where Value == String {
     }
 }
 
-extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+extension Option where Value: RawRepresentable & CaseIterable & SendableMetatype, Value.RawValue == String {
     /// An option whose value is one of an enum's cases, by name; any other is refused naming them.
     init(_ name: String, value valueName: String, help: String, cases: Value.Type = Value.self) {
         let names = Value.allCases.map(\.rawValue)

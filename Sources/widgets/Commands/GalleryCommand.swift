@@ -6,7 +6,7 @@ import WidgetWire
 
 extension Command {
     static let gallery = Command(
-        "gallery", summary: "Write every widget in every family, placeholder and snapshot, as SVG and an HTML page.",
+        "gallery", summary: "Write every widget in every family, placeholder and snapshot, and its previews, as SVG and an HTML page.",
         options: [Options.plugins.spec, Options.out.spec, Options.appearance.spec, Options.renderingMode.spec, Options.isolation.spec],
         discussion: "Open DIR/index.html in a browser. Links and widget URLs in the images are clickable."
     ) { try await $0.gallery() }
@@ -56,6 +56,31 @@ extension Invocation {
                     }
                 }
                 rows += "<div class=\"row\">\n\(figures)</div>\n"
+            }
+            // The author's previews, as Xcode's canvas shows them: a bundle of ABI 1.5 or later has them.
+            if widget.bundle.abiVersion.minor >= RequestKind.previews.introducedInMinor, let first = widget.families.first {
+                var figures = ""
+                do {
+                    let result = try await registry.request(.previews, kind: widget.kind, environment: renderer.environment(for: first))
+                    for (index, preview) in result.previews.enumerated() {
+                        let label = preview.name ?? "Preview \(index + 1)"
+                        for (number, entry) in preview.entries.enumerated() {
+                            let name = "\(Self.fileSafe(widget.kind)).preview\(index + 1)-\(number + 1).\(preview.family.rawValue).svg"
+                            let caption = "\(preview.family.rawValue) · \(label)" + (preview.entries.count > 1 ? " \(number + 1)/\(preview.entries.count)" : "")
+                            let svg = renderer.render(
+                                entry.view, family: preview.family, now: Render.shownAt(entry), idPrefix: "w\(images + failures + 1)-",
+                                contentMarginsDisabled: widget.contentMarginsDisabled)
+                            try? svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+                            images += 1
+                            figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
+                        }
+                    }
+                } catch {
+                    failures += 1
+                    output.standardError("widgets: error: \(error)")
+                    figures += "<figure class=\"failed\"><p>\(XMLText.escape("\(error)"))</p><figcaption>previews</figcaption></figure>\n"
+                }
+                if !figures.isEmpty { rows += "<h3>Previews</h3>\n<div class=\"row\">\n\(figures)</div>\n" }
             }
             let title = widget.displayName.isEmpty ? widget.kind : widget.displayName
             sections.append(

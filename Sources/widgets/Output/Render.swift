@@ -15,6 +15,10 @@ enum Render {
             let built = bundle.builtWith.map { ", \($0)" } ?? ""
             lines.append("\(bundle.path)")
             lines.append("  \(bundle.name) (ABI \(bundle.abiVersion.major).\(bundle.abiVersion.minor)\(built)): \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
+            let metadata = bundle.metadata
+            let about = [metadata.version.map { "version \($0)" }, metadata.vendor.map { "by \($0)" }, metadata.license, metadata.homepage]
+                .compactMap { $0 }
+            if !about.isEmpty { lines.append("  " + about.joined(separator: " · ")) }
             for widget in widgets {
                 let title = widget.displayName.isEmpty ? "" : "  \(widget.displayName)"
                 lines.append("  - \(widget.kind)\(title)")
@@ -42,6 +46,10 @@ enum Render {
                     ("name", .string(bundle.name)),
                     ("abiVersion", .string("\(bundle.abiVersion.major).\(bundle.abiVersion.minor)")),
                     ("builtWith", bundle.builtWith.map(JSONValue.string) ?? .null),
+                    ("version", bundle.metadata.version.map(JSONValue.string) ?? .null),
+                    ("vendor", bundle.metadata.vendor.map(JSONValue.string) ?? .null),
+                    ("license", bundle.metadata.license.map(JSONValue.string) ?? .null),
+                    ("homepage", bundle.metadata.homepage.map(JSONValue.string) ?? .null),
                     ("widgets", .array(registry.widgets.filter { $0.bundle === bundle }.map(widgetJSON))),
                 ]))
         }

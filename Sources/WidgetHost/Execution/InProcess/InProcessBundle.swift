@@ -52,7 +52,8 @@ final class InProcessBundle: @unchecked Sendable {
             name: bundle.name.map { String(bundleText: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? fileName,
             builtWith: builtWith, abiVersion: version,
             memoryLimit: bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil,
-            urlSchemes: try Self.schemes(bundle.url_schemes, refuse: refuse))
+            urlSchemes: try Self.schemes(bundle.url_schemes, refuse: refuse),
+            metadata: Self.metadata(bundle))
         // Placed with this host's own layout, never through generic code (see ABISize.copy).
         let host = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<widget_host_t>.size, alignment: MemoryLayout<widget_host_t>.alignment
@@ -82,6 +83,19 @@ final class InProcessBundle: @unchecked Sendable {
 
     /// Reads a NULL-terminated array of URL schemes, checking each is one (RFC 3986: a letter, then
     /// letters, digits, `+`, `-` or `.`).
+    /// The ABI 1.5 fields, each at most 200 characters with no control characters (a bundle's
+    /// text is never trusted to be short or printable); NULL, as a copy leaves them for an older
+    /// bundle, and empty text read nil.
+    private static func metadata(_ bundle: widget_bundle_t) -> BundleMetadata {
+        func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+            guard let pointer else { return nil }
+            let text = String(bundleText: pointer).trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            return text.count > 200 ? String(text.prefix(199)) + "…" : text
+        }
+        return BundleMetadata(version: text(bundle.version), vendor: text(bundle.vendor), license: text(bundle.license), homepage: text(bundle.homepage))
+    }
+
     static func schemes(
         _ array: UnsafePointer<UnsafePointer<CChar>?>?, refuse: (LoadProblem.Reason, String) -> LoadProblem
     ) throws(LoadProblem) -> [String] {

@@ -48,6 +48,7 @@ struct WorkerHello: Sendable {
                     ("abiMajor", .number(Double(bundle.abiVersion.major))), ("abiMinor", .number(Double(bundle.abiVersion.minor))),
                     ("memoryLimit", bundle.memoryLimit.map { .number(Double($0)) } ?? .null),
                     ("urlSchemes", .array(bundle.urlSchemes.map(JSONValue.string))),
+                    ("metadata", .object(JSONObject(bundle.metadata.fields.map { ($0.name, .string($0.value)) }))),
                 ]))
         }
         object["widgets"] = .array(
@@ -88,7 +89,10 @@ struct WorkerHello: Sendable {
             bundle = BundleDescription(
                 name: name, builtWith: described["builtWith"]?.stringValue, abiVersion: ABIVersion(major: major, minor: minor),
                 memoryLimit: number(described["memoryLimit"]).map { $0 >= 0x1p63 ? Int64.max : Int64(exactly: $0.rounded()) ?? 0 },
-                urlSchemes: (described["urlSchemes"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter(URLSchemes.isValid))
+                urlSchemes: (described["urlSchemes"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter(URLSchemes.isValid),
+                metadata: BundleMetadata(
+                    version: described["metadata"]?["version"]?.stringValue, vendor: described["metadata"]?["vendor"]?.stringValue,
+                    license: described["metadata"]?["license"]?.stringValue, homepage: described["metadata"]?["homepage"]?.stringValue))
         } else {
             bundle = nil
         }
