@@ -199,3 +199,15 @@ extension IOSStyleBundleTests {
         #expect(steps.standardOutput.contains("7000"), "\(steps.standardOutput)\(steps.standardError)")
     }
 }
+
+extension IOSStyleBundleTests {
+    /// OSLog's `Logger`, as the widget writes it: its messages come out of the worker under the
+    /// bundle's name, info shown only when asked for.
+    @Test(.timeLimit(.minutes(15))) func loggerMessagesNameTheirBundle() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let quiet = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather"])
+        #expect(!quiet.standardError.contains("building the timeline"), "\(quiet.standardError)")
+        let told = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather"], extraEnvironment: ["WIDGETS_LOG": "info"])
+        #expect(told.standardError.contains("widgets: info: libIOSWidgets6.so: Weather: building the timeline\n"), "\(told.standardError)")
+    }
+}

@@ -260,9 +260,11 @@ final class WorkerProcess: @unchecked Sendable {
             return
         }
         lastLine = line
-        // The worker's own diagnostics already read "widgets: <level>: ..."; pass them on as they are.
+        // Lines that read "widgets: <level>: ..." (the worker's own diagnostics, and a bundle's `Logger`
+        // messages) keep their level, and say which bundle they came from.
         for level in [HostLog.Level.debug, .info, .warning, .error] where line.hasPrefix("widgets: \(level.rawValue): ") {
-            HostLog.log(level, String(line.dropFirst("widgets: \(level.rawValue): ".count)))
+            let message = line.dropFirst("widgets: \(level.rawValue): ".count)
+            HostLog.log(level, message.hasPrefix(fileName) ? String(message) : "\(fileName): \(message)")
             return
         }
         HostLog.log(.info, "\(fileName) (worker \(pid)): \(line)")
