@@ -24,27 +24,51 @@ struct FrameResult {
 /// `widgets` widgets on the dashboard (a status widget like the game sample's, in small, medium and
 /// large), one of them with a timer, on a virtual clock: each tick lays out and draws all of them,
 /// compares with the last frame, and writes the difference (to nowhere).
+///
+/// Written as an iOS 17 widget is: no padding of its own (the system's content margins inset it), a
+/// label with a symbol at its natural size (`fixedSize`), a ring gauge, a layout priority, a
+/// translucent colour, an overlay and a container background.
 func benchmarkFrames(widgets: Int, frames: Int) -> FrameResult {
     func text(_ value: String, _ modifiers: [ViewModifierNode] = []) -> ViewNode {
         ViewNode("text", attributes: JSONObject([("text", .string(value))]), modifiers: modifiers)
     }
+    func object(_ members: [(String, JSONValue)]) -> JSONValue { .object(JSONObject(members)) }
     let start = 1_800_000_000.0
     func tree(_ number: Int, timer: Bool) -> ViewNode {
         let rows = (0..<3).map { row in
             ViewNode(
                 "hstack",
                 children: [
-                    text("Hero \(number)-\(row)"), ViewNode("spacer"), text("♥ \(40 + row * 7)", [ViewModifierNode("foregroundColor", .string("red"))]),
+                    text("Hero \(number)-\(row)", [ViewModifierNode("layoutPriority", .number(1))]), ViewNode("spacer"),
+                    text("♥ \(40 + row * 7)", [ViewModifierNode("foregroundStyle", .string("red/0.8"))]),
                 ])
         }
         let status =
             timer
             ? ViewNode("text", attributes: JSONObject([("date", .number(start + 3600)), ("dateStyle", .string("timer"))]))
-            : text("The party rests at the inn before the climb")
+            : text("The party rests at the inn before the climb", [ViewModifierNode("minimumScaleFactor", .number(0.8))])
+        let label = ViewNode(
+            "label", children: [ViewNode("image", attributes: JSONObject([("systemName", .string("star.fill"))])), text("Game \(number)")],
+            modifiers: [
+                ViewModifierNode("font", .string("headline")),
+                ViewModifierNode("fixedSize", object([("horizontal", .bool(true)), ("vertical", .bool(true))])),
+            ])
+        let gauge = ViewNode(
+            "gauge", attributes: JSONObject([("value", .number(Double(number % 10))), ("min", .number(0)), ("max", .number(10))]),
+            children: [ViewNode("gaugeValue", children: [text("\(number % 10)")])],
+            modifiers: [
+                ViewModifierNode("gaugeStyle", .string("accessoryCircularCapacity")), ViewModifierNode("tint", .string("green")),
+                ViewModifierNode("frame", object([("width", .number(32)), ("height", .number(32))])),
+            ])
+        let header = ViewNode("hstack", children: [label, ViewNode("spacer"), gauge])
+        let content = ViewNode(
+            "vstack", attributes: JSONObject([("alignment", .string("leading"))]), children: [header, status, ViewNode("divider")] + rows)
+        let dot = ViewNode(
+            "shape", attributes: JSONObject([("shape", .string("circle")), ("fill", .string("orange"))]),
+            modifiers: [ViewModifierNode("frame", object([("width", .number(8)), ("height", .number(8))]))])
         return ViewNode(
-            "vstack", attributes: JSONObject([("alignment", .string("leading"))]),
-            children: [text("Game \(number)", [ViewModifierNode("font", .string("headline"))]), status, ViewNode("divider")] + rows,
-            modifiers: [ViewModifierNode("padding", .object(JSONObject([("top", .number(16)), ("leading", .number(16)), ("bottom", .number(16)), ("trailing", .number(16))])))])
+            "overlay", attributes: JSONObject([("alignment", .string("topTrailing"))]), children: [content, dot],
+            modifiers: [ViewModifierNode("containerBackground", .string("gray/0.2"))])
     }
     let clock = ManualClock(now: Date(timeIntervalSince1970: start))
     let sink = LockedCounter()

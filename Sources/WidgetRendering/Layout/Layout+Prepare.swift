@@ -12,8 +12,8 @@ extension Layout {
         // Modifiers are innermost first; an inner one wins, so apply the outer ones first.
         for modifier in view.modifiers.reversed() {
             let value = modifier.value
-            switch modifier.name {
-            case "font":
+            switch ModifierName(modifier.name) {
+            case .font:
                 if let name = value.stringValue {
                     style.font = name
                     style.size = nil
@@ -25,14 +25,14 @@ extension Layout {
                     style.size = nil
                     if let weight = value["weight"]?.stringValue { style.bold = Self.isBold(weight: weight) }
                 }
-            case "bold": style.bold = value.boolValue ?? true
-            case "italic": style.italic = value.boolValue ?? true
-            case "underline": style.underline = value.boolValue ?? value["active"]?.boolValue ?? true
-            case "strikethrough": style.strikethrough = value.boolValue ?? value["active"]?.boolValue ?? true
-            case "fontWeight":
+            case .bold: style.bold = value.boolValue ?? true
+            case .italic: style.italic = value.boolValue ?? true
+            case .underline: style.underline = value.boolValue ?? value["active"]?.boolValue ?? true
+            case .strikethrough: style.strikethrough = value.boolValue ?? value["active"]?.boolValue ?? true
+            case .fontWeight:
                 if let weight = value.stringValue { style.bold = Self.isBold(weight: weight) }
-            case "multilineTextAlignment": style.alignment = value.stringValue ?? "leading"
-            case "foregroundColor", "foregroundStyle":
+            case .multilineTextAlignment: style.alignment = value.stringValue ?? "leading"
+            case .foregroundColor, .foregroundStyle:
                 switch Paint(value) {
                 case .color(let color)?:
                     style.color = color
@@ -48,22 +48,22 @@ extension Layout {
                     style.color = nil
                     style.gradient = nil
                 }
-            case "tint": style.tint = value.stringValue
-            case "opacity": style.opacity *= min(1, max(0, value.numberValue ?? 1))
-            case "redacted":
+            case .tint: style.tint = value.stringValue
+            case .opacity: style.opacity *= min(1, max(0, value.numberValue ?? 1))
+            case .redacted:
                 if value.stringValue == "placeholder" { style.redacted = true }
                 if value.stringValue == "privacy" { style.redactsPrivacy = true }
-            case "unredacted": style.redacted = false
-            case "privacySensitive": style.privacySensitive = value.boolValue ?? true
-            case "widgetAccentable": style.accentable = value.boolValue ?? true
-            case "invalidatableContent": style.invalidatable = value.boolValue ?? true
-            case "lineLimit": lineLimit = value.numberValue.flatMap { Int(exactly: $0) }
-            case "minimumScaleFactor": style.minimumScale = min(1, max(0.01, value.numberValue ?? 1))
-            case "textCase": textCase = value.stringValue
+            case .unredacted: style.redacted = false
+            case .privacySensitive: style.privacySensitive = value.boolValue ?? true
+            case .widgetAccentable: style.accentable = value.boolValue ?? true
+            case .invalidatableContent: style.invalidatable = value.boolValue ?? true
+            case .lineLimit: lineLimit = value.numberValue.flatMap { Int(exactly: $0) }
+            case .minimumScaleFactor: style.minimumScale = min(1, max(0.01, value.numberValue ?? 1))
+            case .textCase: textCase = value.stringValue
             // Styles apply to the views inside, as SwiftUI's do through the environment.
-            case "gaugeStyle", "progressViewStyle": style.indicatorStyle = value.stringValue
-            case "labelStyle": style.labelStyle = value.stringValue
-            case "buttonStyle": style.buttonStyle = value.stringValue
+            case .gaugeStyle, .progressViewStyle: style.indicatorStyle = value.stringValue
+            case .labelStyle: style.labelStyle = value.stringValue
+            case .buttonStyle: style.buttonStyle = value.stringValue
             default: break
             }
         }
@@ -159,15 +159,15 @@ extension Layout {
         var priority: Double?
         for modifier in view.modifiers {
             let value = modifier.value
-            switch modifier.name {
-            case "padding":
+            switch ModifierName(modifier.name) {
+            case .padding:
                 func edge(_ name: String) -> Double { value[name]?.numberValue ?? 0 }
                 node = tree.add(
                     .padding(
                         top: metrics.snap(metrics.vertical(edge("top"))), leading: metrics.snap(metrics.horizontal(edge("leading"))),
                         bottom: metrics.snap(metrics.vertical(edge("bottom"))), trailing: metrics.snap(metrics.horizontal(edge("trailing"))),
                         node))
-            case "frame":
+            case .frame:
                 func length(_ name: String, _ convert: (Double) -> Double) -> Double? {
                     if value[name]?.stringValue == "infinity" { return .infinity }
                     // A length given is at least one unit: a 12-point dot is a cell, not nothing.
@@ -180,33 +180,33 @@ extension Layout {
                     alignment: Alignment(value["alignment"]?.stringValue))
                 tree.frames.append(frame)
                 node = tree.add(.frame(tree.frames.count - 1, node))
-            case "background":
+            case .background:
                 if let fill = Paint(value) { node = tree.add(.background(paint(drawn(fill, style)), node)) }
-            case "fixedSize":
+            case .fixedSize:
                 node = tree.add(.fixed(horizontal: value["horizontal"]?.boolValue ?? true, vertical: value["vertical"]?.boolValue ?? true, node))
-            case "aspectRatio":
+            case .aspectRatio:
                 let ratio = value["ratio"]?.numberValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
                 node = tree.add(.aspect(ratio: ratio, fill: value["contentMode"]?.stringValue == "fill", node))
-            case "offset":
+            case .offset:
                 let (x, y) = (value["x"]?.numberValue ?? 0, value["y"]?.numberValue ?? 0)
                 if x.isFinite, y.isFinite, x != 0 || y != 0 {
                     node = tree.add(.offset(x: metrics.snap(metrics.horizontal(x)), y: metrics.snap(metrics.vertical(y)), node))
                 }
-            case "hidden":
+            case .hidden:
                 node = tree.add(.hidden(node))
-            case "opacity" where (value.numberValue ?? 1) <= 0:
+            case .opacity where (value.numberValue ?? 1) <= 0:
                 node = tree.add(.hidden(node))
-            case "clipShape":
+            case .clipShape:
                 let shape = value.stringValue.map { ShapeKind(name: $0, cornerRadius: 0) } ?? ShapeKind(attributes: value)
                 tree.shapes.append(shape)
                 node = tree.add(.clip(tree.shapes.count - 1, node))
-            case "layoutPriority":
+            case .layoutPriority:
                 priority = value.numberValue.flatMap { $0.isFinite ? $0 : nil }
             default:
                 break
             }
         }
-        if let priority, priority != 0 { tree.priorities[node] = priority }
+        if let priority { tree.priorities[node] = priority }
         return node
     }
 
@@ -248,4 +248,30 @@ extension Layout {
             return tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: children + [bar])))
         }
     }
+}
+
+/// The modifiers layout reads, by name: each modifier's name is looked up once, not compared with
+/// every case of two switches (a frame of a hundred widgets reads some three thousand modifiers).
+enum ModifierName {
+    case font, bold, italic, underline, strikethrough, fontWeight, multilineTextAlignment
+    case foregroundColor, foregroundStyle, tint, opacity
+    case redacted, unredacted, privacySensitive, widgetAccentable, invalidatableContent
+    case lineLimit, minimumScaleFactor, textCase
+    case gaugeStyle, progressViewStyle, labelStyle, buttonStyle
+    case padding, frame, background, fixedSize, aspectRatio, offset, hidden, clipShape, layoutPriority
+    /// One layout does not read.
+    case other
+
+    private static let byName: [String: ModifierName] = [
+        "font": .font, "bold": .bold, "italic": .italic, "underline": .underline, "strikethrough": .strikethrough,
+        "fontWeight": .fontWeight, "multilineTextAlignment": .multilineTextAlignment, "foregroundColor": .foregroundColor,
+        "foregroundStyle": .foregroundStyle, "tint": .tint, "opacity": .opacity, "redacted": .redacted, "unredacted": .unredacted,
+        "privacySensitive": .privacySensitive, "widgetAccentable": .widgetAccentable, "invalidatableContent": .invalidatableContent,
+        "lineLimit": .lineLimit, "minimumScaleFactor": .minimumScaleFactor, "textCase": .textCase, "gaugeStyle": .gaugeStyle,
+        "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "padding": .padding,
+        "frame": .frame, "background": .background, "fixedSize": .fixedSize, "aspectRatio": .aspectRatio, "offset": .offset,
+        "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority,
+    ]
+
+    init(_ name: String) { self = Self.byName[name] ?? .other }
 }

@@ -205,6 +205,19 @@ extension Layout {
         return children.isEmpty ? nil : tree.children[children.upperBound - 1]
     }
 
+    /// The least length a view takes along a stack's axis: a text's, across, an ellipsis (it may
+    /// be cut to one) or its whole width if shorter, and one line down; anything else's, its size
+    /// when offered one unit (offered nothing, a text would not break at all).
+    func leastLength(_ tree: Tree, _ node: Int, _ least: Proposal, axis: Axis) -> Double {
+        if case .text(let index) = tree.kinds[node] {
+            let run = tree.texts[index]
+            if axis == .vertical { return run.lineHeight }
+            return min(oneLine(run).width, metrics.width(of: "…", style: run.style))
+        }
+        let size = self.size(tree, node, least, axis: axis)
+        return axis == .vertical ? size.height : size.width
+    }
+
     func gapLength(_ axis: Axis, _ spacing: Double?, count: Int) -> Double {
         guard count > 1 else { return 0 }
         let gap =
@@ -269,9 +282,9 @@ extension Layout {
                 order.sort { ($0.flexibility, $0.offset) < ($1.flexibility, $1.offset) }
             }
             // A higher layout priority goes first, offered what is left less what the lower
-            // priorities need at the least.
-            let prioritized = !tree.priorities.isEmpty
-            func priority(of offset: Int) -> Double { tree.priorities[tree.children[children.lowerBound + offset]] ?? 0 }
+            // priorities need at the least (`leastLength`).
+            func priority(of offset: Int) -> Double { tree.priorities[tree.children[children.lowerBound + offset]] }
+            let prioritized = (0..<count).contains { priority(of: order[$0].offset) != 0 }
             if prioritized {
                 order.sort { (-priority(of: $0.offset), $0.flexibility, $0.offset) < (-priority(of: $1.offset), $1.flexibility, $1.offset) }
             }
@@ -288,7 +301,7 @@ extension Layout {
                         if priority(later) == own {
                             same += 1
                         } else {
-                            lowerMinimum += along(size(tree, tree.children[children.lowerBound + order[later].offset], offer(0), axis: axis))
+                            lowerMinimum += leastLength(tree, tree.children[children.lowerBound + order[later].offset], offer(1), axis: axis)
                         }
                     }
                     share = metrics.snap(max(0, remaining - lowerMinimum) / Double(same))

@@ -82,8 +82,8 @@ extension Layout {
         @exclusivity(unchecked) var pictures: [Picture] = []
         /// Shapes' strokes, by the shape's number in `shapes` (most shapes have none).
         @exclusivity(unchecked) var strokes: [Int: Stroke] = [:]
-        /// `layoutPriority` of the nodes that have one (the outermost node of a view carries it).
-        @exclusivity(unchecked) var priorities: [Int: Double] = [:]
+        /// Each node's `layoutPriority` (the outermost node of a view carries it), 0 by default.
+        @exclusivity(unchecked) var priorities: [Double] = []
         /// The size each node chose for each proposal it got.
         @exclusivity(unchecked) var sizes = Memo<ProposalKey, Size>()
         /// For stacks: where in `stacked` their children's sizes for a proposal are (placing asks
@@ -95,6 +95,7 @@ extension Layout {
 
         func add(_ kind: Kind) -> Int {
             kinds.append(kind)
+            priorities.append(0)
             return kinds.count - 1
         }
 

@@ -9,6 +9,10 @@ public enum SystemColors {
     /// The names, in a fixed order: `CellColor` holds a colour by its place here.
     static let names: [String] = named.keys.sorted()
     static let index: [String: Int] = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) })
+    /// Each name's RGB by its place in `names`, light and dark: what a cell's colour is read from,
+    /// many thousand times a frame, without hashing a name.
+    static let lightByIndex: [(Int, Int, Int)] = names.map { named[$0]!.light }
+    static let darkByIndex: [(Int, Int, Int)] = names.map { named[$0]!.dark }
 
     static let named: [String: (light: (Int, Int, Int), dark: (Int, Int, Int))] = [
         "primary": ((0, 0, 0), (255, 255, 255)),
@@ -68,7 +72,16 @@ public enum SystemColors {
 
     /// `top` at `opacity` over `bottom`.
     public static func blend(_ top: (Int, Int, Int), over bottom: (Int, Int, Int), _ opacity: Double) -> (Int, Int, Int) {
-        func mix(_ a: Int, _ b: Int) -> Int { Int((Double(b) + (Double(a) - Double(b)) * opacity).rounded()) }
+        blend(top, over: bottom, weight: weight(opacity))
+    }
+
+    /// An opacity as a weight out of 256, for `blend(_:over:weight:)`.
+    static func weight(_ opacity: Double) -> Int { Int((min(1, max(0, opacity)) * 256).rounded()) }
+
+    /// `top` over `bottom` at `weight` out of 256, in integers: a cell's colour is blended so for
+    /// every cell of a translucent fill.
+    static func blend(_ top: (Int, Int, Int), over bottom: (Int, Int, Int), weight: Int) -> (Int, Int, Int) {
+        func mix(_ a: Int, _ b: Int) -> Int { (a * weight + b * (256 - weight) + 128) >> 8 }
         return (mix(top.0, bottom.0), mix(top.1, bottom.1), mix(top.2, bottom.2))
     }
 

@@ -41,7 +41,7 @@ struct CellColor: Hashable, Sendable {
 
     func rgb(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
         if raw & Self.rgbFlag != 0 { return (Int(raw >> 16 & 0xFF), Int(raw >> 8 & 0xFF), Int(raw & 0xFF)) }
-        let pair = SystemColors.named[SystemColors.names[Int(raw == 0 ? 0 : raw - 1)]]!
-        return appearance == .light ? pair.light : pair.dark
+        let index = Int(raw == 0 ? 0 : raw - 1)
+        return appearance == .light ? SystemColors.lightByIndex[index] : SystemColors.darkByIndex[index]
     }
 }

@@ -188,26 +188,44 @@ public struct TerminalRenderer: Sendable {
             clips.allSatisfy { TerminalRenderer.covers($0.shape, $0.rect, column, row) }
         }
 
-        /// The colour of a paint at the centre of cell (`column`, `row`) of `rect`: a gradient's
-        /// colour there, a colour as named; a translucent colour over what the cell shows.
-        func color(_ paint: Paint, column: Int, row: Int, in rect: LayoutRect) -> CellColor {
-            switch paint {
-            case .color(let name):
-                return ink(name, column: column, row: row)
-            case .linearGradient, .radialGradient:
+        /// A paint made ready for the cells of one element, once: a colour's name is looked up (and
+        /// a translucent one's opacity read) for the element, not for each of its cells.
+        enum Ink {
+            case solid(CellColor)
+            /// Blended over what each cell shows, at a weight out of 256.
+            case translucent(red: Int, green: Int, blue: Int, weight: Int)
+            /// Read at each cell's centre.
+            case gradient(Paint)
+        }
+
+        func ink(_ paint: Paint) -> Ink {
+            guard case .color(let name) = paint else { return .gradient(paint) }
+            return ink(name)
+        }
+
+        /// A colour's ink; none (nil) draws in the primary colour, as `CellColor.none` does.
+        func ink(_ name: String?) -> Ink {
+            guard let name else { return .solid(.none) }
+            let (base, opacity) = SystemColors.split(name)
+            guard opacity < 1 else { return .solid(CellColor(name)) }
+            let (red, green, blue) = SystemColors.opaque(base, appearance)
+            return .translucent(red: red, green: green, blue: blue, weight: SystemColors.weight(opacity))
+        }
+
+        /// The ink's colour at cell (`column`, `row`) of `rect`.
+        func color(_ ink: Ink, column: Int, row: Int, in rect: LayoutRect) -> CellColor {
+            switch ink {
+            case .solid(let color):
+                return color
+            case .translucent(let red, let green, let blue, let weight):
+                let paper = cells[row][column].paper
+                let under = paper == .none ? SystemColors.background(appearance) : paper.rgb(appearance)
+                return CellColor(rgb: SystemColors.blend((red, green, blue), over: under, weight: weight))
+            case .gradient(let paint):
                 let x = rect.width > 0 ? (Double(column) + 0.5 - rect.x) / rect.width : 0.5
                 let y = rect.height > 0 ? (Double(row) + 0.5 - rect.y) / rect.height : 0.5
                 return CellColor(rgb: paint.rgb(x: x, y: y, size: (rect.width * 8, rect.height * 16), appearance))
             }
-        }
-
-        /// A colour as cell (`column`, `row`) shows it: over its fill, when translucent.
-        func ink(_ name: String, column: Int, row: Int) -> CellColor {
-            let (base, opacity) = SystemColors.split(name)
-            guard opacity < 1 else { return CellColor(name) }
-            let paper = cells[row][column].paper
-            let under = paper == .none ? SystemColors.background(appearance) : paper.rgb(appearance)
-            return CellColor(rgb: SystemColors.blend(SystemColors.opaque(base, appearance), over: under, opacity))
         }
 
         mutating func draw(_ element: PlacedElement) {
@@ -218,11 +236,10 @@ public struct TerminalRenderer: Sendable {
                 guard (0..<rows).contains(y) else { return }
                 var column = x
                 let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
-                let solid = CellColor(style.color)
-                let translucent = style.color.map { SystemColors.split($0).opacity < 1 } ?? false
+                let ink = style.gradient.map { self.ink(.linearGradient($0)) } ?? self.ink(style.color)
                 let (redacted, bar) = (Self.redacted, Self.redactionBar)
                 // The style read once, not at every character.
-                let (redacts, bold, gradient) = (style.redacted, style.isBold, style.gradient)
+                let (redacts, bold) = (style.redacted, style.isBold)
                 let clipped = !clips.isEmpty
                 // A character each.
                 func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
@@ -233,10 +250,8 @@ public struct TerminalRenderer: Sendable {
                     }
                     let redact = redacts && !isWhitespace
                     let paper = cells[y][column].paper
-                    let ink =
-                        gradient.map { self.color(.linearGradient($0), column: column, row: y, in: element.rect) }
-                        ?? (translucent ? self.ink(style.color!, column: column, row: y) : solid)
-                    cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : ink, bold: bold && !redact, paper: paper)
+                    let color = self.color(ink, column: column, row: y, in: element.rect)
+                    cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : color, bold: bold && !redact, paper: paper)
                     if width == 2 { cells[y][column + 1] = Cell(glyph: redact ? bar : 0, ink: redact ? redacted : .none, isContinuation: !redact, paper: paper) }
                     column += width
                     return true
@@ -282,10 +297,14 @@ public struct TerminalRenderer: Sendable {
                 }
             case .fill(let paint, let shape):
                 let rect = element.rect
+                let ink = self.ink(paint)
+                // Rectangles, rounded or not, fill every cell of their bounds: no test per cell,
+                // unless a clip bounds them.
+                let whole = clips.isEmpty && (shape == .rectangle || shape == .containerRelative || { if case .roundedRectangle = shape { true } else { false } }())
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
-                    where TerminalRenderer.covers(shape, rect, column, row) && isVisible(column, row) {
-                        cells[row][column].paper = color(paint, column: column, row: row, in: rect)
+                    where whole || (TerminalRenderer.covers(shape, rect, column, row) && isVisible(column, row)) {
+                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
                     }
                 }
             case .stroke(let stroke, let shape):
@@ -294,6 +313,7 @@ public struct TerminalRenderer: Sendable {
                 let (across, down) = (max(1, (stroke.lineWidth / 8).rounded()), max(1, (stroke.lineWidth / 16).rounded()))
                 let inner = LayoutRect(x: rect.x + across, y: rect.y + down, width: max(0, rect.width - 2 * across), height: max(0, rect.height - 2 * down))
                 let (centerX, centerY) = ((rect.x + rect.width / 2) * 8, (rect.y + rect.height / 2) * 16)
+                let ink = self.ink(stroke.paint)
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
                     where TerminalRenderer.covers(shape, rect, column, row) && !TerminalRenderer.covers(shape, inner, column, row)
@@ -301,15 +321,16 @@ public struct TerminalRenderer: Sendable {
                     {
                         let angle = atan2((Double(row) + 0.5) * 16 - centerY, (Double(column) + 0.5) * 8 - centerX) * 180 / .pi
                         guard stroke.keeps(angle: angle) else { continue }
-                        cells[row][column].paper = color(stroke.paint, column: column, row: row, in: rect)
+                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
                     }
                 }
             case .picture:
                 // A terminal cannot show the picture: its place, in a neutral tone.
                 let rect = element.rect
+                let ink = self.ink("gray/0.35")
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where isVisible(column, row) {
-                        cells[row][column].paper = ink("gray/0.35", column: column, row: row)
+                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
                     }
                 }
             case .clip(let shape):
