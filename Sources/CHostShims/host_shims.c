@@ -4,7 +4,10 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int host_spawn_add_closefrom(void *actions, int from) {
@@ -14,3 +17,17 @@ int host_spawn_add_closefrom(void *actions, int from) {
 int host_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
 
 int host_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int host_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+void host_end_own_group(void) {
+    kill(0, SIGKILL); /* every process of this one's group, this one included */
+    _exit(0);         /* not reached */
+}

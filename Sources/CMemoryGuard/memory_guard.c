@@ -14,12 +14,16 @@
 #define _GNU_SOURCE
 #include "memory_guard.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t);
@@ -50,7 +54,19 @@ static struct slot_counters slots[MEMORY_GUARD_SLOTS];
 static __thread uint32_t current_slot;
 /* In a worker process: where to report a slot going over its limit before the process exits. */
 static _Atomic int exceed_fd = -1;
-static void exceeded_exit(int fd, uint32_t slot, int64_t bytes, int64_t limit) __attribute__((noreturn, cold));
+static void exceeded_exit(int fd, uint32_t kind, uint32_t slot, int64_t amount, int64_t limit) __attribute__((noreturn, cold));
+
+/* The worker as a whole (set only in workers): its memory, counted while a limit is set, and its
+ * threads, counted always. Each on its own cache line. */
+static struct {
+    _Atomic int64_t bytes __attribute__((aligned(64)));
+    _Atomic int64_t limit;
+    _Atomic bool counting;
+} worker_memory;
+static struct {
+    _Atomic int64_t live __attribute__((aligned(64)));
+    _Atomic int64_t limit;
+} worker_threads;
 
 static inline struct header *ours(void *user) {
     uint64_t tag = ((uint64_t *)user)[-1];
@@ -75,10 +91,19 @@ void memory_guard_open_slot(uint32_t slot, int64_t limit) {
 
 void memory_guard_exit_on_exceed(int fd) { atomic_store(&exceed_fd, fd); }
 
+void memory_guard_set_worker_limits(int64_t bytes, int64_t threads) {
+    atomic_store(&worker_memory.limit, bytes > 0 ? bytes : 0);
+    atomic_store(&worker_memory.counting, bytes > 0);
+    atomic_store(&worker_threads.limit, threads > 0 ? threads : 0);
+}
+
+int64_t memory_guard_worker_bytes(void) { return atomic_load(&worker_memory.bytes); }
+int64_t memory_guard_threads(void) { return atomic_load(&worker_threads.live); }
+
 /* Reports and ends the process from inside an allocation: only async-signal-safe calls, no memory.
  * The block being charged is never handed out. */
-static void exceeded_exit(int fd, uint32_t slot, int64_t bytes, int64_t limit) {
-    struct memory_guard_exceeded record = {MEMORY_GUARD_EXCEEDED_MAGIC, slot, bytes, limit};
+static void exceeded_exit(int fd, uint32_t kind, uint32_t slot, int64_t amount, int64_t limit) {
+    struct memory_guard_exceeded record = {MEMORY_GUARD_EXCEEDED_MAGIC, slot, amount, limit, kind, 0};
     ssize_t written;
     do {
         written = write(fd, &record, sizeof record);
@@ -98,6 +123,25 @@ int64_t memory_guard_live(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS ? at
 int64_t memory_guard_peak(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS ? atomic_load(&slots[slot].peak) : 0; }
 bool memory_guard_exceeded(uint32_t slot) { return slot < MEMORY_GUARD_SLOTS && atomic_load(&slots[slot].exceeded); }
 
+/* Counts bytes toward the worker's whole memory, while it has a limit. */
+static inline void charge_worker(int64_t bytes) {
+    if (!atomic_load_explicit(&worker_memory.counting, memory_order_relaxed)) return;
+    int64_t now = atomic_fetch_add_explicit(&worker_memory.bytes, bytes, memory_order_relaxed) + bytes;
+    if (bytes <= 0) return;
+    int64_t limit = atomic_load_explicit(&worker_memory.limit, memory_order_relaxed);
+    if (limit > 0 && now > limit) {
+        int fd = atomic_load_explicit(&exceed_fd, memory_order_relaxed);
+        if (fd >= 0) exceeded_exit(fd, MEMORY_GUARD_WORKER_MEMORY, current_slot, now, limit);
+    }
+}
+
+/* The system refused memory in a worker: its kernel limit (RLIMIT_DATA). Said before the caller
+ * sees NULL, which Swift turns into a crash that names nothing. */
+static void refused(size_t size) {
+    int fd = atomic_load_explicit(&exceed_fd, memory_order_relaxed);
+    if (fd >= 0) exceeded_exit(fd, MEMORY_GUARD_OUT_OF_MEMORY, current_slot, (int64_t)size, 0);
+}
+
 static inline void charge(uint32_t slot, int64_t bytes) {
     struct slot_counters *counters = &slots[slot];
     int64_t now = atomic_fetch_add_explicit(&counters->live, bytes, memory_order_relaxed) + bytes;
@@ -110,7 +154,7 @@ static inline void charge(uint32_t slot, int64_t bytes) {
     if (limit > 0 && now > limit) {
         atomic_store_explicit(&counters->exceeded, true, memory_order_relaxed);
         int fd = atomic_load_explicit(&exceed_fd, memory_order_relaxed);
-        if (fd >= 0) exceeded_exit(fd, slot, now, limit);
+        if (fd >= 0) exceeded_exit(fd, MEMORY_GUARD_SLOT_MEMORY, slot, now, limit);
     }
 }
 
@@ -123,6 +167,7 @@ static inline void *finish(void *block, void *user, size_t size) {
     header->size = size;
     header->tag = MAGIC ^ (uint64_t)(uintptr_t)user;
     if (slot != 0) charge(slot, (int64_t)size);
+    charge_worker((int64_t)size);
     return user;
 }
 
@@ -134,7 +179,10 @@ static inline void *allocate(size_t size) {
         return NULL;
     }
     void *block = __libc_malloc(size + sizeof(struct header));
-    if (!block) return NULL;
+    if (!block) {
+        refused(size);
+        return NULL;
+    }
     return finish(block, (struct header *)block + 1, size);
 }
 
@@ -149,6 +197,7 @@ void free(void *user) {
         return;
     }
     if (header->slot != 0) charge(header->slot, -(int64_t)header->size);
+    charge_worker(-(int64_t)header->size);
     void *block = (char *)user - header->offset;
     header->tag = 0;
     __libc_free(block);
@@ -198,6 +247,7 @@ void *realloc(void *user, size_t size) {
     void *block = __libc_realloc((char *)user - sizeof(struct header), size + sizeof(struct header));
     if (!block) {
         header->tag = MAGIC ^ (uint64_t)(uintptr_t)user; /* unchanged, still valid */
+        refused(size);
         return NULL;
     }
     void *moved = (struct header *)block + 1;
@@ -205,6 +255,7 @@ void *realloc(void *user, size_t size) {
     moved_header->size = size;
     moved_header->tag = MAGIC ^ (uint64_t)(uintptr_t)moved;
     if (slot != 0) charge(slot, (int64_t)size - (int64_t)old_size);
+    charge_worker((int64_t)size - (int64_t)old_size);
     return moved;
 }
 
@@ -221,7 +272,10 @@ static void *aligned(size_t alignment, size_t size) {
     }
     /* The user bytes sit `alignment` past an aligned block, leaving room for the header. */
     void *block = __libc_memalign(alignment, size + alignment);
-    if (!block) return NULL;
+    if (!block) {
+        refused(size);
+        return NULL;
+    }
     return finish(block, (char *)block + alignment, size);
 }
 
@@ -265,6 +319,158 @@ void *pvalloc(size_t size) {
         return NULL;
     }
     return aligned(page, (size + page - 1) / page * page);
+}
+
+/* ---- Threads: a thread a provider starts is the provider's ----
+ *
+ * pthread_create is replaced: the new thread starts in the slot that was current where it was
+ * created, and the worker's live threads are counted (the limit, in workers only, is checked as a
+ * thread is created). The real pthread_create is glibc's, found once. */
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+struct thread_start {
+    void *(*start)(void *);
+    void *argument;
+    uint32_t slot;
+};
+
+static void thread_ended(void *unused) {
+    (void)unused;
+    atomic_fetch_sub_explicit(&worker_threads.live, 1, memory_order_relaxed);
+}
+
+static void *thread_begin(void *raw) {
+    struct thread_start start = *(struct thread_start *)raw;
+    __libc_free(raw);
+    current_slot = start.slot;
+    void *result;
+    /* Counted down however it ends: by returning, pthread_exit or cancellation. */
+    pthread_cleanup_push(thread_ended, NULL);
+    result = start.start(start.argument);
+    pthread_cleanup_pop(1);
+    return result;
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
+    static _Atomic(pthread_create_fn) real;
+    pthread_create_fn create = atomic_load_explicit(&real, memory_order_acquire);
+    if (!create) {
+        create = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+        if (!create) return EAGAIN;
+        atomic_store_explicit(&real, create, memory_order_release);
+    }
+    int64_t live = atomic_fetch_add_explicit(&worker_threads.live, 1, memory_order_relaxed) + 1;
+    int64_t limit = atomic_load_explicit(&worker_threads.limit, memory_order_relaxed);
+    if (limit > 0 && live > limit) {
+        int fd = atomic_load_explicit(&exceed_fd, memory_order_relaxed);
+        if (fd >= 0) exceeded_exit(fd, MEMORY_GUARD_THREADS, current_slot, live, limit);
+    }
+    struct thread_start *begin = __libc_malloc(sizeof *begin);
+    if (!begin) {
+        atomic_fetch_sub_explicit(&worker_threads.live, 1, memory_order_relaxed);
+        return EAGAIN;
+    }
+    begin->start = start;
+    begin->argument = argument;
+    begin->slot = current_slot;
+    int status = create(thread, attributes, thread_begin, begin);
+    if (status != 0) {
+        __libc_free(begin);
+        atomic_fetch_sub_explicit(&worker_threads.live, 1, memory_order_relaxed);
+    }
+    return status;
+}
+
+/* ---- Anonymous memory a bundle maps itself ----
+ *
+ * mmap and munmap are replaced: a private, writable, anonymous mapping is charged to the current
+ * slot (and the worker) as an allocation is, until it is unmapped. Mappings are remembered in a
+ * table so that an unmapping credits the slot that was charged; a table that is full stops
+ * remembering (what it cannot credit stays charged). Everything else passes straight to the kernel.
+ * glibc's own mappings (malloc's large blocks, thread stacks) do not come through here. */
+
+#define MAPPINGS 4096
+struct mapping {
+    uintptr_t start;
+    size_t length;
+    uint32_t slot;
+};
+static struct mapping mappings[MAPPINGS];
+static atomic_flag mappings_lock = ATOMIC_FLAG_INIT;
+
+static void lock_mappings(void) {
+    while (atomic_flag_test_and_set_explicit(&mappings_lock, memory_order_acquire)) {
+    }
+}
+static void unlock_mappings(void) { atomic_flag_clear_explicit(&mappings_lock, memory_order_release); }
+
+static size_t page_rounded(size_t length) {
+    size_t page = 4096;
+    return (length + page - 1) / page * page;
+}
+
+void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    void *mapped = (void *)syscall(SYS_mmap, address, length, protection, flags, fd, offset);
+    if (mapped == MAP_FAILED) return mapped;
+    bool anonymous = (flags & MAP_ANONYMOUS) && (flags & MAP_PRIVATE) && (protection & PROT_WRITE);
+    if (!anonymous) return mapped;
+    size_t size = page_rounded(length);
+    uint32_t slot = current_slot;
+    lock_mappings();
+    for (size_t index = 0; index < MAPPINGS; index++) {
+        if (mappings[index].length == 0) {
+            mappings[index] = (struct mapping){(uintptr_t)mapped, size, slot};
+            break;
+        }
+    }
+    unlock_mappings();
+    if (slot != 0) charge(slot, (int64_t)size);
+    charge_worker((int64_t)size);
+    return mapped;
+}
+
+void *mmap64(void *address, size_t length, int protection, int flags, int fd, off_t offset)
+    __attribute__((alias("mmap")));
+
+int munmap(void *address, size_t length) {
+    int status = (int)syscall(SYS_munmap, address, length);
+    if (status != 0) return status;
+    uintptr_t start = (uintptr_t)address, end = start + page_rounded(length);
+    /* Credit what of each remembered mapping the range covers. */
+    int64_t credits[8] = {0};
+    uint32_t credited[8] = {0};
+    int count = 0;
+    int64_t total = 0;
+    lock_mappings();
+    for (size_t index = 0; index < MAPPINGS; index++) {
+        struct mapping *mapping = &mappings[index];
+        if (mapping->length == 0) continue;
+        uintptr_t mapped_end = mapping->start + mapping->length;
+        if (mapped_end <= start || mapping->start >= end) continue;
+        uintptr_t from = mapping->start > start ? mapping->start : start;
+        uintptr_t to = mapped_end < end ? mapped_end : end;
+        int64_t covered = (int64_t)(to - from);
+        total += covered;
+        if (mapping->slot != 0 && count < 8) {
+            credits[count] = covered;
+            credited[count] = mapping->slot;
+            count++;
+        }
+        if (from == mapping->start && to == mapped_end) {
+            mapping->length = 0;
+        } else if (from == mapping->start) {
+            mapping->start = to;
+            mapping->length = mapped_end - to;
+        } else {
+            /* The end or the middle: what is left after it is forgotten (it stays charged). */
+            mapping->length = from - mapping->start;
+        }
+    }
+    unlock_mappings();
+    for (int index = 0; index < count; index++) charge(credited[index], -credits[index]);
+    if (total) charge_worker(-total);
+    return 0;
 }
 
 void memory_guard_libc_pair(uint64_t size) {

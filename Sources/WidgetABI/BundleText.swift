@@ -3,16 +3,28 @@ import WidgetWire
 
 extension String {
     /// Text a bundle handed the host, made safe to print on one line: invalid UTF-8 repaired, control
-    /// characters (a newline could forge another diagnostic) replaced by spaces, and at most 500
-    /// characters kept.
+    /// characters (a newline could forge another diagnostic) replaced by spaces, and cut past 1000
+    /// bytes, saying how long it was ("… (N bytes)"). Only what is kept is copied.
     package init(bundleText pointer: UnsafePointer<CChar>) {
-        let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+        let limit = 1000
+        let length = strlen(pointer)
+        let text = Swift.String(decoding: UnsafeRawBufferPointer(start: pointer, count: Swift.min(length, limit + 4)), as: UTF8.self)
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             scalars.append(scalar.isControl ? " " : scalar)
         }
-        var cleaned = String(scalars)
-        if cleaned.count > 500 { cleaned = String(cleaned.prefix(500)) + "…" }
+        var cleaned = Swift.String(scalars)
+        if length > limit {
+            // At most `limit` bytes, at a scalar's boundary (a repaired cut scalar is dropped).
+            var kept = String.UnicodeScalarView()
+            var bytes = 0
+            for scalar in cleaned.unicodeScalars {
+                bytes += Swift.String(scalar).utf8.count
+                if bytes > limit { break }
+                kept.append(scalar)
+            }
+            cleaned = Swift.String(kept) + "… (\(length) bytes)"
+        }
         self = cleaned
     }
 

@@ -23,6 +23,8 @@
  *   -DCRASH_IN_CONSTRUCTOR  segfaults in a static initializer, while dlopen runs it
  *   -DCRASH_IN_INITIALIZE   segfaults in initialize
  *   -DHANG_IN_INITIALIZE    never returns from initialize
+ *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
+ *                          that hoards memory when told, and registers the hostile kinds of request()
  *   -DMETADATA             says its version, vendor, licence and homepage (ABI 1.5)
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
  *                          well-behaved widget answers one as any request, which is not a previews answer
@@ -33,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,10 +110,15 @@ static bool register_one(const widget_host_t *host, const char *kind, uint32_t f
 
 static bool initialize(const widget_host_t *host, char *error, size_t error_capacity) {
 #ifdef KIND_FROM_FILE
+    /* The host loads the descriptor it checked (/proc/self/fd/N), which names the file. */
     Dl_info info;
     if (dladdr((void *)initialize, &info) && info.dli_fname) {
-        const char *name = strrchr(info.dli_fname, '/');
-        name = name ? name + 1 : info.dli_fname;
+        char file[4096];
+        ssize_t length = readlink(info.dli_fname, file, sizeof file - 1);
+        if (length > 0) file[length] = 0;
+        const char *path = length > 0 ? file : info.dli_fname;
+        const char *name = strrchr(path, '/');
+        name = name ? name + 1 : path;
         snprintf(kind_buffer, sizeof kind_buffer, "fixture.%.*s", (int)(strlen(name) - 3), name);
     }
 #endif
@@ -141,6 +149,12 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
                            "fixture.multiline-error", "fixture.hog", "fixture.spike", "fixture.many",
                            "fixture.crash", "fixture.abort", "fixture.trap", "fixture.hang"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
+#endif
+#ifdef HOSTILE
+    const char *hostile[] = {"fixture.crash", "fixture.close-channel", "fixture.exit-zero", "fixture.threads",
+                             "fixture.mmap-hoard", "fixture.thread-hoard", "fixture.wake-hoarder", "fixture.huge-result",
+                             "fixture.long-line"};
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) register_one(host, hostile[i], small);
 #endif
 #ifdef FAMILIES
     register_one(host, kind_buffer, FAMILIES);
@@ -264,10 +278,133 @@ static bool held_request(const char *kind, widget_completion_fn completion, void
 }
 #endif
 
+#ifdef HOSTILE
+/* At load: a child forked without exec, which keeps a copy of every descriptor (the channel
+ * included) and sleeps; its pid goes to $FIXTURE_CHILD_FILE. And a thread, started at load (so no
+ * provider's), that hoards memory once a request wakes it. */
+static pthread_mutex_t hoard_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hoard_wake = PTHREAD_COND_INITIALIZER;
+static int hoard_woken;
+
+static void *hoarder(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&hoard_mutex);
+    while (!hoard_woken) pthread_cond_wait(&hoard_wake, &hoard_mutex);
+    pthread_mutex_unlock(&hoard_mutex);
+    for (int i = 0; i < 400; i++) {
+        char *block = malloc(1u << 20);
+        if (block) memset(block, 1, 1u << 20);
+    }
+    return NULL;
+}
+
+__attribute__((constructor)) static void hostile_load(void) {
+    pid_t child = fork();
+    if (child == 0) {
+        for (int i = 0; i < 300; i++) sleep(1);
+        _exit(0);
+    }
+    const char *file = getenv("FIXTURE_CHILD_FILE");
+    if (file && child > 0) {
+        FILE *out = fopen(file, "w");
+        if (out) {
+            fprintf(out, "%d\n", (int)child);
+            fclose(out);
+        }
+    }
+    pthread_t thread;
+    pthread_create(&thread, NULL, hoarder, NULL);
+    pthread_detach(thread);
+}
+
+static void *idle_thread(void *unused) {
+    (void)unused;
+    for (;;) pause();
+    return NULL;
+}
+
+static void *hoard_in_thread(void *unused) {
+    (void)unused;
+    for (int i = 0; i < 400; i++) {
+        char *block = malloc(1u << 20);
+        if (block) memset(block, 1, 1u << 20);
+    }
+    return NULL;
+}
+
+static const char *ok_answer = "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"ok\"}}],\"policy\":{\"kind\":\"never\"}}";
+
+/* True when the request was one of the hostile kinds. */
+static bool hostile_request(const char *kind, widget_completion_fn completion, void *context) {
+    if (strcmp(kind, "fixture.close-channel") == 0) {
+        close(3); /* the worker's channel to the host */
+        for (;;) pause();
+    }
+    if (strcmp(kind, "fixture.exit-zero") == 0) exit(0);
+    if (strcmp(kind, "fixture.threads") == 0) {
+        for (int i = 0; i < 1000; i++) {
+            pthread_t thread;
+            if (pthread_create(&thread, NULL, idle_thread, NULL) != 0) break;
+        }
+        complete(completion, context, ok_answer);
+        return true;
+    }
+    if (strcmp(kind, "fixture.mmap-hoard") == 0) {
+        for (int i = 0; i < 200; i++) {
+            char *block = mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (block != MAP_FAILED) memset(block, 1, 1u << 20);
+        }
+        complete(completion, context, ok_answer);
+        return true;
+    }
+    if (strcmp(kind, "fixture.thread-hoard") == 0) {
+        pthread_t thread;
+        pthread_create(&thread, NULL, hoard_in_thread, NULL);
+        pthread_join(thread, NULL);
+        complete(completion, context, ok_answer);
+        return true;
+    }
+    if (strcmp(kind, "fixture.wake-hoarder") == 0) {
+        pthread_mutex_lock(&hoard_mutex);
+        hoard_woken = 1;
+        pthread_cond_broadcast(&hoard_wake);
+        pthread_mutex_unlock(&hoard_mutex);
+        for (;;) pause(); /* answers never: the worker ends under it */
+    }
+    if (strcmp(kind, "fixture.huge-result") == 0) {
+        /* A 20 MiB timeline (under its 30 MiB memory limit), built in a mapping of its own. */
+        size_t capacity = 20u << 20;
+        char *json = mmap(NULL, capacity + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        size_t length = (size_t)sprintf(json, "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"");
+        memset(json + length, 'x', capacity - length - 64);
+        length = capacity - 64;
+        length += (size_t)sprintf(json + length, "\"}}],\"policy\":{\"kind\":\"never\"}}");
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, length, NULL};
+        completion(context, &result);
+        munmap(json, capacity + 4096);
+        return true;
+    }
+    if (strcmp(kind, "fixture.long-line") == 0) {
+        /* 4 MiB on standard error without a newline, then an answer. */
+        char *line = malloc(1u << 20);
+        memset(line, 'y', 1u << 20);
+        for (int i = 0; i < 4; i++) fwrite(line, 1, 1u << 20, stderr);
+        fflush(stderr);
+        free(line);
+        complete(completion, context, ok_answer);
+        return true;
+    }
+    return false;
+}
+#endif
+
 static void request(const widget_request_t *request, widget_completion_fn completion, void *context) {
     const char *kind = request->widget_kind;
 #ifdef BEHAVIOURS
     if (held_request(kind, completion, context)) return;
+#endif
+#ifdef HOSTILE
+    if (hostile_request(kind, completion, context)) return;
 #endif
     /* Crashes: what process isolation contains. */
     if (strcmp(kind, "fixture.crash") == 0) segfault();

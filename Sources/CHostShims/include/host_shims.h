@@ -15,4 +15,12 @@ int host_accept_cloexec(int fd);
 /* pipe2(fds, O_CLOEXEC). */
 int host_pipe_cloexec(int fds[2]);
 
+/* pidfd_open(pid, 0) (Linux 5.3): a close-on-exec descriptor that polls readable once the process
+ * has exited; -1 where the kernel has none. */
+int host_pidfd_open(int pid);
+
+/* For a worker whose host is gone or done with it: ends its whole process group, itself included,
+ * so nothing a bundle forked outlives it. Does not return. */
+void host_end_own_group(void) __attribute__((noreturn));
+
 #endif

@@ -25,9 +25,13 @@ public enum HostLog {
         }
     }
 
+    /// The longest message written whole; what a bundle puts in one (an error, a line of its
+    /// output) is cut past it, saying how long it was.
+    public static let longestMessage = 2000
+
     public static func log(_ level: Level, _ message: String) {
         let current = handler.withLock { $0 }
-        current(level, message)
+        current(level, message.cut(to: longestMessage))
     }
 
     package static func warning(_ message: String) { log(.warning, message) }

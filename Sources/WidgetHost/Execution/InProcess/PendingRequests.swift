@@ -28,8 +28,6 @@ struct RequestLabel: Sendable, CustomStringConvertible {
 final class PendingRequests: @unchecked Sendable {
     static let shared = PendingRequests()
 
-    /// Results larger than this are refused: 64 MiB is far beyond any real timeline.
-    static let maximumResultBytes = 64 << 20
     /// How many finished requests are remembered, to name the culprit of a late or second completion.
     static let rememberedCount = 1024
 
@@ -123,8 +121,8 @@ final class PendingRequests: @unchecked Sendable {
         let value = result.pointee
         switch value.status {
         case Int32(WIDGET_STATUS_OK.rawValue):
-            guard value.length <= maximumResultBytes else {
-                return .malformed("result of \(value.length) bytes exceeds the \(maximumResultBytes >> 20) MiB limit")
+            guard value.length <= ResultLimit.bytes else {
+                return .malformed("result of \(value.length) bytes exceeds the \(ResultLimit.text) limit (WIDGETS_MAX_RESULT_MB sets it)")
             }
             guard let data = value.data else { return .malformed("status OK but no data") }
             return data.withMemoryRebound(to: UInt8.self, capacity: value.length) {

@@ -22,6 +22,8 @@ public enum WidgetWorker {
 
     static let channelDescriptor: Int32 = 3
     static let exceededDescriptor: Int32 = 4
+    /// The status a worker exits with when the bundle closed its channel (descriptor 3) under it.
+    static let channelClosedStatus: Int32 = 88
 
     /// What the host passes a worker on its command line.
     struct Options {
@@ -35,7 +37,7 @@ public enum WidgetWorker {
                 WidgetWorker.flag, bundlePath, "--memory-limit", String(memoryLimit),
                 "--deadlines",
                 [deadlines.placeholder, deadlines.snapshot, deadlines.timeline].map { String($0.timeInterval) }.joined(separator: ","),
-                "--now", String(now.timeIntervalSince1970),
+                "--now", String(now.timeIntervalSince1970), "--result-limit", String(ResultLimit.bytes),
             ]
         }
 
@@ -47,10 +49,11 @@ public enum WidgetWorker {
         }
 
         init?(arguments: [String]) {
-            guard arguments.count == 8, arguments[0] == WidgetWorker.flag, arguments[2] == "--memory-limit",
-                arguments[4] == "--deadlines", arguments[6] == "--now",
-                let limit = Int64(arguments[3]), let now = Double(arguments[7])
+            guard arguments.count == 10, arguments[0] == WidgetWorker.flag, arguments[2] == "--memory-limit",
+                arguments[4] == "--deadlines", arguments[6] == "--now", arguments[8] == "--result-limit",
+                let limit = Int64(arguments[3]), let now = Double(arguments[7]), let resultLimit = Int(arguments[9])
             else { return nil }
+            ResultLimit.bytes = resultLimit
             let seconds = arguments[5].split(separator: ",").compactMap { Double($0) }
             guard seconds.count == 3 else { return nil }
             bundlePath = arguments[1]
@@ -76,11 +79,16 @@ public enum WidgetWorker {
         // Children a bundle starts must not inherit the channel: the host learns of the worker's
         // end by the channel closing.
         for descriptor in [channelDescriptor, exceededDescriptor] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        if MemoryGuard.isActive { memory_guard_exit_on_exceed(exceededDescriptor) }
+        if MemoryGuard.isActive {
+            memory_guard_exit_on_exceed(exceededDescriptor)
+            // Count the worker's memory from the start (its limit is set once its providers are known).
+            memory_guard_set_worker_limits(Int64.max / 2, WorkerLimits.threads)
+        }
         let channel = WorkerChannel(descriptor: channelDescriptor)
         let clock = ManualClock(now: options.now)
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
         registry.load(file: options.bundlePath)
+        WorkerLimits.apply(providers: registry.widgets.count, providerLimit: options.memoryLimit)
         channel.send(.hello(hello(registry).json))
         // The main thread serves the main queue and the main actor, as an app's does: providers
         // complete with `DispatchQueue.main.async { … }` and `Task { @MainActor in … }`. The host's
@@ -134,5 +142,42 @@ public enum WidgetWorker {
                         peakBytes: statistics.peakBytes))
             },
             finish: { outcome throws(RequestError) in try ResultValidation.answeredBytes(outcome, for: call) })
+    }
+}
+
+/// The bounds of a worker as a whole, beyond each provider's memory limit: its memory (everything
+/// the guard counts: every provider's, the bundle's own threads' and what it maps, and the
+/// runtime's), its threads, and under both a kernel limit.
+enum WorkerLimits {
+    /// The most threads a worker may run (its runtime runs about ten).
+    static let threads: Int64 = 128
+    /// Memory a worker may hold beyond its providers' limits and what it held once loaded.
+    static let slack: Int64 = 32 << 20
+    /// Each thread's stack, as the kernel counts it toward RLIMIT_DATA.
+    static let stack: Int64 = 8 << 20
+
+    /// Sets the guard's limits for the whole worker, and the kernel's (RLIMIT_DATA), which holds
+    /// whatever the guard cannot see: the memory counted once loaded, plus each provider's limit,
+    /// plus slack; the kernel's above that by the threads' stacks and the mappings the guard does
+    /// not count, so the guard, which can say what happened, ends the worker first.
+    static func apply(providers: Int, providerLimit: Int64) {
+        guard MemoryGuard.isActive else { return }
+        let loaded = memory_guard_worker_bytes()
+        let limit = loaded + Int64(max(1, providers)) * providerLimit + slack
+        memory_guard_set_worker_limits(limit, threads)
+        var current = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &current)
+        let kernel = UInt64(clamping: dataSegment() + limit + threads * stack + (256 << 20))
+        var bounded = rlimit(rlim_cur: rlim_t(min(kernel, UInt64(current.rlim_max))), rlim_max: current.rlim_max)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &bounded)
+    }
+
+    /// What the kernel counts toward RLIMIT_DATA now (VmData), in bytes.
+    static func dataSegment() -> Int64 {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmData:") })
+        else { return 0 }
+        let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int64($0) } ?? 0
+        return kilobytes * 1024
     }
 }

@@ -96,13 +96,13 @@ final class WorkerChannel: @unchecked Sendable {
         return message
     }
 
-    func fillOnce() throws(ChannelError) {
+    func fillOnce(flags: Int32 = 0) throws(ChannelError) {
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
         }
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, flags) }
             if count > 0 {
                 buffer.append(contentsOf: chunk.prefix(count))
                 return

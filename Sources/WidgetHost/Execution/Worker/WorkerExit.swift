@@ -8,6 +8,12 @@ struct WorkerExit: Error, CustomStringConvertible {
         case signaled(Int32)
         /// The memory guard ended it: `slot` went to `bytes` with a limit of `limit`.
         case memoryExceeded(slot: UInt32, bytes: Int64, limit: Int64)
+        /// The guard ended it: the worker's memory as a whole went to `bytes`, over `limit`.
+        case workerMemoryExceeded(bytes: Int64, limit: Int64)
+        /// The guard ended it: it started its `count`th thread, over `limit`.
+        case tooManyThreads(count: Int64, limit: Int64)
+        /// The system refused it `bytes` of memory: its kernel limit (`limit`, RLIMIT_DATA).
+        case outOfMemory(bytes: Int64)
     }
 
     /// The process that ended.
@@ -19,6 +25,8 @@ struct WorkerExit: Error, CustomStringConvertible {
     let lastOutput: String?
     /// The requests it had not answered, e.g. `timeline of "k"`.
     let unanswered: [String]
+    /// Whether the host had asked it to end (it closed its channel): then an exit is no crash.
+    var closedByHost = false
 
     /// The diagnosis, naming what it was doing.
     var description: String {
@@ -38,10 +46,19 @@ struct WorkerExit: Error, CustomStringConvertible {
             text = "its worker was killed\(during): \(killedBecause)"
         } else {
             switch cause {
-            case .exited(let status): text = "its worker exited with status \(status)\(during)"
+            case .exited(WidgetWorker.channelClosedStatus):
+                text = "its worker ended\(during): the bundle closed the worker's channel to the host (descriptor 3)"
+            case .exited(let status) where closedByHost: text = "its worker exited with status \(status)\(during)"
+            case .exited(let status): text = "its worker exited with status \(status)\(during), unasked (a bundle must not end its process)"
             case .signaled(let signal): text = "crashed\(during): its worker was killed by \(signalDescription(signal))"
             case .memoryExceeded(_, let bytes, let limit):
                 text = "its worker was killed\(during): over its memory limit (peak \(megabytes(bytes)), limit \(megabytes(limit)))"
+            case .workerMemoryExceeded(let bytes, let limit):
+                text = "its worker was killed\(during): it exceeded its memory limit (the worker as a whole: \(megabytes(bytes)), limit \(megabytes(limit)))"
+            case .tooManyThreads(let count, let limit):
+                text = "its worker was killed\(during): too many threads (it started its \(count)th; the limit is \(limit))"
+            case .outOfMemory(let bytes):
+                text = "its worker was killed\(during): the system refused it memory (\(megabytes(bytes)) asked): it reached its hard memory limit"
             }
         }
         if let lastOutput, killedBecause == nil { text += "; its last output: \"\(lastOutput)\"" }

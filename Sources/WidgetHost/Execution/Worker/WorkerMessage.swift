@@ -27,8 +27,9 @@ enum WorkerMessage: Sendable {
         case hello = 1, request, clock, answer
     }
 
-    /// Bodies are bounded by the ABI's result limit, with room for the fields around them.
-    static let maximumLength = PendingRequests.maximumResultBytes + (1 << 20)
+    /// Bodies are bounded by the result limit, with room for the fields around them: a worker
+    /// claiming a longer message is not believed, and nothing of it is read.
+    static var maximumLength: Int { ResultLimit.bytes + (1 << 20) }
 
     /// The message on the wire, its length first: its fields are counted, then written, in one
     /// allocation (a request and an answer are encoded on every round trip).

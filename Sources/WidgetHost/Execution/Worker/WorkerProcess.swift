@@ -27,8 +27,17 @@ final class WorkerProcess: @unchecked Sendable {
     private var ended: WorkerExit?
     private var killReason: String?
     private var closing = false
-    private var outputTail = ""
+    /// The worker's output not yet relayed: the start of a line whose end has not come.
+    private var outputTail: [UInt8] = []
+    /// A line cut because it grew too long: its bytes, counted until its end comes.
+    private var cutLineBytes = 0
+    /// A descriptor that becomes readable when the process ends (pidfd): its end is seen even when
+    /// something it forked keeps its channel open. -1 where the kernel has none.
+    private let processDescriptor: Int32
     private let onExit: @Sendable (WorkerExit) -> Void
+
+    /// The longest line of a worker's output relayed whole; longer ones are cut, with their length.
+    static let longestLine = 1024
 
     /// Starts `executable` with `arguments` as the worker for `fileName`. `onExit` runs once, on the
     /// worker's reader thread, when it has ended, before the replies it owed are failed.
@@ -83,7 +92,9 @@ final class WorkerProcess: @unchecked Sendable {
         sigemptyset(&noSignal)
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A process group of its own: whatever the bundle forks is in it, and ends with it.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         var environment = ProcessInfo.processInfo.environment
         // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
@@ -103,7 +114,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
         return WorkerProcess(
             pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
-            exceeded: exceededPipe[0], onExit: onExit)
+            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), onExit: onExit)
     }
 
     /// Starts the thread that reads the worker's messages and output until it ends.
@@ -121,7 +132,7 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     private init(
-        pid: pid_t, fileName: String, channel: WorkerChannel, output: Int32, exceeded: Int32,
+        pid: pid_t, fileName: String, channel: WorkerChannel, output: Int32, exceeded: Int32, processDescriptor: Int32,
         onExit: @escaping @Sendable (WorkerExit) -> Void
     ) {
         self.pid = pid
@@ -129,6 +140,7 @@ final class WorkerProcess: @unchecked Sendable {
         self.channel = channel
         self.output = output
         self.exceeded = exceeded
+        self.processDescriptor = processDescriptor
         self.onExit = onExit
     }
 
@@ -167,14 +179,23 @@ final class WorkerProcess: @unchecked Sendable {
         channel.send(.clock(now: now))
     }
 
-    /// Kills the worker (SIGKILL); `reason` goes into the diagnosis of whatever it still owed.
+    /// Kills the worker (SIGKILL), and every process in its group; `reason` goes into the diagnosis
+    /// of whatever it still owed.
     func kill(because reason: String) {
         lock.withLock {
             // Never after it was reaped: the pid may belong to another process by then.
             guard !reaping, killReason == nil else { return }
             killReason = reason
-            Glibc.kill(pid, SIGKILL)
+            killGroup()
         }
+    }
+
+    /// SIGKILL to the worker's process group (what it forked, too), and to the worker itself should
+    /// it have left the group. Called with the lock held, before the worker is reaped: until then
+    /// its pid, and so its group's id, are its own.
+    private func killGroup() {
+        _ = Glibc.kill(-pid, SIGKILL)
+        _ = Glibc.kill(pid, SIGKILL)
     }
 
     /// Set when the reader thread starts reaping the process.
@@ -186,9 +207,28 @@ final class WorkerProcess: @unchecked Sendable {
         channel.shutDown()
     }
 
-    /// The reader thread: messages and output until the process ends, then the diagnosis.
+    /// Signalled once the worker has ended and been reaped, with its group.
+    private let reaped = DispatchSemaphore(value: 0)
+
+    /// Ends the worker gently, and waits until it and whatever it forked have ended: a host about to
+    /// exit leaves nothing of a bundle behind. One that does not end within `timeout` is killed.
+    func closeAndWait(timeout: TimeInterval) {
+        close()
+        if reaped.wait(timeout: .now() + timeout) == .timedOut {
+            kill(because: "it did not end within \(timeSpan(timeout)) of being closed")
+            _ = reaped.wait(timeout: .now() + 2)
+        }
+        reaped.signal()  // for any other waiter
+    }
+
+    /// The reader thread: messages and output until the process ends, then the diagnosis. The
+    /// process's end is watched itself (its pidfd), not only through its channel: a child it forked
+    /// may hold a copy of the channel open long after the worker died.
     private func readUntilExit() {
-        var descriptors = [pollfd(fd: channel.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: output, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: channel.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
         var outputOpen = true
         reading: while true {
             descriptors[1].fd = outputOpen ? output : -1
@@ -206,12 +246,27 @@ final class WorkerProcess: @unchecked Sendable {
                 } catch {
                     if case .malformed(let text) = error {
                         kill(because: "it sent a malformed message (\(text))")
+                    } else if !processEnded(waiting: 0.1) {
+                        // Its end of the channel closed, and it lives on: it closed descriptor 3.
+                        kill(because: "it closed its channel to the host (descriptor 3) and went on running")
                     }
                     break reading
                 }
             }
+            if descriptors[2].revents != 0 {
+                // It ended. What it said last is still in its channel and its output: take it.
+                if let messages = try? channel.receiveAvailableWithoutWaiting() { for message in messages { deliver(message) } }
+                break reading
+            }
         }
         finish()
+    }
+
+    /// Whether the process has ended (it is a zombie, not yet reaped), waiting up to `seconds`.
+    private func processEnded(waiting seconds: Double) -> Bool {
+        guard processDescriptor >= 0 else { return false }
+        var descriptor = pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, Int32(seconds * 1000)) > 0
     }
 
     private func deliver(_ message: WorkerMessage) {
@@ -235,19 +290,44 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Relays what the worker wrote to its standard output or error, line by line, keeping the last
-    /// line for a diagnosis. False at the end of its output.
+    /// line for a diagnosis. False at the end of its output. Linear in what it wrote: each byte is
+    /// looked at once, and a line that grows past `longestLine` is relayed cut, with its length, and
+    /// not kept, however long it goes on without a newline.
     private func relayOutput() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
         if count < 0 && errno == EINTR { return true }
         guard count > 0 else { return false }
-        outputTail += String(decoding: chunk[0..<count], as: UTF8.self)
-        while let newline = outputTail.firstIndex(of: "\n") {
-            let line = String(outputTail[..<newline])
-            outputTail.removeSubrange(...newline)
-            relay(line)
+        var start = 0
+        for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+            take(chunk[start..<index], endsLine: true)
+            start = index + 1
         }
+        if start < count { take(chunk[start..<count], endsLine: false) }
         return true
+    }
+
+    /// Adds bytes to the line under way; relays it when it ends, or cut once it is too long.
+    private func take(_ bytes: ArraySlice<UInt8>, endsLine: Bool) {
+        if cutLineBytes > 0 {
+            cutLineBytes += bytes.count
+        } else if outputTail.count + bytes.count > Self.longestLine {
+            cutLineBytes = outputTail.count + bytes.count
+            outputTail += bytes.prefix(max(0, Self.longestLine - outputTail.count))
+        } else {
+            outputTail += bytes
+        }
+        guard endsLine else { return }
+        flushLine()
+    }
+
+    /// Relays the line under way (cut, saying how long it was, if it was too long).
+    private func flushLine() {
+        var line = String(decoding: outputTail, as: UTF8.self)
+        if cutLineBytes > 0 { line += "… (\(cutLineBytes) bytes)" }
+        outputTail.removeAll(keepingCapacity: true)
+        cutLineBytes = 0
+        relay(line)
     }
 
     private var lastLine: String?
@@ -271,34 +351,40 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     private func finish() {
-        // The channel ended: the worker is exiting or dead. One that closed it while alive is killed.
-        // From here on only this thread signals it, and never after reaping it.
+        // The channel ended or the process did: the worker is exiting or dead. One that lives on
+        // without being asked to close is killed. From here on only this thread signals it, and
+        // never after reaping it.
         let (wasClosing, reason) = lock.withLock {
             reaping = true
-            if !closing { Glibc.kill(pid, SIGKILL) }
+            if !closing { killGroup() }
             return (closing, killReason)
         }
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
-        var status: Int32 = 0
+        // Until it has exited: closed gently, keep taking its output while it exits, and end it if it
+        // does not within two seconds.
         var waited = 0
-        while true {
-            let result = waitpid(pid, &status, wasClosing ? WNOHANG : 0)
-            if result == pid { break }
-            if result < 0 && errno == EINTR { continue }
-            if result < 0 {
-                // Reaped elsewhere (or SIGCHLD ignored): its status is unknown, not a clean exit.
-                status = Int32(SIGKILL)
-                break
-            }
-            // Closed gently: keep taking its output while it exits, and end it if it does not.
+        while !processEnded(waiting: wasClosing ? 0.01 : 1) {
+            if processDescriptor < 0 { break }  // no pidfd: waitpid below waits
             while relayOutput() {}
             waited += 1
-            if waited == 200 { lock.withLock { _ = Glibc.kill(pid, SIGKILL) } }
-            usleep(10_000)
+            if waited == 200 { lock.withLock { killGroup() } }
         }
+        // It has exited but is not reaped: its pid, and its group's id, are still its own. Whatever
+        // it forked ends now, so nothing a bundle starts outlives its worker.
+        lock.withLock { killGroup() }
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, 0)
+            if result == pid { break }
+            if result < 0 && errno == EINTR { continue }
+            // Reaped elsewhere (or SIGCHLD ignored): its status is unknown, not a clean exit.
+            status = Int32(SIGKILL)
+            break
+        }
+        if processDescriptor >= 0 { Glibc.close(processDescriptor) }
         // What is left of its output: it is dead, so read without waiting.
         while relayOutput() {}
-        if !outputTail.isEmpty { relay(outputTail) }
+        if !outputTail.isEmpty || cutLineBytes > 0 { flushLine() }
         var cause: WorkerExit.Cause
         let terminatedBy = status & 0x7f
         if terminatedBy == 0 {
@@ -312,14 +398,20 @@ final class WorkerProcess: @unchecked Sendable {
             if read(exceeded, &record, MemoryLayout<memory_guard_exceeded>.size) == MemoryLayout<memory_guard_exceeded>.size,
                 record.magic == MEMORY_GUARD_EXCEEDED_MAGIC
             {
-                cause = .memoryExceeded(slot: record.slot, bytes: record.bytes, limit: record.limit)
+                switch record.kind {
+                case MEMORY_GUARD_WORKER_MEMORY.rawValue: cause = .workerMemoryExceeded(bytes: record.amount, limit: record.limit)
+                case MEMORY_GUARD_THREADS.rawValue: cause = .tooManyThreads(count: record.amount, limit: record.limit)
+                case MEMORY_GUARD_OUT_OF_MEMORY.rawValue: cause = .outOfMemory(bytes: record.amount)
+                default: cause = .memoryExceeded(slot: record.slot, bytes: record.amount, limit: record.limit)
+                }
             }
         }
         Glibc.close(output)
         Glibc.close(exceeded)
         let unanswered = lock.withLock { replies.sorted { $0.key < $1.key }.map { "\($0.value.kind.rawValue) of \"\($0.value.widget)\"" } }
-        let exit = WorkerExit(
+        var exit = WorkerExit(
             pid: pid, cause: cause, killedBecause: reason, lastOutput: lastLine.map { String($0.prefix(300)) }, unanswered: unanswered)
+        exit.closedByHost = wasClosing
         // The supervisor learns first, so the failures below can say when the worker restarts.
         onExit(exit)
         let (owed, waiters) = lock.withLock {
@@ -332,6 +424,7 @@ final class WorkerProcess: @unchecked Sendable {
         }
         for waiter in waiters { waiter(.failure(exit)) }
         for reply in owed { reply(.failure(exit)) }
+        reaped.signal()
     }
 }
 
@@ -341,6 +434,16 @@ extension WorkerChannel {
         try fillOnce()
         var messages: [WorkerMessage] = []
         while let message = try nextBufferedMessage() { messages.append(message) }
+        return messages
+    }
+
+    /// The whole messages already waiting in the channel, reading without blocking: what a worker
+    /// that has ended sent last.
+    func receiveAvailableWithoutWaiting() throws(ChannelError) -> [WorkerMessage] {
+        var messages: [WorkerMessage] = []
+        while (try? fillOnce(flags: Int32(MSG_DONTWAIT))) != nil {
+            while let message = try nextBufferedMessage() { messages.append(message) }
+        }
         return messages
     }
 }

@@ -1,3 +1,4 @@
+import CHostShims
 import Foundation
 import Glibc
 import WidgetSupport
@@ -132,8 +133,16 @@ extension WidgetWorker {
                 // The host closed the channel (or is gone): nothing more to do. No exit handlers: a
                 // bundle's static destructors must not be able to keep the worker alive.
                 if case .closed = error {
+                    // The host closed the channel, or is gone: the worker ends, and with it its
+                    // process group, whatever the bundle forked. No exit handlers: a bundle's static
+                    // destructors must not be able to keep it alive.
                     fflush(nil)
-                    _exit(0)
+                    host_end_own_group()
+                }
+                // The descriptor itself is gone: the bundle closed it.
+                if fcntl(WidgetWorker.channelDescriptor, F_GETFD) < 0 {
+                    fflush(nil)
+                    _exit(WidgetWorker.channelClosedStatus)
                 }
                 HostLog.log(.error, "worker for \(bundlePath): \(error)")
                 exit(3)

@@ -115,14 +115,14 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         }
     }
 
-    /// Closes the worker: it exits when its channel closes.
+    /// Closes the worker and waits until it, and whatever it forked, have ended.
     func shutDown() {
         let process: WorkerProcess? = lock.withLock {
             defer { state = .shutDown }
             guard case .running(let process) = state else { return nil }
             return process
         }
-        process?.close()
+        process?.closeAndWait(timeout: 2)
     }
 
     /// The worker's process id, while one runs.
@@ -153,7 +153,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
             case .memoryExceeded(let slot, _, _) where exit.killedBecause == nil:
                 if let kind = slots[slot] { statistics[kind, default: ProviderStatistics()].terminations += 1 }
                 state = .stopped(restartAt: nil)
-            case .exited(0) where exit.killedBecause == nil:
+            case _ where exit.killedBecause == nil && exit.closedByHost:
+                // Asked to end, and it did (it ends its process group, itself included).
                 state = .stopped(restartAt: nil)
             default:
                 recordCrash(exit.description)

@@ -1,0 +1,99 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetSupport
+import WidgetTestSupport
+import WidgetWire
+
+@testable import WidgetHost
+
+/// A bundle written to get around the host (Tests/Fixtures, -DHOSTILE), in process isolation, through
+/// the CLI as a user meets it: each hole of issue 20 stays shut.
+@Suite struct HostileBundleTests {
+    /// Whether a process is running (a zombie, killed and waiting to be reaped, is not).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+
+    func run(_ kind: String, childFile: URL? = nil) async -> ProcessResult {
+        let plugins = Fixtures.directory(["hostile"])
+        var environment: [String: String] = [:]
+        if let childFile { environment["FIXTURE_CHILD_FILE"] = childFile.path }
+        return await widgets(["--plugins", plugins.path, "timeline", kind], extraEnvironment: environment)
+    }
+
+    /// A child the bundle forked at load holds the worker's channel open: the worker's death is seen
+    /// all the same, at once, with its cause, and the child ends with it.
+    @Test func aForkedChildNeitherHidesTheWorkersDeathNorOutlivesIt() async throws {
+        let childFile = Fixtures.temporaryDirectory("child").appendingPathComponent("pid")
+        let result = await run("fixture.crash", childFile: childFile)
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains("crashed while answering timeline: its worker was killed by SIGSEGV (segmentation fault)"),
+            "\(result.standardError)")
+        let child = try #require(Int32(try String(contentsOf: childFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(!Self.isRunning(child), "the forked child of pid \(child) ended with its worker")
+    }
+
+    @Test func aBundleThatClosesItsChannelIsToldApart() async {
+        let result = await run("fixture.close-channel")
+        #expect(result.standardError.contains("the bundle closed the worker's channel to the host (descriptor 3)"), "\(result.standardError)")
+        #expect(!result.standardError.contains("SIGKILL"))
+    }
+
+    /// exit(0) inside a request is a crash, counted toward the backoff, not a quiet stop.
+    @Test func exitInsideARequestCountsAsACrash() async throws {
+        let plugins = Fixtures.directory(["hostile"])
+        let registry = await blocking { WidgetRegistry.load(searchPath: [plugins.path], clock: ManualClock(), isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable))) }
+        defer { registry.shutDownWorkers() }
+        do {
+            _ = try await registry.request(.timeline, kind: "fixture.exit-zero")
+            Issue.record("it answered")
+        } catch {
+            #expect(error.description.contains("its worker exited with status 0 while answering timeline, unasked (a bundle must not end its process)"), "\(error)")
+            #expect(error.description.hasSuffix("it restarts on a request after 1 s (1 of 5 crashes within 1 h disable it)"), "\(error)")
+        }
+        #expect(registry.statistics(kind: "fixture.exit-zero")?.crashes == 1)
+    }
+
+    @Test func aThousandThreadsEndTheWorkerSayingSo() async {
+        let result = await run("fixture.threads")
+        #expect(result.standardError.contains("too many threads (it started its 129th; the limit is 128)"), "\(result.standardError)")
+    }
+
+    /// Memory a provider maps itself, or allocates on a thread it starts, is its own, under its limit.
+    @Test func mappedMemoryAndAProvidersOwnThreadsAreCounted() async {
+        let mapped = await run("fixture.mmap-hoard")
+        #expect(mapped.standardError.contains("widget \"fixture.mmap-hoard\" (hostile.so): exceeded its memory limit"), "\(mapped.standardError)")
+        let threaded = await run("fixture.thread-hoard")
+        #expect(threaded.standardError.contains("widget \"fixture.thread-hoard\" (hostile.so): exceeded its memory limit"), "\(threaded.standardError)")
+    }
+
+    /// A thread the bundle started at load (no provider's) hoarding memory ends the worker, by the
+    /// limit of the worker as a whole.
+    @Test func memoryNoProviderHoldsIsBoundedByTheWorkersLimit() async {
+        let result = await run("fixture.wake-hoarder")
+        #expect(result.standardError.contains("it exceeded its memory limit (the worker as a whole:"), "\(result.standardError)")
+    }
+
+    /// A timeline over the result limit is refused, with its size, before the host decodes it.
+    @Test func aTimelineOverTheResultLimitIsRefused() async {
+        let result = await run("fixture.huge-result")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("malformed timeline result: result of 2097"), "\(result.standardError)")
+        #expect(result.standardError.contains(" bytes exceeds the 8 MiB limit (WIDGETS_MAX_RESULT_MB sets it)"), "\(result.standardError)")
+    }
+
+    /// Megabytes on standard error without a newline are relayed cut, and the worker answers.
+    @Test func aHugeLineOfOutputIsRelayedCutAndBlamesNoOne() async {
+        let result = await run("fixture.long-line")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("  ok\n"))
+        #expect(result.standardError.contains("… (4194304 bytes)"), "\(result.standardError.suffix(200))")
+        #expect(result.standardError.utf8.count < 10_000)
+    }
+}
