@@ -229,21 +229,43 @@ extension HostRunTests {
         #expect(reply == #"{"ok":false,"error":"request longer than 65536 bytes; closing the connection"}"#)
     }
 
-    @Test func connectionsBeyondTheLimitAreToldAndClosed() throws {
+    /// Idle connections holding every slot shut no one out: a new client takes the place of the one
+    /// idle the longest.
+    @Test func idleConnectionsNeverShutAFreshClientOut() throws {
         let path = socketPath()
         let server = try echoServer(path)
         defer { server.stop() }
         var open: [ControlClient] = []
         for _ in 0..<ControlServer.maximumConnections {
             let client = try ControlClient(path: path)
-            _ = try client.send(.object(JSONObject([("request", .string("ping"))])))  // served: counted
+            _ = try client.send(.object(JSONObject([("request", .string("ping"))])))  // served, then idle
             open.append(client)
         }
-        let extra = try ControlClient(path: path)
-        #expect(throws: ControlError("too many connections (64); try again")) {
-            try extra.send(.object(JSONObject([("request", .string("ping"))])))
+        let fresh = try ControlClient(path: path)
+        #expect(try fresh.send(.object(JSONObject([("request", .string("ping"))])))["echo"]?["request"] == .string("ping"))
+        #expect(throws: ControlError.self, "the connection idle the longest made room") {
+            try open[0].send(.object(JSONObject([("request", .string("ping"))])))
         }
-        open.removeAll()
+        #expect(try open[1].send(.object(JSONObject([("request", .string("ping"))])))["ok"] == .bool(true), "the others are served")
+    }
+
+    /// A connection that sends no complete request is closed after the idle timeout, with a reason;
+    /// bytes trickling in do not keep it open.
+    @Test func aConnectionThatSendsNoCompleteRequestIsClosed() throws {
+        let path = socketPath()
+        let server = try ControlServer(path: path, idleTimeout: 0.3) { request in ControlServer.success([("echo", request)]) }
+        defer { server.stop() }
+        let client = try ControlClient(path: path)
+        #expect(try client.sendRaw(Array(#"{"request":"#.utf8)) == #"{"ok":false,"error":"no complete request for 0.3 s; closing the connection"}"#)
+    }
+
+    /// A last request whose newline never comes is answered when the peer stops sending.
+    @Test func aLastRequestWithoutItsNewlineIsAnswered() throws {
+        let path = socketPath()
+        let server = try echoServer(path)
+        defer { server.stop() }
+        let answer = try ControlClient(path: path).sendLast(Array(#"{"request":"last"}"#.utf8))
+        #expect(answer == #"{"ok":true,"echo":{"request":"last"}}"#)
     }
 
     @Test func aSecondHostIsRefusedAndAStaleSocketIsReplaced() throws {

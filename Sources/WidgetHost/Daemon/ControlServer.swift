@@ -1,6 +1,7 @@
 import CHostShims
 import Foundation
 import Glibc
+import WidgetSupport
 import WidgetWire
 
 /// The listening end of the control socket (see `ControlSocket` for the path and the protocol).
@@ -8,6 +9,11 @@ import WidgetWire
 /// One thread waits in `accept`; each connection gets a thread that waits in `recv`. Idle, they are
 /// blocked in the kernel: nothing polls. A peer whose uid is not the host's is refused before anything
 /// it sent is read, even if the socket's permissions were loosened.
+///
+/// Connections are bounded (`maximumConnections`), and none may hold a slot doing nothing: one that
+/// sends no complete request for `idleTimeout` is closed, and when every slot is taken a new client
+/// is admitted in place of the connection idle the longest. A last request without its newline is
+/// answered when the peer stops sending.
 public final class ControlServer: @unchecked Sendable {
     /// Answers one request (a parsed JSON line) with an answer object (`"ok": true|false`).
     public typealias Handler = @Sendable (JSONValue) -> JSONValue
@@ -17,17 +23,21 @@ public final class ControlServer: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var stopped = false
-    private var connections: Set<Int32> = []
+    /// Each connection, and when it last finished a request (monotonic nanoseconds), or nil while it
+    /// is busy answering one.
+    private var connections: [Int32: UInt64?] = [:]
     /// Peers refused for their uid, for `widgets run`'s log and the tests.
     private var refusals: [String] = []
     private let log: @Sendable (String) -> Void
 
     /// Listens at `path`, making its directory (0700) if needed. Refuses to start when another host
     /// answers there; a socket file left by a host that died is replaced.
-    public init(path: String = ControlSocket.path(), log: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler)
-        throws(ControlError)
-    {
+    public init(
+        path: String = ControlSocket.path(), idleTimeout: TimeInterval = 10, log: @escaping @Sendable (String) -> Void = { _ in },
+        handler: @escaping Handler
+    ) throws(ControlError) {
         self.path = path
+        self.idleTimeout = idleTimeout
         self.handler = handler
         self.log = log
         try ControlSocket.prepareDirectory((path as NSString).deletingLastPathComponent)
@@ -63,14 +73,16 @@ public final class ControlServer: @unchecked Sendable {
             guard !stopped else { return false }
             stopped = true
             shutdown(listener, Int32(SHUT_RDWR))
-            for descriptor in connections { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            for descriptor in connections.keys { shutdown(descriptor, Int32(SHUT_RDWR)) }
             return true
         }
         if first { unlink(path) }
     }
 
-    /// Connections served at once; more are answered with an error and closed.
+    /// Connections served at once; a client beyond them takes the place of the one idle the longest.
     public static let maximumConnections = 64
+    /// How long a connection may go without sending a complete request before it is closed.
+    public let idleTimeout: TimeInterval
 
     deinit { stop() }
 
@@ -92,15 +104,23 @@ public final class ControlServer: @unchecked Sendable {
             enum Admission { case stopped, full, admitted }
             let admission: Admission = lock.withLock {
                 if stopped { return .stopped }
-                if connections.count >= Self.maximumConnections { return .full }
-                connections.insert(connection)
+                if connections.count >= Self.maximumConnections {
+                    // The one idle the longest makes room (its thread sees its end and leaves).
+                    guard let idlest = connections.compactMap({ entry in entry.value.map { (entry.key, $0) } }).min(by: { $0.1 < $1.1 }) else {
+                        return .full
+                    }
+                    shutdown(idlest.0, Int32(SHUT_RDWR))
+                    connections[idlest.0] = nil
+                    evicted.insert(idlest.0)
+                }
+                connections[connection] = .some(Self.now())
                 return .admitted
             }
             switch admission {
             case .stopped:
                 close(connection)
             case .full:
-                reply(connection, Self.failure("too many connections (\(Self.maximumConnections)); try again"))
+                reply(connection, Self.failure("too many connections (\(Self.maximumConnections)), all answering requests; try again"))
                 close(connection)
                 continue
             case .admitted:
@@ -110,7 +130,8 @@ public final class ControlServer: @unchecked Sendable {
             Thread.detachNewThread { [self] in
                 serve(connection)
                 lock.withLock {
-                    connections.remove(connection)
+                    // An evicted connection's slot went to another; its descriptor is still its own.
+                    if evicted.remove(connection) == nil { connections[connection] = nil }
                     close(connection)
                 }
             }
@@ -130,13 +151,18 @@ public final class ControlServer: @unchecked Sendable {
             finish(connection)
             return
         }
+        // A connection that sends no complete request for this long is closed.
+        var limit = timeval(tv_sec: Int(idleTimeout), tv_usec: Int((idleTimeout - idleTimeout.rounded(.down)) * 1e6))
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var idleSince = Self.now()
         while true {
             while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<end])
                 buffer.removeSubrange(...end)
-                guard reply(connection, answer(line)) else { return }
+                guard respond(connection, line) else { return }
+                idleSince = Self.now()
             }
             if buffer.count > ControlSocket.maximumLineLength {
                 reply(connection, Self.failure("request longer than \(ControlSocket.maximumLineLength) bytes; closing the connection"))
@@ -145,9 +171,42 @@ public final class ControlServer: @unchecked Sendable {
             }
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // Bytes trickling in do not keep it open: only a complete request does.
+                guard Double(Self.now() - idleSince) / 1e9 < idleTimeout else {
+                    reply(connection, Self.failure("no complete request for \(timeSpan(idleTimeout)); closing the connection"))
+                    return
+                }
+                continue
+            }
+            guard count > 0 else {
+                // The peer is done sending: a last request without its newline is still answered.
+                if !buffer.isEmpty { _ = respond(connection, buffer) }
+                return
+            }
             buffer.append(contentsOf: chunk[..<count])
+            if !buffer.contains(UInt8(ascii: "\n")), Double(Self.now() - idleSince) / 1e9 >= idleTimeout {
+                reply(connection, Self.failure("no complete request for \(timeSpan(idleTimeout)); closing the connection"))
+                return
+            }
         }
+    }
+
+    /// Answers one request line, marking the connection busy meanwhile (it is not evicted then).
+    private func respond(_ connection: Int32, _ line: [UInt8]) -> Bool {
+        lock.withLock { if connections[connection] != nil { connections[connection] = .some(nil) } }
+        let answer = answer(line)
+        lock.withLock { if connections[connection] != nil { connections[connection] = .some(Self.now()) } }
+        return reply(connection, answer)
+    }
+
+    /// Connections made to give their slots to new clients, until their threads leave.
+    private var evicted: Set<Int32> = []
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     private func answer(_ line: [UInt8]) -> JSONValue {

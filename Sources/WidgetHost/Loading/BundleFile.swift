@@ -2,65 +2,148 @@ import Foundation
 import WidgetSupport
 import Glibc
 
-/// The checks a bundle file passes before the host lets the dynamic loader near it: it is a regular
-/// file (or a symlink to one), neither it nor its directory is writable by group or others (as sshd
-/// refuses loose key files), it is readable, and it is a complete ELF shared object for this machine.
+/// A bundle file, opened once and checked through that very descriptor before the host lets the
+/// dynamic loader near it, and then loaded from the descriptor itself (`/proc/self/fd/N`): the file
+/// checked is the file loaded, whatever is renamed over its path meanwhile.
+///
+/// What is checked, as sshd checks a key file (its `secure_filename` rule): the path names a regular
+/// file (or a symbolic link to one), opened without waiting (a FIFO swapped in cannot hang the
+/// host); the file is owned by the user running the host or by root, is not writable by group or
+/// others, and is neither setuid nor setgid; every directory from it up to `/`, along the path as
+/// written and along the path it resolves to, is owned by the user or root and is not writable by
+/// group or others, unless sticky (as `/tmp` is: no one else may rename or remove what is in it).
+/// Then the file is a complete ELF shared object for this machine.
 struct BundleFile {
     let path: String
     let device: UInt64
     let inode: UInt64
+    /// The open descriptor (close-on-exec), until `close`; its path loads exactly this file.
+    let descriptor: Int32
 
-    static func inspect(_ path: String) -> Result<BundleFile, LoadProblem> {
+    /// The path the dynamic loader is given: the open descriptor, not the name.
+    var loadPath: String { "/proc/self/fd/\(descriptor)" }
+
+    func close() { _ = Glibc.close(descriptor) }
+
+    /// Opens and checks `path`. On success the descriptor stays open: the caller loads it, or closes it.
+    static func open(_ path: String) -> Result<BundleFile, LoadProblem> {
         func problem(_ reason: LoadProblem.Reason, _ message: String) -> Result<BundleFile, LoadProblem> {
             .failure(LoadProblem(path: path, reason: reason, message: message))
         }
         var link = stat()
         guard lstat(path, &link) == 0 else { return problem(.unreadable, "cannot read: \(errnoText())") }
-        var info = stat()
-        if link.st_mode & S_IFMT == S_IFLNK {
-            guard stat(path, &info) == 0 else {
+        let isLink = link.st_mode & S_IFMT == S_IFLNK
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            let error = errno
+            if error == ELOOP { return problem(.danglingSymlink, "refused: a loop of symbolic links") }
+            if error == ENOENT, isLink {
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
                 return problem(.danglingSymlink, "dangling symbolic link to \(target)")
             }
-        } else {
-            info = link
+            return problem(.unreadable, "cannot read: \(errnoText(error))")
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { return problem(.notRegularFile, "not a regular file") }
+        func refuse(_ reason: LoadProblem.Reason, _ message: String) -> Result<BundleFile, LoadProblem> {
+            _ = Glibc.close(descriptor)
+            return problem(reason, message)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return refuse(.unreadable, "cannot read: \(errnoText())") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return refuse(.notRegularFile, "not a regular file (\(fileType(info.st_mode)))")
+        }
+        let user = getuid()
+        if info.st_uid != user && info.st_uid != 0 {
+            return refuse(
+                .insecurePermissions,
+                "refused: owned by \(owner(info.st_uid)), not by you (\(owner(user))) or root; take it ('chown \(owner(user)) \(path)') if you trust it"
+            )
+        }
+        if info.st_mode & (S_ISUID | S_ISGID) != 0 {
+            return refuse(
+                .insecurePermissions, "refused: setuid or setgid (mode \(octal(info.st_mode))); run 'chmod ug-s \(path)'")
+        }
         if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            return problem(
+            return refuse(
                 .insecurePermissions,
                 "refused: writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(path)'")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        var directoryInfo = stat()
-        if stat(directory.isEmpty ? "." : directory, &directoryInfo) == 0,
-            directoryInfo.st_mode & (S_IWGRP | S_IWOTH) != 0
-        {
-            return problem(
-                .insecurePermissions,
-                "refused: its directory \(directory) is writable by group or others (mode \(octal(directoryInfo.st_mode))); run 'chmod go-w \(directory)'"
-            )
+        // The directories above it, as written (a link's own directory) and as it resolves.
+        var chains = [absolute((path as NSString).deletingLastPathComponent)]
+        if let resolved = resolvedPath(descriptor) {
+            let directory = (resolved as NSString).deletingLastPathComponent
+            if !chains.contains(directory) { chains.append(directory) }
         }
-        // Through a symlink, the file that loads is the target: its directory must be safe too.
-        if link.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
-            let target = String(cString: resolved)
-            free(resolved)
-            let targetDirectory = (target as NSString).deletingLastPathComponent
-            var targetInfo = stat()
-            if stat(targetDirectory, &targetInfo) == 0, targetInfo.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-                return problem(
-                    .insecurePermissions,
-                    "refused: it links to \(target), whose directory is writable by group or others (mode \(octal(targetInfo.st_mode))); run 'chmod go-w \(targetDirectory)'"
-                )
+        for start in chains {
+            if let message = unsafeDirectory(from: start, user: user) {
+                return refuse(.insecurePermissions, message)
             }
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return problem(.unreadable, "cannot read: \(errnoText())") }
-        defer { close(descriptor) }
         if let failure = checkELF(descriptor: descriptor, size: UInt64(info.st_size)) {
-            return problem(failure.0, failure.1)
+            return refuse(failure.0, failure.1)
         }
-        return .success(BundleFile(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+        return .success(BundleFile(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), descriptor: descriptor))
+    }
+
+    /// Opens, checks and closes: the host's look at a file a worker will load (the worker opens and
+    /// checks it again itself, and loads what it checked).
+    static func inspect(_ path: String) -> Result<BundleFile, LoadProblem> {
+        open(path).map { file in
+            file.close()
+            return file
+        }
+    }
+
+    /// The first directory from `directory` up to `/` that someone other than the user or root could
+    /// change, described with its fix; nil when every one is safe.
+    static func unsafeDirectory(from directory: String, user: uid_t) -> String? {
+        var current = directory.isEmpty ? "/" : directory
+        while true {
+            var info = stat()
+            if stat(current, &info) == 0 {
+                if info.st_uid != user && info.st_uid != 0 {
+                    return "refused: the directory \(current) above it is owned by \(owner(info.st_uid)), not by you (\(owner(user))) or root, who alone may put files there"
+                }
+                let sticky = info.st_mode & S_ISVTX != 0
+                if info.st_mode & (S_IWGRP | S_IWOTH) != 0 && !sticky {
+                    return "refused: the directory \(current) above it is writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(current)'"
+                }
+            }
+            if current == "/" { return nil }
+            let parent = (current as NSString).deletingLastPathComponent
+            current = parent.isEmpty ? "/" : parent
+        }
+    }
+
+    /// The absolute path of the file a descriptor is open on.
+    private static func resolvedPath(_ descriptor: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func absolute(_ directory: String) -> String {
+        if directory.hasPrefix("/") { return directory }
+        let here = FileManager.default.currentDirectoryPath
+        return directory.isEmpty ? here : here + "/" + directory
+    }
+
+    /// A uid as a name, with the number: "nobody (uid 65534)".
+    static func owner(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
+    }
+
+    private static func fileType(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
+        }
     }
 
     /// Checks the ELF header and that every segment and section the header promises is in the file: a

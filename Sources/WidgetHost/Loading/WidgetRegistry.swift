@@ -305,15 +305,20 @@ public final class WidgetRegistry: @unchecked Sendable {
         }
     }
 
+    /// Opens and checks the file, then loads that very file, from its descriptor: a file renamed over
+    /// the path meanwhile is not the one loaded. The descriptor of a file the dynamic loader took
+    /// stays open for the life of the process, as the image does.
     private static func open(_ path: String) -> Result<(BundleFile, UnsafePointer<widget_bundle_t>), LoadProblem> {
         let file: BundleFile
-        switch BundleFile.inspect(path) {
+        switch BundleFile.open(path) {
         case .failure(let problem): return .failure(problem)
-        case .success(let inspected): file = inspected
+        case .success(let opened): file = opened
         }
         _ = dlerror()
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+        guard let handle = dlopen(file.loadPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            // The loader names the descriptor; the user knows the file.
+            let reason = (dlerror().map { String(cString: $0) } ?? "unknown error").replacingOccurrences(of: file.loadPath, with: path)
+            file.close()
             return .failure(LoadProblem(path: path, reason: .dlopenFailed, message: "cannot be loaded: \(reason)"))
         }
         // Never dlclose: RTLD_NODELETE keeps the image anyway, and a Swift image must never be unloaded.

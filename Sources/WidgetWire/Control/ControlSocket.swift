@@ -154,6 +154,18 @@ public final class ControlClient {
         }
     }
 
+    /// Sends raw bytes, says it will send no more (the write half closed), and returns the answer
+    /// line, if one comes: a last request without its newline (for tests).
+    public func sendLast(_ bytes: [UInt8]) throws(ControlError) -> String? {
+        try writeAll(bytes)
+        shutdown(descriptor, Int32(SHUT_WR))
+        do {
+            return String(decoding: try readLine(), as: UTF8.self)
+        } catch {
+            return nil
+        }
+    }
+
     private func writeAll(_ bytes: [UInt8]) throws(ControlError) {
         var sent = 0
         while sent < bytes.count {
