@@ -355,3 +355,96 @@ import WidgetTimelines
         #expect(registry.widgets.map(\.kind) == ["fixture.a", "fixture.b", "fixture.c"])
     }
 }
+
+/// The loader's checks of who may have put a bundle where it is, and that the file it checks is the
+/// file it loads (issue 20).
+@Suite struct BundleOwnershipTests {
+    static let nobody: uid_t = 65534
+
+    func refusal(_ directory: URL) -> LoadProblem? {
+        WidgetRegistry.load(searchPath: [directory.path]).problems.first
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root, to give a file to another user"))
+    func aFileOwnedByAnotherUserIsRefused() throws {
+        let directory = Fixtures.directory(["good"])
+        let file = directory.appendingPathComponent("good.so").path
+        #expect(chown(file, Self.nobody, Self.nobody) == 0)
+        let problem = try #require(refusal(directory))
+        #expect(problem.reason == .insecurePermissions)
+        #expect(problem.message == "refused: owned by nobody (uid 65534), not by root; if you trust it, take it: 'chown root \(file)'")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root, to give a directory to another user"))
+    func aDirectoryAboveOwnedByAnotherUserIsRefused() throws {
+        let parent = Fixtures.temporaryDirectory("theirs")
+        let directory = parent.appendingPathComponent("widgets.d")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        chmod(directory.path, 0o755)
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: directory.appendingPathComponent("good.so").path)
+        #expect(chown(parent.path, Self.nobody, Self.nobody) == 0)
+        let problem = try #require(refusal(directory))
+        #expect(problem.message == "refused: the directory \(parent.path) above it is owned by nobody (uid 65534), not by root: its owner may put any file there")
+    }
+
+    @Test func aWorldWritableParentIsRefusedUnlessSticky() throws {
+        let parent = Fixtures.temporaryDirectory("open")
+        let directory = parent.appendingPathComponent("widgets.d")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        chmod(directory.path, 0o755)
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: directory.appendingPathComponent("good.so").path)
+        chmod(parent.path, 0o777)
+        let problem = try #require(refusal(directory))
+        #expect(problem.message == "refused: the directory \(parent.path) above it is writable by group or others (mode 0777); run 'chmod go-w \(parent.path)'")
+        // Sticky, as /tmp is: no one else may rename or remove what is in it.
+        chmod(parent.path, 0o1777)
+        let registry = WidgetRegistry.load(searchPath: [directory.path])
+        #expect(registry.problems.isEmpty, "\(registry.problems)")
+        #expect(registry.widget(kind: "fixture.good") != nil)
+    }
+
+    @Test func setuidAndSetgidFilesAreRefused() throws {
+        for mode: mode_t in [0o4755, 0o2755] {
+            let directory = Fixtures.directory(["good"])
+            chmod(directory.appendingPathComponent("good.so").path, mode)
+            let problem = try #require(refusal(directory))
+            #expect(problem.message.hasPrefix("refused: setuid or setgid (mode \(String(mode, radix: 8)))"), "\(problem.message)")
+        }
+    }
+
+    /// A FIFO where a bundle should be is refused at once: opened without waiting, it never hangs.
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let directory = Fixtures.temporaryDirectory("fifo")
+        #expect(mkfifo(directory.appendingPathComponent("pipe.so").path, 0o644) == 0)
+        let problem = try #require(refusal(directory))
+        #expect(problem.reason == .notRegularFile)
+        #expect(problem.message == "not a regular file (a FIFO)")
+    }
+
+    @Test func aLoopOfSymbolicLinksIsCalledALoop() throws {
+        let directory = Fixtures.temporaryDirectory("loop")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.so").path, withDestinationPath: "b.so")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("b.so").path, withDestinationPath: "a.so")
+        let problem = try #require(refusal(directory))
+        #expect(problem.message == "refused: a loop of symbolic links")
+    }
+
+    /// The file checked is the file loaded: renamed over after the check, the path names another
+    /// file, but the descriptor loads the one checked.
+    @Test func theFileLoadedIsTheFileChecked() throws {
+        let directory = Fixtures.directory(["good"])
+        let path = directory.appendingPathComponent("good.so").path
+        let file = try BundleFile.open(path).get()
+        defer { file.close() }
+        // A loose file with another widget takes the path.
+        let swapped = directory.appendingPathComponent("swap.tmp").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("named-by-file"), toPath: swapped)
+        chmod(swapped, 0o666)
+        #expect(rename(swapped, path) == 0)
+        var checked = stat()
+        #expect(stat(file.loadPath, &checked) == 0)
+        #expect(UInt64(checked.st_ino) == file.inode, "the descriptor still names the file checked")
+        var now = stat()
+        #expect(stat(path, &now) == 0 && UInt64(now.st_ino) != file.inode, "the path names the new one")
+    }
+}

@@ -56,8 +56,7 @@ struct BundleFile {
         if info.st_uid != user && info.st_uid != 0 {
             return refuse(
                 .insecurePermissions,
-                "refused: owned by \(owner(info.st_uid)), not by you (\(owner(user))) or root; take it ('chown \(owner(user)) \(path)') if you trust it"
-            )
+                "refused: owned by \(owner(info.st_uid)), not by \(trusted(user)); if you trust it, take it: 'chown \(name(user)) \(path)'")
         }
         if info.st_mode & (S_ISUID | S_ISGID) != 0 {
             return refuse(
@@ -102,7 +101,7 @@ struct BundleFile {
             var info = stat()
             if stat(current, &info) == 0 {
                 if info.st_uid != user && info.st_uid != 0 {
-                    return "refused: the directory \(current) above it is owned by \(owner(info.st_uid)), not by you (\(owner(user))) or root, who alone may put files there"
+                    return "refused: the directory \(current) above it is owned by \(owner(info.st_uid)), not by \(trusted(user)): its owner may put any file there"
                 }
                 let sticky = info.st_mode & S_ISVTX != 0
                 if info.st_mode & (S_IWGRP | S_IWOTH) != 0 && !sticky {
@@ -131,8 +130,19 @@ struct BundleFile {
 
     /// A uid as a name, with the number: "nobody (uid 65534)".
     static func owner(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-        return "\(String(cString: name)) (uid \(uid))"
+        let known = name(uid)
+        return known == "\(uid)" ? "uid \(uid)" : "\(known) (uid \(uid))"
+    }
+
+    /// A uid's user name, or its number.
+    static func name(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "\(uid)" }
+        return String(cString: name)
+    }
+
+    /// Who may own what the host loads: "you (ada) or root", or "root" for root.
+    static func trusted(_ user: uid_t) -> String {
+        user == 0 ? "root" : "you (\(name(user))) or root"
     }
 
     private static func fileType(_ mode: mode_t) -> String {
