@@ -23,6 +23,8 @@
  *   -DCRASH_IN_CONSTRUCTOR  segfaults in a static initializer, while dlopen runs it
  *   -DCRASH_IN_INITIALIZE   segfaults in initialize
  *   -DHANG_IN_INITIALIZE    never returns from initialize
+ *   -DWAIT_FOR_RELEASE      initialize waits until a file named as the bundle with ".release" for
+ *                          ".so" exists (the test's to create), then registers KIND (a slow load)
  *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
  *                          that hoards memory when told, and registers the hostile kinds of request()
  *   -DMETADATA             says its version, vendor, licence and homepage (ABI 1.5)
@@ -131,6 +133,21 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
 #endif
 #ifdef HANG_IN_INITIALIZE
     for (;;) pause();
+#endif
+#ifdef WAIT_FOR_RELEASE
+    {
+        Dl_info self;
+        char file[4096] = {0};
+        if (dladdr((void *)initialize, &self) && self.dli_fname) {
+            ssize_t length = readlink(self.dli_fname, file, sizeof file - 16);
+            if (length <= 0) snprintf(file, sizeof file - 16, "%s", self.dli_fname);
+            else file[length] = 0;
+        }
+        char *suffix = strrchr(file, '.');
+        if (suffix) strcpy(suffix, ".release");
+        struct timespec tick = {0, 10 * 1000 * 1000};
+        while (access(file, F_OK) != 0) nanosleep(&tick, NULL);
+    }
 #endif
     (void)error;
     (void)error_capacity;

@@ -52,6 +52,7 @@ public enum Fixtures {
         "crash-in-constructor": ["-DCRASH_IN_CONSTRUCTOR"],
         "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
         "hang-in-initialize": ["-DHANG_IN_INITIALIZE"],
+        "slow": ["-DWAIT_FOR_RELEASE", "-DKIND_FROM_FILE"],
         "hostile": ["-DHOSTILE", "-DKIND=\"fixture.hostile\""],
         "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],
     ]

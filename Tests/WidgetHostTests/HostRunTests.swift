@@ -540,3 +540,55 @@ final class StatusLog: @unchecked Sendable {
         ])
     }
 }
+
+extension HostRunTests {
+    /// A bundle slow to load holds neither the host's start nor its socket up: its instance waits
+    /// as loading, and shows once the bundle joins.
+    @Test func aBundleSlowToLoadJoinsTheRunningHostWhenItLoads() async throws {
+        let plugins = Fixtures.directory(["a-slow.so": "slow", "good.so": "good"])
+        let release = plugins.appendingPathComponent("a-slow.release").path
+        let home = HostHome()
+        FileManager.default.createFile(atPath: release, contents: nil)
+        let added = await home.cli(["--plugins", plugins.path, "add", "fixture.a-slow", "--state-dir", home.state.path])
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(unlink(release) == 0)
+
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        let slow = plugins.appendingPathComponent("a-slow.so").path
+        #expect(await blocking { host.waitForLine { $0 == "widgets: still loading, joining when loaded: \(slow)" } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.hasSuffix("a-slow-1: loading") } }, "\(host.output)")
+        // The socket answers meanwhile.
+        let configurations = await home.cli(["configurations"])
+        #expect(configurations.status == 0)
+        #expect(configurations.standardOutput.contains("a-slow-1"))
+        #expect(!host.output.contains("a-slow-1: bundle missing"), "\(host.output)")
+
+        FileManager.default.createFile(atPath: release, contents: nil)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: loaded \(slow), which was still loading when the host started: fixture.a-slow" } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.contains("a-slow-1: fixture.a-slow | timeline") } }, "\(host.output)")
+        #expect(await blocking { host.terminate() } == 0)
+    }
+
+    /// A bundle directory moved away and back is said gone once, and watched again when back: a
+    /// bundle put there then is taken up.
+    @Test func aDirectoryMovedAwayAndBackIsWatchedAgain() async throws {
+        let parent = Fixtures.temporaryDirectory("parent")
+        let plugins = parent.appendingPathComponent("widgets.d")
+        let aside = parent.appendingPathComponent("aside")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: false)
+        let home = HostHome()
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 0 instance(s)") } }, "\(host.output)")
+        #expect(rename(plugins.path, aside.path) == 0)
+        #expect(await blocking { host.waitForLine { $0.contains("\(plugins.path) was removed or moved; its bundles keep running, and it is watched again once it is back") } }, "\(host.output)")
+        #expect(rename(aside.path, plugins.path) == 0)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: \(plugins.path) is back; watching it again" } }, "\(host.output)")
+        let good = plugins.appendingPathComponent("good.so").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: good)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: loaded \(good): fixture.good" } }, "\(host.output)")
+        #expect(host.output.components(separatedBy: "was removed or moved").count == 2, "said once: \(host.output)")
+        #expect(await blocking { host.terminate() } == 0)
+    }
+}

@@ -27,6 +27,8 @@ extension WidgetRegistry {
     /// provider queue. A URL no bundle claims is an error naming the schemes that are claimed.
     public func open(url: String) async throws -> TapOutcome {
         guard let scheme = URL(string: url)?.scheme?.lowercased() else { throw TapError("\"\(url)\" is not a URL (it has no scheme)") }
+        // The bundle that claims the scheme may still be loading.
+        if !bundles.contains(where: { $0.urlSchemes.contains(scheme) }) { await loads() }
         let claims = bundles.filter { $0.urlSchemes.contains(scheme) }
         guard let bundle = claims.first else {
             let claimed = bundles.flatMap { bundle in bundle.urlSchemes.map { "\($0) (\(bundle.fileName))" } }
@@ -44,6 +46,7 @@ extension WidgetRegistry {
     /// Delivers a tap on an instance showing `entry`: a URL to the instance's own bundle, an intent
     /// to be performed on its provider queue with the instance's configuration.
     public func tap(_ instance: WidgetInstance, entry: WireEntry, target: TapTarget) async throws -> TapOutcome {
+        if widget(kind: instance.kind) == nil { await loads(kind: instance.kind) }
         guard let widget = widget(kind: instance.kind) else {
             throw TapError("instance \(instance.id) is a \"\(instance.kind)\", and no loaded bundle provides it")
         }

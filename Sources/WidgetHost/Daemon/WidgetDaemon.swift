@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WidgetABI
 import WidgetSupport
 import WidgetTimelines
@@ -74,20 +75,44 @@ public final class WidgetDaemon: @unchecked Sendable {
         for line in watcher.unwatchable { log("warning: \(line)") }
         // What changed between loading and watching is taken up now (on this thread, before the
         // watcher's first event is handled, it is the only one loading).
-        refusedAtLoad = Set(registry.problems.map(\.path))
+        refusedAtLoad.withLock { $0.formUnion(registry.problems.map(\.path)) }
         apply(watcher.watched.map(BundleWatcher.Change.rescan), log: log)
     }
 
-    /// Files the loader refused when the host started: a rescan does not retry them (their next
-    /// write does).
-    private var refusedAtLoad: Set<String> = []
+    /// Files the loader refused when the host started (or later, for those still loading then): a
+    /// rescan does not retry them (their next write does).
+    private let refusedAtLoad = Mutex<Set<String>>([])
+
+    /// Bundles still loading when the host started join as they load: each is reported through
+    /// `log`, and once none is loading, instances whose kind no bundle registered show
+    /// `bundleMissing`. Their requests meanwhile wait for their bundle (`WidgetRegistry.request`).
+    public func hearLateLoads(log: @escaping @Sendable (String) -> Void) {
+        registry.observeLateLoads { [weak self] load in
+            guard let self else { return }
+            for problem in load.problems { log("error: \(problem)") }
+            if load.kinds.isEmpty {
+                refusedAtLoad.withLock { _ = $0.insert(load.path) }
+            } else {
+                log("loaded \(load.path), which was still loading when the host started: \(load.kinds.joined(separator: ", "))")
+            }
+            guard registry.loadsUnderway.isEmpty else { return }
+            let missing = Set(engine.instances.map(\.kind).filter { registry.widget(kind: $0) == nil })
+            if !missing.isEmpty { engine.bundleMissing(kinds: missing) }
+        }
+    }
 
     /// Applies bundle file changes, in order, on the watcher's thread (the only one that loads).
     public func apply(_ changes: [BundleWatcher.Change], log: @Sendable (String) -> Void) {
         for change in changes {
             switch change {
-            case .directoryGone(let directory):
-                log("warning: \(directory) was removed or moved; it is no longer watched (restart the host once it is back)")
+            case .directoryGone(let directory, let watchedForReturn):
+                log(
+                    "warning: \(directory) was removed or moved; its bundles keep running, "
+                        + (watchedForReturn
+                            ? "and it is watched again once it is back"
+                            : "but its parent cannot be watched, so bundles put there are taken up only when the host restarts"))
+            case .directoryBack(let directory):
+                log("\(directory) is back; watching it again")
             case .rescan(let directory):
                 apply(rescan(directory), log: log)
             case .removed(let path):
@@ -96,7 +121,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                 log("\(path) was removed; its widgets are gone until it is back: \(kinds.joined(separator: ", "))")
                 engine.bundleMissing(kinds: Set(kinds))
             case .written(let path):
-                refusedAtLoad.remove(path)
+                refusedAtLoad.withLock { _ = $0.remove(path) }
                 // While it is replaced its instances wait as missing: a request in that moment would
                 // find no bundle, and an answer under way is the old bundle's.
                 // Kinds the new file no longer has stay missing.
@@ -122,7 +147,9 @@ public final class WidgetDaemon: @unchecked Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let present = Set(names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.map { prefix + $0 })
         let loaded = Set(registry.bundles.map(\.path).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") })
-        let added = present.subtracting(loaded).subtracting(refusedAtLoad).sorted().map(BundleWatcher.Change.written)
+        // A file still loading is taken up when it loads (`hearLateLoads`).
+        let refused = refusedAtLoad.withLock { $0 }.union(registry.loadsUnderway)
+        let added = present.subtracting(loaded).subtracting(refused).sorted().map(BundleWatcher.Change.written)
         let removed = loaded.subtracting(present).sorted().map(BundleWatcher.Change.removed)
         return removed + added
     }
@@ -145,7 +172,8 @@ public final class WidgetDaemon: @unchecked Sendable {
             let hosted = Self.engineInstance(instance)
             switch known[instance.id] {
             case nil:
-                let missing = registry.widget(kind: instance.kind) == nil
+                // A kind whose bundle may still be loading is not missing yet: its request waits.
+                let missing = registry.widget(kind: instance.kind) == nil && registry.loadsUnderway.isEmpty
                 engine.add(hosted, bundleMissing: missing)
                 // The watcher may have loaded its bundle between the check and the add.
                 if missing, registry.widget(kind: instance.kind) != nil { engine.bundleAvailable(kinds: [instance.kind]) }

@@ -8,11 +8,13 @@ extension WidgetRegistry {
     /// validated answer. The provider has the registry's `deadlines` on its clock to answer. Entries'
     /// views are built for `environment`, by default the family's standard one
     /// (`RenderingEnvironment.standard(for:)`) in light. `parameter` is the request's one argument:
-    /// the parameter's name, the URL or the intent.
+    /// the parameter's name, the URL or the intent. A kind not registered waits while bundles are
+    /// still loading (each within its load deadline).
     public func request(
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
         configuration: String = "{}", parameter: String? = nil, environment: RenderingEnvironment? = nil
     ) async throws(RequestError) -> ProviderResult {
+        if widget(kind: kind) == nil { await loads(kind: kind) }
         let call = try self.call(
             requestKind, kind: kind, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
             environment: environment)

@@ -16,8 +16,12 @@ public final class BundleWatcher: @unchecked Sendable {
         case removed(String)
         /// Events were lost (the kernel's queue overflowed): the directory must be looked at again.
         case rescan(String)
-        /// The watched directory itself was removed or moved: it is no longer watched.
-        case directoryGone(String)
+        /// The watched directory itself was removed or moved away. Its parent is watched for its
+        /// return (`directoryBack`) when it can be; `watchedForReturn` says whether it is.
+        case directoryGone(String, watchedForReturn: Bool)
+        /// A directory that had gone is at its path again, and watched: what is in it must be
+        /// looked at (a `rescan` follows).
+        case directoryBack(String)
     }
 
     private let descriptor: Int32
@@ -25,7 +29,11 @@ public final class BundleWatcher: @unchecked Sendable {
     /// Guards `finished`: once the thread has closed its descriptors, `stop()` writes nowhere.
     private let lock = NSLock()
     private var finished = false
+    /// Only the watcher's thread touches these once it runs.
     private var directories: [Int32: String] = [:]
+    /// Parents watched for a gone directory's return: by watch, the names looked for.
+    private var parents: [Int32: [String: String]] = [:]
+    private static let directoryMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
     private let handler: @Sendable ([Change]) -> Void
 
     /// Starts watching `directories` (those that exist; a missing one is returned as such).
@@ -34,9 +42,8 @@ public final class BundleWatcher: @unchecked Sendable {
         self.handler = handler
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { throw ControlWatchError("cannot watch bundle directories: inotify_init1: \(String(cString: strerror(errno)))") }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         for path in paths {
-            let watch = inotify_add_watch(descriptor, path, mask)
+            let watch = inotify_add_watch(descriptor, path, Self.directoryMask | UInt32(IN_ONLYDIR))
             if watch >= 0 {
                 directories[watch] = path
             } else {
@@ -48,6 +55,7 @@ public final class BundleWatcher: @unchecked Sendable {
             close(descriptor)
             throw ControlWatchError("cannot watch bundle directories: pipe: \(String(cString: strerror(errno)))")
         }
+        _ = watched
         let thread = Thread { [self] in run() }
         thread.name = "widgets.watch"
         thread.start()
@@ -57,8 +65,8 @@ public final class BundleWatcher: @unchecked Sendable {
     /// watch limit reached), naming it and the reason.
     public private(set) var unwatchable: [String] = []
 
-    /// The directories being watched.
-    public var watched: [String] { directories.values.sorted() }
+    /// The directories being watched, as the watcher started.
+    public private(set) lazy var watched: [String] = directories.values.sorted()
 
     public func stop() {
         lock.withLock {
@@ -94,6 +102,30 @@ public final class BundleWatcher: @unchecked Sendable {
         }
     }
 
+    /// Watches a gone directory's parent for its return (`watching` false when it cannot be), and
+    /// watches the directory again if it is already back.
+    private func awaitReturn(of directory: String) -> (watching: Bool, back: Bool) {
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let parent = (trimmed as NSString).deletingLastPathComponent
+        let name = (trimmed as NSString).lastPathComponent
+        guard !parent.isEmpty, !name.isEmpty else { return (false, false) }
+        // IN_MASK_ADD: the parent may be a watched directory too, whose events must go on.
+        let watch = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
+        guard watch >= 0 else { return (false, false) }
+        parents[watch, default: [:]][name] = directory
+        // It may have come back before the watch was set.
+        var info = stat()
+        if stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            let again = inotify_add_watch(descriptor, directory, Self.directoryMask | UInt32(IN_ONLYDIR))
+            if again >= 0 {
+                parents[watch]?[name] = nil
+                directories[again] = directory
+                return (true, true)
+            }
+        }
+        return (true, false)
+    }
+
     private func parse(_ buffer: [UInt8], count: Int) -> [Change] {
         var changes: [Change] = []
         var offset = 0
@@ -111,7 +143,22 @@ public final class BundleWatcher: @unchecked Sendable {
                     continue
                 }
                 if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0, let directory = directories[watch] {
-                    changes.append(.directoryGone(directory))
+                    // Reported once: the watch is dropped (a moved directory would still be watched
+                    // at its new place, under its old name) and the parent waits for its return.
+                    directories[watch] = nil
+                    inotify_rm_watch(descriptor, watch)
+                    let (watching, back) = awaitReturn(of: directory)
+                    changes.append(.directoryGone(directory, watchedForReturn: watching))
+                    if back { changes += [.directoryBack(directory), .rescan(directory)] }
+                    continue
+                }
+                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, mask & UInt32(IN_ISDIR) != 0, let directory = parents[watch]?[name] {
+                    let again = inotify_add_watch(descriptor, directory, Self.directoryMask | UInt32(IN_ONLYDIR))
+                    if again >= 0 {
+                        parents[watch]?[name] = nil
+                        directories[again] = directory
+                        changes += [.directoryBack(directory), .rescan(directory)]
+                    }
                     continue
                 }
                 // Hidden files are where an installer writes before renaming into place.

@@ -1,31 +1,56 @@
 import CWidgetABI
 import Foundation
 import Glibc
+import Synchronization
 import WidgetABI
 import WidgetSupport
 import WidgetWire
 
 /// The bundles the host loaded, the widgets they registered (kind to descriptor), and every refusal.
 ///
-/// Loading is deterministic: directories in search-path order, files in byte order of their names.
-/// When two registrations claim one kind, the first one loaded keeps it and the later one is refused.
+/// A directory's bundles load in parallel (in process isolation each in its worker; in queue
+/// isolation one after another on a loading thread), each within its load deadline. The caller waits
+/// as long as its patience allows: what has loaded by then is taken in file order (names in byte
+/// order, directories in search-path order), so when two registrations claim one kind the bundle
+/// found first keeps it and the later one is refused. A bundle still loading then joins when it
+/// loads, or is refused at its deadline; `observeLateLoads` hears of each, and a request for a kind
+/// not yet registered waits while bundles are loading.
 ///
-/// Loading and unloading happen on one thread at a time (a command's, or the running host's watcher
-/// queue); the bundles and widgets may be read from any thread meanwhile.
+/// Every part of the registry is guarded by one lock: it is read and changed from any thread.
 public final class WidgetRegistry: @unchecked Sendable {
-    /// Guards `loaded`, `accepted` and `widgetIndex`, which requests read while the host loads.
     private let stateLock = NSLock()
-    private var loaded: [LoadedBundle] = []
     // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
+    @exclusivity(unchecked) private var loaded: [LoadedBundle] = []
     @exclusivity(unchecked) private var accepted: [RegisteredWidget] = []
+    @exclusivity(unchecked) private var widgetIndex: [String: Int] = [:]
+    private var refusals: [LoadProblem] = []
+    private var absentDirectories: [String] = []
+    /// Files loaded, by device and inode: a second name for one is the same bundle.
+    private var loadedFiles: [String: String] = [:]
+    /// Paths of bundles unloaded in queue isolation: their images stay in this process.
+    private var unloadedInProcess: Set<String> = []
+    /// Files whose workers are loading them (process isolation): a second name for one of them, met
+    /// before its worker has finished, is the same file too.
+    private var startingFiles: [String: String] = [:]
+    /// Paths loading now.
+    private var underway: Set<String> = []
+    /// Who waits for a kind (or, with nil, for every load) while bundles load.
+    private var waiters: [(kind: String?, resume: @Sendable () -> Void)] = []
+    /// Late loads not yet heard, and who hears them.
+    private var unheard: [LateLoad] = []
+    private var lateObserver: (@Sendable (LateLoad) -> Void)?
+    /// Where late loads are taken and heard, one at a time.
+    private let lateQueue = DispatchQueue(label: "widgets.registry.late")
 
     public var bundles: [LoadedBundle] { stateLock.withLock { loaded } }
     /// Accepted widgets, in load order.
     public var widgets: [RegisteredWidget] { stateLock.withLock { accepted } }
     /// Everything refused, one line each, in load order.
-    public internal(set) var problems: [LoadProblem] = []
+    public var problems: [LoadProblem] { stateLock.withLock { refusals } }
     /// Search-path directories that do not exist.
-    public private(set) var missingDirectories: [String] = []
+    public var missingDirectories: [String] { stateLock.withLock { absentDirectories } }
+    /// Files still loading, in byte order.
+    public var loadsUnderway: [String] { stateLock.withLock { underway }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
 
     /// How long providers have to answer; a host setting.
     public var deadlines: RequestDeadlines
@@ -36,14 +61,10 @@ public final class WidgetRegistry: @unchecked Sendable {
     public var memoryLimit: Int64 = MemoryGuard.defaultLimit
     /// Where bundles' code runs: in this process (queue) or in worker processes (process).
     public let isolation: Isolation
-
-    @exclusivity(unchecked) private var widgetIndex: [String: Int] = [:]
-    private var loadedFiles: [String: String] = [:]
-    /// Paths of bundles unloaded in queue isolation: their images stay in this process.
-    private var unloadedInProcess: Set<String> = []
-    /// Files whose workers are loading them (process isolation): a second name for one of them, met
-    /// before its worker has finished, is the same file too.
-    private var startingFiles: [String: String] = [:]
+    /// How long a bundle may take to load and register its widgets in queue isolation; past it, the
+    /// bundle is refused (its thread, which cannot be stopped, is left to itself). Process isolation
+    /// has its own, `ProcessIsolation.loadDeadline`, and ends the worker.
+    public var loadDeadline: TimeInterval = 10
 
     public init(
         clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default, memoryLimit: Int64 = MemoryGuard.defaultLimit,
@@ -55,8 +76,8 @@ public final class WidgetRegistry: @unchecked Sendable {
         self.isolation = isolation
     }
 
-    /// Loads every bundle in the directories, in order. In process isolation this blocks while the
-    /// workers start: call it off Swift's cooperative pool.
+    /// Loads every bundle in the directories, in order, waiting for each. In process isolation this
+    /// blocks while the workers start: call it off Swift's cooperative pool.
     public static func load(
         searchPath: [String], clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default,
         memoryLimit: Int64 = MemoryGuard.defaultLimit, isolation: Isolation = .queue
@@ -66,10 +87,16 @@ public final class WidgetRegistry: @unchecked Sendable {
         return registry
     }
 
-    /// Ends every worker process (process isolation); their bundles' requests fail afterwards.
+    /// Ends every worker process (process isolation), those still loading too; their bundles'
+    /// requests fail afterwards.
     public func shutDownWorkers() {
+        let starting: [WorkerSupervisor] = stateLock.withLock { Array(startingSupervisors.values) }
+        for supervisor in starting { supervisor.shutDown() }
         for bundle in bundles { bundle.backend.shutDown() }
     }
+
+    /// Workers still loading, by path.
+    private var startingSupervisors: [String: WorkerSupervisor] = [:]
 
     public func widget(kind: String) -> RegisteredWidget? {
         stateLock.withLock { widgetIndex[kind].map { accepted[$0] } }
@@ -85,6 +112,94 @@ public final class WidgetRegistry: @unchecked Sendable {
         stateLock.withLock { loaded.first { $0.path == path } }
     }
 
+    // MARK: Loads under way
+
+    /// A bundle that loaded, or was refused, after the call that began loading it returned.
+    public struct LateLoad: Sendable {
+        public let path: String
+        /// The kinds it registered; empty when it was refused.
+        public let kinds: [String]
+        /// Why it, or some of its widgets, were refused.
+        public let problems: [LoadProblem]
+    }
+
+    /// `observer` hears each late load, on one queue, in order; those before this call first.
+    public func observeLateLoads(_ observer: @escaping @Sendable (LateLoad) -> Void) {
+        lateQueue.async { [self] in
+            let earlier: [LateLoad] = stateLock.withLock {
+                lateObserver = observer
+                defer { unheard = [] }
+                return unheard
+            }
+            for load in earlier { observer(load) }
+        }
+    }
+
+    /// Waits (blocking) until a widget of `kind` is registered or no bundle is loading; with nil,
+    /// until no bundle is loading.
+    public func waitForLoads(kind: String? = nil) {
+        let done = DispatchSemaphore(value: 0)
+        whenLoaded(kind: kind) { done.signal() }
+        done.wait()
+    }
+
+    /// Waits until a widget of `kind` is registered or no bundle is loading; with nil, until no
+    /// bundle is loading.
+    public func loads(kind: String? = nil) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            whenLoaded(kind: kind) { continuation.resume() }
+        }
+    }
+
+    private func whenLoaded(kind: String?, _ resume: @escaping @Sendable () -> Void) {
+        let now: Bool = stateLock.withLock {
+            if underway.isEmpty || kind.map({ widgetIndex[$0] != nil }) == true { return true }
+            waiters.append((kind, resume))
+            return false
+        }
+        if now { resume() }
+    }
+
+    /// After a load ended: those waiting for what is now there go on.
+    private func resumeWaiters() {
+        let ready: [@Sendable () -> Void] = stateLock.withLock {
+            var ready: [@Sendable () -> Void] = []
+            waiters.removeAll { waiter in
+                guard underway.isEmpty || waiter.kind.map({ widgetIndex[$0] != nil }) == true else { return false }
+                ready.append(waiter.resume)
+                return true
+            }
+            return ready
+        }
+        for resume in ready { resume() }
+    }
+
+    /// A file's load has ended, with these problems: recorded, and heard when it ended late.
+    private func settle(_ path: String, bundle: LoadedBundle?, problems: [LoadProblem], late: Bool) {
+        let heard: (@Sendable (LateLoad) -> Void, LateLoad)? = stateLock.withLock {
+            underway.remove(path)
+            startingSupervisors[path] = nil
+            refusals += problems
+            guard late else { return nil }
+            let kinds = bundle.map { bundle in accepted.filter { $0.bundle === bundle }.map(\.kind) } ?? []
+            let load = LateLoad(path: path, kinds: kinds, problems: problems)
+            guard let lateObserver else {
+                unheard.append(load)
+                return nil
+            }
+            return (lateObserver, load)
+        }
+        // Late loads are settled on the late queue, where the observer is called.
+        if let (observer, load) = heard { observer(load) }
+        resumeWaiters()
+    }
+
+    private func note(_ problem: LoadProblem) {
+        stateLock.withLock { refusals.append(problem) }
+    }
+
+    // MARK: Unloading
+
     /// Takes a bundle out: its widgets' kinds become unknown, its worker ends (process isolation), and
     /// a file at its path may be loaded again, as a new bundle. Returns the kinds withdrawn.
     ///
@@ -97,34 +212,43 @@ public final class WidgetRegistry: @unchecked Sendable {
             let bundle = loaded.remove(at: index)
             let kinds = accepted.filter { $0.bundle === bundle }.map(\.kind)
             accepted.removeAll { $0.bundle === bundle }
-            widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
+            reindex()
+            if bundle.backend is InProcessBackend {
+                unloadedInProcess.insert(path)
+            } else {
+                loadedFiles = loadedFiles.filter { $0.value != path }
+            }
             return (bundle, kinds)
         }
-        guard let bundle else { return [] }
-        bundle.backend.shutDown()
-        if bundle.backend is InProcessBackend {
-            unloadedInProcess.insert(path)
-        } else {
-            loadedFiles = loadedFiles.filter { $0.value != path }
-        }
+        bundle?.backend.shutDown()
         return kinds
     }
 
-    /// Takes a widget a bundle registered, unless its kind is taken: the first registration keeps it.
-    func accept(_ widget: RegisteredWidget) -> Bool {
-        if let existing = self.widget(kind: widget.kind) {
-            let message =
-                existing.bundle === widget.bundle
-                ? "widget kind \"\(widget.kind)\" is registered twice in this bundle; the first registration is kept"
-                : "widget kind \"\(widget.kind)\" is already registered by \(existing.bundle.path); the bundle found first on the search path keeps it"
-            problems.append(LoadProblem(path: widget.bundle.path, reason: .duplicateKind, message: message))
-            return false
-        }
+    /// Under the lock: the kind index after `accepted` changed.
+    private func reindex() {
+        widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
+    }
+
+    /// Takes a bundle and the widgets it registered, each unless its kind is taken (the first
+    /// registration keeps it). Returns those refused, and why.
+    private func accept(_ bundle: LoadedBundle, _ widgets: [RegisteredWidget]) -> [(kind: String, problem: LoadProblem)] {
         stateLock.withLock {
-            widgetIndex[widget.kind] = accepted.count
-            accepted.append(widget)
+            var problems: [(kind: String, problem: LoadProblem)] = []
+            for widget in widgets {
+                if let existing = widgetIndex[widget.kind].map({ accepted[$0] }) {
+                    let message =
+                        existing.bundle === widget.bundle
+                        ? "widget kind \"\(widget.kind)\" is registered twice in this bundle; the first registration is kept"
+                        : "widget kind \"\(widget.kind)\" is already registered by \(existing.bundle.path); the bundle found first on the search path keeps it"
+                    problems.append((widget.kind, LoadProblem(path: widget.bundle.path, reason: .duplicateKind, message: message)))
+                    continue
+                }
+                widgetIndex[widget.kind] = accepted.count
+                accepted.append(widget)
+            }
+            loaded.append(bundle)
+            return problems
         }
-        return true
     }
 
     /// A bundle may lower the host's limit for its providers, never raise it.
@@ -132,31 +256,51 @@ public final class WidgetRegistry: @unchecked Sendable {
         min(memoryLimit, bundle.requestedMemoryLimit ?? memoryLimit)
     }
 
-    /// Loads the `.so` files of one directory. A missing directory is noted, not an error.
-    public func loadDirectory(_ directory: String) {
+    // MARK: Loading
+
+    /// Loads the `.so` files of one directory, in parallel. A missing directory is noted, not an
+    /// error. Returns once every file has loaded or been refused, or, given `patience`, once that
+    /// much time has passed on the clock: the files still loading then join later (see the type).
+    public func loadDirectory(_ directory: String, patience: TimeInterval? = nil) {
+        guard let paths = bundlePaths(directory) else { return }
+        load(paths, patience: patience)
+    }
+
+    /// Checks, opens and initializes one bundle file (in process isolation: has a worker process do
+    /// it), waiting for it. Returns the bundle, or nil when it was refused (the reason is in
+    /// `problems`).
+    @discardableResult
+    public func load(file path: String) -> LoadedBundle? {
+        load([path], patience: nil)
+        return bundle(path: path)
+    }
+
+    /// The bundle files of a directory, in byte order of their names; nil (and the reason noted)
+    /// when it cannot be listed.
+    private func bundlePaths(_ directory: String) -> [String]? {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             if errno == ENOENT {
-                missingDirectories.append(directory)
+                stateLock.withLock { absentDirectories.append(directory) }
             } else {
-                problems.append(LoadProblem(path: directory, reason: .unreadable, message: "cannot read: \(errnoText())"))
+                note(LoadProblem(path: directory, reason: .unreadable, message: "cannot read: \(errnoText())"))
             }
-            return
+            return nil
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            problems.append(LoadProblem(path: directory, reason: .notRegularFile, message: "on the search path but not a directory"))
-            return
+            note(LoadProblem(path: directory, reason: .notRegularFile, message: "on the search path but not a directory"))
+            return nil
         }
         if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            problems.append(
+            note(
                 LoadProblem(
                     path: directory, reason: .insecurePermissions,
                     message: "refused: directory writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(directory)'"))
-            return
+            return nil
         }
         guard let stream = opendir(directory) else {
-            problems.append(LoadProblem(path: directory, reason: .unreadable, message: "cannot list: \(errnoText())"))
-            return
+            note(LoadProblem(path: directory, reason: .unreadable, message: "cannot list: \(errnoText())"))
+            return nil
         }
         var names: [String] = []
         while let entry = readdir(stream) {
@@ -164,99 +308,184 @@ public final class WidgetRegistry: @unchecked Sendable {
             names.append(name)
         }
         closedir(stream)
-        let paths = names.filter { $0.hasSuffix(".so") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return names.filter { $0.hasSuffix(".so") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
-        guard case .process(let settings) = isolation else {
-            for path in paths { load(file: path) }
-            return
-        }
-        // Start every worker first, then take what each loaded in order: their start-ups overlap.
-        let starting = paths.map { path in (path, beginWorker(path, settings: settings)) }
-        for (path, started) in starting { finishWorker(path, started) }
     }
 
-    /// Checks, opens and initializes one bundle file (in process isolation: has a worker process do
-    /// it). Returns the bundle, or nil when it was refused (the reason is in `problems`).
-    @discardableResult
-    public func load(file path: String) -> LoadedBundle? {
-        if case .process(let settings) = isolation {
-            return finishWorker(path, beginWorker(path, settings: settings))
+    /// Loads the files together and waits as `loadDirectory` says.
+    private func load(_ paths: [String], patience: TimeInterval?) {
+        guard !paths.isEmpty else { return }
+        stateLock.withLock { underway.formUnion(paths) }
+        let batch = LoadBatch(count: paths.count, lateQueue: lateQueue)
+        switch isolation {
+        case .process(let settings):
+            for (index, path) in paths.enumerated() { beginWorker(path, index, batch, settings: settings) }
+        case .queue:
+            loadInProcess(paths.enumerated().map { ($0, $1) }, batch)
         }
-        if unloadedInProcess.contains(path) {
-            problems.append(
-                LoadProblem(
-                    path: path, reason: .alreadyLoaded,
-                    message: "replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file"))
-            return nil
-        }
-        switch Self.open(path) {
-        case .failure(let problem):
-            problems.append(problem)
-            return nil
-        case .success(let (file, entry)):
-            let identity = "\(file.device):\(file.inode)"
-            if let first = loadedFiles[identity] {
-                problems.append(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
-                return nil
+        var patienceTimer: ScheduledAction?
+        if let patience {
+            if patience <= 0 {
+                batch.endPatience()
+            } else {
+                patienceTimer = clock.schedule(at: clock.now().addingTimeInterval(patience)) { batch.endPatience() }
             }
-            let bundle = adopt(entry, path: path)
-            if bundle != nil { loadedFiles[identity] = path }
-            return bundle
         }
+        batch.wait()
+        patienceTimer?.cancel()
     }
 
-    /// The host's checks of the file, then a worker started to load it.
-    private func beginWorker(
-        _ path: String, settings: ProcessIsolation
-    ) -> Result<(WorkerSupervisor, WorkerProcess, identity: String), LoadProblem> {
+    // MARK: Process isolation
+
+    /// The host's checks of the file, then a worker started to load it, whose outcome arrives in
+    /// the batch.
+    private func beginWorker(_ path: String, _ index: Int, _ batch: LoadBatch, settings: ProcessIsolation) {
+        func refuse(_ problem: LoadProblem) {
+            batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
+        }
         let file: BundleFile
         switch BundleFile.inspect(path) {
-        case .failure(let problem): return .failure(problem)
+        case .failure(let problem): return refuse(problem)
         case .success(let inspected): file = inspected
         }
         let identity = "\(file.device):\(file.inode)"
-        if let first = loadedFiles[identity] ?? startingFiles[identity] {
-            return .failure(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
-        }
-        startingFiles[identity] = path
         let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit)
-        let started = supervisor.beginStart()
-        if case .failure = started { startingFiles[identity] = nil }
-        return started.map { (supervisor, $0, identity) }
-    }
-
-    /// Waits for a worker to load its bundle, and takes the widgets it registered.
-    @discardableResult
-    private func finishWorker(
-        _ path: String, _ started: Result<(WorkerSupervisor, WorkerProcess, identity: String), LoadProblem>
-    ) -> LoadedBundle? {
-        let supervisor: WorkerSupervisor
-        let hello: WorkerHello
-        let identity: String
-        switch started {
-        case .failure(let problem):
-            problems.append(problem)
+        let first: String? = stateLock.withLock {
+            if let first = loadedFiles[identity] ?? startingFiles[identity] { return first }
+            startingFiles[identity] = path
+            startingSupervisors[path] = supervisor
             return nil
-        case .success(let (startedSupervisor, process, startedIdentity)):
-            supervisor = startedSupervisor
-            identity = startedIdentity
-            startingFiles[identity] = nil
-            switch supervisor.finishStart(process) {
-            case .failure(let failure):
-                problems.append(LoadProblem(path: path, reason: failure.reason, message: failure.description))
-                return nil
-            case .success(let loaded): hello = loaded
+        }
+        if let first {
+            return refuse(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
+        }
+        switch supervisor.beginStart() {
+        case .failure(let problem):
+            stateLock.withLock { startingFiles[identity] = nil }
+            refuse(problem)
+        case .success(let process):
+            supervisor.finishStart(process) { [self] outcome in
+                batch.arrive(index) { [self] late in finishWorker(path, supervisor, identity: identity, outcome, late: late) }
             }
         }
-        problems += hello.problems
-        guard let described = hello.bundle else { return nil }
-        let bundle = LoadedBundle(path: path, description: described, backend: supervisor)
-        for widget in hello.widgets {
-            _ = accept(RegisteredWidget(widget.declaration, bundle: bundle))
+    }
+
+    /// Takes the widgets a worker registered, or records why it did not load.
+    private func finishWorker(
+        _ path: String, _ supervisor: WorkerSupervisor, identity: String, _ outcome: Result<WorkerHello, WorkerSupervisor.StartFailure>,
+        late: Bool
+    ) {
+        stateLock.withLock { startingFiles[identity] = nil }
+        let hello: WorkerHello
+        switch outcome {
+        case .failure(let failure):
+            return settle(path, bundle: nil, problems: [LoadProblem(path: path, reason: failure.reason, message: failure.description)], late: late)
+        case .success(let loaded): hello = loaded
         }
-        stateLock.withLock { loaded.append(bundle) }
-        loadedFiles[identity] = path
-        return bundle
+        guard let described = hello.bundle else { return settle(path, bundle: nil, problems: hello.problems, late: late) }
+        let bundle = LoadedBundle(path: path, description: described, backend: supervisor)
+        let refused = accept(bundle, hello.widgets.map { RegisteredWidget($0.declaration, bundle: bundle) })
+        stateLock.withLock { loadedFiles[identity] = path }
+        settle(path, bundle: bundle, problems: hello.problems + refused.map(\.problem), late: late)
+    }
+
+    // MARK: Queue isolation
+
+    /// Loads each file on a thread of its own, within `loadDeadline`; the dynamic loader's part one
+    /// at a time (it is one at a time anyway), so a file that hangs there is told from those waiting
+    /// behind it. A file that passes its deadline is refused, and its thread left to itself.
+    private func loadInProcess(_ files: [(Int, String)], _ batch: LoadBatch) {
+        let deadline = loadDeadline
+        for (index, path) in files {
+            let load = InProcessLoad()
+            let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) { [self] in
+                guard let stage = load.abandon() else { return }
+                let message: String
+                if stage == .waitingForLoader, let holder = dynamicLoaderHolder.withLock({ $0 }) {
+                    message = "not loaded: \(holder) hangs in its static initializers, holding the dynamic loader; restart the host without it"
+                } else {
+                    let hung = stage == .initializing ? "in initialize" : "in its static initializers"
+                    message =
+                        "did not finish loading within \(timeSpan(deadline)) (hung \(hung)); refused, and its thread, which cannot be stopped in queue isolation, is left to itself (process isolation ends it)"
+                }
+                let problem = LoadProblem(path: path, reason: .timedOut, message: message)
+                batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
+            }
+            let thread = Thread { [self] in
+                let prepared = prepareInProcess(path, load)
+                timer.cancel()
+                guard load.finish() else { return }
+                batch.arrive(index) { [self] late in
+                    let (bundle, problems) = prepared.take(self)
+                    settle(path, bundle: bundle, problems: problems, late: late)
+                }
+            }
+            thread.name = "widgets.loading"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    /// Held for a bundle's `dlopen`, with the file it opens.
+    private let dynamicLoader = NSLock()
+    private let dynamicLoaderHolder = Mutex<String?>(nil)
+
+    /// A file opened and initialized in this process, its widgets not yet taken.
+    private enum Prepared {
+        case refused([LoadProblem])
+        case initialized(LoadedBundle, InProcessBackend, widgets: [RegisteredWidget], problems: [LoadProblem], identity: String?)
+
+        /// Takes the bundle and its widgets into the registry, unless a second name for the same
+        /// file was taken meanwhile.
+        func take(_ registry: WidgetRegistry) -> (LoadedBundle?, [LoadProblem]) {
+            switch self {
+            case .refused(let problems): return (nil, problems)
+            case .initialized(let bundle, let backend, let widgets, let problems, let identity):
+                if let identity {
+                    let first: String? = registry.stateLock.withLock {
+                        if let first = registry.loadedFiles[identity] { return first }
+                        registry.loadedFiles[identity] = bundle.path
+                        return nil
+                    }
+                    if let first {
+                        return (nil, [LoadProblem(path: bundle.path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
+                    }
+                }
+                let memoryLimit = registry.providerMemoryLimit(bundle)
+                for widget in widgets { backend.openProvider(kind: widget.kind, memoryLimit: memoryLimit) }
+                let refused = registry.accept(bundle, widgets)
+                backend.closeProviders(kinds: refused.map(\.kind))
+                return (bundle, problems + refused.map(\.problem))
+            }
+        }
+    }
+
+    /// Opens and initializes one file in this process, on the calling thread.
+    private func prepareInProcess(_ path: String, _ load: InProcessLoad) -> Prepared {
+        if stateLock.withLock({ unloadedInProcess.contains(path) }) {
+            return .refused([
+                LoadProblem(
+                    path: path, reason: .alreadyLoaded,
+                    message: "replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file")
+            ])
+        }
+        dynamicLoader.lock()
+        load.opening()
+        dynamicLoaderHolder.withLock { $0 = path }
+        let opened = Self.open(path)
+        dynamicLoaderHolder.withLock { $0 = nil }
+        dynamicLoader.unlock()
+        switch opened {
+        case .failure(let problem):
+            return .refused([problem])
+        case .success(let (file, entry)):
+            let identity = "\(file.device):\(file.inode)"
+            if let first = stateLock.withLock({ loadedFiles[identity] }) {
+                return .refused([LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
+            }
+            load.initializing()
+            return initialize(entry, path: path, identity: identity)
+        }
     }
 
     /// Loads a bundle linked into this executable rather than found on disk, given what its
@@ -264,45 +493,49 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// checked and initialized exactly as a file's bundle is; `label` names it in diagnostics.
     @discardableResult
     public func load(linkedEntry entry: UnsafeRawPointer, label: String) -> LoadedBundle? {
-        adopt(entry.assumingMemoryBound(to: widget_bundle_t.self), path: label)
+        let (bundle, problems) = initialize(entry.assumingMemoryBound(to: widget_bundle_t.self), path: label, identity: nil).take(self)
+        stateLock.withLock { refusals += problems }
+        return bundle
     }
 
-    /// Checks a bundle's entry and initializes it, taking the widgets it registers. On failure, the
-    /// widgets it registered before failing are withdrawn and the problem recorded.
-    private func adopt(_ entry: UnsafePointer<widget_bundle_t>, path: String) -> LoadedBundle? {
-        var backend: InProcessBackend?
+    /// Checks a bundle's entry and initializes it, collecting the widgets it registers.
+    private func initialize(_ entry: UnsafePointer<widget_bundle_t>, path: String, identity: String?) -> Prepared {
+        let native: InProcessBundle
         do {
-            let native = try InProcessBundle(path: path, entry: entry)
-            let inProcess = InProcessBackend(native, clock: clock)
-            backend = inProcess
-            let bundle = LoadedBundle(path: path, description: native.description, backend: inProcess)
-            let memoryLimit = providerMemoryLimit(bundle)
-            // Registrations come on this thread, during `initialize`.
-            let registry = self
+            native = try InProcessBundle(path: path, entry: entry)
+        } catch {
+            return .refused([error])
+        }
+        let backend = InProcessBackend(native, clock: clock)
+        let bundle = LoadedBundle(path: path, description: native.description, backend: backend)
+        // Registrations come during `initialize`, on this thread or one the bundle starts: each is
+        // checked as it comes, and a kind this bundle registered already is refused at once.
+        let registered = Mutex<(widgets: [RegisteredWidget], problems: [LoadProblem])>(([], []))
+        do {
             try native.initialize { pointer in
-                switch WidgetDeclaration.validate(pointer, path: path) {
-                case .failure(let problem):
-                    registry.problems.append(problem)
-                    return false
-                case .success(let declaration):
-                    guard registry.accept(RegisteredWidget(declaration, bundle: bundle)) else { return false }
-                    inProcess.openProvider(kind: declaration.kind, memoryLimit: memoryLimit)
-                    return true
+                registered.withLock { registered in
+                    switch WidgetDeclaration.validate(pointer, path: path) {
+                    case .failure(let problem):
+                        registered.problems.append(problem)
+                        return false
+                    case .success(let declaration):
+                        if registered.widgets.contains(where: { $0.kind == declaration.kind }) {
+                            registered.problems.append(
+                                LoadProblem(
+                                    path: path, reason: .duplicateKind,
+                                    message: "widget kind \"\(declaration.kind)\" is registered twice in this bundle; the first registration is kept"))
+                            return false
+                        }
+                        registered.widgets.append(RegisteredWidget(declaration, bundle: bundle))
+                        return true
+                    }
                 }
             }
-            stateLock.withLock { loaded.append(bundle) }
-            return bundle
         } catch {
-            let withdrawn: [String] = stateLock.withLock {
-                let withdrawn = accepted.filter { $0.bundle.path == path }.map(\.kind)
-                accepted.removeAll { $0.bundle.path == path }
-                widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
-                return withdrawn
-            }
-            backend?.closeProviders(kinds: withdrawn)
-            problems.append(error)
-            return nil
+            return .refused(registered.withLock { $0.problems } + [error])
         }
+        let (widgets, problems) = registered.withLock { $0 }
+        return .initialized(bundle, backend, widgets: widgets, problems: problems, identity: identity)
     }
 
     /// Opens and checks the file, then loads that very file, from its descriptor: a file renamed over

@@ -42,7 +42,7 @@ extension Command {
 extension Invocation {
     func add(kind: String) async throws(UsageError) -> ExitCode {
         let requested = try value(Options.family)
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         return await reporting {
@@ -79,7 +79,7 @@ extension Invocation {
         let assignments = try values(Options.set)
         guard !assignments.isEmpty else { throw usageError("'widgets configure' needs at least one --set NAME=VALUE") }
         guard let instance = instanceOrReport(id: id) else { return .failure }
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: instance.kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         return await reporting {
@@ -125,7 +125,7 @@ extension Invocation {
     }
 
     func options(kind: String, parameter: String) async throws(UsageError) -> ExitCode {
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         return await reporting {
@@ -146,7 +146,7 @@ extension Invocation {
     }
 
     func recommendations(kind: String) async throws(UsageError) -> ExitCode {
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         return await reporting {

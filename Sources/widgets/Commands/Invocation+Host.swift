@@ -14,11 +14,15 @@ extension Invocation {
         return WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
     }
 
-    /// The registry with every bundle on the search path loaded, and the search path.
-    func loadSearchPath() throws(UsageError) -> (WidgetRegistry, [String]) {
+    /// The registry with the bundles on the search path loaded, and the search path. Given a kind,
+    /// it returns as soon as that kind is registered (or every bundle has loaded or been refused):
+    /// a bundle slow to load delays only requests for its own widgets. `patience` is how long to
+    /// wait for every bundle before going on without those still loading, which join later.
+    func loadSearchPath(for kind: String? = nil, patience: TimeInterval? = nil) throws(UsageError) -> (WidgetRegistry, [String]) {
         let registry = try makeRegistry()
         let searchPath = BundleSearchPath.resolve(plugins: try value(Options.plugins))
-        for directory in searchPath { registry.loadDirectory(directory) }
+        for directory in searchPath { registry.loadDirectory(directory, patience: kind == nil ? patience : 0) }
+        if let kind { registry.waitForLoads(kind: kind) }
         return (registry, searchPath)
     }
 

@@ -26,7 +26,7 @@ extension Invocation {
         guard let kind else { throw usageError("'widgets preview' needs KIND") }
         let renderer = try terminalRenderer()
         let family = try value(Options.family)
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         let widget = registry.widget(kind: kind)

@@ -27,7 +27,7 @@ extension Invocation {
         let renderer = try terminalRenderer()
         guard let target = try requestTarget(kind: named) else { return .failure }
         let placeholder = isSet(Options.placeholder)
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: target.kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {

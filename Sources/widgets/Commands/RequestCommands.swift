@@ -30,7 +30,7 @@ extension Command {
 extension Invocation {
     func request(_ requestKind: RequestKind, kind named: String?) async throws(UsageError) -> ExitCode {
         guard let target = try requestTarget(kind: named) else { return .failure }
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: target.kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {

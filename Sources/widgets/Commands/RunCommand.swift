@@ -25,12 +25,16 @@ extension Command {
 }
 
 extension Invocation {
+    /// How long `widgets run` waits for every bundle before it starts without those still loading.
+    static let loadingPatience: TimeInterval = 0.5
+
     /// `widgets run`: hosts every saved instance until SIGINT or SIGTERM, answering the control
     /// socket. On a terminal it shows the live dashboard; otherwise (or with --log) it prints a line
     /// whenever what an instance shows changes.
     func runHost() async throws(UsageError) -> ExitCode {
         let renderer = try terminalRenderer()
-        let (registry, searchPath) = try loadSearchPath()
+        // A bundle slow to load does not hold the host up: it joins when it loads.
+        let (registry, searchPath) = try loadSearchPath(patience: Self.loadingPatience)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         let budget: ReloadBudget = isSet(Options.development) ? .development : .standard
@@ -64,6 +68,7 @@ extension Invocation {
         let socketPath = ControlSocket.path()
         do {
             try daemon.start(socketPath: socketPath) { line in say(line) }
+            daemon.hearLateLoads { line in say(line) }
             let watched = searchPath.filter { !registry.missingDirectories.contains($0) }
             try daemon.watch(directories: watched) { line in say(line) }
         } catch {
@@ -74,6 +79,8 @@ extension Invocation {
             "hosting \(daemon.engine.instances.count) instance(s) of \(registry.widgets.count) widget(s) from "
                 + "\(searchPath.joined(separator: ", ")); control socket \(socketPath)"
                 + (budget == .development ? "; development mode: no reload budget" : "") + (dashboard != nil ? "; Ctrl-C stops" : ""))
+        let loading = registry.loadsUnderway
+        if !loading.isEmpty { say("still loading, joining when loaded: \(loading.joined(separator: ", "))") }
         let signal = await Self.waitForTermination()
         daemon.stop()
         if dashboard == nil { output.standardOutput("widgets: stopped (\(signal))") }

@@ -57,7 +57,7 @@ extension Invocation {
             return answer { try client.send(.object(request)) }
         }
         guard let instance = instanceOrReport(id: id) else { return .failure }
-        let (registry, _) = try loadSearchPath()
+        let (registry, _) = try loadSearchPath(for: instance.kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {

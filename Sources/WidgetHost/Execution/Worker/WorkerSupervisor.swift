@@ -48,8 +48,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     // MARK: Starting
 
-    /// Starts the worker; `finishStart` waits for what it loaded. Apart so that a host scanning many
-    /// bundles starts all their workers before waiting for the first.
+    /// Starts the worker; `finishStart` hears what it loaded. Apart so that a host scanning many
+    /// bundles starts all their workers before hearing from the first.
     func beginStart() -> Result<WorkerProcess, LoadProblem> {
         let options = WidgetWorker.Options(bundlePath: path, memoryLimit: memoryLimit, deadlines: deadlines, now: clock.now())
         do {
@@ -77,16 +77,15 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         let description: String
     }
 
-    /// Waits (blocking) until the worker has loaded its bundle, or has died or run out of time trying.
-    func finishStart(_ process: WorkerProcess) -> Result<WorkerHello, StartFailure> {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<JSONObject, WorkerExit>?
-        process.awaitHello { result in
-            outcome = result
-            done.signal()
-        }
-        done.wait()
-        switch outcome! {
+    /// Calls `finished` (on the worker's reader thread) once the worker has loaded its bundle, or has
+    /// died or run out of time trying.
+    func finishStart(_ process: WorkerProcess, _ finished: @escaping @Sendable (Result<WorkerHello, StartFailure>) -> Void) {
+        process.awaitHello { [self] outcome in finished(hello(outcome, process)) }
+    }
+
+    /// What the worker's first message, or its end, says of its start.
+    private func hello(_ outcome: Result<JSONObject, WorkerExit>, _ process: WorkerProcess) -> Result<WorkerHello, StartFailure> {
+        switch outcome {
         case .failure(let exit):
             return .failure(
                 StartFailure(
@@ -228,7 +227,14 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         switch beginStart() {
         case .failure(let problem): return .failure(Refusal(problem.message))
         case .success(let process):
-            switch finishStart(process) {
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var outcome: Result<WorkerHello, StartFailure>!
+            finishStart(process) {
+                outcome = $0
+                done.signal()
+            }
+            done.wait()
+            switch outcome! {
             case .failure(let failure):
                 return .failure(Refusal("its worker failed to restart: \(failure); \(restartNote())"))
             case .success(let hello) where hello.bundle == nil:
