@@ -11,6 +11,15 @@ if CommandLine.arguments.dropFirst().first == WidgetWorker.flag {
 
 // The command runs as a task; the main thread serves the main queue (and the main actor) meanwhile,
 // so providers loaded in this process (`--isolation queue`) may complete on it.
+// A bundle that calls exit() in this process (queue isolation) is reported, not obeyed quietly.
+ExitGuard.install()
 let arguments = Array(CommandLine.arguments.dropFirst())
-Task { exit(await CLI.run(arguments).rawValue) }
+Task {
+    let status = await CLI.run(arguments)
+    ExitGuard.deliberate()
+    // Without running exit handlers: a bundle's static destructors (queue isolation) have no say in
+    // how the host ends, and a bundle hung in the dynamic loader cannot hold the exit up.
+    fflush(nil)
+    _exit(status.rawValue)
+}
 dispatchMain()

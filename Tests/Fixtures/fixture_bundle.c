@@ -23,6 +23,9 @@
  *   -DCRASH_IN_CONSTRUCTOR  segfaults in a static initializer, while dlopen runs it
  *   -DCRASH_IN_INITIALIZE   segfaults in initialize
  *   -DHANG_IN_INITIALIZE    never returns from initialize
+ *   -DHANG_IN_CONSTRUCTOR   never returns from a static initializer (dlopen holds the loader)
+ *   -DEXIT_IN_INITIALIZE    calls exit(3) in initialize
+ *   -DEXIT_IN_REQUEST       calls exit(0) in every request of KIND
  *   -DWAIT_FOR_RELEASE      initialize waits until a file named as the bundle with ".release" for
  *                          ".so" exists (the test's to create), then registers KIND (a slow load)
  *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
@@ -87,6 +90,11 @@ static void segfault(void) { *(volatile int *)(uintptr_t)8 = 1; }
 #ifdef CRASH_IN_CONSTRUCTOR
 __attribute__((constructor)) static void crash_while_loading(void) { segfault(); }
 #endif
+#ifdef HANG_IN_CONSTRUCTOR
+__attribute__((constructor)) static void hang_while_loading(void) {
+    for (;;) pause();
+}
+#endif
 
 static void complete(widget_completion_fn completion, void *context, const char *json) {
     widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, strlen(json), NULL};
@@ -133,6 +141,9 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
 #endif
 #ifdef HANG_IN_INITIALIZE
     for (;;) pause();
+#endif
+#ifdef EXIT_IN_INITIALIZE
+    exit(3);
 #endif
 #ifdef WAIT_FOR_RELEASE
     {
@@ -422,6 +433,9 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #endif
 #ifdef HOSTILE
     if (hostile_request(kind, completion, context)) return;
+#endif
+#ifdef EXIT_IN_REQUEST
+    exit(0);
 #endif
     /* Crashes: what process isolation contains. */
     if (strcmp(kind, "fixture.crash") == 0) segfault();

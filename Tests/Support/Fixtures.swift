@@ -53,6 +53,9 @@ public enum Fixtures {
         "crash-in-initialize": ["-DCRASH_IN_INITIALIZE"],
         "hang-in-initialize": ["-DHANG_IN_INITIALIZE"],
         "slow": ["-DWAIT_FOR_RELEASE", "-DKIND_FROM_FILE"],
+        "hang-in-constructor": ["-DHANG_IN_CONSTRUCTOR"],
+        "exit-in-initialize": ["-DEXIT_IN_INITIALIZE"],
+        "exit-in-request": ["-DEXIT_IN_REQUEST", "-DKIND=\"fixture.exits\""],
         "hostile": ["-DHOSTILE", "-DKIND=\"fixture.hostile\""],
         "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],
     ]

@@ -23,4 +23,21 @@ int host_pidfd_open(int pid);
  * so nothing a bundle forked outlives it. Does not return. */
 void host_end_own_group(void) __attribute__((noreturn));
 
+/* The exit guard of a host that runs bundles in its own process (queue isolation), where a bundle
+ * calling exit() would end the host quietly. Installed, an exit the host did not announce with
+ * host_exit_guard_deliberate() is reported on standard error as the bundle's doing (the bundle is
+ * found on the calling thread's stack, else named by the thread's current activity), the control
+ * socket set with host_exit_guard_socket() is removed, and the process ends with status 70. */
+void host_exit_guard_install(void);
+/* The host itself is exiting now: the guard lets it. */
+void host_exit_guard_deliberate(void);
+/* The socket to remove if a bundle ends the process (NULL: none). The text is copied. */
+void host_exit_guard_socket(const char *path);
+/* Text written to standard output first if a bundle ends the process (NULL: none): what puts a
+ * terminal back as it was. The text is copied. */
+void host_exit_guard_restore(const char *text);
+/* What the calling thread does for a bundle ("loading", "answering timeline"), named in the report;
+ * NULL when done. The text must outlive the call (a string literal, or one kept by the caller). */
+void host_exit_guard_activity(const char *bundle, const char *activity);
+
 #endif

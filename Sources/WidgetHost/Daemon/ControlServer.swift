@@ -60,6 +60,7 @@ public final class ControlServer: @unchecked Sendable {
             throw ControlError("cannot listen on \(path): \(reason)")
         }
         listener = descriptor
+        ExitGuard.removeOnBundleExit(socket: path)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "widgets.control"
         thread.start()
@@ -76,7 +77,10 @@ public final class ControlServer: @unchecked Sendable {
             for descriptor in connections.keys { shutdown(descriptor, Int32(SHUT_RDWR)) }
             return true
         }
-        if first { unlink(path) }
+        if first {
+            ExitGuard.removeOnBundleExit(socket: nil)
+            unlink(path)
+        }
     }
 
     /// Connections served at once; a client beyond them takes the place of the one idle the longest.

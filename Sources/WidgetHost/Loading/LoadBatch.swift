@@ -91,3 +91,39 @@ final class InProcessLoad: Sendable {
         }
     }
 }
+
+/// Turns taken in order: the files of a batch are opened one after another, in file order.
+final class Turns: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var next = 0
+    private var skipped: Set<Int> = []
+
+    /// Blocks until every turn before `turn` is done or skipped.
+    func wait(for turn: Int) {
+        condition.lock()
+        while next < turn {
+            if skipped.contains(next) {
+                next += 1
+            } else {
+                condition.wait()
+            }
+        }
+        condition.unlock()
+    }
+
+    func done(_ turn: Int) {
+        condition.withLock {
+            next = max(next, turn + 1)
+            condition.broadcast()
+        }
+    }
+
+    /// A turn that will not be taken.
+    func skip(_ turn: Int) {
+        condition.withLock {
+            skipped.insert(turn)
+            if next == turn { next += 1 }
+            condition.broadcast()
+        }
+    }
+}

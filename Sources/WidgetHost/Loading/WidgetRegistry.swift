@@ -392,10 +392,12 @@ public final class WidgetRegistry: @unchecked Sendable {
     // MARK: Queue isolation
 
     /// Loads each file on a thread of its own, within `loadDeadline`; the dynamic loader's part one
-    /// at a time (it is one at a time anyway), so a file that hangs there is told from those waiting
-    /// behind it. A file that passes its deadline is refused, and its thread left to itself.
+    /// at a time, in file order (the loader is one at a time anyway), so a file that hangs there is
+    /// told from those waiting behind it. A file that passes its deadline is refused, and its thread
+    /// left to itself.
     private func loadInProcess(_ files: [(Int, String)], _ batch: LoadBatch) {
         let deadline = loadDeadline
+        let turns = Turns()
         for (index, path) in files {
             let load = InProcessLoad()
             let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) { [self] in
@@ -412,7 +414,7 @@ public final class WidgetRegistry: @unchecked Sendable {
                 batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
             }
             let thread = Thread { [self] in
-                let prepared = prepareInProcess(path, load)
+                let prepared = prepareInProcess(path, load, turn: index, of: turns)
                 timer.cancel()
                 guard load.finish() else { return }
                 batch.arrive(index) { [self] late in
@@ -460,21 +462,24 @@ public final class WidgetRegistry: @unchecked Sendable {
         }
     }
 
-    /// Opens and initializes one file in this process, on the calling thread.
-    private func prepareInProcess(_ path: String, _ load: InProcessLoad) -> Prepared {
+    /// Opens and initializes one file in this process, on the calling thread, opening it in its turn.
+    private func prepareInProcess(_ path: String, _ load: InProcessLoad, turn: Int, of turns: Turns) -> Prepared {
         if stateLock.withLock({ unloadedInProcess.contains(path) }) {
+            turns.skip(turn)
             return .refused([
                 LoadProblem(
                     path: path, reason: .alreadyLoaded,
                     message: "replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file")
             ])
         }
+        turns.wait(for: turn)
         dynamicLoader.lock()
         load.opening()
         dynamicLoaderHolder.withLock { $0 = path }
-        let opened = Self.open(path)
+        let opened = ExitGuard.during(ExitGuard.name(path), .loading) { Self.open(path) }
         dynamicLoaderHolder.withLock { $0 = nil }
         dynamicLoader.unlock()
+        turns.done(turn)
         switch opened {
         case .failure(let problem):
             return .refused([problem])

@@ -63,8 +63,17 @@ extension Invocation {
         let say: @Sendable (String) -> Void = { line in
             if let dashboard { dashboard.post(line) } else { output.standardOutput("widgets: \(line)") }
         }
-        if dashboard != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8)) }
-        defer { if dashboard != nil { FileHandle.standardOutput.write(Data("\u{1B}[?25h\u{1B}[?1049l".utf8)) } }
+        let restore = "\u{1B}[?25h\u{1B}[?1049l"
+        if dashboard != nil {
+            FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
+            ExitGuard.restoreOnBundleExit(terminal: restore)
+        }
+        defer {
+            if dashboard != nil {
+                FileHandle.standardOutput.write(Data(restore.utf8))
+                ExitGuard.restoreOnBundleExit(terminal: nil)
+            }
+        }
         let socketPath = ControlSocket.path()
         do {
             try daemon.start(socketPath: socketPath) { line in say(line) }

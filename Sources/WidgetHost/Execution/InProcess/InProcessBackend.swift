@@ -131,7 +131,11 @@ final class InProcessBackend: ProviderBackend {
                     color_scheme: environment.colorScheme.abiValue, rendering_mode: environment.renderingMode.abiValue,
                     shows_container_background: environment.showsContainerBackground)
                 // What the provider allocates during its call is charged to its slot.
-                let run = { self.bundle.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id)) }
+                let run = {
+                    ExitGuard.during(self.bundle.cPath, .answering(call.requestKind)) {
+                        self.bundle.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                    }
+                }
                 MemoryGuard.charging(memorySlot) {
                     if let ticket { ticket.insideBundle(run) } else { run() }
                 }

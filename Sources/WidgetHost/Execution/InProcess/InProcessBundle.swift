@@ -12,6 +12,8 @@ import WidgetWire
 final class InProcessBundle: @unchecked Sendable {
     let path: String
     let fileName: String
+    /// The path as C text, for the exit guard's report.
+    let cPath: UnsafePointer<CChar>
     let description: BundleDescription
     private let entry: UnsafePointer<widget_bundle_t>
     private let requestFunction: @convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void
@@ -23,6 +25,7 @@ final class InProcessBundle: @unchecked Sendable {
         self.path = path
         self.entry = entry
         let fileName = (path as NSString).lastPathComponent
+        cPath = ExitGuard.name(path)
         self.fileName = fileName
         func refuse(_ reason: LoadProblem.Reason, _ message: String) -> LoadProblem {
             LoadProblem(path: path, reason: reason, message: message)
@@ -119,7 +122,7 @@ final class InProcessBundle: @unchecked Sendable {
         registering.withLock { $0 = register }
         defer { registering.withLock { $0 = nil } }
         var error = [CChar](repeating: 0, count: 512)
-        let succeeded = entry.pointee.initialize!(host, &error, error.count)
+        let succeeded = ExitGuard.during(cPath, .loading) { entry.pointee.initialize!(host, &error, error.count) }
         guard succeeded else {
             error[error.count - 1] = 0
             let reason = error.withUnsafeBufferPointer { String(bundleText: $0.baseAddress!) }
