@@ -232,6 +232,17 @@ import WidgetWire
         #expect(!FileManager.default.fileExists(atPath: stateFile.path))
     }
 
+    /// Ids never repeat, even when the state starts afresh after the file was set aside as corrupt:
+    /// the set-aside copy's ids stay its own.
+    @Test func idsDoNotRepeatAfterTheStateIsSetAside() async throws {
+        #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])).standardOutput == "price-1\n")
+        #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=LTC"])).standardOutput == "price-2\n")
+        try Data("{\"version\": 1, \"instances\": [".utf8).write(to: stateFile)
+        #expect((await run(["instances"])).status == 1)
+        let again = await run(["add", "org.widgets.crypto.price", "--set", "coin=BTC"])
+        #expect(again.standardOutput == "price-3\n", "\(again.standardError)")
+    }
+
     @Test func aHostKilledWhileSavingLosesNothingSaved() async throws {
         #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])).status == 0)
         let saved = try Data(contentsOf: stateFile)

@@ -592,3 +592,43 @@ extension HostRunTests {
         #expect(await blocking { host.terminate() } == 0)
     }
 }
+
+extension HostRunTests {
+    /// The state file set aside as corrupt while the host runs: the host writes back the instances
+    /// it runs, and the next instance added gets an id none had.
+    @Test func aStateFileSetAsideWhileTheHostRunsIsWrittenBackByTheHost() async throws {
+        let plugins = Fixtures.directory(["good"])
+        let home = HostHome()
+        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments + ["--state-dir", home.state.path]) }
+        #expect((await cli(["add", "fixture.good"])).standardOutput == "good-1\n")
+        #expect((await cli(["add", "fixture.good"])).standardOutput == "good-2\n")
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 2 instance(s)") } }, "\(host.output)")
+
+        let stateFile = home.state.appendingPathComponent("instances.json")
+        try Data("{\"version\": 1, \"instances\": [".utf8).write(to: stateFile)
+        let refused = await cli(["add", "fixture.good"])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("is corrupt"))
+        #expect(await blocking { host.waitForLine { $0.contains("the 2 instance(s) it runs were written back: good-1, good-2") } }, "\(host.output)")
+        let instances = await cli(["instances"])
+        #expect(instances.standardOutput.contains("good-1") && instances.standardOutput.contains("good-2"), "\(instances.standardOutput)")
+        #expect((await cli(["add", "fixture.good"])).standardOutput == "good-3\n")
+
+        // Deleted outright and started afresh by another command: written back all the same.
+        #expect(unlink(stateFile.path) == 0)
+        #expect((await cli(["add", "fixture.good"])).standardOutput == "good-4\n")
+        #expect(await blocking { host.waitForLine { $0.contains("the instance state was started afresh while this host ran (its file set aside as corrupt, or deleted); the 3 instance(s) it runs were written back: good-1, good-2, good-3") } }, "\(host.output)")
+        let after = await cli(["instances"])
+        for id in ["good-1", "good-2", "good-3", "good-4"] { #expect(after.standardOutput.contains(id), "\(id): \(after.standardOutput)") }
+
+        // Found corrupt by the host itself: kept aside by it, and written back.
+        try Data("not json".utf8).write(to: stateFile)
+        let client = try ControlClient(path: home.runtime.path + "/widgets/control.sock")
+        let answer = try client.send(.object(JSONObject([("request", .string("sync"))])))
+        #expect(answer["ok"]?.boolValue == true, "\(answer)")
+        #expect(await blocking { host.waitForLine { $0.contains("the instance state was corrupt; it was kept as \(stateFile.path).corrupt-") && $0.hasSuffix("and the 4 instance(s) this host runs were written back: good-1, good-2, good-3, good-4") } }, "\(host.output)")
+        #expect(await blocking { host.terminate() } == 0)
+    }
+}

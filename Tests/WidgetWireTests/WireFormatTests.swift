@@ -141,6 +141,13 @@ import Testing
         (#"{"entries":[{"date":1,"view":{"view":"text","modifiers":[{"a":1,"b":2}]}}]}"#, "entries[0].view.modifiers[0]: not a one-member object"),
         (#"{"entries":[{"date":1,"relevance":{"score":1,"duration":-1},"view":{"view":"text"}}]}"#, "entries[0].relevance.duration: negative duration -1.0"),
         (#"{"entries":[],"policy":{"kind":"after"}}"#, "policy: \"after\" without a numeric \"date\""),
+        // Dates beyond the years 1 to 9999, which no calendar shows.
+        (#"{"entries":[{"date":1e308,"view":{"view":"text"}}]}"#, "entries[0].date: date 1e+308 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
+        (#"{"entries":[{"date":-1e308,"view":{"view":"text"}}]}"#, "entries[0].date: date -1e+308 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
+        (#"{"entries":[{"date":253402300800,"view":{"view":"text"}}]}"#, "entries[0].date: date 253402300800.0 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
+        (#"{"entries":[],"policy":{"kind":"after","date":1e300}}"#, "policy.date: date 1e+300 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
+        (#"{"entries":[{"date":1,"view":{"view":"text","date":-1e308,"dateStyle":"time"}}]}"#, "entries[0].view.date: date -1e+308 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
+        (#"{"entries":[{"date":1,"view":{"view":"text","timerInterval":[0,1e308]}}]}"#, "entries[0].view.timerInterval: date 1e+308 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
     ])
     func structuralFaultsNameTheirPath(json: String, message: String) {
         fault(of: json, is: message)
@@ -161,6 +168,11 @@ import Testing
         } catch {
             #expect(error.description == message, sourceLocation: sourceLocation)
         }
+    }
+
+    @Test func theFirstAndLastSecondsOfTheYears1To9999AreDates() throws {
+        let timeline = try decode(#"{"entries":[{"date":-62135596800,"view":{"view":"text"}},{"date":253402300799,"view":{"view":"text"}}]}"#)
+        #expect(timeline.entries.map(\.date) == [WireDate.earliest, WireDate.latest])
     }
 
     @Test func escapedMemberNamesAreTheNamesTheySpell() throws {

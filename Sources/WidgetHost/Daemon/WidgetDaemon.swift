@@ -14,8 +14,10 @@ public final class WidgetDaemon: @unchecked Sendable {
     private var server: ControlServer?
     private var watcher: BundleWatcher?
     private let lock = NSLock()
-    /// The instances as last read from the store, by id.
+    /// The instances as last read from the store, by id, and the lineage of that list.
     private var known: [String: WidgetInstance] = [:]
+    private var knownLineage = ""
+    private var log: @Sendable (String) -> Void = { _ in }
 
     /// `observer` hears each change of what an instance shows (see `TimelineEngine`). Timelines are
     /// built for the environment `environment` gives each family (by default its standard one, light).
@@ -45,6 +47,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// Given a path, listens for control requests there, then hosts the saved instances. Listening
     /// comes first: a second host is refused before it asks any provider for anything.
     public func start(socketPath: String?, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        self.log = log
         if let socketPath {
             server = try ControlServer(path: socketPath, log: log) { [weak self] request in
                 self?.handle(request) ?? ControlServer.failure("the host is stopping")
@@ -161,7 +164,7 @@ public final class WidgetDaemon: @unchecked Sendable {
         // Read under the lock: two syncs at once must not apply an older list last.
         lock.lock()
         defer { lock.unlock() }
-        let list = try store.load()
+        let list = try currentList()
         var changes = 0
         let saved = Dictionary(list.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in known.keys where saved[id] == nil {
@@ -186,7 +189,40 @@ public final class WidgetDaemon: @unchecked Sendable {
             }
         }
         known = saved
+        knownLineage = list.lineage
         return changes
+    }
+
+    /// The saved instances; when the state was started afresh behind the host's back (the file set
+    /// aside as corrupt, now or by another command, or deleted), the instances this host runs are
+    /// written back first: nothing the person saved is lost with the file.
+    private func currentList() throws(StateError) -> InstanceList {
+        let list: InstanceList
+        do {
+            list = try store.load()
+        } catch {
+            guard let aside = error.setAsideAt, !known.isEmpty else { throw error }
+            let restored = try writeBack()
+            log("warning: the instance state was corrupt; it was kept as \(aside), and the \(restored.count) instance(s) this host runs were written back: \(restored.joined(separator: ", "))")
+            return try store.load()
+        }
+        guard !known.isEmpty, !knownLineage.isEmpty, !list.lineage.isEmpty, list.lineage != knownLineage else { return list }
+        let restored = try writeBack()
+        if !restored.isEmpty {
+            log(
+                "warning: the instance state was started afresh while this host ran (its file set aside as corrupt, or deleted); the \(restored.count) instance(s) it runs were written back: \(restored.joined(separator: ", "))")
+        }
+        return try store.load()
+    }
+
+    /// Adds the known instances the saved list lacks (an id taken there keeps what it has).
+    /// Returns the ids written back.
+    private func writeBack() throws(StateError) -> [String] {
+        try store.update { list in
+            let missing = known.values.filter { list.instance(id: $0.id) == nil }.sorted { $0.id < $1.id }
+            list.restore(missing)
+            return missing.map(\.id)
+        }
     }
 
     /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth

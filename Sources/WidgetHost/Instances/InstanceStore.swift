@@ -27,6 +27,11 @@ public struct InstanceList: Sendable, Equatable {
     public var instances: [WidgetInstance] = []
     /// The number the next instance's id ends with; ids are never reused.
     var nextNumber = 1
+    /// Names the history of saves this list belongs to: made when a list is started from nothing
+    /// and kept by every save after. A running host that finds another has started the state
+    /// afresh behind its back (the file set aside as corrupt, or deleted) writes back its own.
+    /// Empty in a file saved before lineages were kept.
+    public internal(set) var lineage = ""
 
     public func instance(id: String) -> WidgetInstance? { instances.first { $0.id == id } }
 
@@ -36,6 +41,14 @@ public struct InstanceList: Sendable, Equatable {
         return StateError(
             description: "no instance \"\(id)\"; "
                 + (known.isEmpty ? "there are none ('widgets add KIND' adds one)" : "instances: \(known.joined(separator: ", "))"))
+    }
+
+    /// Puts back instances saved before, with their ids (a running host's, after the file was set
+    /// aside); the next id stays above theirs.
+    mutating func restore(_ restored: [WidgetInstance]) {
+        instances += restored
+        let highest = restored.compactMap { $0.id.split(separator: "-").last.flatMap { Int($0) } }.max() ?? 0
+        nextNumber = max(nextNumber, highest + 1)
     }
 
     /// Adds an instance of `kind` with an id made from the kind's last component: `character-detail-3`.
@@ -53,6 +66,8 @@ public struct StateError: Error, CustomStringConvertible, Sendable {
     public let description: String
     /// A well-formed file of a newer format: not corrupt, and left where it is.
     var isNewerFormat = false
+    /// Where a corrupt file was kept, when it was moved aside.
+    public internal(set) var setAsideAt: String?
     public init(description: String) { self.description = description }
 }
 
@@ -68,6 +83,9 @@ public final class InstanceStore: Sendable {
     public let directory: URL
     public var fileURL: URL { directory.appendingPathComponent("instances.json") }
     private var lockURL: URL { directory.appendingPathComponent("instances.lock") }
+    /// The number the next id ends with, kept apart from the state file so that ids do not repeat
+    /// when the state is started afresh (the old file set aside as corrupt, or deleted).
+    private var counterURL: URL { directory.appendingPathComponent("instances.next") }
     static let formatVersion = 1
 
     public init(directory: URL) {
@@ -100,7 +118,12 @@ public final class InstanceStore: Sendable {
 
     private func read() throws(StateError) -> InstanceList {
         let path = fileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { return InstanceList() }
+        guard FileManager.default.fileExists(atPath: path) else {
+            var list = InstanceList()
+            list.lineage = Self.newLineage()
+            list.nextNumber = max(1, storedCounter())
+            return list
+        }
         let data: Data
         do {
             data = try Data(contentsOf: fileURL)
@@ -108,7 +131,9 @@ public final class InstanceStore: Sendable {
             throw StateError(description: "cannot read the instance state \(path): \(error.localizedDescription)")
         }
         do throws(StateError) {
-            return try Self.decode(Array(data))
+            var list = try Self.decode(Array(data))
+            list.nextNumber = max(list.nextNumber, storedCounter())
+            return list
         } catch {
             if error.isNewerFormat {
                 throw StateError(
@@ -127,8 +152,10 @@ public final class InstanceStore: Sendable {
                 throw StateError(
                     description: "the instance state \(path) is corrupt (\(error)), and it cannot be moved aside: \(String(cString: strerror(errno)))")
             }
-            throw StateError(
+            var corrupt = StateError(
                 description: "the instance state \(path) is corrupt (\(error)); it was kept as \(aside), and nothing was changed. Repair it and move it back, or run the command again to start with no instances")
+            corrupt.setAsideAt = aside
+            throw corrupt
         }
     }
 
@@ -147,6 +174,7 @@ public final class InstanceStore: Sendable {
         }
         guard let items = document["instances"]?.arrayValue else { throw StateError(description: "no \"instances\" array") }
         var list = InstanceList()
+        list.lineage = document["lineage"]?.stringValue ?? ""
         for (index, item) in items.enumerated() {
             guard let id = item["id"]?.stringValue, let kind = item["kind"]?.stringValue,
                 let family = item["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:)),
@@ -165,7 +193,8 @@ public final class InstanceStore: Sendable {
     static func encode(_ list: InstanceList) -> [UInt8] {
         let document = JSONValue.object(
             JSONObject([
-                ("version", .number(Double(formatVersion))), ("nextNumber", .number(Double(list.nextNumber))),
+                ("version", .number(Double(formatVersion))), ("lineage", .string(list.lineage)),
+                ("nextNumber", .number(Double(list.nextNumber))),
                 (
                     "instances",
                     .array(
@@ -181,16 +210,37 @@ public final class InstanceStore: Sendable {
         return Array((document.jsonText + "\n").utf8)
     }
 
+    /// A new lineage's name.
+    static func newLineage() -> String { UUID().uuidString.lowercased() }
+
+    /// The counter kept apart, 0 when there is none (or it cannot be read).
+    private func storedCounter() -> Int {
+        guard let text = try? String(contentsOf: counterURL, encoding: .utf8) else { return 0 }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     private func write(_ list: InstanceList) throws(StateError) {
+        var list = list
+        // A file saved before lineages were kept begins one now.
+        if list.lineage.isEmpty { list.lineage = Self.newLineage() }
+        let failpoint = ProcessInfo.processInfo.environment["WIDGETS_FAILPOINT"]
+        try replace(fileURL, with: Self.encode(list), failpoint: failpoint)
+        // After the state: a save that fails uses no number up. Reading takes the higher of both.
+        if list.nextNumber > storedCounter() {
+            try replace(counterURL, with: Array("\(list.nextNumber)\n".utf8), failpoint: nil)
+        }
+    }
+
+    /// Replaces a file atomically and durably: written to a temporary file, flushed, renamed over
+    /// the old one, and the directory flushed.
+    private func replace(_ file: URL, with bytes: [UInt8], failpoint: String?) throws(StateError) {
         func fail(_ what: String) -> StateError {
             StateError(description: "cannot save the instance state in \(directory.path): \(what): \(String(cString: strerror(errno)))")
         }
-        let bytes = Self.encode(list)
-        let temporary = directory.appendingPathComponent(".instances.json.tmp-\(getpid())").path
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).tmp-\(getpid())").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw fail("creating \(temporary)") }
         var written = 0
-        let failpoint = ProcessInfo.processInfo.environment["WIDGETS_FAILPOINT"]
         // For the kill-during-save test: stop halfway through writing, until killed.
         let stopAt = failpoint == "save-mid-write" ? bytes.count / 2 : bytes.count
         while written < stopAt {
@@ -216,8 +266,8 @@ public final class InstanceStore: Sendable {
             throw error
         }
         close(descriptor)
-        guard rename(temporary, fileURL.path) == 0 else {
-            let error = fail("renaming \(temporary) to \(fileURL.path)")
+        guard rename(temporary, file.path) == 0 else {
+            let error = fail("renaming \(temporary) to \(file.path)")
             unlink(temporary)
             throw error
         }
@@ -247,7 +297,7 @@ public final class InstanceStore: Sendable {
         }
         // Under the lock, any temporary file is what a killed writer left: garbage.
         if let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            for name in names where name.hasPrefix(".instances.json.tmp-") {
+            for name in names where name.hasPrefix(".instances.json.tmp-") || name.hasPrefix(".instances.next.tmp-") {
                 unlink(directory.appendingPathComponent(name).path)
             }
         }

@@ -49,6 +49,7 @@ struct WireDecoder {
             if name.is("date") {
                 guard date == nil else { throw decoder.duplicate(name) }
                 guard let number = try decoder.number(depth: depth) else { throw WireFormatError(path: "", reason: "not a number") }
+                try WireDate.check(number)
                 date = number
             } else if name.is("view") {
                 guard view == nil else { throw decoder.duplicate(name) }
@@ -153,6 +154,7 @@ struct WireDecoder {
             }
         }
         guard !node.view.isEmpty else { throw WireFormatError(path: "", reason: "missing \"view\" type") }
+        try WireDate.checkAttributes(of: node)
         return node
     }
 

@@ -127,9 +127,39 @@ extension WireReloadPolicy {
         case "never": self = .never
         case "after":
             guard let date else { throw WireFormatError(path: "", reason: "\"after\" without a numeric \"date\"") }
+            do throws(WireFormatError) { try WireDate.check(date) } catch { throw error.within("date") }
             self = .after(date)
         default:
             throw WireFormatError(path: "kind", reason: "unknown policy \"\(kind)\" (atEnd, after or never)")
+        }
+    }
+}
+
+/// The dates a timeline may hold, as seconds since 1970: the years 1 to 9999, which calendars and
+/// formatters handle. A date beyond them (1e308, say) is a provider's mistake, refused by name.
+public enum WireDate {
+    /// 0001-01-01T00:00:00Z.
+    public static let earliest: Double = -62_135_596_800
+    /// 9999-12-31T23:59:59Z.
+    public static let latest: Double = 253_402_300_799
+
+    static func check(_ seconds: Double) throws(WireFormatError) {
+        guard seconds >= earliest && seconds <= latest else {
+            throw WireFormatError(path: "", reason: "date \(seconds) is outside the years 1 to 9999 (\(Int(earliest)) to \(Int(latest)) seconds since 1970)")
+        }
+    }
+
+    /// The dates a view's own attributes hold (a text's date, range, timer and pause time).
+    static func checkAttributes(of node: ViewNode) throws(WireFormatError) {
+        for name in ["date", "pauseTime"] {
+            if let seconds = node.attributes[name]?.numberValue {
+                do throws(WireFormatError) { try check(seconds) } catch { throw error.within(name) }
+            }
+        }
+        for name in ["dateRange", "timerInterval"] {
+            for seconds in node.attributes[name]?.arrayValue?.compactMap(\.numberValue) ?? [] {
+                do throws(WireFormatError) { try check(seconds) } catch { throw error.within(name) }
+            }
         }
     }
 }

@@ -45,6 +45,8 @@ extension Invocation {
             return instance
         } catch {
             output.standardError("widgets: error: \(error)")
+            // A running host writes back the instances it runs in the place of the file set aside.
+            if let state = error as? StateError, state.setAsideAt != nil { notifyRunningHost() }
             return nil
         }
     }
@@ -84,6 +86,7 @@ extension Invocation {
             return try await body()
         } catch {
             output.standardError("widgets: error: \(error)")
+            if let state = error as? StateError, state.setAsideAt != nil { notifyRunningHost() }
             return .failure
         }
     }
