@@ -28,6 +28,12 @@ extension String {
         self = cleaned
     }
 
+    /// The same, for text a bundle's worker reported (a worker speaks for a bundle, and a bundle
+    /// may write on its worker's channel).
+    package init(bundleText text: String) {
+        self = text.withCString { String(bundleText: $0) }
+    }
+
     /// Whether the text has characters that have no place in an identifier such as a widget kind.
     package var hasControlCharacters: Bool {
         unicodeScalars.contains(where: \.isControl)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetTestSupport
 @testable import WidgetRendering
 import WidgetWire
 
@@ -15,18 +16,6 @@ struct LineByLineMetrics: LayoutMetrics {
     var dividerThickness: Double { cells.dividerThickness }
     var barThickness: Double { cells.barThickness }
     func snap(_ length: Double) -> Double { cells.snap(length) }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing tree can be found again by its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 @Suite struct LayoutSizingTests {

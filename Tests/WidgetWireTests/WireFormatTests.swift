@@ -141,6 +141,8 @@ import Testing
         (#"{"entries":[{"date":1,"view":{"view":"text","modifiers":[{"a":1,"b":2}]}}]}"#, "entries[0].view.modifiers[0]: not a one-member object"),
         (#"{"entries":[{"date":1,"relevance":{"score":1,"duration":-1},"view":{"view":"text"}}]}"#, "entries[0].relevance.duration: negative duration -1.0"),
         (#"{"entries":[],"policy":{"kind":"after"}}"#, "policy: \"after\" without a numeric \"date\""),
+        // What a fault quotes of the input is shown on one line.
+        (#"{"entries":[],"policy":{"kind":"at\u001bEnd\n"}}"#, "policy.kind: unknown policy \"at End \" (atEnd, after or never)"),
         // Dates beyond the years 1 to 9999, which no calendar shows.
         (#"{"entries":[{"date":1e308,"view":{"view":"text"}}]}"#, "entries[0].date: date 1e+308 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),
         (#"{"entries":[{"date":-1e308,"view":{"view":"text"}}]}"#, "entries[0].date: date -1e+308 is outside the years 1 to 9999 (-62135596800 to 253402300799 seconds since 1970)"),

@@ -26,7 +26,7 @@ extension WidgetRegistry {
     /// Opens a URL with the bundle that claims its scheme (its `url_schemes`), on its first widget's
     /// provider queue. A URL no bundle claims is an error naming the schemes that are claimed.
     public func open(url: String) async throws -> TapOutcome {
-        guard let scheme = URL(string: url)?.scheme?.lowercased() else { throw TapError("\"\(url)\" is not a URL (it has no scheme)") }
+        guard let scheme = URL(string: url)?.scheme?.lowercased() else { throw TapError("\"\(url.onOneLine.cut(to: 200))\" is not a URL (it has no scheme)") }
         // The bundle that claims the scheme may still be loading.
         if !bundles.contains(where: { $0.urlSchemes.contains(scheme) }) { await loads() }
         let claims = bundles.filter { $0.urlSchemes.contains(scheme) }

@@ -241,7 +241,7 @@ public final class WidgetDaemon: @unchecked Sendable {
         default: return ControlServer.failure("give at most one of \"link\" and \"button\", a whole number from 1")
         }
         guard let instance = lock.withLock({ known[id] }) else {
-            return ControlServer.failure("no instance \"\(id)\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", "))")
+            return ControlServer.failure("no instance \"\(id.onOneLine.cut(to: 200))\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", "))")
         }
         guard let entry = engine.status(id: id)?.entry else {
             return ControlServer.failure("instance \(id) shows no entry yet (\(engine.status(id: id)?.phase.rawValue ?? "unknown")); nothing to tap")
@@ -295,7 +295,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                 guard let kind = kind.stringValue, !kind.isEmpty else { return ControlServer.failure("\"kind\" must be a non-empty string") }
                 let count = engine.reload(kind: kind, reason: reason)
                 if count == 0 && registry.widget(kind: kind) == nil {
-                    return ControlServer.failure("no widget of kind \"\(kind)\" is loaded and no instance has that kind")
+                    return ControlServer.failure("no widget of kind \"\(kind.onOneLine.cut(to: 200))\" is loaded and no instance has that kind")
                 }
                 return ControlServer.success([("reloaded", .number(Double(count)))])
             }
@@ -324,7 +324,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                 return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
             }
         case let other?:
-            return ControlServer.failure("unknown request \"\(other)\" (reload, configurations, sync, tap, open)")
+            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open)")
         case nil:
             return ControlServer.failure("malformed request: expected an object with a \"request\" member")
         }

@@ -21,20 +21,3 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
-
-extension String {
-    /// The text, or its first `limit` bytes (at a character boundary) followed by
-    /// "… (N bytes)" when it is longer: for logs and diagnostics, which a bundle's text must not
-    /// flood.
-    public func cut(to limit: Int) -> String {
-        let count = utf8.count
-        guard count > limit else { return self }
-        var end = utf8.index(utf8.startIndex, offsetBy: limit)
-        while end > startIndex && !isCharacterBoundary(end) { end = utf8.index(before: end) }
-        return String(self[..<end]) + "… (\(count) bytes)"
-    }
-
-    private func isCharacterBoundary(_ index: Index) -> Bool {
-        index == endIndex || index.samePosition(in: unicodeScalars) != nil
-    }
-}

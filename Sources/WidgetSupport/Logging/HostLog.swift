@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WidgetWire
 
 /// Where the host's diagnostics go: standard error unless a program installs its own handler.
 public enum HostLog {

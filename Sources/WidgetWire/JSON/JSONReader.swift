@@ -54,7 +54,10 @@ struct JSONReader {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
-        default: throw error("unexpected character '\(Unicode.Scalar(bytes[position]))'")
+        default:
+            // Named so it prints on one line: a control byte, or one of a UTF-8 sequence, by its value.
+            let byte = bytes[position]
+            throw error(byte >= 0x20 && byte < 0x7F ? "unexpected character '\(Unicode.Scalar(byte))'" : "unexpected byte 0x\(String(byte, radix: 16, uppercase: true))")
         }
     }
 

@@ -6,3 +6,29 @@ extension Unicode.Scalar {
         value < 0x20 || (0x7F...0x9F).contains(value)
     }
 }
+
+extension String {
+    /// The text on one line: each control character (a line break, an escape) replaced by a space.
+    /// For text from outside (a peer, a bundle) that a diagnostic quotes.
+    package var onOneLine: String {
+        guard unicodeScalars.contains(where: \.isControl) else { return self }
+        var scalars = String.UnicodeScalarView()
+        for scalar in unicodeScalars { scalars.append(scalar.isControl ? " " : scalar) }
+        return String(scalars)
+    }
+
+    /// The text, or its first `limit` bytes (at a character boundary) followed by
+    /// "… (N bytes)" when it is longer: for logs and diagnostics, which a bundle's text must not
+    /// flood.
+    public func cut(to limit: Int) -> String {
+        let count = utf8.count
+        guard count > limit else { return self }
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        while end > startIndex && !isCharacterBoundary(end) { end = utf8.index(before: end) }
+        return String(self[..<end]) + "… (\(count) bytes)"
+    }
+
+    private func isCharacterBoundary(_ index: Index) -> Bool {
+        index == endIndex || index.samePosition(in: unicodeScalars) != nil
+    }
+}

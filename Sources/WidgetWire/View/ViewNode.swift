@@ -53,7 +53,8 @@ public struct WireFormatError: Error, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
+    /// One line, however long or strange the input the reason quotes.
+    public var description: String { (path.isEmpty ? reason : "\(path): \(reason)").onOneLine.cut(to: 1000) }
 
     /// The same fault seen from the parent: `view` under `entries[0]` is `entries[0].view`. Paths are
     /// built this way, while the error propagates, so decoding valid input never builds one.

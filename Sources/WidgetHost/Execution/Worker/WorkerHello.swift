@@ -86,13 +86,15 @@ struct WorkerHello: Sendable {
             guard let name = described["name"]?.stringValue, let major = number(described["abiMajor"]).flatMap(UInt32.init(exactly:)),
                 let minor = number(described["abiMinor"]).flatMap(UInt32.init(exactly:))
             else { throw .malformed("hello: incomplete bundle") }
+            // Text from a worker is a bundle's text: it may have been written by the bundle itself.
+            func text(_ value: JSONValue?) -> String? { value?.stringValue.map { String(bundleText: $0) } }
             bundle = BundleDescription(
-                name: name, builtWith: described["builtWith"]?.stringValue, abiVersion: ABIVersion(major: major, minor: minor),
+                name: String(bundleText: name), builtWith: text(described["builtWith"]), abiVersion: ABIVersion(major: major, minor: minor),
                 memoryLimit: number(described["memoryLimit"]).map { $0 >= 0x1p63 ? Int64.max : Int64(exactly: $0.rounded()) ?? 0 },
                 urlSchemes: (described["urlSchemes"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter(URLSchemes.isValid),
                 metadata: BundleMetadata(
-                    version: described["metadata"]?["version"]?.stringValue, vendor: described["metadata"]?["vendor"]?.stringValue,
-                    license: described["metadata"]?["license"]?.stringValue, homepage: described["metadata"]?["homepage"]?.stringValue))
+                    version: text(described["metadata"]?["version"]), vendor: text(described["metadata"]?["vendor"]),
+                    license: text(described["metadata"]?["license"]), homepage: text(described["metadata"]?["homepage"])))
         } else {
             bundle = nil
         }
@@ -103,6 +105,10 @@ struct WorkerHello: Sendable {
                 let configuration = value["configuration"]?.stringValue.flatMap(ConfigurationKind.init(rawValue:)),
                 !families.isEmpty
             else { throw .malformed("hello: incomplete widget") }
+            guard !kind.hasControlCharacters, kind.utf8.count <= 1000 else {
+                throw .malformed("hello: a widget kind with control characters or longer than 1000 bytes")
+            }
+            func text(_ value: JSONValue?) -> String? { value?.stringValue.map { String(bundleText: $0) } }
             let schema: ConfigurationSchema?
             if let value = value["schema"], value != .null {
                 do { schema = try ConfigurationSchema(json: value) } catch { throw .malformed("hello: bad schema: \(error)") }
@@ -112,8 +118,8 @@ struct WorkerHello: Sendable {
             widgets.append(
                 Widget(
                     declaration: WidgetDeclaration(
-                        kind: kind, displayName: value["displayName"]?.stringValue ?? "", description: value["description"]?.stringValue ?? "",
-                        families: families, configurationKind: configuration, configurationName: value["configurationName"]?.stringValue,
+                        kind: kind, displayName: text(value["displayName"]) ?? "", description: text(value["description"]) ?? "",
+                        families: families, configurationKind: configuration, configurationName: text(value["configurationName"]),
                         contentMarginsDisabled: value["contentMarginsDisabled"]?.boolValue ?? false, configuration: schema),
                     slot: number(value["slot"]).flatMap(UInt32.init(exactly:)) ?? 0))
         }
@@ -121,7 +127,7 @@ struct WorkerHello: Sendable {
         problems = (message["problems"]?.arrayValue ?? []).map { value in
             LoadProblem(
                 path: path, reason: value["reason"]?.stringValue.flatMap(LoadProblem.Reason.init(rawValue:)) ?? .invalidBundle,
-                message: value["message"]?.stringValue ?? "refused by its worker")
+                message: value["message"]?.stringValue.map { String(bundleText: $0) } ?? "refused by its worker")
         }
     }
 }

@@ -132,7 +132,8 @@ enum WorkerMessage: Sendable {
                 let reasonText = try reader.string("an error's reason")
                 // A reason this host does not know still fails the request, as the provider's failure.
                 let reason = RequestError.Reason(rawValue: reasonText) ?? .providerFailed
-                outcome = .error(reason, try reader.string("an error's message"))
+                // A bundle may write on its worker's channel: its text is made safe to print.
+                outcome = .error(reason, String(bundleText: try reader.string("an error's message")))
             case let other:
                 throw .malformed("an answer with unknown outcome \(other)")
             }
