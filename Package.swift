@@ -78,7 +78,9 @@ let package = Package(
         .target(
             name: "WidgetHost",
             dependencies: ["CWidgetABI", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "CMemoryGuard", "CHostShims"]),
-        .executableTarget(name: "widgets", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire"]),
+        // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
+        .target(name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire"]),
+        .executableTarget(name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"]),
         .executableTarget(
             name: "widgets-bench",
             dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetKit", "WidgetABI", "WidgetWire", "CWidgetABI", "CMemoryGuard"]),
@@ -113,7 +115,7 @@ let package = Package(
                 "WidgetHost", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "WidgetRendering", "CWidgetABI", "CMemoryGuard",
                 "WidgetTestSupport",
             ]),
-        .testTarget(name: "WidgetsCLITests", dependencies: ["widgets", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTestSupport"]),
+        .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

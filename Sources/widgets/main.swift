@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WidgetHost
+import WidgetsCommandLine
 
 // Process isolation starts this executable again as a worker for one bundle. This file's top level
 // is synchronous (no `await` in it), so the worker is entered from the main thread itself, which it
@@ -15,11 +16,11 @@ if CommandLine.arguments.dropFirst().first == WidgetWorker.flag {
 ExitGuard.install()
 let arguments = Array(CommandLine.arguments.dropFirst())
 Task {
-    let status = await CLI.run(arguments)
+    let status = await CLI.exitStatus(running: arguments)
     ExitGuard.deliberate()
     // Without running exit handlers: a bundle's static destructors (queue isolation) have no say in
     // how the host ends, and a bundle hung in the dynamic loader cannot hold the exit up.
     fflush(nil)
-    _exit(status.rawValue)
+    _exit(status)
 }
 dispatchMain()

@@ -4,7 +4,7 @@ import WidgetTestSupport
 import WidgetABI
 import WidgetHost
 import WidgetWire
-@testable import widgets
+@testable import WidgetsCommandLine
 
 /// The `widgets` executable, run as a user runs it.
 @Suite struct CommandLineTests {

@@ -4,8 +4,9 @@ import WidgetHost
 import WidgetSupport
 
 /// The `widgets` command line: global options, the command, its options and arguments, dispatched
-/// through the table of commands.
-enum CLI {
+/// through the table of commands. The `widgets` executable is this library and a `main.swift`, so
+/// tests import the library rather than an executable's main module.
+public enum CLI {
     /// Options every command takes, shown at the end of each command's help.
     static let globalOptions: [OptionSpec] = [
         OptionSpec(name: "help", valueName: nil, help: "show help (also -h)", choices: [], repeatable: false, check: { _ in nil }),
@@ -32,6 +33,12 @@ enum CLI {
             WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory) and
             $XDG_DATA_HOME/widgets/widgets.d. Run 'widgets COMMAND --help' for a command's options.
             """
+    }
+
+    /// Runs a command line (without the program's name) as the `widgets` executable does; returns its
+    /// exit status.
+    public static func exitStatus(running arguments: [String]) async -> Int32 {
+        await run(arguments).rawValue
     }
 
     /// Runs a command line (without the program's name).
