@@ -26,6 +26,8 @@
  *   -DHANG_IN_CONSTRUCTOR   never returns from a static initializer (dlopen holds the loader)
  *   -DEXIT_IN_INITIALIZE    calls exit(3) in initialize
  *   -DEXIT_IN_REQUEST       calls exit(0) in every request of KIND
+ *   -DLARGE_TIMELINE        KIND answers with as many entries (a stack of two texts each) as fit in
+ *                          FIXTURE_RESULT_BYTES (default 8 MiB, the host's limit) less 1 KiB
  *   -DWAIT_FOR_RELEASE      initialize waits until a file named as the bundle with ".release" for
  *                          ".so" exists (the test's to create), then registers KIND (a slow load)
  *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
@@ -436,6 +438,32 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #endif
 #ifdef EXIT_IN_REQUEST
     exit(0);
+#endif
+#ifdef LARGE_TIMELINE
+    {
+        const char *given = getenv("FIXTURE_RESULT_BYTES");
+        size_t limit = (given ? strtoul(given, NULL, 10) : (8u << 20)) - 1024;
+        char *json = malloc(limit + 1024);
+        char filler[201];
+        memset(filler, 'x', 200);
+        filler[200] = 0;
+        size_t length = (size_t)sprintf(json, "{\"entries\":[");
+        for (int i = 0;; i++) {
+            char entry[512];
+            int count = snprintf(entry, sizeof entry,
+                                 "%s{\"date\":%d,\"view\":{\"view\":\"vstack\",\"children\":[{\"view\":\"text\",\"text\":\"Entry "
+                                 "%d\"},{\"view\":\"text\",\"text\":\"%s\"}]}}",
+                                 i ? "," : "", 1000000000 + i * 60, i, filler);
+            if (length + (size_t)count + 64 > limit) break;
+            memcpy(json + length, entry, (size_t)count);
+            length += (size_t)count;
+        }
+        length += (size_t)sprintf(json + length, "],\"policy\":{\"kind\":\"never\"}}");
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, length, NULL};
+        completion(context, &result);
+        free(json);
+        return;
+    }
 #endif
     /* Crashes: what process isolation contains. */
     if (strcmp(kind, "fixture.crash") == 0) segfault();

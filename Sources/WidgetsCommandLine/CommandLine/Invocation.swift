@@ -49,5 +49,7 @@ struct Invocation: Sendable {
 /// through stdio's buffer (`widgets run` is read live from pipes); tests collect it instead.
 struct Output: Sendable {
     var standardOutput: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+    /// Part of a line: for output written as it is made (a large timeline), not built whole first.
+    var standardOutputPart: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
     var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
 }

@@ -35,7 +35,11 @@ extension Invocation {
         reportProblems(registry, as: "warning")
         do {
             let result = try await registry.request(requestKind, kind: target.kind, family: target.family, configuration: target.configuration)
-            output.standardOutput(json ? Render.resultJSON(result).jsonText : Render.resultText(result))
+            if json {
+                Render.writeResultJSON(result, output.standardOutputPart)
+            } else {
+                Render.writeResultText(result, output.standardOutputPart)
+            }
             for note in result.notes where !json { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
             return .success
         } catch {

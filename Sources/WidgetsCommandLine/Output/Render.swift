@@ -79,7 +79,9 @@ enum Render {
             ]))
     }
 
-    static func resultText(_ result: ProviderResult) -> String {
+    /// A request's answer as text, written a few hundred lines at a time as it is made (each part
+    /// ends with a newline).
+    static func writeResultText(_ result: ProviderResult, _ write: (String) -> Void) {
         var header = "\(result.kind) · \(result.family) · \(result.requestKind.rawValue)"
         if result.requestKind == .timeline {
             header += " · \(result.entries.count) entr\(result.entries.count == 1 ? "y" : "ies")"
@@ -95,8 +97,12 @@ enum Render {
             lines.append(line)
             let body = PlainTextRenderer.lines(entry.view, now: shownAt(entry))
             lines += body.isEmpty ? ["  (empty)"] : body.map { "  " + $0 }
+            if lines.count >= 512 {
+                write(lines.joined(separator: "\n") + "\n")
+                lines = []
+            }
         }
-        return lines.joined(separator: "\n")
+        if !lines.isEmpty { write(lines.joined(separator: "\n") + "\n") }
     }
 
     /// When an entry is on screen from: its date, or now for an entry whose date has passed. Its
@@ -105,26 +111,25 @@ enum Render {
         max(Date(timeIntervalSince1970: entry.date), Date())
     }
 
-    static func resultJSON(_ result: ProviderResult) -> JSONValue {
-        var object = JSONObject([
-            ("kind", .string(result.kind)),
-            ("family", .string(result.family.rawValue)),
-            ("request", .string(result.requestKind.rawValue)),
-            (
-                "entries",
-                .array(
-                    result.entries.map { entry in
-                        var fields = JSONObject([("date", .string(isoDate(entry.date))), ("timestamp", .number(entry.date))])
-                        fields["relevance"] =
-                            entry.relevance.map {
-                                .object(JSONObject([("score", .number($0.score)), ("duration", .number($0.duration))]))
-                            } ?? .null
-                        fields["text"] = .string(PlainTextRenderer.text(entry.view, now: shownAt(entry)))
-                        fields["view"] = entry.view.json
-                        return .object(fields)
-                    })
-            ),
-        ])
+    /// A request's answer as JSON, written in parts of about 64 KiB as it is made: a timeline of
+    /// thousands of entries is never held as one value and one text besides the answer itself.
+    /// The text is that of one JSON object, ending with a newline.
+    static func writeResultJSON(_ result: ProviderResult, _ write: (String) -> Void) {
+        let head = JSONValue.object(
+            JSONObject([
+                ("kind", .string(result.kind)), ("family", .string(result.family.rawValue)), ("request", .string(result.requestKind.rawValue)),
+            ])
+        ).jsonText
+        var part = head.dropLast() + ",\"entries\":["
+        for (index, entry) in result.entries.enumerated() {
+            if index > 0 { part += "," }
+            part += entryJSON(entry).jsonText
+            if part.utf8.count >= 64 << 10 {
+                write(String(part))
+                part = ""
+            }
+        }
+        var tail = JSONObject()
         if let policy = result.policy {
             var fields = JSONObject()
             switch policy {
@@ -135,10 +140,21 @@ enum Render {
                 fields["date"] = .string(isoDate(date))
                 fields["timestamp"] = .number(date)
             }
-            object["policy"] = .object(fields)
+            tail["policy"] = .object(fields)
         }
-        object["notes"] = .array(result.notes.map(JSONValue.string))
-        return .object(object)
+        tail["notes"] = .array(result.notes.map(JSONValue.string))
+        write(String(part) + "]," + JSONValue.object(tail).jsonText.dropFirst() + "\n")
+    }
+
+    static func entryJSON(_ entry: WireEntry) -> JSONValue {
+        var fields = JSONObject([("date", .string(isoDate(entry.date))), ("timestamp", .number(entry.date))])
+        fields["relevance"] =
+            entry.relevance.map {
+                .object(JSONObject([("score", .number($0.score)), ("duration", .number($0.duration))]))
+            } ?? .null
+        fields["text"] = .string(PlainTextRenderer.text(entry.view, now: shownAt(entry)))
+        fields["view"] = entry.view.json
+        return .object(fields)
     }
 
     static func statisticsText(_ rows: [(RegisteredWidget, ProviderStatistics)], memoryLimit: Int64, isolation: Isolation) -> String {

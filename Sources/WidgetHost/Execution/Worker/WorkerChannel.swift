@@ -83,14 +83,20 @@ final class WorkerChannel: @unchecked Sendable {
         guard length <= WorkerMessage.maximumLength else {
             throw .malformed("a message of \(length) bytes exceeds the limit of \(WorkerMessage.maximumLength)")
         }
-        guard available >= 4 + length else { return nil }
+        guard available >= 4 + length else {
+            // Room for all of a large message at once: a buffer grown by doubling would hold up to
+            // twice its size, and copy it on the way.
+            if length > chunk.count { buffer.reserveCapacity(buffer.count - start + 4 + length) }
+            return nil
+        }
         let fieldsStart = start + 4
         let message = try buffer.withUnsafeBytes { raw in
             Result { () throws(ChannelError) in try WorkerMessage(fields: UnsafeRawBufferPointer(rebasing: raw[fieldsStart..<fieldsStart + length])) }
         }.get()
         start = fieldsStart + length
         if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            // A large message's room is given back: it would stay the worker's for good.
+            if buffer.capacity > 4 * chunk.count { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
             start = 0
         }
         return message
