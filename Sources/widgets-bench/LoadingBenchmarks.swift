@@ -26,8 +26,8 @@ func bundleDirectory(copies: Int, of library: URL, label: String) -> URL {
 
 /// The C fixture bundle, compiled afresh (or, for profiling under valgrind, where `Process` cannot
 /// start a compiler, a copy of the one BENCH_FIXTURE names).
-func compileFixture() -> URL {
-    let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-fixture-\(getpid()).so")
+func compileFixture(flags: [String] = ["-DKIND_FROM_FILE"], label: String = "fixture") -> URL {
+    let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-\(label)-\(getpid()).so")
     if let given = ProcessInfo.processInfo.environment["BENCH_FIXTURE"] {
         try! FileManager.default.copyItem(atPath: given, toPath: output.path)
         return output
@@ -35,7 +35,7 @@ func compileFixture() -> URL {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
-        "cc", "-shared", "-fPIC", "-O2", "-DKIND_FROM_FILE", "-I", repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path,
+        "cc", "-shared", "-fPIC", "-O2"] + flags + ["-I", repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path,
         repositoryRoot.appendingPathComponent("Tests/Fixtures/fixture_bundle.c").path, "-o", output.path, "-lpthread",
     ]
     try! process.run()
@@ -44,12 +44,19 @@ func compileFixture() -> URL {
     return output
 }
 
-/// The floor: what any loader must do, dlopen and dlsym, for the same files in the same order.
+/// The floor: what any loader that loads the very file it looked at must do, for the same files in
+/// the same order: open it, `fstat` the descriptor, `dlopen` the descriptor (`/proc/self/fd/N`) and
+/// `dlsym` the entry. Paths are joined as plain strings, so the floor carries no Foundation cost.
 func dlopenFloor(_ directory: URL) -> Int {
     var found = 0
     let names = try! FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    let prefix = directory.path + "/"
     for name in names {
-        guard let handle = dlopen(directory.appendingPathComponent(name).path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        let descriptor = open(prefix + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0,
+            let handle = dlopen("/proc/self/fd/\(descriptor)", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
+        else {
             fatalError("dlopen failed in the floor benchmark")
         }
         if dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL) != nil { found += 1 }

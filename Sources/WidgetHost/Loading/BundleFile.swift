@@ -1,6 +1,7 @@
 import Foundation
-import WidgetSupport
 import Glibc
+import Synchronization
+import WidgetSupport
 
 /// A bundle file, opened once and checked through that very descriptor before the host lets the
 /// dynamic loader near it, and then loaded from the descriptor itself (`/proc/self/fd/N`): the file
@@ -26,7 +27,8 @@ struct BundleFile {
     func close() { _ = Glibc.close(descriptor) }
 
     /// Opens and checks `path`. On success the descriptor stays open: the caller loads it, or closes it.
-    static func open(_ path: String) -> Result<BundleFile, LoadProblem> {
+    /// `verdicts` keeps what a batch of files learned about their directories.
+    static func open(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
         func problem(_ reason: LoadProblem.Reason, _ message: String) -> Result<BundleFile, LoadProblem> {
             .failure(LoadProblem(path: path, reason: reason, message: message))
         }
@@ -67,14 +69,15 @@ struct BundleFile {
                 .insecurePermissions,
                 "refused: writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(path)'")
         }
-        // The directories above it, as written (a link's own directory) and as it resolves.
-        var chains = [absolute((path as NSString).deletingLastPathComponent)]
-        if let resolved = resolvedPath(descriptor) {
-            let directory = (resolved as NSString).deletingLastPathComponent
-            if !chains.contains(directory) { chains.append(directory) }
+        // The directories above it, as written (a link's own directory) and as it resolves: a file
+        // that is no link resolves to the resolved directory's entry.
+        let written = absolute(path.pathDirectory)
+        var chains = [written]
+        if let resolved = isLink ? resolvedPath(descriptor)?.pathDirectory : verdicts.resolved(written) {
+            if !chains.contains(resolved) { chains.append(resolved) }
         }
         for start in chains {
-            if let message = unsafeDirectory(from: start, user: user) {
+            if let message = verdicts.unsafeDirectory(from: start, user: user) {
                 return refuse(.insecurePermissions, message)
             }
         }
@@ -109,9 +112,16 @@ struct BundleFile {
                 }
             }
             if current == "/" { return nil }
-            let parent = (current as NSString).deletingLastPathComponent
+            let parent = current.pathDirectory
             current = parent.isEmpty ? "/" : parent
         }
+    }
+
+    /// The absolute path of a directory, its links resolved.
+    static func resolvedDirectory(_ directory: String) -> String? {
+        guard let resolved = realpath(directory, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The absolute path of the file a descriptor is open on.
@@ -159,8 +169,12 @@ struct BundleFile {
     /// Checks the ELF header and that every segment and section the header promises is in the file: a
     /// truncated copy is reported here instead of faulting the loader.
     private static func checkELF(descriptor: Int32, size: UInt64) -> (LoadProblem.Reason, String)? {
-        var header = [UInt8](repeating: 0, count: 64)
-        let count = pread(descriptor, &header, 64, 0)
+        // One read of the first page, which holds the header and (as linkers lay files out) the
+        // program headers.
+        var page = [UInt8](repeating: 0, count: 4096)
+        let pageCount = max(0, pread(descriptor, &page, page.count, 0))
+        let header = Array(page.prefix(64))
+        let count = min(pageCount, 64)
         guard count >= 4, header[0] == 0x7F, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"),
             header[3] == UInt8(ascii: "F")
         else { return (.notSharedObject, "not a shared object (no ELF header)") }
@@ -202,9 +216,14 @@ struct BundleFile {
         guard let programEnd = end(programOffset, UInt64(programCount), UInt64(programSize)), programEnd <= size else {
             return (.truncated, "truncated: \(size) bytes, its program headers lie beyond the end")
         }
-        var table = [UInt8](repeating: 0, count: programCount * programSize)
-        guard pread(descriptor, &table, table.count, off_t(programOffset)) == table.count else {
-            return (.truncated, "truncated: cannot read its program headers")
+        var table: [UInt8]
+        if programEnd <= UInt64(pageCount) {
+            table = Array(page[Int(programOffset)..<Int(programEnd)])
+        } else {
+            table = [UInt8](repeating: 0, count: programCount * programSize)
+            guard pread(descriptor, &table, table.count, off_t(programOffset)) == table.count else {
+                return (.truncated, "truncated: cannot read its program headers")
+            }
         }
         for index in 0..<programCount {
             let base = index * programSize
@@ -226,5 +245,30 @@ struct BundleFile {
         #else
             (0, "unknown")
         #endif
+    }
+}
+
+/// What the files of one batch learned about their directories: each chain up to `/` is checked once
+/// per batch, not once per file, and each directory resolved once.
+final class DirectoryVerdicts: Sendable {
+    private let verdicts = Mutex<[String: String?]>([:])
+    private let resolvedDirectories = Mutex<[String: String?]>([:])
+
+    init() {}
+
+    /// `BundleFile.unsafeDirectory`, remembered.
+    func unsafeDirectory(from directory: String, user: uid_t) -> String? {
+        if let known = verdicts.withLock({ $0[directory] }) { return known }
+        let verdict = BundleFile.unsafeDirectory(from: directory, user: user)
+        verdicts.withLock { $0[directory] = verdict }
+        return verdict
+    }
+
+    /// `BundleFile.resolvedDirectory`, remembered.
+    func resolved(_ directory: String) -> String? {
+        if let known = resolvedDirectories.withLock({ $0[directory] }) { return known }
+        let resolved = BundleFile.resolvedDirectory(directory)
+        resolvedDirectories.withLock { $0[directory] = resolved }
+        return resolved
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetABI
+import WidgetSupport
 
 /// What a bundle says of itself in its `widget_bundle_t`, as checked: the same whether the host
 /// read it in this process or a worker reported it.
@@ -53,7 +54,7 @@ public final class LoadedBundle: Sendable {
 
     init(path: String, description: BundleDescription, backend: any ProviderBackend) {
         self.path = path
-        fileName = (path as NSString).lastPathComponent
+        fileName = path.pathFileName
         self.description = description
         self.backend = backend
     }

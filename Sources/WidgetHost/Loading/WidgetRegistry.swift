@@ -391,13 +391,17 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     // MARK: Queue isolation
 
-    /// Loads each file on a thread of its own, within `loadDeadline`; the dynamic loader's part one
-    /// at a time, in file order (the loader is one at a time anyway), so a file that hangs there is
-    /// told from those waiting behind it. A file that passes its deadline is refused, and its thread
-    /// left to itself.
+    /// Loads the files within `loadDeadline` each. One loader thread takes them in file order; while
+    /// a bundle's `initialize` runs longer than `stallInterval`, another loader thread takes the rest,
+    /// so a slow or hung bundle delays no other, and a quick batch costs one thread. The dynamic
+    /// loader's part runs one file at a time, in file order (the loader is one at a time anyway), so
+    /// a file that hangs there is told from those waiting behind it. A file that passes its deadline
+    /// is refused, and its thread left to itself.
     private func loadInProcess(_ files: [(Int, String)], _ batch: LoadBatch) {
         let deadline = loadDeadline
-        let turns = Turns()
+        let turns = Turns(count: files.map(\.0).max().map { $0 + 1 } ?? 0)
+        let verdicts = DirectoryVerdicts()
+        var queued: [QueuedLoad] = []
         for (index, path) in files {
             let load = InProcessLoad()
             let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) { [self] in
@@ -413,19 +417,45 @@ public final class WidgetRegistry: @unchecked Sendable {
                 let problem = LoadProblem(path: path, reason: .timedOut, message: message)
                 batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
             }
-            let thread = Thread { [self] in
-                let prepared = prepareInProcess(path, load, turn: index, of: turns)
-                timer.cancel()
-                guard load.finish() else { return }
-                batch.arrive(index) { [self] late in
+            queued.append(QueuedLoad(index: index, path: path, load: load, deadline: timer))
+        }
+        let queue = LoadQueue(queued)
+        let watch = LoaderWatch()
+        startLoader(queue, batch, turns, verdicts, watch)
+        if queued.count > 1 {
+            watch.start { [self] in startLoader(queue, batch, turns, verdicts, watch) }
+        }
+    }
+
+    private struct QueuedLoad: Sendable {
+        let index: Int
+        let path: String
+        let load: InProcessLoad
+        let deadline: ScheduledAction
+    }
+
+    /// A loader thread: takes files from the queue until it is empty. A load abandoned at its
+    /// deadline meanwhile is dropped when (if ever) it returns, and the thread goes on.
+    private func startLoader(_ queue: LoadQueue<QueuedLoad>, _ batch: LoadBatch, _ turns: Turns, _ verdicts: DirectoryVerdicts, _ watch: LoaderWatch) {
+        let loader = watch.addLoader()
+        let thread = Thread { [self] in
+            while let item = queue.next() {
+                let prepared = prepareInProcess(item.path, item.load, turn: item.index, of: turns, verdicts: verdicts) {
+                    watch.initializing(loader, item: item.index)
+                }
+                watch.initialized(loader)
+                item.deadline.cancel()
+                guard item.load.finish() else { continue }
+                batch.arrive(item.index) { [self] late in
                     let (bundle, problems) = prepared.take(self)
-                    settle(path, bundle: bundle, problems: problems, late: late)
+                    settle(item.path, bundle: bundle, problems: problems, late: late)
                 }
             }
-            thread.name = "widgets.loading"
-            thread.stackSize = 8 << 20
-            thread.start()
+            watch.loaderDone()
         }
+        thread.name = "widgets.loading"
+        thread.stackSize = 8 << 20
+        thread.start()
     }
 
     /// Held for a bundle's `dlopen`, with the file it opens.
@@ -463,7 +493,10 @@ public final class WidgetRegistry: @unchecked Sendable {
     }
 
     /// Opens and initializes one file in this process, on the calling thread, opening it in its turn.
-    private func prepareInProcess(_ path: String, _ load: InProcessLoad, turn: Int, of turns: Turns) -> Prepared {
+    /// `initializing` is called as the bundle's `initialize` is about to run.
+    private func prepareInProcess(
+        _ path: String, _ load: InProcessLoad, turn: Int, of turns: Turns, verdicts: DirectoryVerdicts, initializing: () -> Void
+    ) -> Prepared {
         if stateLock.withLock({ unloadedInProcess.contains(path) }) {
             turns.skip(turn)
             return .refused([
@@ -476,7 +509,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         dynamicLoader.lock()
         load.opening()
         dynamicLoaderHolder.withLock { $0 = path }
-        let opened = ExitGuard.during(ExitGuard.name(path), .loading) { Self.open(path) }
+        let opened = ExitGuard.during(ExitGuard.name(path), .loading) { Self.open(path, verdicts: verdicts) }
         dynamicLoaderHolder.withLock { $0 = nil }
         dynamicLoader.unlock()
         turns.done(turn)
@@ -489,6 +522,7 @@ public final class WidgetRegistry: @unchecked Sendable {
                 return .refused([LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
             }
             load.initializing()
+            initializing()
             return initialize(entry, path: path, identity: identity)
         }
     }
@@ -546,9 +580,9 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Opens and checks the file, then loads that very file, from its descriptor: a file renamed over
     /// the path meanwhile is not the one loaded. The descriptor of a file the dynamic loader took
     /// stays open for the life of the process, as the image does.
-    private static func open(_ path: String) -> Result<(BundleFile, UnsafePointer<widget_bundle_t>), LoadProblem> {
+    private static func open(_ path: String, verdicts: DirectoryVerdicts) -> Result<(BundleFile, UnsafePointer<widget_bundle_t>), LoadProblem> {
         let file: BundleFile
-        switch BundleFile.open(path) {
+        switch BundleFile.open(path, verdicts: verdicts) {
         case .failure(let problem): return .failure(problem)
         case .success(let opened): file = opened
         }

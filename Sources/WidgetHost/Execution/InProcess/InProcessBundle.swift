@@ -24,7 +24,7 @@ final class InProcessBundle: @unchecked Sendable {
     init(path: String, entry: UnsafePointer<widget_bundle_t>) throws(LoadProblem) {
         self.path = path
         self.entry = entry
-        let fileName = (path as NSString).lastPathComponent
+        let fileName = path.pathFileName
         cPath = ExitGuard.name(path)
         self.fileName = fileName
         func refuse(_ reason: LoadProblem.Reason, _ message: String) -> LoadProblem {

@@ -38,7 +38,7 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64) {
         self.path = path
-        fileName = (path as NSString).lastPathComponent
+        fileName = path.pathFileName
         self.settings = settings
         self.clock = clock
         self.deadlines = deadlines

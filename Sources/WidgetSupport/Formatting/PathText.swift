@@ -1,0 +1,23 @@
+/// A path's parts, as `dirname` and `basename` give them, on the path's bytes: loading a hundred
+/// bundles splits a few hundred paths, and NSString's versions cost more than the loader's own work.
+extension String {
+    /// The directory part: "" for a bare name, "/" for a name at the root; trailing slashes ignored.
+    public var pathDirectory: String {
+        let bytes = Array(utf8)
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        guard let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        var cut = slash
+        while cut > 0, bytes[cut - 1] == UInt8(ascii: "/") { cut -= 1 }
+        return cut == 0 ? "/" : String(decoding: bytes[..<cut], as: UTF8.self)
+    }
+
+    /// The last component: the name after the last slash; trailing slashes ignored; "/" for the root.
+    public var pathFileName: String {
+        let bytes = Array(utf8)
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        guard let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")) else { return String(decoding: bytes[..<end], as: UTF8.self) }
+        return end == 1 ? "/" : String(decoding: bytes[(slash + 1)..<end], as: UTF8.self)
+    }
+}
