@@ -130,8 +130,6 @@ extension WidgetWorker {
             do {
                 return try channel.receive()
             } catch {
-                // The host closed the channel (or is gone): nothing more to do. No exit handlers: a
-                // bundle's static destructors must not be able to keep the worker alive.
                 if case .closed = error {
                     // The host closed the channel, or is gone: the worker ends, and with it its
                     // process group, whatever the bundle forked. No exit handlers: a bundle's static
