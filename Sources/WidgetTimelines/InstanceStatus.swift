@@ -22,6 +22,8 @@ public struct InstanceStatus: Sendable, Equatable {
     /// When the next timeline will be requested (after the budget), if one is due at all.
     public var nextReload: Date?
     public var nextReloadReason: ReloadReason?
+    /// When the next entry of the timeline shown takes over (no provider call), if it has one.
+    public var nextEntryDate: Date?
     /// True when the budget moved the next reload later than asked.
     public var deferredByBudget: Bool
     /// Budgeted reloads in the last 24 hours.
@@ -35,8 +37,9 @@ public struct InstanceStatus: Sendable, Equatable {
     public init(
         phase: Phase, entry: WireEntry? = nil, timelines: Int = 0, lastFailure: String? = nil, nextReload: Date? = nil,
         nextReloadReason: ReloadReason? = nil, deferredByBudget: Bool = false, reloadsInWindow: Int = 0, reloading: Bool = false,
-        invalidated: Bool = false
+        invalidated: Bool = false, nextEntryDate: Date? = nil
     ) {
+        self.nextEntryDate = nextEntryDate
         self.phase = phase
         self.entry = entry
         self.timelines = timelines
@@ -47,5 +50,13 @@ public struct InstanceStatus: Sendable, Equatable {
         self.reloadsInWindow = reloadsInWindow
         self.reloading = reloading
         self.invalidated = invalidated
+    }
+
+    /// When what the instance shows will next change on its own: its next entry, or its next reload.
+    public var nextChange: Date? {
+        switch (nextEntryDate, nextReload) {
+        case (let entry?, let reload?): min(entry, reload)
+        case (let entry, let reload): entry ?? reload
+        }
     }
 }

@@ -183,7 +183,8 @@ func status(of record: Record, now: Double) -> InstanceStatus {
             nextReloadReason: record.missing ? nil : (record.inFlight ? record.again : record.pending?.reason),
             deferredByBudget: deferred, reloadsInWindow: record.history.count(where: { $0 > now - ReloadBudget.window }),
             reloading: record.inFlight,
-            invalidated: !record.missing && record.interaction != .none)
+            invalidated: !record.missing && record.interaction != .none,
+            nextEntryDate: record.shown + 1 < record.entries.count ? Date(timeIntervalSince1970: record.entries[record.shown + 1].date) : nil)
     }
 
 func takeSlot() -> Int32 {

@@ -49,7 +49,7 @@ import WidgetWire
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
         let unknownCommand = await widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)
-        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, add, instances, configure, remove, options, recommendations, run, reload, configurations, open, tap, render, preview, gallery, stats, help)\n"))
+        #expect(unknownCommand.standardError.hasPrefix("widgets: unknown command 'frobnicate' (commands: list, load, placeholder, snapshot, timeline, add, instances, configure, remove, options, recommendations, run, watch, reload, configurations, open, tap, render, preview, gallery, stats, help)\n"))
         let unknownOption = await widgets(["list", "--verbose"])
         #expect(unknownOption.status == 2)
         #expect(unknownOption.standardError == "widgets: unknown option '--verbose' for 'widgets list'\nRun 'widgets list --help' for its usage.\n")

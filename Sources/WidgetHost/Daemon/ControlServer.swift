@@ -1,6 +1,7 @@
 import CHostShims
 import Foundation
 import Glibc
+import Synchronization
 import WidgetSupport
 import WidgetWire
 
@@ -17,6 +18,12 @@ import WidgetWire
 public final class ControlServer: @unchecked Sendable {
     /// Answers one request (a parsed JSON line) with an answer object (`"ok": true|false`).
     public typealias Handler = @Sendable (JSONValue) -> JSONValue
+    /// Answers a `watch` request; on success (a token), the connection's further lines are events,
+    /// sent through `send`, until the peer closes it or cannot keep up; then `unsubscribe`.
+    public typealias Subscribe = @Sendable (_ request: JSONValue, _ send: @escaping EventHub.Send) -> (answer: JSONValue, token: Int?)
+
+    private let subscribe: Subscribe?
+    private let unsubscribe: @Sendable (Int) -> Void
 
     public let path: String
     private let handler: Handler
@@ -34,9 +41,11 @@ public final class ControlServer: @unchecked Sendable {
     /// answers there; a socket file left by a host that died is replaced.
     public init(
         path: String = ControlSocket.path(), idleTimeout: TimeInterval = 10, log: @escaping @Sendable (String) -> Void = { _ in },
-        handler: @escaping Handler
+        subscribe: Subscribe? = nil, unsubscribe: @escaping @Sendable (Int) -> Void = { _ in }, handler: @escaping Handler
     ) throws(ControlError) {
         self.path = path
+        self.subscribe = subscribe
+        self.unsubscribe = unsubscribe
         self.idleTimeout = idleTimeout
         self.handler = handler
         self.log = log
@@ -165,6 +174,9 @@ public final class ControlServer: @unchecked Sendable {
             while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<end])
                 buffer.removeSubrange(...end)
+                if let subscribe, let request = try? JSONValue.parse(line), request["request"]?.stringValue == "watch" {
+                    return stream(connection, request, subscribe)
+                }
                 guard respond(connection, line) else { return }
                 idleSince = Self.now()
             }
@@ -193,6 +205,45 @@ public final class ControlServer: @unchecked Sendable {
                 reply(connection, Self.failure("no complete request for \(timeSpan(idleTimeout)); closing the connection"))
                 return
             }
+        }
+    }
+
+    /// Turns the connection into a stream of events: the answer, then one line per event, until the
+    /// peer closes the connection. Its slot is busy meanwhile (never evicted); what it sends is
+    /// ignored. Events are sent without waiting: a subscriber whose buffer is full is dropped.
+    private func stream(_ connection: Int32, _ request: JSONValue, _ subscribe: Subscribe) {
+        lock.withLock { if connections[connection] != nil { connections[connection] = .some(nil) } }
+        var size: Int32 = 1 << 20
+        setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let writing = NSLock()
+        let open = Mutex(true)
+        writing.lock()
+        let (answer, token) = subscribe(request) { [self] event in
+            writing.withLock {
+                guard open.withLock({ $0 }) else { return false }
+                guard sendWhole(connection, event, waiting: false) else {
+                    open.withLock { $0 = false }
+                    shutdown(connection, Int32(SHUT_RDWR))
+                    return false
+                }
+                return true
+            }
+        }
+        let answered = reply(connection, answer)
+        writing.unlock()
+        guard let token else { return }
+        defer {
+            open.withLock { $0 = false }
+            unsubscribe(token)
+        }
+        guard answered else { return }
+        var forever = timeval(tv_sec: 0, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &forever, socklen_t(MemoryLayout<timeval>.size))
+        var sink = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let count = sink.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
         }
     }
 
@@ -244,11 +295,26 @@ public final class ControlServer: @unchecked Sendable {
 
     @discardableResult
     private func reply(_ connection: Int32, _ answer: JSONValue) -> Bool {
-        var bytes = Array(answer.jsonText.utf8)
+        sendWhole(connection, answer, waiting: true)
+    }
+
+    /// Sends one line. Not `waiting`: only if the socket's buffer takes all of it at once (a line is
+    /// never sent in part, which would garble the stream).
+    private func sendWhole(_ connection: Int32, _ value: JSONValue, waiting: Bool) -> Bool {
+        var bytes = Array(value.jsonText.utf8)
         bytes.append(UInt8(ascii: "\n"))
+        if !waiting {
+            var queued: Int32 = 0
+            var size: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard ioctl(connection, UInt(TIOCOUTQ), &queued) == 0, getsockopt(connection, SOL_SOCKET, SO_SNDBUF, &size, &length) == 0,
+                Int(size) - Int(queued) > bytes.count
+            else { return false }
+        }
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return false }
             sent += count

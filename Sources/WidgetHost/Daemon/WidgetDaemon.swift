@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetTimelines
 import WidgetWire
 
@@ -18,16 +18,33 @@ public final class WidgetDaemon: @unchecked Sendable {
     private var known: [String: WidgetInstance] = [:]
     private var knownLineage = ""
     private var log: @Sendable (String) -> Void = { _ in }
+    /// Every change of every instance, for the control socket's subscribers (`widgets watch`).
+    public let events = EventHub()
+    /// Each hosted instance's kind and family, for its events.
+    private let hosted = Locked<[String: (kind: String, family: WidgetFamily)]>([:])
+    /// What an instance shows, as one line of text (`widgets run --log`'s), for its events.
+    private let describe: @Sendable (InstanceStatus) -> String
 
     /// `observer` hears each change of what an instance shows (see `TimelineEngine`). Timelines are
     /// built for the environment `environment` gives each family (by default its standard one, light).
+    /// `describe` gives the text of what an instance shows, for events.
     public init(
         registry: WidgetRegistry, store: InstanceStore, budget: ReloadBudget = .standard,
         environment: @escaping @Sendable (WidgetFamily) -> RenderingEnvironment = { .standard(for: $0) },
+        describe: @escaping @Sendable (InstanceStatus) -> String = { _ in "" },
         observer: TimelineEngine.Observer? = nil
     ) {
         self.registry = registry
         self.store = store
+        self.describe = describe
+        let events = events
+        let hosted = hosted
+        let clock = registry.clock
+        let observer: TimelineEngine.Observer = { id, status in
+            observer?(id, status)
+            let instance = hosted.withLock { $0[id] }
+            events.statusChanged(id: id, kind: instance?.kind, family: instance?.family, status: status, text: describe(status), now: clock.now())
+        }
         let fetch: TimelineEngine.Fetch = { [registry] instance, completion in
             Task {
                 do {
@@ -49,7 +66,13 @@ public final class WidgetDaemon: @unchecked Sendable {
     public func start(socketPath: String?, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.log = log
         if let socketPath {
-            server = try ControlServer(path: socketPath, log: log) { [weak self] request in
+            server = try ControlServer(
+                path: socketPath, log: log,
+                subscribe: { [weak self] request, send in
+                    self?.subscribe(request, send: send) ?? (ControlServer.failure("the host is stopping"), nil)
+                },
+                unsubscribe: { [events] token in events.unsubscribe(token) }
+            ) { [weak self] request in
                 self?.handle(request) ?? ControlServer.failure("the host is stopping")
             }
         }
@@ -167,14 +190,19 @@ public final class WidgetDaemon: @unchecked Sendable {
         let list = try currentList()
         var changes = 0
         let saved = Dictionary(list.instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for id in known.keys where saved[id] == nil {
+        let now = registry.clock.now()
+        for (id, old) in known where saved[id] == nil {
             engine.remove(id: id)
+            _ = self.hosted.withLock { $0.removeValue(forKey: id) }
+            events.instanceChanged("removed", id: id, kind: old.kind, family: old.family, status: nil, text: nil, now: now)
             changes += 1
         }
         for instance in list.instances {
             let hosted = Self.engineInstance(instance)
+            self.hosted.withLock { $0[instance.id] = (instance.kind, instance.family) }
             switch known[instance.id] {
             case nil:
+                events.instanceChanged("added", id: instance.id, kind: instance.kind, family: instance.family, status: nil, text: nil, now: now)
                 // A kind whose bundle may still be loading is not missing yet: its request waits.
                 let missing = registry.widget(kind: instance.kind) == nil && registry.loadsUnderway.isEmpty
                 engine.add(hosted, bundleMissing: missing)
@@ -182,6 +210,9 @@ public final class WidgetDaemon: @unchecked Sendable {
                 if missing, registry.widget(kind: instance.kind) != nil { engine.bundleAvailable(kinds: [instance.kind]) }
                 changes += 1
             case let old? where old != instance:
+                events.instanceChanged(
+                    "configured", id: instance.id, kind: instance.kind, family: instance.family, status: engine.status(id: instance.id),
+                    text: engine.status(id: instance.id).map(describe), now: now)
                 engine.update(hosted)
                 changes += 1
             default:
@@ -223,6 +254,37 @@ public final class WidgetDaemon: @unchecked Sendable {
             list.restore(missing)
             return missing.map(\.id)
         }
+    }
+
+    /// A `watch` request: `ids` (instance ids; all when absent) subscribe to their events. The answer
+    /// carries what each watched instance shows now (`current`, as `current` events).
+    func subscribe(_ request: JSONValue, send: @escaping EventHub.Send) -> (answer: JSONValue, token: Int?) {
+        var ids: Set<String>?
+        if let given = request["ids"] {
+            guard let array = given.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
+                return (ControlServer.failure("\"ids\" must be an array of instance ids"), nil)
+            }
+            ids = Set(array.compactMap(\.stringValue))
+        }
+        let instances = engine.instances
+        if let ids, let unknown = ids.sorted().first(where: { id in !instances.contains { $0.id == id } }) {
+            let hostedIDs = instances.map(\.id).sorted()
+            return (
+                ControlServer.failure(
+                    "no instance \"\(unknown.onOneLine.cut(to: 200))\" is hosted; instances: \(hostedIDs.isEmpty ? "none" : hostedIDs.joined(separator: ", "))"),
+                nil
+            )
+        }
+        guard let token = events.subscribe(ids: ids, send: send) else {
+            return (ControlServer.failure("too many watchers (\(EventHub.maximumSubscribers)); try again later"), nil)
+        }
+        let now = registry.clock.now()
+        let current: [JSONValue] = instances.filter { ids?.contains($0.id) ?? true }.sorted { $0.id < $1.id }.compactMap { instance in
+            guard let status = engine.status(id: instance.id) else { return nil }
+            return EventHub.event(
+                "current", id: instance.id, kind: instance.kind, family: instance.family, status: status, text: describe(status), now: now)
+        }
+        return (ControlServer.success([("current", .array(current))]), token)
     }
 
     /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth

@@ -115,7 +115,10 @@ public final class ControlClient {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(descriptor) }
+    deinit { Glibc.close(descriptor) }
+
+    /// Closes the connection now (a watcher going away); the descriptor itself goes with the client.
+    public func close() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
     /// Sends one request and returns the host's answer; an answer with `"ok": false` is thrown as
     /// its error.
@@ -163,6 +166,34 @@ public final class ControlClient {
             return String(decoding: try readLine(), as: UTF8.self)
         } catch {
             return nil
+        }
+    }
+
+    /// Waits for the next line the host sends (an event, after a `watch` request), as long as it
+    /// takes or at most `timeout`; nil when the host closes the connection (it stopped).
+    public func nextEvent(timeout: TimeInterval? = nil) throws(ControlError) -> JSONValue? {
+        let wait = timeout ?? 0
+        var limit = timeval(tv_sec: Int(wait), tv_usec: Int((wait - wait.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        while true {
+            if let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<end])
+                buffer.removeSubrange(...end)
+                do {
+                    return try JSONValue.parse(line)
+                } catch {
+                    throw ControlError("the widget host at \(path) sent something that is not JSON: \(error)")
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw ControlError("the widget host at \(path) sent nothing in time") }
+                throw ControlError("cannot read from the widget host at \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return nil }
+            buffer.append(contentsOf: chunk[..<count])
         }
     }
 

@@ -144,7 +144,7 @@ public enum CLI {
             let missing = command.arguments[positionals.count..<command.requiredArguments].joined(separator: " ")
             throw fail("'widgets \(command.name)' needs \(missing)")
         }
-        if positionals.count > command.arguments.count {
+        if positionals.count > command.arguments.count, command.arguments.last?.hasSuffix("…]") != true {
             throw fail("unexpected argument '\(positionals[command.arguments.count])' for 'widgets \(command.name)'")
         }
         return Invocation(command: command, positionals: positionals, given: given, output: output)

@@ -27,6 +27,7 @@ struct Command: Sendable {
     func declares(_ name: String) -> Bool { declaredOptions.contains { $0.name == name } }
 
     /// How many positional arguments it needs, and may take.
+    /// Arguments in brackets are optional; a last one ending in "…]" (`[ID…]`) takes any number.
     var requiredArguments: Int { arguments.filter { !$0.hasPrefix("[") }.count }
 
     var usage: String {

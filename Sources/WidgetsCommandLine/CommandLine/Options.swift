@@ -12,6 +12,8 @@ enum Options {
 
     static let json = Option(flag: "json", help: "print JSON for scripts")
 
+    static let watchFormat = Option<WatchFormat>("format", value: "FORMAT", help: "text (default), json (one object a line), or waybar (a custom module's JSON)")
+
     static let family = Option<WidgetFamily>(
         "family", value: "FAMILY",
         help: "the family (\(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")), or small, medium...); default: the widget's first",

@@ -46,7 +46,11 @@ extension Invocation {
                 renderer: renderer, clock: registry.clock, width: Self.terminalWidth(), queue: DispatchQueue(label: "widgets.dashboard"),
                 write: { FileHandle.standardOutput.write(Data($0.utf8)) })
         let daemonBox = DaemonBox()
-        let daemon = WidgetDaemon(registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) }) { id, status in
+        let locked = renderer.isLocked
+        let daemon = WidgetDaemon(
+            registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) },
+            describe: { Self.statusText($0, locked: locked) }
+        ) { id, status in
             guard let dashboard, let daemon = daemonBox.daemon else {
                 return output.standardOutput(Self.statusLine(id, status, locked: renderer.isLocked))
             }
@@ -113,7 +117,11 @@ extension Invocation {
     /// `12:00:05 game-status-1: Level 4 | 80 HP` — what an instance now shows, on one line.
     /// `locked`: privacy-sensitive views redacted, as `--locked` draws them.
     static func statusLine(_ id: String, _ status: InstanceStatus, locked: Bool = false) -> String {
-        let time = Self.timeFormatter.string(from: Date())
+        "\(Self.timeFormatter.string(from: Date())) \(id): \(statusText(status, locked: locked))"
+    }
+
+    /// What an instance shows, with its last failure and next reload, on one line.
+    static func statusText(_ status: InstanceStatus, locked: Bool = false) -> String {
         var text: String
         switch status.phase {
         case .bundleMissing: text = "bundle missing (its configuration is kept)"
@@ -124,7 +132,7 @@ extension Invocation {
         if let next = status.nextReload, let reason = status.nextReloadReason {
             text += " [next reload \(Self.timeFormatter.string(from: next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
         }
-        return "\(time) \(id): \(text)"
+        return text
     }
 
     static let timeFormatter: DateFormatter = {

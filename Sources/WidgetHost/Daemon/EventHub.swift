@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+import WidgetSupport
+import WidgetTimelines
+import WidgetWire
+
+/// What the running host tells its subscribers (`widgets watch`, pages, bars): one JSON object per
+/// change of an instance, on one line each.
+///
+/// Every event has `event`, `id` and `time` (ISO 8601). The events:
+/// - `entry`: the next entry of the timeline took over (no provider call);
+/// - `timeline`: a new timeline arrived;
+/// - `reloading`: a timeline request is under way;
+/// - `deferred`: the reload budget moved the next reload later (`nextReload` says until when);
+/// - `failed`: a timeline request failed; the last good entry stays (`lastFailure`, `stale`);
+/// - `missing`: the instance's bundle is gone (its configuration is kept);
+/// - `status`: anything else that changed what `status` reports;
+/// - `added`, `configured`, `removed`: the instance list changed.
+///
+/// Each but `removed` carries what the instance now shows: `kind`, `family`, `phase`, `text` (as
+/// `widgets run --log` prints it), `entryDate`, `nextEntry`, `nextReload` with `reason` and
+/// `deferredByBudget`, `nextChange` (the earlier of the two), `lastFailure` and `stale`.
+public final class EventHub: Sendable {
+    /// Sends one line to a subscriber; false when it cannot take it (gone, or not reading).
+    public typealias Send = @Sendable (JSONValue) -> Bool
+
+    private struct Subscriber {
+        let ids: Set<String>?
+        let send: Send
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var next = 1
+        /// The last status published per instance, to name what changed.
+        var last: [String: InstanceStatus] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// The most subscribers at once; the control socket keeps slots for one-shot requests.
+    public static let maximumSubscribers = 32
+
+    public init() {}
+
+    /// Adds a subscriber to every instance's events (`ids` nil) or to those named; nil when the
+    /// host has `maximumSubscribers` already.
+    public func subscribe(ids: Set<String>?, send: @escaping Send) -> Int? {
+        state.withLock { state in
+            guard state.subscribers.count < Self.maximumSubscribers else { return nil }
+            defer { state.next += 1 }
+            state.subscribers[state.next] = Subscriber(ids: ids, send: send)
+            return state.next
+        }
+    }
+
+    public func unsubscribe(_ token: Int) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: token) }
+    }
+
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Publishes what an instance now shows, naming what changed since the last status published.
+    public func statusChanged(
+        id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
+    ) {
+        let previous = state.withLock { state in
+            defer { state.last[id] = status }
+            return state.last[id]
+        }
+        let event = Self.event(Self.change(from: previous, to: status), id: id, now: now)
+        publish(id: id, event + Self.shows(kind: kind, family: family, status: status, text: text))
+    }
+
+    /// Publishes a change of the instance list.
+    public func instanceChanged(
+        _ change: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus?, text: String?, now: Date
+    ) {
+        var members = Self.event(change, id: id, now: now)
+        if change == "removed" {
+            _ = state.withLock { $0.last.removeValue(forKey: id) }
+        } else if let status {
+            members += Self.shows(kind: kind, family: family, status: status, text: text ?? "")
+        } else {
+            members += [("kind", kind.map(JSONValue.string) ?? .null), ("family", family.map { .string($0.rawValue) } ?? .null)]
+        }
+        publish(id: id, members)
+    }
+
+    private func publish(id: String, _ members: [(key: String, value: JSONValue)]) {
+        let event = JSONValue.object(JSONObject(members))
+        let receivers = state.withLock { state in
+            state.subscribers.filter { $0.value.ids?.contains(id) ?? true }.map { ($0.key, $0.value.send) }
+        }
+        // A subscriber that cannot take a line (gone, or not reading) is dropped, never waited for.
+        for (token, send) in receivers where !send(event) { unsubscribe(token) }
+    }
+
+    /// What changed between two statuses of one instance, most telling first.
+    public static func change(from previous: InstanceStatus?, to status: InstanceStatus) -> String {
+        if status.phase == .bundleMissing { return previous?.phase == .bundleMissing ? "status" : "missing" }
+        guard let previous else { return status.entry == nil ? "status" : "timeline" }
+        if status.lastFailure != nil, status.lastFailure != previous.lastFailure || status.timelines == previous.timelines && !status.reloading && previous.reloading {
+            return "failed"
+        }
+        if status.timelines != previous.timelines { return "timeline" }
+        if status.entry != previous.entry { return "entry" }
+        if status.reloading && !previous.reloading { return "reloading" }
+        if status.deferredByBudget && (!previous.deferredByBudget || status.nextReload != previous.nextReload) { return "deferred" }
+        return "status"
+    }
+
+    /// One event about an instance and what it shows.
+    public static func event(
+        _ name: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
+    ) -> JSONValue {
+        .object(JSONObject(event(name, id: id, now: now) + shows(kind: kind, family: family, status: status, text: text)))
+    }
+
+    private static func event(_ name: String, id: String, now: Date) -> [(key: String, value: JSONValue)] {
+        [("event", .string(name)), ("id", .string(id)), ("time", .string(isoDate(now)))]
+    }
+
+    private static func shows(kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String) -> [(key: String, value: JSONValue)] {
+        func date(_ date: Date?) -> JSONValue { date.map { .string(isoDate($0)) } ?? .null }
+        return [
+            ("kind", kind.map(JSONValue.string) ?? .null), ("family", family.map { .string($0.rawValue) } ?? .null),
+            ("phase", .string(status.phase.rawValue)), ("text", .string(text)), ("entryDate", date(status.entry.map { Date(timeIntervalSince1970: $0.date) })),
+            ("nextEntry", date(status.nextEntryDate)), ("nextReload", date(status.nextReload)),
+            ("reason", status.nextReloadReason.map { .string($0.rawValue) } ?? .null), ("deferredByBudget", .bool(status.deferredByBudget)),
+            ("nextChange", date(status.nextChange)), ("lastFailure", status.lastFailure.map(JSONValue.string) ?? .null),
+            ("stale", .bool(status.lastFailure != nil && status.entry != nil)),
+        ]
+    }
+
+    static func isoDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

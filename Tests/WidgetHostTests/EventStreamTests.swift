@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetSupport
+import WidgetTestSupport
+import WidgetTimelines
+import WidgetWire
+
+/// The running host's event stream (`widgets watch`): a `watch` request on the control socket gets
+/// what each instance shows now, then a line per change.
+@Suite struct EventStreamTests {
+    func socketPath() -> String { Fixtures.temporaryDirectory("runtime").path + "/widgets/control.sock" }
+
+    /// The next event for `id` (others skipped); fails rather than hangs when none comes.
+    func next(_ client: ControlClient, id: String, where holds: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue? {
+        while let event = try client.nextEvent(timeout: 10) {
+            if event["id"]?.stringValue == id, holds(event) { return event }
+        }
+        return nil
+    }
+
+    @Test func aWatcherGetsWhatEachInstanceShowsThenEveryChange() async throws {
+        let clock = ManualClock()
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path], clock: clock, isolation: .queue)
+        let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
+        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        let statuses = StatusLog()
+        let daemon = WidgetDaemon(
+            registry: registry, store: store, budget: .development, describe: { $0.entry == nil ? "nothing yet" : "shows an entry" },
+            observer: statuses.record)
+        let path = socketPath()
+        try daemon.start(socketPath: path)
+        defer { daemon.stop() }
+        #expect(await blocking { statuses.wait { $0.timelines == 1 } })
+
+        let watcher = try ControlClient(path: path)
+        let answer = try watcher.send(.object(JSONObject([("request", .string("watch"))])))
+        let current = try #require(answer["current"]?.arrayValue)
+        #expect(current.count == 1)
+        #expect(current.first?["event"] == .string("current"))
+        #expect(current.first?["id"] == .string("good-1"))
+        #expect(current.first?["kind"] == .string("fixture.good"))
+        #expect(current.first?["phase"] == .string("showing"))
+        #expect(current.first?["text"] == .string("shows an entry"))
+        #expect(daemon.events.subscriberCount == 1)
+
+        // A reload through the socket, as an app's WidgetCenter asks: due when the clock says, it
+        // starts, then a timeline comes; each step is an event.
+        _ = try ControlClient(path: path).send(.object(JSONObject([("request", .string("reload"))])))
+        clock.advance(by: 300)
+        var seen: [String] = []
+        while let event = try next(watcher, id: "good-1") {
+            seen.append(event["event"]?.stringValue ?? "?")
+            if seen.last == "timeline" {
+                #expect(event["text"] == .string("shows an entry"))
+                break
+            }
+        }
+        #expect(seen.suffix(2) == ["reloading", "timeline"], "\(seen)")
+
+        // The instance list changes: added (before its first status), configured, removed.
+        let second = try store.update { list in list.add(kind: "fixture.good", family: .systemMedium, configuration: JSONObject()) }
+        try daemon.synchronize()
+        let added = try next(watcher, id: second.id)
+        #expect(added?["event"] == .string("added"))
+        #expect(added?["family"] == .string("systemMedium"))
+        try store.update { list in list.instances.removeAll { $0.id == second.id } }
+        try daemon.synchronize()
+        #expect(try next(watcher, id: second.id, where: { $0["event"] == .string("removed") }) != nil)
+
+        // A watcher that goes away is forgotten at the next event it cannot take.
+        watcher.close()
+        _ = try ControlClient(path: path).send(.object(JSONObject([("request", .string("reload"))])))
+        #expect(await blocking { () -> Bool in
+            let giveUp = Date().addingTimeInterval(10)
+            while daemon.events.subscriberCount != 0 && Date() < giveUp { usleep(10_000) }
+            return daemon.events.subscriberCount == 0
+        })
+    }
+
+    @Test func watchingAnInstanceThatIsNotHostedIsRefusedByName() async throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path], clock: ManualClock(), isolation: .queue)
+        let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
+        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        let daemon = WidgetDaemon(registry: registry, store: store)
+        let path = socketPath()
+        try daemon.start(socketPath: path)
+        defer { daemon.stop() }
+        let client = try ControlClient(path: path)
+        #expect(throws: ControlError("no instance \"clock-9\" is hosted; instances: good-1")) {
+            try client.send(.object(JSONObject([("request", .string("watch")), ("ids", .array([.string("clock-9")]))])))
+        }
+        #expect(daemon.events.subscriberCount == 0)
+    }
+
+    @Test func whatChangedIsNamedMostTellingFirst() {
+        let entry = WireEntry(date: 0, view: ViewNode("text", attributes: JSONObject([("text", .string("a"))])))
+        let later = WireEntry(date: 60, view: ViewNode("text", attributes: JSONObject([("text", .string("b"))])))
+        let showing = InstanceStatus(phase: .showing, entry: entry, timelines: 1)
+        #expect(EventHub.change(from: showing, to: InstanceStatus(phase: .showing, entry: later, timelines: 1)) == "entry")
+        #expect(EventHub.change(from: showing, to: InstanceStatus(phase: .showing, entry: later, timelines: 2)) == "timeline")
+        #expect(EventHub.change(from: showing, to: InstanceStatus(phase: .showing, entry: entry, timelines: 1, reloading: true)) == "reloading")
+        let reloading = InstanceStatus(phase: .showing, entry: entry, timelines: 1, reloading: true)
+        #expect(EventHub.change(from: reloading, to: InstanceStatus(phase: .showing, entry: entry, timelines: 1, lastFailure: "boom")) == "failed")
+        #expect(
+            EventHub.change(
+                from: showing,
+                to: InstanceStatus(phase: .showing, entry: entry, timelines: 1, nextReload: Date(timeIntervalSince1970: 600), deferredByBudget: true))
+                == "deferred")
+        #expect(EventHub.change(from: showing, to: InstanceStatus(phase: .bundleMissing, entry: entry, timelines: 1)) == "missing")
+        #expect(EventHub.change(from: nil, to: InstanceStatus(phase: .loading)) == "status")
+    }
+}

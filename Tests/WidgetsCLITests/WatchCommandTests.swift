@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetWire
+@testable import WidgetsCommandLine
+
+/// `widgets watch`: how it prints the host's events, and what it says without a host.
+@Suite struct WatchCommandTests {
+    static let stale: JSONValue = .object(
+        JSONObject([
+            ("event", .string("failed")), ("id", .string("price-1")), ("time", .string("2026-11-23T14:07:00Z")),
+            ("kind", .string("org.widgets.crypto.price")), ("phase", .string("showing")), ("text", .string("BTC | $91,234 [last reload failed: offline]")),
+            ("entryDate", .string("2026-11-23T14:05:00Z")), ("nextChange", .string("2026-11-23T14:12:00Z")), ("lastFailure", .string("offline")),
+            ("stale", .bool(true)),
+        ]))
+
+    @Test func aLineSaysWhatChangedWhatItShowsAsOfWhenAndWhenItNextChanges() {
+        let formatter = Invocation.timeFormatter
+        let at = { (text: String) in formatter.string(from: ISO8601DateFormatter().date(from: text)!) }
+        #expect(
+            Invocation.watchLine(Self.stale)
+                == "\(at("2026-11-23T14:07:00Z")) price-1 failed: BTC | $91,234 [last reload failed: offline] [as of \(at("2026-11-23T14:05:00Z"))] [next change \(at("2026-11-23T14:12:00Z"))]"
+        )
+        let removed: JSONValue = .object(JSONObject([("event", .string("removed")), ("id", .string("price-1")), ("time", .string("2026-11-23T14:07:00Z"))]))
+        #expect(Invocation.watchLine(removed) == "\(at("2026-11-23T14:07:00Z")) price-1 removed")
+    }
+
+    @Test func waybarGetsTextATooltipAndAClassForAStaleInstance() {
+        let line = Invocation.waybarLine(Self.stale)
+        #expect(line["text"] == .string("BTC | $91,234"))
+        #expect(line["tooltip"] == .string("org.widgets.crypto.price: BTC | $91,234 [last reload failed: offline]"))
+        #expect(line["class"] == .array([.string("stale")]))
+    }
+
+    @Test func withoutARunningHostWatchSaysHowToStartOne() async {
+        let result = await widgets(["watch"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("widgets: error: no widget host is running"))
+        #expect(result.standardError.contains("start one with 'widgets run'"))
+        let waybar = await widgets(["watch", "--format", "waybar"])
+        #expect(waybar.status == 2)
+        #expect(waybar.standardError.hasPrefix("widgets: --format waybar shows one instance: name its ID\n"))
+    }
+}
