@@ -42,3 +42,17 @@ import WidgetWire
         #expect(waybar.standardError.hasPrefix("widgets: --format waybar shows one instance: name its ID\n"))
     }
 }
+
+/// The dashboard's keys, as a terminal in raw mode sends them.
+@Suite struct DashboardKeysTests {
+    @Test func qAndEscQuitArrowsScrollARowPagesAPage() {
+        #expect(Keyboard.key([UInt8(ascii: "q")]) == .quit)
+        #expect(Keyboard.key([0x1B]) == .quit)
+        #expect(Keyboard.key([0x1B, 0x5B, 0x41]) == .scroll(-1))
+        #expect(Keyboard.key([0x1B, 0x5B, 0x42]) == .scroll(1))
+        #expect(Keyboard.key([0x1B, 0x5B, 0x35, 0x7E]) == .page(-1))
+        #expect(Keyboard.key([0x1B, 0x5B, 0x36, 0x7E]) == .page(1))
+        #expect(Keyboard.key([0x1B, 0x5B, 0x43]) == nil, "→ is not a key here, and not Esc")
+        #expect(Keyboard.key([UInt8(ascii: "x")]) == nil)
+    }
+}

@@ -17,6 +17,16 @@ public final class Dashboard: @unchecked Sendable {
     public var width: Int {
         didSet { if width != oldValue { lock.withLock { arranged = false } } }
     }
+    /// The terminal's height in rows, when the dashboard owns the screen: the boxes scroll within
+    /// it above a footer that always fits, and nothing is drawn outside it. Nil: as tall as the boxes
+    /// (tests, benchmarks).
+    public var height: Int? {
+        didSet { if height != oldValue { lock.withLock { arranged = false } } }
+    }
+    /// The first row of boxes shown, when they do not fit the height.
+    private var scrollOffset = 0
+    /// Rows of boxes in the last full compose.
+    private var contentRows = 0
     private let write: @Sendable (String) -> Void
     /// Where ticks redraw: off the clock's thread, which must never wait on a terminal.
     private let queue: DispatchQueue?
@@ -111,7 +121,12 @@ public final class Dashboard: @unchecked Sendable {
         lock.withLock {
             let now = clock.now()
             let changes: String
-            if arranged, !screen.isEmpty {
+            if let height {
+                // The screen is a window on the boxes: composed whole, cut to the window, compared.
+                let next = viewport(compose(now: now), height: height)
+                changes = difference(from: screen, to: next)
+                screen = next
+            } else if arranged, !screen.isEmpty {
                 changes = redrawInPlace(now: now)
             } else {
                 let next = compose(now: now)
@@ -122,6 +137,59 @@ public final class Dashboard: @unchecked Sendable {
             scheduleTick(now: now)
             if !changes.isEmpty { write(changes) }
         }
+    }
+
+    /// Scrolls the boxes by `rows` (negative: up), within what there is to show, and redraws.
+    public func scroll(by rows: Int) {
+        lock.withLock {
+            let page = max(1, (height ?? contentRows) - 1)
+            scrollOffset = max(0, min(scrollOffset + rows, max(0, contentRows - page)))
+        }
+        redraw()
+    }
+
+    /// Rows one page scrolls: the window's height above the footer.
+    public var pageRows: Int { lock.withLock { max(1, (height ?? contentRows) - 2) } }
+
+    /// The window the terminal shows: rows of boxes from `scrollOffset`, each cut to the width
+    /// (a wide character cut in half becomes a blank), then a footer line that always fits.
+    func viewport(_ content: [[TerminalRenderer.StyledCell]], height: Int) -> [[TerminalRenderer.StyledCell]] {
+        let available = max(1, height - 1)
+        contentRows = content.count
+        scrollOffset = max(0, min(scrollOffset, max(0, content.count - available)))
+        var rows: [[TerminalRenderer.StyledCell]] = content.dropFirst(scrollOffset).prefix(available).map { row in
+            var cut = Array(row.prefix(width))
+            if cut.count < width { cut += Array(repeating: Self.blank, count: width - cut.count) }
+            if row.count > width, row[width].isContinuation, let last = cut.indices.last { cut[last] = Self.blank }
+            return cut
+        }
+        if panels.isEmpty {
+            let hint = ["No widgets yet.", "Add one: widgets add KIND   (widgets list shows the kinds)", "It appears here at once."]
+            rows = hint.map { Self.line($0, width: width, color: nil) }
+        }
+        while rows.count < available { rows.append(Array(repeating: Self.blank, count: width)) }
+        var footer = "q quit"
+        if content.count > available {
+            footer += " · ↑↓ PgUp PgDn scroll · rows \(scrollOffset + 1)–\(min(content.count, scrollOffset + available)) of \(content.count)"
+        }
+        rows.append(Self.line(footer, width: width, color: "secondary"))
+        return rows
+    }
+
+    /// `line` with the secondary colour, for tests.
+    public static func lineForTests(_ text: String, width: Int) -> [TerminalRenderer.StyledCell] { line(text, width: width, color: nil) }
+
+    /// Text as one row of cells exactly `width` wide: cut with "…" when longer.
+    static func line(_ text: String, width: Int, color: String?) -> [TerminalRenderer.StyledCell] {
+        var cells = TerminalText.cells(text)
+        if cells.count > width {
+            var keep = max(0, width - 1)
+            // A wide character whose second half would be cut goes whole.
+            while keep > 0, keep < cells.count, cells[keep].isContinuation { keep -= 1 }
+            cells = Array(cells.prefix(keep)) + TerminalText.cells("…")
+        }
+        let row = cells.map { TerminalRenderer.StyledCell(text: $0.text, color: color, background: false, isContinuation: $0.isContinuation) }
+        return row + Array(repeating: blank, count: max(0, width - row.count))
     }
 
     /// Forgets every drawn box, so the next frame lays out and draws all of them (a benchmark's full
@@ -183,7 +251,8 @@ public final class Dashboard: @unchecked Sendable {
         var lineIDs: [String] = []
         var lineWidth = 0
         positions = [:]
-        order = panels.keys.sorted()
+        // In id order, numbers as numbers: clock-2 before clock-10.
+        order = panels.keys.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
         func flushLine() {
             var column = 0
             for (id, box) in zip(lineIDs, line) {

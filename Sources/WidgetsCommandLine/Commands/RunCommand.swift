@@ -64,6 +64,7 @@ extension Invocation {
                 contentMarginsDisabled: widget?.contentMarginsDisabled ?? false, status: status)
         }
         daemonBox.daemon = daemon
+        if let dashboard { Self.followTerminal(dashboard) }
         let say: @Sendable (String) -> Void = { line in
             if let dashboard { dashboard.post(line) } else { output.standardOutput("widgets: \(line)") }
         }
@@ -72,7 +73,9 @@ extension Invocation {
             FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
             ExitGuard.restoreOnBundleExit(terminal: restore)
         }
+        let keyboard = dashboard.flatMap { Keyboard(dashboard: $0) }
         defer {
+            keyboard?.restore()
             if dashboard != nil {
                 FileHandle.standardOutput.write(Data(restore.utf8))
                 ExitGuard.restoreOnBundleExit(terminal: nil)
@@ -106,6 +109,32 @@ extension Invocation {
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 100
     }
+
+    /// The terminal's height: the window's, else $LINES, else 40.
+    static func terminalHeight() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init) ?? 40
+    }
+
+    /// Sizes the dashboard to the window, now and on every resize (SIGWINCH).
+    static func followTerminal(_ dashboard: Dashboard) {
+        dashboard.width = terminalWidth()
+        dashboard.height = terminalHeight()
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        source.setEventHandler {
+            dashboard.width = terminalWidth()
+            dashboard.height = terminalHeight()
+            dashboard.redraw()
+        }
+        source.resume()
+        resizeSource = source
+        // Drawn at once: an empty host shows how to add a widget.
+        dashboard.redraw()
+    }
+
+    nonisolated(unsafe) static var resizeSource: DispatchSourceSignal?
 
     /// Waits (without a thread) until SIGINT or SIGTERM; returns its name.
     static func waitForTermination() async -> String {
@@ -142,6 +171,60 @@ extension Invocation {
     }()
 }
 
+/// The dashboard's keys, read from a terminal put in raw mode (restored on the way out): q or Esc
+/// quit, as SIGINT does; ↑ ↓ scroll a row, PgUp PgDn a page.
+final class Keyboard: @unchecked Sendable {
+    private var saved = termios()
+    private let source: DispatchSourceRead
+
+    init?(dashboard: Dashboard) {
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let count = read(STDIN_FILENO, &bytes, bytes.count)
+            guard count > 0 else { return }
+            switch Keyboard.key(Array(bytes[..<count])) {
+            case .quit: TerminationSignals.shared.quit()
+            case .scroll(let rows): dashboard.scroll(by: rows)
+            case .page(let pages): dashboard.scroll(by: pages * dashboard.pageRows)
+            case nil: break
+            }
+        }
+        source.resume()
+    }
+
+    enum Key: Equatable {
+        case quit
+        case scroll(Int)
+        case page(Int)
+    }
+
+    /// What a read of the terminal means: Esc alone is a key; an escape sequence is another key.
+    static func key(_ bytes: [UInt8]) -> Key? {
+        switch bytes {
+        case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x1B]: .quit
+        case [0x1B, 0x5B, 0x41], [0x1B, 0x4F, 0x41], [UInt8(ascii: "k")]: .scroll(-1)
+        case [0x1B, 0x5B, 0x42], [0x1B, 0x4F, 0x42], [UInt8(ascii: "j")]: .scroll(1)
+        case [0x1B, 0x5B, 0x35, 0x7E]: .page(-1)
+        case [0x1B, 0x5B, 0x36, 0x7E], [UInt8(ascii: " ")]: .page(1)
+        default: nil
+        }
+    }
+
+    func restore() {
+        source.cancel()
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+    }
+}
+
 /// SIGINT and SIGTERM, taken from their default action and delivered once, on the main queue.
 final class TerminationSignals: @unchecked Sendable {
     static let shared = TerminationSignals()
@@ -162,6 +245,9 @@ final class TerminationSignals: @unchecked Sendable {
             }
         }
     }
+
+    /// The dashboard's q or Esc: ends the host as SIGINT does.
+    func quit() { deliver("q") }
 
     private func deliver(_ name: String) {
         let handler: (@Sendable (String) -> Void)? = lock.withLock {
