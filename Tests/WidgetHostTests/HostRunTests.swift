@@ -345,6 +345,12 @@ extension HostRunTests {
         // They wait, as one, for the minimum interval after the first timeline.
         #expect(daemon.engine.counters.requests.values.reduce(0, +) == 1)
         #expect(daemon.engine.status(id: "good-1")?.deferredByBudget == true)
+        // A reload's answer says so, and until when.
+        let answer = try ControlClient(path: path).send(.object(JSONObject([("request", .string("reload"))])))
+        let deferred = try #require(answer["deferred"]?.arrayValue)
+        #expect(deferred.count == 1)
+        #expect(deferred.first?["id"] == .string("good-1"))
+        #expect(deferred.first?["until"]?.stringValue == EventHub.isoDate(daemon.engine.status(id: "good-1")!.nextReload!))
         clock.advance(by: 300)
         #expect(await blocking { statuses.wait { $0.timelines == 2 } })
         #expect(daemon.engine.counters.requests.values.reduce(0, +) == 2, "the first timeline, then one reload for them all")

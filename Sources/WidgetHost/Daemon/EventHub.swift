@@ -60,15 +60,17 @@ public final class EventHub: Sendable {
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Publishes what an instance now shows, naming what changed since the last status published.
+    /// Costs a dictionary update while no one subscribes: `text` is asked for only when someone does.
     public func statusChanged(
-        id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
+        id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: () -> String, now: Date
     ) {
-        let previous = state.withLock { state in
+        let (previous, watched) = state.withLock { state in
             defer { state.last[id] = status }
-            return state.last[id]
+            return (state.last[id], state.subscribers.values.contains { $0.ids?.contains(id) ?? true })
         }
+        guard watched else { return }
         let event = Self.event(Self.change(from: previous, to: status), id: id, now: now)
-        publish(id: id, event + Self.shows(kind: kind, family: family, status: status, text: text))
+        publish(id: id, event + Self.shows(kind: kind, family: family, status: status, text: text()))
     }
 
     /// Publishes a change of the instance list.
@@ -132,9 +134,14 @@ public final class EventHub: Sendable {
         ]
     }
 
-    static func isoDate(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+    /// "2026-11-23T14:05:00Z": UTC to the second, formatted without a formatter object (events are
+    /// made on the engine's queue, and a formatter is neither cheap nor safe to share).
+    public static func isoDate(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(parts.tm_year + 1900)
+        return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

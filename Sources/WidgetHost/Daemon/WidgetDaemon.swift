@@ -43,7 +43,7 @@ public final class WidgetDaemon: @unchecked Sendable {
         let observer: TimelineEngine.Observer = { id, status in
             observer?(id, status)
             let instance = hosted.withLock { $0[id] }
-            events.statusChanged(id: id, kind: instance?.kind, family: instance?.family, status: status, text: describe(status), now: clock.now())
+            events.statusChanged(id: id, kind: instance?.kind, family: instance?.family, status: status, text: { describe(status) }, now: clock.now())
         }
         let fetch: TimelineEngine.Fetch = { [registry] instance, completion in
             Task {
@@ -353,15 +353,21 @@ public final class WidgetDaemon: @unchecked Sendable {
         switch request["request"]?.stringValue {
         case "reload":
             let reason: ReloadReason = request["foreground"]?.boolValue == true ? .foreground : .requested
-            if let kind = request["kind"] {
-                guard let kind = kind.stringValue, !kind.isEmpty else { return ControlServer.failure("\"kind\" must be a non-empty string") }
-                let count = engine.reload(kind: kind, reason: reason)
-                if count == 0 && registry.widget(kind: kind) == nil {
-                    return ControlServer.failure("no widget of kind \"\(kind.onOneLine.cut(to: 200))\" is loaded and no instance has that kind")
-                }
-                return ControlServer.success([("reloaded", .number(Double(count)))])
+            var kind: String?
+            if let given = request["kind"] {
+                guard let given = given.stringValue, !given.isEmpty else { return ControlServer.failure("\"kind\" must be a non-empty string") }
+                kind = given
             }
-            return ControlServer.success([("reloaded", .number(Double(engine.reload(kind: nil, reason: reason))))])
+            let count = engine.reload(kind: kind, reason: reason)
+            if let kind, count == 0 && registry.widget(kind: kind) == nil {
+                return ControlServer.failure("no widget of kind \"\(kind.onOneLine.cut(to: 200))\" is loaded and no instance has that kind")
+            }
+            // The reloads the budget holds back, and until when: the caller is told, not left to wonder.
+            let deferred: [JSONValue] = engine.instances.filter { kind == nil || $0.kind == kind }.sorted { $0.id < $1.id }.compactMap { instance in
+                guard let status = engine.status(id: instance.id), status.deferredByBudget, let until = status.nextReload else { return nil }
+                return .object(JSONObject([("id", .string(instance.id)), ("until", .string(EventHub.isoDate(until)))]))
+            }
+            return ControlServer.success([("reloaded", .number(Double(count))), ("deferred", .array(deferred))])
         case "configurations":
             let list = engine.instances.map { instance in
                 JSONValue.object(

@@ -25,6 +25,13 @@ extension Invocation {
             let answer = try ControlClient().send(.object(request))
             let count = answer["reloaded"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0
             output.standardOutput("reloading \(count) instance(s)" + (kind.map { " of \($0)" } ?? ""))
+            let deferred = (answer["deferred"]?.arrayValue ?? []).compactMap { item -> String? in
+                guard let id = item["id"]?.stringValue, let until = item["until"]?.stringValue.flatMap(Self.parseDate) else { return nil }
+                return "\(id) until \(Self.timeFormatter.string(from: until))"
+            }
+            if !deferred.isEmpty {
+                output.standardOutput("deferred by the reload budget (at most 50 a day, 5 minutes apart): \(deferred.joined(separator: ", "))")
+            }
             return .success
         } catch {
             output.standardError("widgets: error: \(error)")
