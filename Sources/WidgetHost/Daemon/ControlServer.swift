@@ -174,7 +174,7 @@ public final class ControlServer: @unchecked Sendable {
             while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<end])
                 buffer.removeSubrange(...end)
-                if let subscribe, let request = try? JSONValue.parse(line), request["request"]?.stringValue == "watch" {
+                if let subscribe, Self.mayBeWatch(line), let request = try? JSONValue.parse(line), request["request"]?.stringValue == "watch" {
                     return stream(connection, request, subscribe)
                 }
                 guard respond(connection, line) else { return }
@@ -208,6 +208,13 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// Whether a line may be a `watch` request (has the word): other requests are parsed once.
+    private static func mayBeWatch(_ line: [UInt8]) -> Bool {
+        let word = Array("watch".utf8)
+        guard line.count >= word.count else { return false }
+        return (0...(line.count - word.count)).contains { start in line[start..<(start + word.count)].elementsEqual(word) }
+    }
+
     /// Turns the connection into a stream of events: the answer, then one line per event, until the
     /// peer closes the connection. Its slot is busy meanwhile (never evicted); what it sends is
     /// ignored. Events are sent without waiting: a subscriber whose buffer is full is dropped.
@@ -233,7 +240,8 @@ public final class ControlServer: @unchecked Sendable {
         writing.unlock()
         guard let token else { return }
         defer {
-            open.withLock { $0 = false }
+            // Under the writing lock: no event is being written when the descriptor is closed.
+            writing.withLock { open.withLock { $0 = false } }
             unsubscribe(token)
         }
         guard answered else { return }
