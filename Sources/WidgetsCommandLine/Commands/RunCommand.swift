@@ -14,7 +14,8 @@ extension Command {
         ],
         discussion: """
             On a terminal it shows a live dashboard: every instance's box in a grid, with timers and relative dates
-            ticking every second, redrawn cell by cell. Otherwise (or with --log) it prints a line whenever what an
+            ticking every second, redrawn cell by cell, fitted to the window as it is resized; arrows and PgUp/PgDn
+            scroll, q or Esc quits. 'widgets watch' follows the same changes from another shell. Otherwise (or with --log) it prints a line whenever what an
             instance shows changes. Entries switch at their dates without
             calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
             an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
