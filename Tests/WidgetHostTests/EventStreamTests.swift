@@ -11,9 +11,9 @@ import WidgetWire
 @Suite struct EventStreamTests {
     func socketPath() -> String { Fixtures.temporaryDirectory("runtime").path + "/widgets/control.sock" }
 
-    /// The next event for `id` (others skipped); fails rather than hangs when none comes.
+    /// The next event for `id` (others skipped); fails rather than hangs when none comes (30 s: CI machines stall).
     func next(_ client: ControlClient, id: String, where holds: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue? {
-        while let event = try client.nextEvent(timeout: 10) {
+        while let event = try client.nextEvent(timeout: 30) {
             if event["id"]?.stringValue == id, holds(event) { return event }
         }
         return nil
