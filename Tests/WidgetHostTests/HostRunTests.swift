@@ -90,8 +90,10 @@ struct HostHome {
     }
 
     /// `widgets run` on `plugins`, with this home's saved instances.
-    func host(plugins: URL) throws -> RunningProcess {
-        try RunningProcess(Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path], environment: environment)
+    func host(plugins: URL, extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(
+            Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path],
+            environment: environment.merging(extraEnvironment) { $1 })
     }
 }
 
@@ -559,7 +561,9 @@ extension HostRunTests {
         #expect(added.status == 0, "\(added.standardError)")
         #expect(unlink(release) == 0)
 
-        let host = try home.host(plugins: plugins)
+        // The load deadline is real time in a host of its own: long enough that a loaded machine
+        // cannot pass it before the test releases the bundle.
+        let host = try home.host(plugins: plugins, extraEnvironment: ["WIDGETS_LOAD_DEADLINE": "600"])
         defer { if host.process.isRunning { _ = host.terminate() } }
         let slow = plugins.appendingPathComponent("a-slow.so").path
         #expect(await blocking { host.waitForLine { $0 == "widgets: still loading, joining when loaded: \(slow)" } }, "\(host.output)")

@@ -46,6 +46,12 @@ import WidgetWire
         #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.5, worker protocol 2, built with \(Toolchain.current))\n")
     }
 
+    @Test func aLoadDeadlineThatIsNotANumberOfSecondsIsAUsageError() async {
+        let result = await widgets(["--plugins", Fixtures.directory(["good"]).path, "list"], extraEnvironment: ["WIDGETS_LOAD_DEADLINE": "soon"])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("widgets: WIDGETS_LOAD_DEADLINE takes a number of seconds above 0 and at most 3600, not 'soon'\n"))
+    }
+
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
         let unknownCommand = await widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)

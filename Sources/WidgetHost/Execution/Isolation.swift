@@ -22,8 +22,6 @@ public struct ProcessIsolation: Sendable {
     /// up to `maximumBackoff`.
     public var firstBackoff: TimeInterval = 1
     public var maximumBackoff: TimeInterval = 60
-    /// How long a worker may take to load its bundle and say what it registers.
-    public var loadDeadline: TimeInterval = 10
     /// How long past a request's deadline a worker may take to report the timeout before it is
     /// considered unresponsive and killed.
     public var answerGrace: TimeInterval = 5

@@ -18,7 +18,7 @@ import WidgetWire
 ///
 /// Every part of the registry is guarded by one lock: it is read and changed from any thread.
 public final class WidgetRegistry: @unchecked Sendable {
-    private let stateLock = NSLock()
+    let stateLock = NSLock()
     // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
     @exclusivity(unchecked) private var loaded: [LoadedBundle] = []
     @exclusivity(unchecked) private var accepted: [RegisteredWidget] = []
@@ -26,9 +26,9 @@ public final class WidgetRegistry: @unchecked Sendable {
     private var refusals: [LoadProblem] = []
     private var absentDirectories: [String] = []
     /// Files loaded, by device and inode: a second name for one is the same bundle.
-    private var loadedFiles: [String: String] = [:]
+    var loadedFiles: [String: String] = [:]
     /// Paths of bundles unloaded in queue isolation: their images stay in this process.
-    private var unloadedInProcess: Set<String> = []
+    var unloadedInProcess: Set<String> = []
     /// Files whose workers are loading them (process isolation): a second name for one of them, met
     /// before its worker has finished, is the same file too.
     private var startingFiles: [String: String] = [:]
@@ -41,6 +41,9 @@ public final class WidgetRegistry: @unchecked Sendable {
     private var lateObserver: (@Sendable (LateLoad) -> Void)?
     /// Where late loads are taken and heard, one at a time.
     private let lateQueue = DispatchQueue(label: "widgets.registry.late")
+    /// Held for a bundle's `dlopen` in queue isolation, with the file it opens (InProcessLoading.swift).
+    let dynamicLoader = NSLock()
+    let dynamicLoaderHolder = Mutex<String?>(nil)
 
     public var bundles: [LoadedBundle] { stateLock.withLock { loaded } }
     /// Accepted widgets, in load order.
@@ -61,9 +64,10 @@ public final class WidgetRegistry: @unchecked Sendable {
     public var memoryLimit: Int64 = MemoryGuard.defaultLimit
     /// Where bundles' code runs: in this process (queue) or in worker processes (process).
     public let isolation: Isolation
-    /// How long a bundle may take to load and register its widgets in queue isolation; past it, the
-    /// bundle is refused (its thread, which cannot be stopped, is left to itself). Process isolation
-    /// has its own, `ProcessIsolation.loadDeadline`, and ends the worker.
+    /// How long a bundle may take to load and register its widgets, counted on `clock` from the start
+    /// of its load; past it, the bundle is refused. In process isolation its worker is killed (and on
+    /// every restart the worker has as long again); in queue isolation its thread, which cannot be
+    /// stopped, is left to itself.
     public var loadDeadline: TimeInterval = 10
 
     public init(
@@ -175,7 +179,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     }
 
     /// A file's load has ended, with these problems: recorded, and heard when it ended late.
-    private func settle(_ path: String, bundle: LoadedBundle?, problems: [LoadProblem], late: Bool) {
+    func settle(_ path: String, bundle: LoadedBundle?, problems: [LoadProblem], late: Bool) {
         let heard: (@Sendable (LateLoad) -> Void, LateLoad)? = stateLock.withLock {
             underway.remove(path)
             startingSupervisors[path] = nil
@@ -194,7 +198,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         resumeWaiters()
     }
 
-    private func note(_ problem: LoadProblem) {
+    func note(_ problem: LoadProblem) {
         stateLock.withLock { refusals.append(problem) }
     }
 
@@ -231,7 +235,7 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     /// Takes a bundle and the widgets it registered, each unless its kind is taken (the first
     /// registration keeps it). Returns those refused, and why.
-    private func accept(_ bundle: LoadedBundle, _ widgets: [RegisteredWidget]) -> [(kind: String, problem: LoadProblem)] {
+    func accept(_ bundle: LoadedBundle, _ widgets: [RegisteredWidget]) -> [(kind: String, problem: LoadProblem)] {
         stateLock.withLock {
             var problems: [(kind: String, problem: LoadProblem)] = []
             for widget in widgets {
@@ -321,7 +325,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         case .process(let settings):
             for (index, path) in paths.enumerated() { beginWorker(path, index, batch, settings: settings) }
         case .queue:
-            loadInProcess(paths.enumerated().map { ($0, $1) }, batch)
+            loadInProcess(paths, batch)
         }
         var patienceTimer: ScheduledAction?
         if let patience {
@@ -349,7 +353,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         case .success(let inspected): file = inspected
         }
         let identity = "\(file.device):\(file.inode)"
-        let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit)
+        let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit, loadDeadline: loadDeadline)
         let first: String? = stateLock.withLock {
             if let first = loadedFiles[identity] ?? startingFiles[identity] { return first }
             startingFiles[identity] = path
@@ -387,224 +391,5 @@ public final class WidgetRegistry: @unchecked Sendable {
         let refused = accept(bundle, hello.widgets.map { RegisteredWidget($0.declaration, bundle: bundle) })
         stateLock.withLock { loadedFiles[identity] = path }
         settle(path, bundle: bundle, problems: hello.problems + refused.map(\.problem), late: late)
-    }
-
-    // MARK: Queue isolation
-
-    /// Loads the files within `loadDeadline` each. One loader thread takes them in file order; while
-    /// a bundle's `initialize` runs longer than `stallInterval`, another loader thread takes the rest,
-    /// so a slow or hung bundle delays no other, and a quick batch costs one thread. The dynamic
-    /// loader's part runs one file at a time, in file order (the loader is one at a time anyway), so
-    /// a file that hangs there is told from those waiting behind it. A file that passes its deadline
-    /// is refused, and its thread left to itself.
-    private func loadInProcess(_ files: [(Int, String)], _ batch: LoadBatch) {
-        let deadline = loadDeadline
-        let turns = Turns(count: files.map(\.0).max().map { $0 + 1 } ?? 0)
-        let verdicts = DirectoryVerdicts()
-        var queued: [QueuedLoad] = []
-        for (index, path) in files {
-            let load = InProcessLoad()
-            let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) { [self] in
-                guard let stage = load.abandon() else { return }
-                let message: String
-                if stage == .waitingForLoader, let holder = dynamicLoaderHolder.withLock({ $0 }) {
-                    message = "not loaded: \(holder) hangs in its static initializers, holding the dynamic loader; restart the host without it"
-                } else {
-                    let hung = stage == .initializing ? "in initialize" : "in its static initializers"
-                    message =
-                        "did not finish loading within \(timeSpan(deadline)) (hung \(hung)); refused, and its thread, which cannot be stopped in queue isolation, is left to itself (process isolation ends it)"
-                }
-                let problem = LoadProblem(path: path, reason: .timedOut, message: message)
-                batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
-            }
-            queued.append(QueuedLoad(index: index, path: path, load: load, deadline: timer))
-        }
-        let queue = LoadQueue(queued)
-        let watch = LoaderWatch()
-        startLoader(queue, batch, turns, verdicts, watch)
-        if queued.count > 1 {
-            watch.start { [self] in startLoader(queue, batch, turns, verdicts, watch) }
-        }
-    }
-
-    private struct QueuedLoad: Sendable {
-        let index: Int
-        let path: String
-        let load: InProcessLoad
-        let deadline: ScheduledAction
-    }
-
-    /// A loader thread: takes files from the queue until it is empty. A load abandoned at its
-    /// deadline meanwhile is dropped when (if ever) it returns, and the thread goes on.
-    private func startLoader(_ queue: LoadQueue<QueuedLoad>, _ batch: LoadBatch, _ turns: Turns, _ verdicts: DirectoryVerdicts, _ watch: LoaderWatch) {
-        let loader = watch.addLoader()
-        let thread = Thread { [self] in
-            while let item = queue.next() {
-                let prepared = prepareInProcess(item.path, item.load, turn: item.index, of: turns, verdicts: verdicts) {
-                    watch.initializing(loader, item: item.index)
-                }
-                watch.initialized(loader)
-                item.deadline.cancel()
-                guard item.load.finish() else { continue }
-                batch.arrive(item.index) { [self] late in
-                    let (bundle, problems) = prepared.take(self)
-                    settle(item.path, bundle: bundle, problems: problems, late: late)
-                }
-            }
-            watch.loaderDone()
-        }
-        thread.name = "widgets.loading"
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    /// Held for a bundle's `dlopen`, with the file it opens.
-    private let dynamicLoader = NSLock()
-    private let dynamicLoaderHolder = Mutex<String?>(nil)
-
-    /// A file opened and initialized in this process, its widgets not yet taken.
-    private enum Prepared {
-        case refused([LoadProblem])
-        case initialized(LoadedBundle, InProcessBackend, widgets: [RegisteredWidget], problems: [LoadProblem], identity: String?)
-
-        /// Takes the bundle and its widgets into the registry, unless a second name for the same
-        /// file was taken meanwhile.
-        func take(_ registry: WidgetRegistry) -> (LoadedBundle?, [LoadProblem]) {
-            switch self {
-            case .refused(let problems): return (nil, problems)
-            case .initialized(let bundle, let backend, let widgets, let problems, let identity):
-                if let identity {
-                    let first: String? = registry.stateLock.withLock {
-                        if let first = registry.loadedFiles[identity] { return first }
-                        registry.loadedFiles[identity] = bundle.path
-                        return nil
-                    }
-                    if let first {
-                        return (nil, [LoadProblem(path: bundle.path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
-                    }
-                }
-                let memoryLimit = registry.providerMemoryLimit(bundle)
-                for widget in widgets { backend.openProvider(kind: widget.kind, memoryLimit: memoryLimit) }
-                let refused = registry.accept(bundle, widgets)
-                backend.closeProviders(kinds: refused.map(\.kind))
-                return (bundle, problems + refused.map(\.problem))
-            }
-        }
-    }
-
-    /// Opens and initializes one file in this process, on the calling thread, opening it in its turn.
-    /// `initializing` is called as the bundle's `initialize` is about to run.
-    private func prepareInProcess(
-        _ path: String, _ load: InProcessLoad, turn: Int, of turns: Turns, verdicts: DirectoryVerdicts, initializing: () -> Void
-    ) -> Prepared {
-        if stateLock.withLock({ unloadedInProcess.contains(path) }) {
-            turns.skip(turn)
-            return .refused([
-                LoadProblem(
-                    path: path, reason: .alreadyLoaded,
-                    message: "replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file")
-            ])
-        }
-        turns.wait(for: turn)
-        dynamicLoader.lock()
-        load.opening()
-        dynamicLoaderHolder.withLock { $0 = path }
-        let opened = ExitGuard.during(ExitGuard.name(path), .loading) { Self.open(path, verdicts: verdicts) }
-        dynamicLoaderHolder.withLock { $0 = nil }
-        dynamicLoader.unlock()
-        turns.done(turn)
-        switch opened {
-        case .failure(let problem):
-            return .refused([problem])
-        case .success(let (file, entry)):
-            let identity = "\(file.device):\(file.inode)"
-            if let first = stateLock.withLock({ loadedFiles[identity] }) {
-                return .refused([LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
-            }
-            load.initializing()
-            initializing()
-            return initialize(entry, path: path, identity: identity)
-        }
-    }
-
-    /// Loads a bundle linked into this executable rather than found on disk, given what its
-    /// `widget_bundle_entry` returns: for programs that embed the host and their own widgets. It is
-    /// checked and initialized exactly as a file's bundle is; `label` names it in diagnostics.
-    @discardableResult
-    public func load(linkedEntry entry: UnsafeRawPointer, label: String) -> LoadedBundle? {
-        let (bundle, problems) = initialize(entry.assumingMemoryBound(to: widget_bundle_t.self), path: label, identity: nil).take(self)
-        stateLock.withLock { refusals += problems }
-        return bundle
-    }
-
-    /// Checks a bundle's entry and initializes it, collecting the widgets it registers.
-    private func initialize(_ entry: UnsafePointer<widget_bundle_t>, path: String, identity: String?) -> Prepared {
-        let native: InProcessBundle
-        do {
-            native = try InProcessBundle(path: path, entry: entry)
-        } catch {
-            return .refused([error])
-        }
-        let backend = InProcessBackend(native, clock: clock)
-        let bundle = LoadedBundle(path: path, description: native.description, backend: backend)
-        // Registrations come during `initialize`, on this thread or one the bundle starts: each is
-        // checked as it comes, and a kind this bundle registered already is refused at once.
-        let registered = Mutex<(widgets: [RegisteredWidget], problems: [LoadProblem])>(([], []))
-        do {
-            try native.initialize { pointer in
-                registered.withLock { registered in
-                    switch WidgetDeclaration.validate(pointer, path: path) {
-                    case .failure(let problem):
-                        registered.problems.append(problem)
-                        return false
-                    case .success(let declaration):
-                        if registered.widgets.contains(where: { $0.kind == declaration.kind }) {
-                            registered.problems.append(
-                                LoadProblem(
-                                    path: path, reason: .duplicateKind,
-                                    message: "widget kind \"\(declaration.kind)\" is registered twice in this bundle; the first registration is kept"))
-                            return false
-                        }
-                        registered.widgets.append(RegisteredWidget(declaration, bundle: bundle))
-                        return true
-                    }
-                }
-            }
-        } catch {
-            return .refused(registered.withLock { $0.problems } + [error])
-        }
-        let (widgets, problems) = registered.withLock { $0 }
-        return .initialized(bundle, backend, widgets: widgets, problems: problems, identity: identity)
-    }
-
-    /// Opens and checks the file, then loads that very file, from its descriptor: a file renamed over
-    /// the path meanwhile is not the one loaded. The descriptor of a file the dynamic loader took
-    /// stays open for the life of the process, as the image does.
-    private static func open(_ path: String, verdicts: DirectoryVerdicts) -> Result<(BundleFile, UnsafePointer<widget_bundle_t>), LoadProblem> {
-        let file: BundleFile
-        switch BundleFile.open(path, verdicts: verdicts) {
-        case .failure(let problem): return .failure(problem)
-        case .success(let opened): file = opened
-        }
-        _ = dlerror()
-        guard let handle = dlopen(file.loadPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            // The loader names the descriptor; the user knows the file.
-            let reason = (dlerror().map { String(cString: $0) } ?? "unknown error").replacingOccurrences(of: file.loadPath, with: path)
-            file.close()
-            return .failure(LoadProblem(path: path, reason: .dlopenFailed, message: "cannot be loaded: \(reason)"))
-        }
-        // Never dlclose: RTLD_NODELETE keeps the image anyway, and a Swift image must never be unloaded.
-        guard let symbol = dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL) else {
-            return .failure(
-                LoadProblem(
-                    path: path, reason: .missingEntrySymbol,
-                    message: "no \(WIDGET_BUNDLE_ENTRY_SYMBOL) symbol: not a widget bundle (a Swift bundle exports it with exportWidgetBundle, see README)"
-                ))
-        }
-        let entryFunction = unsafeBitCast(symbol, to: widget_bundle_entry_fn.self)
-        guard let entry = entryFunction() else {
-            return .failure(LoadProblem(path: path, reason: .invalidBundle, message: "\(WIDGET_BUNDLE_ENTRY_SYMBOL) returned NULL"))
-        }
-        return .success((file, entry))
     }
 }

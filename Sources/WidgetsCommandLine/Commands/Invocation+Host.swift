@@ -7,11 +7,19 @@ import WidgetWire
 extension Invocation {
     var json: Bool { isSet(Options.json) }
 
-    /// A registry with the command's settings: --memory-limit and --isolation, where it takes them.
+    /// A registry with the command's settings: --memory-limit and --isolation, where it takes them,
+    /// and `WIDGETS_LOAD_DEADLINE` (seconds a bundle may take to load; default 10).
     func makeRegistry() throws(UsageError) -> WidgetRegistry {
         let memoryLimit = command.declares(Options.memoryLimit.spec.name) ? try value(Options.memoryLimit) : nil
         let isolation = command.declares(Options.isolation.spec.name) ? try value(Options.isolation) : nil
-        return WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
+        let registry = WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
+        if let text = ProcessInfo.processInfo.environment["WIDGETS_LOAD_DEADLINE"] {
+            guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {
+                throw UsageError(message: "WIDGETS_LOAD_DEADLINE takes a number of seconds above 0 and at most 3600, not '\(text)'", command: name)
+            }
+            registry.loadDeadline = seconds
+        }
+        return registry
     }
 
     /// The registry with the bundles on the search path loaded, and the search path. Given a kind,

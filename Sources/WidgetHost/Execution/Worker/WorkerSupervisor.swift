@@ -12,6 +12,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
     let path: String
     let fileName: String
     let settings: ProcessIsolation
+    /// How long the worker may take to load its bundle and say what it registers (on every start).
+    let loadDeadline: TimeInterval
     let clock: WidgetClock
     let deadlines: RequestDeadlines
     /// The host's memory limit; the worker applies the bundle's lower one itself.
@@ -36,8 +38,9 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
     private var slots: [UInt32: String] = [:]
     @exclusivity(unchecked) private var statistics: [String: ProviderStatistics] = [:]
 
-    init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64) {
+    init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64, loadDeadline: TimeInterval) {
         self.path = path
+        self.loadDeadline = loadDeadline
         fileName = path.pathFileName
         self.settings = settings
         self.clock = clock
@@ -57,7 +60,7 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
                 executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName
             ) { [weak self] exit in self?.ended(exit) }
             // The load deadline counts from the start, so workers started together share it.
-            let deadline = settings.loadDeadline
+            let deadline = loadDeadline
             let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) {
                 process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
             }

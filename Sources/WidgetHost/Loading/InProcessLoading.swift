@@ -1,0 +1,380 @@
+import CWidgetABI
+import Foundation
+import Glibc
+import Synchronization
+import WidgetABI
+import WidgetSupport
+
+// Loading in queue isolation: bundles opened and initialized in this process, on loader threads,
+// each within its deadline. (Process isolation has a worker do the same, through this very code.)
+extension WidgetRegistry {
+    /// Loads the files within `loadDeadline` each. One loader thread takes them in file order; while
+    /// a bundle's `initialize` runs longer than a tick of `LoaderWatch`, another loader thread takes the rest,
+    /// so a slow or hung bundle delays no other, and a quick batch costs one thread. The dynamic
+    /// loader's part runs one file at a time, in file order (the loader is one at a time anyway), so
+    /// a file that hangs there is told from those waiting behind it. A file that passes its deadline
+    /// is refused, and its thread left to itself.
+    func loadInProcess(_ paths: [String], _ batch: LoadBatch) {
+        let deadline = loadDeadline
+        let turns = Turns(count: paths.count)
+        let verdicts = DirectoryVerdicts()
+        var queued: [QueuedLoad] = []
+        for (index, path) in paths.enumerated() {
+            let load = InProcessLoad()
+            let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) { [self] in
+                guard let stage = load.abandon() else { return }
+                let message: String
+                if stage == .waitingForLoader, let holder = dynamicLoaderHolder.withLock({ $0 }) {
+                    message = "not loaded: \(holder) hangs in its static initializers, holding the dynamic loader; restart the host without it"
+                } else {
+                    let hung = stage == .initializing ? "in initialize" : "in its static initializers"
+                    message =
+                        "did not finish loading within \(timeSpan(deadline)) (hung \(hung)); refused, and its thread, which cannot be stopped in queue isolation, is left to itself (process isolation ends it)"
+                }
+                let problem = LoadProblem(path: path, reason: .timedOut, message: message)
+                batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
+            }
+            queued.append(QueuedLoad(index: index, path: path, load: load, deadline: timer))
+        }
+        let queue = LoadQueue(queued)
+        let watch = LoaderWatch()
+        startLoader(queue, batch, turns, verdicts, watch)
+        if queued.count > 1 {
+            watch.start { [self] in startLoader(queue, batch, turns, verdicts, watch) }
+        }
+    }
+
+    private struct QueuedLoad: Sendable {
+        let index: Int
+        let path: String
+        let load: InProcessLoad
+        let deadline: ScheduledAction
+    }
+
+    /// A loader thread: takes files from the queue until it is empty. A load abandoned at its
+    /// deadline meanwhile is dropped when (if ever) it returns, and the thread goes on.
+    private func startLoader(_ queue: LoadQueue<QueuedLoad>, _ batch: LoadBatch, _ turns: Turns, _ verdicts: DirectoryVerdicts, _ watch: LoaderWatch) {
+        let loader = watch.addLoader()
+        let thread = Thread { [self] in
+            while let item = queue.next() {
+                let prepared = prepareInProcess(item.path, item.load, turn: item.index, of: turns, verdicts: verdicts) {
+                    watch.initializing(loader)
+                }
+                watch.initialized(loader)
+                item.deadline.cancel()
+                guard item.load.finish() else { continue }
+                batch.arrive(item.index) { [self] late in
+                    let (bundle, problems) = prepared.take(self)
+                    settle(item.path, bundle: bundle, problems: problems, late: late)
+                }
+            }
+            watch.loaderDone()
+        }
+        thread.name = "widgets.loading"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// A file opened and initialized in this process, its widgets not yet taken.
+    private enum Prepared {
+        case refused([LoadProblem])
+        case initialized(LoadedBundle, InProcessBackend, widgets: [RegisteredWidget], problems: [LoadProblem], identity: String?)
+
+        /// Takes the bundle and its widgets into the registry, unless a second name for the same
+        /// file was taken meanwhile.
+        func take(_ registry: WidgetRegistry) -> (LoadedBundle?, [LoadProblem]) {
+            switch self {
+            case .refused(let problems): return (nil, problems)
+            case .initialized(let bundle, let backend, let widgets, let problems, let identity):
+                if let identity {
+                    let first: String? = registry.stateLock.withLock {
+                        if let first = registry.loadedFiles[identity] { return first }
+                        registry.loadedFiles[identity] = bundle.path
+                        return nil
+                    }
+                    if let first {
+                        return (nil, [LoadProblem(path: bundle.path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
+                    }
+                }
+                let memoryLimit = registry.providerMemoryLimit(bundle)
+                for widget in widgets { backend.openProvider(kind: widget.kind, memoryLimit: memoryLimit) }
+                let refused = registry.accept(bundle, widgets)
+                backend.closeProviders(kinds: refused.map(\.kind))
+                return (bundle, problems + refused.map(\.problem))
+            }
+        }
+    }
+
+    /// Opens and initializes one file in this process, on the calling thread, opening it in its turn.
+    /// `initializing` is called as the bundle's `initialize` is about to run.
+    private func prepareInProcess(
+        _ path: String, _ load: InProcessLoad, turn: Int, of turns: Turns, verdicts: DirectoryVerdicts, initializing: () -> Void
+    ) -> Prepared {
+        if stateLock.withLock({ unloadedInProcess.contains(path) }) {
+            turns.skip(turn)
+            return .refused([
+                LoadProblem(
+                    path: path, reason: .alreadyLoaded,
+                    message: "replaced while the host runs in queue isolation, where a loaded image cannot be unloaded; restart the host to load the new file")
+            ])
+        }
+        turns.wait(for: turn)
+        dynamicLoader.lock()
+        load.opening()
+        dynamicLoaderHolder.withLock { $0 = path }
+        let opened = ExitGuard.during(ExitGuard.name(path), .loading) { Self.open(path, verdicts: verdicts) }
+        dynamicLoaderHolder.withLock { $0 = nil }
+        dynamicLoader.unlock()
+        turns.done(turn)
+        switch opened {
+        case .failure(let problem):
+            return .refused([problem])
+        case .success(let (file, entry)):
+            let identity = "\(file.device):\(file.inode)"
+            if let first = stateLock.withLock({ loadedFiles[identity] }) {
+                return .refused([LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
+            }
+            load.initializing()
+            initializing()
+            return initialize(entry, path: path, identity: identity)
+        }
+    }
+
+    /// Loads a bundle linked into this executable rather than found on disk, given what its
+    /// `widget_bundle_entry` returns: for programs that embed the host and their own widgets. It is
+    /// checked and initialized exactly as a file's bundle is; `label` names it in diagnostics.
+    @discardableResult
+    public func load(linkedEntry entry: UnsafeRawPointer, label: String) -> LoadedBundle? {
+        let (bundle, problems) = initialize(entry.assumingMemoryBound(to: widget_bundle_t.self), path: label, identity: nil).take(self)
+        for problem in problems { note(problem) }
+        return bundle
+    }
+
+    /// Checks a bundle's entry and initializes it, collecting the widgets it registers.
+    private func initialize(_ entry: UnsafePointer<widget_bundle_t>, path: String, identity: String?) -> Prepared {
+        let native: InProcessBundle
+        do {
+            native = try InProcessBundle(path: path, entry: entry)
+        } catch {
+            return .refused([error])
+        }
+        let backend = InProcessBackend(native, clock: clock)
+        let bundle = LoadedBundle(path: path, description: native.description, backend: backend)
+        // Registrations come during `initialize`, on this thread or one the bundle starts: each is
+        // checked as it comes, and a kind this bundle registered already is refused at once.
+        let registered = Mutex<(widgets: [RegisteredWidget], problems: [LoadProblem])>(([], []))
+        do {
+            try native.initialize { pointer in
+                registered.withLock { registered in
+                    switch WidgetDeclaration.validate(pointer, path: path) {
+                    case .failure(let problem):
+                        registered.problems.append(problem)
+                        return false
+                    case .success(let declaration):
+                        if registered.widgets.contains(where: { $0.kind == declaration.kind }) {
+                            registered.problems.append(
+                                LoadProblem(
+                                    path: path, reason: .duplicateKind,
+                                    message: "widget kind \"\(declaration.kind)\" is registered twice in this bundle; the first registration is kept"))
+                            return false
+                        }
+                        registered.widgets.append(RegisteredWidget(declaration, bundle: bundle))
+                        return true
+                    }
+                }
+            }
+        } catch {
+            return .refused(registered.withLock { $0.problems } + [error])
+        }
+        let (widgets, problems) = registered.withLock { $0 }
+        return .initialized(bundle, backend, widgets: widgets, problems: problems, identity: identity)
+    }
+
+    /// Opens and checks the file, then loads that very file, from its descriptor: a file renamed over
+    /// the path meanwhile is not the one loaded. The descriptor of a file the dynamic loader took
+    /// stays open for the life of the process, as the image does.
+    private static func open(_ path: String, verdicts: DirectoryVerdicts) -> Result<(BundleFile, UnsafePointer<widget_bundle_t>), LoadProblem> {
+        let file: BundleFile
+        switch BundleFile.open(path, verdicts: verdicts) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let opened): file = opened
+        }
+        _ = dlerror()
+        guard let handle = dlopen(file.loadPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            // The loader names the descriptor; the user knows the file.
+            let reason = (dlerror().map { String(cString: $0) } ?? "unknown error").replacingOccurrences(of: file.loadPath, with: path)
+            file.close()
+            return .failure(LoadProblem(path: path, reason: .dlopenFailed, message: "cannot be loaded: \(reason)"))
+        }
+        // Never dlclose: RTLD_NODELETE keeps the image anyway, and a Swift image must never be unloaded.
+        guard let symbol = dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL) else {
+            return .failure(
+                LoadProblem(
+                    path: path, reason: .missingEntrySymbol,
+                    message: "no \(WIDGET_BUNDLE_ENTRY_SYMBOL) symbol: not a widget bundle (a Swift bundle exports it with exportWidgetBundle, see README)"
+                ))
+        }
+        let entryFunction = unsafeBitCast(symbol, to: widget_bundle_entry_fn.self)
+        guard let entry = entryFunction() else {
+            return .failure(LoadProblem(path: path, reason: .invalidBundle, message: "\(WIDGET_BUNDLE_ENTRY_SYMBOL) returned NULL"))
+        }
+        return .success((file, entry))
+    }
+}
+
+/// One file loading in this process (queue isolation), which its deadline may abandon: an abandoned
+/// load's registrations and result are dropped when (if ever) it returns.
+final class InProcessLoad: Sendable {
+    enum Stage: Sendable {
+        /// Waiting for another file's `dlopen` to let go of the dynamic loader.
+        case waitingForLoader
+        /// Opening the file and running its static initializers (`dlopen` holds the dynamic loader).
+        case opening
+        case initializing
+        case finished
+        case abandoned
+    }
+
+    private let state = Mutex(Stage.waitingForLoader)
+
+    var stage: Stage { state.withLock { $0 } }
+
+    func opening() { state.withLock { if $0 == .waitingForLoader { $0 = .opening } } }
+    func initializing() { state.withLock { if $0 == .opening { $0 = .initializing } } }
+
+    /// True when the load finished before its deadline.
+    func finish() -> Bool {
+        state.withLock {
+            guard $0 != .abandoned else { return false }
+            $0 = .finished
+            return true
+        }
+    }
+
+    /// The stage the load was abandoned in, or nil when it had finished.
+    func abandon() -> Stage? {
+        state.withLock { stage in
+            guard stage != .finished else { return nil }
+            defer { stage = .abandoned }
+            return stage
+        }
+    }
+}
+
+/// The files of a batch waiting for a loader thread (queue isolation), taken in file order.
+final class LoadQueue<Item: Sendable>: Sendable {
+    private let items: Mutex<ArraySlice<Item>>
+
+    init(_ items: [Item]) {
+        self.items = Mutex(items[...])
+    }
+
+    func next() -> Item? {
+        items.withLock { $0.popFirst() }
+    }
+}
+
+/// Watches a batch's loader threads (queue isolation): one whose bundle has been in `initialize`
+/// for a whole tick is stalled, and another loader thread is started to take the files after it.
+/// One watching thread per batch, which ends with the last loader; a bundle's `initialize` costs
+/// no timer of its own.
+final class LoaderWatch: Sendable {
+    private struct State {
+        /// The loaders in a bundle's `initialize`, and whether each was seen there at the last tick.
+        var initializing: [Int: Bool] = [:]
+        var loaders = 0
+        var running = 0
+    }
+
+    private let state = Mutex(State())
+    private let ended = DispatchSemaphore(value: 0)
+    static let tick: TimeInterval = 0.02
+
+    func addLoader() -> Int {
+        state.withLock {
+            $0.loaders += 1
+            $0.running += 1
+            return $0.loaders
+        }
+    }
+
+    func initializing(_ loader: Int) {
+        state.withLock { $0.initializing[loader] = false }
+    }
+
+    func initialized(_ loader: Int) {
+        _ = state.withLock { $0.initializing.removeValue(forKey: loader) }
+    }
+
+    func loaderDone() {
+        let last = state.withLock {
+            $0.running -= 1
+            return $0.running == 0
+        }
+        if last { ended.signal() }
+    }
+
+    /// Watches until every loader is done; `stalled` starts another loader.
+    func start(stalled: @escaping @Sendable () -> Void) {
+        let thread = Thread { [self] in
+            while ended.wait(timeout: .now() + Self.tick) == .timedOut {
+                // Loaders stuck since the last tick are marked so that each gets one successor.
+                let stuck = state.withLock { state in
+                    var stuck = 0
+                    for (loader, seen) in state.initializing {
+                        if seen {
+                            stuck += 1
+                            state.initializing[loader] = nil
+                        } else {
+                            state.initializing[loader] = true
+                        }
+                    }
+                    return stuck
+                }
+                for _ in 0..<stuck { stalled() }
+            }
+        }
+        thread.name = "widgets.loading-watch"
+        thread.start()
+    }
+}
+
+/// Turns taken in order: the files of a batch are opened one after another, in file order. Each
+/// turn has its own semaphore, so ending a turn wakes only the next one (not every waiting thread).
+final class Turns: @unchecked Sendable {
+    private let lock = NSLock()
+    private let starts: [DispatchSemaphore]
+    private var next = 0
+    private var skipped: Set<Int> = []
+
+    init(count: Int) {
+        starts = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    /// Blocks until every turn before `turn` is done or skipped.
+    func wait(for turn: Int) {
+        if lock.withLock({ next >= turn }) { return }
+        starts[turn].wait()
+    }
+
+    func done(_ turn: Int) {
+        lock.withLock { advance(past: turn) }
+    }
+
+    /// A turn that will not be taken.
+    func skip(_ turn: Int) {
+        lock.withLock {
+            skipped.insert(turn)
+            if next == turn { advance(past: turn) }
+        }
+    }
+
+    /// Moves `next` beyond `turn` and the skipped turns after it, and starts the turn it reaches.
+    /// Each turn is reached once, so each semaphore is signalled at most once. Called locked.
+    private func advance(past turn: Int) {
+        guard next <= turn else { return }
+        next = turn + 1
+        while skipped.contains(next) { next += 1 }
+        if next < starts.count { starts[next].signal() }
+    }
+}
