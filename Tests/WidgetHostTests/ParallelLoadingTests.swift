@@ -36,17 +36,24 @@ import WidgetTestSupport
         }
     }
 
-    @Test(arguments: ["process", "queue"])
-    func aBundleSlowToLoadDelaysNoOtherAndJoinsWhenItLoads(mode: String) async throws {
+    /// A slow bundle (`a-slow.so`, released by the test) beside a quick one, loaded without patience
+    /// until the quick one's kind is registered; late loads are heard.
+    static func slowBesideGood(_ mode: String) async -> (WidgetRegistry, ManualClock, URL, Heard) {
         let directory = Fixtures.directory(["a-slow.so": "slow", "good.so": "good"])
-        let slow = directory.appendingPathComponent("a-slow.so").path
         let clock = ManualClock()
-        let registry = WidgetRegistry(clock: clock, isolation: mode == "process" ? Self.process : .queue)
-        defer { registry.shutDownWorkers() }
+        let registry = WidgetRegistry(clock: clock, isolation: mode == "process" ? process : .queue)
         let heard = Heard()
         registry.observeLateLoads { heard.add($0) }
         registry.loadDirectory(directory.path, patience: 0)
         await registry.loads(kind: "fixture.good")
+        return (registry, clock, directory, heard)
+    }
+
+    @Test(arguments: ["process", "queue"])
+    func aBundleSlowToLoadDelaysNoOtherAndJoinsWhenItLoads(mode: String) async throws {
+        let (registry, _, directory, heard) = await Self.slowBesideGood(mode)
+        defer { registry.shutDownWorkers() }
+        let slow = directory.appendingPathComponent("a-slow.so").path
         let good = try await registry.request(.placeholder, kind: "fixture.good")
         #expect(good.entries.count == 1)
         #expect(registry.widget(kind: "fixture.a-slow") == nil)
@@ -66,15 +73,9 @@ import WidgetTestSupport
 
     @Test(arguments: ["process", "queue"])
     func aBundleThatNeverLoadsIsRefusedAtItsDeadline(mode: String) async throws {
-        let directory = Fixtures.directory(["a-slow.so": "slow", "good.so": "good"])
-        let slow = directory.appendingPathComponent("a-slow.so").path
-        let clock = ManualClock()
-        let registry = WidgetRegistry(clock: clock, isolation: mode == "process" ? Self.process : .queue)
+        let (registry, clock, directory, heard) = await Self.slowBesideGood(mode)
         defer { registry.shutDownWorkers() }
-        let heard = Heard()
-        registry.observeLateLoads { heard.add($0) }
-        registry.loadDirectory(directory.path, patience: 0)
-        await registry.loads(kind: "fixture.good")
+        let slow = directory.appendingPathComponent("a-slow.so").path
         let waiting = Task { try await registry.request(.placeholder, kind: "fixture.a-slow") }
         clock.advance(by: 10)
         await #expect(throws: RequestError.self) { try await waiting.value }
