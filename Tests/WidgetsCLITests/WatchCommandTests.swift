@@ -9,7 +9,7 @@ import WidgetWire
     static let stale: JSONValue = .object(
         JSONObject([
             ("event", .string("failed")), ("id", .string("price-1")), ("time", .string("2026-11-23T14:07:00Z")),
-            ("kind", .string("org.widgets.crypto.price")), ("phase", .string("showing")), ("text", .string("BTC | $91,234 [last reload failed: offline]")),
+            ("kind", .string("org.widgets.crypto.price")), ("phase", .string("showing")), ("text", .string("BTC | $91,234")),
             ("entryDate", .string("2026-11-23T14:05:00Z")), ("nextChange", .string("2026-11-23T14:12:00Z")), ("lastFailure", .string("offline")),
             ("stale", .bool(true)),
         ]))
@@ -28,7 +28,7 @@ import WidgetWire
     @Test func waybarGetsTextATooltipAndAClassForAStaleInstance() {
         let line = Invocation.waybarLine(Self.stale)
         #expect(line["text"] == .string("BTC | $91,234"))
-        #expect(line["tooltip"] == .string("org.widgets.crypto.price: BTC | $91,234 [last reload failed: offline]"))
+        #expect(line["tooltip"] == .string("org.widgets.crypto.price: BTC | $91,234\nlast reload failed: offline"))
         #expect(line["class"] == .array([.string("stale")]))
     }
 

@@ -17,8 +17,8 @@ import WidgetWire
 /// - `status`: anything else that changed what `status` reports;
 /// - `added`, `configured`, `removed`: the instance list changed.
 ///
-/// Each but `removed` carries what the instance now shows: `kind`, `family`, `phase`, `text` (as
-/// `widgets run --log` prints it), `entryDate`, `nextEntry`, `nextReload` with `reason` and
+/// Each but `removed` carries what the instance now shows: `kind`, `family`, `phase`, `text` (its entry's
+/// text on one line, as `widgets run --log` begins its line), `entryDate`, `nextEntry`, `nextReload` with `reason` and
 /// `deferredByBudget`, `nextChange` (the earlier of the two), `lastFailure` and `stale`.
 public final class EventHub: Sendable {
     /// Sends one line to a subscriber; false when it cannot take it (gone, or not reading).

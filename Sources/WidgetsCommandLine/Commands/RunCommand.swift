@@ -50,7 +50,7 @@ extension Invocation {
         let locked = renderer.isLocked
         let daemon = WidgetDaemon(
             registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) },
-            describe: { Self.statusText($0, locked: locked) }
+            describe: { Self.shownText($0, locked: locked) }
         ) { id, status in
             guard let dashboard, let daemon = daemonBox.daemon else {
                 return output.standardOutput(Self.statusLine(id, status, locked: renderer.isLocked))
@@ -65,7 +65,8 @@ extension Invocation {
                 contentMarginsDisabled: widget?.contentMarginsDisabled ?? false, status: status)
         }
         daemonBox.daemon = daemon
-        if let dashboard { Self.followTerminal(dashboard) }
+        let resizes = dashboard.map(Self.followTerminal)
+        defer { resizes?.cancel() }
         let say: @Sendable (String) -> Void = { line in
             if let dashboard { dashboard.post(line) } else { output.standardOutput("widgets: \(line)") }
         }
@@ -118,8 +119,9 @@ extension Invocation {
         return ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init) ?? 40
     }
 
-    /// Sizes the dashboard to the window, now and on every resize (SIGWINCH).
-    static func followTerminal(_ dashboard: Dashboard) {
+    /// Sizes the dashboard to the window, now and on every resize (SIGWINCH), until the returned
+    /// source is cancelled.
+    static func followTerminal(_ dashboard: Dashboard) -> DispatchSourceSignal {
         dashboard.width = terminalWidth()
         dashboard.height = terminalHeight()
         signal(SIGWINCH, SIG_IGN)
@@ -130,12 +132,10 @@ extension Invocation {
             dashboard.redraw()
         }
         source.resume()
-        resizeSource = source
         // Drawn at once: an empty host shows how to add a widget.
         dashboard.redraw()
+        return source
     }
-
-    nonisolated(unsafe) static var resizeSource: DispatchSourceSignal?
 
     /// Waits (without a thread) until SIGINT or SIGTERM; returns its name.
     static func waitForTermination() async -> String {
@@ -152,17 +152,21 @@ extension Invocation {
 
     /// What an instance shows, with its last failure and next reload, on one line.
     static func statusText(_ status: InstanceStatus, locked: Bool = false) -> String {
-        var text: String
-        switch status.phase {
-        case .bundleMissing: text = "bundle missing (its configuration is kept)"
-        case .loading: text = status.reloading ? "loading" : "waiting for its first entry"
-        case .showing: text = status.entry.map { PlainTextRenderer.lines($0.view, locked: locked).joined(separator: " | ") } ?? ""
-        }
+        var text = shownText(status, locked: locked)
         if let failure = status.lastFailure { text += " [last reload failed: \(failure)]" }
         if let next = status.nextReload, let reason = status.nextReloadReason {
             text += " [next reload \(Self.timeFormatter.string(from: next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
         }
         return text
+    }
+
+    /// What an instance shows, alone: its entry's text on one line, or its phase.
+    static func shownText(_ status: InstanceStatus, locked: Bool = false) -> String {
+        switch status.phase {
+        case .bundleMissing: "bundle missing (its configuration is kept)"
+        case .loading: status.reloading ? "loading" : "waiting for its first entry"
+        case .showing: status.entry.map { PlainTextRenderer.lines($0.view, locked: locked).joined(separator: " | ") } ?? ""
+        }
     }
 
     static let timeFormatter: DateFormatter = {

@@ -14,9 +14,10 @@ extension Command {
             First what each instance shows now, then a line whenever that changes: an entry takes over, a timeline
             arrives, a reload starts, fails (the last good entry stays, "stale"), or is deferred by the budget (and until
             when); an instance is added, configured or removed. Each line has the time, the instance, what changed,
-            what it now shows (as 'widgets run --log' prints it) and when it next changes. --json (or --format json)
-            prints each event as one JSON object; --format waybar prints waybar's custom-module JSON for one instance
-            ("text", "tooltip", "class": "stale", "failed" or "missing"). Ends when the host stops.
+            what it now shows, its last failure and next reload (as 'widgets run --log' prints them) and when it
+            next changes. --json (or --format json) prints each event as one JSON object; --format waybar prints
+            waybar's custom-module JSON for one instance ("text", "tooltip", "class": "stale", "failed" or
+            "missing"). Ends when the host stops.
             """
     ) { $0.watch(ids: $0.positionals) }
 }
@@ -44,9 +45,9 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        for event in answer["current"]?.arrayValue ?? [] { print(event, format) }
+        for event in answer["current"]?.arrayValue ?? [] { show(event, format) }
         do {
-            while let event = try client.nextEvent() { print(event, format) }
+            while let event = try client.nextEvent() { show(event, format) }
         } catch {
             output.standardError("widgets: error: \(error)")
             return .failure
@@ -55,7 +56,7 @@ extension Invocation {
         return .success
     }
 
-    private func print(_ event: JSONValue, _ format: WatchFormat) {
+    private func show(_ event: JSONValue, _ format: WatchFormat) {
         switch format {
         case .json: output.standardOutput(event.jsonText)
         case .text: output.standardOutput(Self.watchLine(event))
@@ -63,36 +64,35 @@ extension Invocation {
         }
     }
 
-    /// `12:00:05 clock-1 entry: 12:00 | Monday [next change 12:01:00]`.
+    /// `12:00:05 clock-1 entry: 12:00 | Monday [next reload 13:00:00, policy] [next change 12:01:00]`:
+    /// what it shows, then what `widgets run --log` adds (a failure, the next reload), an "as of" for a
+    /// stale entry, and when it next changes.
     static func watchLine(_ event: JSONValue) -> String {
-        let time = event["time"]?.stringValue.flatMap(Self.parseDate).map { timeFormatter.string(from: $0) } ?? "--:--:--"
+        func time(_ member: String) -> String? { event[member]?.stringValue.flatMap(parseDate).map { timeFormatter.string(from: $0) } }
         let id = event["id"]?.stringValue ?? "?"
-        let name = event["event"]?.stringValue ?? "?"
-        if name == "removed" { return "\(time) \(id) removed" }
-        var line = "\(time) \(id) \(name)"
+        var line = "\(time("time") ?? "--:--:--") \(id) \(event["event"]?.stringValue ?? "?")"
+        if event["event"]?.stringValue == "removed" { return line }
         if let text = event["text"]?.stringValue, !text.isEmpty { line += ": \(text)" }
-        if event["stale"]?.boolValue == true, let date = event["entryDate"]?.stringValue.flatMap(Self.parseDate) {
-            line += " [as of \(timeFormatter.string(from: date))]"
+        if let failure = event["lastFailure"]?.stringValue { line += " [last reload failed: \(failure)]" }
+        if event["stale"]?.boolValue == true, let asOf = time("entryDate") { line += " [as of \(asOf)]" }
+        if let next = time("nextReload"), let reason = event["reason"]?.stringValue {
+            line += " [next reload \(next), \(reason)\(event["deferredByBudget"]?.boolValue == true ? ", deferred by the budget" : "")]"
         }
-        if let next = event["nextChange"]?.stringValue.flatMap(Self.parseDate) {
-            line += " [next change \(timeFormatter.string(from: next))]"
-        }
+        if let next = time("nextChange") { line += " [next change \(next)]" }
         return line
     }
 
-    /// waybar's custom module (`return-type: json`): the text on one line, a tooltip, and a class for
-    /// stale, failed or missing instances.
+    /// waybar's custom module (`return-type: json`): what the instance shows, a tooltip naming its
+    /// kind and any failure, and a class for stale, failed or missing instances.
     static func waybarLine(_ event: JSONValue) -> JSONValue {
         let text = event["text"]?.stringValue ?? ""
         var classes: [JSONValue] = []
         if event["phase"]?.stringValue == "bundleMissing" { classes.append(.string("missing")) }
         if event["lastFailure"]?.stringValue != nil { classes.append(.string(event["stale"]?.boolValue == true ? "stale" : "failed")) }
         if event["event"]?.stringValue == "removed" { classes.append(.string("removed")) }
-        let bar = text.split(separator: "[", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? text
-        return .object(
-            JSONObject([
-                ("text", .string(bar)), ("tooltip", .string("\(event["kind"]?.stringValue ?? ""): \(text)")), ("class", .array(classes)),
-            ]))
+        var tooltip = "\(event["kind"]?.stringValue ?? ""): \(text)"
+        if let failure = event["lastFailure"]?.stringValue { tooltip += "\nlast reload failed: \(failure)" }
+        return .object(JSONObject([("text", .string(text)), ("tooltip", .string(tooltip)), ("class", .array(classes))]))
     }
 
     static func parseDate(_ text: String) -> Date? {
