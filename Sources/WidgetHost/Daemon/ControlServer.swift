@@ -174,10 +174,11 @@ public final class ControlServer: @unchecked Sendable {
             while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<end])
                 buffer.removeSubrange(...end)
-                if let subscribe, Self.mayBeWatch(line), let request = try? JSONValue.parse(line), request["request"]?.stringValue == "watch" {
-                    return stream(connection, request, subscribe)
+                let request = Self.request(line)
+                if let subscribe, case .success(let watch) = request, watch["request"]?.stringValue == "watch" {
+                    return stream(connection, watch, subscribe)
                 }
-                guard respond(connection, line) else { return }
+                guard respond(connection, request) else { return }
                 idleSince = Self.now()
             }
             if buffer.count > ControlSocket.maximumLineLength {
@@ -197,7 +198,7 @@ public final class ControlServer: @unchecked Sendable {
             }
             guard count > 0 else {
                 // The peer is done sending: a last request without its newline is still answered.
-                if !buffer.isEmpty { _ = respond(connection, buffer) }
+                if !buffer.isEmpty { _ = respond(connection, Self.request(buffer)) }
                 return
             }
             buffer.append(contentsOf: chunk[..<count])
@@ -206,13 +207,6 @@ public final class ControlServer: @unchecked Sendable {
                 return
             }
         }
-    }
-
-    /// Whether a line may be a `watch` request (has the word): other requests are parsed once.
-    private static func mayBeWatch(_ line: [UInt8]) -> Bool {
-        let word = Array("watch".utf8)
-        guard line.count >= word.count else { return false }
-        return (0...(line.count - word.count)).contains { start in line[start..<(start + word.count)].elementsEqual(word) }
     }
 
     /// Turns the connection into a stream of events: the answer, then one line per event, until the
@@ -256,9 +250,13 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Answers one request line, marking the connection busy meanwhile (it is not evicted then).
-    private func respond(_ connection: Int32, _ line: [UInt8]) -> Bool {
+    private func respond(_ connection: Int32, _ request: Result<JSONValue, Refusal>) -> Bool {
         lock.withLock { if connections[connection] != nil { connections[connection] = .some(nil) } }
-        let answer = answer(line)
+        let answer: JSONValue
+        switch request {
+        case .success(let request): answer = handler(request)
+        case .failure(let refusal): answer = refusal.answer
+        }
         lock.withLock { if connections[connection] != nil { connections[connection] = .some(Self.now()) } }
         return reply(connection, answer)
     }
@@ -272,17 +270,22 @@ public final class ControlServer: @unchecked Sendable {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    private func answer(_ line: [UInt8]) -> JSONValue {
+    /// A request line parsed, or the answer that refuses it.
+    private static func request(_ line: [UInt8]) -> Result<JSONValue, Refusal> {
         let request: JSONValue
         do {
             request = try JSONValue.parse(line)
         } catch {
-            return Self.failure("malformed request: \(error)")
+            return .failure(Refusal(answer: failure("malformed request: \(error)")))
         }
         guard case .object = request, request["request"]?.stringValue != nil else {
-            return Self.failure("malformed request: expected an object with a \"request\" member")
+            return .failure(Refusal(answer: failure("malformed request: expected an object with a \"request\" member")))
         }
-        return handler(request)
+        return .success(request)
+    }
+
+    struct Refusal: Error {
+        let answer: JSONValue
     }
 
     /// Ends a connection the host gives up on without losing its last answer: closing with unread
