@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetRendering
+@testable import WidgetRendering
 import WidgetSupport
 import WidgetTimelines
 import WidgetWire
@@ -71,7 +71,7 @@ import WidgetWire
     }
 
     @Test func aLongFooterOrHintIsCutWithAnEllipsisNotPastTheEdge() {
-        let row = Dashboard.lineForTests("一二三四五", width: 6)
+        let row = Dashboard.line("一二三四五", width: 6, color: nil)
         #expect(row.count == 6)
         #expect(row.map(\.text).joined().hasPrefix("一二…"))
     }

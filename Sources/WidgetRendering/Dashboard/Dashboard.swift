@@ -176,9 +176,6 @@ public final class Dashboard: @unchecked Sendable {
         return rows
     }
 
-    /// `line` with the secondary colour, for tests.
-    public static func lineForTests(_ text: String, width: Int) -> [TerminalRenderer.StyledCell] { line(text, width: width, color: nil) }
-
     /// Text as one row of cells exactly `width` wide: cut with "…" when longer.
     static func line(_ text: String, width: Int, color: String?) -> [TerminalRenderer.StyledCell] {
         var cells = TerminalText.cells(text)
