@@ -58,8 +58,9 @@ struct ClockView: View {
             Text(time)
         default:
             VStack(spacing: 2) {
-                Text(time).font(.largeTitle).bold()
+                Text(time).font(.largeTitle).bold().minimumScaleFactor(0.4).lineLimit(1)
                 Text(entry.date.formatted(Date.FormatStyle().weekday(.wide).day().month(.wide))).font(.caption)
+                    .minimumScaleFactor(0.6).lineLimit(family == .accessoryCircular ? 1 : 2)
             }
         }
     }

@@ -58,7 +58,7 @@ import WidgetWire
         let result = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path])
         #expect(result.status == 0, "\(result.standardError)")
         let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(page.contains("<h3>Previews</h3>"))
+        #expect(page.contains("<figure class=\"preview\">"))
         #expect(page.contains("systemSmall · Sunny 1/2"))
         #expect(page.contains("accessoryInline · Preview 2"))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("fixture.described.preview1-2.systemSmall.svg").path))

@@ -46,6 +46,13 @@ import WidgetTestSupport
         #expect(page.contains(#"href="com.mygame.leaderboard.systemSmall.placeholder.svg""#))
         #expect(page.components(separatedBy: "<svg ").count - 1 == 33)
         #expect(page.contains("systemSmall · Workstation 1/2"), "the C sample's previews")
+        // A configurable widget is shown in its default configuration, as a new instance would be.
+        let detail = try String(contentsOf: out.appendingPathComponent("com.mygame.character-detail.systemMedium.snapshot.svg"), encoding: .utf8)
+        #expect(detail.contains("Power Panda") && !detail.contains("Choose a character"), "\(detail)")
+        // Nothing drawn spills out of the widget's outline, and text keeps the width it was laid out in.
+        #expect(detail.contains(#"<clipPath id="w"#) && detail.contains(#"clip-path="url(#w"#))
+        #expect(detail.contains(#"lengthAdjust="spacingAndGlyphs""#))
+        #expect(page.contains("display: flex; flex-wrap: wrap"), "the page is a grid, not one column")
     }
 
     @Test func anUnknownRenderingModeIsAUsageErrorNamingTheChoices() async {

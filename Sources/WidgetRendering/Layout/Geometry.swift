@@ -65,6 +65,11 @@ public struct PlacedElement: Equatable, Sendable {
         /// What follows, up to the matching `unclip`, is drawn only inside the shape in `rect`.
         case clip(ShapeKind)
         case unclip
+        /// What follows, up to the matching `endControl`, is intent control number N (from 1, in
+        /// `TapTargets.controls`' order): a tap there performs its intent. Only where the layout
+        /// marks controls (`Layout.marksLiveParts`).
+        case control(Int)
+        case endControl
     }
 
     public var rect: LayoutRect

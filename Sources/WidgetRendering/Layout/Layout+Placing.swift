@@ -8,8 +8,10 @@ extension Layout {
         switch tree.kinds[node] {
         case .text(let index):
             let run = placed(tree.texts[index], in: rect)
-            let style = run.style
+            var style = run.style
             let lines = wrap(run, Proposal(width: rect.width, height: rect.height))
+            // A live text wrapped or cut is drawn as it is now: its parts make one whole line.
+            if style.live != nil, lines.count != 1 || lines[0] != run.text { style.live = nil }
             let height = metrics.lineHeight(style)
             // Text on its one line was measured when it was sized.
             let whole = lines.count == 1 && lines[0] == run.text ? oneLine(run).width : nil
@@ -81,6 +83,10 @@ extension Layout {
             elements.append(PlacedElement(rect: rect, content: .clip(tree.shapes[shape])))
             place(tree, content, rect, axis: axis, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .unclip))
+        case .control(let number, let content):
+            elements.append(PlacedElement(rect: rect, content: .control(number)))
+            place(tree, content, rect, axis: axis, into: &elements)
+            elements.append(PlacedElement(rect: rect, content: .endControl))
         case .picture(let index):
             elements.append(PlacedElement(rect: rect, content: .picture(tree.pictures[index])))
         case .glyph(let index):

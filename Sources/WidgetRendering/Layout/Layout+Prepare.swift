@@ -9,6 +9,12 @@ extension Layout {
         var style = inherited
         var lineLimit: Int?
         var textCase: String?
+        // Numbered before its content, in reading order, as `TapTargets` numbers controls.
+        var control: Int?
+        if marksLiveParts, view.view == "button" || view.view == "toggle", view["intent"] != nil {
+            tree.controls += 1
+            control = tree.controls
+        }
         // Modifiers are innermost first; an inner one wins, so apply the outer ones first.
         for modifier in view.modifiers.reversed() {
             let value = modifier.value
@@ -69,8 +75,9 @@ extension Layout {
         }
         if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
         func children() -> [Int] { view.children.map { prepare($0, inherited: style, into: tree) } }
-        func text(_ string: String, lineLimit: Int?) -> Int {
-            let style = drawn(style)
+        func text(_ string: String, lineLimit: Int?, live: JSONValue? = nil) -> Int {
+            var style = drawn(style)
+            if let live, textCase == nil { style.live = live }
             var shown = string
             switch textCase {
             case "uppercase": shown = string.uppercased()
@@ -92,7 +99,7 @@ extension Layout {
         }
         var node: Int
         switch view.view {
-        case "text": node = text(dates.text(of: view, now: now), lineLimit: lineLimit)
+        case "text": node = text(dates.text(of: view, now: now), lineLimit: lineLimit, live: marksLiveParts ? dates.liveParts(of: view, now: now) : nil)
         case "vstack":
             node = stack(.vertical, children(), alignment: Alignment(view["alignment"]?.stringValue), spacing: view["spacing"]?.numberValue)
         case "hstack":
@@ -206,6 +213,7 @@ extension Layout {
                 break
             }
         }
+        if let control { node = tree.add(.control(control, node)) }
         if let priority { tree.priorities[node] = priority }
         return node
     }

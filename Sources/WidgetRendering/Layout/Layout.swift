@@ -20,6 +20,10 @@ public struct Layout: Sendable {
     /// The widget's content margins, in points on every edge: the content is laid out inside them
     /// (`WidgetFamily.contentMargin`, or 0 for a widget that disables them).
     public let contentMargin: Double
+    /// Texts that change as time passes carry their parts (`TextStyle.live`), and intent controls
+    /// are marked (`PlacedElement.Content.control`): for a drawing that ticks and is tapped on its
+    /// own (the web page). Off by default: other drawings need neither.
+    public var marksLiveParts = false
 
     public init(
         metrics: any LayoutMetrics, now: Date = Date(), dates: DateText = DateText(), environment: RenderingEnvironment = RenderingEnvironment(),

@@ -61,6 +61,9 @@ extension Layout {
             /// `clipShape`, `clipped()`, `cornerRadius`: the content drawn only inside a shape of
             /// its bounds (its number in `shapes`).
             case clip(Int, Int)
+            /// An intent control (`Button(intent:)`, `Toggle`): its number among the tree's controls
+            /// in reading order (from 1, as `TapTargets.controls` counts them), and its content.
+            case control(Int, Int)
             /// A picture (a `UIImage`): its number in `pictures`.
             case picture(Int)
             /// A symbol drawn to the size it is given (`Image(systemName:).resizable()`): its text.
@@ -80,6 +83,8 @@ extension Layout {
         @exclusivity(unchecked) var frames: [Frame] = []
         @exclusivity(unchecked) var styles: [TextStyle] = []
         @exclusivity(unchecked) var pictures: [Picture] = []
+        /// How many intent controls were met so far, in reading order.
+        @exclusivity(unchecked) var controls = 0
         /// Shapes' strokes, by the shape's number in `shapes` (most shapes have none).
         @exclusivity(unchecked) var strokes: [Int: Stroke] = [:]
         /// Each node's `layoutPriority` (the outermost node of a view carries it), 0 by default.

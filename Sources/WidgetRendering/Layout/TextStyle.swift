@@ -28,6 +28,8 @@ public struct TextStyle: Equatable, Sendable {
         var indicatorStyle: String?
         var labelStyle: String?
         var buttonStyle: String?
+        /// A self-updating date's parts (`DateText.liveParts`), for drawings that tick on their own.
+        var live: JSONValue?
     }
 
     private final class Box: @unchecked Sendable {
@@ -150,6 +152,14 @@ public struct TextStyle: Equatable, Sendable {
     public var buttonStyle: String? {
         get { box.values.buttonStyle }
         set { change { $0.buttonStyle = newValue } }
+    }
+
+    /// For a text that changes as time passes (a timer, a relative date), its parts as
+    /// `DateText.liveParts` gives them: a drawing that ticks on its own (the web page) formats them
+    /// each second. Nil for any other text, and for a text wrapped onto more than one line.
+    public var live: JSONValue? {
+        get { box.values.live }
+        set { change { $0.live = newValue } }
     }
 
     /// The same style at `scale` times its font size (never larger, unless allowed).

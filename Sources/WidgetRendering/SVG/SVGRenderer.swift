@@ -58,15 +58,20 @@ public struct SVGRenderer: Sendable {
 
     /// `idPrefix` starts the ids of the image's gradients: images put in one page (the gallery) need
     /// ids of their own.
-    /// The content is laid out within the family's content margins unless the widget disables them.
+    /// The content is laid out within the family's content margins unless the widget disables them,
+    /// and drawn only inside the widget's outline (a circle for `accessoryCircular`).
+    /// `interactive`: for a page that ticks and taps on its own (the home screen): live texts carry
+    /// their parts (`data-live`), links their number (`data-link`, from 1 in `TapTargets.links`),
+    /// the widget's URL `data-widget`, intent controls their number (`data-button`).
     public func render(
         _ view: ViewNode, family: WidgetFamily, now: Date = Date(), dates: DateText = DateText(), idPrefix: String = "",
-        contentMarginsDisabled: Bool = false
+        contentMarginsDisabled: Bool = false, interactive: Bool = false
     ) -> String {
         let size = family.displaySize
-        let layout = Layout(
+        var layout = Layout(
             metrics: PointMetrics(), now: now, dates: dates, environment: environment(for: family),
             contentMargin: contentMarginsDisabled ? 0 : family.contentMargin)
+        layout.marksLiveParts = interactive
         let elements = layout.place(view, in: size)
         let targets = TapTargets(view)
         var svg = """
@@ -76,23 +81,30 @@ public struct SVGRenderer: Sendable {
             """
         // The widget: a tap anywhere opens its widgetURL; links (not in small widgets) open theirs.
         let linksApply = family != .systemSmall
-        var canvas = Canvas(family: family, size: size, idPrefix: idPrefix)
-        svg += targets.widgetURL.map { "<a href=\"\(XMLText.escape($0))\">" } ?? "<g>"
+        var canvas = Canvas(family: family, size: size, idPrefix: idPrefix, interactive: interactive)
+        svg += targets.widgetURL.map { "<a href=\"\(XMLText.escape($0))\"\(interactive ? " data-widget=\"1\"" : "")>" } ?? "<g>"
         svg += background(family, size, fill: layout.containerBackground(of: view), &canvas)
+        // Nothing is drawn outside the widget's outline, as on iOS.
+        let clip = outline(family, size, fill: "")
+        if !clip.isEmpty { svg += "<clipPath id=\"\(idPrefix)outline\">\(clip.dropLast())</clipPath><g clip-path=\"url(#\(idPrefix)outline)\">\n" }
         for element in elements where !(linksApply && element.link != nil) { svg += draw(element, &canvas) }
+        if !clip.isEmpty { svg += "</g>\n" }
         svg += targets.widgetURL == nil ? "</g>\n" : "</a>\n"
         if linksApply {
             var index = 0
             let linked = elements.filter { $0.link != nil }
+            if !clip.isEmpty, !linked.isEmpty { svg += "<g clip-path=\"url(#\(idPrefix)outline)\">\n" }
             while index < linked.count {
                 let url = linked[index].link!
-                svg += "<a href=\"\(XMLText.escape(url))\">"
+                let number = interactive ? targets.links.firstIndex(of: url).map { " data-link=\"\($0 + 1)\"" } ?? "" : ""
+                svg += "<a href=\"\(XMLText.escape(url))\"\(number)>"
                 while index < linked.count, linked[index].link == url {
                     svg += draw(linked[index], &canvas)
                     index += 1
                 }
                 svg += "</a>\n"
             }
+            if !clip.isEmpty, !linked.isEmpty { svg += "</g>\n" }
         }
         return svg + "</svg>\n"
     }
@@ -103,6 +115,8 @@ public struct SVGRenderer: Sendable {
         let family: WidgetFamily
         let size: (width: Double, height: Double)
         let idPrefix: String
+        /// Drawn for the home screen: live texts and controls are marked.
+        var interactive = false
         var gradients = 0
         var clips = 0
 
@@ -212,9 +226,14 @@ public struct SVGRenderer: Sendable {
             var decoration: [String] = []
             if style.underline { decoration.append("underline") }
             if style.strikethrough { decoration.append("line-through") }
+            // The width the layout measured, whatever font the viewer has: a browser's stand-in for
+            // the system font is often wider, and would run past the widget's edge or its "…".
+            // A live text changes its width each second; its size is the browser's own.
+            let fitted = style.live == nil && text.count > 1 ? " textLength=\"\(format(rect.width))\" lengthAdjust=\"spacingAndGlyphs\"" : ""
+            let live = canvas.interactive ? style.live.map { " data-live=\"\(XMLText.escape($0.jsonText))\"" } ?? "" : ""
             return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
                 + (style.isBold ? " font-weight=\"600\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
-                + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)"
+                + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)\(fitted)\(live)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
         case .bar(let fraction, let tint):
             let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("separator", appearance)))\"/>\n"
@@ -251,6 +270,13 @@ public struct SVGRenderer: Sendable {
             let id = "\(canvas.idPrefix)clip\(canvas.clips)"
             return "<clipPath id=\"\(id)\">" + self.shape(shape, rect, "", canvas).dropLast() + "</clipPath><g clip-path=\"url(#\(id))\">\n"
         case .unclip:
+            return "</g>\n"
+        case .control(let number):
+            // The whole control answers a tap, not only its painted parts.
+            guard canvas.interactive else { return "<g>" }
+            return "<g data-button=\"\(number)\" cursor=\"pointer\"><rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" "
+                + "width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" fill=\"none\" pointer-events=\"all\"/>\n"
+        case .endControl:
             return "</g>\n"
         case .rule(let horizontal):
             let stroke = hex(SystemColors.rgb("separator", appearance))

@@ -34,6 +34,47 @@ public struct DateText: Sendable {
         isLive(node) || node.children.contains(where: containsLive)
     }
 
+    /// A live text node's parts, for a drawing that formats them itself as time passes (the web
+    /// page ticks them each second without asking the host): an array of strings, each shown as
+    /// it is, and objects, each a changing date: `{"relative": T}`, `{"offset": T}`, `{"timer": T}`
+    /// (`T` seconds since 1970, shown as `relative`, `offset` and `timer` show them), or a timer
+    /// `{"from": S, "to": E, "down": Bool, "hours": Bool}`. Nil when nothing in it changes.
+    public func liveParts(of node: ViewNode, now: Date) -> JSONValue? {
+        guard Self.isLive(node), node.view == "text" else { return nil }
+        func part(_ attribute: (String) -> JSONValue?) -> JSONValue? {
+            if let interval = attribute("timerInterval")?.arrayValue?.compactMap(\.numberValue), interval.count == 2,
+                interval[0] <= interval[1], attribute("pauseTime") == nil
+            {
+                return .object(
+                    JSONObject([
+                        ("from", .number(interval[0])), ("to", .number(interval[1])),
+                        ("down", .bool(attribute("countsDown")?.boolValue ?? true)), ("hours", .bool(attribute("showsHours")?.boolValue ?? true)),
+                    ]))
+            }
+            if let date = attribute("date")?.numberValue, let style = attribute("dateStyle")?.stringValue,
+                ["relative", "offset", "timer"].contains(style)
+            {
+                return .object(JSONObject([(style, .number(date))]))
+            }
+            return nil
+        }
+        if let parts = node["parts"]?.arrayValue {
+            return .array(
+                parts.map { value in
+                    if let object = value.objectValue, let live = part({ object[$0] }) { return live }
+                    return .string(DateText.text(ofPart: value, formatter: self, now: now))
+                })
+        }
+        return part { node[$0] }.map { .array([$0]) }
+    }
+
+    private static func text(ofPart part: JSONValue, formatter: DateText, now: Date) -> String {
+        if let literal = part.stringValue { return literal }
+        guard let object = part.objectValue else { return "" }
+        if let name = object["systemName"]?.stringValue { return SymbolGlyphs.glyph(name) }
+        return formatter.formatted({ object[$0] }, now: now) ?? ""
+    }
+
     /// The node's text at `now`. ICU puts a narrow no-break space before AM/PM; a plain space is
     /// what every terminal font draws.
     public func text(of node: ViewNode, now: Date) -> String {
@@ -48,12 +89,7 @@ public struct DateText: Sendable {
         // A text made of parts (`Text("Ends \(date, style: .relative)")`, a symbol in a text): each
         // literal as it is, each date or symbol formatted here.
         if let parts = node["parts"]?.arrayValue {
-            return parts.map { part in
-                if let literal = part.stringValue { return literal }
-                guard let object = part.objectValue else { return "" }
-                if let name = object["systemName"]?.stringValue { return SymbolGlyphs.glyph(name) }
-                return formatted({ object[$0] }, now: now) ?? ""
-            }.joined()
+            return parts.map { Self.text(ofPart: $0, formatter: self, now: now) }.joined()
         }
         return formatted({ node[$0] }, now: now) ?? fallback
     }

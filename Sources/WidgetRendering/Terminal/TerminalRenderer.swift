@@ -337,6 +337,8 @@ public struct TerminalRenderer: Sendable {
                 clips.append((shape, element.rect))
             case .unclip:
                 _ = clips.popLast()
+            case .control, .endControl:
+                break
             }
         }
     }

@@ -34,6 +34,16 @@ extension Invocation {
         var failures = 0
         for widget in registry.widgets {
             var rows = ""
+            // A configurable widget is shown as a new instance would be: its default configuration
+            // (the widget's defaults, or the provider's default choice), as iOS's gallery shows it.
+            var configuration = "{}"
+            if widget.configuration != nil {
+                do {
+                    configuration = JSONValue.object(try await registry.configuration(kind: widget.kind, assignments: [])).jsonText
+                } catch {
+                    output.standardError("widgets: warning: \(widget.kind)'s default configuration: \(error); its snapshots are of an empty one")
+                }
+            }
             for family in widget.families {
                 var figures = ""
                 for requestKind in [RequestKind.placeholder, .snapshot] {
@@ -41,7 +51,8 @@ extension Invocation {
                     let caption = "\(family.rawValue) · \(requestKind.rawValue)"
                     do {
                         let result = try await registry.request(
-                            requestKind, kind: widget.kind, family: family, environment: renderer.environment(for: family))
+                            requestKind, kind: widget.kind, family: family, configuration: configuration,
+                            environment: renderer.environment(for: family))
                         // Every image is inlined in one page: its gradients need ids no other image has.
                         let svg = renderer.render(
                             result.entries[0].view, family: family, idPrefix: "w\(images + failures + 1)-",
@@ -55,7 +66,7 @@ extension Invocation {
                         figures += "<figure class=\"failed\"><p>\(XMLText.escape("\(error)"))</p><figcaption>\(XMLText.escape(caption))</figcaption></figure>\n"
                     }
                 }
-                rows += "<div class=\"row\">\n\(figures)</div>\n"
+                rows += figures
             }
             // The author's previews, as Xcode's canvas shows them: a bundle of ABI 1.5 or later has them.
             if widget.bundle.abiVersion.minor >= RequestKind.previews.introducedInMinor, let first = widget.families.first {
@@ -72,7 +83,7 @@ extension Invocation {
                                 contentMarginsDisabled: widget.contentMarginsDisabled)
                             try? svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
                             images += 1
-                            figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
+                            figures += "<figure class=\"preview\">\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
                         }
                     }
                 } catch {
@@ -80,12 +91,12 @@ extension Invocation {
                     output.standardError("widgets: error: \(error)")
                     figures += "<figure class=\"failed\"><p>\(XMLText.escape("\(error)"))</p><figcaption>previews</figcaption></figure>\n"
                 }
-                if !figures.isEmpty { rows += "<h3>Previews</h3>\n<div class=\"row\">\n\(figures)</div>\n" }
+                if !figures.isEmpty { rows += figures }
             }
             let title = widget.displayName.isEmpty ? widget.kind : widget.displayName
             sections.append(
                 "<section><h2>\(XMLText.escape(title))</h2><p class=\"kind\">\(XMLText.escape(widget.kind)) · \(XMLText.escape(widget.bundle.fileName))</p>"
-                    + "<p>\(XMLText.escape(widget.description))</p>\n\(rows)</section>")
+                    + "<p>\(XMLText.escape(widget.description))</p>\n<div class=\"row\">\n\(rows)</div></section>")
         }
         let page = Self.galleryPage(sections: sections, appearance: appearance)
         do {
@@ -110,20 +121,30 @@ extension Invocation {
             <html lang="en">
             <head>
             <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="\(dark ? "dark" : "light")">
             <title>Widget gallery</title>
             <style>
             body { font-family: -apple-system, system-ui, sans-serif; margin: 2em; background: \(dark ? "#000" : "#f2f2f7"); color: \(dark ? "#fff" : "#000"); }
-            section { margin-bottom: 3em; }
-            .kind { color: #8e8e93; font-size: 0.9em; }
-            .row { display: flex; flex-wrap: wrap; gap: 1.5em; margin: 1em 0; }
+            main { display: flex; flex-wrap: wrap; gap: 2.5em 3.5em; align-items: flex-start; }
+            section { flex: 0 1 auto; max-width: 100%; min-width: 0; }
+            h2 { margin: 0 0 0.2em; }
+            .kind { color: #8e8e93; font-size: 0.9em; margin: 0; }
+            .row { display: flex; flex-wrap: wrap; gap: 1.5em 1.2em; margin: 1em 0; align-items: flex-end; }
+            section > p { max-width: 40em; }
             figure { margin: 0; }
-            figcaption { font-size: 0.8em; color: #8e8e93; text-align: center; margin-top: 0.4em; }
+            figure svg { display: block; }
+            figcaption { font-size: 0.8em; text-align: center; margin-top: 0.4em; }
+            figcaption a, figcaption a:visited { color: \(dark ? "#98989d" : "#6e6e73"); text-decoration: none; }
+            figcaption a:hover { color: \(dark ? "#0a84ff" : "#007aff"); text-decoration: underline; }
             .failed p { max-width: 20em; color: #ff3b30; }
             </style>
             </head>
             <body>
             <h1>Widget gallery</h1>
+            <main>
             \(sections.joined(separator: "\n"))
+            </main>
             </body>
             </html>
 
