@@ -30,6 +30,7 @@ let package = Package(
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
+        .library(name: "WidgetWeb", targets: ["WidgetWeb"]),
         .executable(name: "widgets", targets: ["widgets"]),
         // Sample bundles: each a shared object installed into widgets.d/.
         .library(name: "GameWidgets", type: .dynamic, targets: ["GameWidgets"]),
@@ -78,8 +79,12 @@ let package = Package(
         .target(
             name: "WidgetHost",
             dependencies: ["CWidgetABI", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "CMemoryGuard", "CHostShims"]),
+        // The home screen in a browser: the project's own HTTP/1.1 server on POSIX sockets, Server-Sent
+        // Events, and the page, fed by a running host.
+        .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetWire", "CHostShims"]),
         // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
-        .target(name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire"]),
+        .target(
+            name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"]),
         .executableTarget(name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"]),
         .executableTarget(
             name: "widgets-bench",
@@ -116,6 +121,8 @@ let package = Package(
                 "WidgetTestSupport",
             ]),
         .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTestSupport"]),
+        // The HTTP server with bad input, and the home screen through a real client and a real browser.
+        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetWire", "WidgetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

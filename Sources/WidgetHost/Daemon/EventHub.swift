@@ -73,11 +73,14 @@ public final class EventHub: Sendable {
         publish(id: id, event + Self.shows(kind: kind, family: family, status: status, text: text()))
     }
 
-    /// Publishes a change of the instance list.
+    /// Publishes a change of the instance list: `added`, `configured`, `removed`, or `moved`
+    /// (`position`: its place in the order now, from 0).
     public func instanceChanged(
-        _ change: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus?, text: String?, now: Date
+        _ change: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus?, text: String?, now: Date,
+        position: Int? = nil
     ) {
         var members = Self.event(change, id: id, now: now)
+        if let position { members.append(("position", .number(Double(position)))) }
         if change == "removed" {
             _ = state.withLock { $0.last.removeValue(forKey: id) }
         } else if let status {

@@ -16,6 +16,8 @@ public final class WidgetDaemon: @unchecked Sendable {
     private let lock = NSLock()
     /// The instances as last read from the store, by id, and the lineage of that list.
     private var known: [String: WidgetInstance] = [:]
+    /// Their ids in the saved order (the home screen's).
+    private var knownOrder: [String] = []
     private var knownLineage = ""
     private var log: @Sendable (String) -> Void = { _ in }
     /// Every change of every instance, for the control socket's subscribers (`widgets watch`).
@@ -83,6 +85,19 @@ public final class WidgetDaemon: @unchecked Sendable {
             throw error
         }
     }
+
+    /// The saved instances this host runs, in their saved order (the home screen's).
+    public var instances: [WidgetInstance] {
+        lock.withLock { knownOrder.compactMap { known[$0] } }
+    }
+
+    /// The home screen's address, token included, when `widgets run --web` serves one; the control
+    /// socket's `home` request answers with it (`widgets home`).
+    public var homeURL: String? {
+        get { lock.withLock { home } }
+        set { lock.withLock { home = newValue } }
+    }
+    private var home: String?
 
     public func stop() {
         server?.stop()
@@ -197,12 +212,13 @@ public final class WidgetDaemon: @unchecked Sendable {
             events.instanceChanged("removed", id: id, kind: old.kind, family: old.family, status: nil, text: nil, now: now)
             changes += 1
         }
-        for instance in list.instances {
+        for (position, instance) in list.instances.enumerated() {
             let hosted = Self.engineInstance(instance)
             self.hosted.withLock { $0[instance.id] = (instance.kind, instance.family) }
             switch known[instance.id] {
             case nil:
-                events.instanceChanged("added", id: instance.id, kind: instance.kind, family: instance.family, status: nil, text: nil, now: now)
+                events.instanceChanged(
+                    "added", id: instance.id, kind: instance.kind, family: instance.family, status: nil, text: nil, now: now, position: position)
                 // A kind whose bundle may still be loading is not missing yet: its request waits.
                 let missing = registry.widget(kind: instance.kind) == nil && registry.loadsUnderway.isEmpty
                 engine.add(hosted, bundleMissing: missing)
@@ -219,7 +235,22 @@ public final class WidgetDaemon: @unchecked Sendable {
                 break
             }
         }
+        // Instances kept whose place in the order changed (a reorder, not an addition or removal
+        // around them) are moved.
+        let order = list.instances.map(\.id)
+        let kept = order.filter { known[$0] != nil }
+        if kept != knownOrder.filter({ saved[$0] != nil }) {
+            let before = Dictionary(knownOrder.filter { saved[$0] != nil }.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            for (rank, id) in kept.enumerated() where before[id] != rank {
+                let instance = saved[id]!
+                events.instanceChanged(
+                    "moved", id: id, kind: instance.kind, family: instance.family, status: nil, text: nil, now: now,
+                    position: order.firstIndex(of: id))
+                changes += 1
+            }
+        }
         known = saved
+        knownOrder = order
         knownLineage = list.lineage
         return changes
     }
@@ -348,6 +379,10 @@ public final class WidgetDaemon: @unchecked Sendable {
         EngineInstance(id: instance.id, kind: instance.kind, family: instance.family, configuration: instance.configurationText)
     }
 
+    /// Answers one control request, as the control socket does (`{"request": "tap", ...}`): for a
+    /// front end of the host's own, such as the home screen.
+    public func answer(_ request: JSONValue) -> JSONValue { handle(request) }
+
     /// Answers one control request.
     func handle(_ request: JSONValue) -> JSONValue {
         switch request["request"]?.stringValue {
@@ -385,6 +420,11 @@ public final class WidgetDaemon: @unchecked Sendable {
             }
         case "tap":
             return tap(request)
+        case "home":
+            guard let url = homeURL else {
+                return ControlServer.failure("this host serves no home screen; start it with 'widgets run --web'")
+            }
+            return ControlServer.success([("url", .string(url))])
         case "open":
             guard let url = request["url"]?.stringValue else { return ControlServer.failure("\"url\" must be a string") }
             return Self.waiting { [registry] () async throws -> JSONValue in
@@ -392,7 +432,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                 return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
             }
         case let other?:
-            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open)")
+            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open, home)")
         case nil:
             return ControlServer.failure("malformed request: expected an object with a \"request\" member")
         }

@@ -25,6 +25,9 @@ public struct ProcessIsolation: Sendable {
     /// How long past a request's deadline a worker may take to report the timeout before it is
     /// considered unresponsive and killed.
     public var answerGrace: TimeInterval = 5
+    /// Variables set in the workers' environment over the host's own (a program embedding the
+    /// host gives its bundles a data directory of their own, say).
+    public var environment: [String: String] = [:]
 
     public init(workerExecutable: String) {
         self.workerExecutable = workerExecutable

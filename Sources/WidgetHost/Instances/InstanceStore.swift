@@ -51,6 +51,41 @@ public struct InstanceList: Sendable, Equatable {
         nextNumber = max(nextNumber, highest + 1)
     }
 
+    /// Moves instance `id` to `index` in the order (clamped to the list); the others keep theirs.
+    public mutating func move(id: String, to index: Int) throws(StateError) {
+        guard let from = instances.firstIndex(where: { $0.id == id }) else { throw missing(id: id) }
+        let instance = instances.remove(at: from)
+        instances.insert(instance, at: min(max(0, index), instances.count))
+    }
+
+    /// Puts the instances in the order of `ids`: each must name an instance; any not named keep
+    /// their place after those named (an instance added meanwhile is not lost).
+    public mutating func order(_ ids: [String]) throws(StateError) {
+        var seen = Set<String>()
+        for id in ids {
+            guard instance(id: id) != nil else { throw missing(id: id) }
+            guard seen.insert(id).inserted else { throw StateError(description: "instance \"\(id)\" is named twice in the order") }
+        }
+        let named = ids.compactMap(instance(id:))
+        instances = named + instances.filter { !seen.contains($0.id) }
+    }
+
+    /// Writes `checked` (a whole configuration, checked against the widget) over instance `id`'s
+    /// saved one: only the parameters in `assigned`, and those it lacks, are taken, so a change
+    /// made meanwhile to another parameter is kept; parameters the widget no longer has are
+    /// dropped. Returns the configuration saved.
+    public mutating func configure(id: String, checked: JSONObject, assigned: Set<String>) throws(StateError) -> JSONObject {
+        // Removed meanwhile by another command: say so rather than bring it back.
+        guard let index = instances.firstIndex(where: { $0.id == id }) else {
+            throw StateError(description: "instance \"\(id)\" was removed while being configured; nothing was changed")
+        }
+        var merged = instances[index].configuration
+        for (name, value) in checked.members where assigned.contains(name) || merged[name] == nil { merged[name] = value }
+        for name in merged.members.map(\.key) where checked[name] == nil { merged[name] = nil }
+        instances[index].configuration = merged
+        return merged
+    }
+
     /// Adds an instance of `kind` with an id made from the kind's last component: `character-detail-3`.
     public mutating func add(kind: String, family: WidgetFamily, configuration: JSONObject) -> WidgetInstance {
         let base = kind.split(separator: ".").last.map(String.init) ?? "widget"

@@ -136,6 +136,10 @@ public enum CLI {
                 given[name] = [""]
                 continue
             }
+            if let implicit = spec.implicitValue, inline == nil, remaining.first.map({ $0.hasPrefix("-") }) ?? true {
+                given[name, default: []].append(implicit)
+                continue
+            }
             guard let value = inline ?? remaining.popFirst() else { throw fail("option '--\(name)' needs a value") }
             if let problem = spec.check(value) { throw fail(problem) }
             given[name, default: []].append(value)

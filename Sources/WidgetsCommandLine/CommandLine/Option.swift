@@ -11,18 +11,23 @@ struct OptionSpec: Sendable {
     let repeatable: Bool
     /// The usage error a value gets, or nil when the value is good.
     let check: @Sendable (String) -> String?
+    /// For an option whose value may be left out (`--web` or `--web ADDR:PORT`): the value it then has.
+    var implicitValue: String? = nil
 
     var isFlag: Bool { valueName == nil }
 
-    /// `--family FAMILY`, `--json`.
-    var synopsis: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
+    /// `--family FAMILY`, `--json`, `--web [ADDR:PORT]`.
+    var synopsis: String {
+        guard let valueName else { return "--\(name)" }
+        return implicitValue == nil ? "--\(name) \(valueName)" : "--\(name) [\(valueName)]"
+    }
 }
 
 /// A typed handle on an option: declared once (`Options`), listed by the commands that take it, and
 /// read through `Invocation` as a `Value`. Reading an option a command did not declare is a
 /// programming error, caught at once.
 struct Option<Value>: Sendable {
-    let spec: OptionSpec
+    var spec: OptionSpec
     let parse: @Sendable (String) -> Result<Value, UsageText>
 
     /// An option that takes a value, parsed by `parse` into a value or the usage error's text.
@@ -37,6 +42,16 @@ struct Option<Value>: Sendable {
                 if case .failure(let failure) = parse(text) { return failure.text }
                 return nil
             })
+    }
+
+    /// An option whose value may be left out: alone it has `implicitValue`; its value is the next
+    /// argument unless that is an option, or follows `=`.
+    init(
+        _ name: String, optionalValue valueName: String, implicitValue: String, help: String,
+        parse: @escaping @Sendable (String) -> Result<Value, UsageText>
+    ) {
+        self.init(name, value: valueName, help: help, parse: parse)
+        spec.implicitValue = implicitValue
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import WidgetHost
 import WidgetRendering
 import WidgetSupport
+import WidgetWeb
 import WidgetWire
 
 /// Every option of every command, each declared once. A command lists those it takes; help, the man
@@ -89,6 +90,19 @@ enum Options {
     static let button = Option<Int>(
         "button", value: "N", help: "tap the Nth Button(intent:) or Toggle: its intent is performed, then the widget reloads",
         parse: positiveNumber("button"))
+
+    static let web = Option<ListenAddress>(
+        "web", optionalValue: "ADDR:PORT", implicitValue: "127.0.0.1:0",
+        help: "also serve the home screen in a browser, at ADDR:PORT (default: loopback, a free port); prints its URL"
+    ) { text in
+        do {
+            return .success(try ListenAddress(parsing: text))
+        } catch {
+            return .failure(UsageText("--web takes ADDR:PORT, such as 127.0.0.1:8080: \(error)"))
+        }
+    }
+
+    static let printOnly = Option(flag: "print", help: "print the address instead of opening it")
 
     static let out = Option<String>("out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)")
 

@@ -13,6 +13,15 @@ extension Command {
         "configurations", summary: "List the running host's instances, as WidgetCenter's currentConfigurations() does.",
         options: [Options.json.spec]
     ) { $0.configurations() }
+
+    static let home = Command(
+        "home", summary: "Open the running host's home screen in a browser ('widgets run --web' serves it).",
+        options: [Options.printOnly.spec],
+        discussion: """
+            Asks the running host for the page's address, token included, and opens it with xdg-open when there is
+            one (else, or with --print, prints it). For a window of its own: chromium --app="$(widgets home --print)".
+            """
+    ) { $0.home() }
 }
 
 extension Invocation {
@@ -37,6 +46,41 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
+    }
+
+    /// `widgets home`: the home screen's address, from the running host, opened or printed.
+    func home() -> ExitCode {
+        let url: String
+        do {
+            let answer = try ControlClient().send(.object(JSONObject([("request", .string("home"))])))
+            guard let given = answer["url"]?.stringValue else { throw ControlError("the host gave no address") }
+            url = given
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        let opener = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/xdg-open" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard !isSet(Options.printOnly), let opener else {
+            output.standardOutput(url)
+            return .success
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [url]
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            output.standardError("widgets: error: cannot run \(opener): \(error.localizedDescription); the home screen is at \(url)")
+            return .failure
+        }
+        guard process.terminationStatus == 0 else {
+            output.standardError("widgets: error: \(opener) failed (status \(process.terminationStatus)); the home screen is at \(url)")
+            return .failure
+        }
+        output.standardOutput("opened \(url)")
+        return .success
     }
 
     /// `widgets configurations`: the running host's instances, as `WidgetCenter` reports them.

@@ -92,18 +92,7 @@ extension Invocation {
             // here are written over what is saved now, so a change made meanwhile to another
             // parameter (a second `configure`) is kept.
             let assigned = Set(try assignments.map { text throws(ConfigurationError) in try ConfigurationValues.assignment(text).name })
-            let configuration = try store.update { list throws(StateError) -> JSONObject in
-                // Removed meanwhile by another command: say so rather than bring it back.
-                guard let index = list.instances.firstIndex(where: { $0.id == id }) else {
-                    throw StateError(description: "instance \"\(id)\" was removed while being configured; nothing was changed")
-                }
-                var merged = list.instances[index].configuration
-                for (name, value) in checked.members where assigned.contains(name) || merged[name] == nil { merged[name] = value }
-                // Parameters the widget no longer has are dropped, as checking drops them.
-                for name in merged.members.map(\.key) where checked[name] == nil { merged[name] = nil }
-                list.instances[index].configuration = merged
-                return merged
-            }
+            let configuration = try store.update { list throws(StateError) in try list.configure(id: id, checked: checked, assigned: assigned) }
             output.standardOutput("\(id): \(Render.describe(configuration))")
             notifyRunningHost()
             return .success

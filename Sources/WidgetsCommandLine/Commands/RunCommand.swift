@@ -3,6 +3,7 @@ import Glibc
 import WidgetHost
 import WidgetRendering
 import WidgetTimelines
+import WidgetWeb
 import WidgetWire
 
 extension Command {
@@ -11,11 +12,13 @@ extension Command {
         options: [
             Options.plugins.spec, Options.stateDirectory.spec, Options.memoryLimit.spec, Options.isolation.spec, Options.appearance.spec,
             Options.color.spec, Options.renderingMode.spec, Options.locked.spec, Options.development.spec, Options.log.spec,
+            Options.web.spec,
         ],
         discussion: """
             On a terminal it shows a live dashboard: every instance's box in a grid, with timers and relative dates
             ticking every second, redrawn cell by cell, fitted to the window as it is resized; arrows and PgUp/PgDn
-            scroll, q or Esc quits. 'widgets watch' follows the same changes from another shell. Otherwise (or with --log) it prints a line whenever what an
+            scroll, q or Esc quits. With --web it also serves the home screen in a browser: its URL, token
+            included, is printed, and 'widgets home' opens it (docs/WEB.md). 'widgets watch' follows the same changes from another shell. Otherwise (or with --log) it prints a line whenever what an
             instance shows changes. Entries switch at their dates without
             calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
             an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
@@ -34,6 +37,7 @@ extension Invocation {
     /// whenever what an instance shows changes.
     func runHost() async throws(UsageError) -> ExitCode {
         let renderer = try terminalRenderer()
+        let webAddress = try value(Options.web)
         // A bundle slow to load does not hold the host up: it joins when it loads.
         let (registry, searchPath) = try loadSearchPath(patience: Self.loadingPatience)
         defer { registry.shutDownWorkers() }
@@ -93,6 +97,24 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
+        var homeScreen: HomeScreen?
+        if let webAddress {
+            do {
+                let token = try HomeScreen.token(in: store.directory)
+                let home = try HomeScreen(daemon: daemon, address: webAddress, token: token, renderingMode: try value(Options.renderingMode), log: say)
+                daemon.homeURL = home.url
+                homeScreen = home
+                if !webAddress.isLoopback {
+                    say("warning: the home screen listens on \(home.address), which other machines may reach; its token is all that guards it")
+                }
+                say("home screen: \(home.url)")
+            } catch {
+                daemon.stop()
+                output.standardError("widgets: error: the home screen: \(error)")
+                return .failure
+            }
+        }
+        defer { homeScreen?.stop() }
         say(
             "hosting \(daemon.engine.instances.count) instance(s) of \(registry.widgets.count) widget(s) from "
                 + "\(searchPath.joined(separator: ", ")); control socket \(socketPath)"

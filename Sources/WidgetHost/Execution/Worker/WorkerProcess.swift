@@ -42,7 +42,8 @@ final class WorkerProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments` as the worker for `fileName`. `onExit` runs once, on the
     /// worker's reader thread, when it has ended, before the replies it owed are failed.
     static func spawn(
-        executable: String, arguments: [String], fileName: String, onExit: @escaping @Sendable (WorkerExit) -> Void
+        executable: String, arguments: [String], fileName: String, environment extra: [String: String] = [:],
+        onExit: @escaping @Sendable (WorkerExit) -> Void
     ) throws(ChannelError) -> WorkerProcess {
         // Socket pairs, not pipes, for all three: they can be made close-on-exec atomically, so no
         // other process the host starts meanwhile inherits them.
@@ -96,7 +97,7 @@ final class WorkerProcess: @unchecked Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
         // Its `Fatal error:` line is still printed. A developer who wants backtraces sets it.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }

@@ -57,7 +57,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         let options = WidgetWorker.Options(bundlePath: path, memoryLimit: memoryLimit, deadlines: deadlines, now: clock.now())
         do {
             let process = try WorkerProcess.spawn(
-                executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName
+                executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName,
+                environment: settings.environment
             ) { [weak self] exit in self?.ended(exit) }
             // The load deadline counts from the start, so workers started together share it.
             let deadline = loadDeadline
