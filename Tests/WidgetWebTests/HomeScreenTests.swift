@@ -1,0 +1,273 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetSupport
+import WidgetTestSupport
+import WidgetTimelines
+import WidgetWire
+@testable import WidgetWeb
+
+/// A running host serving its home screen: the game sample's bundle in worker processes (its data in
+/// a home of its own), its instances in a store of their own, the host's clock a manual one.
+final class WebHome: @unchecked Sendable {
+    let clock = ManualClock()
+    let data = Fixtures.temporaryDirectory("data")
+    let state = Fixtures.temporaryDirectory("state")
+    let registry: WidgetRegistry
+    let store: InstanceStore
+    let daemon: WidgetDaemon
+    let home: HomeScreen
+    let token = String(repeating: "5a", count: 32)
+    let statuses = Changes()
+
+    init() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_RUNTIME_DIR"] = data.path
+        environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let reset = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment)
+        precondition(reset.status == 0, reset.standardError)
+        var isolation = ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)
+        isolation.environment = ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path, "PATH": environment["PATH"]!]
+        registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["libGameWidgets.so"]).path], clock: clock, isolation: .process(isolation))
+        store = InstanceStore(directory: state)
+        let detail = try await registry.configuration(kind: "com.mygame.character-detail", assignments: [])
+        _ = try store.update { list in
+            list.add(kind: "com.mygame.leaderboard", family: .systemMedium, configuration: JSONObject())
+            list.add(kind: "com.mygame.character-detail", family: .systemMedium, configuration: detail)
+            list.add(kind: "com.mygame.game-status", family: .systemSmall, configuration: JSONObject())
+        }
+        daemon = WidgetDaemon(registry: registry, store: store, budget: .development, describe: { _ in "" }, observer: statuses.record)
+        try daemon.start(socketPath: nil)
+        home = try HomeScreen(daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: 0), token: token)
+    }
+
+    func stop() {
+        home.stop()
+        daemon.stop()
+        registry.shutDownWorkers()
+    }
+
+    var port: UInt16 { home.address.port }
+    var authority: String { "127.0.0.1:\(port)" }
+
+    /// A request as the page sends it: its Host, its cookie, and for a POST its Origin.
+    func request(_ method: String, _ path: String, body: String? = nil, headers: [String] = [], on client: RawHTTP? = nil) throws -> RawHTTP.Response {
+        let client = try client ?? RawHTTP(port: port)
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nCookie: widgets_token=\(token)\r\n"
+        if method == "POST" { text += "Origin: http://\(authority)\r\n" }
+        for header in headers { text += header + "\r\n" }
+        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        client.send(text + "\r\n" + (body ?? ""))
+        guard let response = client.response() else { throw RawHTTPError("no answer to \(method) \(path)") }
+        return response
+    }
+
+    /// A page's event stream, after its first picture.
+    func events() throws -> (RawHTTP, hello: JSONValue) {
+        let client = try RawHTTP(port: port)
+        client.send("GET /events HTTP/1.1\r\nHost: \(authority)\r\nCookie: widgets_token=\(token)\r\n\r\n")
+        guard client.streamHead()?.status == 200, let hello = client.event(), hello.name == "hello" else { throw RawHTTPError("no event stream") }
+        return (client, try JSONValue.parse(hello.data))
+    }
+
+    func ids() throws -> [String] { try store.load().instances.map(\.id) }
+
+    /// Waits for every instance's first timeline.
+    func waitForTimelines() async -> Bool {
+        let count = (try? store.load().instances.count) ?? 0
+        return await blocking { self.statuses.wait(timeout: 60) { _ in self.daemon.engine.instances.allSatisfy { self.daemon.engine.status(id: $0.id)?.timelines ?? 0 >= 1 } && self.daemon.engine.instances.count == count } }
+    }
+}
+
+@Suite(.serialized) struct HomeScreenTests {
+    @Test func everyRequestNeedsTheTokenTheServersHostAndForAPostItsOrigin() async throws {
+        let web = try await WebHome()
+        defer { web.stop() }
+        func raw(_ text: String) throws -> RawHTTP.Response {
+            let client = try RawHTTP(port: web.port)
+            client.send(text)
+            return try #require(client.response())
+        }
+        let host = "Host: \(web.authority)"
+        #expect(try raw("GET /?token=wrong HTTP/1.1\r\n\(host)\r\n\r\n").status == 403)
+        let welcome = try raw("GET /?token=\(web.token) HTTP/1.1\r\n\(host)\r\n\r\n")
+        #expect(welcome.status == 303)
+        #expect(welcome.header("location") == "/")
+        #expect(welcome.header("set-cookie") == "widgets_token=\(web.token); HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000")
+        #expect(try raw("GET / HTTP/1.1\r\n\(host)\r\n\r\n").status == 403, "no cookie")
+        #expect(try raw("GET / HTTP/1.1\r\n\(host)\r\nCookie: widgets_token=\(String(repeating: "0", count: 64))\r\n\r\n").status == 403)
+        let page = try web.request("GET", "/")
+        #expect(page.status == 200)
+        #expect(page.header("content-security-policy")?.contains("script-src 'self'") == true)
+        #expect(page.body.contains("<script src=\"/home.js\""))
+        // DNS rebinding: another site's name for this address is refused, token or not.
+        #expect(try raw("GET / HTTP/1.1\r\nHost: evil.example:\(web.port)\r\nCookie: widgets_token=\(web.token)\r\n\r\n").status == 400)
+        #expect(try raw("GET / HTTP/1.1\r\nHost: localhost:\(web.port)\r\nCookie: widgets_token=\(web.token)\r\n\r\n").status == 200)
+        // A POST from another origin (a form on another site) is refused before anything is done.
+        let before = try web.ids()
+        let foreign = try raw(
+            "POST /instances HTTP/1.1\r\n\(host)\r\nCookie: widgets_token=\(web.token)\r\nOrigin: http://evil.example\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(foreign.status == 403)
+        #expect(try raw("POST /instances HTTP/1.1\r\n\(host)\r\nCookie: widgets_token=\(web.token)\r\nContent-Length: 2\r\n\r\n{}").status == 403)
+        #expect(try web.ids() == before)
+        #expect(try web.request("GET", "/nothing").status == 404)
+        #expect(try web.request("GET", "/tap").status == 405)
+        #expect(try web.request("PUT", "/").status == 405)
+        #expect(try web.request("POST", "/tap", body: "not json").status == 400)
+    }
+
+    @Test func aPageGetsEveryInstanceThenEachChangeAsItHappens() async throws {
+        let web = try await WebHome()
+        defer { web.stop() }
+        #expect(await web.waitForTimelines())
+        let (stream, hello) = try web.events()
+        let ids = try web.ids()
+        #expect(hello["order"] == .array(ids.map(JSONValue.string)))
+        let cards = try #require(hello["cards"]?.arrayValue)
+        #expect(cards.count == 3)
+        let leaderboard = try #require(cards.first { $0["kind"] == .string("com.mygame.leaderboard") })
+        #expect(leaderboard["family"] == .string("systemMedium"))
+        #expect(leaderboard["width"] == .number(338))
+        let light = try #require(leaderboard["light"]?.stringValue)
+        #expect(light.contains(#"<a href="mygame://player/ada" data-link="1">"#), "links carry their number for the tap")
+        #expect(leaderboard["dark"]?.stringValue?.contains("#000000") == true || leaderboard["dark"]?.stringValue?.contains("#1c1c1e") == true)
+        let detail = try #require(cards.first { $0["kind"] == .string("com.mygame.character-detail") })
+        #expect(detail["configurable"] == .bool(true))
+        #expect(detail["light"]?.stringValue?.contains("data-button=\"1\"") == true, "the Heal button is tappable")
+        #expect(detail["light"]?.stringValue?.contains("Power Panda") == true)
+        #expect(web.home.pageCount == 1)
+
+        // A reload asked by an app (WidgetCenter): the page hears the timeline it brings.
+        let status = try #require(ids.last)
+        _ = web.daemon.answer(.object(JSONObject([("request", .string("reload")), ("kind", .string("com.mygame.game-status"))])))
+        var heard = false
+        while let event = stream.event() {
+            let data = try JSONValue.parse(event.data)
+            if event.name == "card", data["id"] == .string(status), data["phase"] == .string("showing"), data["reloading"] == .bool(false) {
+                heard = true
+                break
+            }
+        }
+        #expect(heard)
+
+        // The page goes: the host stops making cards for it.
+        stream.hangUp()
+        #expect(await blocking { () -> Bool in
+            for _ in 0..<3000 where web.home.pageCount != 0 { usleep(10_000) }
+            return web.home.pageCount == 0 && web.daemon.events.subscriberCount == 0
+        })
+    }
+
+    @Test func tapsOpenLinksAndPerformIntentsThroughTheHost() async throws {
+        let web = try await WebHome()
+        defer { web.stop() }
+        #expect(await web.waitForTimelines())
+        let ids = try web.ids()
+        let link = try web.request("POST", "/tap", body: #"{"instance":"\#(ids[0])","link":2}"#)
+        #expect(link.status == 200, "\(link.body)")
+        #expect(try JSONValue.parse(link.body)["opened"] == .string("mygame://player/grace"))
+        let button = try web.request("POST", "/tap", body: #"{"instance":"\#(ids[1])","button":1}"#)
+        #expect(button.status == 200, "\(button.body)")
+        #expect(try JSONValue.parse(button.body)["performed"]?.stringValue?.isEmpty == false)
+        let show = await runProcess(Fixtures.gameAppExecutable, ["show"], environment: ["XDG_DATA_HOME": web.data.path, "XDG_RUNTIME_DIR": web.data.path])
+        #expect(show.standardOutput.contains("Power Panda: health 90"), "\(show.standardOutput)")
+        let wrong = try web.request("POST", "/tap", body: #"{"instance":"\#(ids[0])","button":9}"#)
+        #expect(wrong.status == 422)
+        #expect(try JSONValue.parse(wrong.body)["error"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test func editWidgetSavesThroughTheSameValidationAsConfigure() async throws {
+        let web = try await WebHome()
+        defer { web.stop() }
+        #expect(await web.waitForTimelines())
+        let id = try web.ids()[1]
+        let form = try web.request("GET", "/instances/\(id)/edit")
+        #expect(form.status == 200, "\(form.body)")
+        let parameter = try #require(JSONValue.parse(form.body)["parameters"]?.arrayValue?.first)
+        #expect(parameter["name"] == .string("character"))
+        let choices = try #require(parameter["choices"]?.arrayValue)
+        #expect(choices.contains { $0["value"] == .string("Unipony") }, "the provider's options")
+        let before = try web.store.load().instance(id: id)?.configuration
+
+        let bad = try web.request("POST", "/instances/\(id)/configure", body: #"{"values":{"character":"Nobody"}}"#)
+        #expect(bad.status == 422)
+        #expect(try JSONValue.parse(bad.body)["error"]?.stringValue?.contains("'Nobody' is not one of its choices") == true, "\(bad.body)")
+        #expect(try web.store.load().instance(id: id)?.configuration == before, "nothing saved on a bad value")
+        let unknown = try web.request("POST", "/instances/\(id)/configure", body: #"{"values":{"colour":"red"}}"#)
+        #expect(unknown.status == 422)
+
+        let unipony = try #require(choices.first { $0["value"] == .string("Unipony") }?["value"]?.stringValue)
+        let good = try web.request("POST", "/instances/\(id)/configure", body: #"{"values":{"character":"\#(unipony)"}}"#)
+        #expect(good.status == 200, "\(good.body)")
+        #expect(try web.store.load().instance(id: id)?.configuration["character"]?.displayText == unipony)
+        #expect(await blocking { web.statuses.wait(timeout: 60) { _ in
+            web.daemon.engine.status(id: id)?.entry.map { PlainTextText.of($0.view) }?.contains("Unipony") == true
+        } })
+    }
+
+    @Test func addingRemovingAndReorderingKeepTheOrderInTheStore() async throws {
+        let web = try await WebHome()
+        defer { web.stop() }
+        let (stream, _) = try web.events()
+        let added = try web.request("POST", "/instances", body: #"{"kind":"com.mygame.leaderboard","family":"systemSmall"}"#)
+        #expect(added.status == 201, "\(added.body)")
+        let id = try #require(JSONValue.parse(added.body)["id"]?.stringValue)
+        #expect(try web.ids().last == id)
+        #expect(try web.request("POST", "/instances", body: #"{"kind":"com.mygame.leaderboard","family":"accessoryInline"}"#).status == 422)
+        #expect(try web.request("POST", "/instances", body: #"{"kind":"no.such.widget","family":"systemSmall"}"#).status == 422)
+
+        let reversed = try web.ids().reversed().map { "\"\($0)\"" }.joined(separator: ",")
+        #expect(try web.request("POST", "/order", body: #"{"order":[\#(reversed)]}"#).status == 200)
+        #expect(try web.ids().first == id)
+        #expect(try web.request("POST", "/order", body: #"{"order":["nope"]}"#).status == 422)
+
+        #expect(try web.request("POST", "/instances/\(id)/remove", body: "{}").status == 200)
+        #expect(try !web.ids().contains(id))
+        #expect(try web.request("POST", "/instances/\(id)/remove", body: "{}").status == 422)
+
+        // The page heard each: the new card, the orders, the removal.
+        var names: [String] = []
+        var orders: [[String]] = []
+        while let event = stream.event() {
+            names.append(event.name)
+            if event.name == "order" { orders.append(try JSONValue.parse(event.data)["order"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
+            if event.name == "removed" { break }
+        }
+        #expect(names.contains("card"))
+        #expect(orders.contains { $0.first == id }, "\(orders)")
+        #expect(orders.last?.contains(id) == false)
+    }
+}
+
+/// Wakes a waiting test at each status the host reports.
+final class Changes: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var count = 0
+
+    func record(_ id: String, _ status: InstanceStatus) {
+        condition.withLock {
+            count += 1
+            condition.broadcast()
+        }
+    }
+
+    /// Blocks until `holds`, checked at each report; false after `timeout` s of real time (a broken
+    /// test fails rather than hangs).
+    func wait(timeout: TimeInterval, _ holds: (()) -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !holds(()) {
+            if !condition.wait(until: giveUp) { return holds(()) }
+        }
+        return true
+    }
+}
+
+/// A view's texts, joined: what a test looks for in an entry.
+enum PlainTextText {
+    static func of(_ view: ViewNode) -> String {
+        ([view["text"]?.stringValue ?? ""] + view.children.map(of)).joined(separator: " ")
+    }
+}
