@@ -10,7 +10,7 @@ import WidgetWire
 /// A running host serving its home screen: the game sample's bundle in worker processes (its data in
 /// a home of its own), its instances in a store of their own, the host's clock a manual one.
 final class WebHome: @unchecked Sendable {
-    let clock = ManualClock()
+    let clock: ManualClock
     let data = Fixtures.temporaryDirectory("data")
     let state = Fixtures.temporaryDirectory("state")
     let registry: WidgetRegistry
@@ -20,7 +20,10 @@ final class WebHome: @unchecked Sendable {
     let token = String(repeating: "5a", count: 32)
     let statuses = Changes()
 
-    init() async throws {
+    /// With the system sample too, the host's clock starts a minute from now: the sample bundles
+    /// date their entries by their own clock (now), and its clock widget's are each minute from then.
+    init(withClock: Bool = false) async throws {
+        clock = ManualClock(now: withClock ? Date().addingTimeInterval(60) : Date(timeIntervalSince1970: 1_800_000_000))
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_RUNTIME_DIR"] = data.path
@@ -29,13 +32,15 @@ final class WebHome: @unchecked Sendable {
         precondition(reset.status == 0, reset.standardError)
         var isolation = ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)
         isolation.environment = ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path, "PATH": environment["PATH"]!]
-        registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["libGameWidgets.so"]).path], clock: clock, isolation: .process(isolation))
+        let bundles = ["libGameWidgets.so"] + (withClock ? ["libSystemWidgets.so"] : [])
+        registry = WidgetRegistry.load(searchPath: [Fixtures.directory(bundles).path], clock: clock, isolation: .process(isolation))
         store = InstanceStore(directory: state)
         let detail = try await registry.configuration(kind: "com.mygame.character-detail", assignments: [])
         _ = try store.update { list in
             list.add(kind: "com.mygame.leaderboard", family: .systemMedium, configuration: JSONObject())
             list.add(kind: "com.mygame.character-detail", family: .systemMedium, configuration: detail)
             list.add(kind: "com.mygame.game-status", family: .systemSmall, configuration: JSONObject())
+            if withClock { list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
         }
         daemon = WidgetDaemon(registry: registry, store: store, budget: .development, describe: { _ in "" }, observer: statuses.record)
         try daemon.start(socketPath: nil)

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetTestSupport
+import WidgetWire
+@testable import WidgetWeb
+
+/// The home screen in a real browser (Debian's Chromium, driven over the DevTools protocol): what a
+/// person sees and does. Skipped, saying so, where no Chromium is installed; CI installs it.
+@Suite(.serialized) struct BrowserTests {
+    @Test(.enabled(if: Chromium.executable != nil, "no Chromium installed (apt-get install chromium): the browser test is skipped"))
+    func aPersonSeesTheWidgetsTapsThemAndEditsOne() async throws {
+        let web = try await WebHome(withClock: true)
+        defer { web.stop() }
+        #expect(await web.waitForTimelines())
+        let browser = try Chromium(executable: Chromium.executable!, profile: Fixtures.temporaryDirectory("chromium"))
+        defer { browser.quit() }
+        let ids = try web.ids()
+        let (leaderboard, detail, clock) = (ids[0], ids[1], ids[3])
+        func card(_ id: String) -> String { "document.querySelector('.card[data-id=\"\(id)\"]')" }
+
+        // The token in the URL becomes a cookie; the page draws every instance from its stream.
+        try browser.navigate(web.home.url)
+        #expect(try browser.evaluate("location.pathname + location.search") == .string("/"), "the token leaves the address")
+        #expect(try browser.waitFor("document.querySelectorAll('.card .light svg').length === 4"))
+        #expect(try browser.evaluate("\(card(leaderboard)).textContent.includes('ada')") == .bool(true))
+        #expect(try browser.evaluate("document.getElementById('connection').textContent") == .string("live"))
+        // Medium spans two columns of the grid.
+        #expect(try browser.evaluate("getComputedStyle(\(card(leaderboard))).gridColumnStart") == .string("span 2"))
+
+        // An entry's date comes on the host's clock: the page shows the next one, unasked.
+        let shown = try browser.evaluate("\(card(clock)).querySelector('.light text').textContent")
+        let next = try #require(web.daemon.engine.status(id: clock)?.nextEntryDate)
+        web.clock.advance(to: next)
+        #expect(try browser.waitFor("\(card(clock)).querySelector('.light text').textContent !== \(shown.jsonText)"), "\(shown)")
+
+        // A link opens in the bundle's app, through the host.
+        try browser.click(".card[data-id=\"\(leaderboard)\"] .light a[data-link=\"2\"] text")
+        #expect(try browser.waitFor("!document.getElementById('toast').hidden"))
+        #expect(try browser.evaluate("document.getElementById('toast').textContent") == .string("Opened mygame://player/grace in libGameWidgets.so"))
+        let defaults = web.data.appendingPathComponent("widgets/groups/group.org.widgets.game/Library/Preferences/group.org.widgets.game.json")
+        #expect((try? String(contentsOf: defaults, encoding: .utf8))?.contains("mygame://player/grace") == true)
+
+        // A button performs its intent; the widget reloads once and shows it.
+        #expect(try browser.evaluate("\(card(detail)).textContent.includes('80%')") == .bool(true))
+        try browser.click(".card[data-id=\"\(detail)\"] .light [data-button=\"1\"]")
+        #expect(try browser.waitFor("\(card(detail)).textContent.includes('90%')"))
+
+        // Edit Widget: the provider's choices, saved through the host's validation.
+        _ = try browser.evaluate("\(card(detail)).querySelector('button.edit').click()")
+        #expect(try browser.waitFor("document.getElementById('editor').open"))
+        #expect(try browser.evaluate("[...document.querySelectorAll('#editor-fields select option')].map(o => o.value).join(',')") == .string(",Power Panda,Unipony,Spouty"), "None, as the parameter is optional, then the provider's choices")
+        _ = try browser.evaluate("document.querySelector('#editor-fields select').value = 'Unipony'")
+        try browser.click("#editor-save")
+        #expect(try browser.waitFor("!document.getElementById('editor').open"))
+        #expect(try browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
+        #expect(try web.store.load().instance(id: detail)?.configuration["character"] == .string("Unipony"))
+
+        let screenshot = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("home-screen.png")
+        try browser.screenshot().write(to: screenshot)
+        #expect(((try? FileManager.default.attributesOfItem(atPath: screenshot.path)[.size] as? Int) ?? 0) > 10_000)
+        print("home screen screenshot: \(screenshot.path)")
+        let errors = browser.events.filter { $0["method"] == .string("Runtime.exceptionThrown") }
+        #expect(errors.isEmpty, "\(errors.map(\.jsonText))")
+    }
+}
