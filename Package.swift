@@ -120,7 +120,7 @@ let package = Package(
                 "WidgetHost", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "WidgetRendering", "CWidgetABI", "CMemoryGuard",
                 "WidgetTestSupport",
             ]),
-        .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTestSupport"]),
+        .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetTestSupport"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.
         .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetWire", "WidgetTestSupport"]),
     ],

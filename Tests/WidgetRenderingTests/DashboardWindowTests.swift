@@ -42,6 +42,7 @@ import WidgetWire
         let dashboard = dashboard(width: 80, height: 12, boxes: 10)
         let top = lines(dashboard)
         #expect(top.last?.hasPrefix("q quit · ↑↓ PgUp PgDn scroll · rows 1–11 of ") == true, "\(top.last ?? "")")
+        #expect(top.last?.hasSuffix("…") == true, "the selection's line is cut to fit: \(top.last ?? "")")
         #expect(top.joined().contains("box 1"))
         dashboard.scroll(by: 100)
         let bottom = lines(dashboard)
@@ -50,6 +51,39 @@ import WidgetWire
         #expect(!bottom.joined().contains("box 1 "))
         dashboard.scroll(by: -100)
         #expect(lines(dashboard) == top)
+    }
+
+    @Test func theSelectedBoxsNextReloadReasonAndBudgetAreInTheFooter() {
+        let dashboard = dashboard(width: 120, height: 30, boxes: 3)
+        dashboard.show(
+            id: "widget-2", family: .systemSmall, title: "Note",
+            status: InstanceStatus(
+                phase: .showing, entry: WireEntry(date: 0, view: ViewNode("text", attributes: JSONObject([("text", .string("box 2"))]))),
+                timelines: 4, nextReload: Date(timeIntervalSince1970: 1_800_000_000 + 3723), nextReloadReason: .policy, deferredByBudget: true,
+                reloadsInWindow: 3))
+        #expect(dashboard.selected == "widget-1")
+        #expect(lines(dashboard).last?.contains("←→ widget-1: no reload due, 0 reloads in 24 h") == true, "\(lines(dashboard).last ?? "")")
+        #expect(lines(dashboard).joined().contains("▸ widget-1"))
+        dashboard.select(by: 1)
+        #expect(dashboard.selected == "widget-2")
+        let footer = lines(dashboard).last ?? ""
+        #expect(footer.contains("widget-2: next reload \(dashboard.clockTime(Date(timeIntervalSince1970: 1_800_003_723), seconds: true)) (policy, deferred by the budget), 3 reloads in 24 h"), "\(footer)")
+        #expect(lines(dashboard).joined().contains("▸ widget-2") && !lines(dashboard).joined().contains("▸ widget-1"))
+        dashboard.select(by: -2)
+        #expect(dashboard.selected == "widget-3", "selection wraps around")
+    }
+
+    @Test func aFailedReloadKeepsTheLastGoodEntryMarkedAsOfItsDate() {
+        let dashboard = dashboard(width: 80, height: 30, boxes: 1)
+        dashboard.show(
+            id: "widget-1", family: .systemSmall, title: "Note",
+            status: InstanceStatus(
+                phase: .showing,
+                entry: WireEntry(date: 1_800_000_000 - 600, view: ViewNode("text", attributes: JSONObject([("text", .string("box 1"))]))),
+                timelines: 1, lastFailure: "the provider timed out"))
+        let screen = lines(dashboard).joined(separator: "\n")
+        #expect(screen.contains("box 1"))
+        #expect(screen.contains("as of \(dashboard.clockTime(Date(timeIntervalSince1970: 1_800_000_000 - 600)))"), "\(screen)")
     }
 
     @Test func aResizeIsFollowed() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetTestSupport
+import WidgetTimelines
 import WidgetWire
 @testable import WidgetsCommandLine
 
@@ -25,6 +26,14 @@ import WidgetWire
         #expect(Invocation.watchLine(removed) == "\(at("2026-11-23T14:07:00Z")) price-1 removed")
     }
 
+    @Test func theLogMarksTheLastGoodEntryAsOfItsDateWhenAReloadFailed() {
+        let entry = WireEntry(date: 1_800_000_000, view: ViewNode("text", attributes: JSONObject([("text", .string("BTC $91,234"))])))
+        let stale = InstanceStatus(phase: .showing, entry: entry, timelines: 1, lastFailure: "offline")
+        let asOf = Invocation.shortTimeFormatter.string(from: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(Invocation.statusText(stale) == "BTC $91,234 [as of \(asOf)] [last reload failed: offline]")
+        #expect(Invocation.statusText(InstanceStatus(phase: .showing, entry: entry, timelines: 1)) == "BTC $91,234")
+    }
+
     @Test func waybarGetsTextATooltipAndAClassForAStaleInstance() {
         let line = Invocation.waybarLine(Self.stale)
         #expect(line["text"] == .string("BTC | $91,234"))
@@ -45,14 +54,17 @@ import WidgetWire
 
 /// The dashboard's keys, as a terminal in raw mode sends them.
 @Suite struct DashboardKeysTests {
-    @Test func qAndEscQuitArrowsScrollARowPagesAPage() {
+    @Test func qAndEscQuitArrowsScrollARowPagesAPageSideArrowsSelect() {
         #expect(Keyboard.key([UInt8(ascii: "q")]) == .quit)
         #expect(Keyboard.key([0x1B]) == .quit)
         #expect(Keyboard.key([0x1B, 0x5B, 0x41]) == .scroll(-1))
         #expect(Keyboard.key([0x1B, 0x5B, 0x42]) == .scroll(1))
         #expect(Keyboard.key([0x1B, 0x5B, 0x35, 0x7E]) == .page(-1))
         #expect(Keyboard.key([0x1B, 0x5B, 0x36, 0x7E]) == .page(1))
-        #expect(Keyboard.key([0x1B, 0x5B, 0x43]) == nil, "→ is not a key here, and not Esc")
+        #expect(Keyboard.key([0x1B, 0x5B, 0x43]) == .select(1), "→ selects the next box, and is not Esc")
+        #expect(Keyboard.key([0x09]) == .select(1))
+        #expect(Keyboard.key([0x1B, 0x5B, 0x44]) == .select(-1))
+        #expect(Keyboard.key([0x1B, 0x5B, 0x5A]) == .select(-1), "Shift-Tab")
         #expect(Keyboard.key([UInt8(ascii: "x")]) == nil)
     }
 }

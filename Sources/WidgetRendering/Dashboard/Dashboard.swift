@@ -25,6 +25,9 @@ public final class Dashboard: @unchecked Sendable {
     }
     /// The first row of boxes shown, when they do not fit the height.
     private var scrollOffset = 0
+    /// The box whose next reload, its reason and the budget the footer tells (←→ or Tab move it);
+    /// the first box while none is chosen.
+    private var chosen: String?
     /// Rows of boxes in the last full compose.
     private var contentRows = 0
     private let write: @Sendable (String) -> Void
@@ -148,6 +151,49 @@ public final class Dashboard: @unchecked Sendable {
         redraw()
     }
 
+    /// Selects the box `steps` after (negative: before) the selected one, in the order shown, and redraws.
+    public func select(by steps: Int) {
+        lock.withLock {
+            guard !order.isEmpty else { return }
+            let current = selectedID.flatMap { order.firstIndex(of: $0) } ?? 0
+            let next = ((current + steps) % order.count + order.count) % order.count
+            for id in [selectedID, order[next]].compactMap({ $0 }) { panels[id]?.drawn = nil }
+            chosen = order[next]
+        }
+        redraw()
+    }
+
+    /// The selected box's id: the one chosen, else the first.
+    public var selected: String? { lock.withLock { selectedID } }
+
+    /// Called with the lock held.
+    private var selectedID: String? {
+        if let chosen, panels[chosen] != nil { return chosen }
+        return order.first { panels[$0] != nil } ?? panels.keys.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.first
+    }
+
+    /// What the footer says of the selected box: when it next reloads and why, and its budget.
+    func selectionLine() -> String? {
+        guard let id = selectedID, let status = panels[id]?.status else { return nil }
+        var line = id
+        if let next = status.nextReload {
+            line += ": next reload \(clockTime(next, seconds: true))"
+            if let reason = status.nextReloadReason { line += " (\(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : ""))" }
+        } else {
+            line += ": no reload due"
+        }
+        return line + ", \(status.reloadsInWindow) reload\(status.reloadsInWindow == 1 ? "" : "s") in 24 h"
+    }
+
+    /// "14:05" (or "14:05:09") in the dates' time zone.
+    func clockTime(_ date: Date, seconds: Bool = false) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = dates.timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "\(two(parts.hour)):\(two(parts.minute))" + (seconds ? ":\(two(parts.second))" : "")
+    }
+
     /// Rows one page scrolls: the window's height above the footer.
     public var pageRows: Int { lock.withLock { max(1, (height ?? contentRows) - 2) } }
 
@@ -172,6 +218,7 @@ public final class Dashboard: @unchecked Sendable {
         if content.count > available {
             footer += " · ↑↓ PgUp PgDn scroll · rows \(scrollOffset + 1)–\(min(content.count, scrollOffset + available)) of \(content.count)"
         }
+        if let selection = selectionLine() { footer += " · ←→ \(selection)" }
         rows.append(Self.line(footer, width: width, color: "secondary"))
         return rows
     }
@@ -302,18 +349,21 @@ public final class Dashboard: @unchecked Sendable {
     }
 
     func grid(for panel: Panel, id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
-        let title = "\(id) · \(panel.title)"
+        // The selected box is marked where the footer can say which it tells of (with a height only).
+        let title = (height != nil && id == selectedID ? "▸ " : "") + "\(id) · \(panel.title)"
         guard let status = panel.status else { return renderer.messageGrid("waiting…", family: panel.family, title: title) }
         switch status.phase {
         case .bundleMissing: return renderer.messageGrid("bundle missing", family: panel.family, title: title)
         case .loading: return renderer.messageGrid(status.lastFailure.map { "failed: \($0)" } ?? "loading…", family: panel.family, title: title)
         case .showing:
             guard let entry = status.entry else { return renderer.messageGrid("no entry", family: panel.family, title: title) }
-            // A failure beside the last good entry is not silent: the box's bottom edge says so, and
-            // the message line below the boxes has it whole.
+            // A failure beside the last good entry is not silent: the box's bottom edge says how old
+            // what it shows is ("as of 14:05", the entry's date), and the message line below the
+            // boxes has the failure whole.
+            let asOf = status.lastFailure.map { _ in "as of \(clockTime(Date(timeIntervalSince1970: entry.date)))" }
             return renderer.grid(
                 entry.view, family: panel.family, title: title, now: now, dates: dates, invalidated: status.invalidated,
-                footer: status.lastFailure.map { _ in "failed" }, contentMarginsDisabled: panel.contentMarginsDisabled)
+                footer: asOf, contentMarginsDisabled: panel.contentMarginsDisabled)
         }
     }
 

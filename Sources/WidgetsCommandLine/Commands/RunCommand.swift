@@ -16,8 +16,10 @@ extension Command {
         ],
         discussion: """
             On a terminal it shows a live dashboard: every instance's box in a grid, with timers and relative dates
-            ticking every second, redrawn cell by cell, fitted to the window as it is resized; arrows and PgUp/PgDn
-            scroll, q or Esc quits. With --web it also serves the home screen in a browser: its URL, token
+            ticking every second, redrawn cell by cell, fitted to the window as it is resized; up and down arrows and
+            PgUp/PgDn scroll, left and right (Tab) select a box, whose next reload, its reason and its budget the
+            footer tells; q or Esc quits. A box whose last reload failed keeps its last good entry, marked
+            "as of" its time (so does --log). With --web it also serves the home screen in a browser: its URL, token
             included, is printed, and 'widgets home' opens it (docs/WEB.md). 'widgets watch' follows the same changes from another shell. Otherwise (or with --log) it prints a line whenever what an
             instance shows changes. Entries switch at their dates without
             calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
@@ -175,7 +177,13 @@ extension Invocation {
     /// What an instance shows, with its last failure and next reload, on one line.
     static func statusText(_ status: InstanceStatus, locked: Bool = false) -> String {
         var text = shownText(status, locked: locked)
-        if let failure = status.lastFailure { text += " [last reload failed: \(failure)]" }
+        if let failure = status.lastFailure {
+            // The last good entry stays, marked with how old it is.
+            if let entry = status.entry, status.phase == .showing {
+                text += " [as of \(Self.shortTimeFormatter.string(from: Date(timeIntervalSince1970: entry.date)))]"
+            }
+            text += " [last reload failed: \(failure)]"
+        }
         if let next = status.nextReload, let reason = status.nextReloadReason {
             text += " [next reload \(Self.timeFormatter.string(from: next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
         }
@@ -191,6 +199,12 @@ extension Invocation {
         }
     }
 
+    static let shortTimeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        return formatter
+    }()
+
     static let timeFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
@@ -199,7 +213,7 @@ extension Invocation {
 }
 
 /// The dashboard's keys, read from a terminal put in raw mode (restored on the way out): q or Esc
-/// quit, as SIGINT does; ↑ ↓ scroll a row, PgUp PgDn a page.
+/// quit, as SIGINT does; ↑ ↓ scroll a row, PgUp PgDn a page; ← → (Tab, Shift-Tab) select a box.
 final class Keyboard: @unchecked Sendable {
     private var saved = termios()
     private let source: DispatchSourceRead
@@ -222,6 +236,7 @@ final class Keyboard: @unchecked Sendable {
             case .quit: TerminationSignals.shared.quit()
             case .scroll(let rows): dashboard.scroll(by: rows)
             case .page(let pages): dashboard.scroll(by: pages * dashboard.pageRows)
+            case .select(let steps): dashboard.select(by: steps)
             case nil: break
             }
         }
@@ -232,6 +247,7 @@ final class Keyboard: @unchecked Sendable {
         case quit
         case scroll(Int)
         case page(Int)
+        case select(Int)
     }
 
     /// What a read of the terminal means: Esc alone is a key; an escape sequence is another key.
@@ -242,6 +258,8 @@ final class Keyboard: @unchecked Sendable {
         case [0x1B, 0x5B, 0x42], [0x1B, 0x4F, 0x42], [UInt8(ascii: "j")]: .scroll(1)
         case [0x1B, 0x5B, 0x35, 0x7E]: .page(-1)
         case [0x1B, 0x5B, 0x36, 0x7E], [UInt8(ascii: " ")]: .page(1)
+        case [0x1B, 0x5B, 0x43], [0x1B, 0x4F, 0x43], [0x09], [UInt8(ascii: "l")]: .select(1)
+        case [0x1B, 0x5B, 0x44], [0x1B, 0x4F, 0x44], [0x1B, 0x5B, 0x5A], [UInt8(ascii: "h")]: .select(-1)
         default: nil
         }
     }
