@@ -122,7 +122,7 @@ let package = Package(
             ]),
         .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetTestSupport"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.
-        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetWire", "WidgetTestSupport"]),
+        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetRendering", "WidgetWire", "WidgetTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

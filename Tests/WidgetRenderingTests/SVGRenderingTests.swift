@@ -34,3 +34,34 @@ import WidgetWire
         #expect(small.contains(#"<a href="app://widget">"#))
     }
 }
+
+/// The home screen's drawing: what ticks and what is tapped, marked for the page's script.
+@Suite struct InteractiveSVGTests {
+    let root = view(
+        #"""
+        {"view":"vstack","children":[
+          {"view":"text","text":"","date":1800000600,"dateStyle":"timer"},
+          {"view":"text","text":"","parts":["Ends in ",{"date":1800000600,"dateStyle":"relative"}]},
+          {"view":"progress","timerInterval":[1800000000,1800000600]},
+          {"view":"link","url":"app://b","children":[{"view":"text","text":"B"}]},
+          {"view":"button","intent":{"type":"Heal"},"children":[{"view":"text","text":"Heal"}]},
+          {"view":"text","text":"still"}
+        ]}
+        """#)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func liveTextsBarsLinksAndControlsAreMarkedOnlyForThePage() throws {
+        let page = SVGRenderer(appearance: .light).render(root, family: .systemLarge, now: now, interactive: true)
+        #expect(xmlProblem(page) == nil)
+        #expect(page.contains(#"data-live="[{&quot;timer&quot;:1800000600}]""#), "\(page)")
+        #expect(page.contains(#"data-live="[&quot;Ends in &quot;,{&quot;relative&quot;:1800000600}]""#))
+        #expect(page.contains(#"data-live-bar="{&quot;from&quot;:1800000000,&quot;to&quot;:1800000600,&quot;down&quot;:true}""#))
+        #expect(page.contains(#"<a href="app://b" data-link="1">"#))
+        #expect(page.contains(#"<g data-button="1" cursor="pointer">"#))
+        #expect(page.components(separatedBy: "data-live=").count - 1 == 2, "a plain text does not tick")
+        // What the page shows first is what the host formats for the moment drawn.
+        #expect(page.contains(">10:00</text>"))
+        let still = SVGRenderer(appearance: .light).render(root, family: .systemLarge, now: now)
+        #expect(!still.contains("data-"), "files and the gallery carry no page markup")
+    }
+}

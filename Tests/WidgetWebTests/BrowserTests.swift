@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetHost
+@testable import WidgetRendering
 import WidgetTestSupport
 import WidgetWire
 @testable import WidgetWeb
@@ -55,6 +56,23 @@ import WidgetWire
         #expect(try browser.waitFor("!document.getElementById('editor').open"))
         #expect(try browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
         #expect(try web.store.load().instance(id: detail)?.configuration["character"] == .string("Unipony"))
+
+        // Live texts tick in the page as the host would format them.
+        for seconds in [0, 1, 59, 60, 61, 3599, 3600, 3723, 86_399, 86_400, 90_061, 200_000] {
+            #expect(try browser.evaluate("relative(\(seconds))") == .string(DateText.relative(Double(seconds))))
+            #expect(try browser.evaluate("offsetText(\(seconds))") == .string(DateText.offset(Double(seconds))))
+            #expect(try browser.evaluate("offsetText(-\(seconds))") == .string(DateText.offset(Double(-seconds))))
+            #expect(try browser.evaluate("timer(\(seconds), true)") == .string(DateText.timer(Double(seconds), showsHours: true)))
+            #expect(try browser.evaluate("timer(\(seconds), false)") == .string(DateText.timer(Double(seconds), showsHours: false)))
+        }
+
+        // Dark, as the browser prefers it: the dark drawing shows, the light one does not.
+        _ = try browser.command("Emulation.setEmulatedMedia", ["features": .array([.object(JSONObject([("name", .string("prefers-color-scheme")), ("value", .string("dark"))]))])])
+        #expect(try browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.dark')).display") == .string("block"))
+        #expect(try browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.light')).display") == .string("none"))
+        let dark = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("home-screen-dark.png")
+        try browser.screenshot().write(to: dark)
+        print("home screen screenshot (dark): \(dark.path)")
 
         let screenshot = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("home-screen.png")
         try browser.screenshot().write(to: screenshot)

@@ -1,3 +1,4 @@
+import WidgetWire
 import Foundation
 
 /// The units a layout is made in: terminal cells, or points for SVG. Lengths in the view tree
@@ -57,7 +58,9 @@ public struct PlacedElement: Equatable, Sendable {
         case fill(Paint, ShapeKind)
         /// A progress bar or gauge across `rect`, filled to the fraction (nil: indeterminate), in a
         /// colour (the accent colour, unless the rendering mode changes it).
-        case bar(Double?, tint: String)
+        /// `live`: a timer's progress (`ProgressView(timerInterval:)`) as `{"from", "to", "down"}`,
+        /// where the layout marks live parts, for a drawing that moves it on its own.
+        case bar(Double?, tint: String, live: JSONValue? = nil)
         /// A shape's outline in `rect`.
         case stroke(Stroke, ShapeKind)
         /// A picture filling `rect`.

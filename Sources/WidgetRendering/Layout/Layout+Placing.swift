@@ -48,7 +48,7 @@ extension Layout {
         case .bar(let fraction, let style):
             var tint = "accent"
             if case .color(let color) = drawn(.color("accent"), tree.styles[style]) { tint = color }
-            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tint)))
+            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tint, live: tree.styles[style].live)))
         case .background(let paint, let content):
             let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }

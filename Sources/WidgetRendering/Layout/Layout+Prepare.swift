@@ -238,7 +238,14 @@ extension Layout {
     /// `accessoryCircularCapacity`, `.circular`), or its labels over a bar.
     private func indicator(_ view: ViewNode, style: TextStyle, into tree: Tree, children: [Int]) -> Int {
         let fraction = Self.fraction(of: view, now: now)
-        tree.styles.append(drawn(style))
+        var barStyle = drawn(style)
+        if marksLiveParts, view.view == "progress", let interval = view["timerInterval"]?.arrayValue?.compactMap(\.numberValue),
+            interval.count == 2, interval[1] > interval[0]
+        {
+            barStyle.live = .object(
+                JSONObject([("from", .number(interval[0])), ("to", .number(interval[1])), ("down", .bool(view["countsDown"]?.boolValue ?? true))]))
+        }
+        tree.styles.append(barStyle)
         let styleNumber = tree.styles.count - 1
         let valueIndex = view.children.firstIndex { $0.view == "gaugeValue" }
         let labels = children.indices.filter { $0 != valueIndex }.map { children[$0] }

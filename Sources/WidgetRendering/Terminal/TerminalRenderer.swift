@@ -284,7 +284,7 @@ public struct TerminalRenderer: Sendable {
                         cells[row][x] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[row][x].paper)
                     }
                 }
-            case .bar(let fraction, let tint):
+            case .bar(let fraction, let tint, _):
                 guard (0..<rows).contains(y) else { return }
                 let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
                 let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0

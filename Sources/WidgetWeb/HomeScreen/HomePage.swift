@@ -186,11 +186,19 @@ enum HomePage {
             const shown = text.liveParts.map((p) => part(p, now)).join('');
             if (text.textContent !== shown) text.textContent = shown;
           }
+          // A timer's progress bar: its share of the interval passed (or left), of the whole width.
+          for (const bar of screen.querySelectorAll('rect[data-live-bar]')) {
+            if (!bar.liveInterval) bar.liveInterval = JSON.parse(bar.getAttribute('data-live-bar'));
+            const p = bar.liveInterval;
+            const passed = Math.min(1, Math.max(0, (now - p.from) / (p.to - p.from)));
+            const width = Number(bar.getAttribute('data-width')) * (p.down === false ? passed : 1 - passed);
+            bar.setAttribute('width', width.toFixed(1));
+          }
         }
 
         // Wakes once a second only while something on the screen changes with time.
         function schedule() {
-          if (ticking !== null || !screen.querySelector('text[data-live]')) return;
+          if (ticking !== null || !screen.querySelector('text[data-live], rect[data-live-bar]')) return;
           const step = () => {
             ticking = null;
             tick();
