@@ -57,6 +57,16 @@ import WidgetWire
         #expect(try browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
         #expect(try web.store.load().instance(id: detail)?.configuration["character"] == .string("Unipony"))
 
+        // Add Widget: every widget in every family, drawn; one is added where the page shows it.
+        try browser.click("#add")
+        #expect(try browser.waitFor("document.querySelectorAll('#gallery-widgets figure svg').length > 0", timeout: 60))
+        #expect(try browser.evaluate("[...document.querySelectorAll('#gallery-widgets h3')].map(h => h.textContent).includes('Clock')") == .bool(true))
+        try browser.click("#gallery-widgets button[data-kind=\"com.mygame.leaderboard\"][data-family=\"systemLarge\"]")
+        #expect(try browser.waitFor("document.querySelectorAll('.card').length === 5"))
+        let added = try #require(web.ids().last)
+        #expect(try web.store.load().instance(id: added)?.family == .systemLarge)
+        #expect(try browser.waitFor("\(card(added)).querySelector('.light svg') !== null"))
+
         // Live texts tick in the page as the host would format them.
         for seconds in [0, 1, 59, 60, 61, 3599, 3600, 3723, 86_399, 86_400, 90_061, 200_000] {
             #expect(try browser.evaluate("relative(\(seconds))") == .string(DateText.relative(Double(seconds))))

@@ -153,10 +153,10 @@ final class Chromium {
         return false
     }
 
-    /// Clicks, as a person does, in the middle of the first element `selector` finds.
+    /// Clicks, as a person does, in the middle of the first element `selector` finds (scrolled to first).
     func click(_ selector: String) throws {
         let box = try evaluate(
-            "(() => { const r = document.querySelector(\(JSONValue.string(selector).jsonText)).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+            "(() => { const e = document.querySelector(\(JSONValue.string(selector).jsonText)); e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
         guard let point = box.arrayValue?.compactMap(\.numberValue), point.count == 2 else { throw RawHTTPError("nothing at \(selector)") }
         for type in ["mousePressed", "mouseReleased"] {
             _ = try command("Input.dispatchMouseEvent", [

@@ -89,7 +89,7 @@ enum HomePage {
         .toast { position: fixed; bottom: 1.5em; left: 50%; transform: translateX(-50%); background: var(--panel); color: var(--ink);
           padding: 0.6em 1.2em; border-radius: 10px; box-shadow: 0 2px 12px rgba(0,0,0,0.3); max-width: 80vw; }
         .toast.bad { color: var(--bad); }
-        dialog { border: 0; border-radius: 14px; background: var(--panel); color: var(--ink); min-width: 22em; max-width: min(60em, 92vw); max-height: 86vh; }
+        dialog { border: 0; border-radius: 14px; background: var(--page); color: var(--ink); min-width: 22em; max-width: min(60em, 92vw); max-height: 86vh; }
         dialog::backdrop { background: rgba(0,0,0,0.4); }
         dialog h2 { margin-top: 0; }
         .description { color: var(--quiet); }
@@ -401,13 +401,17 @@ enum HomePage {
                 section.innerHTML = '<h3></h3><p class="description"></p><div class="families"></div>';
                 section.querySelector('h3').textContent = widget.title;
                 section.querySelector('p').textContent = widget.description;
-                for (const family of widget.families) {
+                const choices = widget.families.map((family) => ({ family: family.family, caption: family.family, light: family.light, dark: family.dark }))
+                  .concat((widget.previews || []).map((preview) => ({ family: preview.family, caption: preview.family + ' · ' + preview.name, light: preview.light, dark: preview.dark })));
+                for (const choice of choices) {
                   const figure = document.createElement('figure');
-                  figure.innerHTML = '<div class="widget"><div class="light">' + (family.light || '') + '</div><div class="dark">' + (family.dark || '') + '</div></div>'
+                  figure.innerHTML = '<div class="widget"><div class="light">' + (choice.light || '') + '</div><div class="dark">' + (choice.dark || '') + '</div></div>'
                     + '<figcaption></figcaption><button type="button" class="primary">Add</button>';
-                  figure.querySelector('figcaption').textContent = family.family;
+                  figure.querySelector('figcaption').textContent = choice.caption;
+                  figure.querySelector('button').dataset.kind = widget.kind;
+                  figure.querySelector('button').dataset.family = choice.family;
                   figure.querySelector('button').addEventListener('click', () => {
-                    post('/instances', { kind: widget.kind, family: family.family })
+                    post('/instances', { kind: widget.kind, family: choice.family })
                       .then((added) => { gallery.close(); toast('Added ' + added.id); })
                       .catch((error) => toast(error.message, true));
                   });

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WidgetABI
 import WidgetHost
 import WidgetRendering
 import WidgetTimelines
@@ -424,11 +425,30 @@ public final class HomeScreen: @unchecked Sendable {
                     }
                     families.append(.object(JSONObject(members)))
                 }
+                // The author's previews (`#Preview`, ABI 1.5), as Xcode's canvas shows them.
+                var previews: [JSONValue] = []
+                if widget.bundle.abiVersion.minor >= RequestKind.previews.introducedInMinor, let first = widget.families.first,
+                    let result = try? await registry.request(.previews, kind: widget.kind, environment: renderers.light.environment(for: first))
+                {
+                    for (index, preview) in result.previews.enumerated() {
+                        guard let entry = preview.entries.first else { continue }
+                        var members: [(key: String, value: JSONValue)] = [
+                            ("family", .string(preview.family.rawValue)), ("name", .string(preview.name ?? "Preview \(index + 1)")),
+                        ]
+                        for (name, renderer) in [("light", renderers.light), ("dark", renderers.dark)] {
+                            members.append(
+                                (name, .string(renderer.render(
+                                    entry.view, family: preview.family, now: Date(timeIntervalSince1970: entry.date),
+                                    idPrefix: "g\(number)-p\(index)-\(name)-", contentMarginsDisabled: widget.contentMarginsDisabled))))
+                        }
+                        previews.append(.object(JSONObject(members)))
+                    }
+                }
                 widgets.append(
                     .object(
                         JSONObject([
                             ("kind", .string(widget.kind)), ("title", .string(widget.displayName.isEmpty ? widget.kind : widget.displayName)),
-                            ("description", .string(widget.description)), ("families", .array(families)),
+                            ("description", .string(widget.description)), ("families", .array(families)), ("previews", .array(previews)),
                         ])))
             }
             return .object(JSONObject([("ok", .bool(true)), ("widgets", .array(widgets))]))
