@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WidgetHost
 import WidgetSupport
@@ -222,10 +223,22 @@ final class WebHome: @unchecked Sendable {
         #expect(try web.request("POST", "/instances", body: #"{"kind":"com.mygame.leaderboard","family":"accessoryInline"}"#).status == 422)
         #expect(try web.request("POST", "/instances", body: #"{"kind":"no.such.widget","family":"systemSmall"}"#).status == 422)
 
+        // Watchers of the host (`widgets watch`) hear each instance that changed place.
+        let moved = Mutex<[String: Int]>([:])
+        let watcher = web.daemon.events.subscribe(ids: nil) { event in
+            if event["event"] == .string("moved"), let id = event["id"]?.stringValue, let position = event["position"]?.numberValue {
+                moved.withLock { $0[id] = Int(position) }
+            }
+            return true
+        }
         let reversed = try web.ids().reversed().map { "\"\($0)\"" }.joined(separator: ",")
         #expect(try web.request("POST", "/order", body: #"{"order":[\#(reversed)]}"#).status == 200)
         #expect(try web.ids().first == id)
+        #expect(moved.withLock { $0 } == Dictionary(uniqueKeysWithValues: try web.ids().enumerated().map { ($1, $0) }), "every instance changed place")
+        web.daemon.events.unsubscribe(watcher!)
+        let order = try web.ids()
         #expect(try web.request("POST", "/order", body: #"{"order":["nope"]}"#).status == 422)
+        #expect(try web.ids() == order, "a bad order changes nothing")
 
         #expect(try web.request("POST", "/instances/\(id)/remove", body: "{}").status == 200)
         #expect(try !web.ids().contains(id))
@@ -241,7 +254,10 @@ final class WebHome: @unchecked Sendable {
         }
         #expect(names.contains("card"))
         #expect(orders.contains { $0.first == id }, "\(orders)")
-        #expect(orders.last?.contains(id) == false)
+        // The removal is followed by the order without it.
+        let after = try #require(stream.event())
+        #expect(after.name == "order")
+        #expect(try JSONValue.parse(after.data)["order"]?.arrayValue?.contains(.string(id)) == false)
     }
 }
 

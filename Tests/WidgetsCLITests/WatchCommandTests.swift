@@ -24,6 +24,9 @@ import WidgetWire
         )
         let removed: JSONValue = .object(JSONObject([("event", .string("removed")), ("id", .string("price-1")), ("time", .string("2026-11-23T14:07:00Z"))]))
         #expect(Invocation.watchLine(removed) == "\(at("2026-11-23T14:07:00Z")) price-1 removed")
+        let moved: JSONValue = .object(
+            JSONObject([("event", .string("moved")), ("id", .string("price-1")), ("time", .string("2026-11-23T14:07:00Z")), ("position", .number(0))]))
+        #expect(Invocation.watchLine(moved) == "\(at("2026-11-23T14:07:00Z")) price-1 moved to place 1")
     }
 
     @Test func theLogMarksTheLastGoodEntryAsOfItsDateWhenAReloadFailed() {

@@ -72,6 +72,9 @@ extension Invocation {
         let id = event["id"]?.stringValue ?? "?"
         var line = "\(time("time") ?? "--:--:--") \(id) \(event["event"]?.stringValue ?? "?")"
         if event["event"]?.stringValue == "removed" { return line }
+        if event["event"]?.stringValue == "moved", let position = event["position"]?.numberValue.flatMap({ Int(exactly: $0) }) {
+            return line + " to place \(position + 1)"
+        }
         if let text = event["text"]?.stringValue, !text.isEmpty { line += ": \(text)" }
         if let failure = event["lastFailure"]?.stringValue { line += " [last reload failed: \(failure)]" }
         if event["stale"]?.boolValue == true, let asOf = time("entryDate") { line += " [as of \(asOf)]" }
