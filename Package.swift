@@ -88,7 +88,10 @@ let package = Package(
         .executableTarget(name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"]),
         .executableTarget(
             name: "widgets-bench",
-            dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetKit", "WidgetABI", "WidgetWire", "CWidgetABI", "CMemoryGuard"]),
+            dependencies: [
+                "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetKit", "WidgetABI", "WidgetWire", "WidgetWeb", "CWidgetABI",
+                "CMemoryGuard",
+            ]),
 
         // Samples.
         .target(name: "GameData", dependencies: ["WidgetKit"], path: "Plugins/Game/Data"),
