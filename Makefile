@@ -1,6 +1,8 @@
-# The two set-up commands (see README):
-#   make run    build everything (release), install the sample bundles into widgets.d/, run the host on them
+# The two set-up commands for working in the checkout (see README):
+#   make run    build everything (release), put the sample bundles into widgets.d/, run the host on them
 #   make test   build everything (debug) and run all the tests
+# Installing, outside the checkout:
+#   make install PREFIX=~/.local     (default /usr/local; DESTDIR honoured)   make uninstall PREFIX=...
 #
 # SWIFT_BUILD_FLAGS lets CI or a second checkout use another scratch path (e.g. --scratch-path .build-ci).
 
@@ -12,9 +14,20 @@ RELEASE := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-pat
 WIDGETS := $(RELEASE)/widgets
 BUNDLES := libGameWidgets.so libSystemWidgets.so libCryptoWidgets.so
 
-.PHONY: run build install test bench clean
+.PHONY: run build samples install uninstall test bench clean
 
-run: install
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+BUNDLEDIR := $(DESTDIR)$(PREFIX)/lib/widgets/widgets.d
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+APPDIR := $(DESTDIR)$(PREFIX)/share/applications
+UNITDIR := $(DESTDIR)$(PREFIX)/share/systemd/user
+
+run: samples
 	@echo "== widgets list"
 	@$(WIDGETS) --plugins widgets.d list
 	@$(RELEASE)/game-app show >/dev/null 2>&1 || $(RELEASE)/game-app reset
@@ -36,7 +49,7 @@ build:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 # Bundles go in by rename, never by writing over a file a running host may have mapped.
-install: build
+samples: build
 	install -d -m 0755 widgets.d
 	chmod go-w widgets.d
 	for bundle in $(BUNDLES); do \
@@ -55,6 +68,35 @@ test:
 		if [ -z "$${CHROMIUM:-}" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then \
 			echo; echo "note: no Chromium installed, so the browser test of the home screen was SKIPPED (apt-get install chromium; .ci/run installs it)"; fi; \
 		exit $$status
+
+# Everything a user lives with, outside the checkout: the executables, the sample bundles in
+# PREFIX/lib/widgets/widgets.d (on the default search path after the user's own directory), the man
+# page and completions (made by the installed `widgets` from its command table), the .desktop file
+# and the systemd user unit. Files go in by rename, so a running host never sees half a bundle.
+install: samples
+	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)
+	for program in widgets game-app; do \
+		install -m 0755 $(RELEASE)/$$program $(BINDIR)/.$$program.tmp && mv -f $(BINDIR)/.$$program.tmp $(BINDIR)/$$program || exit 1; done
+	for bundle in $(BUNDLES) libHostInfo.so; do \
+		install -m 0644 widgets.d/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
+	$(WIDGETS) man > $(MANDIR)/widgets.1 && chmod 0644 $(MANDIR)/widgets.1
+	$(WIDGETS) completions bash > $(BASHDIR)/widgets
+	$(WIDGETS) completions zsh > $(ZSHDIR)/_widgets
+	$(WIDGETS) completions fish > $(FISHDIR)/widgets.fish
+	install -m 0644 share/widgets-home.desktop $(APPDIR)/widgets-home.desktop
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/widgets.service.in > $(UNITDIR)/widgets.service && chmod 0644 $(UNITDIR)/widgets.service
+	@echo
+	@echo "installed into $(DESTDIR)$(PREFIX). Next:"
+	@echo "  systemctl --user daemon-reload && systemctl --user enable --now widgets"
+	@echo "  widgets home"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
+
+uninstall:
+	rm -f $(BINDIR)/widgets $(BINDIR)/game-app $(MANDIR)/widgets.1 $(BASHDIR)/widgets $(ZSHDIR)/_widgets $(FISHDIR)/widgets.fish
+	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service
+	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
+	-rmdir $(BUNDLEDIR) $(DESTDIR)$(PREFIX)/lib/widgets 2>/dev/null
+	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 
 bench:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets

@@ -15,15 +15,17 @@ final class RunningProcess: @unchecked Sendable {
     private var text = ""
     private var ended = false
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    /// `output`: the pipe its standard output and error go to (one the test made, to know its inode).
+    init(_ executable: String, _ arguments: [String], environment: [String: String], output: Pipe = Pipe()) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
-        let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // Only the child writes to it now: the reader sees the end when the child exits.
+        try? output.fileHandleForWriting.close()
         Thread.detachNewThread { [self] in
             let handle = output.fileHandleForReading
             while true {

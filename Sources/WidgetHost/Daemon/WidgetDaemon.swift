@@ -26,6 +26,12 @@ public final class WidgetDaemon: @unchecked Sendable {
     private let hosted = Locked<[String: (kind: String, family: WidgetFamily)]>([:])
     /// What an instance shows, as one line of text (`widgets run --log`'s), for its events.
     private let describe: @Sendable (InstanceStatus) -> String
+    /// Where the host's debug lines go (each timeline asked for, each control request), when
+    /// someone listens (`widgets run -v`).
+    private let debugLog = Locked<(@Sendable (String) -> Void)?>(nil)
+
+    /// Hears the host's debug lines: each timeline asked of a provider, each control request.
+    public func debug(_ log: @escaping @Sendable (String) -> Void) { debugLog.withLock { $0 = log } }
 
     /// `observer` hears each change of what an instance shows (see `TimelineEngine`). Timelines are
     /// built for the environment `environment` gives each family (by default its standard one, light).
@@ -47,7 +53,9 @@ public final class WidgetDaemon: @unchecked Sendable {
             let instance = hosted.withLock { $0[id] }
             events.statusChanged(id: id, kind: instance?.kind, family: instance?.family, status: status, text: { describe(status) }, now: clock.now())
         }
+        let debugLog = debugLog
         let fetch: TimelineEngine.Fetch = { [registry] instance, completion in
+            debugLog.withLock { $0 }?("\(instance.id): asking \(instance.kind) for a \(instance.family.rawValue) timeline")
             Task {
                 do {
                     let result = try await registry.request(
@@ -118,6 +126,15 @@ public final class WidgetDaemon: @unchecked Sendable {
         // watcher's first event is handled, it is the only one loading).
         refusedAtLoad.withLock { $0.formUnion(registry.problems.map(\.path)) }
         apply(watcher.watched.map(BundleWatcher.Change.rescan), log: log)
+    }
+
+    /// Looks again, on the watcher's thread, at every watched directory (a bundle changed where no
+    /// event told of it, or a refused one fixed), then re-reads the saved instances: SIGHUP, which
+    /// `systemctl --user reload widgets` sends. A file refused before is tried again.
+    public func rescan() {
+        refusedAtLoad.withLock { $0.removeAll() }
+        watcher?.rescan()
+        try? synchronize()
     }
 
     /// Files the loader refused when the host started (or later, for those still loading then): a
@@ -318,6 +335,33 @@ public final class WidgetDaemon: @unchecked Sendable {
         return (ControlServer.success([("current", .array(current))]), token)
     }
 
+    /// Each hosted instance's state (or one's, `"id"`): what it shows and since when, its next entry,
+    /// its next reload and why, its reloads in the last 24 hours, its last failure.
+    func status(_ request: JSONValue) -> JSONValue {
+        let instances = self.instances
+        var chosen = instances
+        if let given = request["id"] {
+            guard let id = given.stringValue else { return ControlServer.failure("\"id\" must be a string") }
+            guard let instance = instances.first(where: { $0.id == id }) else {
+                return ControlServer.failure(
+                    "no instance \"\(id.onOneLine.cut(to: 200))\" is hosted\(Suggestion.hint(for: id, among: instances.map(\.id))); instances: \(instances.isEmpty ? "none" : instances.map(\.id).joined(separator: ", "))")
+            }
+            chosen = [instance]
+        }
+        let now = registry.clock.now()
+        let list: [JSONValue] = chosen.compactMap { instance in
+            guard let status = engine.status(id: instance.id) else { return nil }
+            var event = EventHub.event(
+                "status", id: instance.id, kind: instance.kind, family: instance.family, status: status, text: describe(status), now: now
+            ).objectValue ?? JSONObject()
+            event["event"] = nil
+            event["reloadsInWindow"] = .number(Double(status.reloadsInWindow))
+            event["reloading"] = .bool(status.reloading)
+            return .object(event)
+        }
+        return ControlServer.success([("instances", .array(list))])
+    }
+
     /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth
     /// button or toggle (`"button": N`). After an intent, the instance reloads once, at once, outside
     /// the budget.
@@ -385,6 +429,7 @@ public final class WidgetDaemon: @unchecked Sendable {
 
     /// Answers one control request.
     func handle(_ request: JSONValue) -> JSONValue {
+        debugLog.withLock { $0 }?("control request: \(request.jsonText.cut(to: 300))")
         switch request["request"]?.stringValue {
         case "reload":
             let reason: ReloadReason = request["foreground"]?.boolValue == true ? .foreground : .requested
@@ -420,6 +465,8 @@ public final class WidgetDaemon: @unchecked Sendable {
             }
         case "tap":
             return tap(request)
+        case "status":
+            return status(request)
         case "home":
             guard let url = homeURL else {
                 return ControlServer.failure("this host serves no home screen; start it with 'widgets run --web'")
@@ -432,7 +479,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                 return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
             }
         case let other?:
-            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open, home)")
+            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open, status, home)")
         case nil:
             return ControlServer.failure("malformed request: expected an object with a \"request\" member")
         }

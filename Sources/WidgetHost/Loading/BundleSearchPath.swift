@@ -6,12 +6,14 @@ import WidgetWire
 /// - `--plugins DIR` alone, when given;
 /// - else the directories of `WIDGETS_PATH` (colon-separated, like `PATH`), when set and not empty;
 /// - else the `widgets.d/` of the current project (the nearest directory at or above the working
-///   directory that has one), then `$XDG_DATA_HOME/widgets/widgets.d` (`~/.local/share/...`).
+///   directory that has one), then `$XDG_DATA_HOME/widgets/widgets.d` (`~/.local/share/...`), then
+///   the installation's own, `PREFIX/lib/widgets/widgets.d` beside `PREFIX/bin/widgets` (`make install`).
 public enum BundleSearchPath {
     public static func resolve(
         plugins: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        currentDirectory: String = FileManager.default.currentDirectoryPath
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        executable: String = BundleSearchPath.runningExecutable
     ) -> [String] {
         if let plugins { return [absolute(plugins, in: currentDirectory)] }
         if let list = environment["WIDGETS_PATH"], !list.isEmpty {
@@ -31,7 +33,21 @@ public enum BundleSearchPath {
             directory = parent
         }
         directories.append(XDGBaseDirectory.dataHome(environment) + "/widgets/widgets.d")
+        if let installed = installedDirectory(executable: executable), !directories.contains(installed) { directories.append(installed) }
         return directories
+    }
+
+    /// The executable running, its symlinks resolved.
+    public static var runningExecutable: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    }
+
+    /// The bundles installed with an executable in `PREFIX/bin`: `PREFIX/lib/widgets/widgets.d`. Nil
+    /// for one that is not in a `bin` directory (a build in a checkout).
+    public static func installedDirectory(executable: String) -> String? {
+        let bin = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        guard bin.lastPathComponent == "bin" else { return nil }
+        return bin.deletingLastPathComponent().appendingPathComponent("lib/widgets/widgets.d").standardizedFileURL.path
     }
 
     static func absolute(_ path: String, in directory: String) -> String {

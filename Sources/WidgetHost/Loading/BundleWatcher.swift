@@ -68,10 +68,17 @@ public final class BundleWatcher: @unchecked Sendable {
     /// The directories being watched, as the watcher started.
     public private(set) lazy var watched: [String] = directories.values.sorted()
 
-    public func stop() {
+    public func stop() { post(1) }
+
+    /// Has the watcher's thread look at every watched directory again, as though each had changed
+    /// (`.rescan` of each, in order, to the handler): `systemctl reload`'s SIGHUP.
+    public func rescan() { post(2) }
+
+    /// Wakes the watcher's thread: 1 to stop, 2 to rescan.
+    private func post(_ command: UInt8) {
         lock.withLock {
             guard !finished else { return }
-            var byte: UInt8 = 1
+            var byte = command
             _ = write(stopPipe[1], &byte, 1)
         }
     }
@@ -85,7 +92,14 @@ public final class BundleWatcher: @unchecked Sendable {
                 if errno == EINTR { continue }
                 break
             }
-            if descriptors[1].revents != 0 { break }
+            if descriptors[1].revents != 0 {
+                var command: UInt8 = 1
+                if read(stopPipe[0], &command, 1) == 1, command == 2 {
+                    handler(watched.map(Change.rescan))
+                    continue
+                }
+                break
+            }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

@@ -10,7 +10,22 @@ public enum CLI {
     /// Options every command takes, shown at the end of each command's help.
     static let globalOptions: [OptionSpec] = [
         OptionSpec(name: "help", valueName: nil, help: "show help (also -h)", choices: [], repeatable: false, check: { _ in nil }),
+        OptionSpec(
+            name: "verbose", valueName: nil, help: "say more: the host's debug lines (also -v; WIDGETS_LOG=debug)", choices: [], repeatable: false,
+            check: { _ in nil }),
+        OptionSpec(
+            name: "quiet", valueName: nil, help: "say only warnings and errors (also -q; WIDGETS_LOG=warning)", choices: [], repeatable: false,
+            check: { _ in nil }),
     ]
+
+    /// `-v`, `--verbose`, `-q`, `--quiet`: the log level's options, taken before or after the command.
+    static func logOption(_ argument: String) -> String? {
+        switch argument {
+        case "-v", "--verbose": "verbose"
+        case "-q", "--quiet": "quiet"
+        default: nil
+        }
+    }
 
     /// `widgets --version`: the release, the ABI it speaks, the worker protocol and the compiler.
     static var version: String {
@@ -23,7 +38,7 @@ public enum CLI {
         return """
             widgets: host and inspect WidgetKit-style widget bundles on Linux.
 
-            Usage: widgets [--plugins DIR] COMMAND [options] [arguments]
+            Usage: widgets [--plugins DIR] [-v|-q] COMMAND [options] [arguments]
                    widgets --version
 
             Commands:
@@ -31,7 +46,9 @@ public enum CLI {
 
             Bundles are shared objects (.so) in widgets.d/ directories: --plugins DIR, else the directories of
             WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory) and
-            $XDG_DATA_HOME/widgets/widgets.d. Run 'widgets COMMAND --help' for a command's options.
+            $XDG_DATA_HOME/widgets/widgets.d, then the installed PREFIX/lib/widgets/widgets.d. -v and -q (or
+            WIDGETS_LOG=debug|info|warning|error) set how much the host says. Run 'widgets COMMAND --help' for a
+            command's options.
             """
     }
 
@@ -60,8 +77,10 @@ public enum CLI {
                 global["plugins", default: []].append(value)
             case let option where option.hasPrefix("--plugins="):
                 global["plugins", default: []].append(String(option.dropFirst("--plugins=".count)))
+            case let option where logOption(option) != nil:
+                global[logOption(option)!] = [""]
             default:
-                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: ["--help", "--version", "--plugins"]))", command: nil), output)
+                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: ["--help", "--version", "--plugins", "--verbose", "--quiet"]))", command: nil), output)
             }
         }
         guard let name = rest.popFirst() else {
@@ -81,7 +100,7 @@ public enum CLI {
         do {
             // Before the command, --plugins is taken by every command (scripts set it for all) and
             // ignored by those that load no bundles; after it, only those that do take it.
-            guard let invocation = try parse(rest, for: command, global: command.declares("plugins") ? global : [:], output: output) else {
+            guard let invocation = try parse(rest, for: command, global: command.declares("plugins") ? global : global.filter { $0.key != "plugins" }, output: output) else {
                 output.standardOutput(command.help)
                 return .success
             }
@@ -120,6 +139,10 @@ public enum CLI {
                 continue
             }
             if argument == "-h" || argument == "--help" { return nil }
+            if let level = logOption(argument) {
+                given[level] = [""]
+                continue
+            }
             guard argument.hasPrefix("--") else { throw fail("unknown option '\(argument)' for 'widgets \(command.name)'") }
             var name = String(argument.dropFirst(2))
             var inline: String?
@@ -128,7 +151,7 @@ public enum CLI {
                 name = String(name[..<equals])
             }
             guard let spec = command.declaredOptions.first(where: { $0.name == name }) else {
-                let hint = Suggestion.hint(for: "--\(name)", among: command.declaredOptions.map { "--\($0.name)" })
+                let hint = Suggestion.hint(for: "--\(name)", among: (command.declaredOptions + globalOptions).map { "--\($0.name)" })
                 throw fail("unknown option '--\(name)' for 'widgets \(command.name)'\(hint)")
             }
             if spec.isFlag {

@@ -29,6 +29,18 @@ struct Invocation: Sendable {
     }
 
     /// Whether a flag was given.
+    /// The host's log level: `-v` (debug) or `-q` (warning), else `WIDGETS_LOG`, else info.
+    func logLevel(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> LogLevel {
+        if given["verbose"] != nil, given["quiet"] != nil { throw usageError("-v and -q say opposite things; give one") }
+        if given["verbose"] != nil { return .debug }
+        if given["quiet"] != nil { return .warning }
+        guard let name = environment["WIDGETS_LOG"], !name.isEmpty else { return .info }
+        guard let level = LogLevel(named: name) else {
+            throw usageError("WIDGETS_LOG is '\(name)'; it takes \(LogLevel.allCases.map(\.name).joined(separator: ", "))")
+        }
+        return level
+    }
+
     func isSet(_ flag: Option<Bool>) -> Bool {
         precondition(command.declares(flag.spec.name), "'widgets \(command.name)' reads --\(flag.spec.name) but does not declare it")
         return given[flag.spec.name] != nil

@@ -102,6 +102,8 @@ enum Options {
         }
     }
 
+    static let short = Option(flag: "short", help: "one line per widget: kind, name, families, bundle")
+
     static let printOnly = Option(flag: "print", help: "print the address instead of opening it")
 
     static let out = Option<String>("out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)")

@@ -14,6 +14,17 @@ extension Command {
         options: [Options.json.spec]
     ) { $0.configurations() }
 
+    static let status = Command(
+        "status", summary: "What each instance of the running host shows and since when, and when and why it next changes.",
+        arguments: ["[ID]"], options: [Options.json.spec],
+        discussion: """
+            For each instance (or ID's): the entry shown and since when, the next entry switch, the next reload and
+            its reason (policy, budget, retry after a failure, an app's request), the reloads used in the last 24
+            hours of the budget's 50, and the last failure. The dashboard's footer shows the same for its
+            selected box.
+            """
+    ) { $0.status(id: $0.argument(0)) }
+
     static let home = Command(
         "home", summary: "Open the running host's home screen in a browser ('widgets run --web' serves it).",
         options: [Options.printOnly.spec],
@@ -41,6 +52,58 @@ extension Invocation {
             if !deferred.isEmpty {
                 output.standardOutput("deferred by the reload budget (at most 50 a day, 5 minutes apart): \(deferred.joined(separator: ", "))")
             }
+            return .success
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+    }
+
+    /// `widgets status [ID]`: the running host's instances, each with what it shows and what is next.
+    func status(id: String?) -> ExitCode {
+        var request = JSONObject([("request", .string("status"))])
+        if let id { request["id"] = .string(id) }
+        do {
+            let answer = try ControlClient().send(.object(request))
+            let list = answer["instances"]?.arrayValue ?? []
+            if json {
+                output.standardOutput(JSONValue.array(list).jsonText)
+                return .success
+            }
+            guard !list.isEmpty else {
+                output.standardOutput("The host runs no instances. Add one with 'widgets add KIND'.")
+                return .success
+            }
+            func time(_ member: String, of item: JSONValue) -> String? {
+                item[member]?.stringValue.flatMap(Self.parseDate).map { Self.timeFormatter.string(from: $0) }
+            }
+            var blocks: [String] = []
+            for item in list {
+                var lines = ["\(item["id"]?.stringValue ?? "?")  \(item["kind"]?.stringValue ?? "?") · \(item["family"]?.stringValue ?? "?")"]
+                switch item["phase"]?.stringValue {
+                case "showing":
+                    let since = time("entryDate", of: item).map { " (since \($0))" } ?? ""
+                    lines.append("  shows: \(item["text"]?.stringValue ?? "")\(since)")
+                case "bundleMissing": lines.append("  bundle missing: its configuration is kept until the bundle is back")
+                default: lines.append("  loading: no entry yet")
+                }
+                lines.append("  next entry: \(time("nextEntry", of: item) ?? "none (the timeline has no later entry)")")
+                if let next = time("nextReload", of: item) {
+                    let reason = item["reason"]?.stringValue.map { " (\($0))" } ?? ""
+                    let deferred = item["deferredByBudget"]?.boolValue == true ? ", deferred by the budget" : ""
+                    lines.append("  next reload: \(next)\(reason)\(deferred)")
+                } else {
+                    lines.append("  next reload: none due (policy never; an app's reload asks for one)")
+                }
+                let used = item["reloadsInWindow"]?.numberValue.map { Int($0) } ?? 0
+                lines.append("  reloads in the last 24 h: \(used) of 50")
+                if let failure = item["lastFailure"]?.stringValue {
+                    let asOf = item["stale"]?.boolValue == true ? time("entryDate", of: item).map { "; showing the entry as of \($0)" } ?? "" : ""
+                    lines.append("  last reload failed: \(failure)\(asOf)")
+                }
+                blocks.append(lines.joined(separator: "\n"))
+            }
+            output.standardOutput(blocks.joined(separator: "\n\n"))
             return .success
         } catch {
             output.standardError("widgets: error: \(error)")

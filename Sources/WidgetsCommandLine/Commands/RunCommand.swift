@@ -25,7 +25,10 @@ extension Command {
             calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
             an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
             reloads are at most 50 in any 24 hours per instance, 5 minutes apart. Apps and the shell reach
-            the host on $XDG_RUNTIME_DIR/widgets/control.sock (else /tmp/widgets-UID/). Stops on SIGINT or SIGTERM.
+            the host on $XDG_RUNTIME_DIR/widgets/control.sock (else /tmp/widgets-UID/). Stops on SIGINT or SIGTERM
+            (removing its socket and ending its workers); SIGHUP looks at the bundle directories and the saved
+            instances again. Under systemd its lines carry journald priorities; -v adds debug lines, -q keeps
+            only warnings and errors.
             """
     ) { try await $0.runHost() }
 }
@@ -40,10 +43,12 @@ extension Invocation {
     func runHost() async throws(UsageError) -> ExitCode {
         let renderer = try terminalRenderer()
         let webAddress = try value(Options.web)
+        let log = HostLog(threshold: try logLevel(), write: output.standardOutput, writeProblem: output.standardError)
         // A bundle slow to load does not hold the host up: it joins when it loads.
         let (registry, searchPath) = try loadSearchPath(patience: Self.loadingPatience)
         defer { registry.shutDownWorkers() }
-        reportProblems(registry, as: "warning")
+        // Refusals at the start are warnings of the host's log (with their priority under systemd).
+        for problem in registry.problems { log(.warning, "widgets: warning: \(problem)") }
         let budget: ReloadBudget = isSet(Options.development) ? .development : .standard
         let output = self.output
         let dashboard: Dashboard? =
@@ -59,7 +64,7 @@ extension Invocation {
             describe: { Self.shownText($0, locked: locked) }
         ) { id, status in
             guard let dashboard, let daemon = daemonBox.daemon else {
-                return output.standardOutput(Self.statusLine(id, status, locked: renderer.isLocked))
+                return log(.info, Self.statusLine(id, status, locked: renderer.isLocked))
             }
             let instances = daemon.engine.instances
             dashboard.retain(ids: Set(instances.map(\.id)))
@@ -74,8 +79,13 @@ extension Invocation {
         let resizes = dashboard.map(Self.followTerminal)
         defer { resizes?.cancel() }
         let say: @Sendable (String) -> Void = { line in
-            if let dashboard { dashboard.post(line) } else { output.standardOutput("widgets: \(line)") }
+            if let dashboard {
+                if HostLog.level(of: line) >= log.threshold { dashboard.post(line) }
+            } else {
+                log(HostLog.level(of: line), "widgets: \(line)")
+            }
         }
+        if log.threshold <= .debug, dashboard == nil { daemon.debug { line in log(.debug, "widgets: debug: \(line)") } }
         let restore = "\u{1B}[?25h\u{1B}[?1049l"
         if dashboard != nil {
             FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
@@ -123,9 +133,21 @@ extension Invocation {
                 + (budget == .development ? "; development mode: no reload budget" : "") + (dashboard != nil ? "; Ctrl-C stops" : ""))
         let loading = registry.loadsUnderway
         if !loading.isEmpty { say("still loading, joining when loaded: \(loading.joined(separator: ", "))") }
+        // SIGHUP (`systemctl --user reload widgets`): look at the bundle directories and the saved
+        // instances again.
+        signal(SIGHUP, SIG_IGN)
+        let hangUps = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        hangUps.setEventHandler {
+            say("SIGHUP: looking again at the bundle directories and the saved instances")
+            daemon.rescan()
+        }
+        hangUps.resume()
+        defer { hangUps.cancel() }
         let signal = await Self.waitForTermination()
         daemon.stop()
-        if dashboard == nil { output.standardOutput("widgets: stopped (\(signal))") }
+        homeScreen?.stop()
+        registry.shutDownWorkers()
+        if dashboard == nil { log(.info, "widgets: stopped (\(signal))") }
         return .success
     }
 

@@ -8,10 +8,13 @@ import WidgetWire
 
 /// How the CLI prints registries and provider results, for people and as JSON.
 enum Render {
-    static func registryText(_ registry: WidgetRegistry) -> String {
+    /// Each bundle and its widgets, at length; only `kind`'s bundle and that widget when given, and only
+    /// the bundle at `path` when given.
+    static func registryText(_ registry: WidgetRegistry, kind: String? = nil, path: String? = nil) -> String {
         var lines: [String] = []
-        for bundle in registry.bundles {
-            let widgets = registry.widgets.filter { $0.bundle === bundle }
+        for bundle in registry.bundles where path == nil || bundle.path == path {
+            let widgets = registry.widgets.filter { $0.bundle === bundle && (kind == nil || $0.kind == kind) }
+            if kind != nil, widgets.isEmpty { continue }
             let built = bundle.builtWith.map { ", \($0)" } ?? ""
             lines.append("\(bundle.path)")
             lines.append("  \(bundle.name) (ABI \(bundle.abiVersion.major).\(bundle.abiVersion.minor)\(built)): \(widgets.count) widget\(widgets.count == 1 ? "" : "s")")
@@ -36,6 +39,15 @@ enum Render {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One line per widget: its kind, name, families and bundle file, in columns.
+    static func registryShort(_ registry: WidgetRegistry, kind: String? = nil) -> String {
+        table(
+            header: nil,
+            rows: registry.widgets.filter { kind == nil || $0.kind == kind }.map { widget in
+                [widget.kind, widget.displayName, widget.families.map(\.shortName).joined(separator: ","), widget.bundle.fileName]
+            })
     }
 
     static func registryJSON(_ registry: WidgetRegistry, searchPath: [String]) -> JSONValue {
