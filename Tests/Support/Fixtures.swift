@@ -152,6 +152,15 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> 
     }
 }
 
+/// Runs `body` on a thread of its own and returns what it returns or throws: for a test that must
+/// wait in a blocking call (a socket, a browser), which on the cooperative pool would starve the
+/// tasks of the code under test (the pool has a thread per core).
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
 /// Runs a program to completion, blocking the calling thread.
 public func runProcessWaiting(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
@@ -198,6 +207,8 @@ public func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironmen
     environment["XDG_STATE_HOME"] = Fixtures.temporaryDirectory("statehome").path
     // Bundles' UserDefaults suites are kept here, never in the user's own configuration.
     environment["XDG_CONFIG_HOME"] = Fixtures.temporaryDirectory("config").path
+    // A registry cache of its own: each run loads its bundles, unless a test keeps one across runs.
+    environment["XDG_CACHE_HOME"] = Fixtures.temporaryDirectory("cache").path
     environment.merge(extraEnvironment) { $1 }
     return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
 }

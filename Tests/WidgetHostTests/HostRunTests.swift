@@ -72,11 +72,13 @@ struct HostHome {
     let data = Fixtures.temporaryDirectory("data")
     let state = Fixtures.temporaryDirectory("state")
     let runtime = Fixtures.temporaryDirectory("runtime")
+    let cache = Fixtures.temporaryDirectory("cache")
 
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["XDG_CACHE_HOME"] = cache.path
         environment["WIDGETS_PATH"] = nil
         environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         return environment

@@ -61,6 +61,9 @@ import WidgetWire
         #expect(page.components(separatedBy: "data-live=").count - 1 == 2, "a plain text does not tick")
         // What the page shows first is what the host formats for the moment drawn.
         #expect(page.contains(">10:00</text>"))
+        // Drawn again (the layout's tree is reused from one drawing to the next): numbered afresh.
+        let again = SVGRenderer(appearance: .light).render(root, family: .systemLarge, now: now, interactive: true)
+        #expect(again.contains(#"<g data-button="1" cursor="pointer">"#) && !again.contains(#"data-button="2""#))
         let still = SVGRenderer(appearance: .light).render(root, family: .systemLarge, now: now)
         #expect(!still.contains("data-"), "files and the gallery carry no page markup")
     }

@@ -224,7 +224,7 @@ import WidgetWire
             status: InstanceStatus(phase: .showing, entry: entry, timelines: 1, lastFailure: failure))
         let lines = dashboard.text.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("Unipony") }, "the last good entry still shows")
-        #expect(lines[11].hasPrefix("╰─ failed ─"), "its box's bottom edge says it failed")
+        #expect(lines[11].hasPrefix("╰─ as of "), "its box's bottom edge says how old what it shows is")
         #expect(lines.last == "char-1: \(failure)".prefix(80).description, "and the message line has the reason")
     }
 }

@@ -21,71 +21,71 @@ import WidgetWire
         func card(_ id: String) -> String { "document.querySelector('.card[data-id=\"\(id)\"]')" }
 
         // The token in the URL becomes a cookie; the page draws every instance from its stream.
-        try browser.navigate(web.home.url)
-        #expect(try browser.evaluate("location.pathname + location.search") == .string("/"), "the token leaves the address")
-        #expect(try browser.waitFor("document.querySelectorAll('.card .light svg').length === 4"))
-        #expect(try browser.evaluate("\(card(leaderboard)).textContent.includes('ada')") == .bool(true))
-        #expect(try browser.evaluate("document.getElementById('connection').textContent") == .string("live"))
+        try await browser.navigate(web.home.url)
+        #expect(try await browser.evaluate("location.pathname + location.search") == .string("/"), "the token leaves the address")
+        #expect(try await browser.waitFor("document.querySelectorAll('.card .light svg').length === 4"))
+        #expect(try await browser.evaluate("\(card(leaderboard)).textContent.includes('ada')") == .bool(true))
+        #expect(try await browser.evaluate("document.getElementById('connection').textContent") == .string("live"))
         // Medium spans two columns of the grid.
-        #expect(try browser.evaluate("getComputedStyle(\(card(leaderboard))).gridColumnStart") == .string("span 2"))
+        #expect(try await browser.evaluate("getComputedStyle(\(card(leaderboard))).gridColumnStart") == .string("span 2"))
 
         // An entry's date comes on the host's clock: the page shows the next one, unasked.
-        let shown = try browser.evaluate("\(card(clock)).querySelector('.light text').textContent")
+        let shown = try await browser.evaluate("\(card(clock)).querySelector('.light text').textContent")
         let next = try #require(web.daemon.engine.status(id: clock)?.nextEntryDate)
         web.clock.advance(to: next)
-        #expect(try browser.waitFor("\(card(clock)).querySelector('.light text').textContent !== \(shown.jsonText)"), "\(shown)")
+        #expect(try await browser.waitFor("\(card(clock)).querySelector('.light text').textContent !== \(shown.jsonText)"), "\(shown)")
 
         // A link opens in the bundle's app, through the host.
-        try browser.click(".card[data-id=\"\(leaderboard)\"] .light a[data-link=\"2\"] text")
-        #expect(try browser.waitFor("!document.getElementById('toast').hidden"))
-        #expect(try browser.evaluate("document.getElementById('toast').textContent") == .string("Opened mygame://player/grace in libGameWidgets.so"))
+        try await browser.click(".card[data-id=\"\(leaderboard)\"] .light a[data-link=\"2\"] text")
+        #expect(try await browser.waitFor("!document.getElementById('toast').hidden"))
+        #expect(try await browser.evaluate("document.getElementById('toast').textContent") == .string("Opened mygame://player/grace in libGameWidgets.so"))
         let defaults = web.data.appendingPathComponent("widgets/groups/group.org.widgets.game/Library/Preferences/group.org.widgets.game.json")
         #expect((try? String(contentsOf: defaults, encoding: .utf8))?.contains("mygame://player/grace") == true)
 
         // A button performs its intent; the widget reloads once and shows it.
-        #expect(try browser.evaluate("\(card(detail)).textContent.includes('80%')") == .bool(true))
-        try browser.click(".card[data-id=\"\(detail)\"] .light [data-button=\"1\"]")
-        #expect(try browser.waitFor("\(card(detail)).textContent.includes('90%')"))
+        #expect(try await browser.evaluate("\(card(detail)).textContent.includes('80%')") == .bool(true))
+        try await browser.click(".card[data-id=\"\(detail)\"] .light [data-button=\"1\"]")
+        #expect(try await browser.waitFor("\(card(detail)).textContent.includes('90%')"))
 
         // Edit Widget: the provider's choices, saved through the host's validation.
-        _ = try browser.evaluate("\(card(detail)).querySelector('button.edit').click()")
-        #expect(try browser.waitFor("document.getElementById('editor').open"))
-        #expect(try browser.evaluate("[...document.querySelectorAll('#editor-fields select option')].map(o => o.value).join(',')") == .string(",Power Panda,Unipony,Spouty"), "None, as the parameter is optional, then the provider's choices")
-        _ = try browser.evaluate("document.querySelector('#editor-fields select').value = 'Unipony'")
-        try browser.click("#editor-save")
-        #expect(try browser.waitFor("!document.getElementById('editor').open"))
-        #expect(try browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
+        _ = try await browser.evaluate("\(card(detail)).querySelector('button.edit').click()")
+        #expect(try await browser.waitFor("document.getElementById('editor').open"))
+        #expect(try await browser.evaluate("[...document.querySelectorAll('#editor-fields select option')].map(o => o.value).join(',')") == .string(",Power Panda,Unipony,Spouty"), "None, as the parameter is optional, then the provider's choices")
+        _ = try await browser.evaluate("document.querySelector('#editor-fields select').value = 'Unipony'")
+        try await browser.click("#editor-save")
+        #expect(try await browser.waitFor("!document.getElementById('editor').open"))
+        #expect(try await browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
         #expect(try web.store.load().instance(id: detail)?.configuration["character"] == .string("Unipony"))
 
         // Add Widget: every widget in every family, drawn; one is added where the page shows it.
-        try browser.click("#add")
-        #expect(try browser.waitFor("document.querySelectorAll('#gallery-widgets figure svg').length > 0", timeout: 60))
-        #expect(try browser.evaluate("[...document.querySelectorAll('#gallery-widgets h3')].map(h => h.textContent).includes('Clock')") == .bool(true))
-        try browser.click("#gallery-widgets button[data-kind=\"com.mygame.leaderboard\"][data-family=\"systemLarge\"]")
-        #expect(try browser.waitFor("document.querySelectorAll('.card').length === 5"))
+        try await browser.click("#add")
+        #expect(try await browser.waitFor("document.querySelectorAll('#gallery-widgets figure svg').length > 0", timeout: 60))
+        #expect(try await browser.evaluate("[...document.querySelectorAll('#gallery-widgets h3')].map(h => h.textContent).includes('Clock')") == .bool(true))
+        try await browser.click("#gallery-widgets button[data-kind=\"com.mygame.leaderboard\"][data-family=\"systemLarge\"]")
+        #expect(try await browser.waitFor("document.querySelectorAll('.card').length === 5"))
         let added = try #require(web.ids().last)
         #expect(try web.store.load().instance(id: added)?.family == .systemLarge)
-        #expect(try browser.waitFor("\(card(added)).querySelector('.light svg') !== null"))
+        #expect(try await browser.waitFor("\(card(added)).querySelector('.light svg') !== null"))
 
         // Live texts tick in the page as the host would format them.
         for seconds in [0, 1, 59, 60, 61, 3599, 3600, 3723, 86_399, 86_400, 90_061, 200_000] {
-            #expect(try browser.evaluate("relative(\(seconds))") == .string(DateText.relative(Double(seconds))))
-            #expect(try browser.evaluate("offsetText(\(seconds))") == .string(DateText.offset(Double(seconds))))
-            #expect(try browser.evaluate("offsetText(-\(seconds))") == .string(DateText.offset(Double(-seconds))))
-            #expect(try browser.evaluate("timer(\(seconds), true)") == .string(DateText.timer(Double(seconds), showsHours: true)))
-            #expect(try browser.evaluate("timer(\(seconds), false)") == .string(DateText.timer(Double(seconds), showsHours: false)))
+            #expect(try await browser.evaluate("relative(\(seconds))") == .string(DateText.relative(Double(seconds))))
+            #expect(try await browser.evaluate("offsetText(\(seconds))") == .string(DateText.offset(Double(seconds))))
+            #expect(try await browser.evaluate("offsetText(-\(seconds))") == .string(DateText.offset(Double(-seconds))))
+            #expect(try await browser.evaluate("timer(\(seconds), true)") == .string(DateText.timer(Double(seconds), showsHours: true)))
+            #expect(try await browser.evaluate("timer(\(seconds), false)") == .string(DateText.timer(Double(seconds), showsHours: false)))
         }
 
         // Dark, as the browser prefers it: the dark drawing shows, the light one does not.
-        _ = try browser.command("Emulation.setEmulatedMedia", ["features": .array([.object(JSONObject([("name", .string("prefers-color-scheme")), ("value", .string("dark"))]))])])
-        #expect(try browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.dark')).display") == .string("block"))
-        #expect(try browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.light')).display") == .string("none"))
+        _ = try await browser.command("Emulation.setEmulatedMedia", ["features": .array([.object(JSONObject([("name", .string("prefers-color-scheme")), ("value", .string("dark"))]))])])
+        #expect(try await browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.dark')).display") == .string("block"))
+        #expect(try await browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.light')).display") == .string("none"))
         let dark = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("home-screen-dark.png")
-        try browser.screenshot().write(to: dark)
+        try await browser.screenshot().write(to: dark)
         print("home screen screenshot (dark): \(dark.path)")
 
         let screenshot = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("home-screen.png")
-        try browser.screenshot().write(to: screenshot)
+        try await browser.screenshot().write(to: screenshot)
         #expect(((try? FileManager.default.attributesOfItem(atPath: screenshot.path)[.size] as? Int) ?? 0) > 10_000)
         print("home screen screenshot: \(screenshot.path)")
         let errors = browser.events.filter { $0["method"] == .string("Runtime.exceptionThrown") }

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
+import WidgetTestSupport
 import WidgetWire
 
 /// A headless Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: the
 /// browser reads commands on descriptor 3 and writes answers on 4, each a JSON text ending in NUL),
 /// which needs nothing but the browser.
-final class Chromium {
+final class Chromium: @unchecked Sendable {
     private let process: pid_t
     private let commands: Int32
     private let answers: Int32
@@ -58,13 +59,13 @@ final class Chromium {
         process = pid
         commands = toBrowser[1]
         answers = fromBrowser[0]
-        let target = try command("Target.createTarget", ["url": .string("about:blank")], inSession: false)
+        let target = try commandNow("Target.createTarget", ["url": .string("about:blank")], inSession: false)
         guard let targetID = target["targetId"]?.stringValue else { throw RawHTTPError("no target: \(target)") }
-        let attached = try command("Target.attachToTarget", ["targetId": .string(targetID), "flatten": .bool(true)], inSession: false)
+        let attached = try commandNow("Target.attachToTarget", ["targetId": .string(targetID), "flatten": .bool(true)], inSession: false)
         session = attached["sessionId"]?.stringValue
-        _ = try command("Page.enable")
-        _ = try command("Runtime.enable")
-        _ = try command("Emulation.setDeviceMetricsOverride", [
+        _ = try commandNow("Page.enable")
+        _ = try commandNow("Runtime.enable")
+        _ = try commandNow("Emulation.setDeviceMetricsOverride", [
             "width": .number(Double(width)), "height": .number(Double(height)), "deviceScaleFactor": .number(1), "mobile": .bool(false),
         ])
     }
@@ -76,7 +77,7 @@ final class Chromium {
     func quit() {
         guard !quitted else { return }
         quitted = true
-        _ = try? command("Browser.close", inSession: false, timeout: 5)
+        _ = try? commandNow("Browser.close", inSession: false, timeout: 5)
         close(commands)
         close(answers)
         kill(process, SIGKILL)
@@ -86,8 +87,14 @@ final class Chromium {
 
     /// Sends a command (to the page unless `inSession` is false) and returns its result; throws
     /// the browser's error, or when no answer comes within `timeout` seconds.
+    /// `commandNow` on a thread of its own, off the cooperative pool.
     @discardableResult
-    func command(_ method: String, _ parameters: [String: JSONValue] = [:], inSession: Bool = true, timeout: TimeInterval = 30) throws -> JSONValue {
+    func command(_ method: String, _ parameters: [String: JSONValue] = [:], inSession: Bool = true, timeout: TimeInterval = 30) async throws -> JSONValue {
+        try await offThePool { try self.commandNow(method, parameters, inSession: inSession, timeout: timeout) }
+    }
+
+    @discardableResult
+    func commandNow(_ method: String, _ parameters: [String: JSONValue] = [:], inSession: Bool = true, timeout: TimeInterval = 30) throws -> JSONValue {
         nextID += 1
         let id = nextID
         var message: [(key: String, value: JSONValue)] = [("id", .number(Double(id))), ("method", .string(method))]
@@ -130,44 +137,44 @@ final class Chromium {
     }
 
     /// Opens `url` and waits for its load.
-    func navigate(_ url: String) throws {
-        _ = try command("Page.navigate", ["url": .string(url)])
-        _ = try waitFor("document.readyState === 'complete'")
+    func navigate(_ url: String) async throws {
+        _ = try await command("Page.navigate", ["url": .string(url)])
+        _ = try await waitFor("document.readyState === 'complete'")
     }
 
     /// The value of a JavaScript expression in the page (a promise awaited).
-    func evaluate(_ expression: String) throws -> JSONValue {
-        let result = try command("Runtime.evaluate", ["expression": .string(expression), "returnByValue": .bool(true), "awaitPromise": .bool(true)])
+    func evaluate(_ expression: String) async throws -> JSONValue {
+        let result = try await command("Runtime.evaluate", ["expression": .string(expression), "returnByValue": .bool(true), "awaitPromise": .bool(true)])
         if let exception = result["exceptionDetails"] { throw RawHTTPError("\(expression): \(exception.jsonText)") }
         return result["result"]?["value"] ?? .null
     }
 
     /// Waits (the page's own time passing, polled every 50 ms) until `condition` is true in the
     /// page; false after `timeout` s.
-    func waitFor(_ condition: String, timeout: TimeInterval = 30) throws -> Bool {
+    func waitFor(_ condition: String, timeout: TimeInterval = 30) async throws -> Bool {
         let giveUp = Date().addingTimeInterval(timeout)
         while Date() < giveUp {
-            if try evaluate("!!(\(condition))") == .bool(true) { return true }
-            usleep(50_000)
+            if try await evaluate("!!(\(condition))") == .bool(true) { return true }
+            try await offThePool { usleep(50_000) }
         }
         return false
     }
 
     /// Clicks, as a person does, in the middle of the first element `selector` finds (scrolled to first).
-    func click(_ selector: String) throws {
-        let box = try evaluate(
+    func click(_ selector: String) async throws {
+        let box = try await evaluate(
             "(() => { const e = document.querySelector(\(JSONValue.string(selector).jsonText)); e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
         guard let point = box.arrayValue?.compactMap(\.numberValue), point.count == 2 else { throw RawHTTPError("nothing at \(selector)") }
         for type in ["mousePressed", "mouseReleased"] {
-            _ = try command("Input.dispatchMouseEvent", [
+            _ = try await command("Input.dispatchMouseEvent", [
                 "type": .string(type), "x": .number(point[0]), "y": .number(point[1]), "button": .string("left"), "clickCount": .number(1),
             ])
         }
     }
 
     /// A PNG of the page as it is drawn now.
-    func screenshot() throws -> Data {
-        let result = try command("Page.captureScreenshot", ["format": .string("png")])
+    func screenshot() async throws -> Data {
+        let result = try await command("Page.captureScreenshot", ["format": .string("png")])
         guard let data = result["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else { throw RawHTTPError("no screenshot") }
         return data
     }

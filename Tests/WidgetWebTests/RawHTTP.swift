@@ -3,7 +3,7 @@ import Glibc
 
 /// A client that writes whatever bytes a test gives it to a server's socket and reads what comes
 /// back: for requests no well-behaved client would send, and for reading an event stream.
-final class RawHTTP {
+final class RawHTTP: @unchecked Sendable {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 

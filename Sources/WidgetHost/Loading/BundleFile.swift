@@ -18,6 +18,10 @@ struct BundleFile {
     let path: String
     let device: UInt64
     let inode: UInt64
+    /// Its size and modification time (nanoseconds since 1970), as `fstat` gave them: with the
+    /// device and inode, what the registry cache knows a file by.
+    var size: Int64 = 0
+    var modified: Int64 = 0
     /// The open descriptor (close-on-exec), until `close`; its path loads exactly this file.
     let descriptor: Int32
 
@@ -84,7 +88,10 @@ struct BundleFile {
         if let failure = checkELF(descriptor: descriptor, size: UInt64(info.st_size)) {
             return refuse(failure.0, failure.1)
         }
-        return .success(BundleFile(path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), descriptor: descriptor))
+        return .success(
+            BundleFile(
+                path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), descriptor: descriptor))
     }
 
     /// Opens, checks and closes: the host's look at a file a worker will load (the worker opens and

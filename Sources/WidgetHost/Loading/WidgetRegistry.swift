@@ -69,6 +69,9 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// every restart the worker has as long again); in queue isolation its thread, which cannot be
     /// stopped, is left to itself.
     public var loadDeadline: TimeInterval = 10
+    /// In process isolation, where the registrations of unchanged bundles are read from instead of
+    /// starting their workers (`RegistryCache`); nil to load every bundle. Set before loading.
+    public var cache: RegistryCache?
 
     public init(
         clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default, memoryLimit: Int64 = MemoryGuard.defaultLimit,
@@ -94,6 +97,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Ends every worker process (process isolation), those still loading too; their bundles'
     /// requests fail afterwards.
     public func shutDownWorkers() {
+        cache?.save()
         let starting: [WorkerSupervisor] = stateLock.withLock { Array(startingSupervisors.values) }
         for supervisor in starting { supervisor.shutDown() }
         for bundle in bundles { bundle.backend.shutDown() }
@@ -337,6 +341,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         }
         batch.wait()
         patienceTimer?.cancel()
+        cache?.save()
     }
 
     // MARK: Process isolation
@@ -363,12 +368,18 @@ public final class WidgetRegistry: @unchecked Sendable {
         if let first {
             return refuse(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
         }
+        // The very file loaded before: its registration from the cache, its worker started at its
+        // first request.
+        if let cached = cache?.outcome(for: file) {
+            return batch.arrive(index) { [self] late in finishWorker(path, supervisor, identity: identity, cached, late: late) }
+        }
         switch supervisor.beginStart() {
         case .failure(let problem):
             stateLock.withLock { startingFiles[identity] = nil }
             refuse(problem)
         case .success(let process):
             supervisor.finishStart(process) { [self] outcome in
+                cache?.record(file, outcome)
                 batch.arrive(index) { [self] late in finishWorker(path, supervisor, identity: identity, outcome, late: late) }
             }
         }

@@ -134,6 +134,7 @@ extension Layout {
         /// Back to no nodes, keeping the room.
         func empty() {
             kinds.removeAll(keepingCapacity: true)
+            controls = 0
             children.removeAll(keepingCapacity: true)
             texts.removeAll(keepingCapacity: true)
             paints.removeAll(keepingCapacity: true)

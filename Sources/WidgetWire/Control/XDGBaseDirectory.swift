@@ -8,6 +8,11 @@ public enum XDGBaseDirectory {
         path(environment, "XDG_DATA_HOME", default: ".local/share")
     }
 
+    /// `$XDG_CACHE_HOME`, else `~/.cache`.
+    public static func cacheHome(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        path(environment, "XDG_CACHE_HOME", default: ".cache")
+    }
+
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
     public static func stateHome(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         path(environment, "XDG_STATE_HOME", default: ".local/state")

@@ -16,13 +16,18 @@ public enum CLI {
         OptionSpec(
             name: "quiet", valueName: nil, help: "say only warnings and errors (also -q; WIDGETS_LOG=warning)", choices: [], repeatable: false,
             check: { _ in nil }),
+        OptionSpec(
+            name: "no-cache", valueName: nil, help: "load every bundle, not reading the registry cache ($XDG_CACHE_HOME/widgets)", choices: [],
+            repeatable: false, check: { _ in nil }),
     ]
 
-    /// `-v`, `--verbose`, `-q`, `--quiet`: the log level's options, taken before or after the command.
+    /// The flags every command takes, before or after its name: `-v`, `--verbose`, `-q`, `--quiet`,
+    /// `--no-cache`.
     static func logOption(_ argument: String) -> String? {
         switch argument {
         case "-v", "--verbose": "verbose"
         case "-q", "--quiet": "quiet"
+        case "--no-cache": "no-cache"
         default: nil
         }
     }
@@ -80,7 +85,7 @@ public enum CLI {
             case let option where logOption(option) != nil:
                 global[logOption(option)!] = [""]
             default:
-                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: ["--help", "--version", "--plugins", "--verbose", "--quiet"]))", command: nil), output)
+                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: ["--help", "--version", "--plugins", "--verbose", "--quiet", "--no-cache"]))", command: nil), output)
             }
         }
         guard let name = rest.popFirst() else {

@@ -28,9 +28,15 @@ extension Invocation {
     /// wait for every bundle before going on without those still loading, which join later.
     func loadSearchPath(for kind: String? = nil, patience: TimeInterval? = nil) throws(UsageError) -> (WidgetRegistry, [String]) {
         let registry = try makeRegistry()
+        // Bundles unchanged since they were last loaded are not loaded again (process isolation).
+        if case .process = registry.isolation, given["no-cache"] == nil { registry.cache = RegistryCache() }
         let searchPath = BundleSearchPath.resolve(plugins: try value(Options.plugins))
         for directory in searchPath { registry.loadDirectory(directory, patience: kind == nil ? patience : 0) }
         if let kind { registry.waitForLoads(kind: kind) }
+        if let cache = registry.cache, (try? logLevel()) == .debug {
+            output.standardError(
+                "widgets: debug: registry cache \(cache.fileURL.path): \(cache.hits) bundle(s) read from it, \(cache.misses) loaded by their workers")
+        }
         return (registry, searchPath)
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+import Glibc
+import WidgetABI
+import WidgetWire
+
+/// What each bundle registered, kept between runs, as GStreamer keeps its registry: listing bundles
+/// and starting the host read a bundle's registration from here instead of starting a worker to
+/// load it, while the file is the one that was loaded. A worker starts for such a bundle at its
+/// first request, as after a crash.
+///
+/// An entry is the file's path, device, inode, size and modification time, and what its worker said
+/// (its hello: the bundle, its widgets, their schemas), or why it refused the bundle. A changed file
+/// misses, and is loaded and recorded again. The whole cache is for one host: its release, ABI and
+/// worker protocol; a cache of another, or one that cannot be read, is ignored and written afresh.
+/// The host's own checks of a file (ownership, permissions, ELF header) are made on every load, cached
+/// or not: they are cheap, and a file's mode can change without its modification time.
+///
+/// Kept in `$XDG_CACHE_HOME/widgets/registry.json`, written whole to a temporary file and renamed.
+public final class RegistryCache: @unchecked Sendable {
+    public let fileURL: URL
+    private let lock = NSLock()
+    private var entries: [String: JSONValue] = [:]
+    private var dirty = false
+    /// Entries used and recorded in this run, for the tests and `widgets list -v`.
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+
+    /// The host this cache is for: an entry of another host's cache is never read.
+    static var hostKey: String {
+        "widgets \(WidgetsRelease.version); ABI \(ABIVersion.current); worker protocol \(WorkerHello.protocolVersion)"
+    }
+
+    public static func defaultURL(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        URL(fileURLWithPath: XDGBaseDirectory.cacheHome(environment)).appendingPathComponent("widgets/registry.json")
+    }
+
+    /// Reads the cache at `url`; a missing, unreadable, corrupt or foreign one is an empty cache.
+    public init(url: URL = RegistryCache.defaultURL()) {
+        fileURL = url
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8),
+            let root = try? JSONValue.parse(text), root["host"]?.stringValue == Self.hostKey,
+            let bundles = root["bundles"]?.objectValue
+        else { return }
+        for (path, entry) in bundles.members { entries[path] = entry }
+    }
+
+    /// The file as the cache knows it.
+    private static func identity(_ file: BundleFile) -> JSONValue {
+        .object(
+            JSONObject([
+                ("device", .string(String(file.device))), ("inode", .string(String(file.inode))), ("size", .string(String(file.size))),
+                ("modified", .string(String(file.modified))),
+            ]))
+    }
+
+    /// What was recorded for this very file: its worker's hello, or why the worker refused it.
+    func outcome(for file: BundleFile) -> Result<WorkerHello, WorkerSupervisor.StartFailure>? {
+        let entry: JSONValue? = lock.withLock { entries[file.path] }
+        guard let entry, entry["file"] == Self.identity(file) else {
+            lock.withLock { misses += 1 }
+            return nil
+        }
+        if let hello = entry["hello"]?.objectValue, let read = try? WorkerHello(json: hello, path: file.path), read.isCompatible {
+            lock.withLock { hits += 1 }
+            return .success(read)
+        }
+        if let failure = entry["failure"], let reason = failure["reason"]?.stringValue.flatMap(LoadProblem.Reason.init(rawValue:)),
+            let message = failure["message"]?.stringValue
+        {
+            lock.withLock { hits += 1 }
+            return .failure(WorkerSupervisor.StartFailure(reason: reason, description: message))
+        }
+        lock.withLock { misses += 1 }
+        return nil
+    }
+
+    /// Records what a worker said of a file it loaded. A start that timed out or could not be made
+    /// says nothing of the file, and is not recorded.
+    func record(_ file: BundleFile, _ outcome: Result<WorkerHello, WorkerSupervisor.StartFailure>) {
+        var entry: [(key: String, value: JSONValue)] = [("file", Self.identity(file))]
+        switch outcome {
+        case .success(let hello):
+            entry.append(("hello", .object(hello.json)))
+        case .failure(let failure):
+            guard failure.reason == .crashed else { return forget(file.path) }
+            entry.append(("failure", .object(JSONObject([("reason", .string(failure.reason.rawValue)), ("message", .string(failure.description))]))))
+        }
+        lock.withLock {
+            entries[file.path] = .object(JSONObject(entry))
+            dirty = true
+        }
+    }
+
+    /// Drops a path's entry (its file is gone, or said nothing worth keeping).
+    func forget(_ path: String) {
+        lock.withLock {
+            if entries.removeValue(forKey: path) != nil { dirty = true }
+        }
+    }
+
+    /// Writes the cache if anything changed: a temporary file in its directory (made 0700), renamed
+    /// over the old. A cache that cannot be written is no error: the next run loads the bundles.
+    public func save() {
+        let text: String? = lock.withLock {
+            guard dirty else { return nil }
+            dirty = false
+            let bundles = entries.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+            return JSONValue.object(JSONObject([("host", .string(Self.hostKey)), ("bundles", .object(JSONObject(bundles)))])).jsonText
+        }
+        guard let text else { return }
+        let directory = fileURL.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = directory.appendingPathComponent(".registry.\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else { return }
+        if rename(temporary.path, fileURL.path) != 0 { unlink(temporary.path) }
+    }
+}
