@@ -15,7 +15,9 @@ struct SystemWidgets: WidgetBundle {
     }
 }
 
-@c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer { exportWidgetBundle(SystemWidgets.self) }
+@c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer {
+    exportWidgetBundle(SystemWidgets.self, name: "System", version: "1.0.0", vendor: "the widgets project")
+}
 
 /// Minute boundaries from `date` on: the dates a minute-resolution display changes at.
 func minutes(from date: Date, count: Int) -> [Date] {

@@ -27,7 +27,8 @@ import WidgetWire
         #expect(status.displayName == "Game Status")
         #expect(status.description == "Shows an overview of your game status")
         #expect(status.families == [.systemSmall, .systemMedium])
-        #expect(status.bundle.name == "GameWidgets")
+        #expect(status.bundle.name == "Game", "the name its export line gives")
+        #expect(status.bundle.metadata.version == "1.0.0")
         #expect(status.bundle.builtWith == Toolchain.current)
         #expect(Self.registry.widget(kind: "org.widgets.host-info")?.bundle.builtWith == "c")
     }

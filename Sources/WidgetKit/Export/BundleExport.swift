@@ -15,7 +15,8 @@ import WidgetWire
 /// host initializes it, not before.
 ///
 /// - Parameters:
-///   - name: how the host names the bundle; the type's name by default.
+///   - name: how the host names the bundle; by default the host names it by its file (a Swift type's
+///     name says nothing to the person reading a listing).
 ///   - memoryLimit: the most heap, in bytes, each of the bundle's providers may hold; it can only
 ///     lower the host's limit (30 MB by default, as on iOS).
 ///   - urlSchemes: the schemes of the deep links `onOpenURL` opens (`["mygame"]`): `widgets open URL`
@@ -31,7 +32,7 @@ public func exportWidgetBundle<Bundle: WidgetBundle>(
     homepage: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
 ) -> UnsafeRawPointer {
     BundleExport.shared.export(
-        name: name ?? String(describing: bundle), metadata: [version, vendor, license, homepage], memoryLimit: memoryLimit,
+        name: name ?? "", metadata: [version, vendor, license, homepage], memoryLimit: memoryLimit,
         urlSchemes: urlSchemes, onOpenURL: onOpenURL
     ) { Bundle().body._definitions() }
 }
