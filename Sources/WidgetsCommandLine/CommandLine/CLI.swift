@@ -103,8 +103,8 @@ public enum CLI {
         }
         guard let command = Command.named(name) else { return usage(unknownCommand(name), output) }
         do {
-            // Before the command, --plugins is taken by every command (scripts set it for all) and
-            // ignored by those that load no bundles; after it, only those that do take it.
+            // After the command, --plugins is offered only by those it has an effect on; before it,
+            // every command takes it (scripts set it for all) and those that load no bundles ignore it.
             guard let invocation = try parse(rest, for: command, global: command.declares("plugins") ? global : global.filter { $0.key != "plugins" }, output: output) else {
                 output.standardOutput(command.help)
                 return .success

@@ -17,7 +17,7 @@ extension Invocation {
     /// snapshot, as SVG files and an HTML page showing them all, like the widget gallery.
     func gallery() async throws(UsageError) -> ExitCode {
         guard let out = try value(Options.out) else { throw usageError("'widgets gallery' needs --out DIR") }
-        let appearance = try value(Options.appearance) ?? .light
+        let appearance = try value(Options.appearance) ?? Options.defaultAppearance
         let directory = URL(fileURLWithPath: out)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -58,7 +58,7 @@ extension Invocation {
         case .fixed(let chosen): mode = chosen
         }
         return TerminalRenderer(
-            colorMode: mode, appearance: try value(Options.appearance) ?? .dark, renderingMode: try value(Options.renderingMode),
+            colorMode: mode, appearance: try value(Options.appearance) ?? Options.defaultAppearance, renderingMode: try value(Options.renderingMode),
             isLocked: isSet(Options.locked))
     }
 }
