@@ -69,6 +69,17 @@ import WidgetTestSupport
         #expect(unknown.standardError.hasPrefix("widgets: no completions for 'bsh' (did you mean bash?) (shells: bash, zsh, fish)\n"))
     }
 
+    @Test func namesOfChoicesAreTakenInAnyCaseAndTyposGetASuggestion() async throws {
+        let render = try #require(Command.named("render"))
+        #expect(try CLI.parse(["x", "--rendering-mode", "VIBRANT"], for: render)?.value(Options.renderingMode) == .vibrant)
+        #expect(try CLI.parse(["x", "--family", "Small"], for: render)?.value(Options.family) == .systemSmall)
+        let typo = await widgets(["render", "x", "--rendering-mode", "vibrnt"])
+        #expect(typo.status == 2)
+        #expect(typo.standardError.hasPrefix("widgets: --rendering-mode takes fullColor, accented, vibrant, not 'vibrnt' (did you mean vibrant?)\n"))
+        let command = await widgets(["lsit"])
+        #expect(command.standardError.hasPrefix("widgets: unknown command 'lsit' (did you mean list?)"))
+    }
+
     @Test func theHostSaysAsMuchAsItsLevelAsksWithJournalPriorities() throws {
         let lines = LockedList<String>()
         let problems = LockedList<String>()

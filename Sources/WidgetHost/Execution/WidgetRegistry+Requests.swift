@@ -1,5 +1,6 @@
 import Foundation
 import WidgetABI
+import WidgetSupport
 import WidgetWire
 
 extension WidgetRegistry {
@@ -71,7 +72,9 @@ extension WidgetRegistry {
         guard let widget = widget(kind: kind) else {
             let known = widgets.map(\.kind)
             let hint = known.isEmpty ? "no widgets are loaded" : "known kinds: \(known.joined(separator: ", "))"
-            throw RequestError(kind: kind, bundlePath: nil, reason: .unknownKind, message: "no such widget kind; \(hint)")
+            throw RequestError(
+                kind: kind, bundlePath: nil, reason: .unknownKind,
+                message: "no such widget kind\(Suggestion.hint(for: kind, among: known)); \(hint)")
         }
         let family = family ?? widget.families[0]
         guard widget.families.contains(family) else {

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSupport
 import WidgetWire
 
 /// Why a configuration value was refused: one line naming the widget and parameter.
@@ -79,8 +80,12 @@ public enum ConfigurationValues {
         _ text: String, among options: [ParameterOption], _ fail: (String) -> ConfigurationError
     ) throws(ConfigurationError) -> JSONValue {
         if let match = options.first(where: { $0.value.displayText == text }) { return match.value }
+        // Letters of any case, when that names one choice only (`eth` for `ETH`).
+        let folded = options.filter { $0.value.displayText.lowercased() == text.lowercased() }
+        if folded.count == 1 { return folded[0].value }
         guard !options.isEmpty else { throw fail("'\(text)' is not offered: the provider offers no choices now") }
-        throw fail("'\(text)' is not one of its choices: \(describe(options))")
+        let hint = Suggestion.hint(for: text, among: options.map(\.value.displayText))
+        throw fail("'\(text)' is not one of its choices\(hint): \(describe(options))")
     }
 
     /// `BTC (Bitcoin), ETH (Ethereum)`: values as typed, with their titles where they differ.
@@ -125,7 +130,8 @@ extension WidgetRegistry {
     private func schemaParameter(kind: String, name: String) throws -> ParameterSchema {
         let schema = try configurationSchema(kind: kind)
         guard let parameter = schema.parameter(named: name) else {
-            throw ConfigurationError(description: "widget \"\(kind)\" has no parameter \"\(name)\" (\(Self.parameterList(schema)))")
+            throw ConfigurationError(
+                description: "widget \"\(kind)\" has no parameter \"\(name)\"\(Suggestion.hint(for: name, among: schema.parameters.map(\.name))) (\(Self.parameterList(schema)))")
         }
         return parameter
     }
@@ -156,7 +162,8 @@ extension WidgetRegistry {
             return JSONObject()
         }
         for (name, _) in parsed where schema.parameter(named: name) == nil {
-            throw ConfigurationError(description: "widget \"\(kind)\" has no parameter \"\(name)\" (\(Self.parameterList(schema)))")
+            throw ConfigurationError(
+                description: "widget \"\(kind)\" has no parameter \"\(name)\"\(Suggestion.hint(for: name, among: schema.parameters.map(\.name))) (\(Self.parameterList(schema)))")
         }
         var configuration = JSONObject()
         for parameter in schema.parameters {

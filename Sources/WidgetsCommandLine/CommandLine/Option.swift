@@ -1,3 +1,4 @@
+import WidgetSupport
 /// An option as a command declares it: what help, the man page and the completions show, and the
 /// check its value passes. `Option` is the typed handle a command reads it through.
 struct OptionSpec: Sendable {
@@ -75,8 +76,9 @@ extension Option where Value: RawRepresentable & CaseIterable & SendableMetatype
     init(_ name: String, value valueName: String, help: String, cases: Value.Type = Value.self) {
         let names = Value.allCases.map(\.rawValue)
         self.init(name, value: valueName, help: help, choices: names) { text in
-            guard let value = Value(rawValue: text) else {
-                return .failure(UsageText("--\(name) takes \(names.joined(separator: ", ")), not '\(text)'"))
+            // Exactly, else in letters of any case.
+            guard let value = Value(rawValue: text) ?? Value.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+                return .failure(UsageText("--\(name) takes \(names.joined(separator: ", ")), not '\(text)'\(Suggestion.hint(for: text, among: names))"))
             }
             return .success(value)
         }
