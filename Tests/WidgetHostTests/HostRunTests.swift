@@ -169,7 +169,7 @@ extension HostRunTests {
         let host = try home.host(plugins: plugins)
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.hasSuffix("game-status-1: bundle missing (its configuration is kept)") } }, "\(host.output)")
-        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s) of 0 widget(s)") } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s) (1 of them of kinds no loaded bundle provides, kept until one does: com.mygame.game-status) of 0 widget(s)") } }, "\(host.output)")
 
         // Installed the safe way: written under a hidden name, renamed into place.
         let bundle = plugins.appendingPathComponent("libGameWidgets.so").path

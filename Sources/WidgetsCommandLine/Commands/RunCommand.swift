@@ -127,11 +127,19 @@ extension Invocation {
             }
         }
         defer { homeScreen?.stop() }
+        // The count says what the instances can show: those whose bundle is not loaded are named.
+        let loading = registry.loadsUnderway
+        let instances = daemon.instances
+        let unprovided = loading.isEmpty ? instances.filter { registry.widget(kind: $0.kind) == nil } : []
+        let missing =
+            unprovided.isEmpty
+            ? ""
+            : " (\(unprovided.count) of them of kinds no loaded bundle provides, kept until one does: "
+                + "\(Set(unprovided.map(\.kind)).sorted().joined(separator: ", ")))"
         say(
-            "hosting \(daemon.engine.instances.count) instance(s) of \(registry.widgets.count) widget(s) from "
+            "hosting \(instances.count) instance(s)\(missing) of \(registry.widgets.count) widget(s) from "
                 + "\(searchPath.joined(separator: ", ")); control socket \(socketPath)"
                 + (budget == .development ? "; development mode: no reload budget" : "") + (dashboard != nil ? "; Ctrl-C stops" : ""))
-        let loading = registry.loadsUnderway
         if !loading.isEmpty { say("still loading, joining when loaded: \(loading.joined(separator: ", "))") }
         // SIGHUP (`systemctl --user reload widgets`): look at the bundle directories and the saved
         // instances again.
