@@ -206,7 +206,7 @@ import WidgetWire
             (["add", "com.mygame.character-detail", "--set", "character=Nobody"], #"widgets: error: widget "com.mygame.character-detail": parameter "character": 'Nobody' is not one of its choices: Power Panda (🐼 Power Panda), Unipony (🦄 Unipony), Spouty (🐳 Spouty)"#),
             (["add", "com.mygame.game-status", "--set", "x=1"], #"widgets: error: widget "com.mygame.game-status" is static: it has no parameter "x" (it has none)"#),
             (["add", "org.widgets.crypto.price", "--set", "coin=ET"], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": 'ET' is not one of its choices (did you mean ETH?): BTC (Bitcoin), ETH (Ethereum), LTC (Litecoin)"#),
-            (["add", "org.widgets.crypto.price.extra"], #"widgets: error: widget "org.widgets.crypto.price.extra": no such widget kind (did you mean org.widgets.crypto.price?); known kinds: "#),
+            (["add", "org.widgets.crypto.prise"], #"widgets: error: widget "org.widgets.crypto.prise": no such widget kind (did you mean org.widgets.crypto.price?); known kinds: "#),
             (["configure", "price-1", "--set", "coin=XRP"], #"widgets: error: widget "org.widgets.crypto.price": parameter "coin": 'XRP' is not one of its choices: BTC (Bitcoin), ETH (Ethereum), LTC (Litecoin)"#),
             (["configure", "price-9", "--set", "coin=BTC"], #"widgets: error: no instance "price-9"; instances: price-1"#),
             (["remove", "price-9"], #"widgets: error: no instance "price-9"; instances: price-1"#),

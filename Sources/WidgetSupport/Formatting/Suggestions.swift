@@ -1,18 +1,23 @@
 /// The name a person most likely meant: for "did you mean ...?" after a typo.
 package enum Suggestion {
     /// The candidate closest to `text` in edit distance (letters compared without case), when it is
-    /// close enough to be a typo of it: at most a third of its length, and at least one edit, away.
+    /// close enough to be a typo of it: at most a third of the length past their common start, and
+    /// at least one edit, away.
     /// Nil when none is.
     package static func closest(to text: String, among candidates: some Sequence<String>) -> String? {
         let typed = Array(text.lowercased())
-        var best: (candidate: String, distance: Int)?
+        var best: (candidate: String, distance: Int, allowed: Int)?
         for candidate in candidates {
-            let distance = editDistance(typed, Array(candidate.lowercased()))
-            if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance) }
+            let other = Array(candidate.lowercased())
+            let distance = editDistance(typed, other)
+            // What the two share at the start (`org.widgets.`) is no evidence of a typo: the edits
+            // allowed are a third of what follows it, so `fixture.nope` is not `fixture.late`.
+            let shared = zip(typed, other).prefix { $0 == $1 }.count
+            let allowed = max(1, max(typed.count, other.count) - shared) / 3
+            if best.map({ distance < $0.distance }) ?? true { best = (candidate, distance, max(1, allowed)) }
         }
         guard let best else { return nil }
-        let allowed = max(1, max(typed.count, best.candidate.count) / 3)
-        return best.distance <= allowed ? best.candidate : nil
+        return best.distance <= best.allowed ? best.candidate : nil
     }
 
     /// " (did you mean org.widgets.system.clock?)", or "" when nothing is close.
