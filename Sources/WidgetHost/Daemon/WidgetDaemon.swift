@@ -138,7 +138,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     }
 
     /// Files the loader refused when the host started (or later, for those still loading then): a
-    /// rescan does not retry them (their next write does).
+    /// rescan after a directory event does not retry them (their next write does; SIGHUP's does).
     private let refusedAtLoad = Mutex<Set<String>>([])
 
     /// Bundles still loading when the host started join as they load: each is reported through
