@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetHost
+import WidgetRendering
 import WidgetSupport
 import WidgetTestSupport
 import WidgetTimelines
@@ -109,5 +110,37 @@ import WidgetWire
                 == "deferred")
         #expect(EventHub.change(from: showing, to: InstanceStatus(phase: .bundleMissing, entry: entry, timelines: 1)) == "missing")
         #expect(EventHub.change(from: nil, to: InstanceStatus(phase: .loading)) == "status")
+    }
+
+    @Test func anInstanceIsDrawnInAnotherFamilyForABar() async throws {
+        let clock = ManualClock(now: Date().addingTimeInterval(60))
+        let registry = WidgetRegistry.load(
+            searchPath: [Fixtures.directory(["libSystemWidgets.so"]).path], clock: clock,
+            isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+        defer { registry.shutDownWorkers() }
+        let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
+        let instance = try store.update { list in list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
+        let statuses = StatusLog()
+        let daemon = WidgetDaemon(
+            registry: registry, store: store, budget: .development, describe: { _ in "own" },
+            describeView: { PlainTextRenderer.lines($0).joined(separator: " | ") }, observer: statuses.record)
+        let path = socketPath()
+        try daemon.start(socketPath: path)
+        defer { daemon.stop() }
+        #expect(await blocking { statuses.wait { $0.timelines == 1 } })
+        func text(_ family: String) throws -> JSONValue {
+            try ControlClient(path: path).send(
+                .object(JSONObject([("request", .string("text")), ("id", .string(instance.id)), ("family", .string(family))])))
+        }
+        // The clock's inline view is the time alone: "12:34".
+        let inline = try text("accessoryInline")
+        #expect(inline["family"] == .string("accessoryInline"))
+        let time = try #require(inline["text"]?.stringValue)
+        #expect(time.count == 5 && time.dropFirst(2).hasPrefix(":"), "\(time)")
+        // A family it does not have: its own text, and which family that is.
+        let medium = try text("systemMedium")
+        #expect(medium["text"] == .string("own"))
+        #expect(medium["family"] == .string("systemSmall"))
+        #expect(throws: (any Error).self, "a family that is none") { try text("huge") }
     }
 }

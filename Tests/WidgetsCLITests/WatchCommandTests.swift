@@ -42,6 +42,10 @@ import WidgetWire
         #expect(line["text"] == .string("BTC | $91,234"))
         #expect(line["tooltip"] == .string("org.widgets.crypto.price: BTC | $91,234\nlast reload failed: offline"))
         #expect(line["class"] == .array([.string("stale")]))
+        // With the widget drawn in accessoryInline and systemMedium by the host: those texts.
+        let drawn = Invocation.waybarLine(Self.stale, inline: "BTC $91,234", medium: "Bitcoin | $91,234 | 14:05")
+        #expect(drawn["text"] == .string("BTC $91,234"))
+        #expect(drawn["tooltip"] == .string("org.widgets.crypto.price: Bitcoin | $91,234 | 14:05\nlast reload failed: offline"))
     }
 
     @Test func withoutARunningHostWatchSaysHowToStartOne() async {

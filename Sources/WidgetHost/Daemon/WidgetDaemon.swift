@@ -26,6 +26,10 @@ public final class WidgetDaemon: @unchecked Sendable {
     private let hosted = Locked<[String: (kind: String, family: WidgetFamily)]>([:])
     /// What an instance shows, as one line of text (`widgets run --log`'s), for its events.
     private let describe: @Sendable (InstanceStatus) -> String
+    /// A view as one line of text, for an instance drawn in another family (`text` requests).
+    private let describeView: @Sendable (ViewNode) -> String
+    /// The environment a family's views are built for.
+    private let environment: @Sendable (WidgetFamily) -> RenderingEnvironment
     /// Where the host's debug lines go (each timeline asked for, each control request), when
     /// someone listens (`widgets run -v`).
     private let debugLog = Locked<(@Sendable (String) -> Void)?>(nil)
@@ -40,11 +44,14 @@ public final class WidgetDaemon: @unchecked Sendable {
         registry: WidgetRegistry, store: InstanceStore, budget: ReloadBudget = .standard,
         environment: @escaping @Sendable (WidgetFamily) -> RenderingEnvironment = { .standard(for: $0) },
         describe: @escaping @Sendable (InstanceStatus) -> String = { _ in "" },
+        describeView: @escaping @Sendable (ViewNode) -> String = { _ in "" },
         observer: TimelineEngine.Observer? = nil
     ) {
         self.registry = registry
         self.store = store
         self.describe = describe
+        self.describeView = describeView
+        self.environment = environment
         let events = events
         let hosted = hosted
         let clock = registry.clock
@@ -362,6 +369,30 @@ public final class WidgetDaemon: @unchecked Sendable {
         return ControlServer.success([("instances", .array(list))])
     }
 
+    /// What an instance shows drawn in another family (`"family"`), as one line of text: its provider's
+    /// snapshot for that family with the instance's configuration, as iOS shows one widget in several
+    /// places (a desktop bar takes the accessoryInline text). A family the widget does not support
+    /// gives the instance's own text, and says which family it is.
+    func text(_ request: JSONValue) -> JSONValue {
+        guard let id = request["id"]?.stringValue else { return ControlServer.failure("\"id\" must be a string") }
+        guard let family = request["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:)) else {
+            return ControlServer.failure("\"family\" must be one of \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let instance = lock.withLock({ known[id] }) else {
+            return ControlServer.failure("no instance \"\(id.onOneLine.cut(to: 200))\" is hosted")
+        }
+        let own = engine.status(id: id).map(describe) ?? ""
+        guard let widget = registry.widget(kind: instance.kind), widget.families.contains(family), family != instance.family else {
+            return ControlServer.success([("text", .string(own)), ("family", .string(instance.family.rawValue))])
+        }
+        return Self.waiting { [registry, environment, describeView] () async throws -> JSONValue in
+            let result = try await registry.request(
+                .snapshot, kind: instance.kind, family: family, configuration: instance.configurationText, environment: environment(family))
+            let text = result.entries.first.map { describeView($0.view) } ?? own
+            return ControlServer.success([("text", .string(text)), ("family", .string(family.rawValue))])
+        }
+    }
+
     /// A tap on what an instance shows now: its `widgetURL`, its Nth link (`"link": N`) or its Nth
     /// button or toggle (`"button": N`). After an intent, the instance reloads once, at once, outside
     /// the budget.
@@ -467,6 +498,8 @@ public final class WidgetDaemon: @unchecked Sendable {
             return tap(request)
         case "status":
             return status(request)
+        case "text":
+            return text(request)
         case "home":
             guard let url = homeURL else {
                 return ControlServer.failure("this host serves no home screen; start it with 'widgets run --web'")
@@ -479,7 +512,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                 return ControlServer.success([("opened", .string(url)), ("bundle", .string(bundle))])
             }
         case let other?:
-            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open, status, home)")
+            return ControlServer.failure("unknown request \"\(other.onOneLine.cut(to: 200))\" (reload, configurations, sync, tap, open, status, text, home)")
         case nil:
             return ControlServer.failure("malformed request: expected an object with a \"request\" member")
         }

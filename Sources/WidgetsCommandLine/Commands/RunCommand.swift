@@ -61,7 +61,8 @@ extension Invocation {
         let locked = renderer.isLocked
         let daemon = WidgetDaemon(
             registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) },
-            describe: { Self.shownText($0, locked: locked) }
+            describe: { Self.shownText($0, locked: locked) },
+            describeView: { PlainTextRenderer.lines($0, locked: locked).joined(separator: " | ") }
         ) { id, status in
             guard let dashboard, let daemon = daemonBox.daemon else {
                 return log(.info, Self.statusLine(id, status, locked: renderer.isLocked))

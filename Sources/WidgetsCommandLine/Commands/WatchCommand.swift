@@ -1,4 +1,5 @@
 import Foundation
+import WidgetHost
 import WidgetWire
 
 /// How `widgets watch` prints each change.
@@ -16,8 +17,10 @@ extension Command {
             when); an instance is added, configured or removed. Each line has the time, the instance, what changed,
             what it now shows, its last failure and next reload (as 'widgets run --log' prints them) and when it
             next changes. --json (or --format json) prints each event as one JSON object; --format waybar prints
-            waybar's custom-module JSON for one instance ("text", "tooltip", "class": "stale", "failed" or
-            "missing"). Ends when the host stops.
+            waybar's custom-module JSON for one instance: "text" the widget drawn in accessoryInline and "tooltip"
+            drawn in systemMedium (the host asks the provider for a snapshot in that family; the instance's own
+            text where the widget has no such family), "class" "stale", "failed" or "missing". Ends when the host
+            stops.
             """
     ) { $0.watch(ids: $0.positionals) }
 }
@@ -60,7 +63,17 @@ extension Invocation {
         switch format {
         case .json: output.standardOutput(event.jsonText)
         case .text: output.standardOutput(Self.watchLine(event))
-        case .waybar: output.standardOutput(Self.waybarLine(event).jsonText)
+        case .waybar:
+            // The bar's text is the widget drawn in accessoryInline, its tooltip drawn in systemMedium
+            // (each the instance's own when the widget has no such family), asked of the host.
+            var drawn: [WidgetFamily: String] = [:]
+            if event["event"]?.stringValue != "removed", let id = event["id"]?.stringValue {
+                for family in [WidgetFamily.accessoryInline, .systemMedium] {
+                    let request = JSONObject([("request", .string("text")), ("id", .string(id)), ("family", .string(family.rawValue))])
+                    if let answer = try? ControlClient().send(.object(request)), let text = answer["text"]?.stringValue { drawn[family] = text }
+                }
+            }
+            output.standardOutput(Self.waybarLine(event, inline: drawn[.accessoryInline], medium: drawn[.systemMedium]).jsonText)
         }
     }
 
@@ -87,13 +100,13 @@ extension Invocation {
 
     /// waybar's custom module (`return-type: json`): what the instance shows, a tooltip naming its
     /// kind and any failure, and a class for stale, failed or missing instances.
-    static func waybarLine(_ event: JSONValue) -> JSONValue {
-        let text = event["text"]?.stringValue ?? ""
+    static func waybarLine(_ event: JSONValue, inline: String? = nil, medium: String? = nil) -> JSONValue {
+        let text = inline ?? event["text"]?.stringValue ?? ""
         var classes: [JSONValue] = []
         if event["phase"]?.stringValue == "bundleMissing" { classes.append(.string("missing")) }
         if event["lastFailure"]?.stringValue != nil { classes.append(.string(event["stale"]?.boolValue == true ? "stale" : "failed")) }
         if event["event"]?.stringValue == "removed" { classes.append(.string("removed")) }
-        var tooltip = "\(event["kind"]?.stringValue ?? ""): \(text)"
+        var tooltip = "\(event["kind"]?.stringValue ?? ""): \(medium ?? event["text"]?.stringValue ?? "")"
         if let failure = event["lastFailure"]?.stringValue { tooltip += "\nlast reload failed: \(failure)" }
         return .object(JSONObject([("text", .string(text)), ("tooltip", .string(tooltip)), ("class", .array(classes))]))
     }
