@@ -62,6 +62,16 @@ import WidgetTestSupport
         #expect(refusal("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 17000))")?.status == 431)
     }
 
+    @Test func emptyLinesBeforeTheRequestAreSkippedAndCostNoMoreThanTheirLength() {
+        guard case .request(let request, _) = parse("\r\n\r\nGET /x HTTP/1.1\r\nHost: h\r\n\r\n") else {
+            Issue.record("not read")
+            return
+        }
+        #expect(request.path == "/x")
+        // 16 KiB of empty lines: refused as too long, read once, not once per line.
+        #expect(refusal(String(repeating: "\n", count: 17_000))?.status == 431)
+    }
+
     @Test func fuzzedRequestsNeverCrashTheParser() {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["GET", "POST", " ", "/", "?", "=", "&", "%", "\r\n", "\n", ":", "Host", "Content-Length", "1", "99", "HTTP/1.1", "\0", "\u{FF}"]

@@ -159,14 +159,16 @@ public enum HTTPParser {
         let scan = min(bytes.count, limit + 4)
         var index = 0
         var lineStart = 0
+        // Whether a byte other than CR or LF came yet: empty lines before the request line are skipped.
+        var sawContent = false
         while index < scan {
-            if bytes[index] == 0x0A {
+            let byte = bytes[index]
+            if byte == 0x0A {
                 let line = index - lineStart - (index > lineStart && bytes[index - 1] == 0x0D ? 1 : 0)
-                // An empty line after the request line ends the section (empty lines before it are skipped).
-                if line == 0, bytes[..<lineStart].contains(where: { $0 != 0x0D && $0 != 0x0A }) {
-                    return (lineStart, index + 1)
-                }
+                if line == 0, sawContent { return (lineStart, index + 1) }
                 lineStart = index + 1
+            } else if byte != 0x0D {
+                sawContent = true
             }
             index += 1
         }
