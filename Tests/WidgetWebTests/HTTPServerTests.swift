@@ -112,6 +112,9 @@ import WidgetTestSupport
         #expect(first.header("x-content-type-options") == "nosniff")
         let second = try #require(client.response())
         #expect(second.body == "POST /two 3\n")
+        // A request sent in pieces, its body a byte at a time, is answered once it is whole.
+        for piece in ["POST /fo", "ur HTTP/1.1\r\nHo", "st: x\r\nContent-Length: 3\r\n", "\r\n", "a", "b", "c"] { client.send(piece) }
+        #expect(client.response()?.body == "POST /four 3\n")
         client.send("GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(client.response()?.header("connection") == "close")
         #expect(client.isClosedByPeer())

@@ -77,8 +77,9 @@ public struct HTTPRefusal: Error, Equatable, Sendable {
 /// Reads requests from the bytes a connection has received so far.
 public enum HTTPParser {
     public enum Outcome: Sendable {
-        /// More bytes are needed.
-        case incomplete
+        /// More bytes are needed: at least `until` in all, once the headers have said (a body's
+        /// length), so a caller reading a slow client need not parse again before then.
+        case incomplete(until: Int?)
         /// A whole request, and how many bytes it took (the next request, pipelined, follows).
         case request(HTTPRequest, consumed: Int)
         /// The bytes are no request this server takes; the connection is answered and closed.
@@ -92,7 +93,7 @@ public enum HTTPParser {
         // The header section ends at the first empty line (CRLF CRLF, or a bare LF LF).
         guard let end = headerEnd(bytes, within: limits.headerBytes) else {
             return bytes.count > limits.headerBytes
-                ? .refused(HTTPRefusal(431, "the request line and headers are longer than \(limits.headerBytes) bytes")) : .incomplete
+                ? .refused(HTTPRefusal(431, "the request line and headers are longer than \(limits.headerBytes) bytes")) : .incomplete(until: nil)
         }
         // Lines are split as bytes (a String would take CR LF for one character), and read as
         // Latin-1 (RFC 9110 §5.5): every byte is a character, none is refused.
@@ -147,7 +148,7 @@ public enum HTTPParser {
             }
             length = value
         }
-        guard bytes.count - end.bodyStart >= length else { return .incomplete }
+        guard bytes.count - end.bodyStart >= length else { return .incomplete(until: end.bodyStart + length) }
         var complete = request
         complete.body = Array(bytes[end.bodyStart..<end.bodyStart + length])
         return .request(complete, consumed: end.bodyStart + length)

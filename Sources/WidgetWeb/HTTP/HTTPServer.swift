@@ -201,14 +201,23 @@ public final class HTTPServer: @unchecked Sendable {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var requestStarted: UInt64?
+        // Whether what arrived since the last parse can complete a request: a client sending a byte
+        // at a time is parsed when a line ends or its body is whole, not at every byte.
+        var parseNeeded = false
+        var wholeAt: Int?
         while true {
-            switch HTTPParser.parse(buffer, limits: settings.limits) {
+            let outcome = parseNeeded || buffer.isEmpty ? HTTPParser.parse(buffer, limits: settings.limits) : .incomplete(until: wholeAt)
+            parseNeeded = false
+            switch outcome {
             case .refused(let refusal):
                 write(descriptor, Self.bytes(of: .text(refusal.status, refusal.reason), keepAlive: false))
                 return
             case .request(let request, let consumed):
                 buffer.removeFirst(consumed)
                 requestStarted = buffer.isEmpty ? nil : Self.now()
+                // A pipelined request may be whole already.
+                parseNeeded = !buffer.isEmpty
+                wholeAt = nil
                 let keepAlive = request.keepsAlive
                 switch handler(request) {
                 case .response(let response):
@@ -220,8 +229,8 @@ public final class HTTPServer: @unchecked Sendable {
                     return
                 }
                 continue
-            case .incomplete:
-                break
+            case .incomplete(let until):
+                wholeAt = until
             }
             // Waiting: for a request's first byte as long as a connection may idle, for the rest of
             // it what is left of its time.
@@ -246,6 +255,11 @@ public final class HTTPServer: @unchecked Sendable {
             if count <= 0 { return }
             if buffer.isEmpty, requestStarted == nil { requestStarted = Self.now() }
             buffer.append(contentsOf: chunk[..<count])
+            if let wholeAt {
+                parseNeeded = buffer.count >= wholeAt
+            } else {
+                parseNeeded = chunk[..<count].contains(0x0A) || buffer.count > settings.limits.headerBytes
+            }
         }
     }
 
