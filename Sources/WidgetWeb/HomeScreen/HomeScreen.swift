@@ -23,8 +23,9 @@ public final class HomeScreen: @unchecked Sendable {
     private let pages = Mutex<(streams: [ObjectIdentifier: EventStream], subscription: Int?)>(([:], nil))
     /// Events are turned into cards here, one at a time and in order, off the engine's thread.
     private let queue = DispatchQueue(label: "widgets.web.cards")
-    /// The gallery of every widget, made on first asking (it asks every provider for a snapshot).
-    private let gallery = Mutex<JSONValue?>(nil)
+    /// The gallery of every widget, made on first asking (it asks every provider for a snapshot), and
+    /// again when the widgets loaded change (a bundle installed or removed while the host runs).
+    private let gallery = Mutex<(kinds: [String], made: JSONValue)?>(nil)
     private let log: @Sendable (String) -> Void
 
     /// Serves the home screen of `daemon` at `address`, for light and dark in `renderingMode`
@@ -399,8 +400,9 @@ public final class HomeScreen: @unchecked Sendable {
     /// "Add Widget": every widget in every family it supports, drawn from a snapshot in its default
     /// configuration (as a new instance would be), and the author's previews. Made once.
     private func widgetGallery() -> JSONValue {
-        if let made = gallery.withLock({ $0 }) { return made }
         let registry = daemon.registry
+        let kinds = registry.widgets.map(\.kind)
+        if let kept = gallery.withLock({ $0 }), kept.kinds == kinds { return kept.made }
         let renderers = renderers
         let made: JSONValue = Self.waiting { () async -> JSONValue in
             var widgets: [JSONValue] = []
@@ -453,7 +455,7 @@ public final class HomeScreen: @unchecked Sendable {
             }
             return .object(JSONObject([("ok", .bool(true)), ("widgets", .array(widgets))]))
         }
-        gallery.withLock { $0 = made }
+        gallery.withLock { $0 = (kinds, made) }
         return made
     }
 
