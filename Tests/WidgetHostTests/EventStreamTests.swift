@@ -129,7 +129,8 @@ import WidgetWire
         defer { daemon.stop() }
         #expect(await blocking { statuses.wait { $0.timelines == 1 } })
         func text(_ family: String) throws -> JSONValue {
-            try ControlClient(path: path).send(
+            // The host asks a worker for a snapshot: time enough for a loaded CI machine to start one.
+            try ControlClient(path: path, timeout: 60).send(
                 .object(JSONObject([("request", .string("text")), ("id", .string(instance.id)), ("family", .string(family))])))
         }
         // The clock's inline view is the time alone: "12:34".
