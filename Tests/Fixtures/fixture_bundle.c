@@ -249,12 +249,13 @@ __attribute__((visibility("default"))) void fixture_release(const char *kind) {
     if (completion) complete(completion, context, answer);
 }
 
-/* Waits until `kind` has been entered `count` times in all; false after 10 s (a hung test fails). */
+/* Waits until `kind` has been entered `count` times in all; false after 60 s (a hung test fails; a
+ * loaded 2-core CI machine can take more than 10 s to schedule a provider's queue). */
 __attribute__((visibility("default"))) bool fixture_wait_entered(const char *kind, int count) {
     int i = slot(kind);
     struct timespec limit;
     clock_gettime(CLOCK_REALTIME, &limit);
-    limit.tv_sec += 10;
+    limit.tv_sec += 60;
     pthread_mutex_lock(&mutex);
     int status = 0;
     while (entered[i] < count && status == 0) status = pthread_cond_timedwait(&changed, &mutex, &limit);

@@ -12,9 +12,9 @@ import WidgetWire
 @Suite struct EventStreamTests {
     func socketPath() -> String { Fixtures.temporaryDirectory("runtime").path + "/widgets/control.sock" }
 
-    /// The next event for `id` (others skipped); fails rather than hangs when none comes (30 s: CI machines stall).
+    /// The next event for `id` (others skipped); fails rather than hangs when none comes (60 s: CI machines stall).
     func next(_ client: ControlClient, id: String, where holds: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue? {
-        while let event = try client.nextEvent(timeout: 30) {
+        while let event = try client.nextEvent(timeout: 60) {
             if event["id"]?.stringValue == id, holds(event) { return event }
         }
         return nil
@@ -34,7 +34,7 @@ import WidgetWire
         defer { daemon.stop() }
         #expect(await blocking { statuses.wait { $0.timelines == 1 } })
 
-        let watcher = try ControlClient(path: path)
+        let watcher = try ControlClient(path: path, timeout: 60)
         let answer = try watcher.send(.object(JSONObject([("request", .string("watch"))])))
         let current = try #require(answer["current"]?.arrayValue)
         #expect(current.count == 1)
@@ -47,7 +47,7 @@ import WidgetWire
 
         // A reload through the socket, as an app's WidgetCenter asks: due when the clock says, it
         // starts, then a timeline comes; each step is an event.
-        _ = try ControlClient(path: path).send(.object(JSONObject([("request", .string("reload"))])))
+        _ = try ControlClient(path: path, timeout: 60).send(.object(JSONObject([("request", .string("reload"))])))
         clock.advance(by: 300)
         var seen: [String] = []
         while let event = try next(watcher, id: "good-1") {
@@ -71,9 +71,9 @@ import WidgetWire
 
         // A watcher that goes away is forgotten at the next event it cannot take.
         watcher.close()
-        _ = try ControlClient(path: path).send(.object(JSONObject([("request", .string("reload"))])))
+        _ = try ControlClient(path: path, timeout: 60).send(.object(JSONObject([("request", .string("reload"))])))
         #expect(await blocking { () -> Bool in
-            let giveUp = Date().addingTimeInterval(10)
+            let giveUp = Date().addingTimeInterval(60)
             while daemon.events.subscriberCount != 0 && Date() < giveUp { usleep(10_000) }
             return daemon.events.subscriberCount == 0
         })
@@ -87,7 +87,7 @@ import WidgetWire
         let path = socketPath()
         try daemon.start(socketPath: path)
         defer { daemon.stop() }
-        let client = try ControlClient(path: path)
+        let client = try ControlClient(path: path, timeout: 60)
         #expect(throws: ControlError("no instance \"clock-9\" is hosted; instances: good-1")) {
             try client.send(.object(JSONObject([("request", .string("watch")), ("ids", .array([.string("clock-9")]))])))
         }

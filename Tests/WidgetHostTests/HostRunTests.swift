@@ -377,9 +377,9 @@ final class StatusLog: @unchecked Sendable {
         }
     }
 
-    /// Blocks until a report satisfies `holds`; false after 10 s of real time (a broken test fails).
+    /// Blocks until a report satisfies `holds`; false after 60 s of real time (a broken test fails).
     func wait(_ holds: (InstanceStatus) -> Bool) -> Bool {
-        let giveUp = Date().addingTimeInterval(10)
+        let giveUp = Date().addingTimeInterval(60)
         condition.lock()
         defer { condition.unlock() }
         while !statuses.contains(where: holds) {

@@ -235,7 +235,7 @@ import WidgetWire
         }
         // Real time, as a safety net: without the hand-off the sibling is never read (and the
         // worker is then shut down, so the awaits below end).
-        let served = await blocking { answered.wait(timeout: .now() + 10) == .success }
+        let served = await blocking { answered.wait(timeout: .now() + 60) == .success }
         #expect(served)
         if !served { registry.shutDownWorkers() }
         #expect(await sibling.value)
