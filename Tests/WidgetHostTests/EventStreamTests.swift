@@ -13,11 +13,21 @@ import WidgetWire
     func socketPath() -> String { Fixtures.temporaryDirectory("runtime").path + "/widgets/control.sock" }
 
     /// The next event for `id` (others skipped); fails rather than hangs when none comes (60 s: CI machines stall).
-    func next(_ client: ControlClient, id: String, where holds: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue? {
-        while let event = try client.nextEvent(timeout: 60) {
-            if event["id"]?.stringValue == id, holds(event) { return event }
+    /// Waited for on a thread of its own: the events come from the host's tasks, which a test blocking
+    /// the cooperative pool (a thread per core) would starve.
+    func next(_ client: ControlClient, id: String, where holds: @escaping @Sendable (JSONValue) -> Bool = { _ in true }) async throws -> JSONValue? {
+        nonisolated(unsafe) let client = client
+        return try await offThePool {
+            while let event = try client.nextEvent(timeout: 60) {
+                if event["id"]?.stringValue == id, holds(event) { return event }
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// A request to the host, sent and answered on a thread of its own (see `next`).
+    func send(_ request: JSONValue, to path: String) async throws -> JSONValue {
+        try await offThePool { try ControlClient(path: path, timeout: 60).send(request) }
     }
 
     @Test func aWatcherGetsWhatEachInstanceShowsThenEveryChange() async throws {
@@ -47,10 +57,10 @@ import WidgetWire
 
         // A reload through the socket, as an app's WidgetCenter asks: due when the clock says, it
         // starts, then a timeline comes; each step is an event.
-        _ = try ControlClient(path: path, timeout: 60).send(.object(JSONObject([("request", .string("reload"))])))
+        _ = try await send(.object(JSONObject([("request", .string("reload"))])), to: path)
         clock.advance(by: 300)
         var seen: [String] = []
-        while let event = try next(watcher, id: "good-1") {
+        while let event = try await next(watcher, id: "good-1") {
             seen.append(event["event"]?.stringValue ?? "?")
             if seen.last == "timeline" {
                 #expect(event["text"] == .string("shows an entry"))
@@ -62,16 +72,16 @@ import WidgetWire
         // The instance list changes: added (before its first status), configured, removed.
         let second = try store.update { list in list.add(kind: "fixture.good", family: .systemMedium, configuration: JSONObject()) }
         try daemon.synchronize()
-        let added = try next(watcher, id: second.id)
+        let added = try await next(watcher, id: second.id)
         #expect(added?["event"] == .string("added"))
         #expect(added?["family"] == .string("systemMedium"))
         try store.update { list in list.instances.removeAll { $0.id == second.id } }
         try daemon.synchronize()
-        #expect(try next(watcher, id: second.id, where: { $0["event"] == .string("removed") }) != nil)
+        #expect(try await next(watcher, id: second.id, where: { $0["event"] == .string("removed") }) != nil)
 
         // A watcher that goes away is forgotten at the next event it cannot take.
         watcher.close()
-        _ = try ControlClient(path: path, timeout: 60).send(.object(JSONObject([("request", .string("reload"))])))
+        _ = try await send(.object(JSONObject([("request", .string("reload"))])), to: path)
         #expect(await blocking { () -> Bool in
             let giveUp = Date().addingTimeInterval(60)
             while daemon.events.subscriberCount != 0 && Date() < giveUp { usleep(10_000) }
@@ -114,9 +124,11 @@ import WidgetWire
 
     @Test func anInstanceIsDrawnInAnotherFamilyForABar() async throws {
         let clock = ManualClock(now: Date().addingTimeInterval(60))
-        let registry = WidgetRegistry.load(
-            searchPath: [Fixtures.directory(["libSystemWidgets.so"]).path], clock: clock,
-            isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+        let registry = try await offThePool {
+            WidgetRegistry.load(
+                searchPath: [Fixtures.directory(["libSystemWidgets.so"]).path], clock: clock,
+                isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+        }
         defer { registry.shutDownWorkers() }
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
         let instance = try store.update { list in list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
@@ -128,20 +140,19 @@ import WidgetWire
         try daemon.start(socketPath: path)
         defer { daemon.stop() }
         #expect(await blocking { statuses.wait { $0.timelines == 1 } })
-        func text(_ family: String) throws -> JSONValue {
+        func text(_ family: String) async throws -> JSONValue {
             // The host asks a worker for a snapshot: time enough for a loaded CI machine to start one.
-            try ControlClient(path: path, timeout: 60).send(
-                .object(JSONObject([("request", .string("text")), ("id", .string(instance.id)), ("family", .string(family))])))
+            try await send(.object(JSONObject([("request", .string("text")), ("id", .string(instance.id)), ("family", .string(family))])), to: path)
         }
         // The clock's inline view is the time alone: "12:34".
-        let inline = try text("accessoryInline")
+        let inline = try await text("accessoryInline")
         #expect(inline["family"] == .string("accessoryInline"))
         let time = try #require(inline["text"]?.stringValue)
         #expect(time.count == 5 && time.dropFirst(2).hasPrefix(":"), "\(time)")
         // A family it does not have: its own text, and which family that is.
-        let medium = try text("systemMedium")
+        let medium = try await text("systemMedium")
         #expect(medium["text"] == .string("own"))
         #expect(medium["family"] == .string("systemSmall"))
-        #expect(throws: (any Error).self, "a family that is none") { try text("huge") }
+        await #expect(throws: (any Error).self, "a family that is none") { try await text("huge") }
     }
 }

@@ -34,7 +34,11 @@ final class WebHome: @unchecked Sendable {
         var isolation = ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)
         isolation.environment = ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path, "PATH": environment["PATH"]!]
         let bundles = ["libGameWidgets.so"] + (withClock ? ["libSystemWidgets.so"] : [])
-        registry = WidgetRegistry.load(searchPath: [Fixtures.directory(bundles).path], clock: clock, isolation: .process(isolation))
+        // Loading waits for workers: on a thread of its own, not the cooperative pool's.
+        let (clock, settings) = (clock, isolation)
+        registry = try await offThePool {
+            WidgetRegistry.load(searchPath: [Fixtures.directory(bundles).path], clock: clock, isolation: .process(settings))
+        }
         store = InstanceStore(directory: state)
         let detail = try await registry.configuration(kind: "com.mygame.character-detail", assignments: [])
         _ = try store.update { list in
