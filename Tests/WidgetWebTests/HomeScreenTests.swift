@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 import WidgetHost
@@ -99,6 +100,18 @@ final class WebHome: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct HomeScreenTests {
+    @Test func theTokenIsKeptForItsOwnerAloneAndLastsAcrossRestarts() throws {
+        let state = Fixtures.temporaryDirectory("state")
+        let token = try HomeScreen.token(in: state)
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
+        var info = stat()
+        #expect(stat(state.appendingPathComponent("web-token").path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try HomeScreen.token(in: state) == token, "a bookmark and its cookie stay good")
+        try "not a token".write(to: state.appendingPathComponent("web-token"), atomically: true, encoding: .utf8)
+        let fresh = try HomeScreen.token(in: state)
+        #expect(fresh != token && fresh.count == 64, "a damaged token file is replaced")
+    }
+
     @Test func everyRequestNeedsTheTokenTheServersHostAndForAPostItsOrigin() async throws {
         let web = try await WebHome()
         defer { web.stop() }

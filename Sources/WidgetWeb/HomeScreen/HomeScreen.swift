@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import WidgetABI
 import WidgetHost
@@ -71,8 +72,16 @@ public final class HomeScreen: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
         let made = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        // Made readable by its owner only from the start (no moment with the umask's mode), then renamed.
         let temporary = directory.appendingPathComponent(".web-token.\(getpid())")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data((made + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+        unlink(temporary.path)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw HTTPServerError("cannot write \(file.path): \(String(cString: strerror(errno)))") }
+        let bytes = Array((made + "\n").utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count else {
+            unlink(temporary.path)
             throw HTTPServerError("cannot write \(file.path)")
         }
         guard rename(temporary.path, file.path) == 0 else {
