@@ -22,82 +22,109 @@ struct BundleFile {
     /// device and inode, what the registry cache knows a file by.
     var size: Int64 = 0
     var modified: Int64 = 0
-    /// The open descriptor (close-on-exec), until `close`; its path loads exactly this file.
+    /// The open descriptor (close-on-exec), until `close`; its path loads exactly this file. -1 for
+    /// a file examined, not opened.
     let descriptor: Int32
 
     /// The path the dynamic loader is given: the open descriptor, not the name.
     var loadPath: String { "/proc/self/fd/\(descriptor)" }
 
-    func close() { _ = Glibc.close(descriptor) }
+    func close() { if descriptor >= 0 { _ = Glibc.close(descriptor) } }
 
     /// Opens and checks `path`. On success the descriptor stays open: the caller loads it, or closes it.
     /// `verdicts` keeps what a batch of files learned about their directories.
     static func open(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
-        func problem(_ reason: LoadProblem.Reason, _ message: String) -> Result<BundleFile, LoadProblem> {
-            .failure(LoadProblem(path: path, reason: reason, message: message))
-        }
         var link = stat()
-        guard lstat(path, &link) == 0 else { return problem(.unreadable, "cannot read: \(errnoText())") }
+        guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
         let isLink = link.st_mode & S_IFMT == S_IFLNK
         let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let error = errno
-            if error == ELOOP { return problem(.danglingSymlink, "refused: a loop of symbolic links") }
-            if error == ENOENT, isLink {
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-                return problem(.danglingSymlink, "dangling symbolic link to \(target)")
-            }
-            return problem(.unreadable, "cannot read: \(errnoText(error))")
-        }
+        guard descriptor >= 0 else { return .failure(unopened(path, isLink: isLink, errno)) }
         func refuse(_ reason: LoadProblem.Reason, _ message: String) -> Result<BundleFile, LoadProblem> {
             _ = Glibc.close(descriptor)
-            return problem(reason, message)
+            return .failure(LoadProblem(path: path, reason: reason, message: message))
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return refuse(.unreadable, "cannot read: \(errnoText())") }
+        if let refusal = refusal(path, info, isLink: isLink, resolved: { resolvedPath(descriptor) }, verdicts: verdicts) {
+            return refuse(refusal.0, refusal.1)
+        }
+        if let failure = checkELF(descriptor: descriptor, size: UInt64(info.st_size)) {
+            return refuse(failure.0, failure.1)
+        }
+        return .success(BundleFile(path: path, info, descriptor: descriptor))
+    }
+
+    /// The same checks through `stat`, but for the ELF header, which needs the file opened: how the
+    /// host knows a file it need not load, because the registry cache has what this very file
+    /// registered. Nothing is opened; the result has no descriptor.
+    static func examine(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
+        let isLink = link.st_mode & S_IFMT == S_IFLNK
+        var info = link
+        if isLink, stat(path, &info) != 0 { return .failure(unopened(path, isLink: true, errno)) }
+        if let refusal = refusal(path, info, isLink: isLink, resolved: { resolvedDirectory(path) }, verdicts: verdicts) {
+            return .failure(LoadProblem(path: path, reason: refusal.0, message: refusal.1))
+        }
+        return .success(BundleFile(path: path, info, descriptor: -1))
+    }
+
+    private init(path: String, _ info: stat, descriptor: Int32) {
+        self.path = path
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        self.descriptor = descriptor
+    }
+
+    /// Why a path that `lstat` found cannot be opened (or followed).
+    private static func unopened(_ path: String, isLink: Bool, _ error: Int32) -> LoadProblem {
+        if error == ELOOP { return LoadProblem(path: path, reason: .danglingSymlink, message: "refused: a loop of symbolic links") }
+        if error == ENOENT, isLink {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return LoadProblem(path: path, reason: .danglingSymlink, message: "dangling symbolic link to \(target)")
+        }
+        return LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText(error))")
+    }
+
+    /// The checks of the file (`info`, followed through links) and of the directories above it:
+    /// why it is refused, or nil. `resolved` gives the path a link resolves to.
+    private static func refusal(
+        _ path: String, _ info: stat, isLink: Bool, resolved: () -> String?, verdicts: DirectoryVerdicts
+    ) -> (LoadProblem.Reason, String)? {
         guard info.st_mode & S_IFMT == S_IFREG else {
-            return refuse(.notRegularFile, "not a regular file (\(fileType(info.st_mode)))")
+            return (.notRegularFile, "not a regular file (\(fileType(info.st_mode)))")
         }
         let user = getuid()
         if info.st_uid != user && info.st_uid != 0 {
-            return refuse(
+            return (
                 .insecurePermissions,
                 "refused: owned by \(owner(info.st_uid)), not by \(trusted(user)); if you trust it, take it: 'chown \(name(user)) \(path)'")
         }
         if info.st_mode & (S_ISUID | S_ISGID) != 0 {
-            return refuse(
-                .insecurePermissions, "refused: setuid or setgid (mode \(octal(info.st_mode))); run 'chmod ug-s \(path)'")
+            return (.insecurePermissions, "refused: setuid or setgid (mode \(octal(info.st_mode))); run 'chmod ug-s \(path)'")
         }
         if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            return refuse(
-                .insecurePermissions,
-                "refused: writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(path)'")
+            return (.insecurePermissions, "refused: writable by group or others (mode \(octal(info.st_mode))); run 'chmod go-w \(path)'")
         }
         // The directories above it, as written (a link's own directory) and as it resolves: a file
         // that is no link resolves to the resolved directory's entry.
         let written = absolute(path.pathDirectory)
         var chains = [written]
-        if let resolved = isLink ? resolvedPath(descriptor)?.pathDirectory : verdicts.resolved(written) {
+        if let resolved = isLink ? resolved()?.pathDirectory : verdicts.resolved(written) {
             if !chains.contains(resolved) { chains.append(resolved) }
         }
         for start in chains {
-            if let message = verdicts.unsafeDirectory(from: start, user: user) {
-                return refuse(.insecurePermissions, message)
-            }
+            if let message = verdicts.unsafeDirectory(from: start, user: user) { return (.insecurePermissions, message) }
         }
-        if let failure = checkELF(descriptor: descriptor, size: UInt64(info.st_size)) {
-            return refuse(failure.0, failure.1)
-        }
-        return .success(
-            BundleFile(
-                path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), descriptor: descriptor))
+        return nil
     }
 
     /// Opens, checks and closes: the host's look at a file a worker will load (the worker opens and
     /// checks it again itself, and loads what it checked).
-    static func inspect(_ path: String) -> Result<BundleFile, LoadProblem> {
-        open(path).map { file in
+    static func inspect(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
+        open(path, verdicts: verdicts).map { file in
             file.close()
             return file
         }

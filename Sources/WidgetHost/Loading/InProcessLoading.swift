@@ -17,7 +17,7 @@ extension WidgetRegistry {
     func loadInProcess(_ paths: [String], _ batch: LoadBatch) {
         let deadline = loadDeadline
         let turns = Turns(count: paths.count)
-        let verdicts = DirectoryVerdicts()
+        let verdicts = batch.verdicts
         var queued: [QueuedLoad] = []
         for (index, path) in paths.enumerated() {
             let load = InProcessLoad()

@@ -13,6 +13,8 @@ final class LoadBatch: @unchecked Sendable {
     private var patienceOver = false
     private var handedOff = false
     private let lateQueue: DispatchQueue
+    /// What the batch's files learned about their directories, shared: each checked once.
+    let verdicts = DirectoryVerdicts()
 
     init(count: Int, lateQueue: DispatchQueue) {
         remaining = count

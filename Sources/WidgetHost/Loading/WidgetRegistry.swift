@@ -352,10 +352,22 @@ public final class WidgetRegistry: @unchecked Sendable {
         func refuse(_ problem: LoadProblem) {
             batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
         }
-        let file: BundleFile
-        switch BundleFile.inspect(path) {
+        // The file as `stat` shows it, checked; the very file loaded before has its registration in
+        // the cache. Any other is opened and its ELF header checked before a worker is started.
+        let examined: BundleFile
+        switch BundleFile.examine(path, verdicts: batch.verdicts) {
         case .failure(let problem): return refuse(problem)
-        case .success(let inspected): file = inspected
+        case .success(let file): examined = file
+        }
+        let cached = cache?.outcome(for: examined)
+        let file: BundleFile
+        if cached == nil {
+            switch BundleFile.inspect(path, verdicts: batch.verdicts) {
+            case .failure(let problem): return refuse(problem)
+            case .success(let inspected): file = inspected
+            }
+        } else {
+            file = examined
         }
         let identity = "\(file.device):\(file.inode)"
         let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit, loadDeadline: loadDeadline)
@@ -370,7 +382,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         }
         // The very file loaded before: its registration from the cache, its worker started at its
         // first request.
-        if let cached = cache?.outcome(for: file) {
+        if let cached {
             return batch.arrive(index) { [self] late in finishWorker(path, supervisor, identity: identity, cached, late: late) }
         }
         switch supervisor.beginStart() {
