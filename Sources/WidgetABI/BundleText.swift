@@ -31,11 +31,14 @@ extension String {
     /// The same, for text a bundle's worker reported (a worker speaks for a bundle, and a bundle
     /// may write on its worker's channel).
     package init(bundleText text: String) {
-        self = text.withCString { String(bundleText: $0) }
+        // Most text needs nothing done: kept as it is, uncopied.
+        if text.utf8.count <= 1000, !text.containsControlCharacters {
+            self = text
+        } else {
+            self = text.withCString { String(bundleText: $0) }
+        }
     }
 
     /// Whether the text has characters that have no place in an identifier such as a widget kind.
-    package var hasControlCharacters: Bool {
-        unicodeScalars.contains(where: \.isControl)
-    }
+    package var hasControlCharacters: Bool { containsControlCharacters }
 }

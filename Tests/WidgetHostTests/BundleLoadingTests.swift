@@ -32,9 +32,17 @@ import WidgetTimelines
         for control in ["\u{1}", "\n", "\u{1B}", "\u{7F}", "\u{85}", "\u{9F}"] {
             #expect(("kind" + control).hasControlCharacters, "\(control.unicodeScalars.first!.value)")
             #expect(("a" + control + "b").withCString { String(bundleText: $0) } == "a b", "\(control.unicodeScalars.first!.value)")
+            #expect(String(bundleText: "a" + control + "b") == "a b", "\(control.unicodeScalars.first!.value)")
+            #expect(("a" + control + "b").onOneLine == "a b", "\(control.unicodeScalars.first!.value)")
         }
-        #expect(!"com.example.météo\u{A0}".hasControlCharacters)
+        // U+00A0 and U+00BF share C1's lead byte; U+0100 follows it.
+        #expect(!"com.example.météo\u{A0}\u{BF}\u{100}".hasControlCharacters)
+        #expect(String(bundleText: "météo\u{A0}") == "météo\u{A0}")
         #expect("météo\tend".withCString { String(bundleText: $0) } == "météo end")
+        // Text reported by a worker is cut as text read from a bundle is.
+        let long = String(repeating: "é", count: 600)
+        #expect(String(bundleText: long) == long.withCString { String(bundleText: $0) })
+        #expect(String(bundleText: long).hasSuffix("… (1200 bytes)"))
     }
 
     @Test func wellFormedBundleRegistersItsWidgetWithEveryDescriptorField() throws {

@@ -8,10 +8,21 @@ extension Unicode.Scalar {
 }
 
 extension String {
+    /// Whether the text has a control character, read from its UTF-8 bytes: C0 and DEL are bytes
+    /// of their own, C1 is 0xC2 followed by 0x80 to 0x9F (0xC2 is never a continuation byte).
+    package var containsControlCharacters: Bool {
+        var afterC2 = false
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
+            afterC2 = byte == 0xC2
+        }
+        return false
+    }
+
     /// The text on one line: each control character (a line break, an escape) replaced by a space.
     /// For text from outside (a peer, a bundle) that a diagnostic quotes.
     package var onOneLine: String {
-        guard unicodeScalars.contains(where: \.isControl) else { return self }
+        guard containsControlCharacters else { return self }
         var scalars = String.UnicodeScalarView()
         for scalar in unicodeScalars { scalars.append(scalar.isControl ? " " : scalar) }
         return String(scalars)
