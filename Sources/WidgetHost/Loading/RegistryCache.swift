@@ -37,11 +37,33 @@ public final class RegistryCache: @unchecked Sendable {
     /// Reads the cache at `url`; a missing, unreadable, corrupt or foreign one is an empty cache.
     public init(url: URL = RegistryCache.defaultURL()) {
         fileURL = url
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8),
-            let root = try? JSONValue.parse(text), root["host"]?.stringValue == Self.hostKey,
+        // Parsed from the bytes as read: the parser checks that every string is UTF-8.
+        guard let bytes = Self.contents(of: url.path), let root = try? JSONValue.parse(bytes), root["host"]?.stringValue == Self.hostKey,
             let bundles = root["bundles"]?.objectValue
         else { return }
+        entries.reserveCapacity(bundles.members.count)
         for (path, entry) in bundles.members { entries[path] = entry }
+    }
+
+    /// A regular file's bytes, in as few reads as its size takes; nil when it cannot be read.
+    private static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            count += read
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     /// The file as the cache knows it.
@@ -53,10 +75,17 @@ public final class RegistryCache: @unchecked Sendable {
             ]))
     }
 
+    /// Whether an entry's identity is this file's.
+    private static func isIdentity(_ recorded: JSONValue?, of file: BundleFile) -> Bool {
+        guard let recorded = recorded?.objectValue, recorded.members.count == 4 else { return false }
+        return recorded["device"]?.stringValue == String(file.device) && recorded["inode"]?.stringValue == String(file.inode)
+            && recorded["size"]?.stringValue == String(file.size) && recorded["modified"]?.stringValue == String(file.modified)
+    }
+
     /// What was recorded for this very file: its worker's hello, or why the worker refused it.
     func outcome(for file: BundleFile) -> Result<WorkerHello, WorkerSupervisor.StartFailure>? {
         let entry: JSONValue? = lock.withLock { entries[file.path] }
-        guard let entry, entry["file"] == Self.identity(file) else {
+        guard let entry, Self.isIdentity(entry["file"], of: file) else {
             lock.withLock { misses += 1 }
             return nil
         }
