@@ -79,4 +79,43 @@ import WidgetWire
         try JSONValue.object(object).jsonText.write(to: file, atomically: true, encoding: .utf8)
         #expect(counts(await list(plugins, cache: cache)).map { $0 == (0, 1) } == true)
     }
+
+    /// The cache vouches for what a file registered, never for the file: a bundle made writable by
+    /// others after it was cached (a mode change leaves its modification time) is refused as any is.
+    @Test func aCachedBundleIsStillCheckedForOwnershipAndMode() async throws {
+        let plugins = Fixtures.temporaryDirectory("plugins")
+        let bundle = plugins.appendingPathComponent("good.so")
+        try FileManager.default.copyItem(at: Fixtures.directory(["good"]).appendingPathComponent("good.so"), to: bundle)
+        chmod(bundle.path, 0o644)
+        let cache = Fixtures.temporaryDirectory("cache")
+        #expect(await list(plugins, cache: cache).status == 0)
+        var before = stat()
+        #expect(stat(bundle.path, &before) == 0)
+        #expect(chmod(bundle.path, 0o666) == 0)
+        var after = stat()
+        #expect(stat(bundle.path, &after) == 0 && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec && after.st_mtim.tv_sec == before.st_mtim.tv_sec)
+        let refused = await list(plugins, cache: cache)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("good.so: refused: writable by group or others (mode 0666)"), "\(refused.standardError)")
+        #expect(!refused.standardOutput.contains("fixture.good"))
+        #expect(chmod(bundle.path, 0o644) == 0)
+        let again = await list(plugins, cache: cache)
+        #expect(again.status == 0 && counts(again).map { $0 == (1, 0) } == true, "listed from the cache again: \(again.standardError)")
+    }
+
+    /// A cache whose bytes are not UTF-8 is a corrupt cache: ignored, and written afresh.
+    @Test func aCacheThatIsNotUTF8IsIgnored() async throws {
+        let plugins = Fixtures.directory(["good"])
+        let cache = Fixtures.temporaryDirectory("cache")
+        #expect(await list(plugins, cache: cache).status == 0)
+        let file = cache.appendingPathComponent("widgets/registry.json")
+        var bytes = [UInt8](try Data(contentsOf: file))
+        let name = Array("Fixture".utf8)
+        let at = try #require((0...(bytes.count - name.count)).first { Array(bytes[$0..<$0 + name.count]) == name })
+        bytes[at] = 0xFF
+        try Data(bytes).write(to: file)
+        let listed = await list(plugins, cache: cache)
+        #expect(listed.status == 0 && counts(listed).map { $0 == (0, 1) } == true, "\(listed.standardError)")
+        #expect(listed.standardOutput.contains("Fixture") && !listed.standardOutput.contains("\u{FFFD}"))
+    }
 }
