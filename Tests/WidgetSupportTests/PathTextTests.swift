@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WidgetSupport
 
@@ -14,5 +15,19 @@ import WidgetSupport
     @Test(arguments: cases) func aPathSplitsAsDirnameAndBasenameSplitIt(_ example: (path: String, directory: String, fileName: String)) {
         #expect(example.path.pathDirectory == example.directory)
         #expect(example.path.pathFileName == example.fileName)
+    }
+}
+
+/// Trimming spaces as Foundation's `trimmingCharacters(in: .whitespaces)` trims them (the table of
+/// `widgets list` trims each row so, without NSString).
+@Suite struct WhitespaceTests {
+    static let cases = [
+        "", " ", "\t \t", "a", " a ", "a  b   ", "\ta\t", "\u{A0}a\u{3000}", "a\n", "\n a \n", " é\u{301} ", " \u{301}x",
+        "org.widgets.clock   Clock       small,circular", "\u{2003}\u{200B}a\u{200B}", "🐳  ", "  🇫🇷",
+    ]
+
+    @Test(arguments: cases) func spacesAreTrimmedAsFoundationTrimsWhitespace(_ text: String) {
+        #expect(text.trimmingSpaces == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+        #expect(text[...].trimmingSpaces == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// How bundles are kept apart from the host and from each other.
 public enum Isolation: Sendable {
@@ -36,6 +37,10 @@ public struct ProcessIsolation: Sendable {
     /// Workers started from this very executable: right for a host program that calls
     /// `WidgetWorker.main` on the worker flag.
     public static var thisExecutable: ProcessIsolation {
-        ProcessIsolation(workerExecutable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
+        // The kernel's link holds the executable's absolute path, its links resolved.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return ProcessIsolation(workerExecutable: CommandLine.arguments[0]) }
+        return ProcessIsolation(workerExecutable: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }

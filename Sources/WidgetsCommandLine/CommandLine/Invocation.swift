@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A command as invoked: its positional arguments and the options given, read through the typed
 /// handles the command declared (`Options`), and where its output goes.
@@ -60,8 +61,32 @@ struct Invocation: Sendable {
 /// Where a command's output goes: standard output and error, written at once, line by line, not
 /// through stdio's buffer (`widgets run` is read live from pipes); tests collect it instead.
 struct Output: Sendable {
-    var standardOutput: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+    var standardOutput: @Sendable (String) -> Void = { Output.write($0 + "\n", to: STDOUT_FILENO) }
     /// Part of a line: for output written as it is made (a large timeline), not built whole first.
-    var standardOutputPart: @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
-    var standardError: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    var standardOutputPart: @Sendable (String) -> Void = { Output.write($0, to: STDOUT_FILENO) }
+    var standardError: @Sendable (String) -> Void = { Output.write($0 + "\n", to: STDERR_FILENO) }
+
+    /// Writes the whole text, in as many parts as the descriptor takes (a pipe takes at most its
+    /// buffer; one left non-blocking is waited for). Stops when the reader is gone.
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard var next = bytes.baseAddress else { return }
+            var left = bytes.count
+            while left > 0 {
+                let written = Glibc.write(descriptor, next, left)
+                if written > 0 {
+                    next += written
+                    left -= written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else if written < 0 && errno == EAGAIN {
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                } else {
+                    return
+                }
+            }
+        }
+    }
 }

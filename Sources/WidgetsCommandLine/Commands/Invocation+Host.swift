@@ -41,7 +41,9 @@ extension Invocation {
     }
 
     func reportProblems(_ registry: WidgetRegistry, as level: String = "error") {
-        for problem in registry.problems { output.standardError("widgets: \(level): \(problem)") }
+        let problems = registry.problems
+        guard !problems.isEmpty else { return }
+        output.standardError(problems.map { "widgets: \(level): \($0)" }.joined(separator: "\n"))
     }
 
     /// Where instances are kept: --state-dir, else the XDG state directory.

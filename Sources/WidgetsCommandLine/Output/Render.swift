@@ -266,7 +266,7 @@ enum Render {
         return all.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").trimmingSpaces
         }.joined(separator: "\n")
     }
 }
