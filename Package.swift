@@ -21,6 +21,13 @@ let toolchainHostLibraries: String = {
     return "/usr/lib/swift/host"
 }()
 
+/// The CLI's code reaches the metadata of concrete generic types (a `[String: [String]]`) through
+/// accessor functions, not through their mangled names: a mangled name is demangled at first use and
+/// its conformances looked up by scanning every loaded library's conformance records, Foundation's
+/// thousands included, which a short command such as `widgets list` would spend a good part of its
+/// time on. Not for the library products: a package that depends on them would refuse the flag.
+let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 let package = Package(
     name: "widgets",
     products: [
@@ -84,8 +91,9 @@ let package = Package(
         .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetTimelines", "WidgetWire", "CHostShims"]),
         // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
         .target(
-            name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"]),
-        .executableTarget(name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"]),
+            name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"],
+            swiftSettings: commandLineSettings),
+        .executableTarget(name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings),
         .executableTarget(
             name: "widgets-bench",
             dependencies: [
