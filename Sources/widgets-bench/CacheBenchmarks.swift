@@ -13,11 +13,17 @@ struct ListingResult {
     let bypassed: [Double]
     /// `stat` of every bundle file and reading and parsing the cache, in this process.
     let floor: [Double]
+    /// The same as a process of its own (`Tests/Fixtures/listing_floor.swift`: listing the directory,
+    /// `stat` of every bundle, reading the cache; Swift without Foundation).
+    let floorProcess: [Double]
     /// `widgets --version`: starting the process alone (dynamic linking, the Swift runtime).
     let start: [Double]
+    /// Widgets listed, and problems reported (none expected: every copy has kinds of its own).
+    let widgets: Int
+    let problems: Int
 }
 
-/// Runs `widgets` with `arguments` and the environment given, its output to /dev/null; returns its
+/// Runs a program (`widgets`, or the floor) with `arguments` and the environment given, its output to /dev/null; returns its
 /// wall time in nanoseconds. posix_spawn and waitpid, as a shell runs it (Foundation's `Process`
 /// waits by polling, which would be most of what is measured).
 func timedWidgets(_ widgets: String, _ arguments: [String], environment: [String: String]) -> Double {
@@ -37,18 +43,77 @@ func timedWidgets(_ widgets: String, _ arguments: [String], environment: [String
     return Double(nanoseconds() - start)
 }
 
-/// 100 copies of the release build's Swift sample bundle (`libSystemWidgets.so`), listed by the
-/// release `widgets` as a user lists them.
+/// 100 Swift bundles of distinct kinds, as 100 different bundles would be: copies of the release
+/// build's `libSystemWidgets.so`, each with its kinds' prefix `org.widgets.system.` rewritten in
+/// place to one of the same length (`org.widgets.s00042.`), so every copy registers four widgets of
+/// its own. Mode 0644 in a directory of 0755, as the loader's checks want.
+func distinctSwiftBundles(_ count: Int, of library: URL) -> URL {
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-listing-\(getpid())")
+    try? FileManager.default.removeItem(at: directory)
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    let original = [UInt8](try! Data(contentsOf: library))
+    let prefix = Array("org.widgets.system.".utf8)
+    var offsets: [Int] = []
+    var index = 0
+    while index + prefix.count <= original.count {
+        if original[index] == prefix[0] && Array(original[index..<index + prefix.count]) == prefix { offsets.append(index) }
+        index += 1
+    }
+    precondition(!offsets.isEmpty, "\(library.path) has no kind starting org.widgets.system.")
+    for copy in 0..<count {
+        var bytes = original
+        let replacement = Array(String(format: "org.widgets.s%05d.", copy).utf8)
+        for offset in offsets { bytes.replaceSubrange(offset..<offset + prefix.count, with: replacement) }
+        let target = directory.appendingPathComponent(String(format: "bundle-%03d.so", copy))
+        try! Data(bytes).write(to: target)
+        chmod(target.path, 0o644)
+    }
+    return directory
+}
+
+/// `Tests/Fixtures/listing_floor.swift`, compiled with the toolchain's `swiftc -O`.
+func compileListingFloor() -> URL {
+    let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-listing-floor-\(getpid())")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["swiftc", "-O", repositoryRoot.appendingPathComponent("Tests/Fixtures/listing_floor.swift").path, "-o", output.path]
+    try! process.run()
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "cannot compile Tests/Fixtures/listing_floor.swift")
+    return output
+}
+
+/// Runs `widgets` once more with the output kept: the widgets it listed and the problems it reported.
+func listedCounts(_ widgets: String, _ arguments: [String], environment: [String: String]) -> (widgets: Int, problems: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: widgets)
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try! process.run()
+    let listed = output.fileHandleForReading.readDataToEndOfFile()
+    let reported = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    func lines(_ data: Data) -> Int { String(decoding: data, as: UTF8.self).split(separator: "\n").count }
+    return (lines(listed), lines(reported))
+}
+
+/// 100 distinct Swift bundles listed by the release `widgets` as a user lists them.
 func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
     let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     let widgets = products.appendingPathComponent("widgets").path
     let library = products.appendingPathComponent("libSystemWidgets.so")
     precondition(FileManager.default.fileExists(atPath: library.path), "build the samples first (make bench does)")
-    let directory = bundleDirectory(copies: bundles, of: library, label: "listing")
+    let directory = distinctSwiftBundles(bundles, of: library)
+    let floorProgram = compileListingFloor()
     let cacheHome = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-cache-\(getpid())")
     defer {
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.removeItem(at: cacheHome)
+        try? FileManager.default.removeItem(at: floorProgram)
     }
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_CACHE_HOME"] = cacheHome.path
@@ -62,16 +127,19 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
     }
     var bypassed: [Double] = []
     for _ in 0..<3 { bypassed.append(timedWidgets(widgets, ["--no-cache"] + arguments, environment: environment)) }
-    _ = timedWidgets(widgets, arguments, environment: environment)  // warm, once uncounted
+    let counts = listedCounts(widgets, arguments, environment: environment)  // and warms
 
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted().map { directory.path + "/" + $0 }
     let cacheFile = cacheHome.appendingPathComponent("widgets/registry.json").path
     var warm: [Double] = []
     var floor: [Double] = []
+    var floorProcess: [Double] = []
     var start: [Double] = []
+    // The four alternate, so that a minute when the machine is slow weighs on each alike.
     for _ in 0..<rounds {
         warm.append(timedWidgets(widgets, arguments, environment: environment))
         start.append(timedWidgets(widgets, ["--version"], environment: environment))
+        floorProcess.append(timedWidgets(floorProgram.path, [directory.path, cacheFile], environment: environment))
         let start = nanoseconds()
         var info = stat()
         for file in files { _ = stat(file, &info) }
@@ -79,5 +147,7 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
         blackHole(try? JSONValue.parse(String(decoding: data, as: UTF8.self)))
         floor.append(Double(nanoseconds() - start))
     }
-    return ListingResult(bundles: bundles, warm: warm, cold: cold, bypassed: bypassed, floor: floor, start: start)
+    return ListingResult(
+        bundles: bundles, warm: warm, cold: cold, bypassed: bypassed, floor: floor, floorProcess: floorProcess, start: start,
+        widgets: counts.widgets, problems: counts.problems)
 }

@@ -104,7 +104,9 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "web" {
 // BENCH_ONLY=listing lists 100 Swift bundles with the registry cache warm, cold and bypassed.
 if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "listing" {
     let result = benchmarkListing()
-    print("warm \(formatted(median(result.warm) / 1e6)) ms (process start \(formatted(median(result.start) / 1e6)) ms); floor \(formatted(median(result.floor) / 1e6)) ms; cold \(formatted(median(result.cold) / 1e6)) ms; --no-cache \(formatted(median(result.bypassed) / 1e6)) ms")
+    print(
+        "warm \(formatted(median(result.warm) / 1e6)) ms (process start \(formatted(median(result.start) / 1e6)) ms; \(result.widgets) widgets, \(result.problems) problems); floor process \(formatted(median(result.floorProcess) / 1e6)) ms, in process \(formatted(median(result.floor) / 1e6)) ms; cold \(formatted(median(result.cold) / 1e6)) ms; --no-cache \(formatted(median(result.bypassed) / 1e6)) ms"
+    )
     exit(0)
 }
 
@@ -271,14 +273,19 @@ let webRows = [
 ]
 let listingWarm = median(listing.warm)
 let listingFloor = median(listing.floor)
+let listingFloorProcess = median(listing.floorProcess)
+let listingStart = median(listing.start)
 let listingRows = [
     Row(
         name: "widgets list of \(listing.bundles) unchanged Swift bundles, registry cache warm (a process, median)",
-        measured: "\(formatted(listingWarm / 1e6)) ms (of which starting the process, as `widgets --version` does: \(formatted(median(listing.start) / 1e6)) ms)",
-        floor: "stat the \(listing.bundles) files and read the cache, in process: \(formatted(listingFloor / 1e6)) ms",
-        result: "\(formatted(listingWarm / listingFloor))× the floor; less the process start, \(formatted((listingWarm - median(listing.start)) / listingFloor))×",
+        measured:
+            "\(formatted(listingWarm / 1e6)) ms, \(listing.widgets) widgets listed, \(listing.problems) problems (of which starting the process, as `widgets --version` does: \(formatted(listingStart / 1e6)) ms)",
+        floor:
+            "a process that lists the directory, stats the \(listing.bundles) files and reads the cache (Swift, no Foundation): \(formatted(listingFloorProcess / 1e6)) ms; stat and read and parse the cache in this process: \(formatted(listingFloor / 1e6)) ms",
+        result:
+            "\(formatted(listingWarm / listingFloorProcess))× the floor process; less the process start, \(formatted((listingWarm - listingStart) / listingFloor))× the floor in process",
         goal: "≤ 20 ms and ≤ 3× the floor",
-        met: listingWarm <= 20e6 && listingWarm <= 3 * listingFloor),
+        met: listingWarm <= 20e6 && listingWarm <= 3 * listingFloorProcess),
     Row(
         name: "widgets list of the same bundles, cache cold (each loaded by its worker, then recorded; median)",
         measured: "\(formatted(median(listing.cold) / 1e6)) ms", floor: "as before the cache (--no-cache): \(formatted(median(listing.bypassed) / 1e6)) ms",
@@ -404,12 +411,22 @@ markdown += """
       the server started.
 
     - **Listing from the registry cache.** 100 copies of the release build's `libSystemWidgets.so` (a
-      Swift bundle; the copies' kinds repeat, so all but the first are refused as duplicates, from the
-      cache too) listed by the release `widgets --plugins DIR list --short`, run as a process with a
-      cache home of its own: cold (no cache: every bundle loaded by its worker process, then recorded;
-      3 runs), bypassed (`--no-cache`, as before the cache; 3 runs) and warm (15 runs after one
-      uncounted). The floor, in the benchmark's own process: `stat` of the 100 files and reading and
-      parsing the cache file. Medians. The warm figure includes starting the `widgets` process.
+      Swift bundle), each with its kinds' prefix `org.widgets.system.` rewritten in place to one of
+      the same length (`org.widgets.s00042.`), so that every copy registers four widgets of its own,
+      as 100 different bundles would: 400 widgets listed, no problems. Listed by the release
+      `widgets --plugins DIR list --short`, run as a process (posix_spawn, output to /dev/null)
+      with a cache home of its own: cold (no cache: every bundle loaded by its worker process, then
+      recorded; 3 runs), bypassed (`--no-cache`, as before the cache; 3 runs) and warm (15 runs
+      after one uncounted). Two floors, alternated with the warm runs and `widgets --version`
+      (starting the process and nothing else): a process of its own
+      (`Tests/Fixtures/listing_floor.swift`, `swiftc -O`: Swift with the standard library and Glibc,
+      no Foundation) that lists the directory, `stat`s every bundle and reads the cache file whole;
+      and, in the benchmark's own (warm) process, `stat` of the 100 files and reading and parsing the
+      cache file. Medians. The goal is taken against the process floor: both figures are then a
+      process started, the same files listed and stat'ed and the same cache read. Starting `widgets`
+      alone costs more than twice that floor's whole run: the executable links Foundation (with
+      ICU), whose libraries' relocations and initializers a program of the standard library alone
+      does not have.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.
