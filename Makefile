@@ -10,7 +10,11 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CC ?= cc
 SWIFT_BUILD_FLAGS ?=
+# Asked of SwiftPM only when not given (a test installs a debug build with RELEASE=.build/debug, and
+# must not wait on SwiftPM's lock, which the running tests hold).
+ifeq ($(origin RELEASE),undefined)
 RELEASE := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
+endif
 WIDGETS := $(RELEASE)/widgets
 BUNDLES := libGameWidgets.so libSystemWidgets.so libCryptoWidgets.so
 
@@ -75,12 +79,16 @@ test:
 # PREFIX/lib/widgets/widgets.d (on the default search path after the user's own directory), the man
 # page and completions (made by the installed `widgets` from its command table), the .desktop file
 # and the systemd user unit. Files go in by rename, so a running host never sees half a bundle.
-install: samples
+# Taken from the build directory, never from the checkout's widgets.d/. (The tests install a debug
+# build: make -o build install RELEASE=.build/debug DESTDIR=...)
+install: build
 	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)
 	for program in widgets game-app; do \
 		install -m 0755 $(RELEASE)/$$program $(BINDIR)/.$$program.tmp && mv -f $(BINDIR)/.$$program.tmp $(BINDIR)/$$program || exit 1; done
-	for bundle in $(BUNDLES) libHostInfo.so; do \
-		install -m 0644 widgets.d/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
+	for bundle in $(BUNDLES); do \
+		install -m 0644 $(RELEASE)/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o $(BUNDLEDIR)/.libHostInfo.so.tmp
+	chmod 0644 $(BUNDLEDIR)/.libHostInfo.so.tmp && mv -f $(BUNDLEDIR)/.libHostInfo.so.tmp $(BUNDLEDIR)/libHostInfo.so
 	$(WIDGETS) man > $(MANDIR)/widgets.1 && chmod 0644 $(MANDIR)/widgets.1
 	$(WIDGETS) completions bash > $(BASHDIR)/widgets
 	$(WIDGETS) completions zsh > $(ZSHDIR)/_widgets

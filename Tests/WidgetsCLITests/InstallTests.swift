@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetTestSupport
+
+/// `make install` and `make uninstall` as a user runs them, into a DESTDIR: the files and their
+/// modes, the installed `widgets` finding its sample bundles from any directory, and nothing left
+/// behind. The tests' own debug build is installed (`-o build`: nothing is built here, and SwiftPM,
+/// whose lock the running tests hold, is not asked where the build is).
+@Suite struct InstallTests {
+    func make(_ target: String, destination: URL) async -> ProcessResult {
+        await runProcess(
+            "/usr/bin/env",
+            ["make", "-o", "build", target, "RELEASE=\(Fixtures.productsDirectory.path)", "PREFIX=/usr", "DESTDIR=\(destination.path)"],
+            directory: Fixtures.repositoryRoot)
+    }
+
+    func mode(_ url: URL) -> mode_t? {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
+
+    /// Every regular file under a directory, relative to it, sorted.
+    func files(under root: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+
+    @Test func installPutsEverythingUnderThePrefixAndUninstallTakesItAway() async throws {
+        let destination = Fixtures.temporaryDirectory("destdir")
+        let checkoutBundles = try? FileManager.default.contentsOfDirectory(atPath: Fixtures.repositoryRoot.appendingPathComponent("widgets.d").path).sorted()
+        let installed = await make("install", destination: destination)
+        try #require(installed.status == 0, "make install: \(installed.standardOutput)\(installed.standardError)")
+
+        let prefix = destination.appendingPathComponent("usr")
+        #expect(
+            files(under: prefix) == [
+                "bin/game-app", "bin/widgets",
+                "lib/widgets/widgets.d/libCryptoWidgets.so", "lib/widgets/widgets.d/libGameWidgets.so",
+                "lib/widgets/widgets.d/libHostInfo.so", "lib/widgets/widgets.d/libSystemWidgets.so",
+                "share/applications/widgets-home.desktop", "share/bash-completion/completions/widgets",
+                "share/fish/vendor_completions.d/widgets.fish", "share/man/man1/widgets.1", "share/systemd/user/widgets.service",
+                "share/zsh/site-functions/_widgets",
+            ])
+        #expect(mode(prefix.appendingPathComponent("bin/widgets")) == 0o755)
+        for bundle in ["libGameWidgets.so", "libSystemWidgets.so", "libCryptoWidgets.so", "libHostInfo.so"] {
+            #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets.d/\(bundle)")) == 0o644, "\(bundle)")
+        }
+        #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets.d")) == 0o755)
+        let manual = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/widgets.1"), encoding: .utf8)
+        #expect(manual.hasPrefix(".TH WIDGETS 1"), "\(manual.prefix(80))")
+        let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/widgets.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/widgets run") && !unit.contains("@BINDIR@"), "\(unit)")
+        #expect(try String(contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/widgets"), encoding: .utf8).contains("complete "))
+        // Nothing of the install went into the checkout.
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: Fixtures.repositoryRoot.appendingPathComponent("widgets.d").path).sorted()) == checkoutBundles)
+
+        // The installed widgets, run from `/` by a user with no bundles of their own, lists the samples
+        // (the Swift ones and the C one) from PREFIX/lib/widgets/widgets.d.
+        var environment = ProcessInfo.processInfo.environment
+        environment["WIDGETS_PATH"] = nil
+        for variable in ["XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"] {
+            environment[variable] = Fixtures.temporaryDirectory("home").path
+        }
+        let listed = await runProcess(
+            prefix.appendingPathComponent("bin/widgets").path, ["list", "--short"], environment: environment, directory: URL(fileURLWithPath: "/"))
+        #expect(listed.status == 0, "\(listed.standardError)")
+        for kind in ["org.widgets.system.clock", "com.mygame.game-status", "org.widgets.crypto.price", "org.widgets.host-info"] {
+            #expect(listed.standardOutput.contains(kind), "\(kind) in \(listed.standardOutput)")
+        }
+        #expect(listed.standardOutput.contains(prefix.appendingPathComponent("lib/widgets/widgets.d").path) || listed.standardOutput.contains("libSystemWidgets.so"))
+
+        let removed = await make("uninstall", destination: destination)
+        #expect(removed.status == 0, "make uninstall: \(removed.standardError)")
+        #expect(files(under: destination) == [], "left behind")
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/widgets").path))
+    }
+}
