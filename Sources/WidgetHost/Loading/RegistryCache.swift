@@ -12,8 +12,9 @@ import WidgetWire
 /// (its hello: the bundle, its widgets, their schemas), or why it refused the bundle. A changed file
 /// misses, and is loaded and recorded again. The whole cache is for one host: its release, ABI and
 /// worker protocol; a cache of another, or one that cannot be read, is ignored and written afresh.
-/// The host's own checks of a file (ownership, permissions, ELF header) are made on every load, cached
-/// or not: they are cheap, and a file's mode can change without its modification time.
+/// A file the cache knows is still checked on every run as rule 1 of docs/SECURITY.md says (owner,
+/// mode, the directories above it), through `stat`: a mode can change without the modification
+/// time. Its ELF header is read when a worker loads it, as any file's is.
 ///
 /// Kept in `$XDG_CACHE_HOME/widgets/registry.json`, written whole to a temporary file and renamed.
 public final class RegistryCache: @unchecked Sendable {
