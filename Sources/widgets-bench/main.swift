@@ -424,7 +424,7 @@ markdown += """
       and, in the benchmark's own (warm) process, `stat` of the 100 files and reading and parsing the
       cache file. Medians. The goal is taken against the process floor: both figures are then a
       process started, the same files listed and stat'ed and the same cache read. Starting `widgets`
-      alone costs more than twice that floor's whole run: the executable links Foundation (with
+      alone costs about twice that floor's whole run: the executable links Foundation (with
       ICU), whose libraries' relocations and initializers a program of the standard library alone
       does not have.
 
