@@ -15,6 +15,8 @@ SWIFT_BUILD_FLAGS ?=
 ifeq ($(origin RELEASE),undefined)
 RELEASE := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
 endif
+# sudo's PATH may have no swift: the default build directory, then.
+RELEASE := $(or $(RELEASE),.build/release)
 WIDGETS := $(RELEASE)/widgets
 BUNDLES := libGameWidgets.so libSystemWidgets.so libCryptoWidgets.so
 
@@ -81,7 +83,11 @@ test:
 # and the systemd user unit. Files go in by rename, so a running host never sees half a bundle.
 # Taken from the build directory, never from the checkout's widgets.d/. (The tests install a debug
 # build: make -o build install RELEASE=.build/debug DESTDIR=...)
-install: build
+# Through sudo nothing is built: root's files in .build would stop your next build. Build as
+# yourself first (make build), then sudo make install PREFIX=/usr/local.
+install: $(if $(SUDO_USER),,build)
+	@for program in widgets game-app $(BUNDLES); do test -f "$(RELEASE)/$$program" || { \
+		echo "make install: $$program is not built in '$(RELEASE)'; run 'make build' first (as yourself, not through sudo)" >&2; exit 1; }; done
 	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)
 	for program in widgets game-app; do \
 		install -m 0755 $(RELEASE)/$$program $(BINDIR)/.$$program.tmp && mv -f $(BINDIR)/.$$program.tmp $(BINDIR)/$$program || exit 1; done

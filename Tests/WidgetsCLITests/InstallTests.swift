@@ -83,4 +83,18 @@ import WidgetTestSupport
         #expect(files(under: destination) == [], "left behind")
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/widgets").path))
     }
+
+    /// Through sudo nothing is built (root's files in .build would stop the user's next build): with
+    /// no build to take, install says what to run first and installs nothing.
+    @Test func installThroughSudoBuildsNothingAndNamesWhatIsMissing() async throws {
+        let destination = Fixtures.temporaryDirectory("destdir")
+        let empty = Fixtures.temporaryDirectory("release")
+        let result = await runProcess(
+            "/usr/bin/env", ["make", "install", "RELEASE=\(empty.path)", "PREFIX=/usr", "DESTDIR=\(destination.path)", "SUDO_USER=ada"],
+            directory: Fixtures.repositoryRoot)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("make install: widgets is not built in '\(empty.path)'; run 'make build' first"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("swift build"), "nothing built: \(result.standardOutput)")
+        #expect(files(under: destination) == [])
+    }
 }
