@@ -54,9 +54,11 @@ struct BundleFile {
         return .success(BundleFile(path: path, info, descriptor: descriptor))
     }
 
-    /// The same checks through `stat`, but for the ELF header, which needs the file opened: how the
-    /// host knows a file it need not load, because the registry cache has what this very file
-    /// registered. Nothing is opened; the result has no descriptor.
+    /// The checks of `open` made through `stat` (the file's owner and mode, the directories above
+    /// it) and `access` (that it can be read), without the ELF header, which needs the file opened:
+    /// how the host knows a file it need not load, because the registry cache has what this very
+    /// file registered. Nothing is opened; the result has no descriptor. Some refusals read
+    /// differently from `open`'s: a socket is "not a regular file" here, where opening it fails.
     static func examine(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
         var link = stat()
         guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
@@ -66,6 +68,8 @@ struct BundleFile {
         if let refusal = refusal(path, info, isLink: isLink, resolved: { resolvedDirectory(path) }, verdicts: verdicts) {
             return .failure(LoadProblem(path: path, reason: refusal.0, message: refusal.1))
         }
+        // A mode made unreadable changes no modification time: the cache would still match.
+        if faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) != 0 { return .failure(unopened(path, isLink: isLink, errno)) }
         return .success(BundleFile(path: path, info, descriptor: -1))
     }
 

@@ -352,24 +352,14 @@ public final class WidgetRegistry: @unchecked Sendable {
         func refuse(_ problem: LoadProblem) {
             batch.arrive(index) { [self] late in settle(path, bundle: nil, problems: [problem], late: late) }
         }
-        // The file as `stat` shows it, checked; the very file loaded before has its registration in
-        // the cache. Any other is opened and its ELF header checked before a worker is started.
+        // The file as `stat` shows it, checked. The very file loaded before has its registration in
+        // the cache; any other is opened and its ELF header checked before a worker is started.
         let examined: BundleFile
         switch BundleFile.examine(path, verdicts: batch.verdicts) {
         case .failure(let problem): return refuse(problem)
         case .success(let file): examined = file
         }
-        let cached = cache?.outcome(for: examined)
-        let file: BundleFile
-        if cached == nil {
-            switch BundleFile.inspect(path, verdicts: batch.verdicts) {
-            case .failure(let problem): return refuse(problem)
-            case .success(let inspected): file = inspected
-            }
-        } else {
-            file = examined
-        }
-        let identity = "\(file.device):\(file.inode)"
+        let identity = "\(examined.device):\(examined.inode)"
         let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit, loadDeadline: loadDeadline)
         let first: String? = stateLock.withLock {
             if let first = loadedFiles[identity] ?? startingFiles[identity] { return first }
@@ -380,10 +370,19 @@ public final class WidgetRegistry: @unchecked Sendable {
         if let first {
             return refuse(LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped"))
         }
-        // The very file loaded before: its registration from the cache, its worker started at its
-        // first request.
-        if let cached {
+        // Its registration from the cache, its worker started at its first request.
+        if let cached = cache?.outcome(for: examined) {
             return batch.arrive(index) { [self] late in finishWorker(path, supervisor, identity: identity, cached, late: late) }
+        }
+        let file: BundleFile
+        switch BundleFile.inspect(path, verdicts: batch.verdicts) {
+        case .failure(let problem):
+            stateLock.withLock {
+                startingFiles[identity] = nil
+                startingSupervisors[path] = nil
+            }
+            return refuse(problem)
+        case .success(let inspected): file = inspected
         }
         switch supervisor.beginStart() {
         case .failure(let problem):
