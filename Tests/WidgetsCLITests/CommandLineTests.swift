@@ -223,4 +223,14 @@ import WidgetWire
         #expect(listed.status == 1)
         #expect(listed.standardError.contains("no-family.so: widget \"fixture.no-family\" supports no family"))
     }
+
+    /// Output that cannot be written (a full disk) is an error, not success with the output lost.
+    @Test func outputThatCannotBeWrittenFailsTheCommand() async throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"))
+        let full = await runProcess("/bin/sh", ["-c", "exec \"$0\" --version > /dev/full", Fixtures.widgetsExecutable])
+        #expect(full.status == 74)
+        #expect(full.standardError.contains("widgets: error: cannot write the output: No space left on device"), "\(full.standardError)")
+        let written = await runProcess("/bin/sh", ["-c", "exec \"$0\" --version > /dev/null", Fixtures.widgetsExecutable])
+        #expect(written.status == 0 && written.standardError.isEmpty)
+    }
 }

@@ -60,7 +60,11 @@ public enum CLI {
     /// Runs a command line (without the program's name) as the `widgets` executable does; returns its
     /// exit status.
     public static func exitStatus(running arguments: [String]) async -> Int32 {
-        await run(arguments).rawValue
+        let status = await run(arguments).rawValue
+        let error = Output.writeFailed.load(ordering: .relaxed)
+        guard error != 0 else { return status }
+        Output.write("widgets: error: cannot write the output: \(String(cString: strerror(error)))\n", to: STDERR_FILENO)
+        return status == 0 ? 74 : status
     }
 
     /// Runs a command line (without the program's name).

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A command as invoked: its positional arguments and the options given, read through the typed
 /// handles the command declared (`Options`), and where its output goes.
@@ -66,8 +67,13 @@ struct Output: Sendable {
     var standardOutputPart: @Sendable (String) -> Void = { Output.write($0, to: STDOUT_FILENO) }
     var standardError: @Sendable (String) -> Void = { Output.write($0 + "\n", to: STDERR_FILENO) }
 
+    /// The error (errno) when output could not be written (a full disk, a closed descriptor): the
+    /// command's status then says so (74, EX_IOERR) instead of success with output cut short.
+    static let writeFailed = Atomic<Int32>(0)
+
     /// Writes the whole text, in as many parts as the descriptor takes (a pipe takes at most its
-    /// buffer; one left non-blocking is waited for). Stops when the reader is gone.
+    /// buffer; one left non-blocking is waited for). Stops when the reader is gone (EPIPE, with
+    /// SIGPIPE ignored: nothing more to say), and notes any other failure in `writeFailed`.
     static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
@@ -84,6 +90,8 @@ struct Output: Sendable {
                     var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&ready, 1, -1)
                 } else {
+                    let error = written == 0 ? EIO : errno
+                    if error != EPIPE { Output.writeFailed.store(error, ordering: .relaxed) }
                     return
                 }
             }
