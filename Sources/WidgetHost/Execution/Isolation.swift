@@ -40,7 +40,7 @@ public struct ProcessIsolation: Sendable {
         // The kernel's link holds the executable's absolute path, its links resolved.
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return ProcessIsolation(workerExecutable: CommandLine.arguments[0]) }
+        guard count > 0 else { return ProcessIsolation(workerExecutable: "/proc/self/exe") }
         return ProcessIsolation(workerExecutable: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }
