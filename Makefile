@@ -10,9 +10,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CC ?= cc
 SWIFT_BUILD_FLAGS ?=
-# Asked of SwiftPM only when not given (a test installs a debug build with RELEASE=.build/debug, and
+# Asked of SwiftPM unless given on make's command line (a test installs a debug build with RELEASE=.build/debug, and
 # must not wait on SwiftPM's lock, which the running tests hold).
-ifeq ($(origin RELEASE),undefined)
+ifneq ($(origin RELEASE),command line)
 RELEASE := $(shell $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path 2>/dev/null)
 endif
 # sudo's PATH may have no swift: the default build directory, then.
@@ -83,9 +83,9 @@ test:
 # and the systemd user unit. Files go in by rename, so a running host never sees half a bundle.
 # Taken from the build directory, never from the checkout's widgets.d/. (The tests install a debug
 # build: make -o build install RELEASE=.build/debug DESTDIR=...)
-# Through sudo nothing is built: root's files in .build would stop your next build. Build as
+# Through sudo (or doas) nothing is built: root's files in .build would stop your next build. Build as
 # yourself first (make build), then sudo make install PREFIX=/usr/local.
-install: $(if $(SUDO_USER),,build)
+install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 	@for program in widgets game-app $(BUNDLES); do test -f "$(RELEASE)/$$program" || { \
 		echo "make install: $$program is not built in '$(RELEASE)'; run 'make build' first (as yourself, not through sudo)" >&2; exit 1; }; done
 	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)

@@ -76,7 +76,7 @@ import WidgetTestSupport
         for kind in ["org.widgets.system.clock", "com.mygame.game-status", "org.widgets.crypto.price", "org.widgets.host-info"] {
             #expect(listed.standardOutput.contains(kind), "\(kind) in \(listed.standardOutput)")
         }
-        #expect(listed.standardOutput.contains(prefix.appendingPathComponent("lib/widgets/widgets.d").path) || listed.standardOutput.contains("libSystemWidgets.so"))
+        #expect(listed.standardOutput.contains("libSystemWidgets.so") && listed.standardOutput.contains("libHostInfo.so"), "\(listed.standardOutput)")
 
         let removed = await make("uninstall", destination: destination)
         #expect(removed.status == 0, "make uninstall: \(removed.standardError)")
@@ -90,7 +90,10 @@ import WidgetTestSupport
         let destination = Fixtures.temporaryDirectory("destdir")
         let empty = Fixtures.temporaryDirectory("release")
         let result = await runProcess(
-            "/usr/bin/env", ["make", "install", "RELEASE=\(empty.path)", "PREFIX=/usr", "DESTDIR=\(destination.path)", "SUDO_USER=ada"],
+            "/usr/bin/env", ["make", "install", "RELEASE=\(empty.path)", "PREFIX=/usr", "DESTDIR=\(destination.path)", "SUDO_USER=ada",
+                // Were anything built, it would fail at once instead of waiting on SwiftPM's lock.
+                "SWIFT=false",
+            ],
             directory: Fixtures.repositoryRoot)
         #expect(result.status != 0)
         #expect(result.standardError.contains("make install: widgets is not built in '\(empty.path)'; run 'make build' first"), "\(result.standardError)")
