@@ -284,7 +284,7 @@ let listingRows = [
             "a process that lists the directory, stats the \(listing.bundles) files and reads the cache (Swift, no Foundation): \(formatted(listingFloorProcess / 1e6)) ms; stat and read and parse the cache in this process: \(formatted(listingFloor / 1e6)) ms",
         result:
             "\(formatted(listingWarm / listingFloorProcess))× the floor process; less the process start, \(formatted((listingWarm - listingStart) / listingFloor))× the floor in process",
-        goal: "≤ 20 ms and ≤ 3× the floor",
+        goal: "≤ 20 ms and ≤ 3× the floor process (until this round: the in-process floor)",
         met: listingWarm <= 20e6 && listingWarm <= 3 * listingFloorProcess),
     Row(
         name: "widgets list of the same bundles, cache cold (each loaded by its worker, then recorded; median)",
