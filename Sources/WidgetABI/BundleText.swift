@@ -32,13 +32,10 @@ extension String {
     /// may write on its worker's channel).
     package init(bundleText text: String) {
         // Most text needs nothing done: kept as it is, uncopied.
-        if text.utf8.count <= 1000, !text.containsControlCharacters {
+        if text.utf8.count <= 1000, !text.hasControlCharacters {
             self = text
         } else {
             self = text.withCString { String(bundleText: $0) }
         }
     }
-
-    /// Whether the text has characters that have no place in an identifier such as a widget kind.
-    package var hasControlCharacters: Bool { containsControlCharacters }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import WidgetSupport
 
 /// How bundles are kept apart from the host and from each other.
 public enum Isolation: Sendable {
@@ -38,9 +38,6 @@ public struct ProcessIsolation: Sendable {
     /// `WidgetWorker.main` on the worker flag.
     public static var thisExecutable: ProcessIsolation {
         // The kernel's link holds the executable's absolute path, its links resolved.
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return ProcessIsolation(workerExecutable: "/proc/self/exe") }
-        return ProcessIsolation(workerExecutable: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        ProcessIsolation(workerExecutable: linkTarget("/proc/self/exe") ?? "/proc/self/exe")
     }
 }

@@ -163,12 +163,7 @@ struct BundleFile {
     }
 
     /// The absolute path of the file a descriptor is open on.
-    private static func resolvedPath(_ descriptor: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    private static func resolvedPath(_ descriptor: Int32) -> String? { linkTarget("/proc/self/fd/\(descriptor)") }
 
     private static func absolute(_ directory: String) -> String {
         if directory.hasPrefix("/") { return directory }

@@ -67,20 +67,20 @@ public final class RegistryCache: @unchecked Sendable {
         return bytes
     }
 
-    /// The file as the cache knows it.
-    private static func identity(_ file: BundleFile) -> JSONValue {
-        .object(
-            JSONObject([
-                ("device", .string(String(file.device))), ("inode", .string(String(file.inode))), ("size", .string(String(file.size))),
-                ("modified", .string(String(file.modified))),
-            ]))
+    /// The file as the cache knows it: its device, inode, size and modification time.
+    private static func identityFields(_ file: BundleFile) -> [(key: String, value: String)] {
+        [("device", String(file.device)), ("inode", String(file.inode)), ("size", String(file.size)), ("modified", String(file.modified))]
     }
 
-    /// Whether an entry's identity is this file's.
+    private static func identity(_ file: BundleFile) -> JSONValue {
+        .object(JSONObject(identityFields(file).map { ($0.key, .string($0.value)) }))
+    }
+
+    /// Whether an entry's identity is this file's, compared field by field.
     private static func isIdentity(_ recorded: JSONValue?, of file: BundleFile) -> Bool {
-        guard let recorded = recorded?.objectValue, recorded.members.count == 4 else { return false }
-        return recorded["device"]?.stringValue == String(file.device) && recorded["inode"]?.stringValue == String(file.inode)
-            && recorded["size"]?.stringValue == String(file.size) && recorded["modified"]?.stringValue == String(file.modified)
+        guard let members = recorded?.objectValue?.members else { return false }
+        let fields = identityFields(file)
+        return members.count == fields.count && zip(members, fields).allSatisfy { $0.key == $1.key && $0.value.stringValue == $1.value }
     }
 
     /// What was recorded for this very file: its worker's hello, or why the worker refused it.

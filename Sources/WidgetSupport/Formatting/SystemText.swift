@@ -3,6 +3,14 @@ import Glibc
 /// The C library's text for an `errno` value: "No such file or directory".
 package func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
+/// What a symbolic link holds (`/proc/self/exe`: the executable's absolute path), or nil.
+package func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
 /// A file mode's permission bits as `chmod` takes them: "0644".
 package func octal(_ mode: mode_t) -> String {
     let digits = String(mode & 0o7777, radix: 8)

@@ -8,9 +8,10 @@ extension Unicode.Scalar {
 }
 
 extension String {
-    /// Whether the text has a control character, read from its UTF-8 bytes: C0 and DEL are bytes
+    /// Whether the text has a control character (no place in an identifier such as a widget kind, nor
+    /// in a one-line diagnostic), read from its UTF-8 bytes: C0 and DEL are bytes
     /// of their own, C1 is 0xC2 followed by 0x80 to 0x9F (0xC2 is never a continuation byte).
-    package var containsControlCharacters: Bool {
+    package var hasControlCharacters: Bool {
         var afterC2 = false
         for byte in utf8 {
             if byte < 0x20 || byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
@@ -22,7 +23,7 @@ extension String {
     /// The text on one line: each control character (a line break, an escape) replaced by a space.
     /// For text from outside (a peer, a bundle) that a diagnostic quotes.
     package var onOneLine: String {
-        guard containsControlCharacters else { return self }
+        guard hasControlCharacters else { return self }
         var scalars = String.UnicodeScalarView()
         for scalar in unicodeScalars { scalars.append(scalar.isControl ? " " : scalar) }
         return String(scalars)

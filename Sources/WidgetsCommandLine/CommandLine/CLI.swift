@@ -63,7 +63,7 @@ public enum CLI {
         let status = await run(arguments).rawValue
         let error = Output.writeFailed.load(ordering: .relaxed)
         guard error != 0 else { return status }
-        Output.write("widgets: error: cannot write the output: \(String(cString: strerror(error)))\n", to: STDERR_FILENO)
+        Output.write("widgets: error: cannot write the output: \(errnoText(error))\n", to: STDERR_FILENO)
         return status == 0 ? 74 : status
     }
 
