@@ -48,25 +48,16 @@ func timedWidgets(_ widgets: String, _ arguments: [String], environment: [String
 /// place to one of the same length (`org.widgets.s00042.`), so every copy registers four widgets of
 /// its own. Mode 0644 in a directory of 0755, as the loader's checks want.
 func distinctSwiftBundles(_ count: Int, of library: URL) -> URL {
-    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-listing-\(getpid())")
-    try? FileManager.default.removeItem(at: directory)
-    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    let directory = bundleDirectory(copies: count, of: library, label: "listing")
     let original = [UInt8](try! Data(contentsOf: library))
     let prefix = Array("org.widgets.system.".utf8)
-    var offsets: [Int] = []
-    var index = 0
-    while index + prefix.count <= original.count {
-        if original[index] == prefix[0] && Array(original[index..<index + prefix.count]) == prefix { offsets.append(index) }
-        index += 1
-    }
+    let offsets = (0...(original.count - prefix.count)).filter { original[$0] == prefix[0] && original[$0..<$0 + prefix.count].elementsEqual(prefix) }
     precondition(!offsets.isEmpty, "\(library.path) has no kind starting org.widgets.system.")
     for copy in 0..<count {
         var bytes = original
         let replacement = Array(String(format: "org.widgets.s%05d.", copy).utf8)
         for offset in offsets { bytes.replaceSubrange(offset..<offset + prefix.count, with: replacement) }
-        let target = directory.appendingPathComponent(String(format: "bundle-%03d.so", copy))
-        try! Data(bytes).write(to: target)
-        chmod(target.path, 0o644)
+        try! Data(bytes).write(to: directory.appendingPathComponent(String(format: "bundle-%03d.so", copy)))
     }
     return directory
 }
@@ -94,8 +85,15 @@ func listedCounts(_ widgets: String, _ arguments: [String], environment: [String
     process.standardOutput = output
     process.standardError = errors
     try! process.run()
+    // Both pipes read at once: neither fills and holds the other up.
+    nonisolated(unsafe) var reported = Data()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        reported = errors.fileHandleForReading.readDataToEndOfFile()
+        done.signal()
+    }
     let listed = output.fileHandleForReading.readDataToEndOfFile()
-    let reported = errors.fileHandleForReading.readDataToEndOfFile()
+    done.wait()
     process.waitUntilExit()
     func lines(_ data: Data) -> Int { String(decoding: data, as: UTF8.self).split(separator: "\n").count }
     return (lines(listed), lines(reported))
