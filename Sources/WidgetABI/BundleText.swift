@@ -13,19 +13,7 @@ extension String {
         for scalar in text.unicodeScalars {
             scalars.append(scalar.isControl ? " " : scalar)
         }
-        var cleaned = Swift.String(scalars)
-        if length > limit {
-            // At most `limit` bytes, at a scalar's boundary (a repaired cut scalar is dropped).
-            var kept = String.UnicodeScalarView()
-            var bytes = 0
-            for scalar in cleaned.unicodeScalars {
-                bytes += Swift.String(scalar).utf8.count
-                if bytes > limit { break }
-                kept.append(scalar)
-            }
-            cleaned = Swift.String(kept) + "… (\(length) bytes)"
-        }
-        self = cleaned
+        self = Swift.String(scalars).cut(to: limit, of: length)
     }
 
     /// The same, for text a bundle's worker reported (a worker speaks for a bundle, and a bundle

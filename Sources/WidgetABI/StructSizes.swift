@@ -1,21 +1,41 @@
 import CWidgetABI
 import Glibc
 
-/// The size of each growable struct as ABI 1.0 defined it: the end of its last 1.0 field. Later minor
-/// versions only append fields, so these never change; a reader accepts any `struct_size` at least
-/// this, and sees a later field as zero when `struct_size` does not cover it (`copy`). (Comparing with the current
-/// `MemoryLayout.size` instead would make a future host refuse every 1.0 bundle.)
+/// The size of each growable struct as each minor version defined it: the end of its last field in
+/// that version (the header's `WIDGET_*_SIZE_1_x`, which Swift cannot import). Later minor versions
+/// only append fields, so these never change; a reader accepts any `struct_size` at least the 1.0
+/// size, and reads a later field only when `struct_size` covers it (`copy` leaves the others zero).
+/// (Comparing with the current `MemoryLayout.size` instead would make a future host refuse every 1.0
+/// bundle.)
 package enum ABISize {
-    package static let bundle = MemoryLayout<widget_bundle_t>.offset(of: \.shutdown)! + MemoryLayout<UnsafeRawPointer>.size
-    package static let descriptor = MemoryLayout<widget_descriptor_t>.offset(of: \.flags)! + MemoryLayout<UInt32>.size
-    package static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + MemoryLayout<UnsafeRawPointer>.size
+    private static let pointer = MemoryLayout<UnsafeRawPointer>.size
 
-    /// The size of `widget_request_t` as a minor version of ABI 1 defined it: what a host puts in
-    /// the `struct_size` of a request to a bundle of that version, so it never shows the bundle a
-    /// field newer than the bundle (the header's WIDGET_REQUEST_SIZE_1_x).
+    package static let bundle = bundle(forMinor: 0)
+    package static let descriptor = descriptor(forMinor: 0)
+    package static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + pointer
+
+    /// `widget_bundle_t` of ABI 1.`minor` (WIDGET_BUNDLE_SIZE_1_x).
+    package static func bundle(forMinor minor: UInt32) -> Int {
+        let layout = MemoryLayout<widget_bundle_t>.self
+        switch minor {
+        case 0: return layout.offset(of: \.shutdown)! + pointer
+        case 1, 2: return layout.offset(of: \.memory_limit)! + MemoryLayout<UInt64>.size
+        case 3, 4: return layout.offset(of: \.url_schemes)! + pointer
+        default: return layout.offset(of: \.homepage)! + pointer
+        }
+    }
+
+    /// `widget_descriptor_t` of ABI 1.`minor` (WIDGET_DESCRIPTOR_SIZE_1_x).
+    package static func descriptor(forMinor minor: UInt32) -> Int {
+        let layout = MemoryLayout<widget_descriptor_t>.self
+        return minor < 2 ? layout.offset(of: \.flags)! + MemoryLayout<UInt32>.size : layout.offset(of: \.configuration_schema)! + pointer
+    }
+
+    /// `widget_request_t` of ABI 1.`minor` (WIDGET_REQUEST_SIZE_1_x): what a host puts in the
+    /// `struct_size` of a request to a bundle of that version, so it never shows the bundle a field
+    /// newer than the bundle.
     package static func request(forMinor minor: UInt32) -> Int {
         let layout = MemoryLayout<widget_request_t>.self
-        let pointer = MemoryLayout<UnsafeRawPointer>.size
         switch minor {
         case 0, 1: return layout.offset(of: \.configuration)! + pointer
         case 2: return layout.offset(of: \.parameter)! + pointer
@@ -46,8 +66,13 @@ package enum ABISize {
         return value
     }
 
-    /// Reads `struct_size`, which follows `abi_version` in the bundle and comes first elsewhere.
-    package static func declared(_ pointer: UnsafeRawPointer, at offset: Int = 0) -> Int {
-        Int(pointer.load(fromByteOffset: offset, as: UInt32.self))
+    /// Reads a struct's `struct_size`, its first field.
+    package static func declared(_ pointer: UnsafeRawPointer) -> Int {
+        Int(pointer.load(as: UInt32.self))
+    }
+
+    /// Reads a bundle's `struct_size`, which follows its `abi_version`.
+    package static func declared(bundle pointer: UnsafeRawPointer) -> Int {
+        Int(pointer.load(fromByteOffset: MemoryLayout<widget_bundle_t>.offset(of: \.struct_size)!, as: UInt32.self))
     }
 }

@@ -106,4 +106,22 @@ import WidgetWire
             #expect(c == (ABIVersion.refusal(ofBundle: ABIVersion(major: major, minor: minor), host: host) == nil), "\(major).\(minor)")
         }
     }
+
+    @Test func resultStatusesAndDescriptorFlagsAreTheHeaders() {
+        #expect(ResultStatus.ok.abiValue == Int32(WIDGET_STATUS_OK.rawValue))
+        #expect(ResultStatus.error.abiValue == Int32(WIDGET_STATUS_ERROR.rawValue))
+        #expect(ResultStatus.allCases.map { ResultStatus(abiValue: $0.abiValue) } == [.ok, .error])
+        #expect(ResultStatus(abiValue: 2) == nil)
+        #expect(DescriptorFlags.contentMarginsDisabled.rawValue == UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED))
+    }
+
+    /// The sizes the header pins for each minor version (its WIDGET_*_SIZE_1_x and _Static_asserts).
+    @Test func structSizesAreEachMinorVersionsSizes() {
+        #expect((0...5).map { ABISize.request(forMinor: $0) } == [48, 48, 56, 72, 81, 81])
+        #expect((0...5).map { ABISize.bundle(forMinor: $0) } == [56, 64, 64, 72, 72, 104])
+        #expect((0...5).map { ABISize.descriptor(forMinor: $0) } == [52, 52, 64, 64, 64, 64])
+        #expect(ABISize.result == 32)
+        #expect(ABISize.bundle(forMinor: ABIVersion.current.minor) == MemoryLayout<widget_bundle_t>.size, "the newest is the whole struct")
+        #expect(ABISize.descriptor(forMinor: ABIVersion.current.minor) == MemoryLayout<widget_descriptor_t>.size)
+    }
 }

@@ -54,7 +54,7 @@ struct WidgetDeclaration: Sendable {
             return refuse("widget \"\(kind)\" is static but describes configuration parameters")
         }
         // Schemas came with ABI 1.2: an older configurable widget has none to give, and no parameters.
-        let describesSchema = declared >= MemoryLayout<widget_descriptor_t>.offset(of: \.configuration_schema)! + MemoryLayout<UnsafeRawPointer>.size
+        let describesSchema = declared >= ABISize.descriptor(forMinor: 2)
         if configurationKind != .static, schema == nil, !describesSchema {
             schema = ConfigurationSchema(title: "", description: "", parameters: [])
         }
@@ -69,7 +69,7 @@ struct WidgetDeclaration: Sendable {
                 families: WidgetFamily.families(inMask: descriptor.families),
                 configurationKind: configurationKind,
                 configurationName: descriptor.configuration_name.map { String(bundleText: $0) },
-                contentMarginsDisabled: descriptor.flags & UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) != 0,
+                contentMarginsDisabled: DescriptorFlags(rawValue: descriptor.flags).contains(.contentMarginsDisabled),
                 configuration: schema))
     }
 }

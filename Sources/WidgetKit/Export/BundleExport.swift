@@ -122,7 +122,7 @@ final class BundleExport: @unchecked Sendable {
             descriptor.struct_size = UInt32(MemoryLayout<widget_descriptor_t>.size)
             descriptor.families = WidgetFamily.mask(definition.families)
             descriptor.configuration_kind = definition.configurationKind.abiValue
-            descriptor.flags = definition.contentMarginsDisabled ? UInt32(WIDGET_FLAG_CONTENT_MARGINS_DISABLED) : 0
+            descriptor.flags = (definition.contentMarginsDisabled ? DescriptorFlags.contentMarginsDisabled : []).rawValue
             let schemaText = definition.schema.map(\.json.jsonText)
             let accepted = definition.kind.withCString { kind in
                 definition.displayName.withCString { displayName in
@@ -175,7 +175,7 @@ final class BundleExport: @unchecked Sendable {
             displaySize: CGSize(width: raw.display_width, height: raw.display_height),
             configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
         // ABI 1.2's field, read only when the host's request has it.
-        if raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.parameter)! + MemoryLayout<UnsafeRawPointer>.size) {
+        if Int(raw.struct_size) >= ABISize.request(forMinor: 2) {
             decoded.parameter = raw.parameter.map { String(cString: $0) }
         }
         decoded.read(environmentOf: raw)
@@ -201,7 +201,7 @@ extension BundleExport {
         _ raw: widget_request_t, _ requestKind: RequestKind, definition: _WidgetDefinition, family: WidgetFamily, reply: Completion
     ) {
         // ABI 1.3's fields, read only when the host's request has them.
-        let covers = raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.intent)! + MemoryLayout<UnsafeRawPointer>.size)
+        let covers = Int(raw.struct_size) >= ABISize.request(forMinor: 3)
         if requestKind == .openURL {
             guard covers, let text = raw.url.map({ String(cString: $0) }) else { return reply.fail("the request carries no URL") }
             guard let url = URL(string: text), url.scheme != nil else { return reply.fail("\"\(text)\" is not a URL") }
@@ -293,7 +293,7 @@ private struct Completion: @unchecked Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
                 var result = widget_result_t(
-                    struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: Int32(WIDGET_STATUS_OK.rawValue),
+                    struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: ResultStatus.ok.abiValue,
                     data: chars.baseAddress, length: chars.count, error_message: nil)
                 function(context, &result)
             }
@@ -304,7 +304,7 @@ private struct Completion: @unchecked Sendable {
         widgetkit_synchronize_defaults()
         message.withCString { text in
             var result = widget_result_t(
-                struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: Int32(WIDGET_STATUS_ERROR.rawValue),
+                struct_size: UInt32(MemoryLayout<widget_result_t>.size), status: ResultStatus.error.abiValue,
                 data: nil, length: 0, error_message: text)
             function(context, &result)
         }
@@ -314,9 +314,7 @@ private struct Completion: @unchecked Sendable {
 extension ProviderRequest {
     /// ABI 1.4's environment, read only when the host's request has it.
     mutating func read(environmentOf raw: widget_request_t) {
-        guard raw.struct_size >= UInt32(MemoryLayout<widget_request_t>.offset(of: \.shows_container_background)! + MemoryLayout<Bool>.size) else {
-            return
-        }
+        guard Int(raw.struct_size) >= ABISize.request(forMinor: 4) else { return }
         let environment = RenderingEnvironment(
             abiColorScheme: raw.color_scheme, abiRenderingMode: raw.rendering_mode, showsContainerBackground: raw.shows_container_background)
         colorScheme = ColorScheme(environment.colorScheme)

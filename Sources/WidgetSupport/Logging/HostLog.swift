@@ -2,23 +2,26 @@ import Foundation
 import Synchronization
 import WidgetWire
 
-/// Where the host's diagnostics go: standard error unless a program installs its own handler.
+/// Where the host's diagnostics go: lines at or above `threshold`, to standard error as
+/// `widgets: LEVEL: message` unless a program installs its own handler (`widgets run` writes them
+/// with journald priorities).
 public enum HostLog {
-    public enum Level: String, Sendable {
-        case debug, info, warning, error
+    /// The least level shown: `WIDGETS_LOG` (any case) unless a program sets it, else info. A worker
+    /// process shows every line: its host, which relays them, applies its own threshold.
+    public static var threshold: LogLevel {
+        get { LogLevel(rawValue: storedThreshold.load(ordering: .relaxed)) ?? .info }
+        set { storedThreshold.store(newValue.rawValue, ordering: .relaxed) }
     }
 
-    /// Debug lines (such as a crashed worker's stack trace) are written only when WIDGETS_LOG=debug.
-    static let showsDebug = ProcessInfo.processInfo.environment["WIDGETS_LOG"] == "debug"
+    private static let storedThreshold = Atomic<Int>((getenv("WIDGETS_LOG").flatMap { LogLevel(named: String(cString: $0)) } ?? .info).rawValue)
 
-    private static let handler = Mutex<@Sendable (Level, String) -> Void> { level, message in
-        guard level != .debug || showsDebug else { return }
-        FileHandle.standardError.write(Data("widgets: \(level.rawValue): \(message)\n".utf8))
+    private static let handler = Mutex<@Sendable (LogLevel, String) -> Void> { level, message in
+        FileHandle.standardError.write(Data("widgets: \(level.name): \(message)\n".utf8))
     }
 
     /// Replaces the handler; returns the previous one.
     @discardableResult
-    public static func setHandler(_ newHandler: @escaping @Sendable (Level, String) -> Void) -> @Sendable (Level, String) -> Void {
+    public static func setHandler(_ newHandler: @escaping @Sendable (LogLevel, String) -> Void) -> @Sendable (LogLevel, String) -> Void {
         handler.withLock { current in
             let old = current
             current = newHandler
@@ -30,7 +33,8 @@ public enum HostLog {
     /// output) is cut past it, saying how long it was.
     public static let longestMessage = 2000
 
-    public static func log(_ level: Level, _ message: String) {
+    public static func log(_ level: LogLevel, _ message: String) {
+        guard level >= threshold else { return }
         let current = handler.withLock { $0 }
         current(level, message.cut(to: longestMessage))
     }

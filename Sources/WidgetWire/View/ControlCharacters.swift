@@ -31,13 +31,13 @@ extension String {
 
     /// The text, or its first `limit` bytes (at a character boundary) followed by
     /// "… (N bytes)" when it is longer: for logs and diagnostics, which a bundle's text must not
-    /// flood.
-    public func cut(to limit: Int) -> String {
-        let count = utf8.count
-        guard count > limit else { return self }
-        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+    /// flood. `total` is the length to report when the text is itself a part of a longer one.
+    package func cut(to limit: Int, of total: Int? = nil) -> String {
+        let total = total ?? utf8.count
+        guard total > limit else { return self }
+        var end = utf8.index(utf8.startIndex, offsetBy: Swift.min(limit, utf8.count))
         while end > startIndex && !isCharacterBoundary(end) { end = utf8.index(before: end) }
-        return String(self[..<end]) + "… (\(count) bytes)"
+        return String(self[..<end]) + "… (\(total) bytes)"
     }
 
     private func isCharacterBoundary(_ index: Index) -> Bool {

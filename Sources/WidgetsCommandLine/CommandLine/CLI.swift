@@ -113,6 +113,8 @@ public enum CLI {
                 output.standardOutput(command.help)
                 return .success
             }
+            // The host library's lines as -v, -q or WIDGETS_LOG say.
+            HostLog.threshold = try invocation.logLevel()
             return try await command.action(invocation)
         } catch let error as UsageError {
             return usage(error, output)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import WidgetSupport
 
 /// A command as invoked: its positional arguments and the options given, read through the typed
 /// handles the command declared (`Options`), and where its output goes.
@@ -30,19 +31,21 @@ struct Invocation: Sendable {
         }
     }
 
-    /// Whether a flag was given.
-    /// The host's log level: `-v` (debug) or `-q` (warning), else `WIDGETS_LOG`, else info.
-    func logLevel(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> LogLevel {
+    /// The host's log level: `-v` (debug) or `-q` (warning), else `WIDGETS_LOG` (of `environment`,
+    /// else of this process), else info.
+    func logLevel(environment: [String: String]? = nil) throws(UsageError) -> LogLevel {
         if given["verbose"] != nil, given["quiet"] != nil { throw usageError("-v and -q say opposite things; give one") }
         if given["verbose"] != nil { return .debug }
         if given["quiet"] != nil { return .warning }
-        guard let name = environment["WIDGETS_LOG"], !name.isEmpty else { return .info }
+        let variable = environment.map { $0["WIDGETS_LOG"] } ?? getenv("WIDGETS_LOG").map { String(cString: $0) }
+        guard let name = variable, !name.isEmpty else { return .info }
         guard let level = LogLevel(named: name) else {
             throw usageError("WIDGETS_LOG is '\(name)'; it takes \(LogLevel.allCases.map(\.name).joined(separator: ", "))")
         }
         return level
     }
 
+    /// Whether a flag was given.
     func isSet(_ flag: Option<Bool>) -> Bool {
         precondition(command.declares(flag.spec.name), "'widgets \(command.name)' reads --\(flag.spec.name) but does not declare it")
         return given[flag.spec.name] != nil

@@ -1,40 +1,19 @@
 import Foundation
 import Glibc
-
-/// How much the host says: `-v` (debug), `-q` (warnings and errors), else `WIDGETS_LOG`, else info.
-enum LogLevel: Int, Comparable, CaseIterable, Sendable {
-    case debug, info, warning, error
-
-    static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    init?(named name: String) {
-        switch name.lowercased() {
-        case "debug": self = .debug
-        case "info": self = .info
-        case "warning", "warn": self = .warning
-        case "error": self = .error
-        default: return nil
-        }
-    }
-
-    var name: String { ["debug", "info", "warning", "error"][rawValue] }
-
-    /// syslog's priority, which journald reads from a `<N>` at the start of a line.
-    var priority: Int { [7, 6, 4, 3][rawValue] }
-}
+import WidgetSupport
 
 /// The host's log lines (`widgets run`): each with its level, shown when at or above the threshold,
 /// information on standard output and warnings and errors on standard error; under systemd (standard
 /// output connected to the journal) each line starts with its priority, `<3>` to `<7>`, which
-/// journald takes as the line's priority.
-struct HostLog: Sendable {
+/// journald takes as the line's priority. The host library's own lines (`HostLog`) are sent here too.
+struct LogLines: Sendable {
     let threshold: LogLevel
     let toJournal: Bool
     let write: @Sendable (String) -> Void
     let writeProblem: @Sendable (String) -> Void
 
     init(
-        threshold: LogLevel, toJournal: Bool = HostLog.standardOutputIsJournal(), write: @escaping @Sendable (String) -> Void,
+        threshold: LogLevel, toJournal: Bool = LogLines.standardOutputIsJournal(), write: @escaping @Sendable (String) -> Void,
         writeProblem: @escaping @Sendable (String) -> Void
     ) {
         self.threshold = threshold

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import WidgetHost
 import WidgetRendering
+import WidgetSupport
 import WidgetTimelines
 import WidgetWeb
 import WidgetWire
@@ -43,7 +44,10 @@ extension Invocation {
     func runHost() async throws(UsageError) -> ExitCode {
         let renderer = try terminalRenderer()
         let webAddress = try value(Options.web)
-        let log = HostLog(threshold: try logLevel(), write: output.standardOutput, writeProblem: output.standardError)
+        let log = LogLines(threshold: try logLevel(), write: output.standardOutput, writeProblem: output.standardError)
+        // The host library's lines too, with their priorities under systemd.
+        let libraryLog = HostLog.setHandler { level, message in log(level, "widgets: \(level.name): \(message)") }
+        defer { HostLog.setHandler(libraryLog) }
         // A bundle slow to load does not hold the host up: it joins when it loads.
         let (registry, searchPath) = try loadSearchPath(patience: Self.loadingPatience)
         defer { registry.shutDownWorkers() }
@@ -81,9 +85,9 @@ extension Invocation {
         defer { resizes?.cancel() }
         let say: @Sendable (String) -> Void = { line in
             if let dashboard {
-                if HostLog.level(of: line) >= log.threshold { dashboard.post(line) }
+                if LogLines.level(of: line) >= log.threshold { dashboard.post(line) }
             } else {
-                log(HostLog.level(of: line), "widgets: \(line)")
+                log(LogLines.level(of: line), "widgets: \(line)")
             }
         }
         if log.threshold <= .debug, dashboard == nil { daemon.debug { line in log(.debug, "widgets: debug: \(line)") } }

@@ -16,6 +16,7 @@ final class InProcessBundle: @unchecked Sendable {
     let cPath: UnsafePointer<CChar>
     let description: BundleDescription
     private let entry: UnsafePointer<widget_bundle_t>
+    private let initializeFunction: @convention(c) (UnsafePointer<widget_host_t>?, UnsafeMutablePointer<CChar>?, Int) -> Bool
     private let requestFunction: @convention(c) (UnsafePointer<widget_request_t>?, widget_completion_fn?, UnsafeMutableRawPointer?) -> Void
     private let host: UnsafeMutablePointer<widget_host_t>
     /// Takes the bundle's registrations; set only while `initialize` runs.
@@ -34,15 +35,16 @@ final class InProcessBundle: @unchecked Sendable {
         // (and no function of the bundle called) until they check out.
         let version = ABIVersion(UnsafeRawPointer(entry).load(as: widget_abi_version_t.self))
         if let refusal = ABIVersion.refusal(ofBundle: version) { throw refuse(.abiMismatch, refusal) }
-        let size = ABISize.declared(entry, at: MemoryLayout<widget_bundle_t>.offset(of: \.struct_size)!)
+        let size = ABISize.declared(bundle: entry)
         guard size >= ABISize.bundle else {
             throw refuse(.invalidBundle, "widget_bundle_t.struct_size \(size) is smaller than ABI 1.0's \(ABISize.bundle)")
         }
         // Fields of later minor versions are read only when the bundle's struct has them.
         let bundle = ABISize.copy(entry, declared: size, as: widget_bundle_t.self)
-        guard bundle.initialize != nil, let request = bundle.request else {
+        guard let initialize = bundle.initialize, let request = bundle.request else {
             throw refuse(.invalidBundle, "widget_bundle_t lacks its initialize or request function")
         }
+        initializeFunction = initialize
         requestFunction = request
         let builtWith = bundle.built_with.map { String(bundleText: $0) }
         if let builtWith, builtWith.hasPrefix("swift-"), builtWith != Toolchain.current {
@@ -74,8 +76,7 @@ final class InProcessBundle: @unchecked Sendable {
                 guard let data = host?.pointee.host_data else { return }
                 let bundle = Unmanaged<InProcessBundle>.fromOpaque(data).takeUnretainedValue()
                 let text = message.map { String(bundleText: $0) } ?? ""
-                let levels: [BundleLogLevel: HostLog.Level] = [.debug: .debug, .info: .info, .warning: .warning, .error: .error]
-                HostLog.log(levels[BundleLogLevel(abiValue: level.rawValue)] ?? .error, "\(bundle.fileName): \(text)")
+                HostLog.log(LogLevel(BundleLogLevel(abiValue: level.rawValue)), "\(bundle.fileName): \(text)")
             })
         withUnsafeMutablePointer(to: &hostValue) {
             UnsafeMutableRawPointer(host).copyMemory(from: $0, byteCount: MemoryLayout<widget_host_t>.size)
@@ -84,8 +85,6 @@ final class InProcessBundle: @unchecked Sendable {
         host.pointee.host_data = Unmanaged.passRetained(self).toOpaque()
     }
 
-    /// Reads a NULL-terminated array of URL schemes, checking each is one (RFC 3986: a letter, then
-    /// letters, digits, `+`, `-` or `.`).
     /// The ABI 1.5 fields, each at most 200 characters with no control characters (a bundle's
     /// text is never trusted to be short or printable); NULL, as a copy leaves them for an older
     /// bundle, and empty text read nil.
@@ -99,6 +98,8 @@ final class InProcessBundle: @unchecked Sendable {
         return BundleMetadata(version: text(bundle.version), vendor: text(bundle.vendor), license: text(bundle.license), homepage: text(bundle.homepage))
     }
 
+    /// Reads a NULL-terminated array of URL schemes, checking each is one (RFC 3986: a letter, then
+    /// letters, digits, `+`, `-` or `.`).
     static func schemes(
         _ array: UnsafePointer<UnsafePointer<CChar>?>?, refuse: (LoadProblem.Reason, String) -> LoadProblem
     ) throws(LoadProblem) -> [String] {
@@ -122,7 +123,7 @@ final class InProcessBundle: @unchecked Sendable {
         registering.withLock { $0 = register }
         defer { registering.withLock { $0 = nil } }
         var error = [CChar](repeating: 0, count: 512)
-        let succeeded = ExitGuard.during(cPath, .loading) { entry.pointee.initialize!(host, &error, error.count) }
+        let succeeded = ExitGuard.during(cPath, .loading) { initializeFunction(host, &error, error.count) }
         guard succeeded else {
             error[error.count - 1] = 0
             let reason = error.withUnsafeBufferPointer { String(bundleText: $0.baseAddress!) }
@@ -143,5 +144,17 @@ final class InProcessBundle: @unchecked Sendable {
     /// Calls the bundle's request function on this thread.
     func request(_ request: UnsafePointer<widget_request_t>, _ completion: widget_completion_fn, _ context: UnsafeMutableRawPointer?) {
         requestFunction(request, completion, context)
+    }
+}
+
+extension LogLevel {
+    /// The host's level for a line a bundle logs through `widget_host_t.log`.
+    init(_ level: BundleLogLevel) {
+        switch level {
+        case .debug: self = .debug
+        case .info: self = .info
+        case .warning: self = .warning
+        case .error: self = .error
+        }
     }
 }

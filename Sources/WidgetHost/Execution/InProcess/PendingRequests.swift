@@ -119,8 +119,8 @@ final class PendingRequests: @unchecked Sendable {
             return .malformed("widget_result_t.struct_size \(declared) is smaller than ABI 1.0's \(ABISize.result)")
         }
         let value = result.pointee
-        switch value.status {
-        case Int32(WIDGET_STATUS_OK.rawValue):
+        switch ResultStatus(abiValue: value.status) {
+        case .ok:
             guard value.length <= ResultLimit.bytes else {
                 return .malformed("result of \(value.length) bytes exceeds the \(ResultLimit.text) limit (WIDGETS_MAX_RESULT_MB sets it)")
             }
@@ -128,9 +128,9 @@ final class PendingRequests: @unchecked Sendable {
             return data.withMemoryRebound(to: UInt8.self, capacity: value.length) {
                 .data(Array(UnsafeBufferPointer(start: $0, count: value.length)))
             }
-        case Int32(WIDGET_STATUS_ERROR.rawValue):
+        case .error:
             return .failure(value.error_message.map { String(bundleText: $0) })
-        default:
+        case nil:
             return .malformed("unknown status \(value.status)")
         }
     }

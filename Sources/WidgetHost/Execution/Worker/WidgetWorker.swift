@@ -84,6 +84,8 @@ public enum WidgetWorker {
             // Count the worker's memory from the start (its limit is set once its providers are known).
             memory_guard_set_worker_limits(Int64.max / 2, WorkerLimits.threads)
         }
+        // Every line goes to the host, which relays it under its own threshold.
+        HostLog.threshold = .debug
         let channel = WorkerChannel(descriptor: channelDescriptor)
         let clock = ManualClock(now: options.now)
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)

@@ -343,8 +343,8 @@ final class WorkerProcess: @unchecked Sendable {
         lastLine = line
         // Lines that read "widgets: <level>: ..." (the worker's own diagnostics, and a bundle's `Logger`
         // messages) keep their level, and say which bundle they came from.
-        for level in [HostLog.Level.debug, .info, .warning, .error] where line.hasPrefix("widgets: \(level.rawValue): ") {
-            let message = line.dropFirst("widgets: \(level.rawValue): ".count)
+        for level in LogLevel.allCases where line.hasPrefix("widgets: \(level.name): ") {
+            let message = line.dropFirst("widgets: \(level.name): ".count)
             HostLog.log(level, message.hasPrefix(fileName) ? String(message) : "\(fileName): \(message)")
             return
         }
