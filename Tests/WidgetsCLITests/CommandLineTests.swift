@@ -26,9 +26,9 @@ import WidgetWire
         }
     }
 
-    @Test func everyOptionACommandReadsIsOneItDeclares() throws {
-        // Each command run with every option it declares given a valid value: reading an undeclared
-        // option would stop the parse with a precondition; here each declared one parses.
+    @Test func everyOptionACommandDeclaresParsesWithAValidValue() throws {
+        // Each command with every option it declares given a valid value, and its required arguments.
+        // (Reading an option a command does not declare stops it at once, with a precondition.)
         for command in Command.all {
             var arguments = command.arguments.filter { !$0.hasPrefix("[") }.map { _ in "x" }
             for option in command.declaredOptions {

@@ -8,26 +8,15 @@ import WidgetSupport
 /// tests import the library rather than an executable's main module.
 public enum CLI {
     /// Options every command takes, shown at the end of each command's help.
-    static let globalOptions: [OptionSpec] = [
-        OptionSpec(name: "help", valueName: nil, help: "show help (also -h)", choices: [], repeatable: false, check: { _ in nil }),
-        OptionSpec(
-            name: "verbose", valueName: nil, help: "say more: the host's debug lines (also -v; WIDGETS_LOG=debug)", choices: [], repeatable: false,
-            check: { _ in nil }),
-        OptionSpec(
-            name: "quiet", valueName: nil, help: "say only warnings and errors (also -q; WIDGETS_LOG=warning)", choices: [], repeatable: false,
-            check: { _ in nil }),
-        OptionSpec(
-            name: "no-cache", valueName: nil, help: "load every bundle, not reading the registry cache ($XDG_CACHE_HOME/widgets)", choices: [],
-            repeatable: false, check: { _ in nil }),
-    ]
+    static let globalOptions: [OptionSpec] = [Options.help.spec, Options.verbose.spec, Options.quiet.spec, Options.noCache.spec]
 
-    /// The flags every command takes, before or after its name: `-v`, `--verbose`, `-q`, `--quiet`,
-    /// `--no-cache`.
-    static func logOption(_ argument: String) -> String? {
+    /// The flags every command takes, before or after its name (`-v`, `--verbose`, `-q`, `--quiet`,
+    /// `--no-cache`), by the name they are read under.
+    static func globalFlag(_ argument: String) -> String? {
         switch argument {
-        case "-v", "--verbose": "verbose"
-        case "-q", "--quiet": "quiet"
-        case "--no-cache": "no-cache"
+        case "-v", "--verbose": Options.verbose.spec.name
+        case "-q", "--quiet": Options.quiet.spec.name
+        case "--no-cache": Options.noCache.spec.name
         default: nil
         }
     }
@@ -83,13 +72,14 @@ public enum CLI {
                 return .success
             case "--plugins":
                 guard let value = rest.popFirst() else { return usage(UsageError(message: "option '--plugins' needs a value", command: nil), output) }
-                global["plugins", default: []].append(value)
+                global[Options.plugins.spec.name, default: []].append(value)
             case let option where option.hasPrefix("--plugins="):
-                global["plugins", default: []].append(String(option.dropFirst("--plugins=".count)))
-            case let option where logOption(option) != nil:
-                global[logOption(option)!] = [""]
+                global[Options.plugins.spec.name, default: []].append(String(option.dropFirst("--plugins=".count)))
+            case let option where globalFlag(option) != nil:
+                global[globalFlag(option)!] = [""]
             default:
-                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: ["--help", "--version", "--plugins", "--verbose", "--quiet", "--no-cache"]))", command: nil), output)
+                let known = ["--version", "--plugins"] + globalOptions.map { "--\($0.name)" }
+                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: known))", command: nil), output)
             }
         }
         guard let name = rest.popFirst() else {
@@ -109,7 +99,8 @@ public enum CLI {
         do {
             // After the command, --plugins is offered only by those it has an effect on; before it,
             // every command takes it (scripts set it for all) and those that load no bundles ignore it.
-            guard let invocation = try parse(rest, for: command, global: command.declares("plugins") ? global : global.filter { $0.key != "plugins" }, output: output) else {
+            let plugins = Options.plugins.spec.name
+            guard let invocation = try parse(rest, for: command, global: command.declares(plugins) ? global : global.filter { $0.key != plugins }, output: output) else {
                 output.standardOutput(command.help)
                 return .success
             }
@@ -150,8 +141,8 @@ public enum CLI {
                 continue
             }
             if argument == "-h" || argument == "--help" { return nil }
-            if let level = logOption(argument) {
-                given[level] = [""]
+            if let flag = globalFlag(argument) {
+                given[flag] = [""]
                 continue
             }
             guard argument.hasPrefix("--") else { throw fail("unknown option '\(argument)' for 'widgets \(command.name)'") }

@@ -20,9 +20,15 @@ struct Invocation: Sendable {
         try values(option).last
     }
 
+    /// The option's value for a command that declares it; nil for one that does not (shared code,
+    /// such as loading bundles, that takes `--memory-limit` where a command offers it).
+    func valueIfDeclared<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        command.declares(option.spec.name) ? try value(option) : nil
+    }
+
     /// Every value given for the option, in order.
     func values<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
-        precondition(command.declares(option.spec.name), "'widgets \(command.name)' reads --\(option.spec.name) but does not declare it")
+        precondition(reads(option.spec), "'widgets \(command.name)' reads --\(option.spec.name) but does not declare it")
         return try (given[option.spec.name] ?? []).map { text throws(UsageError) in
             switch option.parse(text) {
             case .success(let value): return value
@@ -34,9 +40,9 @@ struct Invocation: Sendable {
     /// The host's log level: `-v` (debug) or `-q` (warning), else `WIDGETS_LOG` (of `environment`,
     /// else of this process), else info.
     func logLevel(environment: [String: String]? = nil) throws(UsageError) -> LogLevel {
-        if given["verbose"] != nil, given["quiet"] != nil { throw usageError("-v and -q say opposite things; give one") }
-        if given["verbose"] != nil { return .debug }
-        if given["quiet"] != nil { return .warning }
+        if isSet(Options.verbose), isSet(Options.quiet) { throw usageError("-v and -q say opposite things; give one") }
+        if isSet(Options.verbose) { return .debug }
+        if isSet(Options.quiet) { return .warning }
         let variable = environment.map { $0["WIDGETS_LOG"] } ?? getenv("WIDGETS_LOG").map { String(cString: $0) }
         guard let name = variable, !name.isEmpty else { return .info }
         guard let level = LogLevel(named: name) else {
@@ -47,8 +53,13 @@ struct Invocation: Sendable {
 
     /// Whether a flag was given.
     func isSet(_ flag: Option<Bool>) -> Bool {
-        precondition(command.declares(flag.spec.name), "'widgets \(command.name)' reads --\(flag.spec.name) but does not declare it")
+        precondition(reads(flag.spec), "'widgets \(command.name)' reads --\(flag.spec.name) but does not declare it")
         return given[flag.spec.name] != nil
+    }
+
+    /// Whether the command may read the option: it declares it, or every command takes it.
+    private func reads(_ option: OptionSpec) -> Bool {
+        command.declares(option.name) || CLI.globalOptions.contains { $0.name == option.name }
     }
 
     /// The `index`th positional argument, if given.

@@ -8,6 +8,12 @@ import WidgetWire
 /// Every option of every command, each declared once. A command lists those it takes; help, the man
 /// page and the completions are made from these declarations.
 enum Options {
+    // Every command's, before or after its name (`CLI.globalOptions`).
+    static let help = Option(flag: "help", help: "show help (also -h)")
+    static let verbose = Option(flag: "verbose", help: "say more: the host's debug lines (also -v; WIDGETS_LOG=debug)")
+    static let quiet = Option(flag: "quiet", help: "say only warnings and errors (also -q; WIDGETS_LOG=warning)")
+    static let noCache = Option(flag: "no-cache", help: "load every bundle, not reading the registry cache ($XDG_CACHE_HOME/widgets)")
+
     static let plugins = Option<String>(
         "plugins", value: "DIR", help: "load bundles from DIR only (default: WIDGETS_PATH, else ./widgets.d and the XDG data dir)")
 

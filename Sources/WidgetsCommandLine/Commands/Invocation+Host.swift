@@ -10,8 +10,8 @@ extension Invocation {
     /// A registry with the command's settings: --memory-limit and --isolation, where it takes them,
     /// and `WIDGETS_LOAD_DEADLINE` (seconds a bundle may take to load; default 10).
     func makeRegistry() throws(UsageError) -> WidgetRegistry {
-        let memoryLimit = command.declares(Options.memoryLimit.spec.name) ? try value(Options.memoryLimit) : nil
-        let isolation = command.declares(Options.isolation.spec.name) ? try value(Options.isolation) : nil
+        let memoryLimit = try valueIfDeclared(Options.memoryLimit)
+        let isolation = try valueIfDeclared(Options.isolation)
         let registry = WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
         if let text = ProcessInfo.processInfo.environment["WIDGETS_LOAD_DEADLINE"] {
             guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {
@@ -29,7 +29,7 @@ extension Invocation {
     func loadSearchPath(for kind: String? = nil, patience: TimeInterval? = nil) throws(UsageError) -> (WidgetRegistry, [String]) {
         let registry = try makeRegistry()
         // Bundles unchanged since they were last loaded are not loaded again (process isolation).
-        if case .process = registry.isolation, given["no-cache"] == nil { registry.cache = RegistryCache() }
+        if case .process = registry.isolation, !isSet(Options.noCache) { registry.cache = RegistryCache() }
         let searchPath = BundleSearchPath.resolve(plugins: try value(Options.plugins))
         for directory in searchPath { registry.loadDirectory(directory, patience: kind == nil ? patience : 0) }
         if let kind { registry.waitForLoads(kind: kind) }
@@ -48,7 +48,7 @@ extension Invocation {
 
     /// Where instances are kept: --state-dir, else the XDG state directory.
     var store: InstanceStore {
-        let directory = command.declares(Options.stateDirectory.spec.name) ? (try? value(Options.stateDirectory)) ?? nil : nil
+        let directory = (try? valueIfDeclared(Options.stateDirectory)) ?? nil
         return InstanceStore(directory: directory.map { URL(fileURLWithPath: $0) } ?? InstanceStore.defaultDirectory())
     }
 
@@ -71,7 +71,7 @@ extension Invocation {
     /// configuration. Nil when the instance cannot be read (the reason is printed).
     func requestTarget(kind named: String?) throws(UsageError) -> (kind: String, family: WidgetFamily?, configuration: String, instance: WidgetInstance?)? {
         let family = try value(Options.family)
-        guard command.declares(Options.instance.spec.name), let id = try value(Options.instance) else {
+        guard let id = try valueIfDeclared(Options.instance) else {
             guard let named else { throw usageError("'widgets \(name)' needs KIND or --instance ID") }
             return (named, family, "{}", nil)
         }
