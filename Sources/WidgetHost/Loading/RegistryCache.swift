@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import WidgetABI
 import WidgetWire
 
@@ -17,14 +18,19 @@ import WidgetWire
 /// time. Its ELF header is read when a worker loads it, as any file's is.
 ///
 /// Kept in `$XDG_CACHE_HOME/widgets/registry.json`, written whole to a temporary file and renamed.
-public final class RegistryCache: @unchecked Sendable {
+public final class RegistryCache: Sendable {
     public let fileURL: URL
-    private let lock = NSLock()
-    private var entries: [String: JSONValue] = [:]
-    private var dirty = false
-    /// Entries used and recorded in this run, for the tests and `widgets list -v`.
-    public private(set) var hits = 0
-    public private(set) var misses = 0
+    private struct State {
+        var entries: [String: JSONValue] = [:]
+        var dirty = false
+        var hits = 0
+        var misses = 0
+    }
+    private let state: Mutex<State>
+
+    /// Entries used, and files loaded for want of one, in this run: for the tests and `widgets list -v`.
+    public var hits: Int { state.withLock { $0.hits } }
+    public var misses: Int { state.withLock { $0.misses } }
 
     /// The host this cache is for: an entry of another host's cache is never read.
     static var hostKey: String {
@@ -38,12 +44,15 @@ public final class RegistryCache: @unchecked Sendable {
     /// Reads the cache at `url`; a missing, unreadable, corrupt or foreign one is an empty cache.
     public init(url: URL = RegistryCache.defaultURL()) {
         fileURL = url
+        var state = State()
         // Parsed from the bytes as read: the parser checks that every string is UTF-8.
-        guard let bytes = Self.contents(of: url.path), let root = try? JSONValue.parse(bytes), root["host"]?.stringValue == Self.hostKey,
+        if let bytes = Self.contents(of: url.path), let root = try? JSONValue.parse(bytes), root["host"]?.stringValue == Self.hostKey,
             let bundles = root["bundles"]?.objectValue
-        else { return }
-        entries.reserveCapacity(bundles.members.count)
-        for (path, entry) in bundles.members { entries[path] = entry }
+        {
+            state.entries.reserveCapacity(bundles.members.count)
+            for (path, entry) in bundles.members { state.entries[path] = entry }
+        }
+        self.state = Mutex(state)
     }
 
     /// A regular file's bytes, in as few reads as its size takes; nil when it cannot be read.
@@ -85,22 +94,22 @@ public final class RegistryCache: @unchecked Sendable {
 
     /// What was recorded for this very file: its worker's hello, or why the worker refused it.
     func outcome(for file: BundleFile) -> Result<WorkerHello, WorkerSupervisor.StartFailure>? {
-        let entry: JSONValue? = lock.withLock { entries[file.path] }
+        let entry: JSONValue? = state.withLock { $0.entries[file.path] }
         guard let entry, Self.isIdentity(entry["file"], of: file) else {
-            lock.withLock { misses += 1 }
+            state.withLock { $0.misses += 1 }
             return nil
         }
         if let hello = entry["hello"]?.objectValue, let read = try? WorkerHello(json: hello, path: file.path), read.isCompatible {
-            lock.withLock { hits += 1 }
+            state.withLock { $0.hits += 1 }
             return .success(read)
         }
         if let failure = entry["failure"], let reason = failure["reason"]?.stringValue.flatMap(LoadProblem.Reason.init(rawValue:)),
             let message = failure["message"]?.stringValue
         {
-            lock.withLock { hits += 1 }
+            state.withLock { $0.hits += 1 }
             return .failure(WorkerSupervisor.StartFailure(reason: reason, description: message))
         }
-        lock.withLock { misses += 1 }
+        state.withLock { $0.misses += 1 }
         return nil
     }
 
@@ -115,26 +124,26 @@ public final class RegistryCache: @unchecked Sendable {
             guard failure.reason == .crashed else { return forget(file.path) }
             entry.append(("failure", .object(JSONObject([("reason", .string(failure.reason.rawValue)), ("message", .string(failure.description))]))))
         }
-        lock.withLock {
-            entries[file.path] = .object(JSONObject(entry))
-            dirty = true
+        state.withLock {
+            $0.entries[file.path] = .object(JSONObject(entry))
+            $0.dirty = true
         }
     }
 
     /// Drops a path's entry (its file is gone, or said nothing worth keeping).
     func forget(_ path: String) {
-        lock.withLock {
-            if entries.removeValue(forKey: path) != nil { dirty = true }
+        state.withLock {
+            if $0.entries.removeValue(forKey: path) != nil { $0.dirty = true }
         }
     }
 
     /// Writes the cache if anything changed: a temporary file in its directory (made 0700), renamed
     /// over the old. A cache that cannot be written is no error: the next run loads the bundles.
     public func save() {
-        let text: String? = lock.withLock {
-            guard dirty else { return nil }
-            dirty = false
-            let bundles = entries.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        let text: String? = state.withLock { state in
+            guard state.dirty else { return nil }
+            state.dirty = false
+            let bundles = state.entries.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
             return JSONValue.object(JSONObject([("host", .string(Self.hostKey)), ("bundles", .object(JSONObject(bundles)))])).jsonText
         }
         guard let text else { return }

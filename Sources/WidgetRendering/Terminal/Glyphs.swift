@@ -1,11 +1,13 @@
-import Foundation
+import Synchronization
 
 /// A cell's character as a number: its scalar when it has one alone, else its place in a table of
 /// the characters of several scalars seen so far (emoji sequences, combined marks), which only grows.
 enum Glyphs {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var texts: [String] = []
-    nonisolated(unsafe) private static var codes: [String: UInt32] = [:]
+    private struct Table {
+        var texts: [String] = []
+        var codes: [String: UInt32] = [:]
+    }
+    private static let table = Mutex(Table())
     static let tableFlag: UInt32 = 0x8000_0000
 
     static func code(_ character: Character) -> UInt32 {
@@ -21,11 +23,11 @@ enum Glyphs {
     }
 
     private static func interned(_ text: String) -> UInt32 {
-        lock.withLock {
-            if let known = codes[text] { return known }
-            let code = tableFlag | UInt32(texts.count)
-            texts.append(text)
-            codes[text] = code
+        table.withLock { table in
+            if let known = table.codes[text] { return known }
+            let code = tableFlag | UInt32(table.texts.count)
+            table.texts.append(text)
+            table.codes[text] = code
             return code
         }
     }
@@ -39,7 +41,7 @@ enum Glyphs {
     static func append(_ code: UInt32, to text: inout String) {
         if code == 0 { return }
         if code & tableFlag != 0 {
-            text += lock.withLock { texts[Int(code & ~tableFlag)] }
+            text += table.withLock { $0.texts[Int(code & ~tableFlag)] }
         } else if let scalar = Unicode.Scalar(code) {
             text.unicodeScalars.append(scalar)
         }

@@ -1,5 +1,6 @@
 import CMemoryGuard
 import Foundation
+import Synchronization
 import WidgetSupport
 
 /// Charges each provider for the heap memory its code holds, and notices when it goes over its limit.
@@ -15,18 +16,20 @@ public enum MemoryGuard {
     /// The default limit, iOS's for a widget extension: 30 MiB.
     public static let defaultLimit: Int64 = 30 << 20
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var nextSlot: UInt32 = 1
-    nonisolated(unsafe) private static var released: [UInt32] = []
+    private struct Slots {
+        var next: UInt32 = 1
+        var released: [UInt32] = []
+    }
+    private static let slots = Mutex(Slots())
 
     /// A fresh slot, counting from zero, for one run of a provider; 0 (uncharged) when every slot is
     /// taken. A slot is reused only after `release`, once nothing it charged is still held.
     static func openSlot(limit: Int64) -> UInt32 {
-        let slot: UInt32 = lock.withLock {
-            if let slot = released.popLast() { return slot }
-            guard nextSlot < UInt32(MEMORY_GUARD_SLOTS) else { return 0 }
-            defer { nextSlot += 1 }
-            return nextSlot
+        let slot: UInt32 = slots.withLock { slots in
+            if let slot = slots.released.popLast() { return slot }
+            guard slots.next < UInt32(MEMORY_GUARD_SLOTS) else { return 0 }
+            defer { slots.next += 1 }
+            return slots.next
         }
         if slot == 0 {
             HostLog.warning("all \(MEMORY_GUARD_SLOTS - 1) memory guard slots are in use; a provider runs unmetered")
@@ -39,7 +42,7 @@ public enum MemoryGuard {
     /// Gives back a slot whose blocks have all been freed.
     static func release(_ slot: UInt32) {
         guard slot != 0 else { return }
-        lock.withLock { released.append(slot) }
+        slots.withLock { $0.released.append(slot) }
     }
 
     /// Runs `body` with this thread's allocations charged to `slot`.

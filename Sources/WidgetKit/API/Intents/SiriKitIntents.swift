@@ -1,5 +1,6 @@
 public import WidgetWire
 import Foundation
+import Synchronization
 
 // The SiriKit-style configuration of iOS 14: `IntentConfiguration` and `IntentTimelineProvider`.
 // On iOS, Xcode generates the intent class, its custom types and a handler protocol from an intent
@@ -117,17 +118,16 @@ extension IntentParameter {
 }
 
 /// A continuation a handler may call more than once: only the first call counts.
-final class OnceContinuation<T: Sendable, Failure: Error>: @unchecked Sendable {
-    private var continuation: CheckedContinuation<T, Failure>?
-    private let lock = NSLock()
+final class OnceContinuation<T: Sendable, Failure: Error>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<T, Failure>?>
 
-    init(_ continuation: CheckedContinuation<T, Failure>) { self.continuation = continuation }
+    init(_ continuation: CheckedContinuation<T, Failure>) { self.continuation = Mutex(continuation) }
 
     func resume(returning value: T) { take()?.resume(returning: value) }
     func resume(throwing error: Failure) { take()?.resume(throwing: error) }
 
     private func take() -> CheckedContinuation<T, Failure>? {
-        lock.withLock {
+        continuation.withLock { continuation in
             defer { continuation = nil }
             return continuation
         }

@@ -1,5 +1,6 @@
 import CWidgetKit
 import Foundation
+import Synchronization
 public import WidgetWire
 
 /// An app's line to the running widget host: reload its widgets' timelines, and see which of its
@@ -11,12 +12,11 @@ public import WidgetWire
 /// Linux differences: the reload methods return a discardable result, so an app can tell that no
 /// host is running (iOS code that ignores it compiles unchanged); and `isForeground` stands in for
 /// iOS knowing when an app is on screen, whose reloads are not counted against the budget.
-public final class WidgetCenter: @unchecked Sendable {
+public final class WidgetCenter: Sendable {
     public static let shared = WidgetCenter()
 
-    private let lock = NSLock()
-    private var foreground = false
-    private var socketPath: String?
+    private let foreground = Mutex(false)
+    private let socketPath: String?
 
     /// Creates a center for a host listening at `socketPath` (the default: the user's running host).
     public init(socketPath: String? = nil) {
@@ -26,8 +26,8 @@ public final class WidgetCenter: @unchecked Sendable {
     /// Set while the app is in the foreground (the user is looking at it): its reload requests are
     /// then outside the widgets' reload budget, as on iOS.
     public var isForeground: Bool {
-        get { lock.withLock { foreground } }
-        set { lock.withLock { foreground = newValue } }
+        get { foreground.withLock { $0 } }
+        set { foreground.withLock { $0 = newValue } }
     }
 
     /// What went wrong talking to the host, one line: no host running, another user's host, a

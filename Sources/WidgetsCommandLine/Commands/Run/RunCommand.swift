@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import WidgetHost
 import WidgetRendering
 import WidgetSupport
@@ -202,143 +203,14 @@ extension Invocation {
             TerminationSignals.shared.notify { continuation.resume(returning: $0) }
         }
     }
-
-    /// `12:00:05 game-status-1: Level 4 | 80 HP` — what an instance now shows, on one line.
-    /// `locked`: privacy-sensitive views redacted, as `--locked` draws them.
-    static func statusLine(_ id: String, _ status: InstanceStatus, locked: Bool = false) -> String {
-        "\(Self.timeFormatter.string(from: Date())) \(id): \(statusText(status, locked: locked))"
-    }
-
-    /// What an instance shows, with its last failure and next reload, on one line.
-    static func statusText(_ status: InstanceStatus, locked: Bool = false) -> String {
-        var text = shownText(status, locked: locked)
-        if let failure = status.lastFailure {
-            // The last good entry stays, marked with how old it is.
-            if let entry = status.entry, status.phase == .showing {
-                text += " [as of \(Self.shortTimeFormatter.string(from: Date(timeIntervalSince1970: entry.date)))]"
-            }
-            text += " [last reload failed: \(failure)]"
-        }
-        if let next = status.nextReload, let reason = status.nextReloadReason {
-            text += " [next reload \(Self.timeFormatter.string(from: next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
-        }
-        return text
-    }
-
-    /// What an instance shows, alone: its entry's text on one line, or its phase.
-    static func shownText(_ status: InstanceStatus, locked: Bool = false) -> String {
-        switch status.phase {
-        case .bundleMissing: "bundle missing (its configuration is kept)"
-        case .loading: status.reloading ? "loading" : "waiting for its first entry"
-        case .showing: status.entry.map { PlainTextRenderer.lines($0.view, locked: locked).joined(separator: " | ") } ?? ""
-        }
-    }
-
-    static let shortTimeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        return formatter
-    }()
-
-    static let timeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter
-    }()
-}
-
-/// The dashboard's keys, read from a terminal put in raw mode (restored on the way out): q or Esc
-/// quit, as SIGINT does; ↑ ↓ scroll a row, PgUp PgDn a page; ← → (Tab, Shift-Tab) select a box.
-final class Keyboard: @unchecked Sendable {
-    private var saved = termios()
-    private let source: DispatchSourceRead
-
-    init?(dashboard: Dashboard) {
-        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        source.setEventHandler {
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = read(STDIN_FILENO, &bytes, bytes.count)
-            guard count > 0 else { return }
-            switch Keyboard.key(Array(bytes[..<count])) {
-            case .quit: TerminationSignals.shared.quit()
-            case .scroll(let rows): dashboard.scroll(by: rows)
-            case .page(let pages): dashboard.scroll(by: pages * dashboard.pageRows)
-            case .select(let steps): dashboard.select(by: steps)
-            case nil: break
-            }
-        }
-        source.resume()
-    }
-
-    enum Key: Equatable {
-        case quit
-        case scroll(Int)
-        case page(Int)
-        case select(Int)
-    }
-
-    /// What a read of the terminal means: Esc alone is a key; an escape sequence is another key.
-    static func key(_ bytes: [UInt8]) -> Key? {
-        switch bytes {
-        case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x1B]: .quit
-        case [0x1B, 0x5B, 0x41], [0x1B, 0x4F, 0x41], [UInt8(ascii: "k")]: .scroll(-1)
-        case [0x1B, 0x5B, 0x42], [0x1B, 0x4F, 0x42], [UInt8(ascii: "j")]: .scroll(1)
-        case [0x1B, 0x5B, 0x35, 0x7E]: .page(-1)
-        case [0x1B, 0x5B, 0x36, 0x7E], [UInt8(ascii: " ")]: .page(1)
-        case [0x1B, 0x5B, 0x43], [0x1B, 0x4F, 0x43], [0x09], [UInt8(ascii: "l")]: .select(1)
-        case [0x1B, 0x5B, 0x44], [0x1B, 0x4F, 0x44], [0x1B, 0x5B, 0x5A], [UInt8(ascii: "h")]: .select(-1)
-        default: nil
-        }
-    }
-
-    func restore() {
-        source.cancel()
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-    }
-}
-
-/// SIGINT and SIGTERM, taken from their default action and delivered once, on the main queue.
-final class TerminationSignals: @unchecked Sendable {
-    static let shared = TerminationSignals()
-    private let lock = NSLock()
-    private var sources: [DispatchSourceSignal] = []
-    private var handler: (@Sendable (String) -> Void)?
-
-    func notify(_ handler: @escaping @Sendable (String) -> Void) {
-        lock.withLock {
-            self.handler = handler
-            guard sources.isEmpty else { return }
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-                source.setEventHandler { [weak self] in self?.deliver(name) }
-                source.resume()
-                sources.append(source)
-            }
-        }
-    }
-
-    /// The dashboard's q or Esc: ends the host as SIGINT does.
-    func quit() { deliver("q") }
-
-    private func deliver(_ name: String) {
-        let handler: (@Sendable (String) -> Void)? = lock.withLock {
-            defer { self.handler = nil }
-            return self.handler
-        }
-        handler?(name)
-    }
 }
 
 /// The daemon, for its own observer, which is made before it.
-final class DaemonBox: @unchecked Sendable {
-    var daemon: WidgetDaemon?
+final class DaemonBox: Sendable {
+    private let stored = Mutex<WidgetDaemon?>(nil)
+
+    var daemon: WidgetDaemon? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

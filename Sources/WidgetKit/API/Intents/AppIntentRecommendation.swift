@@ -1,0 +1,18 @@
+public import Foundation
+public import WidgetWire
+
+/// A preconfigured instance a provider suggests (`recommendations()`).
+public struct AppIntentRecommendation<Intent: WidgetConfigurationIntent> {
+    public let intent: Intent
+    public let description: String
+
+    public init(intent: Intent, description: LocalizedStringResource) {
+        self.intent = intent
+        self.description = description.key
+    }
+
+    public init(intent: Intent, description: some StringProtocol) {
+        self.intent = intent
+        self.description = String(description)
+    }
+}
