@@ -20,7 +20,7 @@ public struct ABIVersion: Hashable, Sendable, CustomStringConvertible, Comparabl
     /// Why a host of this version refuses a bundle of `bundle`'s, or nil when it loads it: the majors
     /// must be equal and the bundle's minor no newer than the host's (the header's
     /// `widget_abi_compatible`, which a C host calls).
-    public static func refusal(ofBundle bundle: ABIVersion, host: ABIVersion = .current) -> String? {
+    package static func refusal(ofBundle bundle: ABIVersion, host: ABIVersion = .current) -> String? {
         guard bundle.major == host.major else {
             return "ABI version \(bundle) is not supported: this host speaks ABI \(host) (major versions must match)"
         }

@@ -1,10 +1,10 @@
 import CWidgetABI
 
 /// The level of a line a bundle logs through `widget_host_t.log`: the header's `widget_log_level_t`.
-public enum BundleLogLevel: String, CaseIterable, Sendable {
+package enum BundleLogLevel: String, CaseIterable, Sendable {
     case debug, info, warning, error
 
-    public var abiValue: UInt32 {
+    package var abiValue: UInt32 {
         let value: widget_log_level_t =
             switch self {
             case .debug: WIDGET_LOG_DEBUG
@@ -17,7 +17,7 @@ public enum BundleLogLevel: String, CaseIterable, Sendable {
 
     /// The level of a `widget_log_level_t`; a value the header does not define reads as an error,
     /// so that nothing a bundle says is lost below the shown level.
-    public init(abiValue: UInt32) {
+    package init(abiValue: UInt32) {
         self = Self.allCases.first { $0.abiValue == abiValue } ?? .error
     }
 }

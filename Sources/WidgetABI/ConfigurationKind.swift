@@ -7,7 +7,7 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
     case intent
 
     /// The header's value for the kind.
-    public var abiValue: UInt32 {
+    package var abiValue: UInt32 {
         let value: widget_configuration_kind_t =
             switch self {
             case .static: WIDGET_CONFIGURATION_STATIC
@@ -18,7 +18,7 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
     }
 
     /// The kind of a `widget_configuration_kind_t`; nil for a value the header does not define.
-    public init?(abiValue: UInt32) {
+    package init?(abiValue: UInt32) {
         guard let kind = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
         self = kind
     }

@@ -1,9 +1,9 @@
 import CWidgetABI
-public import WidgetWire
+import WidgetWire
 
 extension RenderingEnvironment.ColorScheme {
     /// The header's `widget_color_scheme_t` for the scheme.
-    public var abiValue: UInt32 {
+    package var abiValue: UInt32 {
         let value: widget_color_scheme_t =
             switch self {
             case .light: WIDGET_COLOR_SCHEME_LIGHT
@@ -13,7 +13,7 @@ extension RenderingEnvironment.ColorScheme {
     }
 
     /// The scheme of a `widget_color_scheme_t`; nil for a value the header does not define.
-    public init?(abiValue: UInt32) {
+    package init?(abiValue: UInt32) {
         guard let scheme = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
         self = scheme
     }
@@ -21,7 +21,7 @@ extension RenderingEnvironment.ColorScheme {
 
 extension RenderingEnvironment.RenderingMode {
     /// The header's `widget_rendering_mode_t` for the mode.
-    public var abiValue: UInt32 {
+    package var abiValue: UInt32 {
         let value: widget_rendering_mode_t =
             switch self {
             case .fullColor: WIDGET_RENDERING_MODE_FULL_COLOR
@@ -32,7 +32,7 @@ extension RenderingEnvironment.RenderingMode {
     }
 
     /// The mode of a `widget_rendering_mode_t`; nil for a value the header does not define.
-    public init?(abiValue: UInt32) {
+    package init?(abiValue: UInt32) {
         guard let mode = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
         self = mode
     }
@@ -41,7 +41,7 @@ extension RenderingEnvironment.RenderingMode {
 extension RenderingEnvironment {
     /// From a request's ABI 1.4 fields; values the header does not define read as light and full
     /// colour, as a request of an older minor version does.
-    public init(abiColorScheme: UInt32, abiRenderingMode: UInt32, showsContainerBackground: Bool) {
+    package init(abiColorScheme: UInt32, abiRenderingMode: UInt32, showsContainerBackground: Bool) {
         self.init(
             colorScheme: ColorScheme(abiValue: abiColorScheme) ?? .light, renderingMode: RenderingMode(abiValue: abiRenderingMode) ?? .fullColor,
             showsContainerBackground: showsContainerBackground)

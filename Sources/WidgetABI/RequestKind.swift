@@ -19,7 +19,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case previews
 
     /// The header's value for the kind.
-    public var abiValue: UInt32 {
+    package var abiValue: UInt32 {
         let value: widget_request_kind_t =
             switch self {
             case .placeholder: WIDGET_REQUEST_PLACEHOLDER
@@ -35,14 +35,14 @@ public enum RequestKind: String, CaseIterable, Sendable {
     }
 
     /// The kind of a `widget_request_kind_t`; nil for a value the header does not define.
-    public init?(abiValue: UInt32) {
+    package init?(abiValue: UInt32) {
         guard let kind = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
         self = kind
     }
 
     /// The minor version of ABI 1 that introduced the kind: a host never sends it to a bundle built
     /// for an older minor.
-    public var introducedInMinor: UInt32 {
+    package var introducedInMinor: UInt32 {
         switch self {
         case .placeholder, .snapshot, .timeline: 0
         case .options, .recommendations: 2
@@ -52,10 +52,10 @@ public enum RequestKind: String, CaseIterable, Sendable {
     }
 
     /// Whether only configurable widgets answer it.
-    public var needsConfiguration: Bool { self == .options || self == .recommendations }
+    package var needsConfiguration: Bool { self == .options || self == .recommendations }
 
     /// Whether the answer is entries (and a policy), rather than configuration data.
-    public var answersWithEntries: Bool {
+    package var answersWithEntries: Bool {
         switch self {
         case .placeholder, .snapshot, .timeline: true
         case .options, .recommendations, .openURL, .performIntent, .previews: false

@@ -1,9 +1,9 @@
 import CWidgetABI
-public import WidgetWire
+import WidgetWire
 
 extension WidgetFamily {
     /// The header's `widget_family_t` for the family.
-    public var abiValue: UInt32 {
+    package var abiValue: UInt32 {
         let value: widget_family_t =
             switch self {
             case .systemSmall: WIDGET_FAMILY_SYSTEM_SMALL
@@ -18,18 +18,18 @@ extension WidgetFamily {
     }
 
     /// The family of a `widget_family_t`; nil for a value the header does not define.
-    public init?(abiValue: UInt32) {
+    package init?(abiValue: UInt32) {
         guard let family = Self.allCases.first(where: { $0.abiValue == abiValue }) else { return nil }
         self = family
     }
 
     /// The header's bit mask of families (`WIDGET_FAMILY_MASK`), as a descriptor's `families` holds it.
-    public static func mask(_ families: some Sequence<WidgetFamily>) -> UInt32 {
+    package static func mask(_ families: some Sequence<WidgetFamily>) -> UInt32 {
         families.reduce(0) { $0 | (1 << $1.abiValue) }
     }
 
     /// The families in a mask, in declaration order; bits no family has are ignored.
-    public static func families(inMask mask: UInt32) -> [WidgetFamily] {
+    package static func families(inMask mask: UInt32) -> [WidgetFamily] {
         allCases.filter { mask & (1 << $0.abiValue) != 0 }
     }
 }

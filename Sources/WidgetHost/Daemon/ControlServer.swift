@@ -15,17 +15,17 @@ import WidgetWire
 /// sends no complete request for `idleTimeout` is closed, and when every slot is taken a new client
 /// is admitted in place of the connection idle the longest. A last request without its newline is
 /// answered when the peer stops sending.
-public final class ControlServer: @unchecked Sendable {
+package final class ControlServer: @unchecked Sendable {
     /// Answers one request (a parsed JSON line) with an answer object (`"ok": true|false`).
-    public typealias Handler = @Sendable (JSONValue) -> JSONValue
+    package typealias Handler = @Sendable (JSONValue) -> JSONValue
     /// Answers a `watch` request; on success (a token), the connection's further lines are events,
     /// sent through `send`, until the peer closes it or cannot keep up; then `unsubscribe`.
-    public typealias Subscribe = @Sendable (_ request: JSONValue, _ send: @escaping EventHub.Send) -> (answer: JSONValue, token: Int?)
+    package typealias Subscribe = @Sendable (_ request: JSONValue, _ send: @escaping EventHub.Send) -> (answer: JSONValue, token: Int?)
 
     private let subscribe: Subscribe?
     private let unsubscribe: @Sendable (Int) -> Void
 
-    public let path: String
+    package let path: String
     private let handler: Handler
     private let listener: Int32
     private let lock = NSLock()
@@ -39,7 +39,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Listens at `path`, making its directory (0700) if needed. Refuses to start when another host
     /// answers there; a socket file left by a host that died is replaced.
-    public init(
+    package init(
         path: String = ControlSocket.path(), idleTimeout: TimeInterval = 10, log: @escaping @Sendable (String) -> Void = { _ in },
         subscribe: Subscribe? = nil, unsubscribe: @escaping @Sendable (Int) -> Void = { _ in }, handler: @escaping Handler
     ) throws(ControlError) {
@@ -76,7 +76,7 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Stops listening, closes every connection and removes the socket file.
-    public func stop() {
+    package func stop() {
         // Under the lock a connection's thread removes its descriptor under before closing it: no
         // shutdown reaches a descriptor number closed and reused meanwhile.
         let first: Bool = lock.withLock {
@@ -93,13 +93,13 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Connections served at once; a client beyond them takes the place of the one idle the longest.
-    public static let maximumConnections = 64
+    package static let maximumConnections = 64
     /// How long a connection may go without sending a complete request before it is closed.
-    public let idleTimeout: TimeInterval
+    package let idleTimeout: TimeInterval
 
     deinit { stop() }
 
-    public var refusedPeers: [String] { lock.withLock { refusals } }
+    package var refusedPeers: [String] { lock.withLock { refusals } }
 
     private func acceptLoop() {
         while true {
@@ -333,11 +333,11 @@ public final class ControlServer: @unchecked Sendable {
         return true
     }
 
-    public static func failure(_ message: String) -> JSONValue {
+    package static func failure(_ message: String) -> JSONValue {
         .object(JSONObject([("ok", .bool(false)), ("error", .string(message))]))
     }
 
-    public static func success(_ members: [(key: String, value: JSONValue)] = []) -> JSONValue {
+    package static func success(_ members: [(key: String, value: JSONValue)] = []) -> JSONValue {
         .object(JSONObject([("ok", .bool(true))] + members))
     }
 }

@@ -20,9 +20,9 @@ import WidgetWire
 /// Each but `removed` carries what the instance now shows: `kind`, `family`, `phase`, `text` (its entry's
 /// text on one line, as `widgets run --log` begins its line), `entryDate`, `nextEntry`, `nextReload` with `reason` and
 /// `deferredByBudget`, `nextChange` (the earlier of the two), `lastFailure` and `stale`.
-public final class EventHub: Sendable {
+package final class EventHub: Sendable {
     /// Sends one line to a subscriber; false when it cannot take it (gone, or not reading).
-    public typealias Send = @Sendable (JSONValue) -> Bool
+    package typealias Send = @Sendable (JSONValue) -> Bool
 
     private struct Subscriber {
         let ids: Set<String>?
@@ -38,13 +38,13 @@ public final class EventHub: Sendable {
 
     private let state = Mutex(State())
     /// The most subscribers at once; the control socket keeps slots for one-shot requests.
-    public static let maximumSubscribers = 32
+    package static let maximumSubscribers = 32
 
-    public init() {}
+    package init() {}
 
     /// Adds a subscriber to every instance's events (`ids` nil) or to those named; nil when the
     /// host has `maximumSubscribers` already.
-    public func subscribe(ids: Set<String>?, send: @escaping Send) -> Int? {
+    package func subscribe(ids: Set<String>?, send: @escaping Send) -> Int? {
         state.withLock { state in
             guard state.subscribers.count < Self.maximumSubscribers else { return nil }
             defer { state.next += 1 }
@@ -53,15 +53,15 @@ public final class EventHub: Sendable {
         }
     }
 
-    public func unsubscribe(_ token: Int) {
+    package func unsubscribe(_ token: Int) {
         _ = state.withLock { $0.subscribers.removeValue(forKey: token) }
     }
 
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Publishes what an instance now shows, naming what changed since the last status published.
     /// Costs a dictionary update while no one subscribes: `text` is asked for only when someone does.
-    public func statusChanged(
+    package func statusChanged(
         id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: () -> String, now: Date
     ) {
         let (previous, watched) = state.withLock { state in
@@ -75,7 +75,7 @@ public final class EventHub: Sendable {
 
     /// Publishes a change of the instance list: `added`, `configured`, `removed`, or `moved`
     /// (`position`: its place in the order now, from 0).
-    public func instanceChanged(
+    package func instanceChanged(
         _ change: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus?, text: String?, now: Date,
         position: Int? = nil
     ) {
@@ -101,7 +101,7 @@ public final class EventHub: Sendable {
     }
 
     /// What changed between two statuses of one instance, most telling first.
-    public static func change(from previous: InstanceStatus?, to status: InstanceStatus) -> String {
+    package static func change(from previous: InstanceStatus?, to status: InstanceStatus) -> String {
         if status.phase == .bundleMissing { return previous?.phase == .bundleMissing ? "status" : "missing" }
         guard let previous else { return status.entry == nil ? "status" : "timeline" }
         if status.lastFailure != nil, status.lastFailure != previous.lastFailure || status.timelines == previous.timelines && !status.reloading && previous.reloading {
@@ -115,7 +115,7 @@ public final class EventHub: Sendable {
     }
 
     /// One event about an instance and what it shows.
-    public static func event(
+    package static func event(
         _ name: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
     ) -> JSONValue {
         .object(JSONObject(event(name, id: id, now: now) + shows(kind: kind, family: family, status: status, text: text)))
@@ -139,7 +139,7 @@ public final class EventHub: Sendable {
 
     /// "2026-11-23T14:05:00Z": UTC to the second, formatted without a formatter object (events are
     /// made on the engine's queue, and a formatter is neither cheap nor safe to share).
-    public static func isoDate(_ date: Date) -> String {
+    package static func isoDate(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

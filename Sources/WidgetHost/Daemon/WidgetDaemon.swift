@@ -21,7 +21,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     private var knownLineage = ""
     private var log: @Sendable (String) -> Void = { _ in }
     /// Every change of every instance, for the control socket's subscribers (`widgets watch`).
-    public let events = EventHub()
+    package let events = EventHub()
     /// Each hosted instance's kind and family, for its events.
     private let hosted = Locked<[String: (kind: String, family: WidgetFamily)]>([:])
     /// What an instance shows, as one line of text (`widgets run --log`'s), for its events.

@@ -5,23 +5,23 @@ import WidgetWire
 /// One request for one provider: everything the ABI's `widget_request_t` carries, and how long the
 /// provider has to answer. The registry makes it once; the backends and the worker protocol carry
 /// it unchanged to the bundle.
-public struct ProviderCall: Sendable {
-    public let requestKind: RequestKind
-    public let widget: RegisteredWidget
-    public let family: WidgetFamily
+struct ProviderCall: Sendable {
+    let requestKind: RequestKind
+    let widget: RegisteredWidget
+    let family: WidgetFamily
     /// `TimelineProviderContext.isPreview`: always set for a placeholder.
-    public let isPreview: Bool
+    let isPreview: Bool
     /// The instance's configuration, as the JSON the bundle reads ("{}" when none).
-    public let configuration: String
+    let configuration: String
     /// The request's one argument, in the field of its kind: the parameter's name (options), the
     /// URL (openURL) or the intent as its view recorded it (performIntent); nil for the others.
-    public let argument: String?
+    let argument: String?
     /// What the entries' views are built for.
-    public let environment: RenderingEnvironment
+    let environment: RenderingEnvironment
     /// How long the provider has, from when the request is sent.
-    public let deadline: Duration
+    let deadline: Duration
 
-    public init(
+    init(
         _ requestKind: RequestKind, widget: RegisteredWidget, family: WidgetFamily, isPreview: Bool = false, configuration: String = "{}",
         argument: String? = nil, environment: RenderingEnvironment, deadline: Duration
     ) {
@@ -36,7 +36,7 @@ public struct ProviderCall: Sendable {
     }
 
     /// The widget's kind.
-    public var kind: String { widget.kind }
+    var kind: String { widget.kind }
     var bundlePath: String { widget.bundle.path }
 
     /// An error about this call, naming the widget and its bundle.

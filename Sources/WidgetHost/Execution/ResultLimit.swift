@@ -7,9 +7,9 @@ import Synchronization
 /// widget's view is a few kilobytes an entry, a picture at most 256 KiB); `WIDGETS_MAX_RESULT_MB`
 /// sets it for a host and its workers. One limit per process: a host is one process.
 public enum ResultLimit {
-    public static let defaultBytes = 8 << 20
+    static let defaultBytes = 8 << 20
     /// The least it may be set to.
-    public static let leastBytes = 64 << 10
+    static let leastBytes = 64 << 10
 
     private static let value = Atomic<Int>(fromEnvironment())
 

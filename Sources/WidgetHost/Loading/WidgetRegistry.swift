@@ -19,10 +19,9 @@ import WidgetWire
 /// Every part of the registry is guarded by one lock: it is read and changed from any thread.
 public final class WidgetRegistry: @unchecked Sendable {
     let stateLock = NSLock()
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var loaded: [LoadedBundle] = []
-    @exclusivity(unchecked) private var accepted: [RegisteredWidget] = []
-    @exclusivity(unchecked) private var widgetIndex: [String: Int] = [:]
+    private var loaded: [LoadedBundle] = []
+    private var accepted: [RegisteredWidget] = []
+    private var widgetIndex: [String: Int] = [:]
     private var refusals: [LoadProblem] = []
     private var absentDirectories: [String] = []
     /// Files loaded, by device and inode: a second name for one is the same bundle.

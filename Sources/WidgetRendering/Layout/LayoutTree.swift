@@ -24,7 +24,10 @@ extension Layout {
     /// would multiply with every level of nesting.
     ///
     /// Made, read and written by one layout on one thread, never two accesses at once: its arrays
-    /// are unchecked, and cost no run-time exclusivity bookkeeping on every look.
+    /// are `@exclusivity(unchecked)`, and cost no run-time exclusivity bookkeeping on every look.
+    /// The benchmark shows it matters: a full dashboard frame (`BENCH_ONLY=frames`) took 3.4 ms
+    /// with it and 4.5 ms without, alternated in one run. (The request path's lock-guarded state
+    /// showed no difference either way, and is checked.)
     final class Tree {
         enum Kind {
             /// Text: its number in `texts`.

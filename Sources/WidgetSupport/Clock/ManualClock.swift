@@ -3,9 +3,8 @@ import Foundation
 /// A clock that moves only when told: tests run hours of behaviour in milliseconds.
 public final class ManualClock: WidgetClock, @unchecked Sendable {
     private let lock = NSCondition()
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var current: Date
-    @exclusivity(unchecked) private var timers = TimerHeap()
+    private var current: Date
+    private var timers = TimerHeap()
 
     public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         current = now

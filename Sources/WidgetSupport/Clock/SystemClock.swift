@@ -26,8 +26,7 @@ final class TimerThread: @unchecked Sendable {
     static let longestWait: TimeInterval = 365 * 24 * 3600
 
     private let condition = NSCondition()
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var timers = TimerHeap()
+    private var timers = TimerHeap()
 
     /// A heap of timers and the thread that runs them; the host uses the one `shared`. Tests of the
     /// heap alone make one with no thread (`running: false`), whose timers never run.
@@ -53,7 +52,7 @@ final class TimerThread: @unchecked Sendable {
     }
 
     /// The date the thread sleeps until (distantFuture while there is no timer); under the lock.
-    @exclusivity(unchecked) private var sleepingUntil = Date.distantFuture
+    private var sleepingUntil = Date.distantFuture
 
     private func run() {
         condition.lock()

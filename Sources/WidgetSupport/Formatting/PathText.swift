@@ -2,7 +2,7 @@
 /// bundles splits a few hundred paths, and NSString's versions cost more than the loader's own work.
 extension String {
     /// The directory part: "" for a bare name, "/" for a name at the root; trailing slashes ignored.
-    public var pathDirectory: String {
+    package var pathDirectory: String {
         let bytes = Array(utf8)
         var end = bytes.count
         while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
@@ -13,7 +13,7 @@ extension String {
     }
 
     /// The last component: the name after the last slash; trailing slashes ignored; "/" for the root.
-    public var pathFileName: String {
+    package var pathFileName: String {
         let bytes = Array(utf8)
         var end = bytes.count
         while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }

@@ -9,7 +9,7 @@ package func timeSpan(_ seconds: TimeInterval) -> String {
 }
 
 /// "29.0 MB": mebibytes, as the limit is stated.
-public func megabytes(_ bytes: Int64) -> String {
+package func megabytes(_ bytes: Int64) -> String {
     String(format: "%.1f MB", Double(bytes) / 1_048_576)
 }
 

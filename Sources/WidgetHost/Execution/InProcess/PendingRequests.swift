@@ -43,10 +43,9 @@ final class PendingRequests: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var next: UInt = 1
-    @exclusivity(unchecked) private var pending: [UInt: Pending] = [:]
-    @exclusivity(unchecked) private var finished: [(id: UInt, label: RequestLabel)?] = Array(repeating: nil, count: rememberedCount)
+    private var next: UInt = 1
+    private var pending: [UInt: Pending] = [:]
+    private var finished: [(id: UInt, label: RequestLabel)?] = Array(repeating: nil, count: rememberedCount)
 
     func begin(_ label: RequestLabel) -> (UInt, Pending) {
         let entry = Pending(label: label)

@@ -21,17 +21,16 @@ final class ProviderQueue: @unchecked Sendable {
     let memoryLimit: Int64
     private let queue: DispatchQueue
     private let lock = NSLock()
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var statistics = ProviderStatistics()
-    @exclusivity(unchecked) private var slot: UInt32
+    private var statistics = ProviderStatistics()
+    private var slot: UInt32
     /// Slots of terminated runs that still hold memory.
-    @exclusivity(unchecked) private var retiredSlots: [UInt32] = []
+    private var retiredSlots: [UInt32] = []
     /// The highest peak of the provider's earlier runs.
-    @exclusivity(unchecked) private var earlierPeak: Int64 = 0
+    private var earlierPeak: Int64 = 0
     /// Calls still inside the bundle after their deadline answered the caller.
-    @exclusivity(unchecked) private var stuckCalls = 0
+    private var stuckCalls = 0
     /// Requests submitted and not yet through the queue.
-    @exclusivity(unchecked) private var queued = 0
+    private var queued = 0
 
     init(kind: String, memoryLimit: Int64) {
         self.kind = kind

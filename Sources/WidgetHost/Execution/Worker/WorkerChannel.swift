@@ -8,12 +8,11 @@ import WidgetWire
 final class WorkerChannel: @unchecked Sendable {
     let descriptor: Int32
     private let writeLock = NSLock()
-    // `@exclusivity(unchecked)`: state only touched by the one reading thread (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
-    @exclusivity(unchecked) private var start = 0
-    @exclusivity(unchecked) private(set) var spinning = SpinPolicy()
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private(set) var spinning = SpinPolicy()
     /// What each read goes into, made once (reads are by one thread).
-    @exclusivity(unchecked) private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor

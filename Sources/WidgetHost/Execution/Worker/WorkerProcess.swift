@@ -18,10 +18,9 @@ final class WorkerProcess: @unchecked Sendable {
     private let output: Int32
     private let exceeded: Int32
     private let lock = NSLock()
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
     /// The replies owed, with what each request was, for a crash diagnosis (`timeline of "k"`).
-    @exclusivity(unchecked) private var replies: [UInt64: (kind: RequestKind, widget: String, reply: Reply)] = [:]
-    @exclusivity(unchecked) private var nextID: UInt64 = 1
+    private var replies: [UInt64: (kind: RequestKind, widget: String, reply: Reply)] = [:]
+    private var nextID: UInt64 = 1
     private var hello: JSONObject?
     private var helloWaiters: [HelloHandler] = []
     private var ended: WorkerExit?

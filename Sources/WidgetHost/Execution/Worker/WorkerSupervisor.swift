@@ -30,13 +30,12 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
     private let lock = NSLock()
     /// Starts and request submission, in order.
     private let queue: DispatchQueue
-    // `@exclusivity(unchecked)`: state only touched under a lock (docs/ISOLATION.md, "Cost").
-    @exclusivity(unchecked) private var state: State = .stopped(restartAt: nil)
+    private var state: State = .stopped(restartAt: nil)
     private var crashes: [Date] = []
     private var lastCrash: String?
     /// Memory guard slot of each provider in the current worker, to name the one that went over.
     private var slots: [UInt32: String] = [:]
-    @exclusivity(unchecked) private var statistics: [String: ProviderStatistics] = [:]
+    private var statistics: [String: ProviderStatistics] = [:]
 
     init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64, loadDeadline: TimeInterval) {
         self.path = path
