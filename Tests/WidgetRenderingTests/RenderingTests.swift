@@ -105,7 +105,7 @@ let statusView = view(
 
     @Test func goldenColoursLightAndDark() {
         for mode in [TerminalRenderer.ColorMode.truecolor, .ansi256] {
-            for appearance in TerminalRenderer.Appearance.allCases {
+            for appearance in Appearance.allCases {
                 let renderer = TerminalRenderer(colorMode: mode, appearance: appearance)
                 expectGolden(
                     "status-systemMedium-\(mode.rawValue)-\(appearance.rawValue).txt",

@@ -7,7 +7,7 @@ import WidgetWire
 
 @Suite struct SVGRenderingTests {
     @Test func goldenSVGLightDarkAndPlaceholderAllWellFormed() {
-        for appearance in TerminalRenderer.Appearance.allCases {
+        for appearance in Appearance.allCases {
             let svg = SVGRenderer(appearance: appearance).render(statusView, family: .systemMedium)
             #expect(xmlProblem(svg) == nil)
             expectGolden("status-systemMedium-\(appearance.rawValue).svg", svg)

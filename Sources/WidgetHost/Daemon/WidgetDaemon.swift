@@ -266,7 +266,7 @@ public final class WidgetDaemon: @unchecked Sendable {
         if kept != knownOrder.filter({ saved[$0] != nil }) {
             let before = Dictionary(knownOrder.filter { saved[$0] != nil }.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             for (rank, id) in kept.enumerated() where before[id] != rank {
-                let instance = saved[id]!
+                guard let instance = saved[id] else { continue }
                 events.instanceChanged(
                     "moved", id: id, kind: instance.kind, family: instance.family, status: nil, text: nil, now: now,
                     position: order.firstIndex(of: id))

@@ -19,6 +19,10 @@ protocol ProviderBackend: AnyObject, Sendable {
     /// Why the bundle is disabled (its worker crashed too often), when it is.
     var disabledReason: String? { get }
 
+    /// Whether the bundle's image is mapped into this process, where it stays once loaded (a Swift
+    /// image is never unloaded): a new file at its path cannot be loaded here again.
+    var holdsImageInProcess: Bool { get }
+
     /// The host is done with the bundle: a worker ends, and no request is sent to it again. In
     /// process nothing can end (an image stays loaded); the registry sends it nothing more.
     func shutDown()

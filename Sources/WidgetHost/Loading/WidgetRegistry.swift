@@ -220,7 +220,7 @@ public final class WidgetRegistry: @unchecked Sendable {
             let kinds = accepted.filter { $0.bundle === bundle }.map(\.kind)
             accepted.removeAll { $0.bundle === bundle }
             reindex()
-            if bundle.backend is InProcessBackend {
+            if bundle.backend.holdsImageInProcess {
                 unloadedInProcess.insert(path)
             } else {
                 loadedFiles = loadedFiles.filter { $0.value != path }

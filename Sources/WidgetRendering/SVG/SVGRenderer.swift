@@ -42,11 +42,11 @@ public struct PointMetrics: LayoutMetrics {
 /// Draws a widget as an SVG image a browser opens: its shape and background, its text, dividers,
 /// redaction bars for a placeholder; links and its widget URL are clickable.
 public struct SVGRenderer: Sendable {
-    public var appearance: TerminalRenderer.Appearance
+    public var appearance: Appearance
     /// The rendering mode to draw in; nil for each family's own (vibrant for accessory families).
     public var renderingMode: RenderingEnvironment.RenderingMode?
 
-    public init(appearance: TerminalRenderer.Appearance, renderingMode: RenderingEnvironment.RenderingMode? = nil) {
+    public init(appearance: Appearance, renderingMode: RenderingEnvironment.RenderingMode? = nil) {
         self.appearance = appearance
         self.renderingMode = renderingMode
     }

@@ -49,7 +49,7 @@ public enum Paint: Equatable, Sendable {
     }
 
     /// One colour for where a single colour must do (a gradient's middle), as RGB.
-    public func rgb(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    public func rgb(_ appearance: Appearance) -> (Int, Int, Int) {
         switch self {
         case .color(let name): SystemColors.rgb(name, appearance)
         case .linearGradient(let gradient): GradientStop.rgb(gradient.stops, at: 0.5, appearance)
@@ -59,7 +59,7 @@ public enum Paint: Equatable, Sendable {
 
     /// The colour at a point of the painted bounds, in unit coordinates ((0, 0) top leading), for
     /// bounds `size` points large (a radial gradient's radii are in points).
-    public func rgb(x: Double, y: Double, size: (width: Double, height: Double) = (1, 1), _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    public func rgb(x: Double, y: Double, size: (width: Double, height: Double) = (1, 1), _ appearance: Appearance) -> (Int, Int, Int) {
         switch self {
         case .color(let name): SystemColors.rgb(name, appearance)
         case .linearGradient(let gradient): GradientStop.rgb(gradient.stops, at: gradient.position(x: x, y: y), appearance)
@@ -95,7 +95,7 @@ public struct GradientStop: Equatable, Sendable {
     public var location: Double
 
     /// The colour at `position` along `stops`: blended between stops, held beyond the first and last.
-    static func rgb(_ stops: [GradientStop], at position: Double, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    static func rgb(_ stops: [GradientStop], at position: Double, _ appearance: Appearance) -> (Int, Int, Int) {
         guard let first = stops.first, let last = stops.last else { return SystemColors.rgb("primary", appearance) }
         let position = position.isFinite ? position : 0
         if stops.count == 1 || position <= first.location { return SystemColors.rgb(first.color, appearance) }
@@ -149,7 +149,7 @@ public struct LinearGradientPaint: Equatable, Sendable {
         return ((x - startX) * dx + (y - startY) * dy) / length
     }
 
-    public func rgb(at position: Double, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    public func rgb(at position: Double, _ appearance: Appearance) -> (Int, Int, Int) {
         GradientStop.rgb(stops, at: position, appearance)
     }
 }

@@ -48,7 +48,7 @@ public enum SystemColors {
 
     /// A colour as RGB; an unknown name is the primary colour. A translucent colour is given as it
     /// shows over the widget's background.
-    public static func rgb(_ color: String, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    public static func rgb(_ color: String, _ appearance: Appearance) -> (Int, Int, Int) {
         let (name, opacity) = split(color)
         let solid = opaque(name, appearance)
         return opacity < 1 ? blend(solid, over: background(appearance), opacity) : solid
@@ -62,7 +62,7 @@ public enum SystemColors {
     }
 
     /// A colour without its opacity, as RGB.
-    static func opaque(_ name: Substring, _ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    static func opaque(_ name: Substring, _ appearance: Appearance) -> (Int, Int, Int) {
         if name.utf8.first == UInt8(ascii: "#"), name.utf8.count == 7, let value = Int(name.dropFirst(), radix: 16) {
             return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
         }
@@ -102,7 +102,7 @@ public enum SystemColors {
     }
 
     /// A widget's background: iOS's system background.
-    public static func background(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    public static func background(_ appearance: Appearance) -> (Int, Int, Int) {
         appearance == .light ? (255, 255, 255) : (28, 28, 30)
     }
 

@@ -39,7 +39,7 @@ struct CellColor: Hashable, Sendable {
         return SystemColors.names[Int(raw - 1)]
     }
 
-    func rgb(_ appearance: TerminalRenderer.Appearance) -> (Int, Int, Int) {
+    func rgb(_ appearance: Appearance) -> (Int, Int, Int) {
         if raw & Self.rgbFlag != 0 { return (Int(raw >> 16 & 0xFF), Int(raw >> 8 & 0xFF), Int(raw & 0xFF)) }
         let index = Int(raw == 0 ? 0 : raw - 1)
         return appearance == .light ? SystemColors.lightByIndex[index] : SystemColors.darkByIndex[index]

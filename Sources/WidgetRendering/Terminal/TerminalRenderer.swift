@@ -12,9 +12,6 @@ public struct TerminalRenderer: Sendable {
         case truecolor
     }
 
-    /// Light or dark: the colour scheme views are built for and drawn in.
-    public typealias Appearance = RenderingEnvironment.ColorScheme
-
     public var colorMode: ColorMode
     public var appearance: Appearance
     /// The rendering mode to draw in; nil for each family's own (vibrant for accessory families).

@@ -69,10 +69,10 @@ enum Options {
 
     static let locked = Option(flag: "locked", help: "draw as on a locked device: views marked privacySensitive are redacted")
 
-    static let appearance = Option<TerminalRenderer.Appearance>("appearance", value: "MODE", help: "light or dark (default dark, for every command)")
+    static let appearance = Option<Appearance>("appearance", value: "MODE", help: "light or dark (default dark, for every command)")
 
     /// The appearance `render`, `run` and `gallery` draw in unless told.
-    static let defaultAppearance = TerminalRenderer.Appearance.dark
+    static let defaultAppearance = Appearance.dark
 
     static let color = Option<ColorSetting>(
         "color", value: "MODE", help: "auto (default: colour on a terminal, none with NO_COLOR), none, 256 or truecolor",

@@ -114,7 +114,7 @@ extension Invocation {
         String(kind.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
     }
 
-    static func galleryPage(sections: [String], appearance: TerminalRenderer.Appearance) -> String {
+    static func galleryPage(sections: [String], appearance: Appearance) -> String {
         let dark = appearance == .dark
         return """
             <!DOCTYPE html>

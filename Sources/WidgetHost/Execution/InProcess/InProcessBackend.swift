@@ -42,6 +42,7 @@ final class InProcessBackend: ProviderBackend {
     // MARK: ProviderBackend
 
     var processID: pid_t? { nil }
+    var holdsImageInProcess: Bool { true }
     var disabledReason: String? { nil }
     func shutDown() {}
 

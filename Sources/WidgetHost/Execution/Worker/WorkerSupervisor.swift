@@ -128,6 +128,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
     }
 
     /// The worker's process id, while one runs.
+    var holdsImageInProcess: Bool { false }
+
     var processID: pid_t? {
         lock.withLock {
             if case .running(let process) = state, !process.hasEnded { return process.pid }
@@ -231,13 +233,13 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         case .failure(let problem): return .failure(Refusal(problem.message))
         case .success(let process):
             let done = DispatchSemaphore(value: 0)
-            nonisolated(unsafe) var outcome: Result<WorkerHello, StartFailure>!
-            finishStart(process) {
-                outcome = $0
+            let outcome = Locked<Result<WorkerHello, StartFailure>?>(nil)
+            finishStart(process) { result in
+                outcome.withLock { $0 = result }
                 done.signal()
             }
             done.wait()
-            switch outcome! {
+            switch outcome.withLock({ $0 }) ?? .failure(StartFailure(reason: .crashed, description: "its worker said nothing")) {
             case .failure(let failure):
                 return .failure(Refusal("its worker failed to restart: \(failure); \(restartNote())"))
             case .success(let hello) where hello.bundle == nil:
