@@ -4,12 +4,15 @@ import Testing
 @testable import WidgetKit
 
 /// Shared defaults: property-list values, several writers at once, changes seen by other instances.
-@Suite struct SharedDefaultsTests {
+@Suite final class SharedDefaultsTests {
     let container: URL = {
         let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("shared-defaults-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
+
+    // Each test has its own instance, and its own container, removed when the test is done.
+    deinit { try? FileManager.default.removeItem(at: container) }
 
     func defaults() -> SharedDefaults { SharedDefaults(suiteName: "group.org.example.test", container: container)! }
 
