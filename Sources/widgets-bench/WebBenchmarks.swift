@@ -87,7 +87,7 @@ func benchmarkWeb(instances: Int = 100, pages: Int = 10, reloads: Int = 200) asy
     let store = InstanceStore(directory: state)
     _ = try! store.update { list in
         for number in 0..<instances {
-            list.add(kind: kinds[number == 0 ? 1 : 0], family: .systemSmall, configuration: JSONObject())
+            _ = list.add(kind: kinds[number == 0 ? 1 : 0], family: .systemSmall, configuration: JSONObject())
         }
     }
     // The standard budget: the fixture's policy (`.after` a date long past) is then due only five

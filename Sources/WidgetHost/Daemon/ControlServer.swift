@@ -322,15 +322,8 @@ package final class ControlServer: @unchecked Sendable {
                 Int(size) - Int(queued) > bytes.count
             else { return false }
         }
-        var sent = 0
-        while sent < bytes.count {
-            let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
-            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            sent += count
-        }
-        return true
+        let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
+        return bytes.withUnsafeBytes { bytes in writeAll(bytes) { send(connection, $0.baseAddress, $0.count, flags) } } == nil
     }
 
     package static func failure(_ message: String) -> JSONValue {

@@ -141,7 +141,11 @@ public final class WidgetDaemon: @unchecked Sendable {
     public func rescan() {
         refusedAtLoad.withLock { $0.removeAll() }
         watcher?.rescan()
-        try? synchronize()
+        do {
+            try synchronize()
+        } catch {
+            HostLog.warning("rescan: the saved instances were not re-read: \(error)")
+        }
     }
 
     /// Files the loader refused when the host started (or later, for those still loading then): a

@@ -269,25 +269,19 @@ public final class InstanceStore: Sendable {
     /// Replaces a file atomically and durably: written to a temporary file, flushed, renamed over
     /// the old one, and the directory flushed.
     private func replace(_ file: URL, with bytes: [UInt8], failpoint: String?) throws(StateError) {
-        func fail(_ what: String) -> StateError {
-            StateError(description: "cannot save the instance state in \(directory.path): \(what): \(String(cString: strerror(errno)))")
+        func fail(_ what: String, _ code: Int32 = errno) -> StateError {
+            StateError(description: "cannot save the instance state in \(directory.path): \(what): \(String(cString: strerror(code)))")
         }
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).tmp-\(getpid())").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw fail("creating \(temporary)") }
-        var written = 0
         // For the kill-during-save test: stop halfway through writing, until killed.
         let stopAt = failpoint == "save-mid-write" ? bytes.count / 2 : bytes.count
-        while written < stopAt {
-            let count = bytes[written..<stopAt].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let error = fail("writing \(temporary)")
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            written += count
+        if let code = bytes[..<stopAt].withUnsafeBytes({ bytes in writeAll(bytes) { Glibc.write(descriptor, $0.baseAddress, $0.count) } }) {
+            let error = fail("writing \(temporary)", code)
+            close(descriptor)
+            unlink(temporary)
+            throw error
         }
         if failpoint == "save-mid-write" {
             fsync(descriptor)

@@ -2,6 +2,7 @@ import CHostShims
 import Foundation
 import Glibc
 import Synchronization
+import WidgetWire
 
 /// The address a server listens on: an IP address (IPv4, or IPv6 in brackets) and a port.
 public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
@@ -295,12 +296,7 @@ func setTimeout(_ descriptor: Int32, _ option: Int32, _ seconds: TimeInterval) {
 /// Writes all of `bytes`, or fails (the peer gone, or not reading within the send timeout).
 @discardableResult
 func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return false }
-        offset += written
-    }
-    return true
+    bytes.withUnsafeBytes { bytes in
+        writeAll(bytes) { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    } == nil
 }

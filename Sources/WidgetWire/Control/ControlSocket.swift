@@ -126,7 +126,7 @@ public final class ControlClient {
         var line = Array(request.jsonText.utf8)
         line.append(UInt8(ascii: "\n"))
         do {
-            try writeAll(line)
+            try sendAll(line)
         } catch {
             // The host may have answered and closed before reading (a refused peer): say what it said.
             if let early = try? readLine(), let message = (try? JSONValue.parse(early))?["error"]?.stringValue {
@@ -149,7 +149,7 @@ public final class ControlClient {
 
     /// Sends raw bytes (for tests of malformed input) and returns the next answer line, if any.
     public func sendRaw(_ bytes: [UInt8]) throws(ControlError) -> String? {
-        try writeAll(bytes)
+        try sendAll(bytes)
         do {
             return String(decoding: try readLine(), as: UTF8.self)
         } catch {
@@ -160,7 +160,7 @@ public final class ControlClient {
     /// Sends raw bytes, says it will send no more (the write half closed), and returns the answer
     /// line, if one comes: a last request without its newline (for tests).
     public func sendLast(_ bytes: [UInt8]) throws(ControlError) -> String? {
-        try writeAll(bytes)
+        try sendAll(bytes)
         shutdown(descriptor, Int32(SHUT_WR))
         do {
             return String(decoding: try readLine(), as: UTF8.self)
@@ -197,16 +197,11 @@ public final class ControlClient {
         }
     }
 
-    private func writeAll(_ bytes: [UInt8]) throws(ControlError) {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ControlError("cannot send to the widget host at \(path): \(String(cString: strerror(errno)))")
-            }
-            sent += count
+    private func sendAll(_ bytes: [UInt8]) throws(ControlError) {
+        let error = bytes.withUnsafeBytes { bytes in
+            writeAll(bytes) { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
+        if let error { throw ControlError("cannot send to the widget host at \(path): \(String(cString: strerror(error)))") }
     }
 
     private func readLine() throws(ControlError) -> [UInt8] {

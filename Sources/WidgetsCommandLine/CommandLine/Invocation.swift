@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import WidgetSupport
+import WidgetWire
 
 /// A command as invoked: its positional arguments and the options given, read through the typed
 /// handles the command declared (`Options`), and where its output goes.
@@ -90,25 +91,9 @@ struct Output: Sendable {
     /// SIGPIPE ignored: nothing more to say), and notes any other failure in `writeFailed`.
     static func write(_ text: String, to descriptor: Int32) {
         var text = text
-        text.withUTF8 { bytes in
-            guard var next = bytes.baseAddress else { return }
-            var left = bytes.count
-            while left > 0 {
-                let written = Glibc.write(descriptor, next, left)
-                if written > 0 {
-                    next += written
-                    left -= written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else if written < 0 && errno == EAGAIN {
-                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                } else {
-                    let error = written == 0 ? EIO : errno
-                    if error != EPIPE { Output.writeFailed.store(error, ordering: .relaxed) }
-                    return
-                }
-            }
+        let error = text.withUTF8 { bytes in
+            writeAll(UnsafeRawBufferPointer(bytes), pollingWhenFull: descriptor) { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         }
+        if let error, error != EPIPE { Output.writeFailed.store(error, ordering: .relaxed) }
     }
 }

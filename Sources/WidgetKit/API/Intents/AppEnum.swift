@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import WidgetWire
 
 /// A fixed set of choices, such as a coin.

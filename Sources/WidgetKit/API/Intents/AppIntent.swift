@@ -1,5 +1,5 @@
-public import Foundation
-public import WidgetWire
+import Foundation
+import WidgetWire
 
 // The App Intents names a configurable widget uses, with Apple's signatures. Values a user configures
 // travel as JSON (docs/CONFIGURATION.md): the SDK describes each intent's parameters to the host,

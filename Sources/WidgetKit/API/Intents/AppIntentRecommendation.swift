@@ -1,5 +1,5 @@
-public import Foundation
-public import WidgetWire
+import Foundation
+import WidgetWire
 
 /// A preconfigured instance a provider suggests (`recommendations()`).
 public struct AppIntentRecommendation<Intent: WidgetConfigurationIntent> {

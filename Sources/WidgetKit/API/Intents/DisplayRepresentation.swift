@@ -1,5 +1,5 @@
 public import Foundation
-public import WidgetWire
+import WidgetWire
 
 /// What an intent does, shown under its title.
 public struct IntentDescription: ExpressibleByStringInterpolation, Sendable {

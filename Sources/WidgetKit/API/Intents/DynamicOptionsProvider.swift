@@ -1,5 +1,5 @@
-public import Foundation
-public import WidgetWire
+import Foundation
+import WidgetWire
 
 /// Supplies a parameter's choices at run time: `@Parameter(title: "Symbol", optionsProvider: SymbolOptions())`.
 public protocol DynamicOptionsProvider: Sendable {

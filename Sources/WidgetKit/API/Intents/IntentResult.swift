@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The result of `perform()`.
 public protocol IntentResult: Sendable {}

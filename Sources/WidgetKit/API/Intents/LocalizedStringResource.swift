@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A string the system shows a person (Apple's type lives in Foundation; Linux's Foundation lacks it).
 public struct LocalizedStringResource: ExpressibleByStringInterpolation, Sendable, Equatable, CustomStringConvertible {

@@ -158,17 +158,12 @@ public final class SharedDefaults: @unchecked Sendable {
         let temporary = fileURL.path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
+        let written = Array(text.utf8).withUnsafeBytes { bytes in
+            writeAll(bytes) { Glibc.write(descriptor, $0.baseAddress, $0.count) } == nil
         }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, synced, rename(temporary, fileURL.path) == 0 else {
+        guard written, synced, rename(temporary, fileURL.path) == 0 else {
             unlink(temporary)
             return false
         }
