@@ -565,7 +565,7 @@ extension HostRunTests {
         let plugins = Fixtures.directory(["a-slow.so": "slow", "good.so": "good"])
         let release = plugins.appendingPathComponent("a-slow.release").path
         let home = HostHome()
-        FileManager.default.createFile(atPath: release, contents: nil)
+        #expect(FileManager.default.createFile(atPath: release, contents: nil))
         let added = await home.cli(["--plugins", plugins.path, "add", "fixture.a-slow", "--state-dir", home.state.path])
         #expect(added.status == 0, "\(added.standardError)")
         #expect(unlink(release) == 0)
@@ -583,7 +583,7 @@ extension HostRunTests {
         #expect(configurations.standardOutput.contains("a-slow-1"))
         #expect(!host.output.contains("a-slow-1: bundle missing"), "\(host.output)")
 
-        FileManager.default.createFile(atPath: release, contents: nil)
+        #expect(FileManager.default.createFile(atPath: release, contents: nil))
         #expect(await blocking { host.waitForLine { $0 == "widgets: loaded \(slow), which was still loading when the host started: fixture.a-slow" } }, "\(host.output)")
         #expect(await blocking { host.waitForLine { $0.contains("a-slow-1: fixture.a-slow | timeline") } }, "\(host.output)")
         #expect(await blocking { host.terminate() } == 0)

@@ -61,7 +61,7 @@ import WidgetTestSupport
 
         // A request for the slow bundle's kind waits for it, and is answered once it loads.
         let waiting = Task { try await registry.request(.placeholder, kind: "fixture.a-slow") }
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("a-slow.release").path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("a-slow.release").path, contents: nil))
         let answer = try await waiting.value
         #expect(answer.entries.count == 1)
         #expect(registry.loadsUnderway.isEmpty)

@@ -155,7 +155,7 @@ final class Chromium: @unchecked Sendable {
         let giveUp = Date().addingTimeInterval(timeout)
         while Date() < giveUp {
             if try await evaluate("!!(\(condition))") == .bool(true) { return true }
-            try await offThePool { usleep(50_000) }
+            _ = try await offThePool { usleep(50_000) }
         }
         return false
     }
