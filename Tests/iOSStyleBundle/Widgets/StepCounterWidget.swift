@@ -2,23 +2,39 @@ import AppIntents
 import SwiftUI
 import WidgetKit
 
+// App Intents' static requirements are not isolated, as Apple's: Swift 5 code declares them as stored
+// `static var`s (Xcode 15's templates), which Swift 6 refuses on iOS as here ("not concurrency-safe"),
+// so Swift 6 code writes `static let` or a computed `static var` (Xcode 16's templates).
 enum Goal: String, AppEnum {
     case walk, run, climb
 
+    #if swift(>=6.0)
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Goal"
+    static var caseDisplayRepresentations: [Goal: DisplayRepresentation] { [.walk: "Walk", .run: "Run", .climb: "Climb"] }
+    #else
     static var typeDisplayRepresentation: TypeDisplayRepresentation = "Goal"
     static var caseDisplayRepresentations: [Goal: DisplayRepresentation] = [
         .walk: "Walk",
         .run: "Run",
         .climb: "Climb",
     ]
+    #endif
+
+    /// Read from a view's body, not isolated to the main actor.
+    var title: String { String(localized: Self.caseDisplayRepresentations[self]?.title ?? "\(rawValue)", comment: "A goal") }
 }
 
 struct Trail: AppEntity {
     let id: String
     let name: String
 
+    #if swift(>=6.0)
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Trail"
+    static let defaultQuery = TrailQuery()
+    #else
     static var typeDisplayRepresentation: TypeDisplayRepresentation = "Trail"
     static var defaultQuery = TrailQuery()
+    #endif
 
     var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(name)") }
 
@@ -33,11 +49,16 @@ struct TrailQuery: EntityQuery {
     func suggestedEntities() async throws -> [Trail] { Trail.all }
 }
 
-// As Xcode's template writes it: `static var` declarations, a non-optional description (runtime
-// bug 6) and a parameter summary.
+// As Xcode's templates write it: `static var` declarations (stored in Swift 5, computed in Swift 6),
+// a non-optional description (runtime bug 6) and a parameter summary.
 struct StepGoalIntent: WidgetConfigurationIntent {
+    #if swift(>=6.0)
+    static var title: LocalizedStringResource { "Step Goal" }
+    static var description: IntentDescription { IntentDescription("Choose a goal and a trail.") }
+    #else
     static var title: LocalizedStringResource = "Step Goal"
     static var description = IntentDescription("Choose a goal and a trail.")
+    #endif
 
     @Parameter(title: "Goal", default: .walk)
     var goal: Goal
@@ -87,7 +108,7 @@ struct StepCounterView: View {
 
     var body: some View {
         VStack(alignment: .leading) {
-            Text(entry.configuration.goal.rawValue.capitalized)
+            Text(entry.configuration.goal.title)
                 .font(.headline)
                 .textCase(.uppercase)
             Gauge(value: Double(entry.steps), in: 0...Double(entry.configuration.steps)) {

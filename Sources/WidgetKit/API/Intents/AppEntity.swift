@@ -41,7 +41,7 @@ extension EntityQuery {
 /// stores only its identifier; the query resolves it before each request, as on iOS.
 public protocol AppEntity: _IntentValue, Identifiable, TypeDisplayRepresentable, Sendable where ID: EntityIdentifierConvertible {
     associatedtype DefaultQuery: EntityQuery where DefaultQuery.Entity == Self
-    @MainActor static var defaultQuery: DefaultQuery { get }
+    static var defaultQuery: DefaultQuery { get }
     var displayRepresentation: DisplayRepresentation { get }
 }
 
@@ -49,7 +49,7 @@ extension AppEntity {
     public static var defaultQuery: DefaultQuery { DefaultQuery() }
     public static var _parameterType: ParameterType { .entity }
     public static var _hasQuery: Bool { true }
-    public static var _typeName: String? { declared { typeDisplayRepresentation.name.key } }
+    public static var _typeName: String? { typeDisplayRepresentation.name.key }
     public var _configurationValue: JSONValue { .string(id.entityIdentifierString) }
     public var _displayRepresentation: DisplayRepresentation { displayRepresentation }
 
@@ -57,7 +57,7 @@ extension AppEntity {
         guard let text = json.stringValue, let id = ID.entityIdentifier(for: text) else { throw .type("an identifier", json) }
         let found: [Self]
         do {
-            found = try await declared { defaultQuery }.entities(for: [id])
+            found = try await defaultQuery.entities(for: [id])
         } catch {
             throw _ParameterFailure("the \(_typeName ?? "\(Self.self)") query failed to resolve \"\(text)\": \(error)")
         }
@@ -69,7 +69,7 @@ extension AppEntity {
     }
 
     public static func _suggestions() async throws -> (values: [Any], default: Any?)? {
-        let query = declared { defaultQuery }
+        let query = defaultQuery
         return (try await query.suggestedEntities(), await query.defaultResult())
     }
 }

@@ -12,12 +12,12 @@ public import WidgetWire
 ///     }
 public protocol AppEnum: _IntentValue, RawRepresentable, CaseIterable, Hashable, TypeDisplayRepresentable
 where RawValue: LosslessStringConvertible {
-    @MainActor static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
+    static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
 }
 
 extension AppEnum {
     public static var _parameterType: ParameterType { .enumeration }
-    public static var _typeName: String? { declared { typeDisplayRepresentation.name.key } }
+    public static var _typeName: String? { typeDisplayRepresentation.name.key }
     public static var _cases: [ParameterOption] {
         allCases.map { value in
             let display = value._displayRepresentation
@@ -26,7 +26,7 @@ extension AppEnum {
     }
     public var _configurationValue: JSONValue { .string(String(describing: rawValue)) }
     public var _displayRepresentation: DisplayRepresentation {
-        declared { Self.caseDisplayRepresentations }[self] ?? DisplayRepresentation(title: LocalizedStringResource(String(describing: rawValue)))
+        Self.caseDisplayRepresentations[self] ?? DisplayRepresentation(title: LocalizedStringResource(String(describing: rawValue)))
     }
     public static func _decode(_ json: JSONValue, choices: _Choices?) throws(_ParameterFailure) -> Self {
         guard let text = json.stringValue else { throw .type("one of \(caseList)", json) }

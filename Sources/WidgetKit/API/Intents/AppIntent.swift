@@ -15,11 +15,11 @@ import WidgetWire
 public protocol AppIntent: _IntentDescribing, _OptionalIntentDescribing, SendableMetatype {
     associatedtype PerformResult: IntentResult
     associatedtype SummaryContent: ParameterSummary = _NoParameterSummary
-    @MainActor static var title: LocalizedStringResource { get }
+    static var title: LocalizedStringResource { get }
     /// Whether running the intent opens the app (it cannot, here: the intent runs in the widget).
-    @MainActor static var openAppWhenRun: Bool { get }
-    @MainActor static var isDiscoverable: Bool { get }
-    @MainActor static var authenticationPolicy: IntentAuthenticationPolicy { get }
+    static var openAppWhenRun: Bool { get }
+    static var isDiscoverable: Bool { get }
+    static var authenticationPolicy: IntentAuthenticationPolicy { get }
     /// How the intent's parameters read as a sentence in a configuration screen.
     @ParameterSummaryBuilder<Self> static var parameterSummary: SummaryContent { get }
     init()
@@ -28,12 +28,12 @@ public protocol AppIntent: _IntentDescribing, _OptionalIntentDescribing, Sendabl
 
 /// An intent's description declared as Apple's templates write it, not optional.
 public protocol _IntentDescribing {
-    @MainActor static var description: IntentDescription { get }
+    static var description: IntentDescription { get }
 }
 
 /// An intent's description declared with Apple's type, `IntentDescription?`.
 public protocol _OptionalIntentDescribing {
-    @MainActor static var description: IntentDescription? { get }
+    static var description: IntentDescription? { get }
 }
 
 extension _IntentDescribing {
@@ -48,8 +48,8 @@ extension _OptionalIntentDescribing {
 extension AppIntent {
     /// The description the intent declared, in either form; nil where it declared none.
     public static var _description: IntentDescription? {
-        let plain = declared { (Self.self as any _IntentDescribing.Type).description }
-        return plain.isDeclared ? plain : declared { (Self.self as any _OptionalIntentDescribing.Type).description }
+        let plain = (Self.self as any _IntentDescribing.Type).description
+        return plain.isDeclared ? plain : (Self.self as any _OptionalIntentDescribing.Type).description
     }
 
     public static var openAppWhenRun: Bool { false }

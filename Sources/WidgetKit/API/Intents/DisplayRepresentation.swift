@@ -57,18 +57,5 @@ public struct TypeDisplayRepresentation: ExpressibleByStringInterpolation, Senda
 }
 
 public protocol TypeDisplayRepresentable: SendableMetatype {
-    @MainActor static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
-}
-
-/// Reads a static value an author declared for an intent, enum or entity (its title, description,
-/// display representations, query), from any thread.
-///
-/// Authors declare these as Apple's templates do, `static var title: LocalizedStringResource = "…"`.
-/// Swift 6 refuses a mutable static unless it is isolated, so the requirements are `@MainActor`
-/// and such a declaration is isolated to the main actor by inference, and compiles. The values are
-/// set once, when first read (`swift_once`, safe from any thread), and never written after: the
-/// host reads them while it registers widgets and answers requests, on whatever thread that is.
-@inline(__always)
-func declared<T>(_ read: @MainActor () -> T) -> T {
-    withoutActuallyEscaping(read) { escaping in unsafeBitCast(escaping, to: (() -> T).self)() }
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
 }

@@ -76,6 +76,7 @@ public struct Color: Hashable, Sendable {
 
     /// A `UIColor`'s colour.
     public init(uiColor: UIColor) { self = uiColor.color }
+    public init(_ color: UIColor) { self = color.color }
 
     /// The colour at an opacity from 0 (clear) to 1.
     public func opacity(_ opacity: Double) -> Color {
@@ -91,20 +92,96 @@ public struct Color: Hashable, Sendable {
     public var gradient: AnyGradient { AnyGradient(base: self) }
 }
 
-/// A minimal `UIColor`, for code that builds a `Color` from one.
+/// A minimal `UIColor`, for code that builds a `Color` from one. Its system colours are the host's
+/// (drawn for the widget's appearance); a dynamic colour is resolved for the appearance of the view
+/// being built.
 public final class UIColor: Sendable {
     let color: Color
     public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
         color = Color(red: Double(red), green: Double(green), blue: Double(blue), opacity: Double(alpha))
     }
     public init(white: CGFloat, alpha: CGFloat) { color = Color(white: Double(white), opacity: Double(alpha)) }
+    public init(hue: CGFloat, saturation: CGFloat, brightness: CGFloat, alpha: CGFloat) {
+        color = Color(hue: Double(hue), saturation: Double(saturation), brightness: Double(brightness), opacity: Double(alpha))
+    }
     public init(_ color: Color) { self.color = color }
+
+    /// A colour chosen for the appearance (light or dark) of the view being built.
+    public convenience init(dynamicProvider: @escaping (UITraitCollection) -> UIColor) {
+        self.init(dynamicProvider(UITraitCollection.current).color)
+    }
+
+    /// The colour at another opacity, from 0 (clear) to 1.
+    public func withAlphaComponent(_ alpha: CGFloat) -> UIColor { UIColor(color.opacity(Double(alpha))) }
+
+    public static let black = UIColor(.black)
+    public static let darkGray = UIColor(white: 1 / 3, alpha: 1)
+    public static let lightGray = UIColor(white: 2 / 3, alpha: 1)
+    public static let white = UIColor(.white)
+    public static let gray = UIColor(white: 0.5, alpha: 1)
+    public static let red = UIColor(red: 1, green: 0, blue: 0, alpha: 1)
+    public static let green = UIColor(red: 0, green: 1, blue: 0, alpha: 1)
+    public static let blue = UIColor(red: 0, green: 0, blue: 1, alpha: 1)
+    public static let cyan = UIColor(red: 0, green: 1, blue: 1, alpha: 1)
+    public static let yellow = UIColor(red: 1, green: 1, blue: 0, alpha: 1)
+    public static let magenta = UIColor(red: 1, green: 0, blue: 1, alpha: 1)
+    public static let orange = UIColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+    public static let purple = UIColor(red: 0.5, green: 0, blue: 0.5, alpha: 1)
+    public static let brown = UIColor(red: 0.6, green: 0.4, blue: 0.2, alpha: 1)
+    public static let clear = UIColor(.clear)
+
     public static let label = UIColor(.primary)
     public static let secondaryLabel = UIColor(.secondary)
+    public static let tertiaryLabel = UIColor(Color(name: "tertiary"))
+    public static let quaternaryLabel = UIColor(Color(name: "quaternary"))
+    public static let placeholderText = UIColor(Color(name: "tertiary"))
+    public static let separator = UIColor(Color(name: "separator"))
+    public static let opaqueSeparator = UIColor(Color(name: "separator"))
+    public static let link = UIColor(.blue)
+    public static let tintColor = UIColor(.accentColor)
     public static let systemBackground = UIColor(Color(name: "background"))
+    public static let secondarySystemBackground = UIColor(Color(name: "quinary"))
+    public static let tertiarySystemBackground = UIColor(Color(name: "background"))
+    public static let systemGroupedBackground = UIColor(Color(name: "quinary"))
+    public static let secondarySystemGroupedBackground = UIColor(Color(name: "background"))
+    public static let tertiarySystemGroupedBackground = UIColor(Color(name: "quinary"))
+    public static let systemFill = UIColor(Color(name: "tertiary"))
+    public static let secondarySystemFill = UIColor(Color(name: "quaternary"))
+    public static let tertiarySystemFill = UIColor(Color(name: "quinary"))
+    public static let quaternarySystemFill = UIColor(Color(name: "quinary"))
+
     public static let systemRed = UIColor(.red)
-    public static let systemBlue = UIColor(.blue)
-    public static let systemGreen = UIColor(.green)
     public static let systemOrange = UIColor(.orange)
+    public static let systemYellow = UIColor(.yellow)
+    public static let systemGreen = UIColor(.green)
+    public static let systemMint = UIColor(.mint)
+    public static let systemTeal = UIColor(.teal)
+    public static let systemCyan = UIColor(.cyan)
+    public static let systemBlue = UIColor(.blue)
+    public static let systemIndigo = UIColor(.indigo)
+    public static let systemPurple = UIColor(.purple)
+    public static let systemPink = UIColor(.pink)
+    public static let systemBrown = UIColor(.brown)
     public static let systemGray = UIColor(.gray)
+    public static let systemGray2 = UIColor(.gray)
+    public static let systemGray3 = UIColor(Color(name: "tertiary"))
+    public static let systemGray4 = UIColor(Color(name: "tertiary"))
+    public static let systemGray5 = UIColor(Color(name: "quaternary"))
+    public static let systemGray6 = UIColor(Color(name: "quinary"))
+}
+
+/// The traits a dynamic `UIColor` is chosen by: here, the appearance.
+public final class UITraitCollection: Sendable {
+    public let userInterfaceStyle: UIUserInterfaceStyle
+
+    public init(userInterfaceStyle: UIUserInterfaceStyle) { self.userInterfaceStyle = userInterfaceStyle }
+
+    /// The traits of the view being built (light outside a view's body).
+    public static var current: UITraitCollection {
+        UITraitCollection(userInterfaceStyle: EnvironmentValues.current.colorScheme == .dark ? .dark : .light)
+    }
+}
+
+public enum UIUserInterfaceStyle: Int, Hashable, Sendable {
+    case unspecified, light, dark
 }

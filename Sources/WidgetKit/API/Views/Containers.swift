@@ -26,6 +26,122 @@ public struct PinnedScrollableViews: OptionSet, Sendable {
     public static let sectionFooters = PinnedScrollableViews(rawValue: 2)
 }
 
+/// A column of a `LazyVGrid` or a row of a `LazyHGrid`: its size, the space after it, and how its
+/// cells are aligned in it.
+public struct GridItem: Sendable {
+    public enum Size: Sendable {
+        case fixed(CGFloat)
+        case flexible(minimum: CGFloat = 10, maximum: CGFloat = .infinity)
+        /// As many as fit in SwiftUI; here one column (or row) sized as `flexible`, since the SDK
+        /// builds the grid before the host knows the widget's size.
+        case adaptive(minimum: CGFloat, maximum: CGFloat = .infinity)
+    }
+
+    public var size: Size
+    public var spacing: CGFloat?
+    public var alignment: Alignment?
+
+    public init(_ size: Size = .flexible(), spacing: CGFloat? = nil, alignment: Alignment? = nil) {
+        self.size = size
+        self.spacing = spacing
+        self.alignment = alignment
+    }
+
+    /// SwiftUI's spacing between cells where none is given.
+    static let defaultSpacing: CGFloat = 8
+
+    /// A cell placed in this column (`vertical`) or row: its width (or height) as the item's size says,
+    /// and its spacing after it unless it is the last.
+    func place(_ cell: some View, vertical: Bool, last: Bool) -> some View {
+        let (minimum, ideal, maximum): (CGFloat?, CGFloat?, CGFloat?) =
+            switch size {
+            case .fixed(let length): (length, length, length)
+            case .flexible(let minimum, let maximum), .adaptive(let minimum, let maximum): (minimum, nil, maximum)
+            }
+        let alignment = alignment ?? .center
+        let sized = vertical
+            ? AnyView(cell.frame(minWidth: minimum, idealWidth: ideal, maxWidth: maximum, alignment: alignment))
+            : AnyView(cell.frame(minHeight: minimum, idealHeight: ideal, maxHeight: maximum, alignment: alignment))
+        return sized.padding(vertical ? .trailing : .bottom, last ? 0 : spacing ?? Self.defaultSpacing)
+    }
+}
+
+/// A grid of columns filled row by row (SwiftUI builds it lazily; a widget's content is small):
+/// drawn as a vertical stack of rows, each cell sized as its column's `GridItem` says, so the columns
+/// line up.
+public struct LazyVGrid<Content: View>: _PrimitiveView {
+    let columns: [GridItem]
+    let alignment: HorizontalAlignment
+    let spacing: CGFloat?
+    let content: Content
+
+    public init(
+        columns: [GridItem], alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil,
+        pinnedViews: PinnedScrollableViews = [], @ViewBuilder content: () -> Content
+    ) {
+        self.columns = columns
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        let lines = _gridLines(content._resolve(in: environment), items: columns, vertical: true)
+        return VStack(alignment: alignment, spacing: spacing ?? GridItem.defaultSpacing) {
+            ForEach(lines.indices, id: \.self) { line in HStack(alignment: .center, spacing: 0) { lines[line] } }
+        }._resolve(in: environment)
+    }
+}
+
+/// A grid of rows filled column by column: drawn as a horizontal stack of columns, each cell sized as
+/// its row's `GridItem` says.
+public struct LazyHGrid<Content: View>: _PrimitiveView {
+    let rows: [GridItem]
+    let alignment: VerticalAlignment
+    let spacing: CGFloat?
+    let content: Content
+
+    public init(
+        rows: [GridItem], alignment: VerticalAlignment = .center, spacing: CGFloat? = nil,
+        pinnedViews: PinnedScrollableViews = [], @ViewBuilder content: () -> Content
+    ) {
+        self.rows = rows
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        let lines = _gridLines(content._resolve(in: environment), items: rows, vertical: false)
+        return HStack(alignment: alignment, spacing: spacing ?? GridItem.defaultSpacing) {
+            ForEach(lines.indices, id: \.self) { line in VStack(alignment: .center, spacing: 0) { lines[line] } }
+        }._resolve(in: environment)
+    }
+}
+
+/// The cells of a lazy grid cut into lines (rows of a `LazyVGrid`, columns of a `LazyHGrid`), each
+/// line one cell per item; the last line is filled out with empty cells, so its cells keep their
+/// items' sizes.
+func _gridLines(_ cells: [ViewNode], items: [GridItem], vertical: Bool) -> [AnyView] {
+    guard !items.isEmpty else { return [] }
+    return stride(from: 0, to: cells.count, by: items.count).map { start in
+        let line = items.indices.map { index -> AnyView in
+            let cell = start + index < cells.count
+                ? AnyView(_Nodes([cells[start + index]]))
+                : AnyView(Color.clear.frame(width: vertical ? nil : 0, height: vertical ? 0 : nil))
+            return AnyView(items[index].place(cell, vertical: vertical, last: index == items.count - 1))
+        }
+        return AnyView(ForEach(line.indices, id: \.self) { line[$0] })
+    }
+}
+
+/// Nodes already resolved, as a view.
+struct _Nodes: _PrimitiveView {
+    let nodes: [ViewNode]
+    init(_ nodes: [ViewNode]) { self.nodes = nodes }
+    func _resolve(in environment: EnvironmentValues) -> [ViewNode] { nodes }
+}
+
 /// A grid of rows (iOS 16): drawn as a vertical stack of its rows, each a horizontal stack.
 public struct Grid<Content: View>: _PrimitiveView {
     let stack: VStack<Content>

@@ -17,8 +17,12 @@ public struct Image: _PrimitiveView, Equatable {
 
     public init(decorative name: String, bundle: Bundle? = nil) { self.init(name, bundle: bundle) }
 
-    /// A `UIImage`'s picture.
+    /// A `UIImage`'s picture (or symbol).
     public init(uiImage: UIImage) {
+        if let systemName = uiImage.systemName {
+            attributes = JSONObject([("systemName", .string(systemName))])
+            return
+        }
         attributes = JSONObject([("name", .string(uiImage.name))])
         if let data = uiImage.encoded {
             attributes["data"] = .string(data)
@@ -58,12 +62,14 @@ public struct Image: _PrimitiveView, Equatable {
 }
 
 /// A minimal `UIImage`: a PNG or JPEG loaded from a file or data, which `Image(uiImage:)` draws (in
-/// SVG, as the picture; in the terminal, as a block). Images of more than 256 KiB are drawn as a
-/// placeholder, so a timeline stays small.
+/// SVG, as the picture; in the terminal, as a block), or an SF Symbol by name. Images of more than
+/// 256 KiB are drawn as a placeholder, so a timeline stays small.
 public final class UIImage: Sendable {
-    /// The file's name, or "data".
+    /// The file's name, or "data", or the symbol's name.
     let name: String
     let data: Data?
+    /// The SF Symbol this image is, if it is one.
+    let systemName: String?
     /// Its size in pixels, read from the PNG or JPEG header; zero when unknown.
     public let size: CGSize
 
@@ -93,6 +99,24 @@ public final class UIImage: Sendable {
         self.name = name
         self.data = data
         self.size = size
+        systemName = nil
+    }
+
+    /// An empty image, drawn as a placeholder.
+    public init() {
+        name = "empty"
+        data = nil
+        size = CGSize(width: 0, height: 0)
+        systemName = nil
+    }
+
+    /// An SF Symbol, drawn as `Image(systemName:)` draws it; nil for an empty name.
+    public init?(systemName name: String) {
+        guard !name.isEmpty else { return nil }
+        self.name = name
+        data = nil
+        size = CGSize(width: 0, height: 0)
+        systemName = name
     }
 
     public func pngData() -> Data? { data }

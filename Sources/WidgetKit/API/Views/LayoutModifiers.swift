@@ -102,6 +102,8 @@ extension View {
         _LayeredView(content: self, layer: content(), alignment: alignment, inFront: true)
     }
 
+    // Disfavoured, as in SwiftUI: a colour or gradient, a view and a style both, is drawn as a style.
+    @_disfavoredOverload
     public func overlay<V: View>(_ overlay: V, alignment: Alignment = .center) -> some View {
         _LayeredView(content: self, layer: overlay, alignment: alignment, inFront: true)
     }
@@ -116,6 +118,7 @@ extension View {
         _LayeredView(content: self, layer: content(), alignment: alignment, inFront: false)
     }
 
+    @_disfavoredOverload
     public func background<V: View>(_ background: V, alignment: Alignment = .center) -> some View {
         _LayeredView(content: self, layer: background, alignment: alignment, inFront: false)
     }

@@ -9,6 +9,12 @@ public protocol ShapeStyle: Sendable {
     var _paint: JSONValue { get }
 }
 
+/// Any style, its type erased: for a property or a function returning one of several styles.
+public struct AnyShapeStyle: ShapeStyle {
+    public let _paint: JSONValue
+    public init<S: ShapeStyle>(_ style: S) { _paint = style._paint }
+}
+
 extension ShapeStyle {
     /// The style at an opacity from 0 (clear) to 1.
     public func opacity(_ opacity: Double) -> _OpacityShapeStyle { _OpacityShapeStyle(paint: _paint, opacity: opacity) }

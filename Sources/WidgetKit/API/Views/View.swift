@@ -60,6 +60,20 @@ public enum ViewBuilder {
     public static func buildLimitedAvailability<V: View>(_ view: V) -> V { view }
 }
 
+/// Any view, its type erased: for a property or a function returning one of several views.
+public struct AnyView: _PrimitiveView {
+    let resolve: @Sendable (EnvironmentValues) -> [ViewNode]
+
+    public init<V: View>(_ view: V) {
+        let captured = _UncheckedSendable(view)
+        resolve = { captured.value._resolve(in: $0) }
+    }
+
+    public init<V: View>(erasing view: V) { self.init(view) }
+
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] { resolve(environment) }
+}
+
 /// Several views in a row, from a `@ViewBuilder` block.
 public struct TupleView<T>: _PrimitiveView {
     let resolvers: [@Sendable (EnvironmentValues) -> [ViewNode]]

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import WidgetWire
+
+@testable import WidgetKit
+
+/// Idioms of widget code written for iOS that compile and resolve as there: type-erased views and
+/// styles, a colour or gradient as a background, lazy grids, UIKit's colours and symbols, localized
+/// strings.
+@Suite struct PortedIdiomTests {
+    func resolve(_ view: some View, colorScheme: ColorScheme = .light) -> ViewNode {
+        var environment = EnvironmentValues()
+        environment.widgetFamily = .systemSmall
+        environment.colorScheme = colorScheme
+        return ViewResolver.root(of: view, in: environment)
+    }
+
+    @Test func aColourOrGradientGivenAsBackgroundOrOverlayIsAStyleAndAViewIsALayer() {
+        // Both a view and a style: SwiftUI takes the style, and so does the SDK (no ambiguity).
+        let colour = Color.red.opacity(0.5)
+        #expect(resolve(Text("a").background(colour)).modifier("background") == .string("red/0.5"))
+        #expect(resolve(Text("a").background(Color.red)).modifier("background") == .string("red"))
+        let gradient = LinearGradient(colors: [.red, .blue], startPoint: .top, endPoint: .bottom)
+        #expect(resolve(Text("a").background(gradient)).modifier("background") == gradient._paint)
+        #expect(resolve(Text("a").overlay(Color.red)).view == "overlay")
+        // A view only: a layer behind it.
+        #expect(resolve(Text("a").background(Text("b"))).view == "background")
+    }
+
+    @Test func anyViewAndAnyShapeStyleResolveAsWhatTheyHold() {
+        func badge(_ on: Bool) -> AnyView { on ? AnyView(Text("on")) : AnyView(Image(systemName: "star")) }
+        #expect(resolve(badge(true)) == resolve(Text("on")))
+        #expect(resolve(badge(false)) == resolve(Image(systemName: "star")))
+        let style = AnyShapeStyle(Color.green)
+        #expect(resolve(Rectangle().fill(style)) == resolve(Rectangle().fill(Color.green)))
+    }
+
+    @Test func aLazyGridLinesItsCellsUpInColumnsAndFillsOutTheLastRow() {
+        let grid = LazyVGrid(columns: [GridItem(.fixed(40)), GridItem(.flexible(), spacing: 2)], spacing: 6) {
+            ForEach(0..<3) { Text("\($0)") }
+        }
+        let node = resolve(grid)
+        #expect(node.view == "vstack")
+        #expect(node["spacing"] == .number(6))
+        #expect(node.children.count == 2, "three cells in two columns: two rows")
+        let rows = node.children
+        #expect(rows.allSatisfy { $0.view == "hstack" && $0.children.count == 2 && $0["spacing"] == .number(0) })
+        #expect(rows[0].children.map { $0["text"] } == [.string("0"), .string("1")])
+        #expect(rows[1].children[0]["text"] == .string("2"))
+        #expect(rows[1].children[1]["text"] == nil, "an empty cell keeps the second column's place")
+        // The fixed column is 40 wide, then the default 8 apart; the flexible one takes the rest.
+        let fixed = rows[0].children[0].modifiers
+        #expect(fixed.first { $0.name == "frame" }?.value["minWidth"] == .number(40))
+        #expect(fixed.first { $0.name == "frame" }?.value["maxWidth"] == .number(40))
+        #expect(fixed.first { $0.name == "padding" } != nil)
+        let flexible = rows[0].children[1].modifiers.first { $0.name == "frame" }?.value
+        #expect(flexible?["maxWidth"] == .string("infinity"))
+
+        let horizontal = resolve(LazyHGrid(rows: [GridItem(), GridItem(), GridItem()]) { ForEach(0..<4) { Text("\($0)") } })
+        #expect(horizontal.view == "hstack")
+        #expect(horizontal.children.map(\.children.count) == [3, 3], "four cells in three rows: two columns, filled out")
+        #expect(horizontal.children[0].children[0].modifiers.first { $0.name == "frame" }?.value["maxHeight"] == .string("infinity"))
+    }
+
+    @Test func uiKitColoursAndSymbolsAreTheSDKs() {
+        #expect(resolve(Text("a").foregroundColor(Color(UIColor.secondaryLabel))).modifier("foregroundColor") == .string("secondary"))
+        #expect(Color(UIColor.black) == .black)
+        #expect(Color(uiColor: UIColor.systemRed.withAlphaComponent(0.5)) == Color.red.opacity(0.5))
+        #expect(resolve(Image(uiImage: UIImage(systemName: "star.fill")!)) == resolve(Image(systemName: "star.fill")))
+        #expect(UIImage(systemName: "") == nil)
+        // A dynamic colour is chosen for the appearance of the view being built.
+        struct Tinted: View {
+            var body: some View {
+                Text("a").foregroundColor(Color(UIColor { $0.userInterfaceStyle == .dark ? .white : .black }))
+            }
+        }
+        #expect(resolve(Tinted()).modifier("foregroundColor") == .string("black"))
+        #expect(resolve(Tinted(), colorScheme: .dark).modifier("foregroundColor") == .string("white"))
+    }
+
+    @Test func localizedStringsAreTheirTextWithInterpolationsFilledIn() {
+        let count = 3
+        #expect(String(localized: "\(count) steps", comment: "A count") == "3 steps")
+        #expect(String(localized: "steps.count", defaultValue: "\(count) steps") == "3 steps")
+        #expect(String(localized: LocalizedStringResource("Walk")) == "Walk")
+    }
+}
