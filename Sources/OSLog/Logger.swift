@@ -77,13 +77,13 @@ public struct OSLogType: Equatable, Sendable, RawRepresentable {
         }
     }
 
+    /// Whether a message at this level is written: at or above the level `WIDGETS_LOG` names, in any
+    /// case, as the host's own lines (`widgets -v` and `-q` set it for the bundles they run); when it
+    /// is unset, notices and above, as a debug or info message on iOS is not shown unless asked for.
     var isShown: Bool {
-        let setting = ProcessInfo.processInfo.environment["WIDGETS_LOG"] ?? ""
-        switch self {
-        case .debug: return setting == "debug"
-        case .info: return setting == "debug" || setting == "info"
-        default: return true
-        }
+        let ranks = ["debug": 0, "info": 1, "warning": 2, "warn": 2, "error": 3]
+        let threshold = ProcessInfo.processInfo.environment["WIDGETS_LOG"].flatMap { ranks[$0.lowercased()] } ?? 2
+        return ranks[hostLevel, default: 2] >= threshold
     }
 }
 

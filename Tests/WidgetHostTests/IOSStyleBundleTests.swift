@@ -209,5 +209,12 @@ extension IOSStyleBundleTests {
         #expect(!quiet.standardError.contains("building the timeline"), "\(quiet.standardError)")
         let told = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather"], extraEnvironment: ["WIDGETS_LOG": "info"])
         #expect(told.standardError.contains("widgets: info: libIOSWidgets6.so: Weather: building the timeline\n"), "\(told.standardError)")
+        // -v asks as WIDGETS_LOG does (named in any case), for a bundle in a worker and in the host's process.
+        for isolation in ["process", "queue"] {
+            let verbose = await widgets(["--plugins", plugins.path, "-v", "timeline", "org.example.weather", "--isolation", isolation])
+            #expect(verbose.standardError.contains("Weather: building the timeline\n"), "\(isolation): \(verbose.standardError)")
+        }
+        let upper = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather"], extraEnvironment: ["WIDGETS_LOG": "INFO"])
+        #expect(upper.standardError.contains("Weather: building the timeline\n"), "\(upper.standardError)")
     }
 }

@@ -1,26 +1,18 @@
 import Testing
-import WidgetSupport
-import WidgetTestSupport
+@testable import WidgetSupport
 
-// One suite, serialized: the threshold and the handler are the process's.
-@Suite(.serialized) struct HostLogTests {
+// The threshold and the handler are the process's, shared by every test running at once: the
+// tests ask what a line would become, and change neither.
+@Suite struct HostLogTests {
     @Test func linesBelowTheThresholdAreNotWrittenAndTheRestAreCut() {
-        let lines = LockedList<String>()
-        let previous = HostLog.setHandler { level, message in lines.append("\(level.name): \(message)") }
-        let threshold = HostLog.threshold
-        defer {
-            HostLog.setHandler(previous)
-            HostLog.threshold = threshold
-        }
-        HostLog.threshold = .warning
-        HostLog.log(.debug, "a stack trace")
-        HostLog.log(.info, "a worker's line")
-        HostLog.log(.warning, "a late completion")
-        HostLog.threshold = .debug
-        HostLog.log(.debug, "now shown")
-        HostLog.log(.error, String(repeating: "x", count: HostLog.longestMessage + 10))
-        #expect(lines.values.prefix(2) == ["warning: a late completion", "debug: now shown"])
-        #expect(lines.values.last == "error: " + String(repeating: "x", count: HostLog.longestMessage) + "… (\(HostLog.longestMessage + 10) bytes)")
+        #expect(HostLog.admitted(.debug, "a stack trace", under: .warning) == nil)
+        #expect(HostLog.admitted(.info, "a worker's line", under: .warning) == nil)
+        #expect(HostLog.admitted(.warning, "a late completion", under: .warning) == "a late completion")
+        #expect(HostLog.admitted(.debug, "now shown", under: .debug) == "now shown")
+        let long = String(repeating: "x", count: HostLog.longestMessage + 10)
+        #expect(
+            HostLog.admitted(.error, long, under: .debug)
+                == String(repeating: "x", count: HostLog.longestMessage) + "… (\(HostLog.longestMessage + 10) bytes)")
     }
 
     @Test func levelsAreNamedInAnyCaseAndOrdered() {

@@ -34,9 +34,15 @@ public enum HostLog {
     public static let longestMessage = 2000
 
     public static func log(_ level: LogLevel, _ message: String) {
-        guard level >= threshold else { return }
+        guard let line = admitted(level, message, under: threshold) else { return }
         let current = handler.withLock { $0 }
-        current(level, message.cut(to: longestMessage))
+        current(level, line)
+    }
+
+    /// What `log` hands the handler for a line at `level`: nothing below `threshold`, else the
+    /// message cut to `longestMessage`.
+    package static func admitted(_ level: LogLevel, _ message: String, under threshold: LogLevel) -> String? {
+        level >= threshold ? message.cut(to: longestMessage) : nil
     }
 
     package static func warning(_ message: String) { log(.warning, message) }

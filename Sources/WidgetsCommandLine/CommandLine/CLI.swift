@@ -104,8 +104,11 @@ public enum CLI {
                 output.standardOutput(command.help)
                 return .success
             }
-            // The host library's lines as -v, -q or WIDGETS_LOG say.
+            // The host library's lines as -v, -q or WIDGETS_LOG say, and a bundle's `Logger` in this
+            // process (queue isolation) likewise: it reads WIDGETS_LOG, which -v and -q then replace.
+            // No bundle is loaded yet.
             HostLog.threshold = try invocation.logLevel()
+            if invocation.isSet(Options.verbose) || invocation.isSet(Options.quiet) { setenv("WIDGETS_LOG", HostLog.threshold.name, 1) }
             return try await command.action(invocation)
         } catch let error as UsageError {
             return usage(error, output)

@@ -339,14 +339,17 @@ final class WorkerProcess: @unchecked Sendable {
             HostLog.log(.debug, "\(fileName) (worker \(pid)): \(line)")
             return
         }
-        lastLine = line
         // Lines that read "widgets: <level>: ..." (the worker's own diagnostics, and a bundle's `Logger`
-        // messages) keep their level, and say which bundle they came from.
+        // messages) keep their level, and say which bundle they came from. Any line but a debug line
+        // not shown is the worker's last output, for a report of its end (the worker writes debug
+        // lines whatever the host's threshold, which the host applies).
         for level in LogLevel.allCases where line.hasPrefix("widgets: \(level.name): ") {
+            if level > .debug || HostLog.threshold == .debug { lastLine = line }
             let message = line.dropFirst("widgets: \(level.name): ".count)
             HostLog.log(level, message.hasPrefix(fileName) ? String(message) : "\(fileName): \(message)")
             return
         }
+        lastLine = line
         HostLog.log(.info, "\(fileName) (worker \(pid)): \(line)")
     }
 

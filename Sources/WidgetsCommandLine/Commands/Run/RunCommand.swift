@@ -91,6 +91,12 @@ extension Invocation {
                 log(LogLines.level(of: line), "widgets: \(line)")
             }
         }
+        if let dashboard {
+            // From here the dashboard holds the screen: the host library's lines go to its log too.
+            HostLog.setHandler { level, message in
+                if level >= log.threshold { dashboard.post("\(level.name): \(message)") }
+            }
+        }
         if log.threshold <= .debug, dashboard == nil { daemon.debug { line in log(.debug, "widgets: debug: \(line)") } }
         let restore = "\u{1B}[?25h\u{1B}[?1049l"
         if dashboard != nil {
