@@ -127,9 +127,10 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         process?.closeAndWait(timeout: 2)
     }
 
-    /// The worker's process id, while one runs.
+    /// A worker's bundle is mapped in the worker, not in the host.
     var holdsImageInProcess: Bool { false }
 
+    /// The worker's process id, while one runs.
     var processID: pid_t? {
         lock.withLock {
             if case .running(let process) = state, !process.hasEnded { return process.pid }
