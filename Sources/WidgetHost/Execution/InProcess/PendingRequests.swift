@@ -135,8 +135,10 @@ final class PendingRequests: @unchecked Sendable {
     }
 }
 
-/// The completion every request passes to a bundle.
+/// The completion every request passes to a bundle. What the host allocates here (its copy of the
+/// answer, the table of pending requests growing) is the host's, not the provider's: a provider
+/// calling it during its call would otherwise be charged for it, and for as long as the host keeps it.
 let hostCompletion: widget_completion_fn = { context, result in
-    PendingRequests.shared.complete(UInt(bitPattern: context), result)
+    MemoryGuard.charging(0) { PendingRequests.shared.complete(UInt(bitPattern: context), result) }
 }
 
