@@ -84,4 +84,45 @@ import WidgetWire
         #expect(String(localized: "steps.count", defaultValue: "\(count) steps") == "3 steps")
         #expect(String(localized: LocalizedStringResource("Walk")) == "Walk")
     }
+
+    @Test func iOS18sAccentedImagesAndURLButtonsAndEmptyConfigurationsMeanWhatTheyMeanThere() {
+        let accented = resolve(Image(systemName: "star").widgetAccentedRenderingMode(.accented))
+        #expect(accented.modifier("widgetAccentable") == .bool(true))
+        #expect(accented["accentedRenderingMode"] == nil)
+        let full = resolve(Image(systemName: "star").widgetAccentedRenderingMode(.fullColor))
+        #expect(full == resolve(Image(systemName: "star")))
+
+        let url = URL(string: "myapp://item/7")!
+        let button = resolve(Button(intent: OpenURLIntent(url)) { Text("Open") })
+        #expect(button.view == "link")
+        #expect(button["url"] == .string("myapp://item/7"))
+        #expect(button.children.first?["text"] == .string("Open"))
+
+        struct Unavailable: Widget {
+            var body: some WidgetConfiguration { EmptyWidgetConfiguration() }
+        }
+        #expect(Unavailable()._definitions().isEmpty)
+    }
+
+    @Test func anEntitysPropertiesAreStoredValuesWithTitles() {
+        struct City: AppEntity {
+            static let typeDisplayRepresentation: TypeDisplayRepresentation = "City"
+            static let defaultQuery = CityQuery()
+            let id: String
+            @Property(title: "Name") var name: String
+            var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(name)") }
+            init(id: String, name: String) {
+                self.id = id
+                self.name = name
+            }
+        }
+        struct CityQuery: EntityQuery {
+            func entities(for identifiers: [String]) async throws -> [City] { [] }
+        }
+        let city = City(id: "por", name: "Porto")
+        #expect(city.name == "Porto")
+        #expect(city.$name.title == "Name")
+        city.name = "Faro"
+        #expect(city.displayRepresentation.title == "Faro")
+    }
 }

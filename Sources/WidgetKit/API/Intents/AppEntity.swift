@@ -73,3 +73,39 @@ extension AppEntity {
         return (try await query.suggestedEntities(), await query.defaultResult())
     }
 }
+
+/// A property of an entity that Shortcuts and Siri may show and query (`@Property(title: "Name") var
+/// name: String`, given its value in the entity's `init`). Here a value with a title: no system
+/// queries it. A class, as Apple's: copies of an entity share it.
+@propertyWrapper
+public final class EntityProperty<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+    public let title: LocalizedStringResource
+
+    public init(title: LocalizedStringResource) { self.title = title }
+
+    public init(wrappedValue: Value, title: LocalizedStringResource) {
+        value = wrappedValue
+        self.title = title
+    }
+
+    public convenience init(title: LocalizedStringResource, identifier: String) { self.init(title: title) }
+
+    public var wrappedValue: Value {
+        get {
+            guard let current = lock.withLock({ value }) else {
+                preconditionFailure("the entity property '\(title.key)' was read before the entity's init gave it a value")
+            }
+            return current
+        }
+        set { lock.withLock { value = newValue } }
+    }
+
+    public var projectedValue: EntityProperty<Value> { self }
+}
+
+extension AppEntity {
+    /// `@Property` in an entity, as Apple's `AppEntity.Property`.
+    public typealias Property<Value> = EntityProperty<Value>
+}

@@ -31,7 +31,22 @@ public struct Image: _PrimitiveView, Equatable {
         }
     }
 
-    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] { [ViewNode("image", attributes: attributes)] }
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        var attributes = attributes
+        let accented = attributes["accentedRenderingMode"]
+        attributes["accentedRenderingMode"] = nil
+        var node = ViewNode("image", attributes: attributes)
+        // Tinted with the accented content, as `widgetAccentable()` marks it.
+        if accented == .bool(true) { node.modifiers.append(ViewModifierNode("widgetAccentable", .bool(true))) }
+        return [node]
+    }
+
+    /// How the image is drawn when the widget is drawn accented (iOS 18): `.accented` and
+    /// `.accentedDesaturated` tint it with the accented content; otherwise, and for `.fullColor`,
+    /// which the host cannot draw in that mode, it is drawn as the rest.
+    public func widgetAccentedRenderingMode(_ renderingMode: WidgetAccentedRenderingMode?) -> Image {
+        with("accentedRenderingMode", .bool(renderingMode == .accented || renderingMode == .accentedDesaturated))
+    }
 
     /// The image as a part of a text.
     var textSegment: Text.Segment {
@@ -59,6 +74,15 @@ public struct Image: _PrimitiveView, Equatable {
     public enum Interpolation: Hashable, Sendable { case none, low, medium, high }
     public enum Scale: Hashable, Sendable { case small, medium, large }
     public enum Orientation: UInt8, Hashable, Sendable { case up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored }
+}
+
+/// How an image is drawn in a widget drawn accented (`Image.widgetAccentedRenderingMode(_:)`).
+public struct WidgetAccentedRenderingMode: Hashable, Sendable {
+    let name: String
+    public static let accented = WidgetAccentedRenderingMode(name: "accented")
+    public static let accentedDesaturated = WidgetAccentedRenderingMode(name: "accentedDesaturated")
+    public static let desaturated = WidgetAccentedRenderingMode(name: "desaturated")
+    public static let fullColor = WidgetAccentedRenderingMode(name: "fullColor")
 }
 
 /// A minimal `UIImage`: a PNG or JPEG loaded from a file or data, which `Image(uiImage:)` draws (in

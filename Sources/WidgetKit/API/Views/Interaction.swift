@@ -41,17 +41,37 @@ extension Link where Label == Text {
 public struct Button<Label: View>: _PrimitiveView {
     let intent: JSONValue
     let label: Label
+    /// For `OpenURLIntent`: the link the button opens, as `Link` does.
+    var opens: URL?
 
     public init<I: AppIntent>(intent: I, @ViewBuilder label: () -> Label) {
-        self.intent = IntentTypes.record(intent)
+        if let open = intent as? OpenURLIntent {
+            self.intent = .null
+            opens = open.url
+        } else {
+            self.intent = IntentTypes.record(intent)
+        }
         self.label = label()
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
+        if let opens { return Link(destination: opens) { label }._resolve(in: environment) }
         // A button with no intent (an app's action) is drawn, and its tap does nothing.
         let attributes = intent == .null ? JSONObject() : JSONObject([("intent", intent)])
         return [ViewNode("button", attributes: attributes, children: label._resolve(in: environment))]
     }
+}
+
+/// Opens a URL (iOS 18): a button with it is a link, routed to the bundle's URL handler as a
+/// `widgetURL` or `Link` is (docs/TIMELINES.md).
+public struct OpenURLIntent: AppIntent {
+    public static var title: LocalizedStringResource { "Open URL" }
+    public var url: URL
+
+    public init(_ url: URL) { self.url = url }
+    public init() { url = URL(fileURLWithPath: "/") }
+
+    public func perform() async throws -> some IntentResult { .result() }
 }
 
 extension Button where Label == Text {

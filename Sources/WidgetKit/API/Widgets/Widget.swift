@@ -66,6 +66,13 @@ public struct _WidgetList: Widget {
     public func _definitions() -> [_WidgetDefinition] { definitions }
 }
 
+/// A configuration that declares no widget: for a bundle's widget that is not offered on some
+/// systems (`if #available(…) { … } else { EmptyWidgetConfiguration() }`).
+public struct EmptyWidgetConfiguration: WidgetConfiguration, Sendable {
+    public init() {}
+    public func _definitions() -> [_WidgetDefinition] { [] }
+}
+
 public struct _WidgetListConfiguration: WidgetConfiguration {
     let definitions: [_WidgetDefinition]
     public func _definitions() -> [_WidgetDefinition] { definitions }

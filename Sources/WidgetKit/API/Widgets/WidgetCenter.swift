@@ -49,6 +49,10 @@ public final class WidgetCenter: Sendable {
         reload([])
     }
 
+    /// Asks for the widgets' recommended configurations afresh (iOS 17). The host asks a provider for
+    /// its recommendations each time they are shown, so there is nothing kept to invalidate.
+    public func invalidateConfigurationRecommendations() {}
+
     /// The placed widgets and their configurations, delivered to `completion` on another thread.
     public func getCurrentConfigurations(_ completion: @escaping @Sendable (Result<[WidgetInfo], any Swift.Error>) -> Void) {
         let path = socketPath
