@@ -41,13 +41,57 @@ public struct ViewPreviewMacro: DeclarationMacro {
         of node: some FreestandingMacroExpansionSyntax, in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         let arguments = PreviewArguments(node)
-        guard let body = arguments.labelled["body"] ?? arguments.trailing.last?.expression else {
+        guard var body = arguments.labelled["body"] ?? arguments.trailing.last?.expression else {
             throw MacroError("#Preview needs the view to show, in a closure: #Preview { MyView() }")
+        }
+        // `@Previewable @State var x = …` at the top of the closure: the variables become the stored
+        // properties of a view made for the preview, whose body is the rest of the closure, as
+        // Xcode's canvas makes one.
+        var prelude = ""
+        if let closure = node.trailingClosure, let (properties, rest) = previewable(closure) {
+            prelude = """
+                struct _PreviewableView: WidgetKit.View {
+                    \(properties.joined(separator: "\n"))
+                    @WidgetKit.ViewBuilder var body: some WidgetKit.View {
+                        \(rest)
+                    }
+                }
+
+                """
+            body = "{ _PreviewableView() }"
         }
         let call =
             "WidgetKit._WidgetPreviews.register(name: \(arguments.name ?? "nil"), file: \(literal(context, node, fileID: true)), line: \(literal(context, node, fileID: false)), view: \(body))"
-        return registration(call, of: node, in: context)
+        return registration(prelude + call, of: node, in: context)
     }
+
+    /// The closure's `@Previewable` variables, without that attribute, and its other statements;
+    /// nil when it has none.
+    static func previewable(_ closure: ClosureExprSyntax) -> (properties: [String], rest: String)? {
+        var properties: [String] = []
+        var rest: [String] = []
+        for statement in closure.statements {
+            guard var variable = statement.item.as(VariableDeclSyntax.self),
+                variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Previewable" })
+            else {
+                rest.append(statement.trimmedDescription)
+                continue
+            }
+            variable.attributes = variable.attributes.filter {
+                $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription != "Previewable"
+            }
+            properties.append(variable.trimmedDescription)
+        }
+        return properties.isEmpty ? nil : (properties, rest.joined(separator: "\n"))
+    }
+}
+
+/// `@Previewable`: marks a variable of a `#Preview`'s closure as the preview's state. `#Preview`
+/// does the work; the attribute itself adds nothing.
+public struct PreviewableMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] { [] }
 }
 
 /// The arguments of a `#Preview`: its unlabelled name, its labelled ones, and its trailing closures.

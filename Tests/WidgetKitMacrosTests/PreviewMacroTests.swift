@@ -79,4 +79,23 @@ import Testing
         #expect(context.diagnostics.isEmpty)
         #expect(text.contains(#"WidgetKit._WidgetPreviews.register(name: "Card", file: "Cards/Card.swift", line: 1, view: { CardView() })"#), "\(text)")
     }
+
+    @Test func aViewPreviewsPreviewableVariablesBecomeTheStateOfAViewMadeForIt() {
+        let source = """
+            #Preview {
+                @Previewable @State var isOn = false
+                @Previewable @State var name: String = "Ada"
+                let greeting = "Hi"
+                Toggle(isOn: $isOn) { Text(greeting + name) }
+            }
+            """
+        let tree = Parser.parse(source: source)
+        let context = BasicMacroExpansionContext(sourceFiles: [tree: .init(moduleName: "Cards", fullFilePath: "/src/Cards/Card.swift")])
+        let text = squashed(tree.expand(macros: ["Preview": ViewPreviewMacro.self], contextGenerator: { _ in context }).description)
+        #expect(context.diagnostics.isEmpty)
+        #expect(text.contains("struct _PreviewableView: WidgetKit.View { @State var isOn = false @State var name: String = \"Ada\" "), "\(text)")
+        #expect(text.contains("@WidgetKit.ViewBuilder var body: some WidgetKit.View { let greeting = \"Hi\" Toggle(isOn: $isOn) { Text(greeting + name) } }"), "\(text)")
+        #expect(text.contains("view: { _PreviewableView() })"), "\(text)")
+        #expect(!text.contains("Previewable @"), "the attribute is gone: \(text)")
+    }
 }

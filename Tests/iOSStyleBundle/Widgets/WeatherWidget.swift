@@ -94,3 +94,9 @@ struct WeatherWidget: Widget {
     WeatherEntry(date: .now, city: "Porto", temperature: 17, condition: "cloud.rain.fill")
     WeatherEntry(date: .now, city: "Faro", temperature: 26, condition: "sun.max.fill")
 }
+
+// A view's preview with state, as Xcode 16 writes it.
+#Preview("Forecast line") {
+    @Previewable @State var city = "Porto"
+    Text(city).font(.headline)
+}

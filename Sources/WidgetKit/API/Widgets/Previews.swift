@@ -37,6 +37,11 @@ public macro Preview<W: Widget, Provider: AppIntentTimelineProvider>(
 public macro Preview(_ name: String? = nil, body: @escaping () -> any View) =
     #externalMacro(module: "WidgetKitMacros", type: "ViewPreviewMacro")
 
+/// Marks a variable of a `#Preview`'s closure as the preview's state (`@Previewable @State var isOn =
+/// false`), as Xcode 16's canvas takes it.
+@attached(peer)
+public macro Previewable() = #externalMacro(module: "WidgetKitMacros", type: "PreviewableMacro")
+
 // MARK: - The older previews
 
 /// A type that produces views for previews (the iOS 13 API). Compiles; Linux has no canvas to run
