@@ -70,6 +70,31 @@ import WidgetWire
         #expect(parameters == ["goal", "steps", "trail"])
     }
 
+    /// A query's `@IntentParameterDependency`: the choices of a parameter follow those set before it,
+    /// from the CLI as from a configuration screen.
+    @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
+    func aQuerySeesTheParametersSetBeforeItsOwn(mode: Mode) async throws {
+        let plugins = try Self.plugins(mode)
+        func trails(_ extra: [String]) async -> String {
+            let result = await widgets(["--plugins", plugins.path, "options", "org.example.steps", "trail"] + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput
+        }
+        let any = await trails([])
+        #expect(any.contains("Coast Path") && any.contains("Ridge Walk"), "\(any)")
+        let climbing = await trails(["--set", "goal=climb"])
+        #expect(climbing.contains("Ridge Walk") && !climbing.contains("Coast Path"), "\(climbing)")
+        // Adding an instance checks the trail against the choices for the goal set with it.
+        let state = Fixtures.temporaryDirectory("state")
+        func add(_ trail: String) async -> ProcessResult {
+            await widgets(["--plugins", plugins.path, "add", "org.example.steps", "--set", "goal=climb", "--set", "trail=\(trail)", "--state-dir", state.path])
+        }
+        let refused = await add("coast")
+        #expect(refused.status != 0 && refused.standardError.contains("coast"), "\(refused.standardError)")
+        let added = await add("ridge")
+        #expect(added.status == 0, "\(added.standardError)")
+    }
+
     /// Runtime bug 1: a provider completing on the main queue or from a main-actor task answers in
     /// a worker process, as it does in the host's own process.
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)

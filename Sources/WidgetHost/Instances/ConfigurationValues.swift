@@ -108,7 +108,10 @@ public enum ConfigurationValues {
 extension WidgetRegistry {
     /// The choices for one parameter: an enum's cases from the schema, or the provider's (its
     /// options provider, entity query or options handler).
-    public func options(kind: String, parameter name: String) async throws -> ParameterOptions {
+    /// A parameter's choices. `configuration` is the configuration so far (the parameters before it,
+    /// as a configuration screen has them), which a provider's query may depend on
+    /// (`IntentParameterDependency`).
+    public func options(kind: String, parameter name: String, configuration: JSONObject = JSONObject()) async throws -> ParameterOptions {
         let parameter = try schemaParameter(kind: kind, name: name)
         if parameter.type == .enumeration && !parameter.hasDynamicOptions {
             return ParameterOptions(options: parameter.cases, defaultValue: parameter.defaultValue)
@@ -117,7 +120,7 @@ extension WidgetRegistry {
             throw ConfigurationError(
                 description: "widget \"\(kind)\": parameter \"\(name)\" takes any \(parameter.type.rawValue); it has no list of options")
         }
-        let result = try await request(.options, kind: kind, parameter: name)
+        let result = try await request(.options, kind: kind, configuration: JSONValue.object(configuration).jsonText, parameter: name)
         return try ParameterOptions(json: result.payload ?? .null)
     }
 
@@ -151,8 +154,11 @@ extension WidgetRegistry {
     /// A configuration for `kind`: `base` (an instance's current one, or empty for a new instance)
     /// with `assignments` (`NAME=VALUE`) applied and every parameter given a value: set, kept,
     /// default, or the provider's default choice. Checks everything before returning; throws on the
-    /// first bad input with a line that names it.
-    public func configuration(kind: String, base: JSONObject = JSONObject(), assignments: [String]) async throws -> JSONObject {
+    /// first bad input with a line that names it. Not `complete`, a parameter with no value set, kept
+    /// or by default is left out (the configuration so far, for asking a later parameter's options).
+    public func configuration(
+        kind: String, base: JSONObject = JSONObject(), assignments: [String], complete: Bool = true
+    ) async throws -> JSONObject {
         let parsed = try assignments.map { text throws(ConfigurationError) in try ConfigurationValues.assignment(text) }
         let (widget, _) = try widget(kind: kind, family: nil)
         guard let schema = widget.configuration else {
@@ -171,7 +177,7 @@ extension WidgetRegistry {
             func dynamicOptions() async throws -> ParameterOptions? {
                 guard parameter.hasDynamicOptions else { return nil }
                 if let options { return options }
-                options = try await self.options(kind: kind, parameter: parameter.name)
+                options = try await self.options(kind: kind, parameter: parameter.name, configuration: configuration)
                 return options
             }
             if let text = parsed.last(where: { $0.name == parameter.name })?.value {
@@ -181,6 +187,8 @@ extension WidgetRegistry {
                 configuration[parameter.name] = kept
             } else if let fixed = parameter.defaultValue {
                 configuration[parameter.name] = fixed
+            } else if !complete {
+                continue
             } else if let chosen = try await dynamicOptions()?.defaultValue {
                 configuration[parameter.name] = chosen
             } else if parameter.isOptional {

@@ -55,7 +55,12 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
             let intent = _UncheckedSendable(makeIntent())
             runOnCallingThread {
                 do {
-                    reply(.json(try await IntentParameters.options(of: intent.value, parameter: request.parameter).json))
+                    // The configuration so far, as far as it goes: what an `IntentParameterDependency` sees.
+                    try? await IntentParameters.fill(intent.value, from: request.configuration)
+                    let options = try await ConfiguringIntent.$current.withValue((intent.value as? any AppIntent).map(_UncheckedSendable.init)) {
+                        try await IntentParameters.options(of: intent.value, parameter: request.parameter)
+                    }
+                    reply(.json(options.json))
                 } catch {
                     reply(.failure("options for \"\(request.parameter ?? "")\": \(error)"))
                 }

@@ -360,7 +360,9 @@ public final class HomeScreen: @unchecked Sendable {
             var parameters: [JSONValue] = []
             for parameter in schema.parameters {
                 var choices = parameter.cases
-                if parameter.hasDynamicOptions { choices = try await registry.options(kind: instance.kind, parameter: parameter.name).options }
+                if parameter.hasDynamicOptions {
+                    choices = try await registry.options(kind: instance.kind, parameter: parameter.name, configuration: instance.configuration).options
+                }
                 let value = instance.configuration[parameter.name]
                 parameters.append(
                     .object(

@@ -29,8 +29,12 @@ extension Command {
 
     static let options = Command(
         "options", summary: "List the choices for a parameter, as a configuration screen offers them.",
-        arguments: ["KIND", "PARAMETER"], options: [Options.plugins.spec, Options.isolation.spec, Options.json.spec],
-        discussion: "Fixed cases come from the widget's description; dynamic ones from its provider."
+        arguments: ["KIND", "PARAMETER"], options: [Options.plugins.spec, Options.set.spec, Options.isolation.spec, Options.json.spec],
+        discussion: """
+            Fixed cases come from the widget's description; dynamic ones from its provider, which may
+            offer choices by the parameters set before (--set NAME=VALUE, as a configuration screen has
+            them).
+            """
     ) { try await $0.options(kind: $0.positionals[0], parameter: $0.positionals[1]) }
 
     static let recommendations = Command(
@@ -118,7 +122,8 @@ extension Invocation {
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         return await reporting {
-            let options = try await registry.options(kind: kind, parameter: parameter)
+            let soFar = try await registry.configuration(kind: kind, assignments: try values(Options.set), complete: false)
+            let options = try await registry.options(kind: kind, parameter: parameter, configuration: soFar)
             if json {
                 output.standardOutput(options.json.jsonText)
             } else {

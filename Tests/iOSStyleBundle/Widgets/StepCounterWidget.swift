@@ -42,11 +42,17 @@ struct Trail: AppEntity {
 }
 
 struct TrailQuery: EntityQuery {
+    // The goal chosen so far (iOS 17's parameter dependency): a climb has one trail.
+    @IntentParameterDependency<StepGoalIntent>(\.$goal)
+    var intent
+
     func entities(for identifiers: [Trail.ID]) async throws -> [Trail] {
         Trail.all.filter { identifiers.contains($0.id) }
     }
 
-    func suggestedEntities() async throws -> [Trail] { Trail.all }
+    func suggestedEntities() async throws -> [Trail] {
+        intent?.goal == .climb ? Trail.all.filter { $0.id == "ridge" } : Trail.all
+    }
 }
 
 // As Xcode's templates write it: `static var` declarations (stored in Swift 5, computed in Swift 6),

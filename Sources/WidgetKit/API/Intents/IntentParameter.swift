@@ -4,7 +4,7 @@ import WidgetWire
 ///
 /// A reference type, as Apple's is: setting a parameter of an intent held in a `let` works.
 @propertyWrapper
-public final class IntentParameter<Value: _IntentValue>: @unchecked Sendable {
+public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @unchecked Sendable {
     let title: String
     let defaultValue: Value?
     let choices: _Choices?
@@ -21,6 +21,9 @@ public final class IntentParameter<Value: _IntentValue>: @unchecked Sendable {
     }
 
     public var projectedValue: IntentParameter<Value> { self }
+
+    /// Whether it has a value: set, or a default, and not an optional's nil.
+    var _hasValue: Bool { (value ?? defaultValue).map { $0._configurationValue != .null } ?? false }
 
     init(title: String, defaultValue: Value?, choices: _Choices?) {
         self.title = title
