@@ -12,5 +12,6 @@ struct IOSStyleWidgets: WidgetBundle {
         DroppedCompletionWidget()
         LegacyDroppedWidget()
         SharedCounterWidget()
+        TimerControl()
     }
 }

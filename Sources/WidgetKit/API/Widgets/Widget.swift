@@ -44,6 +44,8 @@ public protocol WidgetConfiguration {
 @resultBuilder
 public enum WidgetBundleBuilder {
     public static func buildExpression<W: Widget>(_ widget: W) -> W { widget }
+    /// A control (iOS 18) in the bundle: compiled, and not offered, as Linux has nowhere to show it.
+    public static func buildExpression<C: ControlWidget>(_ control: C) -> _WidgetList { _WidgetList([]) }
     public static func buildBlock() -> _WidgetList { _WidgetList([]) }
     public static func buildBlock<each W: Widget>(_ widget: repeat each W) -> _WidgetList {
         var definitions: [_WidgetDefinition] = []
