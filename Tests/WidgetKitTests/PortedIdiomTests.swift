@@ -125,4 +125,45 @@ import WidgetWire
         city.name = "Faro"
         #expect(city.displayRepresentation.title == "Faro")
     }
+
+    @Test func aPathIsDrawnInTheViewsPointsAndACustomShapeInTheWidgetsSize() {
+        let path = Path { p in
+            p.move(to: CGPoint(x: 0, y: 10))
+            p.addLine(to: CGPoint(x: 20, y: 0))
+            p.addQuadCurve(to: CGPoint(x: 40, y: 10), control: CGPoint(x: 30, y: 0))
+            p.closeSubpath()
+        }
+        let node = resolve(path.stroke(Color.red, lineWidth: 2))
+        #expect(node["shape"] == .string("path"))
+        #expect(node["reference"] == nil, "a Path as a view is in its own points")
+        #expect(node["path"]?.jsonText == #"[["M",0,10],["L",20,0],["Q",30,0,40,10],["Z"]]"#)
+        #expect(path.boundingRect == CGRect(x: 0, y: 0, width: 40, height: 10))
+
+        // An author's shape: its path(in:) made in the widget's size, which the host scales.
+        struct Sparkline: Shape {
+            let values: [Double]
+            func path(in rect: CGRect) -> Path {
+                Path { p in
+                    for (index, value) in values.enumerated() {
+                        let point = CGPoint(x: rect.width * Double(index) / Double(values.count - 1), y: rect.height * (1 - value))
+                        if index == 0 { p.move(to: point) } else { p.addLine(to: point) }
+                    }
+                }
+            }
+        }
+        var environment = EnvironmentValues()
+        environment.widgetFamily = .systemMedium
+        let spark = ViewResolver.root(of: Sparkline(values: [0, 1, 0.5]).stroke(Color.blue), in: environment)
+        #expect(spark["reference"] == JSONValue.array([.number(338), .number(158)]))
+        #expect(spark["path"]?.jsonText == #"[["M",0,158],["L",169,0],["L",338,79]]"#)
+        #expect(resolve(Sparkline(values: [0, 1]).trim(from: 0, to: 0.5))["trim"] == .array([.number(0), .number(0.5)]))
+
+        // The SDK's shapes give their paths for use in one's own.
+        let rect = CGRect(x: 0, y: 0, width: 20, height: 10)
+        #expect(Rectangle().path(in: rect).boundingRect == rect)
+        #expect(Circle().path(in: rect).boundingRect.width.rounded() == 10)
+        var arc = Path()
+        arc.addArc(center: CGPoint(x: 10, y: 10), radius: 10, startAngle: .degrees(0), endAngle: .degrees(90), clockwise: false)
+        #expect(arc.currentPoint.map { abs($0.x - 10) < 1e-9 && abs($0.y - 20) < 1e-9 } == true, "a quarter turn down, in a view's flipped axes")
+    }
 }

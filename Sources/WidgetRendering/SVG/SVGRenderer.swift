@@ -197,6 +197,9 @@ public struct SVGRenderer: Sendable {
         case .roundedRectangle(let cornerRadius): radius = min(cornerRadius, min(rect.width, rect.height) / 2)
         case .capsule: radius = min(rect.width, rect.height) / 2
         case .circle, .ellipse: radius = nil
+        case .path(let path):
+            let data = path.svgData(x: rect.x, y: rect.y, width: rect.width, height: rect.height) { format($0) }
+            return "<path d=\"\(data)\" \(attributes)/>\n"
         case .containerRelative:
             // Concentric with the widget's corners: their radius less the distance in from the
             // nearest edge. In a circular widget, the circle itself.

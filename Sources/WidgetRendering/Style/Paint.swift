@@ -165,13 +165,19 @@ public enum ShapeKind: Equatable, Sendable {
     /// The widget's own outline, inset to the shape's bounds (its corners concentric with the
     /// widget's).
     case containerRelative
+    /// A `Path`, or a shape of the author's own.
+    case path(ShapePath)
 
     init(_ view: ViewNode) {
-        self.init(name: view["shape"]?.stringValue, cornerRadius: view["cornerRadius"]?.numberValue)
+        self.init(attributes: .object(view.attributes))
     }
 
     /// A shape sent as attributes: `{"shape": "roundedRectangle", "cornerRadius": 8}`.
     init(attributes: JSONValue) {
+        if let path = ShapePath(attributes: attributes) {
+            self = .path(path)
+            return
+        }
         self.init(name: attributes["shape"]?.stringValue, cornerRadius: attributes["cornerRadius"]?.numberValue)
     }
 

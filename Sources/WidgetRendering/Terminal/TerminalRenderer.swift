@@ -292,6 +292,17 @@ public struct TerminalRenderer: Sendable {
                     cells[y][column] = Cell(
                         glyph: fraction == nil ? unknown : (isFilled ? full : empty), ink: isFilled ? ink : track, paper: cells[y][column].paper)
                 }
+            case .fill(let paint, .path(let path)):
+                // The cells whose centres the path holds, the path flattened once.
+                let rect = element.rect
+                let ink = self.ink(paint)
+                let lines = path.polylines(x: rect.x * 8, y: rect.y * 16, width: rect.width * 8, height: rect.height * 16)
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
+                    where ShapePath.contains(lines, ShapePath.Point(x: (Double(column) + 0.5) * 8, y: (Double(row) + 0.5) * 16)) && isVisible(column, row) {
+                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                    }
+                }
             case .fill(let paint, let shape):
                 let rect = element.rect
                 let ink = self.ink(paint)
@@ -301,6 +312,21 @@ public struct TerminalRenderer: Sendable {
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
                     where whole || (TerminalRenderer.covers(shape, rect, column, row) && isVisible(column, row)) {
+                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                    }
+                }
+            case .stroke(let stroke, .path(let path)):
+                // The cells the outline passes through, on the part the trim keeps.
+                let rect = element.rect
+                let lines = path.polylines(x: rect.x * 8, y: rect.y * 16, width: rect.width * 8, height: rect.height * 16)
+                let segments = ShapePath.segments(lines, trim: stroke.trim)
+                let ink = self.ink(stroke.paint)
+                let half = stroke.lineWidth / 2
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height.rounded(.up)) + 1)) {
+                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width.rounded(.up)) + 1)) where isVisible(column, row) {
+                        let (minX, minY) = (Double(column) * 8 - half, Double(row) * 16 - half)
+                        guard segments.contains(where: { ShapePath.crosses($0, minX: minX, minY: minY, maxX: minX + 8 + 2 * half, maxY: minY + 16 + 2 * half) })
+                        else { continue }
                         cells[row][column].paper = color(ink, column: column, row: row, in: rect)
                     }
                 }
@@ -352,6 +378,9 @@ public struct TerminalRenderer: Sendable {
         switch shape {
         case .rectangle, .roundedRectangle, .containerRelative:
             return true
+        case .path(let path):
+            let lines = path.polylines(x: 0, y: 0, width: width, height: height)
+            return ShapePath.contains(lines, ShapePath.Point(x: px, y: py))
         case .ellipse:
             let (rx, ry) = (width / 2, height / 2)
             guard rx > 0, ry > 0 else { return false }

@@ -5,7 +5,12 @@ public import WidgetWire
 /// `.fill(_:)`, `.stroke(_:lineWidth:)`, `.strokeBorder(_:lineWidth:)` and `.trim(from:to:)` shape
 /// it further, as in SwiftUI. On the wire a shape view is a `shape` node (docs/ABI.md).
 public protocol Shape: _PrimitiveView {
-    /// The shape on the wire: its name and attributes.
+    /// The shape's outline in a rectangle: what a shape of the author's own says, and what the
+    /// SDK's shapes give for use in one.
+    func path(in rect: CGRect) -> Path
+
+    /// The shape on the wire: its name and attributes (the SDK's shapes by name; others by their
+    /// path, `Path.swift`).
     var _shape: JSONObject { get }
 }
 
@@ -16,7 +21,7 @@ public protocol InsettableShape: Shape {
 }
 
 extension Shape {
-    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] { [ViewNode("shape", attributes: _shape)] }
+    public func _resolve(in environment: EnvironmentValues) -> [ViewNode] { [ViewNode("shape", attributes: _shape(in: environment))] }
 
     /// The shape filled with a colour or gradient.
     public func fill<S: ShapeStyle>(_ content: S, style: FillStyle = FillStyle()) -> _ShapeView<Self> {
@@ -113,7 +118,7 @@ public struct _ShapeView<Content: Shape>: _PrimitiveView {
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        var attributes = shape._shape
+        var attributes = shape._shape(in: environment)
         if let fill { attributes["fill"] = fill }
         if let stroke { attributes["stroke"] = .object(stroke) }
         return [ViewNode("shape", attributes: attributes)]
@@ -126,6 +131,8 @@ public struct _TrimmedShape<Base: Shape>: Shape {
     let from: CGFloat
     let to: CGFloat
     var rotation: Double = 0
+
+    public func path(in rect: CGRect) -> Path { shape.path(in: rect) }
 
     public var _shape: JSONObject {
         var attributes = shape._shape
@@ -186,6 +193,11 @@ public struct ContainerRelativeShape: InsettableShape {
     /// The shape drawn `amount` points inside the view's bounds.
     public func inset(by amount: CGFloat) -> ContainerRelativeShape { ContainerRelativeShape(inset: inset + amount) }
 
+    /// In a shape of one's own: a rounded rectangle, as the system small widget's corners.
+    public func path(in rect: CGRect) -> Path {
+        Path(roundedRect: rect.insetBy(dx: inset, dy: inset), cornerRadius: max(0, 22 - inset))
+    }
+
     public var _shape: JSONObject {
         var attributes = JSONObject([("shape", .string("containerRelative"))])
         if inset != 0 { attributes["inset"] = .number(Double(inset)) }
@@ -197,6 +209,7 @@ public struct ContainerRelativeShape: InsettableShape {
 public struct Rectangle: InsettableShape {
     public init() {}
     public var _shape: JSONObject { JSONObject([("shape", .string("rectangle"))]) }
+    public func path(in rect: CGRect) -> Path { Path(rect) }
     public func inset(by amount: CGFloat) -> Rectangle { self }
 }
 
@@ -225,6 +238,7 @@ public struct RoundedRectangle: InsettableShape {
         JSONObject([("shape", .string("roundedRectangle")), ("cornerRadius", .number(Double(cornerSize.width)))])
     }
 
+    public func path(in rect: CGRect) -> Path { Path(roundedRect: rect, cornerSize: cornerSize, style: style) }
     public func inset(by amount: CGFloat) -> RoundedRectangle { self }
 }
 
@@ -240,6 +254,7 @@ public struct UnevenRoundedRectangle: InsettableShape {
     }
 
     public var _shape: JSONObject { RoundedRectangle(cornerRadius: radius)._shape }
+    public func path(in rect: CGRect) -> Path { RoundedRectangle(cornerRadius: radius).path(in: rect) }
     public func inset(by amount: CGFloat) -> UnevenRoundedRectangle { self }
 }
 
@@ -247,6 +262,10 @@ public struct UnevenRoundedRectangle: InsettableShape {
 public struct Circle: InsettableShape {
     public init() {}
     public var _shape: JSONObject { JSONObject([("shape", .string("circle"))]) }
+    public func path(in rect: CGRect) -> Path {
+        let side = min(rect.width, rect.height)
+        return Path(ellipseIn: CGRect(x: rect.midX - side / 2, y: rect.midY - side / 2, width: side, height: side))
+    }
     public func inset(by amount: CGFloat) -> Circle { self }
 }
 
@@ -254,6 +273,7 @@ public struct Circle: InsettableShape {
 public struct Ellipse: InsettableShape {
     public init() {}
     public var _shape: JSONObject { JSONObject([("shape", .string("ellipse"))]) }
+    public func path(in rect: CGRect) -> Path { Path(ellipseIn: rect) }
     public func inset(by amount: CGFloat) -> Ellipse { self }
 }
 
@@ -261,6 +281,7 @@ public struct Ellipse: InsettableShape {
 public struct Capsule: InsettableShape {
     public init(style: RoundedCornerStyle = .continuous) {}
     public var _shape: JSONObject { JSONObject([("shape", .string("capsule"))]) }
+    public func path(in rect: CGRect) -> Path { Path(roundedRect: rect, cornerRadius: min(rect.width, rect.height) / 2) }
     public func inset(by amount: CGFloat) -> Capsule { self }
 }
 
