@@ -166,4 +166,14 @@ import WidgetWire
         arc.addArc(center: CGPoint(x: 10, y: 10), radius: 10, startAngle: .degrees(0), endAngle: .degrees(90), clockwise: false)
         #expect(arc.currentPoint.map { abs($0.x - 10) < 1e-9 && abs($0.y - 20) < 1e-9 } == true, "a quarter turn down, in a view's flipped axes")
     }
+
+    @Test func userDefaultsTakeKeyValueCodingsCalls() throws {
+        let suite = "org.example.kvc-\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        defaults.setValue("Spouty", forKey: "ranger")
+        #expect(defaults.value(forKey: "ranger") as? String == "Spouty")
+        defaults.setValue(nil, forKey: "ranger")
+        #expect(defaults.value(forKey: "ranger") == nil)
+    }
 }
