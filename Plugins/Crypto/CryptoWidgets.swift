@@ -23,7 +23,7 @@ struct SelectCoinIntent: WidgetConfigurationIntent {
     @Parameter(title: "Coin", default: .btc)
     var coin: Coin
 
-    @Parameter(title: "Decimals", default: 2)
+    @Parameter(title: "Decimals", default: 2, inclusiveRange: (0, 8))
     var decimals: Int
 
     @Parameter(title: "Show Update Time", default: true)

@@ -62,7 +62,7 @@ import WidgetWire
                         ParameterOption(value: .string("BTC"), title: "Bitcoin"), ParameterOption(value: .string("ETH"), title: "Ethereum"),
                         ParameterOption(value: .string("LTC"), title: "Litecoin"),
                     ]),
-                ParameterSchema(name: "decimals", title: "Decimals", type: .integer, isOptional: false, defaultValue: .number(2)),
+                ParameterSchema(name: "decimals", title: "Decimals", type: .integer, isOptional: false, defaultValue: .number(2), range: 0...8),
                 ParameterSchema(name: "showsUpdateTime", title: "Show Update Time", type: .boolean, isOptional: false, defaultValue: .bool(true)),
             ])
         #expect(
@@ -195,6 +195,7 @@ import WidgetWire
             (["add", "org.widgets.crypto.price", "--set", "decimals=two"], #"widgets: error: widget "org.widgets.crypto.price": parameter "decimals": 'two' is not an integer"#),
             (["add", "org.widgets.crypto.price", "--set", "showsUpdateTime=maybe"], #"widgets: error: widget "org.widgets.crypto.price": parameter "showsUpdateTime": 'maybe' is not true or false"#),
             (["configure", "price-1", "--set", "decimals=2.5"], #"widgets: error: widget "org.widgets.crypto.price": parameter "decimals": '2.5' is not an integer"#),
+            (["configure", "price-1", "--set", "decimals=12"], #"widgets: error: widget "org.widgets.crypto.price": parameter "decimals": 12 is out of range: from 0 to 8"#),
             (["configure", "price-1", "--set", "coins=ETH"], #"widgets: error: widget "org.widgets.crypto.price" has no parameter "coins" (did you mean coin?) (parameters: coin, decimals, showsUpdateTime)"#),
             (["configure", "price-1", "--set", "coin"], "widgets: error: 'coin' is not NAME=VALUE"),
             (["add", "com.mygame.character-detail-sirikit", "--set", "character=Nobody"], #"widgets: error: widget "com.mygame.character-detail-sirikit": parameter "character": 'Nobody' is not one of its choices: Power Panda, Unipony, Spouty"#),

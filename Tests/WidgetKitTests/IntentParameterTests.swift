@@ -99,6 +99,23 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(await failure("[1]") == "the configuration is not a JSON object")
     }
 
+    @Test func aRangedNumberSaysItsRangeAndRefusesValuesOutsideIt() async {
+        struct Goal: WidgetConfigurationIntent {
+            static var title: LocalizedStringResource { "Goal" }
+            @Parameter(title: "Steps", default: 8000, inclusiveRange: (1000, 50000)) var steps: Int
+            @Parameter(title: "Pace", inclusiveRange: (0.5, 2.5)) var pace: Double
+            @Parameter(title: "Name", requestValueDialog: "Whose goal?") var name: String?
+        }
+        let schema = IntentParameters.schema(of: Goal(), title: "Goal", description: "").parameters
+        #expect(schema[0].range == 1000...50000 && schema[0].defaultValue == .number(8000))
+        #expect(schema[1].range == 0.5...2.5)
+        #expect(schema[2].range == nil && schema[2].isOptional)
+        let intent = Goal()
+        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(intent, from: #"{"steps":999,"pace":1}"#) }
+        try? await IntentParameters.fill(intent, from: #"{"steps":50000,"pace":2.5}"#)
+        #expect(intent.steps == 50000 && intent.pace == 2.5)
+    }
+
     @Test func optionsComeFromTheQueryTheProviderOrTheCases() async throws {
         let intent = WeatherIntent()
         let cities = try await IntentParameters.options(of: intent, parameter: "city")

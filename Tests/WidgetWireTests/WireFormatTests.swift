@@ -242,3 +242,27 @@ import Testing
         #expect(String(decoding: WireTimeline(entries: [], policy: nil).encoded(), as: UTF8.self) == #"{"entries":[]}"#)
     }
 }
+
+@Suite struct ParameterSchemaTests {
+    func schema(_ json: String) throws -> ParameterSchema { try ParameterSchema(json: try JSONValue.parse(json)) }
+
+    @Test func aNumbersRangeTravelsAndIsChecked() throws {
+        let steps = try schema(#"{"name":"steps","type":"integer","default":8000,"range":[1000,50000]}"#)
+        #expect(steps.range == 1000...50000)
+        #expect(try schema(steps.json.jsonText) == steps)
+        #expect(ParameterSchema.rangeText(0.5...2) == "from 0.5 to 2")
+        func refusal(_ json: String) -> String? {
+            do {
+                _ = try schema(json)
+                return nil
+            } catch let error as WireFormatError {
+                return error.description
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(#"{"name":"n","type":"string","range":[1,2]}"#) == "range: only a number parameter has a range; this one is string")
+        #expect(refusal(#"{"name":"n","type":"integer","range":[5,1]}"#) == "range: [5,1] is not [least, greatest]")
+        #expect(refusal(#"{"name":"n","type":"integer","range":[1,5],"default":9}"#) == "default: 9 is outside the range from 1 to 5")
+    }
+}

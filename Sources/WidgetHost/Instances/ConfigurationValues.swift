@@ -48,9 +48,11 @@ public enum ConfigurationValues {
             return .string(text)
         case .integer:
             guard let value = Int(text), abs(Double(value)) < 0x1p53 else { throw fail("'\(text)' is not an integer") }
+            if let range = parameter.range, !range.contains(Double(value)) { throw fail("\(text) is out of range: \(ParameterSchema.rangeText(range))") }
             return .number(Double(value))
         case .double:
             guard let value = Double(text), value.isFinite else { throw fail("'\(text)' is not a number") }
+            if let range = parameter.range, !range.contains(value) { throw fail("\(text) is out of range: \(ParameterSchema.rangeText(range))") }
             return .number(value)
         case .boolean:
             switch text {

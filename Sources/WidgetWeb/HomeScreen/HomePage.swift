@@ -366,6 +366,7 @@ enum HomePage {
             control = document.createElement('input');
             control.type = { integer: 'number', double: 'number', url: 'url' }[parameter.type] || 'text';
             if (parameter.type === 'double') control.step = 'any';
+            if (parameter.range) { control.min = parameter.range[0]; control.max = parameter.range[1]; }
             if (parameter.type === 'date') control.placeholder = '2026-11-21T09:30:00Z';
           }
           control.name = parameter.name;

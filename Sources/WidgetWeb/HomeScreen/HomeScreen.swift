@@ -369,6 +369,7 @@ public final class HomeScreen: @unchecked Sendable {
                         JSONObject([
                             ("name", .string(parameter.name)), ("title", .string(parameter.title)), ("type", .string(parameter.type.rawValue)),
                             ("optional", .bool(parameter.isOptional)),
+                            ("range", parameter.range.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null),
                             ("value", value.map { $0 == .null ? .string("") : .string($0.displayText) } ?? .string("")),
                             ("default", parameter.defaultValue.map { .string($0.displayText) } ?? .null),
                             ("choices", (parameter.type == .enumeration || parameter.hasDynamicOptions) ? .array(choices.map { option in

@@ -43,6 +43,7 @@ extension ParameterSchema {
         if let defaultValue { object["default"] = defaultValue }
         if !cases.isEmpty { object["cases"] = .array(cases.map(\.json)) }
         if hasDynamicOptions { object["dynamicOptions"] = .bool(true) }
+        if let range { object["range"] = .array([.number(range.lowerBound), .number(range.upperBound)]) }
         return .object(object)
     }
 
@@ -62,6 +63,15 @@ extension ParameterSchema {
             }
         }
         if type == .enumeration && cases.isEmpty { throw WireFormatError(path: "cases", reason: "an enum parameter needs its cases") }
+        var range: ClosedRange<Double>?
+        if let bounds = json["range"], bounds != .null {
+            guard type == .integer || type == .double else {
+                throw WireFormatError(path: "range", reason: "only a number parameter has a range; this one is \(type.rawValue)")
+            }
+            guard let pair = bounds.arrayValue, pair.count == 2, let low = pair[0].numberValue, let high = pair[1].numberValue, low <= high
+            else { throw WireFormatError(path: "range", reason: "\(bounds.jsonText) is not [least, greatest]") }
+            range = low...high
+        }
         let defaultValue = json["default"].flatMap { $0 == .null ? nil : $0 }
         if let defaultValue {
             // A default is a value the parameter could take: of its type, and one of its cases.
@@ -73,6 +83,9 @@ extension ParameterSchema {
             case .boolean: fits = defaultValue.boolValue != nil
             case .enumeration: fits = cases.contains { $0.value == defaultValue }
             }
+            if fits, let range, let number = defaultValue.numberValue, !range.contains(number) {
+                throw WireFormatError(path: "default", reason: "\(defaultValue.jsonText) is outside the range \(ParameterSchema.rangeText(range))")
+            }
             guard fits else {
                 throw WireFormatError(
                     path: "default",
@@ -83,7 +96,13 @@ extension ParameterSchema {
         self.init(
             name: name, title: json["title"]?.stringValue ?? name, type: type, typeName: json["typeName"]?.stringValue,
             isOptional: json["optional"]?.boolValue ?? false, defaultValue: defaultValue, cases: cases,
-            hasDynamicOptions: json["dynamicOptions"]?.boolValue ?? false)
+            hasDynamicOptions: json["dynamicOptions"]?.boolValue ?? false, range: range)
+    }
+
+    /// A range as a person reads it: "from 1 to 10".
+    public static func rangeText(_ range: ClosedRange<Double>) -> String {
+        func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 0x1p53 ? String(Int(value)) : String(value) }
+        return "from \(number(range.lowerBound)) to \(number(range.upperBound))"
     }
 }
 

@@ -57,10 +57,12 @@ public struct ParameterSchema: Equatable, Sendable {
     /// Whether the provider offers the choices at run time (a `DynamicOptionsProvider`, an entity
     /// query, or a SiriKit-style options handler).
     public var hasDynamicOptions: Bool
+    /// For numbers: the least and greatest value it takes (`inclusiveRange:`); nil for any.
+    public var range: ClosedRange<Double>?
 
     public init(
         name: String, title: String, type: ParameterType, typeName: String? = nil, isOptional: Bool,
-        defaultValue: JSONValue? = nil, cases: [ParameterOption] = [], hasDynamicOptions: Bool = false
+        defaultValue: JSONValue? = nil, cases: [ParameterOption] = [], hasDynamicOptions: Bool = false, range: ClosedRange<Double>? = nil
     ) {
         self.name = name
         self.title = title
@@ -70,6 +72,7 @@ public struct ParameterSchema: Equatable, Sendable {
         self.defaultValue = defaultValue
         self.cases = cases
         self.hasDynamicOptions = hasDynamicOptions
+        self.range = range
     }
 }
 

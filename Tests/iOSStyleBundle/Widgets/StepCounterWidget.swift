@@ -69,7 +69,7 @@ struct StepGoalIntent: WidgetConfigurationIntent {
     @Parameter(title: "Goal", default: .walk)
     var goal: Goal
 
-    @Parameter(title: "Steps", default: 8000)
+    @Parameter(title: "Steps", default: 8000, inclusiveRange: (1000, 50000))
     var steps: Int
 
     @Parameter(title: "Trail")

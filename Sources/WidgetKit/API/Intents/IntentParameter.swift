@@ -8,6 +8,8 @@ public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @
     let title: String
     let defaultValue: Value?
     let choices: _Choices?
+    /// For numbers: the least and greatest value (`inclusiveRange:`).
+    var range: ClosedRange<Double>?
     private var value: Value?
 
     public var wrappedValue: Value {
@@ -55,6 +57,35 @@ public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @
     }
 }
 
+extension IntentParameter where Value == Int {
+    /// A whole number from the least to the greatest of `inclusiveRange`.
+    public convenience init(
+        title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, inclusiveRange: (Value, Value),
+        requestValueDialog: IntentDialog? = nil
+    ) {
+        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        range = Double(min(inclusiveRange.0, inclusiveRange.1))...Double(max(inclusiveRange.0, inclusiveRange.1))
+    }
+}
+
+extension IntentParameter where Value == Double {
+    /// A number from the least to the greatest of `inclusiveRange`.
+    public convenience init(
+        title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, inclusiveRange: (Value, Value),
+        requestValueDialog: IntentDialog? = nil
+    ) {
+        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        range = min(inclusiveRange.0, inclusiveRange.1)...max(inclusiveRange.0, inclusiveRange.1)
+    }
+}
+
+extension IntentParameter {
+    /// A parameter with the question Siri asks for its value; here the configuration's title asks.
+    public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, requestValueDialog: IntentDialog) {
+        self.init(title: title.key, defaultValue: `default`, choices: nil)
+    }
+}
+
 extension IntentParameter where Value: ExpressibleByNilLiteral {
     /// An optional parameter: nil until configured.
     public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil) {
@@ -80,7 +111,7 @@ extension IntentParameter: AnyIntentParameter {
         let fixedDefault = defaultValue.map(\._configurationValue).flatMap { $0 == .null ? nil : $0 }
         return ParameterSchema(
             name: name, title: title, type: Value._parameterType, typeName: Value._typeName, isOptional: Value._isOptional,
-            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._hasQuery)
+            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._hasQuery, range: range)
     }
 
     var configurationValue: JSONValue { (value ?? defaultValue)?._configurationValue ?? .null }
@@ -96,6 +127,9 @@ extension IntentParameter: AnyIntentParameter {
         case .null?:
             value = nil
         case let json?:
+            if let range, let number = json.numberValue, !range.contains(number) {
+                throw _ParameterFailure("\(json.jsonText) is out of range: \(ParameterSchema.rangeText(range))")
+            }
             value = try await Value._decode(json, choices: choices)
         }
         if value == nil, defaultValue == nil, !Value._isOptional { throw _ParameterFailure("it needs a value and has none") }
