@@ -176,4 +176,12 @@ import WidgetWire
         defaults.setValue(nil, forKey: "ranger")
         #expect(defaults.value(forKey: "ranger") == nil)
     }
+
+    @Test func selectableTextAndAlignmentGuidesCompileAndLeaveTheViewAsItIs() {
+        let plain = resolve(Text("a"))
+        #expect(resolve(Text("a").textSelection(.enabled)) == plain)
+        #expect(resolve(Text("a").textSelection(.disabled)) == plain)
+        #expect(resolve(Text("a").alignmentGuide(.leading) { $0[.trailing] }) == plain)
+        #expect(ViewDimensions(width: 10, height: 4)[HorizontalAlignment.trailing] == 10)
+    }
 }

@@ -114,3 +114,32 @@ public struct AccessibilityTraits: OptionSet, Sendable {
     public static let isLink = AccessibilityTraits(rawValue: 16)
     public static let updatesFrequently = AccessibilityTraits(rawValue: 32)
 }
+
+/// A view's size, as an alignment guide's closure reads it.
+public struct ViewDimensions: Sendable {
+    public let width: CGFloat
+    public let height: CGFloat
+    public subscript(guide: HorizontalAlignment) -> CGFloat {
+        switch guide {
+        case .leading: 0
+        case .trailing: width
+        default: width / 2
+        }
+    }
+    public subscript(guide: VerticalAlignment) -> CGFloat {
+        switch guide {
+        case .top: 0
+        case .bottom: height
+        default: height / 2
+        }
+    }
+    public subscript(explicit guide: HorizontalAlignment) -> CGFloat? { nil }
+    public subscript(explicit guide: VerticalAlignment) -> CGFloat? { nil }
+}
+
+extension View {
+    /// Moves where the view aligns in its stack. Compiles; the host aligns the view by its own
+    /// edges and centre (docs/PORTING.md).
+    public func alignmentGuide(_ g: HorizontalAlignment, computeValue: @escaping (ViewDimensions) -> CGFloat) -> some View { unchanged }
+    public func alignmentGuide(_ g: VerticalAlignment, computeValue: @escaping (ViewDimensions) -> CGFloat) -> some View { unchanged }
+}

@@ -59,7 +59,7 @@ extension View {
     public func dynamicTypeSize(_ size: DynamicTypeSize) -> some View { unchanged }
     public func dynamicTypeSize<T: RangeExpression>(_ range: T) -> some View where T.Bound == DynamicTypeSize { unchanged }
     public func flipsForRightToLeftLayoutDirection(_ enabled: Bool) -> some View { unchanged }
-    public func textSelection<S>(_ selectability: S) -> some View { unchanged }
+    public func textSelection<S: TextSelectability>(_ selectability: S) -> some View { unchanged }
 }
 
 /// How the lines of multiline text line up.
@@ -80,4 +80,15 @@ public enum ContentSizeCategory: Hashable, Comparable, CaseIterable, Sendable {
     case extraSmall, small, medium, large, extraLarge, extraExtraLarge, extraExtraExtraLarge
     case accessibilityMedium, accessibilityLarge, accessibilityExtraLarge, accessibilityExtraExtraLarge, accessibilityExtraExtraExtraLarge
     public var isAccessibilityCategory: Bool { self >= .accessibilityMedium }
+}
+
+/// Whether a person may select text (`.textSelection(.enabled)`); a widget's text is not selectable.
+public protocol TextSelectability: Sendable {}
+public struct EnabledTextSelectability: TextSelectability {}
+public struct DisabledTextSelectability: TextSelectability {}
+extension TextSelectability where Self == EnabledTextSelectability {
+    public static var enabled: EnabledTextSelectability { EnabledTextSelectability() }
+}
+extension TextSelectability where Self == DisabledTextSelectability {
+    public static var disabled: DisabledTextSelectability { DisabledTextSelectability() }
 }
