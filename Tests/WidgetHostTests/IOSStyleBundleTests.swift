@@ -67,7 +67,7 @@ import WidgetWire
         #expect(steps["configurationSchema"]?["description"] == .string("Choose a goal and a trail."), "\(steps)")
         #expect(steps["configurationSchema"]?["title"] == .string("Step Goal"))
         let parameters = steps["configurationSchema"]?["parameters"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
-        #expect(parameters == ["goal", "steps", "trail"])
+        #expect(parameters == ["goal", "steps", "trail", "alsoWalked"])
     }
 
     /// A query's `@IntentParameterDependency`: the choices of a parameter follow those set before it,
@@ -93,6 +93,25 @@ import WidgetWire
         #expect(refused.status != 0 && refused.standardError.contains("coast"), "\(refused.standardError)")
         let added = await add("ridge")
         #expect(added.status == 0, "\(added.standardError)")
+
+        // A list of entities (`[Trail]?`, `size: 2`): values separated by commas, each among the
+        // query's choices, no more than its size.
+        func addWalked(_ list: String) async -> ProcessResult {
+            await widgets(["--plugins", plugins.path, "add", "org.example.steps", "--set", "alsoWalked=\(list)", "--state-dir", state.path])
+        }
+        let walked = await addWalked("coast, ridge")
+        #expect(walked.status == 0, "\(walked.standardError)")
+        let listed = await widgets(["instances", "--json", "--state-dir", state.path])
+        #expect(listed.standardOutput.contains(#""alsoWalked":["coast","ridge"]"#), "\(listed.standardOutput)")
+        let tooMany = await addWalked("coast,ridge,coast")
+        #expect(tooMany.status != 0 && tooMany.standardError.contains("3 values, more than the 2 it holds"), "\(tooMany.standardError)")
+        let unknown = await addWalked("coast,moon")
+        #expect(unknown.status != 0 && unknown.standardError.contains("moon"), "\(unknown.standardError)")
+        // The provider reads the list as [Trail]: its timeline names them.
+        let shown = await widgets(["--plugins", plugins.path, "timeline", "--instance", "steps-2", "--state-dir", state.path, "--json"])
+        #expect(shown.standardOutput.contains("Also: Coast Path, Ridge Walk"), "\(shown.standardOutput)\(shown.standardError)")
+        let inspected = await widgets(["--plugins", plugins.path, "list", "org.example.steps"])
+        #expect(inspected.standardOutput.contains("parameter alsoWalked \"Also Walked\": entity Trail, optional, a list of at most 2"), "\(inspected.standardOutput)")
     }
 
     /// Runtime bug 1: a provider completing on the main queue or from a main-actor task answers in

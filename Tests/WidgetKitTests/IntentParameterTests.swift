@@ -99,6 +99,27 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(await failure("[1]") == "the configuration is not a JSON object")
     }
 
+    @Test func aListParameterHoldsValuesOfItsTypeResolvedAndCounted() async throws {
+        struct Trip: WidgetConfigurationIntent {
+            static var title: LocalizedStringResource { "Trip" }
+            @Parameter(title: "Cities", size: 2) var cities: [City]
+            @Parameter(title: "Units", size: [.systemSmall: 1, .systemLarge: 3]) var units: [Unit]?
+        }
+        let schema = IntentParameters.schema(of: Trip(), title: "Trip", description: "").parameters
+        #expect(schema[0].isList && schema[0].type == .entity && schema[0].maximumCount == 2 && schema[0].hasDynamicOptions)
+        #expect(schema[1].isList && schema[1].isOptional && schema[1].maximumCount == 3 && schema[1].cases.count == 2)
+        let trip = Trip()
+        try await IntentParameters.fill(trip, from: #"{"cities":["Oslo","Lima"],"units":["imperial"]}"#)
+        #expect(trip.cities.map(\.id) == ["Oslo", "Lima"] && trip.units == [.imperial])
+        #expect(IntentParameters.configuration(of: trip)["cities"] == .array([.string("Oslo"), .string("Lima")]))
+        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(Trip(), from: #"{"cities":["Oslo","Lima","Oslo"]}"#) }
+        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(Trip(), from: #"{"cities":"Oslo"}"#) }
+        // Its choices are its elements'.
+        let options = try await IntentParameters.options(of: Trip(), parameter: "cities")
+        #expect(options.options.map(\.value) == [.string("Oslo"), .string("Lima")])
+        #expect(options.defaultValue == .array([.string("Lima")]))
+    }
+
     @Test func aRangedNumberSaysItsRangeAndRefusesValuesOutsideIt() async {
         struct Goal: WidgetConfigurationIntent {
             static var title: LocalizedStringResource { "Goal" }

@@ -265,4 +265,24 @@ import Testing
         #expect(refusal(#"{"name":"n","type":"integer","range":[5,1]}"#) == "range: [5,1] is not [least, greatest]")
         #expect(refusal(#"{"name":"n","type":"integer","range":[1,5],"default":9}"#) == "default: 9 is outside the range from 1 to 5")
     }
+
+    @Test func aListsDefaultIsAListOfValuesOfItsTypeAndItsCountIsChecked() throws {
+        let cities = try schema(#"{"name":"cities","type":"entity","list":true,"maxCount":3,"default":["Oslo","Lima"]}"#)
+        #expect(cities.isList && cities.maximumCount == 3 && cities.defaultValue == .array([.string("Oslo"), .string("Lima")]))
+        #expect(try schema(cities.json.jsonText) == cities)
+        #expect(!cities.element.isList && cities.element.maximumCount == nil)
+        func refusal(_ json: String) -> String? {
+            do {
+                _ = try schema(json)
+                return nil
+            } catch let error as WireFormatError {
+                return error.description
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refusal(#"{"name":"n","type":"integer","list":true,"default":[1,"two"]}"#) == #"default: [1,"two"] is not a list of which each is a value of type integer"#)
+        #expect(refusal(#"{"name":"n","type":"integer","list":true,"maxCount":1,"default":[1,2]}"#) == "default: 2 values, more than the 1 the list holds")
+        #expect(refusal(#"{"name":"n","type":"integer","maxCount":2}"#) == "maxCount: only a list has a count")
+    }
 }

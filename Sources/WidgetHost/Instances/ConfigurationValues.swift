@@ -32,6 +32,15 @@ public enum ConfigurationValues {
         func fail(_ reason: String) -> ConfigurationError {
             ConfigurationError(description: "widget \"\(kind)\": parameter \"\(parameter.name)\": \(reason)")
         }
+        if parameter.isList {
+            // A list: its values separated by commas, each a value of the parameter's type.
+            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if items.isEmpty { return parameter.isOptional ? .null : .array([]) }
+            if let most = parameter.maximumCount, items.count > most {
+                throw fail("\(items.count) values, more than the \(most) it holds")
+            }
+            return .array(try items.map { item throws(ConfigurationError) in try value(item, for: parameter.element, kind: kind, options: options) })
+        }
         if text.isEmpty {
             guard parameter.isOptional else { throw fail("needs a value (it is not optional)") }
             return .null

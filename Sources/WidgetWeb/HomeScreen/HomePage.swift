@@ -357,7 +357,16 @@ enum HomePage {
           row.appendChild(title);
           let control;
           const choices = parameter.choices || (parameter.type === 'boolean' ? [{ value: 'true', title: 'On' }, { value: 'false', title: 'Off' }] : null);
-          if (choices) {
+          if (choices && parameter.list) {
+            // A list: several choices, sent as their values separated by commas.
+            control = document.createElement('select');
+            control.multiple = true;
+            const chosen = parameter.value ? parameter.value.split(',') : [];
+            for (const choice of choices) control.appendChild(new Option(choice.title, choice.value, false, chosen.includes(String(choice.value))));
+            control.name = parameter.name;
+            row.appendChild(control);
+            return row;
+          } else if (choices) {
             control = document.createElement('select');
             if (parameter.optional) control.appendChild(new Option('None', ''));
             for (const choice of choices) control.appendChild(new Option(choice.title, choice.value));
@@ -377,7 +386,9 @@ enum HomePage {
         document.getElementById('editor-cancel').addEventListener('click', () => editor.close());
         document.getElementById('editor-save').addEventListener('click', () => {
           const values = {};
-          for (const control of document.querySelectorAll('#editor-fields [name]')) values[control.name] = control.value;
+          for (const control of document.querySelectorAll('#editor-fields [name]')) {
+            values[control.name] = control.multiple ? Array.from(control.selectedOptions, (option) => option.value).join(',') : control.value;
+          }
           post('/instances/' + encodeURIComponent(editing) + '/configure', { values })
             .then(() => editor.close())
             .catch((error) => {

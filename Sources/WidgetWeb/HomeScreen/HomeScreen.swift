@@ -370,7 +370,9 @@ public final class HomeScreen: @unchecked Sendable {
                             ("name", .string(parameter.name)), ("title", .string(parameter.title)), ("type", .string(parameter.type.rawValue)),
                             ("optional", .bool(parameter.isOptional)),
                             ("range", parameter.range.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null),
-                            ("value", value.map { $0 == .null ? .string("") : .string($0.displayText) } ?? .string("")),
+                            ("list", .bool(parameter.isList)),
+                            // A list's values separated by commas, as they are set.
+                            ("value", .string(value.map { $0 == .null ? "" : $0.arrayValue?.map(\.displayText).joined(separator: ",") ?? $0.displayText } ?? "")),
                             ("default", parameter.defaultValue.map { .string($0.displayText) } ?? .null),
                             ("choices", (parameter.type == .enumeration || parameter.hasDynamicOptions) ? .array(choices.map { option in
                                 .object(JSONObject([("value", .string(option.value.displayText)), ("title", .string(option.title))]))

@@ -44,6 +44,8 @@ extension ParameterSchema {
         if !cases.isEmpty { object["cases"] = .array(cases.map(\.json)) }
         if hasDynamicOptions { object["dynamicOptions"] = .bool(true) }
         if let range { object["range"] = .array([.number(range.lowerBound), .number(range.upperBound)]) }
+        if isList { object["list"] = .bool(true) }
+        if let maximumCount { object["maxCount"] = .number(Double(maximumCount)) }
         return .object(object)
     }
 
@@ -72,31 +74,45 @@ extension ParameterSchema {
             else { throw WireFormatError(path: "range", reason: "\(bounds.jsonText) is not [least, greatest]") }
             range = low...high
         }
+        let isList = json["list"]?.boolValue ?? false
+        var maximumCount: Int?
+        if let count = json["maxCount"], count != .null {
+            guard isList, let number = count.numberValue, number >= 1, number == number.rounded(), number < 0x1p31 else {
+                throw WireFormatError(path: "maxCount", reason: isList ? "\(count.jsonText) is not a count of 1 or more" : "only a list has a count")
+            }
+            maximumCount = Int(number)
+        }
         let defaultValue = json["default"].flatMap { $0 == .null ? nil : $0 }
         if let defaultValue {
-            // A default is a value the parameter could take: of its type, and one of its cases.
-            let fits: Bool
-            switch type {
-            case .string, .date, .url, .entity: fits = defaultValue.stringValue != nil
-            case .integer: fits = defaultValue.numberValue.map { $0 == $0.rounded() && abs($0) < 0x1p53 } ?? false
-            case .double: fits = defaultValue.numberValue != nil
-            case .boolean: fits = defaultValue.boolValue != nil
-            case .enumeration: fits = cases.contains { $0.value == defaultValue }
+            // A default is a value the parameter could take: of its type, and one of its cases; a
+            // list's, a list of such.
+            func fits(_ value: JSONValue) -> Bool {
+                switch type {
+                case .string, .date, .url, .entity: value.stringValue != nil
+                case .integer: value.numberValue.map { $0 == $0.rounded() && abs($0) < 0x1p53 } ?? false
+                case .double: value.numberValue != nil
+                case .boolean: value.boolValue != nil
+                case .enumeration: cases.contains { $0.value == value }
+                }
             }
-            if fits, let range, let number = defaultValue.numberValue, !range.contains(number) {
-                throw WireFormatError(path: "default", reason: "\(defaultValue.jsonText) is outside the range \(ParameterSchema.rangeText(range))")
+            let values = isList ? defaultValue.arrayValue : [defaultValue]
+            let fitting = values.map { $0.allSatisfy(fits) } ?? false
+            if fitting, let range, let outside = values?.first(where: { $0.numberValue.map { !range.contains($0) } ?? false }) {
+                throw WireFormatError(path: "default", reason: "\(outside.jsonText) is outside the range \(ParameterSchema.rangeText(range))")
             }
-            guard fits else {
+            if fitting, let maximumCount, let values, values.count > maximumCount {
+                throw WireFormatError(path: "default", reason: "\(values.count) values, more than the \(maximumCount) the list holds")
+            }
+            guard fitting else {
+                let what = type == .enumeration ? "one of the cases" : "a value of type \(type.rawValue)"
                 throw WireFormatError(
-                    path: "default",
-                    reason: type == .enumeration
-                        ? "\(defaultValue.jsonText) is not one of the cases" : "\(defaultValue.jsonText) is not a value of type \(type.rawValue)")
+                    path: "default", reason: "\(defaultValue.jsonText) is not \(isList ? "a list of which each is " : "")\(what)")
             }
         }
         self.init(
             name: name, title: json["title"]?.stringValue ?? name, type: type, typeName: json["typeName"]?.stringValue,
             isOptional: json["optional"]?.boolValue ?? false, defaultValue: defaultValue, cases: cases,
-            hasDynamicOptions: json["dynamicOptions"]?.boolValue ?? false, range: range)
+            hasDynamicOptions: json["dynamicOptions"]?.boolValue ?? false, range: range, isList: isList, maximumCount: maximumCount)
     }
 
     /// A range as a person reads it: "from 1 to 10".

@@ -59,10 +59,15 @@ public struct ParameterSchema: Equatable, Sendable {
     public var hasDynamicOptions: Bool
     /// For numbers: the least and greatest value it takes (`inclusiveRange:`); nil for any.
     public var range: ClosedRange<Double>?
+    /// Whether it holds a list of values of its type (`[City]`), in the configuration a JSON array.
+    public var isList: Bool
+    /// For a list: the most values it holds (`size:`); nil for any number.
+    public var maximumCount: Int?
 
     public init(
         name: String, title: String, type: ParameterType, typeName: String? = nil, isOptional: Bool,
-        defaultValue: JSONValue? = nil, cases: [ParameterOption] = [], hasDynamicOptions: Bool = false, range: ClosedRange<Double>? = nil
+        defaultValue: JSONValue? = nil, cases: [ParameterOption] = [], hasDynamicOptions: Bool = false, range: ClosedRange<Double>? = nil,
+        isList: Bool = false, maximumCount: Int? = nil
     ) {
         self.name = name
         self.title = title
@@ -73,6 +78,17 @@ public struct ParameterSchema: Equatable, Sendable {
         self.cases = cases
         self.hasDynamicOptions = hasDynamicOptions
         self.range = range
+        self.isList = isList
+        self.maximumCount = maximumCount
+    }
+
+    /// One value of a list parameter, as a parameter of its own.
+    public var element: ParameterSchema {
+        var element = self
+        element.isList = false
+        element.maximumCount = nil
+        element.isOptional = false
+        return element
     }
 }
 

@@ -32,6 +32,7 @@ extension Render {
                 for parameter in widget.configuration?.parameters ?? [] {
                     var traits = [parameter.typeName.map { "\(parameter.type.rawValue) \($0)" } ?? parameter.type.rawValue]
                     if parameter.isOptional { traits.append("optional") }
+                    if parameter.isList { traits.append(parameter.maximumCount.map { "a list of at most \($0)" } ?? "a list") }
                     if let range = parameter.range { traits.append(ParameterSchema.rangeText(range)) }
                     if let value = parameter.defaultValue { traits.append("default \(value.displayText)") }
                     if parameter.hasDynamicOptions { traits.append("dynamic options") }

@@ -75,6 +75,9 @@ struct StepGoalIntent: WidgetConfigurationIntent {
     @Parameter(title: "Trail")
     var trail: Trail?
 
+    @Parameter(title: "Also Walked", size: 2)
+    var alsoWalked: [Trail]?
+
     static var parameterSummary: some ParameterSummary {
         When(\.$goal, .equalTo, .climb) {
             Summary("Climb \(\.$trail)") {
@@ -126,6 +129,9 @@ struct StepCounterView: View {
             .tint(.green)
             if let trail = entry.configuration.trail {
                 Text(trail.name).font(.caption).foregroundStyle(.secondary)
+            }
+            if let walked = entry.configuration.alsoWalked, !walked.isEmpty {
+                Text("Also: " + walked.map(\.name).joined(separator: ", ")).font(.caption2)
             }
         }
         .containerBackground(.fill.tertiary, for: .widget)

@@ -10,6 +10,8 @@ public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @
     let choices: _Choices?
     /// For numbers: the least and greatest value (`inclusiveRange:`).
     var range: ClosedRange<Double>?
+    /// For lists: the most values (`size:`).
+    var maximumCount: Int?
     private var value: Value?
 
     public var wrappedValue: Value {
@@ -79,7 +81,49 @@ extension IntentParameter where Value == Double {
     }
 }
 
+/// How many values a list parameter holds at most (`@Parameter(title: "Cities", size: 3)`).
+public struct IntentCollectionSize: ExpressibleByIntegerLiteral, Hashable, Sendable {
+    public let count: Int
+    public init(_ count: Int) { self.count = max(1, count) }
+    public init(integerLiteral value: Int) { self.init(value) }
+}
+
+/// The families a list parameter's size may depend on (`size: [.systemSmall: 2, .systemLarge: 6]`).
+public typealias IntentWidgetFamily = WidgetFamily
+
 extension IntentParameter {
+    /// A list of at most `size` values.
+    public convenience init<Element>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, size: IntentCollectionSize
+    ) where Value == [Element] {
+        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        maximumCount = size.count
+    }
+
+    /// A list whose size depends on the family: here, at most the largest of them.
+    public convenience init<Element>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil,
+        size: [IntentWidgetFamily: IntentCollectionSize]
+    ) where Value == [Element] {
+        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        maximumCount = size.values.map(\.count).max()
+    }
+
+    /// An optional list of at most `size` values.
+    public convenience init<Element>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, size: IntentCollectionSize
+    ) where Value == [Element]? {
+        self.init(title: title.key, defaultValue: nil, choices: nil)
+        maximumCount = size.count
+    }
+
+    public convenience init<Element>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, size: [IntentWidgetFamily: IntentCollectionSize]
+    ) where Value == [Element]? {
+        self.init(title: title.key, defaultValue: nil, choices: nil)
+        maximumCount = size.values.map(\.count).max()
+    }
+
     /// A parameter with the question Siri asks for its value; here the configuration's title asks.
     public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, requestValueDialog: IntentDialog) {
         self.init(title: title.key, defaultValue: `default`, choices: nil)
@@ -111,7 +155,8 @@ extension IntentParameter: AnyIntentParameter {
         let fixedDefault = defaultValue.map(\._configurationValue).flatMap { $0 == .null ? nil : $0 }
         return ParameterSchema(
             name: name, title: title, type: Value._parameterType, typeName: Value._typeName, isOptional: Value._isOptional,
-            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._hasQuery, range: range)
+            defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._hasQuery, range: range,
+            isList: Value._isList, maximumCount: maximumCount)
     }
 
     var configurationValue: JSONValue { (value ?? defaultValue)?._configurationValue ?? .null }
@@ -127,8 +172,13 @@ extension IntentParameter: AnyIntentParameter {
         case .null?:
             value = nil
         case let json?:
-            if let range, let number = json.numberValue, !range.contains(number) {
-                throw _ParameterFailure("\(json.jsonText) is out of range: \(ParameterSchema.rangeText(range))")
+            for item in Value._isList ? json.arrayValue ?? [] : [json] {
+                if let range, let number = item.numberValue, !range.contains(number) {
+                    throw _ParameterFailure("\(item.jsonText) is out of range: \(ParameterSchema.rangeText(range))")
+                }
+            }
+            if let maximumCount, let count = json.arrayValue?.count, count > maximumCount {
+                throw _ParameterFailure("\(count) values, more than the \(maximumCount) it holds")
             }
             value = try await Value._decode(json, choices: choices)
         }
@@ -136,19 +186,16 @@ extension IntentParameter: AnyIntentParameter {
     }
 
     func options() async throws -> ParameterOptions {
-        func option(_ value: Value) -> ParameterOption {
-            let display = value._displayRepresentation
-            return ParameterOption(value: value._configurationValue, title: display.title.key, subtitle: display.subtitle?.key)
-        }
         // The parameter's options provider, else its entity type's query, else its fixed cases.
+        // A list's options are its elements'.
         var loaded = try await choices?.load()
         if loaded == nil { loaded = try await Value._suggestions() }
         guard let loaded else {
             return ParameterOptions(options: Value._cases, defaultValue: defaultValue.map(\._configurationValue))
         }
-        let fallback = (loaded.default as? Value) ?? defaultValue
+        let chosen = loaded.default.flatMap(Value._option).map { Value._isList ? JSONValue.array([$0.value]) : $0.value }
         return ParameterOptions(
-            options: loaded.values.compactMap { $0 as? Value }.map(option), defaultValue: fallback.map(\._configurationValue))
+            options: loaded.values.compactMap(Value._option), defaultValue: chosen ?? defaultValue.map(\._configurationValue))
     }
 }
 

@@ -9,6 +9,10 @@ public protocol _IntentValue {
     static var _typeName: String? { get }
     static var _cases: [ParameterOption] { get }
     static var _isOptional: Bool { get }
+    /// Whether it is a list of values (`[City]`).
+    static var _isList: Bool { get }
+    /// A choice's option, for a value of this type or, for a list, of its elements; nil for another.
+    static func _option(_ choice: Any) -> ParameterOption?
     /// Whether the type has a query that offers its values (an `AppEntity`).
     static var _hasQuery: Bool { get }
     /// An optional's nil, for a parameter with no value; nil for other types.
@@ -27,6 +31,12 @@ extension _IntentValue {
     public static var _typeName: String? { nil }
     public static var _cases: [ParameterOption] { [] }
     public static var _isOptional: Bool { false }
+    public static var _isList: Bool { false }
+    public static func _option(_ choice: Any) -> ParameterOption? {
+        guard let value = choice as? Self else { return nil }
+        let display = value._displayRepresentation
+        return ParameterOption(value: value._configurationValue, title: display.title.key, subtitle: display.subtitle?.key)
+    }
     public static var _hasQuery: Bool { false }
     public static var _none: Self? { nil }
     public static func _suggestions() async throws -> (values: [Any], default: Any?)? { nil }
@@ -112,11 +122,33 @@ extension URL: _IntentValue {
     }
 }
 
+extension Array: _IntentValue where Element: _IntentValue {
+    public static var _parameterType: ParameterType { Element._parameterType }
+    public static var _typeName: String? { Element._typeName }
+    public static var _cases: [ParameterOption] { Element._cases }
+    public static var _isList: Bool { true }
+    public static var _hasQuery: Bool { Element._hasQuery }
+    public static func _option(_ choice: Any) -> ParameterOption? { Element._option(choice) }
+    public var _configurationValue: JSONValue { .array(map(\._configurationValue)) }
+    public var _displayRepresentation: DisplayRepresentation {
+        DisplayRepresentation(title: LocalizedStringResource(map { $0._displayRepresentation.title.key }.joined(separator: ", ")))
+    }
+    public static func _decode(_ json: JSONValue, choices: _Choices?) async throws(_ParameterFailure) -> [Element] {
+        guard let items = json.arrayValue else { throw .type("a list", json) }
+        var values: [Element] = []
+        for item in items { values.append(try await Element._decode(item, choices: choices)) }
+        return values
+    }
+    public static func _suggestions() async throws -> (values: [Any], default: Any?)? { try await Element._suggestions() }
+}
+
 extension Optional: _IntentValue where Wrapped: _IntentValue {
     public static var _parameterType: ParameterType { Wrapped._parameterType }
     public static var _typeName: String? { Wrapped._typeName }
     public static var _cases: [ParameterOption] { Wrapped._cases }
     public static var _isOptional: Bool { true }
+    public static var _isList: Bool { Wrapped._isList }
+    public static func _option(_ choice: Any) -> ParameterOption? { Wrapped._option(choice) }
     public static var _hasQuery: Bool { Wrapped._hasQuery }
     public static var _none: Wrapped?? { .some(nil) }
     public var _configurationValue: JSONValue { self?._configurationValue ?? .null }
