@@ -120,6 +120,11 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(options.defaultValue == .array([.string("Lima")]))
     }
 
+    @Test func anEnumCaseReadsAsItsTitle() {
+        #expect(Unit.imperial.localizedStringResource == "Imperial")
+        #expect(String(localized: Unit.metric.localizedStringResource) == "Metric")
+    }
+
     @Test func aRangedNumberSaysItsRangeAndRefusesValuesOutsideIt() async {
         struct Goal: WidgetConfigurationIntent {
             static var title: LocalizedStringResource { "Goal" }

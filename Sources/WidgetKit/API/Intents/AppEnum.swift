@@ -25,6 +25,8 @@ extension AppEnum {
         }
     }
     public var _configurationValue: JSONValue { .string(String(describing: rawValue)) }
+    /// The case's title, as its display representation gives it (CustomLocalizedStringResourceConvertible).
+    public var localizedStringResource: LocalizedStringResource { _displayRepresentation.title }
     public var _displayRepresentation: DisplayRepresentation {
         Self.caseDisplayRepresentations[self] ?? DisplayRepresentation(title: LocalizedStringResource(String(describing: rawValue)))
     }
