@@ -118,10 +118,9 @@ public enum ConfigurationValues {
 
 extension WidgetRegistry {
     /// The choices for one parameter: an enum's cases from the schema, or the provider's (its
-    /// options provider, entity query or options handler).
-    /// A parameter's choices. `configuration` is the configuration so far (the parameters before it,
-    /// as a configuration screen has them), which a provider's query may depend on
-    /// (`IntentParameterDependency`).
+    /// options provider, entity query or options handler). `configuration` is the configuration so
+    /// far (the parameters before it, as a configuration screen has them), which a provider's query
+    /// may depend on (`IntentParameterDependency`).
     public func options(kind: String, parameter name: String, configuration: JSONObject = JSONObject()) async throws -> ParameterOptions {
         let parameter = try schemaParameter(kind: kind, name: name)
         if parameter.type == .enumeration && !parameter.hasDynamicOptions {
