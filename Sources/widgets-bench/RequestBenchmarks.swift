@@ -141,6 +141,10 @@ struct IsolationResult {
     let direct: [Double]
     let queue: [Double]
     let process: [Double]
+    /// One byte there and back over a socket pair, in blocks between the process-mode blocks.
+    let socket: [Double]
+    /// Each block's process-mode median over the socket pair's median in the block after it.
+    let wakeupRatios: [Double]
     let processThroughput: Double
 }
 
@@ -192,7 +196,21 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     let isolation = processIsolation()
     let queue = await roundTrips(WidgetRegistry.load(searchPath: [directory.path]))
     let processRegistry = WidgetRegistry.load(searchPath: [directory.path], isolation: isolation)
-    let process = await roundTrips(processRegistry)
+    precondition(processRegistry.widgets.count == 1, "\(processRegistry.problems)")
+    // Process mode in blocks that alternate with the socket pair's round trip, so that a minute when
+    // this machine's thread wakeups are slow (or fast) weighs on both alike: the ratio is taken
+    // block by block (a floor measured minutes apart swung five times between runs).
+    var process: [Double] = []
+    var socket: [Double] = []
+    var wakeupRatios: [Double] = []
+    let blocks = 10
+    for _ in 0..<blocks {
+        let trips = await awaitedRoundTrips(processRegistry, kind: processRegistry.widgets[0].kind, iterations: iterations / blocks)
+        let pings = benchmarkSocketRoundTrip(iterations: iterations / blocks)
+        process += trips
+        socket += pings
+        wakeupRatios.append(percentile(trips, 0.5) / percentile(pings, 0.5))
+    }
     processRegistry.shutDownWorkers()
 
     // Requests per second across 16 bundles, each in its own worker.
@@ -202,5 +220,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     precondition(registry.widgets.count == providers, "\(registry.problems)")
     let processThroughput = await requestsPerSecond(registry, requestsEach: requestsEach)
     registry.shutDownWorkers()
-    return IsolationResult(direct: direct.sorted(), queue: queue, process: process, processThroughput: processThroughput)
+    return IsolationResult(
+        direct: direct.sorted(), queue: queue, process: process.sorted(), socket: socket.sorted(), wakeupRatios: wakeupRatios.sorted(),
+        processThroughput: processThroughput)
 }
