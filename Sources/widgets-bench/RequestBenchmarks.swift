@@ -145,6 +145,8 @@ struct IsolationResult {
     let socket: [Double]
     /// Each block's process-mode median over the socket pair's median in the block after it.
     let wakeupRatios: [Double]
+    /// Each block's process-mode median less the socket pair's: the round trip beyond two wakeups.
+    let beyondWakeups: [Double]
     let processThroughput: Double
 }
 
@@ -203,6 +205,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     var process: [Double] = []
     var socket: [Double] = []
     var wakeupRatios: [Double] = []
+    var beyondWakeups: [Double] = []
     let blocks = 10
     for _ in 0..<blocks {
         let trips = await awaitedRoundTrips(processRegistry, kind: processRegistry.widgets[0].kind, iterations: iterations / blocks)
@@ -210,6 +213,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
         process += trips
         socket += pings
         wakeupRatios.append(percentile(trips, 0.5) / percentile(pings, 0.5))
+        beyondWakeups.append(percentile(trips, 0.5) - percentile(pings, 0.5))
     }
     processRegistry.shutDownWorkers()
 
@@ -222,5 +226,6 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     registry.shutDownWorkers()
     return IsolationResult(
         direct: direct.sorted(), queue: queue, process: process.sorted(), socket: socket.sorted(), wakeupRatios: wakeupRatios.sorted(),
+        beyondWakeups: beyondWakeups.sorted(),
         processThroughput: processThroughput)
 }

@@ -131,10 +131,14 @@ let web = await benchmarkWeb()
 let listing = benchmarkListing()
 
 let loadRatio = loading.loader / loading.floor
-/// The process-mode round trip over two thread wakeups; before issue 20's hardening (run of
-/// 2026-11-23T19:27:48Z, docs/BENCHMARKS.md then) it was 104.33 / 56.50 µs.
+/// The process-mode round trip against two thread wakeups; before issue 20's hardening (run of
+/// 2026-11-23T19:27:48Z, docs/BENCHMARKS.md then) it was 104.33 µs against 56.50 µs. The ratio moves
+/// with the wakeups' cost, which this machine's phases change fivefold while the host's and the
+/// worker's own work stays; what the hardening could have added to is the time beyond the wakeups.
 let wakeupRatio = percentile(isolation.wakeupRatios, 0.5)
 let wakeupRatioBefore = 104.33 / 56.50
+let beyondWakeups = percentile(isolation.beyondWakeups, 0.5)
+let beyondWakeupsBefore = (104.33 - 56.50) * 1000
 func mebibytes(_ bytes: Int) -> String { "\(formatted(Double(bytes) / Double(1 << 20))) MiB" }
 let abiMedian = percentile(request.throughABI, 0.5)
 let baseline = percentile(request.directWithContent, 0.5)
@@ -192,10 +196,12 @@ let rows = [
         measured: "\(Int(isolation.processThroughput)) requests/s", floor: "queue mode, 16 providers: \(Int(throughput)) requests/s",
         result: "\(Int(isolation.processThroughput / 16)) per provider per second", goal: "none set", met: true),
     Row(
-        name: "the process-mode request over two thread wakeups, after issue 20's hardening (pidfd, groups, limits)",
-        measured: "\(formatted(wakeupRatio))× (median of 10 blocks)", floor: "one byte there and back over a socket pair, in blocks between the requests'",
-        result: "before the hardening: \(formatted(wakeupRatioBefore))×", goal: "within 30% of before (this machine's same-run spread)",
-        met: wakeupRatio <= wakeupRatioBefore * 1.3),
+        name: "the process-mode request beyond two thread wakeups, after issue 20's hardening (pidfd, groups, limits)",
+        measured: "\(formatted(beyondWakeups / 1000)) µs beyond; \(formatted(wakeupRatio))× (medians of 10 blocks)",
+        floor: "one byte there and back over a socket pair, in blocks between the requests'",
+        result: "before the hardening: \(formatted(beyondWakeupsBefore / 1000)) µs beyond; \(formatted(wakeupRatioBefore))×",
+        goal: "the time beyond the wakeups within 30% of before (the ratio moves with the wakeups' cost)",
+        met: beyondWakeups <= beyondWakeupsBefore * 1.3),
     Row(
         name: "host memory: the largest timeline allowed, from a worker (peak growth; with its JSON written out)",
         measured: "\(mebibytes(largest.requestPeak)); \(mebibytes(largest.withJSONPeak))",
@@ -356,8 +362,11 @@ markdown += """
       the host. Throughput: 16 copies of the bundle, each in its own worker, 1 000 timeline requests
       to each, all asked at once. For comparison, one byte sent back and forth over a socket pair
       between two threads of the benchmark (two wakeups), in 10 blocks that alternate with 10 blocks
-      of the process-mode requests; their ratio is the median of the blocks' ratios, since this
-      machine's wakeups are at times five times faster than minutes before. A process-mode request wakes the host's
+      of the process-mode requests; the figures are the medians of the blocks', since this machine's
+      wakeups are at times five times faster than minutes before. The ratio of the two moves with the
+      wakeups' cost (1.85× when they took 56 µs, 2.7× when they took 9 µs, with no change to the
+      host between); the time the request takes beyond the two wakeups, the host's and the worker's
+      own work, is what issue 20's hardening could have added to, and is what its goal holds. A process-mode request wakes the host's
       reader and the awaiting task on its way, as queue mode wakes the provider's queue and the
       awaiting task; the worker's reader, asked one request after another, is still spinning when
       the next comes (see "Cost" in ISOLATION.md).
