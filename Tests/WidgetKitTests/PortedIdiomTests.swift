@@ -184,4 +184,9 @@ import WidgetWire
         #expect(resolve(Text("a").alignmentGuide(.leading) { $0[.trailing] }) == plain)
         #expect(ViewDimensions(width: 10, height: 4)[HorizontalAlignment.trailing] == 10)
     }
+
+    @Test func aColourMixedWithAnotherTravelsAsTheirMix() {
+        #expect(resolve(Text("a").foregroundColor(Color.red.mix(with: .blue, by: 0.25))).modifier("foregroundColor") == .string("mix:red:blue:0.25"))
+        #expect(resolve(Text("a").foregroundColor(Color.red.opacity(0.5).mix(with: .mint, by: 2))).modifier("foregroundColor") == .string("mix:red:mint:1.0"))
+    }
 }

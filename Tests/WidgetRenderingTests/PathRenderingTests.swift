@@ -53,4 +53,16 @@ import WidgetWire
         // Placed at the content's origin, inside the 16-point margins.
         #expect(svg.contains(#"<path d="M16 16 Z" "#), "\(svg)")
     }
+
+    @Test func aMixedColourIsDrawnBetweenItsTwoInEachAppearance() {
+        #expect(SystemColors.rgb("mix:black:white:0.5", .light) == (128, 128, 128))
+        #expect(SystemColors.rgb("mix:black:white:0", .dark) == (0, 0, 0))
+        // Red to blue a quarter of the way, as the dark appearance draws each.
+        let (red, blue) = (SystemColors.rgb("red", .dark), SystemColors.rgb("blue", .dark))
+        let mixed = SystemColors.rgb("mix:red:blue:0.25", .dark)
+        #expect(abs(mixed.0 - (red.0 * 3 + blue.0) / 4) <= 1 && abs(mixed.2 - (red.2 * 3 + blue.2) / 4) <= 1, "\(mixed)")
+        #expect(SystemColors.rgb("mix:red:nonsense", .light) == SystemColors.rgb("primary", .light), "malformed: the primary colour")
+        let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"shape","shape":"rectangle","fill":"mix:black:white:0.5"}"#), family: .systemSmall)
+        #expect(svg.contains(##"fill="#808080""##), "\(svg)")
+    }
 }

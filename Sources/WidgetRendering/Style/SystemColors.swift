@@ -66,6 +66,14 @@ public enum SystemColors {
         if name.utf8.first == UInt8(ascii: "#"), name.utf8.count == 7, let value = Int(name.dropFirst(), radix: 16) {
             return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
         }
+        // Two colours mixed (`Color.mix(with:by:)`): "mix:red:mint:0.3" is three tenths of the way
+        // from red to mint, each as this appearance draws it.
+        if name.hasPrefix("mix:") {
+            let parts = name.split(separator: ":")
+            guard parts.count == 4, let fraction = Double(parts[3]), fraction.isFinite, !parts[1].hasPrefix("mix"), !parts[2].hasPrefix("mix")
+            else { return opaque("primary", appearance) }
+            return blend(opaque(parts[2], appearance), over: opaque(parts[1], appearance), min(1, max(0, fraction)))
+        }
         let pair = named[String(name)] ?? named["primary"]!
         return appearance == .light ? pair.light : pair.dark
     }

@@ -19,9 +19,9 @@ struct CellColor: Hashable, Sendable {
         }
         if name.utf8.first == UInt8(ascii: "#"), name.utf8.count == 7, let value = UInt32(name.dropFirst(), radix: 16) {
             raw = Self.rgbFlag | value
-        } else if name.utf8.contains(UInt8(ascii: "/")) {
-            // Translucent: as it shows over the widget's background (a canvas blends it over what
-            // is under it instead, where it knows).
+        } else if name.utf8.contains(UInt8(ascii: "/")) || name.hasPrefix("mix:") {
+            // Translucent, or mixed: as it shows over the widget's background (a canvas blends a
+            // translucent one over what is under it instead, where it knows).
             let (red, green, blue) = SystemColors.rgb(name, .light)
             raw = Self.rgbFlag | UInt32(red & 0xFF) << 16 | UInt32(green & 0xFF) << 8 | UInt32(blue & 0xFF)
         } else {

@@ -88,6 +88,16 @@ public struct Color: Hashable, Sendable {
         return Color(name: "\(base)/\((combined * 1000).rounded() / 1000)")
     }
 
+    /// The colour `fraction` of the way to `other` (iOS 18), each as the widget's appearance draws
+    /// it; opacities are left out.
+    public func mix(with other: Color, by fraction: Double, in colorSpace: Gradient.ColorSpace = .perceptual) -> Color {
+        guard case .string(let name) = json, case .string(let otherName) = other.json else { return self }
+        func base(_ name: String) -> Substring { name.split(separator: "/").first ?? Substring(name) }
+        guard !name.hasPrefix("mix:"), !otherName.hasPrefix("mix:") else { return fraction < 0.5 ? self : other }
+        let clamped = min(1, max(0, fraction.isFinite ? fraction : 0))
+        return Color(name: "mix:\(base(name)):\(base(otherName)):\((clamped * 1000).rounded() / 1000)")
+    }
+
     /// A gentle gradient of the colour, lighter at the top (iOS 16's `Color.gradient`).
     public var gradient: AnyGradient { AnyGradient(base: self) }
 }

@@ -77,10 +77,20 @@ public struct AnyTransition: Sendable {
     public static let opacity = AnyTransition()
     public static let scale = AnyTransition()
     public static let slide = AnyTransition()
+    public static let blurReplace = AnyTransition()
+    public static func blurReplace(_ configuration: BlurReplaceTransition.Configuration = .downUp) -> AnyTransition { AnyTransition() }
     public static func move(edge: Edge) -> AnyTransition { AnyTransition() }
     public static func push(from edge: Edge) -> AnyTransition { AnyTransition() }
     public func combined(with other: AnyTransition) -> AnyTransition { self }
     public func animation(_ animation: Animation?) -> AnyTransition { self }
+}
+
+/// iOS 17's blur-and-replace transition; not animated here.
+public struct BlurReplaceTransition: Sendable {
+    public struct Configuration: Sendable {
+        public static let downUp = Configuration()
+        public static let upUp = Configuration()
+    }
 }
 
 /// How content changes between entries (`.numericText()` in a widget); not animated here.

@@ -166,6 +166,9 @@ public struct UnitPoint: Hashable, Sendable {
 
 /// Colours, each at a location from 0 to 1 along a gradient.
 public struct Gradient: Hashable, Sendable {
+    /// The space colours are mixed in (`Color.mix(with:by:in:)`); mixed in sRGB here.
+    public enum ColorSpace: Hashable, Sendable { case device, perceptual }
+
     public struct Stop: Hashable, Sendable {
         public var color: Color
         public var location: CGFloat

@@ -99,6 +99,12 @@ public protocol SetValueIntent: AppIntent {
     var value: ValueType { get set }
 }
 
+extension ControlWidgetTemplate {
+    /// The control's tint when it is on.
+    public func tint(_ tint: Color?) -> some ControlWidgetTemplate { self }
+    public func disabled(_ disabled: Bool) -> some ControlWidgetTemplate { self }
+}
+
 /// A control that performs an intent when pressed.
 public struct ControlWidgetButton<Label: View, Action: AppIntent>: ControlWidgetTemplate {
     public init(action: Action, @ViewBuilder label: () -> Label) {}
