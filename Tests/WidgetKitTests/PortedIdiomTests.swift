@@ -165,6 +165,13 @@ import WidgetWire
         var arc = Path()
         arc.addArc(center: CGPoint(x: 10, y: 10), radius: 10, startAngle: .degrees(0), endAngle: .degrees(90), clockwise: false)
         #expect(arc.currentPoint.map { abs($0.x - 10) < 1e-9 && abs($0.y - 20) < 1e-9 } == true, "a quarter turn down, in a view's flipped axes")
+        // Angles far beyond a turn, or not numbers, draw a whole circle, or nothing, and return.
+        var wound = Path()
+        wound.addArc(center: .zero, radius: 5, startAngle: .radians(0), endAngle: .radians(1e300), clockwise: false)
+        #expect(wound.boundingRect.width.rounded() == 10)
+        var broken = Path()
+        broken.addArc(center: .zero, radius: .nan, startAngle: .zero, endAngle: .degrees(90), clockwise: false)
+        #expect(broken.isEmpty)
     }
 
     @Test func userDefaultsTakeKeyValueCodingsCalls() throws {

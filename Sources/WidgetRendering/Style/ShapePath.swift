@@ -23,8 +23,10 @@ public struct ShapePath: Equatable, Sendable {
     /// The width and height the elements were made for; nil for a path in the view's own points.
     public var reference: Point?
 
-    /// The most elements drawn: a path is the author's, and a widget's outline needs few.
-    static let maximumElements = 10_000
+    /// The most elements drawn (the rest are left out): a chart's line of a few hundred points fits,
+    /// and a bundle's path cannot make every frame of the dashboard slow (the terminal tests each
+    /// cell against the flattened path).
+    static let maximumElements = 2_000
 
     /// The path sent as a shape's attributes, `{"shape": "path", "path": [["M", x, y], …],
     /// "reference": [w, h]}`; nil when it is not one (an element of another form is left out).

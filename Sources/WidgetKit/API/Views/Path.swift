@@ -185,12 +185,10 @@ public struct Path: Shape, Equatable, Sendable {
     /// The arc as cubic curves, a quarter turn at most each.
     private mutating func addArc(center: CGPoint, radii: (CGFloat, CGFloat), from start: Double, to end: Double, clockwise: Bool, moving: Bool) {
         // Angles grow towards +y (down): SwiftUI's `clockwise: false` sweeps with increasing angle.
-        var sweep = end - start
-        if clockwise {
-            while sweep > 0 { sweep -= 2 * .pi }
-        } else {
-            while sweep < 0 { sweep += 2 * .pi }
-        }
+        guard start.isFinite, end.isFinite, radii.0.isFinite, radii.1.isFinite else { return }
+        var sweep = (end - start).truncatingRemainder(dividingBy: 2 * .pi)
+        if clockwise, sweep > 0 { sweep -= 2 * .pi }
+        if !clockwise, sweep < 0 { sweep += 2 * .pi }
         if abs(end - start) >= 2 * .pi { sweep = clockwise ? -2 * .pi : 2 * .pi }
         func point(_ angle: Double) -> CGPoint {
             CGPoint(x: center.x + radii.0 * cos(angle), y: center.y + radii.1 * sin(angle))
