@@ -35,6 +35,17 @@ import WidgetWire
         #expect(columns.sorted() == Array(columns.min()!...columns.max()!), "no gaps along the line: \(columns.sorted())")
     }
 
+    @Test func aPathClipsWhatItHolds() {
+        // A rectangle clipped by the triangle: its cells are the triangle's.
+        let clipped = #"{"view":"shape","shape":"rectangle","fill":"red","modifiers":[{"clipShape":{"shape":"path","path":[["M",50,0],["L",100,100],["L",0,100],["Z"]],"reference":[100,100]}}]}"#
+        let renderer = TerminalRenderer(colorMode: .none, appearance: .light)
+        func filled(_ json: String) -> [Int] {
+            renderer.grid(view(json), family: .systemSmall).map { row in row.filter { $0.fill == "red" }.count }.filter { $0 > 0 }
+        }
+        #expect(filled(clipped) == filled(triangle), "\(filled(clipped))")
+        #expect(filled(clipped).first! < filled(clipped).last!)
+    }
+
     @Test func aTrimmedPathStrokeKeepsOnlyItsPart() {
         let half = #"{"view":"shape","shape":"path","path":[["M",0,40],["L",126,40]],"fill":"clear","stroke":{"paint":"blue","lineWidth":2},"trim":[0,0.5]}"#
         let whole = half.replacingOccurrences(of: #","trim":[0,0.5]"#, with: "")

@@ -19,6 +19,9 @@ public struct ShapePath: Equatable, Sendable {
         public var y: Double
     }
 
+    /// Subpaths as points, curves flattened, each with whether it is closed.
+    typealias Polylines = [(points: [Point], closed: Bool)]
+
     public var elements: [Element]
     /// The width and height the elements were made for; nil for a path in the view's own points.
     public var reference: Point?
@@ -86,8 +89,8 @@ public struct ShapePath: Equatable, Sendable {
     }
 
     /// Each subpath as points, curves flattened, and whether it is closed.
-    func polylines(x: Double, y: Double, width: Double, height: Double) -> [(points: [Point], closed: Bool)] {
-        var lines: [(points: [Point], closed: Bool)] = []
+    func polylines(x: Double, y: Double, width: Double, height: Double) -> Polylines {
+        var lines: Polylines = []
         var current: [Point] = []
         func finish(closed: Bool) {
             if current.count > 1 || (closed && !current.isEmpty) { lines.append((current, closed)) }
@@ -130,7 +133,7 @@ public struct ShapePath: Equatable, Sendable {
     }
 
     /// Whether a point is inside the path, filled by the non-zero rule (every subpath closed).
-    static func contains(_ lines: [(points: [Point], closed: Bool)], _ point: Point) -> Bool {
+    static func contains(_ lines: Polylines, _ point: Point) -> Bool {
         var winding = 0
         for line in lines where line.points.count > 2 {
             for index in line.points.indices {
@@ -148,7 +151,7 @@ public struct ShapePath: Equatable, Sendable {
 
     /// The segments of the outline, the part from `trim.lowerBound` to `trim.upperBound` of its
     /// length kept.
-    static func segments(_ lines: [(points: [Point], closed: Bool)], trim: ClosedRange<Double>) -> [(Point, Point)] {
+    static func segments(_ lines: Polylines, trim: ClosedRange<Double>) -> [(Point, Point)] {
         var all: [(Point, Point)] = []
         for line in lines {
             let points = line.closed ? line.points + [line.points[0]] : line.points

@@ -177,12 +177,13 @@ public struct TerminalRenderer: Sendable {
             }
         }
 
-        /// What drawing is clipped to (`clipShape`): each shape in its bounds, innermost last.
-        var clips: [(shape: ShapeKind, rect: LayoutRect)] = []
+        /// What drawing is clipped to (`clipShape`): each shape in its bounds (a path flattened once),
+        /// innermost last.
+        var clips: [(shape: ShapeKind, rect: LayoutRect, flattened: ShapePath.Polylines?)] = []
 
         /// Whether a cell is inside every clip.
         func isVisible(_ column: Int, _ row: Int) -> Bool {
-            clips.allSatisfy { TerminalRenderer.covers($0.shape, $0.rect, column, row) }
+            clips.allSatisfy { TerminalRenderer.covers($0.shape, $0.rect, column, row, flattened: $0.flattened) }
         }
 
         /// A paint made ready for the cells of one element, once: a colour's name is looked up (and
@@ -292,26 +293,16 @@ public struct TerminalRenderer: Sendable {
                     cells[y][column] = Cell(
                         glyph: fraction == nil ? unknown : (isFilled ? full : empty), ink: isFilled ? ink : track, paper: cells[y][column].paper)
                 }
-            case .fill(let paint, .path(let path)):
-                // The cells whose centres the path holds, the path flattened once.
-                let rect = element.rect
-                let ink = self.ink(paint)
-                let lines = path.polylines(x: rect.x * 8, y: rect.y * 16, width: rect.width * 8, height: rect.height * 16)
-                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
-                    where ShapePath.contains(lines, ShapePath.Point(x: (Double(column) + 0.5) * 8, y: (Double(row) + 0.5) * 16)) && isVisible(column, row) {
-                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
-                    }
-                }
             case .fill(let paint, let shape):
                 let rect = element.rect
                 let ink = self.ink(paint)
+                let flattened = TerminalRenderer.flattened(shape, rect)
                 // Rectangles, rounded or not, fill every cell of their bounds: no test per cell,
                 // unless a clip bounds them.
                 let whole = clips.isEmpty && (shape == .rectangle || shape == .containerRelative || { if case .roundedRectangle = shape { true } else { false } }())
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
-                    where whole || (TerminalRenderer.covers(shape, rect, column, row) && isVisible(column, row)) {
+                    where whole || (TerminalRenderer.covers(shape, rect, column, row, flattened: flattened) && isVisible(column, row)) {
                         cells[row][column].paper = color(ink, column: column, row: row, in: rect)
                     }
                 }
@@ -357,7 +348,7 @@ public struct TerminalRenderer: Sendable {
                     }
                 }
             case .clip(let shape):
-                clips.append((shape, element.rect))
+                clips.append((shape, element.rect, TerminalRenderer.flattened(shape, element.rect)))
             case .unclip:
                 _ = clips.popLast()
             case .control, .endControl:
@@ -366,9 +357,17 @@ public struct TerminalRenderer: Sendable {
         }
     }
 
+    /// A path shape's outline in `rect`'s own points, flattened once for `covers` to test every cell
+    /// against; nil for other shapes.
+    static func flattened(_ shape: ShapeKind, _ rect: LayoutRect) -> ShapePath.Polylines? {
+        guard case .path(let path) = shape else { return nil }
+        return path.polylines(x: 0, y: 0, width: rect.width * 8, height: rect.height * 16)
+    }
+
     /// Whether a shape covers the centre of a cell. Circles and capsules are round (a cell is twice
-    /// as tall as wide, as their points are); rectangles, rounded or not, fill their cells.
-    static func covers(_ shape: ShapeKind, _ rect: LayoutRect, _ column: Int, _ row: Int) -> Bool {
+    /// as tall as wide, as their points are); rectangles, rounded or not, fill their cells; a path
+    /// holds the centre by the non-zero rule (`flattened`, when given, is its outline already made).
+    static func covers(_ shape: ShapeKind, _ rect: LayoutRect, _ column: Int, _ row: Int, flattened: ShapePath.Polylines? = nil) -> Bool {
         // In points, where round is round: 8 across and 16 down a cell.
         let (px, py) = ((Double(column) + 0.5 - rect.x) * 8, (Double(row) + 0.5 - rect.y) * 16)
         let (width, height) = (rect.width * 8, rect.height * 16)
@@ -379,7 +378,7 @@ public struct TerminalRenderer: Sendable {
         case .rectangle, .roundedRectangle, .containerRelative:
             return true
         case .path(let path):
-            let lines = path.polylines(x: 0, y: 0, width: width, height: height)
+            let lines = flattened ?? path.polylines(x: 0, y: 0, width: width, height: height)
             return ShapePath.contains(lines, ShapePath.Point(x: px, y: py))
         case .ellipse:
             let (rx, ry) = (width / 2, height / 2)
