@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         .target(name: "AppIntents", dependencies: ["WidgetKit"]),
         .target(name: "Intents", dependencies: ["WidgetKit"]),
-        .target(name: "OSLog"),
+        .target(name: "OSLog", dependencies: ["WidgetWire"]),
         .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "UIKit", dependencies: ["WidgetKit"]),
         // The system's half of WidgetKit: timelines, reload policies, the budget, instance status.

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// Apple's unified logging, for widget code that logs (`Logger(subsystem:category:)`): each message
 /// is one line on standard error, which the host attributes to the bundle and shows at the
@@ -27,7 +28,7 @@ public struct Logger: Sendable {
     public func log(level: OSLogType, _ message: OSLogMessage) {
         guard level.isShown else { return }
         let origin = category.isEmpty ? (subsystem.isEmpty ? "" : "\(subsystem): ") : "\(category): "
-        let line = "widgets: \(level.hostLevel): \(origin)\(message.text)\n"
+        let line = "widgets: \(level.hostLevel.name): \(origin)\(message.text)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -68,22 +69,20 @@ public struct OSLogType: Equatable, Sendable, RawRepresentable {
     public static let fault = OSLogType(0x11)
 
     /// The host's level for it: debug, info, warning (default, "notice") or error.
-    var hostLevel: String {
+    var hostLevel: LogLevel {
         switch self {
-        case .debug: "debug"
-        case .info: "info"
-        case .error, .fault: "error"
-        default: "warning"
+        case .debug: .debug
+        case .info: .info
+        case .error, .fault: .error
+        default: .warning
         }
     }
 
-    /// Whether a message at this level is written: at or above the level `WIDGETS_LOG` names, in any
-    /// case, as the host's own lines (`widgets -v` and `-q` set it for the bundles they run); when it
-    /// is unset, notices and above, as a debug or info message on iOS is not shown unless asked for.
+    /// Whether a message at this level is written: at or above the level `WIDGETS_LOG` names, as the
+    /// host's own lines (`widgets -v` and `-q` set it for the bundles they run); when it is unset,
+    /// notices and above, as a debug or info message on iOS is not shown unless asked for.
     var isShown: Bool {
-        let ranks = ["debug": 0, "info": 1, "warning": 2, "warn": 2, "error": 3]
-        let threshold = ProcessInfo.processInfo.environment["WIDGETS_LOG"].flatMap { ranks[$0.lowercased()] } ?? 2
-        return ranks[hostLevel, default: 2] >= threshold
+        hostLevel >= (getenv("WIDGETS_LOG").flatMap { LogLevel(named: String(cString: $0)) } ?? .warning)
     }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import WidgetSupport
+import WidgetWire
 
 // The threshold and the handler are the process's, shared by every test running at once: the
 // tests ask what a line would become, and change neither.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WidgetSupport
+import WidgetWire
 
 /// The host's log lines (`widgets run`): each with its level, shown when at or above the threshold,
 /// information on standard output and warnings and errors on standard error; under systemd (standard
