@@ -246,21 +246,23 @@ import Testing
 @Suite struct ParameterSchemaTests {
     func schema(_ json: String) throws -> ParameterSchema { try ParameterSchema(json: try JSONValue.parse(json)) }
 
+    /// Why a schema is refused; nil when it is not.
+    func refusal(_ json: String) -> String? {
+        do {
+            _ = try schema(json)
+            return nil
+        } catch let error as WireFormatError {
+            return error.description
+        } catch {
+            return "\(error)"
+        }
+    }
+
     @Test func aNumbersRangeTravelsAndIsChecked() throws {
         let steps = try schema(#"{"name":"steps","type":"integer","default":8000,"range":[1000,50000]}"#)
         #expect(steps.range == 1000...50000)
         #expect(try schema(steps.json.jsonText) == steps)
         #expect(ParameterSchema.rangeText(0.5...2) == "from 0.5 to 2")
-        func refusal(_ json: String) -> String? {
-            do {
-                _ = try schema(json)
-                return nil
-            } catch let error as WireFormatError {
-                return error.description
-            } catch {
-                return "\(error)"
-            }
-        }
         #expect(refusal(#"{"name":"n","type":"string","range":[1,2]}"#) == "range: only a number parameter has a range; this one is string")
         #expect(refusal(#"{"name":"n","type":"integer","range":[5,1]}"#) == "range: [5,1] is not [least, greatest]")
         #expect(refusal(#"{"name":"n","type":"integer","range":[1,5],"default":9}"#) == "default: 9 is outside the range from 1 to 5")
@@ -271,16 +273,6 @@ import Testing
         #expect(cities.isList && cities.maximumCount == 3 && cities.defaultValue == .array([.string("Oslo"), .string("Lima")]))
         #expect(try schema(cities.json.jsonText) == cities)
         #expect(!cities.element.isList && cities.element.maximumCount == nil)
-        func refusal(_ json: String) -> String? {
-            do {
-                _ = try schema(json)
-                return nil
-            } catch let error as WireFormatError {
-                return error.description
-            } catch {
-                return "\(error)"
-            }
-        }
         #expect(refusal(#"{"name":"n","type":"integer","list":true,"default":[1,"two"]}"#) == #"default: [1,"two"] is not a list of which each is a value of type integer"#)
         #expect(refusal(#"{"name":"n","type":"integer","list":true,"maxCount":1,"default":[1,2]}"#) == "default: 2 values, more than the 1 the list holds")
         #expect(refusal(#"{"name":"n","type":"integer","maxCount":2}"#) == "maxCount: only a list has a count")

@@ -95,18 +95,16 @@ extension ParameterSchema {
                 case .enumeration: cases.contains { $0.value == value }
                 }
             }
-            let values = isList ? defaultValue.arrayValue : [defaultValue]
-            let fitting = values.map { $0.allSatisfy(fits) } ?? false
-            if fitting, let range, let outside = values?.first(where: { $0.numberValue.map { !range.contains($0) } ?? false }) {
-                throw WireFormatError(path: "default", reason: "\(outside.jsonText) is outside the range \(ParameterSchema.rangeText(range))")
-            }
-            if fitting, let maximumCount, let values, values.count > maximumCount {
-                throw WireFormatError(path: "default", reason: "\(values.count) values, more than the \(maximumCount) the list holds")
-            }
-            guard fitting else {
+            guard let values = isList ? defaultValue.arrayValue : [defaultValue], values.allSatisfy(fits) else {
                 let what = type == .enumeration ? "one of the cases" : "a value of type \(type.rawValue)"
                 throw WireFormatError(
                     path: "default", reason: "\(defaultValue.jsonText) is not \(isList ? "a list of which each is " : "")\(what)")
+            }
+            if let range, let outside = values.first(where: { $0.numberValue.map { !range.contains($0) } ?? false }) {
+                throw WireFormatError(path: "default", reason: "\(outside.jsonText) is outside the range \(ParameterSchema.rangeText(range))")
+            }
+            if let maximumCount, values.count > maximumCount {
+                throw WireFormatError(path: "default", reason: "\(values.count) values, more than the \(maximumCount) the list holds")
             }
         }
         self.init(
