@@ -265,7 +265,7 @@ import Testing
         #expect(ParameterSchema.rangeText(0.5...2) == "from 0.5 to 2")
         #expect(refusal(#"{"name":"n","type":"string","range":[1,2]}"#) == "range: only a number parameter has a range; this one is string")
         #expect(refusal(#"{"name":"n","type":"integer","range":[5,1]}"#) == "range: [5,1] is not [least, greatest]")
-        #expect(refusal(#"{"name":"n","type":"integer","range":[1,5],"default":9}"#) == "default: 9 is outside the range from 1 to 5")
+        #expect(refusal(#"{"name":"n","type":"integer","range":[1,5],"default":9}"#) == "default: 9 is out of range: from 1 to 5")
     }
 
     @Test func aListsDefaultIsAListOfValuesOfItsTypeAndItsCountIsChecked() throws {
@@ -274,7 +274,7 @@ import Testing
         #expect(try schema(cities.json.jsonText) == cities)
         #expect(!cities.element.isList && cities.element.maximumCount == nil)
         #expect(refusal(#"{"name":"n","type":"integer","list":true,"default":[1,"two"]}"#) == #"default: [1,"two"] is not a list of which each is a value of type integer"#)
-        #expect(refusal(#"{"name":"n","type":"integer","list":true,"maxCount":1,"default":[1,2]}"#) == "default: 2 values, more than the 1 the list holds")
+        #expect(refusal(#"{"name":"n","type":"integer","list":true,"maxCount":1,"default":[1,2]}"#) == "default: 2 values, more than the 1 it holds")
         #expect(refusal(#"{"name":"n","type":"integer","maxCount":2}"#) == "maxCount: only a list has a count")
     }
 }

@@ -25,21 +25,32 @@ public enum ConfigurationValues {
 
     /// The value of `text` for `parameter`: null for an empty text when the parameter is optional.
     /// A value of a parameter with dynamic choices (an entity, an options provider) must be among
-    /// `options`, the choices its provider offers now.
+    /// `options`, the choices its provider offers now; a number within its range, a list no longer
+    /// than it holds.
     public static func value(
         _ text: String, for parameter: ParameterSchema, kind: String, options: ParameterOptions? = nil
     ) throws(ConfigurationError) -> JSONValue {
-        func fail(_ reason: String) -> ConfigurationError {
-            ConfigurationError(description: "widget \"\(kind)\": parameter \"\(parameter.name)\": \(reason)")
-        }
+        let typed = try typedValue(text, for: parameter, kind: kind, options: options)
+        if let problem = parameter.boundsProblem(typed) { throw failure(problem, parameter, kind) }
+        return typed
+    }
+
+    private static func failure(_ reason: String, _ parameter: ParameterSchema, _ kind: String) -> ConfigurationError {
+        ConfigurationError(description: "widget \"\(kind)\": parameter \"\(parameter.name)\": \(reason)")
+    }
+
+    /// The value of `text` for `parameter`, of its type (and among `options`), not yet checked
+    /// against its bounds.
+    private static func typedValue(
+        _ text: String, for parameter: ParameterSchema, kind: String, options: ParameterOptions? = nil
+    ) throws(ConfigurationError) -> JSONValue {
+        func fail(_ reason: String) -> ConfigurationError { failure(reason, parameter, kind) }
         if parameter.isList {
             // A list: its values separated by commas, each a value of the parameter's type.
             let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             if items.isEmpty { return parameter.isOptional ? .null : .array([]) }
-            if let most = parameter.maximumCount, items.count > most {
-                throw fail("\(items.count) values, more than the \(most) it holds")
-            }
-            return .array(try items.map { item throws(ConfigurationError) in try value(item, for: parameter.element, kind: kind, options: options) })
+            return .array(
+                try items.map { item throws(ConfigurationError) in try typedValue(item, for: parameter.element, kind: kind, options: options) })
         }
         if text.isEmpty {
             guard parameter.isOptional else { throw fail("needs a value (it is not optional)") }
@@ -47,7 +58,7 @@ public enum ConfigurationValues {
         }
         if let options, parameter.type != .string, parameter.type != .entity {
             // Typed first (so a wrong type says so), then among what the provider offers.
-            let typed = try value(text, for: parameter, kind: kind)
+            let typed = try typedValue(text, for: parameter, kind: kind)
             if options.options.contains(where: { $0.value == typed }) { return typed }
             return try choose(text, among: options.options, fail)
         }
@@ -57,11 +68,9 @@ public enum ConfigurationValues {
             return .string(text)
         case .integer:
             guard let value = Int(text), abs(Double(value)) < 0x1p53 else { throw fail("'\(text)' is not an integer") }
-            if let range = parameter.range, !range.contains(Double(value)) { throw fail("\(text) is out of range: \(ParameterSchema.rangeText(range))") }
             return .number(Double(value))
         case .double:
             guard let value = Double(text), value.isFinite else { throw fail("'\(text)' is not a number") }
-            if let range = parameter.range, !range.contains(value) { throw fail("\(text) is out of range: \(ParameterSchema.rangeText(range))") }
             return .number(value)
         case .boolean:
             switch text {

@@ -100,11 +100,8 @@ extension ParameterSchema {
                 throw WireFormatError(
                     path: "default", reason: "\(defaultValue.jsonText) is not \(isList ? "a list of which each is " : "")\(what)")
             }
-            if let range, let outside = values.first(where: { $0.numberValue.map { !range.contains($0) } ?? false }) {
-                throw WireFormatError(path: "default", reason: "\(outside.jsonText) is outside the range \(ParameterSchema.rangeText(range))")
-            }
-            if let maximumCount, values.count > maximumCount {
-                throw WireFormatError(path: "default", reason: "\(values.count) values, more than the \(maximumCount) the list holds")
+            if let problem = ParameterSchema.boundsProblem(defaultValue, isList: isList, range: range, maximumCount: maximumCount) {
+                throw WireFormatError(path: "default", reason: problem)
             }
         }
         self.init(

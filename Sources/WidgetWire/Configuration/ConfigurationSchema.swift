@@ -82,6 +82,21 @@ public struct ParameterSchema: Equatable, Sendable {
         self.maximumCount = maximumCount
     }
 
+    /// Why `value`, this parameter's value in a configuration, is outside its bounds (a number out
+    /// of its range, a list longer than it holds); nil when it is within them.
+    public func boundsProblem(_ value: JSONValue) -> String? {
+        Self.boundsProblem(value, isList: isList, range: range, maximumCount: maximumCount)
+    }
+
+    public static func boundsProblem(_ value: JSONValue, isList: Bool, range: ClosedRange<Double>?, maximumCount: Int?) -> String? {
+        let items = isList ? value.arrayValue ?? [] : [value]
+        if isList, let maximumCount, items.count > maximumCount { return "\(items.count) values, more than the \(maximumCount) it holds" }
+        if let range, let outside = items.first(where: { $0.numberValue.map { !range.contains($0) } ?? false }) {
+            return "\(outside.displayText) is out of range: \(rangeText(range))"
+        }
+        return nil
+    }
+
     /// One value of a list parameter, as a parameter of its own.
     public var element: ParameterSchema {
         var element = self

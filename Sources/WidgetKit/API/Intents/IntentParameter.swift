@@ -172,13 +172,8 @@ extension IntentParameter: AnyIntentParameter {
         case .null?:
             value = nil
         case let json?:
-            for item in Value._isList ? json.arrayValue ?? [] : [json] {
-                if let range, let number = item.numberValue, !range.contains(number) {
-                    throw _ParameterFailure("\(item.jsonText) is out of range: \(ParameterSchema.rangeText(range))")
-                }
-            }
-            if let maximumCount, let count = json.arrayValue?.count, count > maximumCount {
-                throw _ParameterFailure("\(count) values, more than the \(maximumCount) it holds")
+            if let problem = ParameterSchema.boundsProblem(json, isList: Value._isList, range: range, maximumCount: maximumCount) {
+                throw _ParameterFailure(problem)
             }
             value = try await Value._decode(json, choices: choices)
         }
