@@ -120,6 +120,15 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(options.defaultValue == .array([.string("Lima")]))
     }
 
+    @Test func aConfigurationOnItsWayIsFilledAsFarAsItGoes() async throws {
+        // "unit" cannot take its value and "label" (required) has none yet; the parameters after
+        // the first are still filled.
+        let intent = WeatherIntent()
+        try await IntentParameters.fill(intent, from: #"{"unit":"kelvin","days":5,"source":"https://example.com"}"#, partially: true)
+        #expect(intent.days == 5 && intent.source == URL(string: "https://example.com"))
+        await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(WeatherIntent(), from: #"{"days":5}"#) }
+    }
+
     @Test func anEnumCaseReadsAsItsTitle() {
         #expect(Unit.imperial.localizedStringResource == "Imperial")
         #expect(String(localized: Unit.metric.localizedStringResource) == "Metric")

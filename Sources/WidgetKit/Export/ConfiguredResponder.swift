@@ -55,8 +55,9 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
             let intent = _UncheckedSendable(makeIntent())
             runOnCallingThread {
                 do {
-                    // The configuration so far, as far as it goes: what an `IntentParameterDependency` sees.
-                    try? await IntentParameters.fill(intent.value, from: request.configuration)
+                    // The configuration so far, each parameter that has its value: what an
+                    // `IntentParameterDependency` sees.
+                    try? await IntentParameters.fill(intent.value, from: request.configuration, partially: true)
                     let options = try await ConfiguringIntent.$current.withValue((intent.value as? any AppIntent).map(_UncheckedSendable.init)) {
                         try await IntentParameters.options(of: intent.value, parameter: request.parameter)
                     }

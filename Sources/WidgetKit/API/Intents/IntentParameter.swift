@@ -221,7 +221,9 @@ enum IntentParameters {
     }
 
     /// Fills `intent` from a configuration's JSON. A parameter the configuration omits gets its default.
-    static func fill(_ intent: Any, from configuration: String) async throws(_ParameterFailure) {
+    /// `partially`, a parameter that cannot take its value (one not chosen yet, on its way to a
+    /// configuration) is passed over and the others are filled still.
+    static func fill(_ intent: Any, from configuration: String, partially: Bool = false) async throws(_ParameterFailure) {
         let parsed: JSONValue
         do {
             parsed = try JSONValue.parse(configuration)
@@ -232,8 +234,10 @@ enum IntentParameters {
         for (name, parameter) in of(intent) {
             do {
                 try await parameter.assign(object[name])
-            } catch {
+            } catch where !partially {
                 throw _ParameterFailure("parameter \"\(name)\": \(error)")
+            } catch {
+                continue
             }
         }
     }
