@@ -6,6 +6,8 @@ public import WidgetWire
 /// an asset by name (Linux has no asset catalogs: drawn as a placeholder, docs/PORTING.md).
 public struct Image: _PrimitiveView, Equatable {
     var attributes: JSONObject
+    /// Tinted with the accented content when the widget is drawn accented (`.accented`).
+    var accentable = false
 
     public init(systemName: String) { attributes = JSONObject([("systemName", .string(systemName))]) }
 
@@ -32,12 +34,9 @@ public struct Image: _PrimitiveView, Equatable {
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        var attributes = attributes
-        let accented = attributes["accentedRenderingMode"]
-        attributes["accentedRenderingMode"] = nil
         var node = ViewNode("image", attributes: attributes)
-        // Tinted with the accented content, as `widgetAccentable()` marks it.
-        if accented == .bool(true) { node.modifiers.append(ViewModifierNode("widgetAccentable", .bool(true))) }
+        // Marked as `widgetAccentable()` marks a view.
+        if accentable { node.modifiers.append(ViewModifierNode("widgetAccentable", .bool(true))) }
         return [node]
     }
 
@@ -45,7 +44,9 @@ public struct Image: _PrimitiveView, Equatable {
     /// `.accentedDesaturated` tint it with the accented content; otherwise, and for `.fullColor`,
     /// which the host cannot draw in that mode, it is drawn as the rest.
     public func widgetAccentedRenderingMode(_ renderingMode: WidgetAccentedRenderingMode?) -> Image {
-        with("accentedRenderingMode", .bool(renderingMode == .accented || renderingMode == .accentedDesaturated))
+        var image = self
+        image.accentable = renderingMode == .accented || renderingMode == .accentedDesaturated
+        return image
     }
 
     /// The image as a part of a text.
@@ -118,29 +119,25 @@ public final class UIImage: Sendable {
     /// An image from PNG or JPEG data; nil for anything else.
     public convenience init?(data: Data) { self.init(data: data, name: "data") }
 
-    init?(data: Data, name: String) {
-        guard let size = Self.pixelSize(data) else { return nil }
+    private init(name: String, data: Data?, size: CGSize = CGSize(width: 0, height: 0), systemName: String? = nil) {
         self.name = name
         self.data = data
         self.size = size
-        systemName = nil
+        self.systemName = systemName
+    }
+
+    convenience init?(data: Data, name: String) {
+        guard let size = Self.pixelSize(data) else { return nil }
+        self.init(name: name, data: data, size: size)
     }
 
     /// An empty image, drawn as a placeholder.
-    public init() {
-        name = "empty"
-        data = nil
-        size = CGSize(width: 0, height: 0)
-        systemName = nil
-    }
+    public convenience init() { self.init(name: "empty", data: nil) }
 
     /// An SF Symbol, drawn as `Image(systemName:)` draws it; nil for an empty name.
-    public init?(systemName name: String) {
+    public convenience init?(systemName name: String) {
         guard !name.isEmpty else { return nil }
-        self.name = name
-        data = nil
-        size = CGSize(width: 0, height: 0)
-        systemName = name
+        self.init(name: name, data: nil, systemName: name)
     }
 
     public func pngData() -> Data? { data }
