@@ -157,6 +157,10 @@ import WidgetWire
         #expect(spark["reference"] == JSONValue.array([.number(338), .number(158)]))
         #expect(spark["path"]?.jsonText == #"[["M",0,158],["L",169,0],["L",338,79]]"#)
         #expect(resolve(Sparkline(values: [0, 1]).trim(from: 0, to: 0.5))["trim"] == .array([.number(0), .number(0.5)]))
+        // As a clip too, made in the widget's size.
+        let clipped = ViewResolver.root(of: Text("a").clipShape(Sparkline(values: [0, 1])), in: environment)
+        #expect(clipped.modifier("clipShape")?["reference"] == JSONValue.array([.number(338), .number(158)]))
+        #expect(clipped.modifier("clipShape")?["shape"] == .string("path"))
 
         // The SDK's shapes give their paths for use in one's own.
         let rect = CGRect(x: 0, y: 0, width: 20, height: 10)

@@ -146,7 +146,7 @@ extension View {
 
     /// Cuts what the view draws to a shape.
     public func clipShape<S: Shape>(_ shape: S, style: FillStyle = FillStyle()) -> some View {
-        wire("clipShape", .object(shape._shape))
+        modifier(_ClipShapeModifier(shape: shape))
     }
 
     /// Rounds the view's corners (iOS 13's spelling of a rounded-rectangle clip).
@@ -245,5 +245,16 @@ public struct _LayeredView<Content: View, Layer: View>: _PrimitiveView {
         let layered = layers.count == 1 ? layers[0] : ViewNode("zstack", attributes: attributes, children: layers)
         let main = ViewResolver.root(of: content, in: environment)
         return [ViewNode(inFront ? "overlay" : "background", attributes: attributes, children: [main, layered])]
+    }
+}
+
+/// A clip to a shape, made when the view is built: a shape of the author's own is made in the
+/// widget's size, which the environment says.
+public struct _ClipShapeModifier<S: Shape>: ViewModifier {
+    public typealias Body = Never
+    let shape: S
+
+    public func _apply(to content: _ViewModifier_Content<Self>, in environment: EnvironmentValues) -> [ViewNode] {
+        _WireModifier.marking(content.resolve(environment), with: ViewModifierNode("clipShape", .object(shape._shape(in: environment))))
     }
 }

@@ -230,25 +230,20 @@ public struct Path: Shape, Equatable, Sendable {
 }
 
 extension Shape {
-    /// A shape of the author's own, which says only its `path(in:)`: the path in a rectangle the
-    /// size of the widget, which the host scales to the bounds the shape is given.
-    public var _shape: JSONObject { _customShape(in: .systemSmall) }
+    /// A shape of the author's own, which says only its `path(in:)`: marked so, and made when the
+    /// view is built (`_shape(in:)`), as a path in a rectangle the size of the widget, which the host
+    /// scales to the bounds the shape is given.
+    public var _shape: JSONObject { JSONObject([("shape", .string("custom"))]) }
 
-    func _customShape(in family: WidgetFamily) -> JSONObject {
-        let size = family.displaySize
-        let path = self.path(in: CGRect(x: 0, y: 0, width: size.width, height: size.height))
-        return JSONObject([
-            ("shape", .string("path")), ("path", path.wire),
-            ("reference", .array([.number(size.width), .number(size.height)])),
-        ])
-    }
-
-    /// The shape's attributes for a view being built in `environment`: a custom shape's path is made
-    /// in the widget's own size.
+    /// The shape's attributes for a view being built in `environment`: the SDK's shapes by name, a
+    /// shape of the author's own by its path, made once, in the widget's size.
     func _shape(in environment: EnvironmentValues) -> JSONObject {
         var attributes = _shape
-        guard attributes["reference"] != nil else { return attributes }
-        for (key, value) in _customShape(in: environment.widgetFamily).members { attributes[key] = value }
+        guard attributes["shape"] == .string("custom") else { return attributes }
+        let size = environment.widgetFamily.displaySize
+        attributes["shape"] = .string("path")
+        attributes["path"] = path(in: CGRect(x: 0, y: 0, width: size.width, height: size.height)).wire
+        attributes["reference"] = .array([.number(size.width), .number(size.height)])
         return attributes
     }
 }

@@ -88,9 +88,14 @@ public struct _WireModifier: ViewModifier {
     let node: ViewModifierNode
 
     public func _apply(to content: _ViewModifier_Content<Self>, in environment: EnvironmentValues) -> [ViewNode] {
-        content.resolve(environment).map { node in
+        Self.marking(content.resolve(environment), with: node)
+    }
+
+    /// Each node with `modifier` added to its modifiers.
+    static func marking(_ nodes: [ViewNode], with modifier: ViewModifierNode) -> [ViewNode] {
+        nodes.map { node in
             var node = node
-            node.modifiers.append(self.node)
+            node.modifiers.append(modifier)
             return node
         }
     }
