@@ -92,10 +92,9 @@ extension Invocation {
             }
         }
         if let dashboard {
-            // From here the dashboard holds the screen: the host library's lines go to its log too.
-            HostLog.setHandler { level, message in
-                if level >= log.threshold { dashboard.post("\(level.name): \(message)") }
-            }
+            // From here the dashboard holds the screen: the host library's lines (HostLog has kept to
+            // the threshold) go to its log too.
+            HostLog.setHandler { level, message in dashboard.post("\(level.name): \(message)") }
         }
         if log.threshold <= .debug, dashboard == nil { daemon.debug { line in log(.debug, "widgets: debug: \(line)") } }
         let restore = "\u{1B}[?25h\u{1B}[?1049l"
