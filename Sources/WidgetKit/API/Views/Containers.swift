@@ -86,10 +86,7 @@ public struct LazyVGrid<Content: View>: _PrimitiveView {
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        let lines = _gridLines(content._resolve(in: environment), items: columns, vertical: true)
-        return VStack(alignment: alignment, spacing: spacing ?? GridItem.defaultSpacing) {
-            ForEach(lines.indices, id: \.self) { line in HStack(alignment: .center, spacing: 0) { lines[line] } }
-        }._resolve(in: environment)
+        [lazyGrid(content._resolve(in: environment), items: columns, vertical: true, alignment: alignment.rawValue, spacing: spacing, in: environment)]
     }
 }
 
@@ -112,27 +109,26 @@ public struct LazyHGrid<Content: View>: _PrimitiveView {
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        let lines = _gridLines(content._resolve(in: environment), items: rows, vertical: false)
-        return HStack(alignment: alignment, spacing: spacing ?? GridItem.defaultSpacing) {
-            ForEach(lines.indices, id: \.self) { line in VStack(alignment: .center, spacing: 0) { lines[line] } }
-        }._resolve(in: environment)
+        [lazyGrid(content._resolve(in: environment), items: rows, vertical: false, alignment: alignment.rawValue, spacing: spacing, in: environment)]
     }
 }
 
-/// The cells of a lazy grid cut into lines (rows of a `LazyVGrid`, columns of a `LazyHGrid`), each
-/// line one cell per item; the last line is filled out with empty cells, so its cells keep their
-/// items' sizes.
-func _gridLines(_ cells: [ViewNode], items: [GridItem], vertical: Bool) -> [AnyView] {
-    guard !items.isEmpty else { return [] }
-    return stride(from: 0, to: cells.count, by: items.count).map { start in
-        let line = items.indices.map { index -> AnyView in
+/// A lazy grid's stack of lines (rows of a `LazyVGrid` in a vertical stack, columns of a
+/// `LazyHGrid` in a horizontal one): its cells cut into lines of one cell per item, each sized as
+/// its item says; the last line is filled out with empty cells, so its cells keep their items' sizes.
+func lazyGrid(
+    _ cells: [ViewNode], items: [GridItem], vertical: Bool, alignment: String, spacing: CGFloat?, in environment: EnvironmentValues
+) -> ViewNode {
+    let lines = items.isEmpty ? [] : stride(from: 0, to: cells.count, by: items.count).map { start in
+        items.indices.flatMap { index in
             let cell = start + index < cells.count
                 ? AnyView(_Nodes([cells[start + index]]))
                 : AnyView(Color.clear.frame(width: vertical ? nil : 0, height: vertical ? 0 : nil))
-            return AnyView(items[index].place(cell, vertical: vertical, last: index == items.count - 1))
+            return items[index].place(cell, vertical: vertical, last: index == items.count - 1)._resolve(in: environment)
         }
-        return AnyView(ForEach(line.indices, id: \.self) { line[$0] })
     }
+    let (outer, inner) = vertical ? ("vstack", "hstack") : ("hstack", "vstack")
+    return stackNode(outer, alignment, spacing ?? GridItem.defaultSpacing, lines.map { stackNode(inner, "center", 0, $0) })
 }
 
 /// Nodes already resolved, as a view.

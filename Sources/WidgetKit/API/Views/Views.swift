@@ -50,7 +50,7 @@ public struct ZStack<Content: View>: _PrimitiveView {
     }
 }
 
-private func stackNode(_ view: String, _ alignment: String, _ spacing: CGFloat?, _ children: [ViewNode]) -> ViewNode {
+func stackNode(_ view: String, _ alignment: String, _ spacing: CGFloat?, _ children: [ViewNode]) -> ViewNode {
     var attributes = JSONObject()
     if alignment != "center" { attributes["alignment"] = .string(alignment) }
     if let spacing { attributes["spacing"] = .number(Double(spacing)) }
