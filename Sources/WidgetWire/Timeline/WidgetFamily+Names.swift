@@ -11,8 +11,14 @@ extension WidgetFamily {
 
     /// The name without its `system`/`accessory` prefix: `small`, `extraLarge`, `inline`.
     public var shortName: String {
-        let name = rawValue
-        let stem = name.hasPrefix("system") ? name.dropFirst("system".count) : name.dropFirst("accessory".count)
-        return stem.prefix(1).lowercased() + stem.dropFirst()
+        switch self {
+        case .systemSmall: "small"
+        case .systemMedium: "medium"
+        case .systemLarge: "large"
+        case .systemExtraLarge: "extraLarge"
+        case .accessoryCircular: "circular"
+        case .accessoryRectangular: "rectangular"
+        case .accessoryInline: "inline"
+        }
     }
 }
