@@ -25,7 +25,8 @@ BUNDLES := libGameWidgets.so libSystemWidgets.so libCryptoWidgets.so
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
-BUNDLEDIR := $(DESTDIR)$(PREFIX)/lib/widgets/widgets.d
+LIBDIR := $(DESTDIR)$(PREFIX)/lib/widgets
+BUNDLEDIR := $(LIBDIR)/widgets.d
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
@@ -77,7 +78,8 @@ test:
 			echo; echo "note: no Chromium installed, so the browser test of the home screen was SKIPPED (apt-get install chromium; .ci/run installs it)"; fi; \
 		exit $$status
 
-# Everything a user lives with, outside the checkout: the executables, the sample bundles in
+# Everything a user lives with, outside the checkout: the executables (widgets-worker, which loads
+# Swift bundles for the statically linked widgets, in PREFIX/lib/widgets), the sample bundles in
 # PREFIX/lib/widgets/widgets.d (on the default search path after the user's own directory), the man
 # page and completions (made by the installed `widgets` from its command table), the .desktop file
 # and the systemd user unit. Files go in by rename, so a running host never sees half a bundle.
@@ -86,11 +88,12 @@ test:
 # Through sudo (or doas) nothing is built: root's files in .build would stop your next build. Build as
 # yourself first (make build), then sudo make install PREFIX=/usr/local.
 install: $(if $(SUDO_USER)$(DOAS_USER),,build)
-	@for program in widgets game-app $(BUNDLES); do test -f "$(RELEASE)/$$program" || { \
+	@for program in widgets widgets-worker game-app $(BUNDLES); do test -f "$(RELEASE)/$$program" || { \
 		echo "make install: $$program is not built in '$(RELEASE)'; run 'make build' first (as yourself, not through sudo)" >&2; exit 1; }; done
 	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)
 	for program in widgets game-app; do \
 		install -m 0755 $(RELEASE)/$$program $(BINDIR)/.$$program.tmp && mv -f $(BINDIR)/.$$program.tmp $(BINDIR)/$$program || exit 1; done
+	install -m 0755 $(RELEASE)/widgets-worker $(LIBDIR)/.widgets-worker.tmp && mv -f $(LIBDIR)/.widgets-worker.tmp $(LIBDIR)/widgets-worker
 	for bundle in $(BUNDLES); do \
 		install -m 0644 $(RELEASE)/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o $(BUNDLEDIR)/.libHostInfo.so.tmp
@@ -111,11 +114,13 @@ uninstall:
 	rm -f $(BINDIR)/widgets $(BINDIR)/game-app $(MANDIR)/widgets.1 $(BASHDIR)/widgets $(ZSHDIR)/_widgets $(FISHDIR)/widgets.fish
 	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service
 	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
-	-rmdir $(BUNDLEDIR) $(DESTDIR)$(PREFIX)/lib/widgets 2>/dev/null
+	rm -f $(LIBDIR)/widgets-worker
+	-rmdir $(BUNDLEDIR) $(LIBDIR) 2>/dev/null
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 
 bench:
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-worker
 	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
 	$(RELEASE)/widgets-bench
 

@@ -28,6 +28,13 @@ let toolchainHostLibraries: String = {
 /// time on. Not for the library products: a package that depends on them would refuse the flag.
 let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
+/// Foundation's static archives in one group: SwiftPM's link line names them in an order in which
+/// each does not find what the next defines.
+let staticFoundation: [String] = (["--start-group"]
+    + ["Foundation", "CoreFoundation", "FoundationInternationalization", "_FoundationICU", "FoundationEssentials", "_FoundationCShims", "_FoundationCollections"]
+    .map { "-l" + $0 } + ["--end-group"])
+    .flatMap { ["-Xlinker", $0] }
+
 let package = Package(
     name: "widgets",
     products: [
@@ -39,6 +46,7 @@ let package = Package(
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
         .library(name: "WidgetWeb", targets: ["WidgetWeb"]),
         .executable(name: "widgets", targets: ["widgets"]),
+        .executable(name: "widgets-worker", targets: ["widgets-worker"]),
         // Sample bundles: each a shared object installed into widgets.d/.
         .library(name: "GameWidgets", type: .dynamic, targets: ["GameWidgets"]),
         .library(name: "SystemWidgets", type: .dynamic, targets: ["SystemWidgets"]),
@@ -93,7 +101,14 @@ let package = Package(
         .target(
             name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"],
             swiftSettings: commandLineSettings),
-        .executableTarget(name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings),
+        // `widgets` has the Swift runtime and Foundation linked in: a command starts in about 3 ms,
+        // not 9 (no shared library's symbols to bind). A Swift bundle links the shared runtime, and
+        // a process holds one, so bundles are loaded by `widgets-worker`, the same program linked
+        // the usual way: every worker, and the CLI itself under `--isolation queue`.
+        .executableTarget(
+            name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"] + staticFoundation)]),
+        .executableTarget(name: "widgets-worker", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings),
         .executableTarget(
             name: "widgets-bench",
             dependencies: [

@@ -14,8 +14,10 @@ struct ListingResult {
     /// `stat` of every bundle file and reading and parsing the cache, in this process.
     let floor: [Double]
     /// The same as a process of its own (`Tests/Fixtures/listing_floor.swift`: listing the directory,
-    /// `stat` of every bundle, reading the cache; Swift without Foundation).
+    /// `stat` of every bundle, reading the cache; Swift without Foundation), compiled as `swiftc -O`
+    /// compiles by default (the shared standard library), and with `-static-stdlib` as `widgets` is.
     let floorProcess: [Double]
+    let staticFloorProcess: [Double]
     /// `widgets --version`: starting the process alone (dynamic linking, the Swift runtime).
     let start: [Double]
     /// Widgets listed, and problems reported (none expected: every copy has kinds of its own).
@@ -62,12 +64,12 @@ func distinctSwiftBundles(_ count: Int, of library: URL) -> URL {
     return directory
 }
 
-/// `Tests/Fixtures/listing_floor.swift`, compiled with the toolchain's `swiftc -O`.
-func compileListingFloor() -> URL {
-    let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-listing-floor-\(getpid())")
+/// `Tests/Fixtures/listing_floor.swift`, compiled with the toolchain's `swiftc -O` (and `flags`).
+func compileListingFloor(_ flags: [String] = []) -> URL {
+    let output = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-listing-floor\(flags.joined())-\(getpid())")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swiftc", "-O", repositoryRoot.appendingPathComponent("Tests/Fixtures/listing_floor.swift").path, "-o", output.path]
+    process.arguments = ["swiftc", "-O"] + flags + [repositoryRoot.appendingPathComponent("Tests/Fixtures/listing_floor.swift").path, "-o", output.path]
     try! process.run()
     process.waitUntilExit()
     precondition(process.terminationStatus == 0, "cannot compile Tests/Fixtures/listing_floor.swift")
@@ -107,11 +109,13 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
     precondition(FileManager.default.fileExists(atPath: library.path), "build the samples first (make bench does)")
     let directory = distinctSwiftBundles(bundles, of: library)
     let floorProgram = compileListingFloor()
+    let staticFloorProgram = compileListingFloor(["-static-stdlib"])
     let cacheHome = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-cache-\(getpid())")
     defer {
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.removeItem(at: cacheHome)
         try? FileManager.default.removeItem(at: floorProgram)
+        try? FileManager.default.removeItem(at: staticFloorProgram)
     }
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_CACHE_HOME"] = cacheHome.path
@@ -132,12 +136,14 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
     var warm: [Double] = []
     var floor: [Double] = []
     var floorProcess: [Double] = []
+    var staticFloorProcess: [Double] = []
     var start: [Double] = []
     // The four alternate, so that a minute when the machine is slow weighs on each alike.
     for _ in 0..<rounds {
         warm.append(timedWidgets(widgets, arguments, environment: environment))
         start.append(timedWidgets(widgets, ["--version"], environment: environment))
         floorProcess.append(timedWidgets(floorProgram.path, [directory.path, cacheFile], environment: environment))
+        staticFloorProcess.append(timedWidgets(staticFloorProgram.path, [directory.path, cacheFile], environment: environment))
         let start = nanoseconds()
         var info = stat()
         for file in files { _ = stat(file, &info) }
@@ -146,6 +152,6 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
         floor.append(Double(nanoseconds() - start))
     }
     return ListingResult(
-        bundles: bundles, warm: warm, cold: cold, bypassed: bypassed, floor: floor, floorProcess: floorProcess, start: start,
+        bundles: bundles, warm: warm, cold: cold, bypassed: bypassed, floor: floor, floorProcess: floorProcess, staticFloorProcess: staticFloorProcess, start: start,
         widgets: counts.widgets, problems: counts.problems)
 }

@@ -10,6 +10,8 @@ public enum Fixtures {
     public static let productsDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 
     public static var widgetsExecutable: String { productsDirectory.appendingPathComponent("widgets").path }
+    /// The worker executable: `widgets` with the shared Swift runtime, which bundles are loaded by.
+    public static var workerExecutable: String { productsDirectory.appendingPathComponent("widgets-worker").path }
     public static var gameAppExecutable: String { productsDirectory.appendingPathComponent("game-app").path }
 
     /// The C fixture variants and their compiler flags (see Tests/Fixtures/fixture_bundle.c).

@@ -29,7 +29,7 @@ import WidgetTestSupport
         let interesting: [UInt8] = [0, 1, 2, 0x7F, 0x80, 0xFF]
         var random = SeededGenerator(state: 2020)
         let runs = Fuzzing.runs(suite: 300)
-        let isolation = Isolation.process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable))
+        let isolation = Isolation.process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable))
         var (loaded, refused) = (0, 0)
         for batch in stride(from: 0, to: runs, by: 30) {
             let directory = Fixtures.temporaryDirectory("elf-fuzz")

@@ -127,7 +127,7 @@ import WidgetWire
         let registry = try await offThePool {
             WidgetRegistry.load(
                 searchPath: [Fixtures.directory(["libSystemWidgets.so"]).path], clock: clock,
-                isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+                isolation: .process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable)))
         }
         defer { registry.shutDownWorkers() }
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))

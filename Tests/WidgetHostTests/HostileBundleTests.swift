@@ -48,7 +48,7 @@ import WidgetWire
     /// exit(0) inside a request is a crash, counted toward the backoff, not a quiet stop.
     @Test func exitInsideARequestCountsAsACrash() async throws {
         let plugins = Fixtures.directory(["hostile"])
-        let registry = await blocking { WidgetRegistry.load(searchPath: [plugins.path], clock: ManualClock(), isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable))) }
+        let registry = await blocking { WidgetRegistry.load(searchPath: [plugins.path], clock: ManualClock(), isolation: .process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable))) }
         defer { registry.shutDownWorkers() }
         do {
             _ = try await registry.request(.timeline, kind: "fixture.exit-zero")

@@ -11,7 +11,7 @@ import WidgetTestSupport
 /// patience: it returns once every load has begun (each deadline set), and every bundle joins as
 /// it loads.
 @Suite struct ParallelLoadingTests {
-    static var process: Isolation { .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)) }
+    static var process: Isolation { .process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable)) }
 
     /// What a registry heard of late loads.
     final class Heard: @unchecked Sendable {

@@ -12,7 +12,7 @@ import WidgetWire
 /// executable in worker mode), on a virtual clock. The host survives every fault, the other bundles
 /// keep answering, and each diagnosis is exact.
 @Suite struct ProcessIsolationTests {
-    static let isolation = Isolation.process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable))
+    static let isolation = Isolation.process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable))
 
     /// A process-isolated registry over private copies of the fixtures. Loading waits for the
     /// workers, so it runs off the cooperative pool.

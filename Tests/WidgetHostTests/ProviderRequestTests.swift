@@ -37,7 +37,7 @@ import WidgetWire
         // wrong constant (two modes swapped) fails here, in this process and through a worker.
         let registry = WidgetRegistry.load(
             searchPath: [Fixtures.directory(["good", "abi-1-0"]).path],
-            isolation: isolation == "queue" ? .queue : .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+            isolation: isolation == "queue" ? .queue : .process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable)))
         defer { registry.shutDownWorkers() }
         let schemes: [(RenderingEnvironment.ColorScheme, widget_color_scheme_t)] = [(.light, WIDGET_COLOR_SCHEME_LIGHT), (.dark, WIDGET_COLOR_SCHEME_DARK)]
         let modes: [(RenderingEnvironment.RenderingMode, widget_rendering_mode_t)] = [

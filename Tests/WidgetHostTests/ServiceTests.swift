@@ -103,7 +103,9 @@ import WidgetWire
     @Test func theInstalledBundlesAreOnTheDefaultSearchPathAfterTheUsersOwn() {
         #expect(BundleSearchPath.installedDirectory(executable: "/usr/local/bin/widgets") == "/usr/local/lib/widgets/widgets.d")
         #expect(BundleSearchPath.installedDirectory(executable: "/home/ada/.local/bin/widgets") == "/home/ada/.local/lib/widgets/widgets.d")
+        #expect(BundleSearchPath.installedDirectory(executable: "/usr/local/lib/widgets/widgets-worker") == "/usr/local/lib/widgets/widgets.d")
         #expect(BundleSearchPath.installedDirectory(executable: "/src/widgets/.build/debug/widgets") == nil, "a checkout's build")
+        #expect(BundleSearchPath.installedDirectory(executable: "/src/widgets/.build/debug/widgets-worker") == nil, "a checkout's build")
         let path = BundleSearchPath.resolve(
             environment: ["HOME": "/home/ada"], currentDirectory: "/", executable: "/home/ada/.local/bin/widgets")
         #expect(path == ["/home/ada/.local/share/widgets/widgets.d", "/home/ada/.local/lib/widgets/widgets.d"])

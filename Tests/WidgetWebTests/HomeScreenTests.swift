@@ -32,7 +32,7 @@ final class WebHome: @unchecked Sendable {
         environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let reset = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment)
         precondition(reset.status == 0, reset.standardError)
-        var isolation = ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)
+        var isolation = ProcessIsolation(workerExecutable: Fixtures.workerExecutable)
         isolation.environment = ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path, "PATH": environment["PATH"]!]
         let bundles = ["libGameWidgets.so"] + (withClock ? ["libSystemWidgets.so"] : [])
         // Loading waits for workers: on a thread of its own, not the cooperative pool's.

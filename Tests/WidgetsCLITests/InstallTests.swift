@@ -42,7 +42,7 @@ import WidgetTestSupport
         let prefix = destination.appendingPathComponent("usr")
         #expect(
             files(under: prefix) == [
-                "bin/game-app", "bin/widgets",
+                "bin/game-app", "bin/widgets", "lib/widgets/widgets-worker",
                 "lib/widgets/widgets.d/libCryptoWidgets.so", "lib/widgets/widgets.d/libGameWidgets.so",
                 "lib/widgets/widgets.d/libHostInfo.so", "lib/widgets/widgets.d/libSystemWidgets.so",
                 "share/applications/widgets-home.desktop", "share/bash-completion/completions/widgets",
@@ -50,6 +50,7 @@ import WidgetTestSupport
                 "share/zsh/site-functions/_widgets",
             ])
         #expect(mode(prefix.appendingPathComponent("bin/widgets")) == 0o755)
+        #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets-worker")) == 0o755)
         for bundle in ["libGameWidgets.so", "libSystemWidgets.so", "libCryptoWidgets.so", "libHostInfo.so"] {
             #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets.d/\(bundle)")) == 0o644, "\(bundle)")
         }
@@ -77,6 +78,12 @@ import WidgetTestSupport
             #expect(listed.standardOutput.contains(kind), "\(kind) in \(listed.standardOutput)")
         }
         #expect(listed.standardOutput.contains("libSystemWidgets.so") && listed.standardOutput.contains("libHostInfo.so"), "\(listed.standardOutput)")
+        // Swift bundles were loaded by PREFIX/lib/widgets/widgets-worker, as workers above and here
+        // as the command itself (queue isolation).
+        let queued = await runProcess(
+            prefix.appendingPathComponent("bin/widgets").path, ["timeline", "org.widgets.system.clock", "--isolation", "queue"], environment: environment,
+            directory: URL(fileURLWithPath: "/"))
+        #expect(queued.status == 0 && queued.standardOutput.contains("entry 1"), "\(queued.standardOutput)\(queued.standardError)")
 
         let removed = await make("uninstall", destination: destination)
         #expect(removed.status == 0, "make uninstall: \(removed.standardError)")

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import WidgetSupport
 
 /// How bundles are kept apart from the host and from each other.
@@ -34,10 +35,54 @@ public struct ProcessIsolation: Sendable {
         self.workerExecutable = workerExecutable
     }
 
-    /// Workers started from this very executable: right for a host program that calls
-    /// `WidgetWorker.main` on the worker flag.
+    /// Workers started from this very executable, for a host program that calls `WidgetWorker.main`
+    /// on the worker flag; or, when this executable has the Swift runtime linked into it (the
+    /// `widgets` CLI, which starts in a third of the time so), from the worker executable installed
+    /// with it (`SwiftRuntime.companion`): a Swift bundle links the shared runtime, and one process
+    /// holds one runtime.
     public static var thisExecutable: ProcessIsolation {
-        // The kernel's link holds the executable's absolute path, its links resolved.
-        ProcessIsolation(workerExecutable: linkTarget("/proc/self/exe") ?? "/proc/self/exe")
+        ProcessIsolation(workerExecutable: SwiftRuntime.isShared ? SwiftRuntime.executable : SwiftRuntime.companion)
+    }
+}
+
+/// Which Swift runtime this process has: the shared library (`libswiftCore.so`) that every Swift
+/// bundle links, or one linked into its executable (`-static-stdlib`). Only a process with the
+/// shared one may load a Swift bundle into itself: a bundle would otherwise bring a second runtime,
+/// with a second main queue that nothing drains and type metadata of its own.
+public enum SwiftRuntime {
+    /// Whether `libswiftCore.so` is loaded in this process (a statically linked one has none).
+    public static let isShared: Bool = {
+        guard let handle = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD) else { return false }
+        dlclose(handle)
+        return true
+    }()
+
+    /// This executable's absolute path, its links resolved (the kernel's link holds it).
+    public static var executable: String { linkTarget("/proc/self/exe") ?? "/proc/self/exe" }
+
+    /// The file name of the executable with the shared runtime that the statically linked `widgets`
+    /// hands Swift bundles to: it serves as every worker, and runs the CLI itself when bundles are
+    /// to be loaded into the host's process (`--isolation queue`).
+    public static let companionName = "widgets-worker"
+
+    /// Where that executable is: beside this one (a build directory), else in `../lib/widgets/`
+    /// (an install: `bin/widgets` and `lib/widgets/widgets-worker`). The first place when it is in
+    /// neither, so that the error of a start names where it was looked for.
+    public static var companion: String {
+        let directory = (executable as NSString).deletingLastPathComponent
+        let places = [directory + "/" + companionName, (directory as NSString).deletingLastPathComponent + "/lib/widgets/" + companionName]
+        return places.first { access($0, X_OK) == 0 } ?? places[0]
+    }
+
+    /// Runs the companion in this process's place with `arguments` (argv[1...]); returns only when
+    /// it cannot be run, with why.
+    public static func becomeCompanion(arguments: [String]) -> String {
+        let path = companion
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        fflush(nil)
+        execv(path, argv)
+        let reason = String(cString: strerror(errno))
+        for pointer in argv { free(pointer) }
+        return "cannot run \(path) (\(reason)): this widgets has the Swift runtime linked into it, and hands Swift bundles to that executable, which has the shared one; install it beside widgets (make install does)"
     }
 }

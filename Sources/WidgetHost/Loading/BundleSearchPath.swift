@@ -42,12 +42,16 @@ public enum BundleSearchPath {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     }
 
-    /// The bundles installed with an executable in `PREFIX/bin`: `PREFIX/lib/widgets/widgets.d`. Nil
-    /// for one that is not in a `bin` directory (a build in a checkout).
+    /// The bundles installed with an executable in `PREFIX/bin` (`widgets`) or in `PREFIX/lib/widgets`
+    /// (`widgets-worker`, running a command for it): `PREFIX/lib/widgets/widgets.d`. Nil for one in
+    /// neither (a build in a checkout).
     public static func installedDirectory(executable: String) -> String? {
-        let bin = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        guard bin.lastPathComponent == "bin" else { return nil }
-        return bin.deletingLastPathComponent().appendingPathComponent("lib/widgets/widgets.d").standardizedFileURL.path
+        let directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        if directory.lastPathComponent == "widgets", directory.deletingLastPathComponent().lastPathComponent == "lib" {
+            return directory.appendingPathComponent("widgets.d").standardizedFileURL.path
+        }
+        guard directory.lastPathComponent == "bin" else { return nil }
+        return directory.deletingLastPathComponent().appendingPathComponent("lib/widgets/widgets.d").standardizedFileURL.path
     }
 
     static func absolute(_ path: String, in directory: String) -> String {

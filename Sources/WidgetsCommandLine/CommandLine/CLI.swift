@@ -109,6 +109,12 @@ public enum CLI {
             // No bundle is loaded yet.
             HostLog.threshold = try invocation.logLevel()
             if invocation.isSet(Options.verbose) || invocation.isSet(Options.quiet) { setenv("WIDGETS_LOG", HostLog.threshold.name, 1) }
+            // Bundles loaded into this process need the shared Swift runtime, which the statically
+            // linked `widgets` has not: its companion, the same program with it, runs the command.
+            if case .queue = try invocation.valueIfDeclared(Options.isolation), !SwiftRuntime.isShared {
+                output.standardError("widgets: error: --isolation queue: \(SwiftRuntime.becomeCompanion(arguments: arguments))")
+                return .failure
+            }
             return try await command.action(invocation)
         } catch let error as UsageError {
             return usage(error, output)

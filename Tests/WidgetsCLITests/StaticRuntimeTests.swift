@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetHost
+import WidgetTestSupport
+
+/// `widgets` has the Swift runtime linked into it, and hands Swift bundles to `widgets-worker`, which
+/// has the shared one (see `SwiftRuntime`): as every worker, and as the CLI itself under
+/// `--isolation queue`. Were `widgets` linked the usual way, it would load the bundles itself and
+/// none of the errors below would be seen.
+@Suite struct StaticRuntimeTests {
+    /// A copy of `widgets` alone in a directory, with no worker executable beside it or in
+    /// `../lib/widgets/`.
+    static let lonelyWidgets: String = {
+        let directory = Fixtures.temporaryDirectory("lonely")
+        let copy = directory.appendingPathComponent("widgets")
+        try! FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.widgetsExecutable), to: copy)
+        return copy.path
+    }()
+
+    func run(_ executable: String, _ arguments: [String]) async -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["WIDGETS_PATH"] = nil
+        environment["NO_COLOR"] = "1"
+        for variable in ["XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"] {
+            environment[variable] = Fixtures.temporaryDirectory("home").path
+        }
+        return await runProcess(executable, arguments, environment: environment)
+    }
+
+    @Test func theTestsProcessHasTheSharedRuntimeAndStartsWorkersFromItself() {
+        #expect(SwiftRuntime.isShared)
+        #expect(ProcessIsolation.thisExecutable.workerExecutable == SwiftRuntime.executable)
+    }
+
+    /// Swift bundles load in process isolation (through the worker) and in queue isolation (the
+    /// command run again by the worker executable), giving the same widgets.
+    @Test func swiftBundlesLoadInEitherIsolation() async throws {
+        let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so", "good.so": "good"]).path
+        for isolation in ["process", "queue"] {
+            let listed = await widgets(["--plugins", plugins, "list", "--short", "--isolation", isolation])
+            #expect(listed.status == 0, "\(isolation): \(listed.standardError)")
+            #expect(listed.standardOutput.contains("org.widgets.system.clock") && listed.standardOutput.contains("fixture.good"), "\(isolation): \(listed.standardOutput)")
+            let timeline = await widgets(["--plugins", plugins, "timeline", "org.widgets.system.uptime", "--isolation", isolation])
+            #expect(timeline.status == 0 && timeline.standardOutput.contains("entry 1"), "\(isolation): \(timeline.standardOutput)\(timeline.standardError)")
+        }
+    }
+
+    /// Without its worker executable, `widgets` says which file it looked for and why it needs it,
+    /// for a worker, for `--isolation queue`, and when started as a worker itself; a C bundle needs no
+    /// Swift runtime but is loaded the same way.
+    @Test func withoutTheWorkerExecutableEachUseNamesIt() async throws {
+        let missing = URL(fileURLWithPath: Self.lonelyWidgets).deletingLastPathComponent().appendingPathComponent("widgets-worker").path
+        let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
+
+        let listed = await run(Self.lonelyWidgets, ["--plugins", plugins, "list", "--short"])
+        #expect(listed.status == 1)
+        #expect(listed.standardError.contains("cannot start the worker \(missing): No such file or directory"), "\(listed.standardError)")
+
+        let queued = await run(Self.lonelyWidgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
+        #expect(queued.status == 1)
+        #expect(queued.standardError.contains("--isolation queue: cannot run \(missing) (No such file or directory)"), "\(queued.standardError)")
+        #expect(queued.standardError.contains("install it beside widgets"), "\(queued.standardError)")
+
+        let worker = await run(Self.lonelyWidgets, ["--widgets-worker", plugins + "/libSystemWidgets.so"])
+        #expect(worker.status == 70)
+        #expect(worker.standardError.contains("cannot start a worker: cannot run \(missing)"), "\(worker.standardError)")
+
+        // What needs no bundle loaded still works.
+        let version = await run(Self.lonelyWidgets, ["--version"])
+        #expect(version.status == 0 && version.standardOutput.hasPrefix("widgets "), "\(version.standardError)")
+    }
+
+    /// A host that names `widgets` itself as its worker executable gets the worker executable in its
+    /// place: the bundle loads.
+    @Test func widgetsNamedAsTheWorkerHandsOver() async throws {
+        let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"])
+        let registry = await blocking {
+            WidgetRegistry.load(searchPath: [plugins.path], isolation: .process(ProcessIsolation(workerExecutable: Fixtures.widgetsExecutable)))
+        }
+        defer { registry.shutDownWorkers() }
+        #expect(registry.problems.isEmpty, "\(registry.problems)")
+        #expect(registry.widget(kind: "org.widgets.system.clock") != nil)
+    }
+}
