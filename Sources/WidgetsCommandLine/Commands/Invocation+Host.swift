@@ -13,7 +13,8 @@ extension Invocation {
         let memoryLimit = try valueIfDeclared(Options.memoryLimit)
         let isolation = try valueIfDeclared(Options.isolation)
         let registry = WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
-        if let text = ProcessInfo.processInfo.environment["WIDGETS_LOAD_DEADLINE"] {
+        // One variable read, not the whole environment made into a dictionary.
+        if let text = getenv("WIDGETS_LOAD_DEADLINE").map({ String(cString: $0) }) {
             guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {
                 throw UsageError(message: "WIDGETS_LOAD_DEADLINE takes a number of seconds above 0 and at most 3600, not '\(text)'", command: name)
             }
