@@ -18,7 +18,8 @@ struct ListingResult {
     /// compiles by default (the shared standard library), and with `-static-stdlib` as `widgets` is.
     let floorProcess: [Double]
     let staticFloorProcess: [Double]
-    /// `widgets --version`: starting the process alone (dynamic linking, the Swift runtime).
+    /// `widgets --version`: starting the process alone (its relocations, the Swift runtime's and
+    /// Foundation's start).
     let start: [Double]
     /// Widgets listed, and problems reported (none expected: every copy has kinds of its own).
     let widgets: Int
@@ -138,7 +139,7 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
     var floorProcess: [Double] = []
     var staticFloorProcess: [Double] = []
     var start: [Double] = []
-    // The four alternate, so that a minute when the machine is slow weighs on each alike.
+    // The five alternate, so that a minute when the machine is slow weighs on each alike.
     for _ in 0..<rounds {
         warm.append(timedWidgets(widgets, arguments, environment: environment))
         start.append(timedWidgets(widgets, ["--version"], environment: environment))
