@@ -131,15 +131,16 @@ final class InProcessBackend: ProviderBackend {
                     parameter: parameterPointer, url: urlPointer, intent: intentPointer,
                     color_scheme: environment.colorScheme.abiValue, rendering_mode: environment.renderingMode.abiValue,
                     shows_container_background: environment.showsContainerBackground)
-                // What the provider allocates during its call is charged to its slot.
+                // What the provider allocates during its call is charged to its slot; nothing of the
+                // host's around it (the exit guard's texts, made at the first request of a kind, are
+                // kept for the life of the process: charged, they were that provider's for ever).
+                let activity = ExitGuard.Activity.answering(call.requestKind)
                 let run = {
-                    ExitGuard.during(self.bundle.cPath, .answering(call.requestKind)) {
-                        self.bundle.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                    ExitGuard.during(self.bundle.cPath, activity) {
+                        MemoryGuard.charging(memorySlot) { self.bundle.request(&request, hostCompletion, UnsafeMutableRawPointer(bitPattern: id)) }
                     }
                 }
-                MemoryGuard.charging(memorySlot) {
-                    if let ticket { ticket.insideBundle(run) } else { run() }
-                }
+                if let ticket { ticket.insideBundle(run) } else { run() }
                 }
                 }
                 }
