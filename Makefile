@@ -91,9 +91,10 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 	@for program in widgets widgets-worker game-app $(BUNDLES); do test -f "$(RELEASE)/$$program" || { \
 		echo "make install: $$program is not built in '$(RELEASE)'; run 'make build' first (as yourself, not through sudo)" >&2; exit 1; }; done
 	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)
+	@# The worker first: a widgets started meanwhile finds the worker of its own build.
+	install -m 0755 $(RELEASE)/widgets-worker $(LIBDIR)/.widgets-worker.tmp && mv -f $(LIBDIR)/.widgets-worker.tmp $(LIBDIR)/widgets-worker
 	for program in widgets game-app; do \
 		install -m 0755 $(RELEASE)/$$program $(BINDIR)/.$$program.tmp && mv -f $(BINDIR)/.$$program.tmp $(BINDIR)/$$program || exit 1; done
-	install -m 0755 $(RELEASE)/widgets-worker $(LIBDIR)/.widgets-worker.tmp && mv -f $(LIBDIR)/.widgets-worker.tmp $(LIBDIR)/widgets-worker
 	for bundle in $(BUNDLES); do \
 		install -m 0644 $(RELEASE)/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o $(BUNDLEDIR)/.libHostInfo.so.tmp

@@ -150,17 +150,17 @@ struct IsolationResult {
     let processThroughput: Double
 }
 
-/// Process isolation with the `widgets` executable beside this one as the worker.
+/// Process isolation with the `widgets-worker` executable beside this one as the worker.
 func processIsolation() -> Isolation {
     let worker = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("widgets").path
+        .appendingPathComponent("widgets-worker").path
     precondition(FileManager.default.isExecutableFile(atPath: worker), "\(worker) is missing: make bench builds it")
     return .process(ProcessIsolation(workerExecutable: worker))
 }
 
 /// The same C provider three ways: its request function called directly (the floor: what the
 /// provider itself costs), through queue mode, and through process mode (a worker process started
-/// from the `widgets` executable beside this one), each a sequential awaited round trip.
+/// from the `widgets-worker` executable beside this one), each a sequential awaited round trip.
 func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) async -> IsolationResult {
     let library = compileFixture()
     defer { try? FileManager.default.removeItem(at: library) }

@@ -9,13 +9,17 @@ import WidgetTestSupport
 /// `--isolation queue`. Were `widgets` linked the usual way, it would load the bundles itself and
 /// none of the errors below would be seen.
 @Suite struct StaticRuntimeTests {
-    /// A copy of `widgets` alone in a directory, with no worker executable beside it or in
-    /// `../lib/widgets/`.
+    /// `widgets` at `path`: a hard link to the built one (the same file, as the kernel names it), or
+    /// a copy where the file system has none.
+    static func placeWidgets(at path: String) {
+        if link(Fixtures.widgetsExecutable, path) != 0 { try! FileManager.default.copyItem(atPath: Fixtures.widgetsExecutable, toPath: path) }
+    }
+
+    /// `widgets` alone in a directory, with no worker executable beside it or in `../lib/widgets/`.
     static let lonelyWidgets: String = {
-        let directory = Fixtures.temporaryDirectory("lonely")
-        let copy = directory.appendingPathComponent("widgets")
-        try! FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.widgetsExecutable), to: copy)
-        return copy.path
+        let path = Fixtures.temporaryDirectory("lonely").appendingPathComponent("widgets").path
+        placeWidgets(at: path)
+        return path
     }()
 
     func run(_ executable: String, _ arguments: [String]) async -> ProcessResult {
@@ -50,25 +54,62 @@ import WidgetTestSupport
     /// for a worker, for `--isolation queue`, and when started as a worker itself; a C bundle needs no
     /// Swift runtime but is loaded the same way.
     @Test func withoutTheWorkerExecutableEachUseNamesIt() async throws {
-        let missing = URL(fileURLWithPath: Self.lonelyWidgets).deletingLastPathComponent().appendingPathComponent("widgets-worker").path
+        let directory = URL(fileURLWithPath: Self.lonelyWidgets).deletingLastPathComponent()
+        let beside = directory.appendingPathComponent("widgets-worker").path
+        let installed = directory.deletingLastPathComponent().appendingPathComponent("lib/widgets/widgets-worker").path
         let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
 
         let listed = await run(Self.lonelyWidgets, ["--plugins", plugins, "list", "--short"])
         #expect(listed.status == 1)
-        #expect(listed.standardError.contains("cannot start the worker \(missing): No such file or directory"), "\(listed.standardError)")
+        #expect(listed.standardError.contains("cannot start the worker \(beside): No such file or directory"), "\(listed.standardError)")
+        #expect(listed.standardError.contains("looked for in \(beside) and \(installed) (make install puts it in the second)"), "\(listed.standardError)")
 
         let queued = await run(Self.lonelyWidgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
         #expect(queued.status == 1)
-        #expect(queued.standardError.contains("--isolation queue: cannot run \(missing) (No such file or directory)"), "\(queued.standardError)")
-        #expect(queued.standardError.contains("install it beside widgets"), "\(queued.standardError)")
+        #expect(
+            queued.standardError.contains("--isolation queue: cannot run widgets-worker (it is in neither \(beside) nor \(installed))"), "\(queued.standardError)")
+        #expect(queued.standardError.contains("make install puts it in PREFIX/lib/widgets"), "\(queued.standardError)")
 
         let worker = await run(Self.lonelyWidgets, ["--widgets-worker", plugins + "/libSystemWidgets.so"])
         #expect(worker.status == 70)
-        #expect(worker.standardError.contains("cannot start a worker: cannot run \(missing)"), "\(worker.standardError)")
+        #expect(worker.standardError.contains("cannot start a worker: cannot run widgets-worker (it is in neither"), "\(worker.standardError)")
 
         // What needs no bundle loaded still works.
         let version = await run(Self.lonelyWidgets, ["--version"])
         #expect(version.status == 0 && version.standardOutput.hasPrefix("widgets "), "\(version.standardError)")
+    }
+
+    /// A worker executable that is there but cannot be run is named with the reason.
+    @Test func aWorkerExecutableThatCannotBeRunIsNamedWithWhy() async throws {
+        let prefix = Fixtures.temporaryDirectory("prefix")
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("lib/widgets"), withIntermediateDirectories: true)
+        let widgets = prefix.appendingPathComponent("bin/widgets").path
+        Self.placeWidgets(at: widgets)
+        let worker = prefix.appendingPathComponent("lib/widgets/widgets-worker").path
+        #expect(FileManager.default.createFile(atPath: worker, contents: Data("not a program".utf8), attributes: [.posixPermissions: 0o644]))
+        let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
+        let queued = await run(widgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
+        #expect(queued.status == 1)
+        #expect(queued.standardError.contains("cannot run widgets-worker (\(worker): Permission denied)"), "\(queued.standardError)")
+    }
+
+    /// A "worker executable" that has the runtime linked in too (here a link to `widgets`) is refused
+    /// at once, for `--isolation queue` and as a worker, instead of handing over to itself for ever.
+    @Test func aWorkerExecutableThatIsWidgetsAgainIsRefused() async throws {
+        let directory = Fixtures.temporaryDirectory("again")
+        let widgets = directory.appendingPathComponent("widgets").path
+        Self.placeWidgets(at: widgets)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("widgets-worker").path, withDestinationPath: widgets)
+        let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
+
+        let queued = await run(widgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
+        #expect(queued.status == 1)
+        #expect(queued.standardError.contains("was started as widgets-worker but has the Swift runtime linked into it too"), "\(queued.standardError)")
+
+        let listed = await run(widgets, ["--plugins", plugins, "list", "--short"])
+        #expect(listed.status == 1)
+        #expect(listed.standardError.contains("was started as widgets-worker but has the Swift runtime linked into it too"), "\(listed.standardError)")
     }
 
     /// A host that names `widgets` itself as its worker executable gets the worker executable in its

@@ -19,4 +19,8 @@ import Testing
         let text = Render.table(header: nil, rows: [["\u{3000}a", "b\t"], [" c", "d\u{3000}"]])
         #expect(text == "a  b\nc  d")
     }
+
+    @Test func aCRLFInACellIsOneCharacter() {
+        #expect(Render.table(header: nil, rows: [["a\r\nb", "x"], ["abc", "y"]]) == "a\r\nb  x\nabc  y")
+    }
 }

@@ -15,7 +15,7 @@ public enum Isolation: Sendable {
 /// The settings of process isolation.
 public struct ProcessIsolation: Sendable {
     /// The executable started as a worker; it must call `WidgetWorker.main` when its first argument
-    /// is `WidgetWorker.flag` (the `widgets` CLI does).
+    /// is `WidgetWorker.flag` (`widgets-worker` does).
     public var workerExecutable: String
     /// After this many crashes within `crashWindow`, a bundle is disabled until the host restarts.
     public var maximumCrashes = 5
@@ -65,24 +65,56 @@ public enum SwiftRuntime {
     /// to be loaded into the host's process (`--isolation queue`).
     public static let companionName = "widgets-worker"
 
-    /// Where that executable is: beside this one (a build directory), else in `../lib/widgets/`
-    /// (an install: `bin/widgets` and `lib/widgets/widgets-worker`). The first place when it is in
-    /// neither, so that the error of a start names where it was looked for.
-    public static var companion: String {
+    /// The places that executable is looked for: beside this one (a build directory), then in
+    /// `../lib/widgets/` (an install: `bin/widgets` and `lib/widgets/widgets-worker`).
+    public static var companionPlaces: [String] {
         let directory = (executable as NSString).deletingLastPathComponent
-        let places = [directory + "/" + companionName, (directory as NSString).deletingLastPathComponent + "/lib/widgets/" + companionName]
-        return places.first { access($0, X_OK) == 0 } ?? places[0]
+        return [directory + "/" + companionName, (directory as NSString).deletingLastPathComponent + "/lib/widgets/" + companionName]
+    }
+
+    /// That executable: the first place that has one (executable or not, so that an error names the
+    /// file there), else the first place.
+    public static var companion: String {
+        let places = companionPlaces
+        return places.first { access($0, F_OK) == 0 } ?? places[0]
+    }
+
+    /// Set in the environment of the companion this process becomes: a companion that turns out to
+    /// have the runtime linked in too (a copy of `widgets`, or a link to it) refuses to hand over
+    /// again, instead of exec'ing itself for ever.
+    static let handedOverVariable = "WIDGETS_HANDED_OVER"
+
+    /// Why a worker executable could not be started, when it is the companion: what it is for and
+    /// where it was looked for. Empty for any other executable.
+    public static func companionNote(for workerExecutable: String) -> String {
+        guard !isShared, workerExecutable == companion else { return "" }
+        return "; this widgets has the Swift runtime linked into it and loads Swift bundles through \(companionName), the same program"
+            + " with the shared runtime, looked for in \(companionPlaces.joined(separator: " and ")) (make install puts it in the second)"
+    }
+
+    /// Called first by the program of both executables: in the companion, a hand-over is done with,
+    /// and what it starts is not taken for one.
+    public static func arrive() {
+        if isShared { unsetenv(handedOverVariable) }
     }
 
     /// Runs the companion in this process's place with `arguments` (argv[1...]); returns only when
     /// it cannot be run, with why.
     public static func becomeCompanion(arguments: [String]) -> String {
         let path = companion
+        if getenv(handedOverVariable) != nil {
+            return "\(executable) was started as \(companionName) but has the Swift runtime linked into it too: it is a copy of widgets, or a link to it;"
+                + " install the \(companionName) built with widgets"
+        }
+        setenv(handedOverVariable, "1", 1)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         fflush(nil)
         execv(path, argv)
-        let reason = String(cString: strerror(errno))
+        let error = errno
+        unsetenv(handedOverVariable)
         for pointer in argv { free(pointer) }
-        return "cannot run \(path) (\(reason)): this widgets has the Swift runtime linked into it, and hands Swift bundles to that executable, which has the shared one; install it beside widgets (make install does)"
+        let reason = error == ENOENT ? "it is in neither \(companionPlaces.joined(separator: " nor "))" : "\(path): \(String(cString: strerror(error)))"
+        return "cannot run \(companionName) (\(reason)): this widgets has the Swift runtime linked into it and hands Swift bundles to"
+            + " \(companionName), the same program with the shared one; make install puts it in PREFIX/lib/widgets"
     }
 }

@@ -12,6 +12,7 @@ public enum WidgetsMain {
     /// which it keeps to serve the main queue.
     public static func run() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        SwiftRuntime.arrive()
         // Process isolation starts this program again as a worker for one bundle.
         if arguments.first == WidgetWorker.flag {
             // A host that names `widgets` itself as its worker gets the companion in its place.

@@ -281,6 +281,9 @@ enum Reference {
             .I ./widgets.d, $XDG_DATA_HOME/widgets/widgets.d, PREFIX/lib/widgets/widgets.d
             The default search path for bundles, in this order.
             .TP
+            .I PREFIX/lib/widgets/widgets\\-worker
+            The worker process of every bundle (and the CLI itself under \\fB\\-\\-isolation queue\\fR): this program with the shared Swift runtime that bundles link.
+            .TP
             .I $XDG_STATE_HOME/widgets/instances.json
             The widget instances and their configurations.
             .TP

@@ -11,8 +11,9 @@ extension Render {
     static func table(header: [String]?, rows: [[String]]) -> String {
         let all = (header.map { [$0] } ?? []) + rows
         // Padded by characters: an emoji is one, whatever its UTF-16 length. Each cell counted once,
-        // an ASCII one by its bytes (no grapheme breaking to count what is one byte each).
-        let counts = all.map { $0.map { $0.utf8.allSatisfy { $0 < 0x80 } ? $0.utf8.count : $0.count } }
+        // an ASCII one by its bytes (no grapheme breaking to count what is one byte each), unless it
+        // has a CR, which with an LF after it is one character.
+        let counts = all.map { $0.map { $0.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? $0.utf8.count : $0.count } }
         var widths = [Int](repeating: 0, count: all.first?.count ?? 0)
         for row in counts { for (column, count) in row.enumerated() { widths[column] = max(widths[column], count) } }
         var text = ""

@@ -70,7 +70,10 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
             process.startReading()
             return .success(process)
         } catch {
-            return .failure(LoadProblem(path: path, reason: .workerFailed, message: "cannot start a worker process: \(error)"))
+            return .failure(
+                LoadProblem(
+                    path: path, reason: .workerFailed,
+                    message: "cannot start a worker process: \(error)\(SwiftRuntime.companionNote(for: settings.workerExecutable))"))
         }
     }
 
