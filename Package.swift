@@ -28,8 +28,8 @@ let toolchainHostLibraries: String = {
 /// time on. Not for the library products: a package that depends on them would refuse the flag.
 let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
-/// Foundation's static archives in one group: SwiftPM's link line names them in an order in which
-/// each does not find what the next defines.
+/// Foundation's static archives, named: the modules' link entries leave out ICU's and CoreFoundation's,
+/// which Foundation's archives need (a group, for a linker that reads archives in order).
 let staticFoundation: [String] = (["--start-group"]
     + ["Foundation", "CoreFoundation", "FoundationInternationalization", "_FoundationICU", "FoundationEssentials", "_FoundationCShims", "_FoundationCollections"]
     .map { "-l" + $0 } + ["--end-group"])
@@ -104,10 +104,11 @@ let package = Package(
         // `widgets` has the Swift runtime and Foundation linked in: a command starts in about 3 ms,
         // not 9 (no shared library's symbols to bind). A Swift bundle links the shared runtime, and
         // a process holds one, so bundles are loaded by `widgets-worker`, the same program linked
-        // the usual way: every worker, and the CLI itself under `--isolation queue`.
+        // the usual way: every worker, and the CLI itself under `--isolation queue`. Linked by the
+        // toolchain's lld: gold repeats glibc's warning about Foundation's use of mktemp at every build.
         .executableTarget(
             name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"] + staticFoundation)]),
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"] + staticFoundation)]),
         .executableTarget(name: "widgets-worker", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings),
         .executableTarget(
             name: "widgets-bench",
