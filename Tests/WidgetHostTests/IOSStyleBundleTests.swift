@@ -56,7 +56,7 @@ import WidgetWire
         #expect(
             widgets.compactMap { $0["kind"]?.stringValue }.sorted()
                 == [
-                    "org.example.dropped", "org.example.emoji", "org.example.legacy-dropped", "org.example.main-actor",
+                    "org.example.catalog", "org.example.dropped", "org.example.emoji", "org.example.legacy-dropped", "org.example.main-actor",
                     "org.example.shared-counter", "org.example.steps", "org.example.timer", "org.example.weather",
                 ])
         let weather = try #require(widgets.first { $0["kind"] == .string("org.example.weather") })
@@ -245,6 +245,32 @@ extension IOSStyleBundleTests {
 }
 
 extension IOSStyleBundleTests {
+    /// The catalog widget (Tests/iOSStyleBundle/Widgets/CatalogWidget.swift) uses the modifiers and
+    /// types issue 19 lists; it builds in both modes (its signatures hold), its `timelineProvider:`
+    /// preview is drawn from the provider's placeholder, and its `UIImage(data:)` picture is an image
+    /// in the SVG.
+    @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
+    func theCatalogOfIOSModifiersDrawsItsPreviewAndItsPicture(mode: Mode) async throws {
+        let plugins = try Self.plugins(mode)
+        let preview = await widgets(["--plugins", plugins.path, "preview", "org.example.catalog", "--json"])
+        #expect(preview.status == 0, "\(preview.standardError)")
+        let previews = try #require(try Self.json(preview)["previews"]?.arrayValue)
+        #expect(previews.count == 1)
+        #expect(previews.first?["name"] == .string("Trip"), "\(previews)")
+        #expect(previews.first?["family"] == .string("systemMedium"))
+        let text = previews.first?["entries"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        // The label's icon, its title, and the picture (▨ in plain text).
+        #expect(text.hasPrefix("⛍ Lisbon → Porto  ▨\nNext stop\nCoimbra\n"), "\(text)")
+        #expect(text.contains("40%"), "the specifier's interpolation: \(text)")
+
+        let out = Fixtures.temporaryDirectory("catalog-gallery")
+        let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path])
+        #expect(gallery.status == 0, "\(gallery.standardError)")
+        let snapshot = try String(contentsOf: out.appendingPathComponent("org.example.catalog.systemMedium.snapshot.svg"), encoding: .utf8)
+        #expect(snapshot.contains("<image ") && snapshot.contains("data:image/png;base64,iVBORw0KGgo"), "\(snapshot.prefix(400))")
+        #expect(snapshot.contains("Seat 12A"))
+    }
+
     /// OSLog's `Logger`, as the widget writes it: its messages come out of the worker under the
     /// bundle's name, info shown only when asked for.
     @Test(.timeLimit(.minutes(15))) func loggerMessagesNameTheirBundle() async throws {

@@ -13,5 +13,6 @@ struct IOSStyleWidgets: WidgetBundle {
         LegacyDroppedWidget()
         SharedCounterWidget()
         TimerControl()
+        CatalogWidget()
     }
 }
