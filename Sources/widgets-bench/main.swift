@@ -390,8 +390,10 @@ markdown += """
       `/proc/self/task/*/status`), against the same window measured first with no engine. A switch
       is a thread woken (or preempted); one per due date is the timer thread.
 
-    - **Dashboard frames.** 100 status widgets (a headline, a line of text or a timer, a divider, three
-      rows with a spacer and a coloured text, padding), in small, medium and large, on `widgets run`'s
+    - **Dashboard frames.** 100 status widgets written as iOS 17 widgets are (no padding of their own:
+      the system's content margins inset them; a label with a symbol at its natural size, a ring
+      gauge, a line of text that may shrink or a timer, a divider, three rows with a spacer, a layout
+      priority and a translucent colour, an overlay and a container background), in small, medium and large, on `widgets run`'s
       dashboard at 240 columns in truecolor, on the virtual clock. A full frame forgets every drawn box
       and redraws: each box laid out and drawn to cells, compared with its place on the screen, the
       changes encoded (50 frames). A tick frame is one second of the clock: the timer's box is laid
