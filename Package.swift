@@ -96,7 +96,7 @@ let package = Package(
             dependencies: ["CWidgetABI", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "CMemoryGuard", "CHostShims"]),
         // The home screen in a browser: the project's own HTTP/1.1 server on POSIX sockets, Server-Sent
         // Events, and the page, fed by a running host.
-        .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetTimelines", "WidgetWire", "CHostShims"]),
+        .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetSupport", "WidgetTimelines", "WidgetWire", "CHostShims"]),
         // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
         .target(
             name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"],

@@ -15,7 +15,7 @@ import WidgetWire
 /// sends no complete request for `idleTimeout` is closed, and when every slot is taken a new client
 /// is admitted in place of the connection idle the longest. A last request without its newline is
 /// answered when the peer stops sending.
-package final class ControlServer: @unchecked Sendable {
+package final class ControlServer: Sendable {
     /// Answers one request (a parsed JSON line) with an answer object (`"ok": true|false`).
     package typealias Handler = @Sendable (JSONValue) -> JSONValue
     /// Answers a `watch` request; on success (a token), the connection's further lines are events,
@@ -28,13 +28,17 @@ package final class ControlServer: @unchecked Sendable {
     package let path: String
     private let handler: Handler
     private let listener: Int32
-    private let lock = NSLock()
-    private var stopped = false
-    /// Each connection, and when it last finished a request (monotonic nanoseconds), or nil while it
-    /// is busy answering one.
-    private var connections: [Int32: UInt64?] = [:]
-    /// Peers refused for their uid, for `widgets run`'s log and the tests.
-    private var refusals: [String] = []
+    private struct State {
+        var stopped = false
+        /// Each connection, and when it last finished a request (monotonic nanoseconds), or nil
+        /// while it is busy answering one.
+        var connections: [Int32: UInt64?] = [:]
+        /// Connections made to give their slots to new clients, until their threads leave.
+        var evicted: Set<Int32> = []
+        /// Peers refused for their uid, for `widgets run`'s log and the tests.
+        var refusals: [String] = []
+    }
+    private let state = Mutex(State())
     private let log: @Sendable (String) -> Void
 
     /// Listens at `path`, making its directory (0700) if needed. Refuses to start when another host
@@ -64,7 +68,7 @@ package final class ControlServer: @unchecked Sendable {
         case .success(let bound): descriptor = bound
         }
         guard chmod(path, 0o600) == 0, listen(descriptor, 128) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errnoText()
             close(descriptor)
             throw ControlError("cannot listen on \(path): \(reason)")
         }
@@ -77,13 +81,13 @@ package final class ControlServer: @unchecked Sendable {
 
     /// Stops listening, closes every connection and removes the socket file.
     package func stop() {
-        // Under the lock a connection's thread removes its descriptor under before closing it: no
+        // Under the state's lock a connection's thread removes its descriptor before closing it: no
         // shutdown reaches a descriptor number closed and reused meanwhile.
-        let first: Bool = lock.withLock {
-            guard !stopped else { return false }
-            stopped = true
+        let first: Bool = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.stopped = true
             shutdown(listener, Int32(SHUT_RDWR))
-            for descriptor in connections.keys { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            for descriptor in state.connections.keys { shutdown(descriptor, Int32(SHUT_RDWR)) }
             return true
         }
         if first {
@@ -99,7 +103,7 @@ package final class ControlServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    package var refusedPeers: [String] { lock.withLock { refusals } }
+    package var refusedPeers: [String] { state.withLock { $0.refusals } }
 
     private func acceptLoop() {
         while true {
@@ -107,26 +111,27 @@ package final class ControlServer: @unchecked Sendable {
             if connection < 0 {
                 let code = errno
                 if code == EINTR || code == ECONNABORTED { continue }
-                if lock.withLock({ stopped }) { break }
-                log("control socket: accept failed: \(String(cString: strerror(code)))")
+                if state.withLock({ $0.stopped }) { break }
+                log("control socket: accept failed: \(errnoText(code))")
                 // Out of descriptors or memory: the pending connection stays queued and accept
                 // fails at once again, so wait before retrying rather than spin.
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) { usleep(200_000) }
                 continue
             }
             enum Admission { case stopped, full, admitted }
-            let admission: Admission = lock.withLock {
-                if stopped { return .stopped }
-                if connections.count >= Self.maximumConnections {
+            let admission: Admission = state.withLock { state in
+                if state.stopped { return .stopped }
+                if state.connections.count >= Self.maximumConnections {
                     // The one idle the longest makes room (its thread sees its end and leaves).
-                    guard let idlest = connections.compactMap({ entry in entry.value.map { (entry.key, $0) } }).min(by: { $0.1 < $1.1 }) else {
+                    guard let idlest = state.connections.compactMap({ entry in entry.value.map { (entry.key, $0) } }).min(by: { $0.1 < $1.1 })
+                    else {
                         return .full
                     }
                     shutdown(idlest.0, Int32(SHUT_RDWR))
-                    connections[idlest.0] = nil
-                    evicted.insert(idlest.0)
+                    state.connections[idlest.0] = nil
+                    state.evicted.insert(idlest.0)
                 }
-                connections[connection] = .some(Self.now())
+                state.connections[connection] = .some(Self.now())
                 return .admitted
             }
             switch admission {
@@ -142,9 +147,9 @@ package final class ControlServer: @unchecked Sendable {
             guard admission == .admitted else { break }
             Thread.detachNewThread { [self] in
                 serve(connection)
-                lock.withLock {
+                state.withLock { state in
                     // An evicted connection's slot went to another; its descriptor is still its own.
-                    if evicted.remove(connection) == nil { connections[connection] = nil }
+                    if state.evicted.remove(connection) == nil { state.connections[connection] = nil }
                     close(connection)
                 }
             }
@@ -158,7 +163,7 @@ package final class ControlServer: @unchecked Sendable {
         guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return }
         guard credentials.uid == getuid() else {
             let line = "refused a connection from uid \(credentials.uid) (pid \(credentials.pid)): only uid \(getuid()) may control this host"
-            lock.withLock { refusals.append(line) }
+            state.withLock { $0.refusals.append(line) }
             log("control socket: \(line)")
             reply(connection, Self.failure("refused: this host belongs to uid \(getuid())"))
             finish(connection)
@@ -213,7 +218,7 @@ package final class ControlServer: @unchecked Sendable {
     /// peer closes the connection. Its slot is busy meanwhile (never evicted); what it sends is
     /// ignored. Events are sent without waiting: a subscriber whose buffer is full is dropped.
     private func stream(_ connection: Int32, _ request: JSONValue, _ subscribe: Subscribe) {
-        lock.withLock { if connections[connection] != nil { connections[connection] = .some(nil) } }
+        state.withLock { if $0.connections[connection] != nil { $0.connections[connection] = .some(nil) } }
         var size: Int32 = 1 << 20
         setsockopt(connection, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         let writing = NSLock()
@@ -251,18 +256,15 @@ package final class ControlServer: @unchecked Sendable {
 
     /// Answers one request line, marking the connection busy meanwhile (it is not evicted then).
     private func respond(_ connection: Int32, _ request: Result<JSONValue, Refusal>) -> Bool {
-        lock.withLock { if connections[connection] != nil { connections[connection] = .some(nil) } }
+        state.withLock { if $0.connections[connection] != nil { $0.connections[connection] = .some(nil) } }
         let answer: JSONValue
         switch request {
         case .success(let request): answer = handler(request)
         case .failure(let refusal): answer = refusal.answer
         }
-        lock.withLock { if connections[connection] != nil { connections[connection] = .some(Self.now()) } }
+        state.withLock { if $0.connections[connection] != nil { $0.connections[connection] = .some(Self.now()) } }
         return reply(connection, answer)
     }
-
-    /// Connections made to give their slots to new clients, until their threads leave.
-    private var evicted: Set<Int32> = []
 
     private static func now() -> UInt64 {
         var time = timespec()

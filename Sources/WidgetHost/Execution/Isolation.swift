@@ -113,7 +113,7 @@ public enum SwiftRuntime {
         let error = errno
         unsetenv(handedOverVariable)
         for pointer in argv { free(pointer) }
-        let reason = error == ENOENT ? "it is in neither \(companionPlaces.joined(separator: " nor "))" : "\(path): \(String(cString: strerror(error)))"
+        let reason = error == ENOENT ? "it is in neither \(companionPlaces.joined(separator: " nor "))" : "\(path): \(errnoText(error))"
         return "cannot run \(companionName) (\(reason)): this widgets has the Swift runtime linked into it and hands Swift bundles to"
             + " \(companionName), the same program with the shared one; make install puts it in PREFIX/lib/widgets"
     }

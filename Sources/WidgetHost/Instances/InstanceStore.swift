@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WidgetSupport
 import WidgetWire
 
 /// A placed widget: what a person added, in which family, configured how. Several instances of one
@@ -185,7 +186,7 @@ public final class InstanceStore: Sendable {
             }
             guard rename(path, aside) == 0 else {
                 throw StateError(
-                    description: "the instance state \(path) is corrupt (\(error)), and it cannot be moved aside: \(String(cString: strerror(errno)))")
+                    description: "the instance state \(path) is corrupt (\(error)), and it cannot be moved aside: \(errnoText())")
             }
             var corrupt = StateError(
                 description: "the instance state \(path) is corrupt (\(error)); it was kept as \(aside), and nothing was changed. Repair it and move it back, or run the command again to start with no instances")
@@ -270,7 +271,7 @@ public final class InstanceStore: Sendable {
     /// the old one, and the directory flushed.
     private func replace(_ file: URL, with bytes: [UInt8], failpoint: String?) throws(StateError) {
         func fail(_ what: String, _ code: Int32 = errno) -> StateError {
-            StateError(description: "cannot save the instance state in \(directory.path): \(what): \(String(cString: strerror(code)))")
+            StateError(description: "cannot save the instance state in \(directory.path): \(what): \(errnoText(code))")
         }
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).tmp-\(getpid())").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -316,12 +317,12 @@ public final class InstanceStore: Sendable {
         }
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StateError(description: "cannot open the state lock \(lockURL.path): \(String(cString: strerror(errno)))")
+            throw StateError(description: "cannot open the state lock \(lockURL.path): \(errnoText())")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw StateError(description: "cannot lock \(lockURL.path): \(String(cString: strerror(errno)))")
+                throw StateError(description: "cannot lock \(lockURL.path): \(errnoText())")
             }
         }
         // Under the lock, any temporary file is what a killed writer left: garbage.

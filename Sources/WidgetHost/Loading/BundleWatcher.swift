@@ -1,6 +1,7 @@
 import CHostShims
 import Foundation
 import Glibc
+import WidgetSupport
 
 /// Watches bundle directories with inotify and reports each `.so` file that appeared, changed or
 /// went away, once it is complete: a file is reported when it is renamed into place or when the
@@ -26,7 +27,9 @@ public final class BundleWatcher: @unchecked Sendable {
 
     private let descriptor: Int32
     private var stopPipe: [Int32] = [-1, -1]
-    /// Guards `finished`: once the thread has closed its descriptors, `stop()` writes nowhere.
+    /// Guards `finished`: once the thread has closed its descriptors, `stop()` writes nowhere. The
+    /// fields below are the watcher thread's alone once it runs, outside any lock, which is why the
+    /// class is `@unchecked Sendable` and this is not a `Mutex` (it would not make the class Sendable).
     private let lock = NSLock()
     private var finished = false
     /// Only the watcher's thread touches these once it runs.
@@ -41,19 +44,19 @@ public final class BundleWatcher: @unchecked Sendable {
     public init(directories paths: [String], handler: @escaping @Sendable ([Change]) -> Void) throws(ControlWatchError) {
         self.handler = handler
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { throw ControlWatchError("cannot watch bundle directories: inotify_init1: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw ControlWatchError("cannot watch bundle directories: inotify_init1: \(errnoText())") }
         for path in paths {
             let watch = inotify_add_watch(descriptor, path, Self.directoryMask | UInt32(IN_ONLYDIR))
             if watch >= 0 {
                 directories[watch] = path
             } else {
                 unwatchable.append(
-                    "cannot watch \(path): \(String(cString: strerror(errno))); bundles installed there are taken up only when the host restarts")
+                    "cannot watch \(path): \(errnoText()); bundles installed there are taken up only when the host restarts")
             }
         }
         guard host_pipe_cloexec(&stopPipe) == 0 else {
             close(descriptor)
-            throw ControlWatchError("cannot watch bundle directories: pipe: \(String(cString: strerror(errno)))")
+            throw ControlWatchError("cannot watch bundle directories: pipe: \(errnoText())")
         }
         _ = watched
         let thread = Thread { [self] in run() }

@@ -2,6 +2,7 @@ import CHostShims
 import Foundation
 import Glibc
 import Synchronization
+import WidgetSupport
 import WidgetWire
 
 /// The address a server listens on: an IP address (IPv4, or IPv6 in brackets) and a port.
@@ -97,7 +98,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.log = log
         let family = address.isIPv6 ? AF_INET6 : AF_INET
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw HTTPServerError("cannot make a socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw HTTPServerError("cannot make a socket: \(errnoText())") }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var bound = address
@@ -129,7 +130,7 @@ public final class HTTPServer: @unchecked Sendable {
             let code = errno
             close(descriptor)
             let hint = code == EADDRINUSE ? " (another program listens there; choose another port, or 0 for any)" : ""
-            throw HTTPServerError("cannot listen on \(address): \(String(cString: strerror(code)))\(hint)")
+            throw HTTPServerError("cannot listen on \(address): \(errnoText(code))\(hint)")
         }
         listener = descriptor
         self.address = bound
@@ -160,7 +161,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let code = errno
                 if code == EINTR || code == ECONNABORTED { continue }
                 if state.withLock({ $0.stopped }) { break }
-                log("web: accept failed: \(String(cString: strerror(code)))")
+                log("web: accept failed: \(errnoText(code))")
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) { usleep(200_000) }
                 continue
             }

@@ -4,6 +4,7 @@ import Synchronization
 import WidgetABI
 import WidgetHost
 import WidgetRendering
+import WidgetSupport
 import WidgetTimelines
 import WidgetWire
 
@@ -76,7 +77,7 @@ public final class HomeScreen: @unchecked Sendable {
         let temporary = directory.appendingPathComponent(".web-token.\(getpid())")
         unlink(temporary.path)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw HTTPServerError("cannot write \(file.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw HTTPServerError("cannot write \(file.path): \(errnoText())") }
         let bytes = Array((made + "\n").utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
@@ -86,7 +87,7 @@ public final class HomeScreen: @unchecked Sendable {
         }
         guard rename(temporary.path, file.path) == 0 else {
             unlink(temporary.path)
-            throw HTTPServerError("cannot write \(file.path): \(String(cString: strerror(errno)))")
+            throw HTTPServerError("cannot write \(file.path): \(errnoText())")
         }
         return made
     }

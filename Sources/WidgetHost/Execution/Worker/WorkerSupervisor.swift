@@ -27,6 +27,10 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         case shutDown
     }
 
+    /// Guards `state`, `crashes`, `lastCrash`, `slots` and `statistics`, which a crash updates
+    /// together (`recordCrash`, called with it held, from several methods that also read them). A
+    /// `Mutex` would hold them as one state value with that accounting as its methods: a rewrite of
+    /// the supervisor's bookkeeping, not a swap.
     private let lock = NSLock()
     /// Starts and request submission, in order.
     private let queue: DispatchQueue
