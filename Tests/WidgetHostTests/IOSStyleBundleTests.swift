@@ -247,8 +247,8 @@ extension IOSStyleBundleTests {
 extension IOSStyleBundleTests {
     /// The catalog widget (Tests/iOSStyleBundle/Widgets/CatalogWidget.swift) uses the modifiers and
     /// types issue 19 lists; it builds in both modes (its signatures hold), its `timelineProvider:`
-    /// preview is drawn from the provider's placeholder, and its `UIImage(data:)` picture is an image
-    /// in the SVG.
+    /// preview is drawn from the provider's timeline (not its placeholder, "Your trip"), and its
+    /// `UIImage(data:)` picture is an image in the SVG.
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
     func theCatalogOfIOSModifiersDrawsItsPreviewAndItsPicture(mode: Mode) async throws {
         let plugins = try Self.plugins(mode)
@@ -260,14 +260,14 @@ extension IOSStyleBundleTests {
         #expect(previews.first?["family"] == .string("systemMedium"))
         let text = previews.first?["entries"]?.arrayValue?.first?["text"]?.stringValue ?? ""
         // The label's icon, its title, and the picture (▨ in plain text).
-        #expect(text.hasPrefix("⛍ Lisbon → Porto  ▨\nNext stop\nCoimbra\n"), "\(text)")
+        #expect(text.hasPrefix("⛍ Lisbon → Porto  ▨\nNext stop\nCoimbra\n"), "the timeline's entry: \(text)")
         #expect(text.contains("40%"), "the specifier's interpolation: \(text)")
 
         let out = Fixtures.temporaryDirectory("catalog-gallery")
         let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path])
         #expect(gallery.status == 0, "\(gallery.standardError)")
         let snapshot = try String(contentsOf: out.appendingPathComponent("org.example.catalog.systemMedium.snapshot.svg"), encoding: .utf8)
-        #expect(snapshot.contains("<image ") && snapshot.contains("data:image/png;base64,iVBORw0KGgo"), "\(snapshot.prefix(400))")
+        #expect(snapshot.contains("<image ") && snapshot.contains("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAAC"), "\(snapshot.prefix(400))")
         #expect(snapshot.contains("Seat 12A"))
     }
 

@@ -86,8 +86,9 @@ public final class HomeScreen: @unchecked Sendable {
             throw HTTPServerError("cannot write \(file.path)")
         }
         guard rename(temporary.path, file.path) == 0 else {
+            let code = errno
             unlink(temporary.path)
-            throw HTTPServerError("cannot write \(file.path): \(errnoText())")
+            throw HTTPServerError("cannot write \(file.path): \(errnoText(code))")
         }
         return made
     }

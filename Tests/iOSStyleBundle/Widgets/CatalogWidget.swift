@@ -18,17 +18,17 @@ struct CatalogEntry: TimelineEntry {
 }
 
 struct CatalogProvider: TimelineProvider {
-    func placeholder(in context: Context) -> CatalogEntry { CatalogEntry(date: Date(), leg: "Lisbon → Porto", progress: 0.4) }
+    func placeholder(in context: Context) -> CatalogEntry { CatalogEntry(date: Date(), leg: "Your trip", progress: 0) }
 
     func getSnapshot(in context: Context, completion: @escaping (CatalogEntry) -> Void) {
-        completion(placeholder(in: context))
+        completion(CatalogEntry(date: Date(), leg: "Lisbon → Porto", progress: 0.4))
     }
 
     func getTimeline(in context: Context, completion: @escaping (Timeline<CatalogEntry>) -> Void) {
         // A real widget would fetch its trip here; URLSession is there as on iOS.
         _ = URLSession.shared.configuration
         catalogLog.info("catalog timeline")
-        completion(Timeline(entries: [placeholder(in: context)], policy: .never))
+        completion(Timeline(entries: [CatalogEntry(date: Date(), leg: "Lisbon → Porto", progress: 0.4)], policy: .never))
     }
 }
 
@@ -43,9 +43,9 @@ extension View {
     func catalogCard() -> ModifiedContent<Self, CatalogCard> { modifier(CatalogCard()) }
 }
 
-/// A one-pixel PNG, as a widget's asset would be read.
+/// A two-by-two PNG (red and blue columns), as a widget's asset would be read.
 let catalogStamp = UIImage(
-    data: Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!)
+    data: Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR42mM4oaGhUXGHAUIBACLSBSnxV7tTAAAAAElFTkSuQmCC")!)
 
 struct CatalogView: View {
     var entry: CatalogEntry
