@@ -300,10 +300,25 @@ public struct TerminalRenderer: Sendable {
                 // Rectangles, rounded or not, fill every cell of their bounds: no test per cell,
                 // unless a clip bounds them.
                 let whole = clips.isEmpty && (shape == .rectangle || shape == .containerRelative || { if case .roundedRectangle = shape { true } else { false } }())
+                // A translucent fill's colour depends only on the paper under it, the same for most
+                // of its cells: blended once per change of paper, not at every cell.
+                var blended: (under: CellColor, color: CellColor)?
+                let translucent = { if case .translucent = ink { true } else { false } }()
                 for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
                     for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
                     where whole || (TerminalRenderer.covers(shape, rect, column, row, flattened: flattened) && isVisible(column, row)) {
-                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                        guard translucent else {
+                            cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                            continue
+                        }
+                        let under = cells[row][column].paper
+                        if let blended, blended.under == under {
+                            cells[row][column].paper = blended.color
+                        } else {
+                            let color = color(ink, column: column, row: row, in: rect)
+                            blended = (under, color)
+                            cells[row][column].paper = color
+                        }
                     }
                 }
             case .stroke(let stroke, .path(let path)):
