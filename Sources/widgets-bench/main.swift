@@ -395,19 +395,20 @@ markdown += """
       of text that may shrink or a timer, a divider, three rows with a spacer, a layout priority and a
       translucent colour, an overlay and a container background), in small, medium and large, on `widgets
       run`'s dashboard at 240 columns in truecolor, on the virtual clock. A full frame forgets every drawn
-      box and redraws: each box laid out and drawn to cells, compared with its place on the screen, the
-      changes encoded (50 frames). A tick frame is one second of the clock: the timer's box is laid out and
-      drawn again, the others are kept (200 frames). Medians. The floor renders the same trees with the
-      plain-text renderer, which does no layout. Cells written per tick count what the comparison wrote as
-      the timer's seconds change, then on a redraw with nothing changed. Where a full frame's time goes
-      (callgrind of `BENCH_ONLY=frames`, 19 million instructions a full frame, against 30 million before the
-      latest changes; instruction counts do not move with this machine's speed): about two thirds in layout
-      (a third sizing, where a stack asks each child about several proposals; a sixth placing; a sixth
-      building the layout tree from the view tree), about a quarter making, drawing and framing the boxes'
-      cells, and a few per cent comparing them with the screen. The layout tree is plain values stored by
-      number, its memos in shared arrays, and is reused from layout to layout with its arrays' room kept; a
-      text is sized once per width and line limit (a stack asks at several heights), by adding its words'
-      widths, and its lines are cut out only when placed; a style is copied as one reference.
+      box and redraws: each box laid out and drawn to cells (the boxes at once, one per core), compared with
+      its place on the screen, the changes encoded (50 frames). A tick frame is one second of the clock: the
+      timer's box is laid out and drawn again, the others are kept (200 frames). Medians. The floor renders
+      the same trees with the plain-text renderer, which does no layout. Cells written per tick count what
+      the comparison wrote as the timer's seconds change, then on a redraw with nothing changed. Where a
+      full frame's time goes (callgrind of `BENCH_ONLY=frames`, 19 million instructions a full frame,
+      against 30 million before the latest changes; instruction counts do not move with this machine's
+      speed): about two thirds in layout (a third sizing, where a stack asks each child about several
+      proposals; a sixth placing; a sixth building the layout tree from the view tree), about a quarter
+      making, drawing and framing the boxes' cells, and a few per cent comparing them with the screen. The
+      layout tree is plain values stored by number, its memos in shared arrays, and is reused from layout to
+      layout with its arrays' room kept; a text is sized once per width and line limit (a stack asks at
+      several heights), by adding its words' widths, and its lines are cut out only when placed; a style is
+      copied as one reference.
 
     - **The home screen.** Two copies of the C fixture bundle (two kinds) in queue isolation on the
       system clock; 100 instances (99 of one kind, 1 of the other) under the standard budget (the

@@ -73,6 +73,33 @@ import WidgetWire
         #expect(dashboard.cellsWritten == before)
     }
 
+    /// Boxes drawn together (on several threads) each land in their own place, when the screen is
+    /// first arranged and when every box is drawn again.
+    @Test func boxesDrawnTogetherEachLandInTheirPlace() {
+        let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
+        showTextBoxes(24, on: dashboard)
+        func placed() -> [String] {
+            // Each box's title with the first text below it, read down the left column of boxes.
+            let lines = dashboard.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return stride(from: 0, to: lines.count - 1, by: 12).flatMap { top in
+                [(0, 22), (23, 45)].compactMap { start, end -> String? in
+                    guard lines[top].count >= end else { return nil }
+                    let title = lines[top].dropFirst(start).prefix(end - start).split(separator: " ").dropFirst().first.map(String.init) ?? ""
+                    let body = (top + 1..<top + 11).map { lines[$0].dropFirst(start).prefix(end - start) }.joined()
+                    let number = body.split(separator: " ").last { $0.allSatisfy(\.isNumber) } ?? ""
+                    return "\(title)=\(number)"
+                }
+            }
+        }
+        let expected = (1...24).map { "w-\($0)=\($0)" }
+        #expect(placed() == expected)
+        let before = dashboard.cellsWritten
+        dashboard.invalidate()
+        dashboard.redraw()
+        #expect(dashboard.cellsWritten == before, "every box drawn again in its own place: nothing to write")
+        #expect(placed() == expected)
+    }
+
     @Test func boxesFillRowsAsWideAsTheTerminal() {
         let dashboard = Dashboard(renderer: TerminalRenderer(colorMode: .none, appearance: .dark), clock: clock, width: 50) { _ in }
         showTextBoxes(3, on: dashboard)
