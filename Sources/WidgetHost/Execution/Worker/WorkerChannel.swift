@@ -10,7 +10,8 @@ final class WorkerChannel: @unchecked Sendable {
     private let writeLock = NSLock()
     private var buffer: [UInt8] = []
     private var start = 0
-    private(set) var spinning = SpinPolicy()
+    /// Whether the next wait spins first (set by the tests, to spin without counting on time).
+    var spinning = SpinPolicy()
     /// What each read goes into, made once (reads are by one thread).
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
