@@ -79,11 +79,11 @@ public final class HomeScreen: @unchecked Sendable {
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw HTTPServerError("cannot write \(file.path): \(errnoText())") }
         let bytes = Array((made + "\n").utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let failure = bytes.withUnsafeBytes { raw in writeAll(raw) { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
         close(descriptor)
-        guard written == bytes.count else {
+        if let failure {
             unlink(temporary.path)
-            throw HTTPServerError("cannot write \(file.path)")
+            throw HTTPServerError("cannot write \(file.path): \(errnoText(failure))")
         }
         guard rename(temporary.path, file.path) == 0 else {
             let code = errno

@@ -58,10 +58,10 @@ final class PendingRequests: @unchecked Sendable {
         return (id, entry)
     }
 
-    /// Called from the bundle's completion, on any thread. The host's copy of the result is the
-    /// host's memory, not the provider's, even when the provider answers inside its call.
+    /// Called from the bundle's completion (`hostCompletion`, which charges it to no provider), on
+    /// any thread.
     func complete(_ id: UInt, _ result: UnsafePointer<widget_result_t>?) {
-        let outcome = MemoryGuard.charging(0) { Self.copy(result) }
+        let outcome = Self.copy(result)
         let found: (Bool, DispatchSemaphore?) = lock.withLock {
             guard let entry = pending.removeValue(forKey: id) else { return (false, nil) }
             entry.outcome = outcome

@@ -24,18 +24,7 @@ final class WorkerChannel: @unchecked Sendable {
     func send(_ message: WorkerMessage) -> Bool {
         let bytes = message.encoded()
         return writeLock.withLock {
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return false
-                    }
-                    offset += written
-                }
-                return true
-            }
+            bytes.withUnsafeBytes { raw in writeAll(raw) { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == nil }
         }
     }
 
