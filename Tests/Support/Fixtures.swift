@@ -197,8 +197,12 @@ public func runProcessWaiting(
         standardError: String(decoding: errorData, as: UTF8.self))
 }
 
-/// Runs the `widgets` CLI with a private data home, so no test reads or writes the user's files.
-public func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironment: [String: String] = [:], directory: URL? = nil) async -> ProcessResult {
+/// Runs the `widgets` CLI (or `executable`, a copy of it) with a private data home, so no test reads
+/// or writes the user's files.
+public func widgets(
+    _ arguments: [String], executable: String = Fixtures.widgetsExecutable, dataHome: URL? = nil, extraEnvironment: [String: String] = [:],
+    directory: URL? = nil
+) async -> ProcessResult {
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
     environment["WIDGETS_PATH"] = nil
@@ -212,5 +216,5 @@ public func widgets(_ arguments: [String], dataHome: URL? = nil, extraEnvironmen
     // A registry cache of its own: each run loads its bundles, unless a test keeps one across runs.
     environment["XDG_CACHE_HOME"] = Fixtures.temporaryDirectory("cache").path
     environment.merge(extraEnvironment) { $1 }
-    return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment, directory: directory)
+    return await runProcess(executable, arguments, environment: environment, directory: directory)
 }

@@ -66,13 +66,8 @@ import WidgetTestSupport
 
         // The installed widgets, run from `/` by a user with no bundles of their own, lists the samples
         // (the Swift ones and the C one) from PREFIX/lib/widgets/widgets.d.
-        var environment = ProcessInfo.processInfo.environment
-        environment["WIDGETS_PATH"] = nil
-        for variable in ["XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"] {
-            environment[variable] = Fixtures.temporaryDirectory("home").path
-        }
-        let listed = await runProcess(
-            prefix.appendingPathComponent("bin/widgets").path, ["list", "--short"], environment: environment, directory: URL(fileURLWithPath: "/"))
+        let installedWidgets = prefix.appendingPathComponent("bin/widgets").path
+        let listed = await widgets(["list", "--short"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
         #expect(listed.status == 0, "\(listed.standardError)")
         for kind in ["org.widgets.system.clock", "com.mygame.game-status", "org.widgets.crypto.price", "org.widgets.host-info"] {
             #expect(listed.standardOutput.contains(kind), "\(kind) in \(listed.standardOutput)")
@@ -80,9 +75,7 @@ import WidgetTestSupport
         #expect(listed.standardOutput.contains("libSystemWidgets.so") && listed.standardOutput.contains("libHostInfo.so"), "\(listed.standardOutput)")
         // Swift bundles were loaded by PREFIX/lib/widgets/widgets-worker, as workers above and here
         // as the command itself (queue isolation).
-        let queued = await runProcess(
-            prefix.appendingPathComponent("bin/widgets").path, ["timeline", "org.widgets.system.clock", "--isolation", "queue"], environment: environment,
-            directory: URL(fileURLWithPath: "/"))
+        let queued = await widgets(["timeline", "org.widgets.system.clock", "--isolation", "queue"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
         #expect(queued.status == 0 && queued.standardOutput.contains("entry 1"), "\(queued.standardOutput)\(queued.standardError)")
 
         let removed = await make("uninstall", destination: destination)

@@ -22,16 +22,6 @@ import WidgetTestSupport
         return path
     }()
 
-    func run(_ executable: String, _ arguments: [String]) async -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
-        environment["WIDGETS_PATH"] = nil
-        environment["NO_COLOR"] = "1"
-        for variable in ["XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"] {
-            environment[variable] = Fixtures.temporaryDirectory("home").path
-        }
-        return await runProcess(executable, arguments, environment: environment)
-    }
-
     @Test func theTestsProcessHasTheSharedRuntimeAndStartsWorkersFromItself() {
         #expect(SwiftRuntime.isShared)
         #expect(ProcessIsolation.thisExecutable.workerExecutable == SwiftRuntime.executable)
@@ -54,28 +44,27 @@ import WidgetTestSupport
     /// for a worker, for `--isolation queue`, and when started as a worker itself; a C bundle needs no
     /// Swift runtime but is loaded the same way.
     @Test func withoutTheWorkerExecutableEachUseNamesIt() async throws {
-        let directory = URL(fileURLWithPath: Self.lonelyWidgets).deletingLastPathComponent()
-        let beside = directory.appendingPathComponent("widgets-worker").path
-        let installed = directory.deletingLastPathComponent().appendingPathComponent("lib/widgets/widgets-worker").path
+        // Not installed (not in a bin/): looked for beside it only.
+        let beside = URL(fileURLWithPath: Self.lonelyWidgets).deletingLastPathComponent().appendingPathComponent("widgets-worker").path
         let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
 
-        let listed = await run(Self.lonelyWidgets, ["--plugins", plugins, "list", "--short"])
+        let listed = await widgets(["--plugins", plugins, "list", "--short"], executable: Self.lonelyWidgets)
         #expect(listed.status == 1)
         #expect(listed.standardError.contains("cannot start the worker \(beside): No such file or directory"), "\(listed.standardError)")
-        #expect(listed.standardError.contains("looked for in \(beside) and \(installed) (make install puts it in the second)"), "\(listed.standardError)")
+        #expect(listed.standardError.contains("looked for at \(beside) (make install puts it in PREFIX/lib/widgets)"), "\(listed.standardError)")
 
-        let queued = await run(Self.lonelyWidgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
+        let queued = await widgets(["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"], executable: Self.lonelyWidgets)
         #expect(queued.status == 1)
         #expect(
-            queued.standardError.contains("--isolation queue: cannot run widgets-worker (it is in neither \(beside) nor \(installed))"), "\(queued.standardError)")
+            queued.standardError.contains("--isolation queue: cannot run widgets-worker (none at \(beside))"), "\(queued.standardError)")
         #expect(queued.standardError.contains("make install puts it in PREFIX/lib/widgets"), "\(queued.standardError)")
 
-        let worker = await run(Self.lonelyWidgets, ["--widgets-worker", plugins + "/libSystemWidgets.so"])
+        let worker = await widgets(["--widgets-worker", plugins + "/libSystemWidgets.so"], executable: Self.lonelyWidgets)
         #expect(worker.status == 70)
-        #expect(worker.standardError.contains("cannot start a worker: cannot run widgets-worker (it is in neither"), "\(worker.standardError)")
+        #expect(worker.standardError.contains("cannot start a worker: cannot run widgets-worker (none at \(beside))"), "\(worker.standardError)")
 
         // What needs no bundle loaded still works.
-        let version = await run(Self.lonelyWidgets, ["--version"])
+        let version = await widgets(["--version"], executable: Self.lonelyWidgets)
         #expect(version.status == 0 && version.standardOutput.hasPrefix("widgets "), "\(version.standardError)")
     }
 
@@ -84,12 +73,12 @@ import WidgetTestSupport
         let prefix = Fixtures.temporaryDirectory("prefix")
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("lib/widgets"), withIntermediateDirectories: true)
-        let widgets = prefix.appendingPathComponent("bin/widgets").path
-        Self.placeWidgets(at: widgets)
+        let copy = prefix.appendingPathComponent("bin/widgets").path
+        Self.placeWidgets(at: copy)
         let worker = prefix.appendingPathComponent("lib/widgets/widgets-worker").path
         #expect(FileManager.default.createFile(atPath: worker, contents: Data("not a program".utf8), attributes: [.posixPermissions: 0o644]))
         let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
-        let queued = await run(widgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
+        let queued = await widgets(["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"], executable: copy)
         #expect(queued.status == 1)
         #expect(queued.standardError.contains("cannot run widgets-worker (\(worker): Permission denied)"), "\(queued.standardError)")
     }
@@ -98,16 +87,16 @@ import WidgetTestSupport
     /// at once, for `--isolation queue` and as a worker, instead of handing over to itself for ever.
     @Test func aWorkerExecutableThatIsWidgetsAgainIsRefused() async throws {
         let directory = Fixtures.temporaryDirectory("again")
-        let widgets = directory.appendingPathComponent("widgets").path
-        Self.placeWidgets(at: widgets)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("widgets-worker").path, withDestinationPath: widgets)
+        let copy = directory.appendingPathComponent("widgets").path
+        Self.placeWidgets(at: copy)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("widgets-worker").path, withDestinationPath: copy)
         let plugins = Fixtures.directory(["libSystemWidgets.so": "libSystemWidgets.so"]).path
 
-        let queued = await run(widgets, ["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"])
+        let queued = await widgets(["--plugins", plugins, "timeline", "org.widgets.system.clock", "--isolation", "queue"], executable: copy)
         #expect(queued.status == 1)
         #expect(queued.standardError.contains("was started as widgets-worker but has the Swift runtime linked into it too"), "\(queued.standardError)")
 
-        let listed = await run(widgets, ["--plugins", plugins, "list", "--short"])
+        let listed = await widgets(["--plugins", plugins, "list", "--short"], executable: copy)
         #expect(listed.status == 1)
         #expect(listed.standardError.contains("was started as widgets-worker but has the Swift runtime linked into it too"), "\(listed.standardError)")
     }

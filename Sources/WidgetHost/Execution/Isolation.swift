@@ -58,25 +58,28 @@ public enum SwiftRuntime {
     }()
 
     /// This executable's absolute path, its links resolved (the kernel's link holds it).
-    public static var executable: String { linkTarget("/proc/self/exe") ?? "/proc/self/exe" }
+    public static let executable: String = linkTarget("/proc/self/exe") ?? "/proc/self/exe"
 
     /// The file name of the executable with the shared runtime that the statically linked `widgets`
     /// hands Swift bundles to: it serves as every worker, and runs the CLI itself when bundles are
     /// to be loaded into the host's process (`--isolation queue`).
     public static let companionName = "widgets-worker"
 
-    /// The places that executable is looked for: beside this one (a build directory), then in
-    /// `../lib/widgets/` (an install: `bin/widgets` and `lib/widgets/widgets-worker`).
-    public static var companionPlaces: [String] {
-        let directory = (executable as NSString).deletingLastPathComponent
-        return [directory + "/" + companionName, (directory as NSString).deletingLastPathComponent + "/lib/widgets/" + companionName]
-    }
+    /// The places that executable is looked for: beside this one (a build directory), then, for an
+    /// installed `widgets`, in `PREFIX/lib/widgets` (`bin/widgets` and `lib/widgets/widgets-worker`).
+    public static let companionPlaces: [String] = {
+        let beside = executable.pathDirectory + "/" + companionName
+        let installed = BundleSearchPath.installationLibrary(executable: executable).map { $0 + "/" + companionName }
+        return [beside] + [installed].compactMap { $0 }.filter { $0 != beside }
+    }()
 
     /// That executable: the first place that has one (executable or not, so that an error names the
     /// file there), else the first place.
-    public static var companion: String {
-        let places = companionPlaces
-        return places.first { access($0, F_OK) == 0 } ?? places[0]
+    public static var companion: String { companionPlaces.first { access($0, F_OK) == 0 } ?? companionPlaces[0] }
+
+    /// The places, as a message says them.
+    private static var placesText: String {
+        companionPlaces.count == 1 ? "at \(companionPlaces[0])" : "in \(companionPlaces.joined(separator: " or "))"
     }
 
     /// Set in the environment of the companion this process becomes: a companion that turns out to
@@ -89,7 +92,7 @@ public enum SwiftRuntime {
     public static func companionNote(for workerExecutable: String) -> String {
         guard !isShared, workerExecutable == companion else { return "" }
         return "; this widgets has the Swift runtime linked into it and loads Swift bundles through \(companionName), the same program"
-            + " with the shared runtime, looked for in \(companionPlaces.joined(separator: " and ")) (make install puts it in the second)"
+            + " with the shared runtime, looked for \(placesText) (make install puts it in PREFIX/lib/widgets)"
     }
 
     /// Called first by the program of both executables: in the companion, a hand-over is done with,
@@ -113,7 +116,7 @@ public enum SwiftRuntime {
         let error = errno
         unsetenv(handedOverVariable)
         for pointer in argv { free(pointer) }
-        let reason = error == ENOENT ? "it is in neither \(companionPlaces.joined(separator: " nor "))" : "\(path): \(errnoText(error))"
+        let reason = error == ENOENT ? "none \(placesText)" : "\(path): \(errnoText(error))"
         return "cannot run \(companionName) (\(reason)): this widgets has the Swift runtime linked into it and hands Swift bundles to"
             + " \(companionName), the same program with the shared one; make install puts it in PREFIX/lib/widgets"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSupport
 import WidgetWire
 
 /// Where the host looks for bundles, in order.
@@ -38,20 +39,23 @@ public enum BundleSearchPath {
     }
 
     /// The executable running, its symlinks resolved.
-    public static var runningExecutable: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    }
+    public static var runningExecutable: String { SwiftRuntime.executable }
 
     /// The bundles installed with an executable in `PREFIX/bin` (`widgets`) or in `PREFIX/lib/widgets`
     /// (`widgets-worker`, running a command for it): `PREFIX/lib/widgets/widgets.d`. Nil for one in
     /// neither (a build in a checkout).
     public static func installedDirectory(executable: String) -> String? {
-        let directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        if directory.lastPathComponent == "widgets", directory.deletingLastPathComponent().lastPathComponent == "lib" {
-            return directory.appendingPathComponent("widgets.d").standardizedFileURL.path
-        }
-        guard directory.lastPathComponent == "bin" else { return nil }
-        return directory.deletingLastPathComponent().appendingPathComponent("lib/widgets/widgets.d").standardizedFileURL.path
+        installationLibrary(executable: executable).map { $0 + "/widgets.d" }
+    }
+
+    /// `PREFIX/lib/widgets` of an executable installed in `PREFIX/bin` or in that directory itself
+    /// (`make install`'s layout); nil for one elsewhere.
+    static func installationLibrary(executable: String) -> String? {
+        let directory = executable.pathDirectory
+        let parent = directory.pathDirectory
+        if directory.pathFileName == "widgets", parent.pathFileName == "lib" { return directory }
+        guard directory.pathFileName == "bin" else { return nil }
+        return (parent == "/" ? "" : parent) + "/lib/widgets"
     }
 
     static func absolute(_ path: String, in directory: String) -> String {
