@@ -258,7 +258,7 @@ public final class Dashboard: @unchecked Sendable {
     private func redrawInPlace(now: Date) -> String {
         var output = ""
         let ids = order.filter { panels[$0]!.drawn == nil && positions[$0] != nil }
-        for (id, box) in zip(ids, boxes(ids, now: now)) {
+        for (id, box) in zip(ids, boxes(ids, now: now, drawing: ids)) {
             let origin = positions[id]!
             for (offset, row) in box.enumerated() {
                 let line = origin.row + offset
@@ -318,7 +318,7 @@ public final class Dashboard: @unchecked Sendable {
             line = []
             lineWidth = 0
         }
-        for (id, box) in zip(order, boxes(order, now: now)) {
+        for (id, box) in zip(order, boxes(order, now: now, drawing: order.filter { panels[$0]!.drawn == nil })) {
             let boxWidth = box.first?.count ?? 0
             if !line.isEmpty, lineWidth + 1 + boxWidth > width { flushLine() }
             lineWidth += (line.isEmpty ? 0 : 1) + boxWidth
@@ -338,32 +338,22 @@ public final class Dashboard: @unchecked Sendable {
         return rows.map { $0 + Array(repeating: Self.blank, count: columns - $0.count) }
     }
 
-    /// Several panels' boxes, in order: those not kept from the last frame drawn at once, one per
-    /// core (each box's layout and drawing is its own; a full frame of 100 boxes takes 0.6 of the
-    /// time on two cores). Called with the lock held, which the drawing threads never take.
-    private func boxes(_ ids: [String], now: Date) -> [[[TerminalRenderer.StyledCell]]] {
-        let missing = ids.filter { panels[$0]!.drawn == nil }
-        guard missing.count > 1 else { return ids.map { box($0, now: now) } }
-        let drawn = Mutex([String: [[TerminalRenderer.StyledCell]]](minimumCapacity: missing.count))
+    /// Several panels' boxes, in order: as kept from the last frame, or drawn now, those in `drawing`
+    /// (the ones not kept) at once, one per core (each box's layout and drawing is its own; a full
+    /// frame of 100 boxes takes 0.6 of the time on two cores). Called with the lock held, which the
+    /// drawing threads never take.
+    private func boxes(_ ids: [String], now: Date, drawing: [String]) -> [[[TerminalRenderer.StyledCell]]] {
+        let drawn = Mutex([String: [[TerminalRenderer.StyledCell]]](minimumCapacity: drawing.count))
         let shown = panels
-        DispatchQueue.concurrentPerform(iterations: missing.count) { index in
-            let id = missing[index]
+        DispatchQueue.concurrentPerform(iterations: drawing.count) { index in
+            let id = drawing[index]
             let grid = self.grid(for: shown[id]!, id: id, now: now)
             drawn.withLock { $0[id] = grid }
         }
         let grids = drawn.withLock { $0 }
+        // Kept when nothing in it can change until its status does.
         for (id, grid) in grids where !shown[id]!.isLive { panels[id]?.drawn = grid }
-        return ids.map { grids[$0] ?? box($0, now: now) }
-    }
-
-    /// A panel's box: as kept from the last frame, or drawn now (and kept, when nothing in it can
-    /// change until its status does).
-    private func box(_ id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
-        let panel = panels[id]!
-        if let drawn = panel.drawn { return drawn }
-        let box = grid(for: panel, id: id, now: now)
-        if !panel.isLive { panels[id]?.drawn = box }
-        return box
+        return ids.map { grids[$0] ?? panels[$0]!.drawn! }
     }
 
     func grid(for panel: Panel, id: String, now: Date) -> [[TerminalRenderer.StyledCell]] {
