@@ -82,7 +82,7 @@ public struct OSLogType: Equatable, Sendable, RawRepresentable {
     /// host's own lines (`widgets -v` and `-q` set it for the bundles they run); when it is unset,
     /// notices and above, as a debug or info message on iOS is not shown unless asked for.
     var isShown: Bool {
-        hostLevel >= (getenv("WIDGETS_LOG").flatMap { LogLevel(named: String(cString: $0)) } ?? .warning)
+        hostLevel >= (LogLevel.environment ?? .warning)
     }
 }
 

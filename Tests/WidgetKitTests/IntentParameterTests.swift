@@ -134,7 +134,7 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(String(localized: Unit.metric.localizedStringResource) == "Metric")
     }
 
-    @Test func aRangedNumberSaysItsRangeAndRefusesValuesOutsideIt() async {
+    @Test func aRangedNumberSaysItsRangeAndRefusesValuesOutsideIt() async throws {
         struct Goal: WidgetConfigurationIntent {
             static var title: LocalizedStringResource { "Goal" }
             @Parameter(title: "Steps", default: 8000, inclusiveRange: (1000, 50000)) var steps: Int
@@ -147,7 +147,7 @@ struct WeatherIntent: WidgetConfigurationIntent {
         #expect(schema[2].range == nil && schema[2].isOptional)
         let intent = Goal()
         await #expect(throws: _ParameterFailure.self) { try await IntentParameters.fill(intent, from: #"{"steps":999,"pace":1}"#) }
-        try? await IntentParameters.fill(intent, from: #"{"steps":50000,"pace":2.5}"#)
+        try await IntentParameters.fill(intent, from: #"{"steps":50000,"pace":2.5}"#)
         #expect(intent.steps == 50000 && intent.pace == 2.5)
     }
 

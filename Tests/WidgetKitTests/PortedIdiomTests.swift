@@ -168,6 +168,17 @@ import WidgetWire
         var arc = Path()
         arc.addArc(center: CGPoint(x: 10, y: 10), radius: 10, startAngle: .degrees(0), endAngle: .degrees(90), clockwise: false)
         #expect(arc.currentPoint.map { abs($0.x - 10) < 1e-9 && abs($0.y - 20) < 1e-9 } == true, "a quarter turn down, in a view's flipped axes")
+        // After a closed subpath, the next starts where that one did; a line then continues from there.
+        var closed = Path()
+        closed.move(to: CGPoint(x: 1, y: 1))
+        closed.addLine(to: CGPoint(x: 5, y: 1))
+        closed.closeSubpath()
+        #expect(closed.currentPoint == CGPoint(x: 1, y: 1))
+        closed.move(to: CGPoint(x: 7, y: 7))
+        closed.addLine(to: CGPoint(x: 9, y: 7))
+        closed.closeSubpath()
+        #expect(closed.currentPoint == CGPoint(x: 7, y: 7))
+        #expect(Path().currentPoint == nil)
         // Angles far beyond a turn, or not numbers, draw a whole circle, or nothing, and return.
         var wound = Path()
         wound.addArc(center: .zero, radius: 5, startAngle: .radians(0), endAngle: .radians(1e300), clockwise: false)
@@ -192,7 +203,6 @@ import WidgetWire
         #expect(resolve(Text("a").textSelection(.enabled)) == plain)
         #expect(resolve(Text("a").textSelection(.disabled)) == plain)
         #expect(resolve(Text("a").alignmentGuide(.leading) { $0[.trailing] }) == plain)
-        #expect(ViewDimensions(width: 10, height: 4)[HorizontalAlignment.trailing] == 10)
     }
 
     @Test func aColourMixedWithAnotherTravelsAsTheirMix() {

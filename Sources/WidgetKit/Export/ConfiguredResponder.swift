@@ -57,7 +57,7 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
                 do {
                     // The configuration so far, each parameter that has its value: what an
                     // `IntentParameterDependency` sees.
-                    try? await IntentParameters.fill(intent.value, from: request.configuration, partially: true)
+                    try await IntentParameters.fill(intent.value, from: request.configuration, partially: true)
                     let options = try await ConfiguringIntent.$current.withValue((intent.value as? any AppIntent).map(_UncheckedSendable.init)) {
                         try await IntentParameters.options(of: intent.value, parameter: request.parameter)
                     }

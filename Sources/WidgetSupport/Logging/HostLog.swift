@@ -13,7 +13,7 @@ public enum HostLog {
         set { storedThreshold.store(newValue.rawValue, ordering: .relaxed) }
     }
 
-    private static let storedThreshold = Atomic<Int>((getenv("WIDGETS_LOG").flatMap { LogLevel(named: String(cString: $0)) } ?? .info).rawValue)
+    private static let storedThreshold = Atomic<Int>((LogLevel.environment ?? .info).rawValue)
 
     private static let handler = Mutex<@Sendable (LogLevel, String) -> Void> { level, message in
         FileHandle.standardError.write(Data("widgets: \(level.name): \(message)\n".utf8))

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How much a line matters, and so whether it is shown: the host's lines, the CLI's `-v`/`-q`, and
 /// `WIDGETS_LOG` all use these four.
 public enum LogLevel: Int, Comparable, CaseIterable, Sendable {
@@ -15,6 +19,10 @@ public enum LogLevel: Int, Comparable, CaseIterable, Sendable {
         default: return nil
         }
     }
+
+    /// The level `WIDGETS_LOG` names now; nil when it is unset or names none. Read each time: `-v`
+    /// and `-q` set it for the bundles the CLI then runs in its own process.
+    public static var environment: LogLevel? { getenv("WIDGETS_LOG").flatMap { LogLevel(named: String(cString: $0)) } }
 
     /// The level's name, as lines are prefixed with it (`widgets: warning: …`).
     public var name: String {

@@ -40,20 +40,16 @@ public struct Path: Shape, Equatable, Sendable {
 
     public var isEmpty: Bool { elements.isEmpty }
 
-    /// Where the next element starts: the last point, or the start of the subpath just closed.
+    /// Where the next element starts: the last point, or the start of the subpath just closed. Read
+    /// from the end (every element added asks it; from the start, a path would cost its square).
     public var currentPoint: CGPoint? {
-        var start: CGPoint?
-        var current: CGPoint?
-        for element in elements {
-            switch element {
-            case .move(let point):
-                start = point
-                current = point
-            case .line(let point), .quadCurve(let point, _), .curve(let point, _, _): current = point
-            case .closeSubpath: current = start
-            }
+        switch elements.last {
+        case nil: return nil
+        case .move(let point), .line(let point), .quadCurve(let point, _), .curve(let point, _, _): return point
+        case .closeSubpath:
+            for case .move(let start) in elements.reversed() { return start }
+            return nil
         }
-        return current
     }
 
     /// The smallest rectangle holding every point of the path, control points included.

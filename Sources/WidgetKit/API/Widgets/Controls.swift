@@ -36,32 +36,22 @@ public struct _ConditionalControl<TrueContent: ControlWidgetTemplate, FalseConte
 
 /// A control whose value comes from a provider, or that has none.
 public struct StaticControlConfiguration<Content: ControlWidgetTemplate>: ControlWidgetConfiguration {
-    public let kind: String
-
-    public init(kind: String, @ControlWidgetTemplateBuilder content: () -> Content) { self.kind = kind }
+    public init(kind: String, @ControlWidgetTemplateBuilder content: () -> Content) {}
 
     public init<Provider: ControlValueProvider>(
         kind: String, provider: Provider, @ControlWidgetTemplateBuilder content: @escaping (Provider.Value) -> Content
-    ) {
-        self.kind = kind
-    }
+    ) {}
 }
 
 /// A control a person configures with an intent.
 public struct AppIntentControlConfiguration<Content: ControlWidgetTemplate>: ControlWidgetConfiguration {
-    public let kind: String
-
     public init<Provider: AppIntentControlValueProvider>(
         kind: String, provider: Provider, @ControlWidgetTemplateBuilder content: @escaping (Provider.Value) -> Content
-    ) {
-        self.kind = kind
-    }
+    ) {}
 
     public init<Intent: ControlConfigurationIntent>(
         kind: String, intent: Intent.Type, @ControlWidgetTemplateBuilder content: @escaping (Intent) -> Content
-    ) {
-        self.kind = kind
-    }
+    ) {}
 }
 
 extension ControlWidgetConfiguration {
