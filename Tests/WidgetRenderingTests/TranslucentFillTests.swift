@@ -18,4 +18,15 @@ import WidgetWire
         #expect(right.paper == CellColor(rgb: SystemColors.blend(red, over: (0x20, 0xC0, 0x40), 0.5)), "\(right.paper.rgb(.dark))")
         #expect(left.paper != right.paper)
     }
+
+    /// A mixed colour (`Color.mix(with:by:)`) is drawn from its colours as the appearance drawn shows them.
+    @Test func aMixedColourIsDrawnInTheAppearanceDrawn() {
+        let tree = view(#"{"view":"shape","shape":"rectangle","fill":"mix:red:blue:0.5"}"#)
+        for appearance in [Appearance.dark, .light] {
+            let cells = TerminalRenderer(colorMode: .truecolor, appearance: appearance).grid(tree, family: .systemSmall, contentMarginsDisabled: true)
+            let cell = cells[cells.count / 2][cells[0].count / 2]
+            #expect(cell.paper == CellColor(rgb: SystemColors.opaque("mix:red:blue:0.5", appearance)), "\(appearance)")
+        }
+        #expect(SystemColors.opaque("mix:red:blue:0.5", .dark) != SystemColors.opaque("mix:red:blue:0.5", .light))
+    }
 }

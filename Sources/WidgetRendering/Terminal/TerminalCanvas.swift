@@ -64,7 +64,8 @@ extension TerminalRenderer {
         func ink(_ name: String?) -> Ink {
             guard let name else { return .solid(.none) }
             let (base, opacity) = SystemColors.split(name)
-            guard opacity < 1 else { return .solid(CellColor(name)) }
+            // A mix is resolved here, in the canvas's appearance (a `CellColor` made from a name knows none).
+            guard opacity < 1 else { return .solid(base.hasPrefix("mix:") ? CellColor(rgb: SystemColors.opaque(base, appearance)) : CellColor(name)) }
             let (red, green, blue) = SystemColors.opaque(base, appearance)
             return .translucent(red: red, green: green, blue: blue, weight: SystemColors.weight(opacity))
         }
