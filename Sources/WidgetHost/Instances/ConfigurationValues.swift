@@ -47,7 +47,7 @@ public enum ConfigurationValues {
         func fail(_ reason: String) -> ConfigurationError { failure(reason, parameter, kind) }
         if parameter.isList {
             // A list: its values separated by commas, each a value of the parameter's type.
-            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let items = text.split(separator: ",").map(\.trimmingSpaces).filter { !$0.isEmpty }
             if items.isEmpty { return parameter.isOptional ? .null : .array([]) }
             return .array(
                 try items.map { item throws(ConfigurationError) in try typedValue(item, for: parameter.element, kind: kind, options: options) })

@@ -112,8 +112,7 @@ extension ParameterSchema {
 
     /// A range as a person reads it: "from 1 to 10".
     public static func rangeText(_ range: ClosedRange<Double>) -> String {
-        func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 0x1p53 ? String(Int(value)) : String(value) }
-        return "from \(number(range.lowerBound)) to \(number(range.upperBound))"
+        "from \(JSONValue.number(range.lowerBound).displayText) to \(JSONValue.number(range.upperBound).displayText)"
     }
 }
 
