@@ -31,3 +31,12 @@ void host_end_own_group(void) {
     kill(0, SIGKILL); /* every process of this one's group, this one included */
     _exit(0);         /* not reached */
 }
+
+/* CoreFoundation's (in Foundation, linked into every Swift host): the process path it takes the main
+ * bundle from, computed once and kept here. */
+extern const char **_CFGetProcessPath(void);
+
+void host_set_main_bundle_executable(const char *path) {
+    const char **kept = _CFGetProcessPath();
+    if (kept) *kept = strdup(path);
+}

@@ -14,6 +14,13 @@ package enum ABISize {
     package static let descriptor = descriptor(forMinor: 0)
     package static let result = MemoryLayout<widget_result_t>.offset(of: \.error_message)! + pointer
 
+    /// `widget_host_t` of ABI 1.`minor` (WIDGET_HOST_SIZE_1_x): a bundle reads `bundle_path` only
+    /// when the host's `struct_size` is at least the 1.6 size.
+    package static func host(forMinor minor: UInt32) -> Int {
+        let layout = MemoryLayout<widget_host_t>.self
+        return minor < 6 ? layout.offset(of: \.log)! + pointer : layout.offset(of: \.bundle_path)! + pointer
+    }
+
     /// `widget_bundle_t` of ABI 1.`minor` (WIDGET_BUNDLE_SIZE_1_x).
     package static func bundle(forMinor minor: UInt32) -> Int {
         let layout = MemoryLayout<widget_bundle_t>.self

@@ -175,7 +175,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     var error = [CChar](repeating: 0, count: 256)
     var host = widget_host_t(
         abi_version: widget_abi_version_t(major: 1, minor: 2), struct_size: UInt32(MemoryLayout<widget_host_t>.size), host_data: nil,
-        register_widget: { _, _ in true }, log: { _, _, _ in })
+        register_widget: { _, _ in true }, log: { _, _, _ in }, bundle_path: nil)
     precondition(bundle.initialize!(&host, &error, error.count))
     let completion: widget_completion_fn = { _, result in completedBytes = result!.pointee.length }
     let direct: [Double] = "fixture.bundle-000".withCString { kind in

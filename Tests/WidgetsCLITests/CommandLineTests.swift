@@ -43,7 +43,7 @@ import WidgetWire
     @Test func versionNamesTheReleaseTheABIAndTheCompiler() async {
         let version = await widgets(["--version"])
         #expect(version.status == 0)
-        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.5, worker protocol 2, built with \(Toolchain.current))\n")
+        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.6, worker protocol 2, built with \(Toolchain.current))\n")
     }
 
     @Test func aLoadDeadlineThatIsNotANumberOfSecondsIsAUsageError() async {
@@ -77,7 +77,7 @@ import WidgetWire
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
             result.standardError
-                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.5 is not supported: this host speaks ABI 1.5 (major versions must match)\n")
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.6 is not supported: this host speaks ABI 1.6 (major versions must match)\n")
     }
 
     @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
@@ -87,7 +87,7 @@ import WidgetWire
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["searchPath"] == .array([.string(directory.path)]))
         let bundle = try #require(json["bundles"]?.arrayValue?.first)
-        #expect(bundle["abiVersion"] == .string("1.5"))
+        #expect(bundle["abiVersion"] == .string("1.6"))
         let widget = try #require(bundle["widgets"]?.arrayValue?.first)
         #expect(widget["kind"] == .string("fixture.good"))
         #expect(widget["families"] == .array([.string("systemSmall"), .string("systemMedium")]))
@@ -100,7 +100,7 @@ import WidgetWire
     @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
         let good = await widgets(["load", Fixtures.path("good")])
         #expect(good.status == 0)
-        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.5, c): 1 widget\n  - fixture.good"))
+        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.6, c): 1 widget\n  - fixture.good"))
         let refused = await widgets(["load", Fixtures.path("no-entry")])
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)

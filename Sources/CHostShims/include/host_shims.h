@@ -40,4 +40,9 @@ void host_exit_guard_restore(const char *text);
  * NULL when done. The text must outlive the call (a string literal, or one kept by the caller). */
 void host_exit_guard_activity(const char *bundle, const char *activity);
 
+/* Makes Foundation's `Bundle.main` the bundle of the executable at `path` (a worker's
+ * NAME.widgetbundle/NAME.so), as it is an iOS extension's own: CoreFoundation takes the main bundle
+ * from the process path, which this sets. Only before anything has asked for the main bundle. */
+void host_set_main_bundle_executable(const char *path);
+
 #endif

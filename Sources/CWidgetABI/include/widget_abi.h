@@ -35,7 +35,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 5
+#define WIDGET_ABI_VERSION_MINOR 6
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -124,6 +124,15 @@ typedef struct widget_host {
     /* Writes a diagnostic line, attributed to the bundle. `message` is borrowed for the call.
      * [thread: any] */
     void (*log)(const struct widget_host *host, widget_log_level_t level, const char *message);
+
+    /* --- ABI 1.6 --- (read only when struct_size covers it) */
+
+    /* The bundle as the host found it: the shared object's path, or, for a bundle with resources,
+     * its directory (`NAME.widgetbundle`, holding NAME.so, Info.plist and the resources: see
+     * docs/ABI.md, "Bundles with resources"). Not the path the shared object was mapped from (the
+     * host loads it from an open descriptor). Owned by the host, valid for the life of the process.
+     * [thread: any] */
+    const char *bundle_path;
 } widget_host_t;
 
 /* What a request asks for. */
@@ -298,6 +307,7 @@ typedef const widget_bundle_t *(*widget_bundle_entry_fn)(void);
 #define WIDGET_DESCRIPTOR_SIZE_1_0 (offsetof(widget_descriptor_t, flags) + sizeof(uint32_t))
 #define WIDGET_DESCRIPTOR_SIZE_1_2 (offsetof(widget_descriptor_t, configuration_schema) + sizeof(const char *))
 #define WIDGET_HOST_SIZE_1_0 (offsetof(widget_host_t, log) + sizeof(void (*)(void)))
+#define WIDGET_HOST_SIZE_1_6 (offsetof(widget_host_t, bundle_path) + sizeof(const char *))
 #define WIDGET_REQUEST_SIZE_1_0 (offsetof(widget_request_t, configuration) + sizeof(const char *))
 #define WIDGET_REQUEST_SIZE_1_2 (offsetof(widget_request_t, parameter) + sizeof(const char *))
 #define WIDGET_REQUEST_SIZE_1_3 (offsetof(widget_request_t, intent) + sizeof(const char *))
@@ -339,7 +349,10 @@ WIDGET_ABI_ASSERT(offsetof(widget_host_t, struct_size) == 8, "host.struct_size")
 WIDGET_ABI_ASSERT(offsetof(widget_host_t, host_data) == 16, "host.host_data");
 WIDGET_ABI_ASSERT(offsetof(widget_host_t, register_widget) == 24, "host.register_widget");
 WIDGET_ABI_ASSERT(offsetof(widget_host_t, log) == 32, "host.log");
-WIDGET_ABI_ASSERT(WIDGET_HOST_SIZE_1_0 == 40 && sizeof(widget_host_t) == 40, "widget_host_t of ABI 1.0");
+WIDGET_ABI_ASSERT(WIDGET_HOST_SIZE_1_0 == 40, "widget_host_t of ABI 1.0");
+/* widget_host_t: 1.6 */
+WIDGET_ABI_ASSERT(offsetof(widget_host_t, bundle_path) == 40, "host.bundle_path");
+WIDGET_ABI_ASSERT(WIDGET_HOST_SIZE_1_6 == 48 && sizeof(widget_host_t) == 48, "widget_host_t of ABI 1.6");
 /* widget_request_t: 1.0 */
 WIDGET_ABI_ASSERT(offsetof(widget_request_t, struct_size) == 0, "request.struct_size");
 WIDGET_ABI_ASSERT(offsetof(widget_request_t, request_kind) == 4, "request.request_kind");

@@ -214,7 +214,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     private func rescan(_ directory: String) -> [BundleWatcher.Change] {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let present = Set(names.filter { $0.hasSuffix(".so") && !$0.hasPrefix(".") }.map { prefix + $0 })
+        let present = Set(names.filter(BundleSearchPath.isBundleName).map { prefix + $0 })
         let loaded = Set(registry.bundles.map(\.path).filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") })
         // A file still loading is taken up when it loads (`hearLateLoads`).
         let refused = refusedAtLoad.withLock { $0 }.union(registry.loadsUnderway)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import WidgetSupport
+import WidgetWire
 
 /// A bundle file, opened once and checked through that very descriptor before the host lets the
 /// dynamic loader near it, and then loaded from the descriptor itself (`/proc/self/fd/N`): the file
@@ -34,6 +35,12 @@ struct BundleFile {
     /// Opens and checks `path`. On success the descriptor stays open: the caller loads it, or closes it.
     /// `verdicts` keeps what a batch of files learned about their directories.
     static func open(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
+        if ResourceBundleLayout.isBundleDirectory(path) { return directory(path, verdicts: verdicts, opening: true) }
+        return openFile(path, verdicts: verdicts)
+    }
+
+    /// `open` of a lone shared object.
+    static func openFile(_ path: String, verdicts: DirectoryVerdicts) -> Result<BundleFile, LoadProblem> {
         var link = stat()
         guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
         let isLink = link.st_mode & S_IFMT == S_IFLNK
@@ -60,6 +67,12 @@ struct BundleFile {
     /// file registered. Nothing is opened; the result has no descriptor. Some refusals read
     /// differently from `open`'s: a socket is "not a regular file" here, where opening it fails.
     static func examine(_ path: String, verdicts: DirectoryVerdicts = DirectoryVerdicts()) -> Result<BundleFile, LoadProblem> {
+        if ResourceBundleLayout.isBundleDirectory(path) { return directory(path, verdicts: verdicts, opening: false) }
+        return examineFile(path, verdicts: verdicts)
+    }
+
+    /// `examine` of a lone shared object.
+    static func examineFile(_ path: String, verdicts: DirectoryVerdicts) -> Result<BundleFile, LoadProblem> {
         var link = stat()
         guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
         let isLink = link.st_mode & S_IFMT == S_IFLNK
@@ -73,6 +86,15 @@ struct BundleFile {
         return .success(BundleFile(path: path, info, descriptor: -1))
     }
 
+    init(path: String, device: UInt64, inode: UInt64, size: Int64, modified: Int64, descriptor: Int32) {
+        self.path = path
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.descriptor = descriptor
+    }
+
     private init(path: String, _ info: stat, descriptor: Int32) {
         self.path = path
         device = UInt64(info.st_dev)
@@ -83,7 +105,7 @@ struct BundleFile {
     }
 
     /// Why a path that `lstat` found cannot be opened (or followed).
-    private static func unopened(_ path: String, isLink: Bool, _ error: Int32) -> LoadProblem {
+    static func unopened(_ path: String, isLink: Bool, _ error: Int32) -> LoadProblem {
         if error == ELOOP { return LoadProblem(path: path, reason: .danglingSymlink, message: "refused: a loop of symbolic links") }
         if error == ENOENT, isLink {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
@@ -188,7 +210,7 @@ struct BundleFile {
         user == 0 ? "root" : "you (\(name(user))) or root"
     }
 
-    private static func fileType(_ mode: mode_t) -> String {
+    static func fileType(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: "a directory"
         case S_IFIFO: "a FIFO"

@@ -38,6 +38,13 @@ public enum BundleSearchPath {
         return directories
     }
 
+    /// Whether a directory entry's name is a bundle the host loads: a shared object (`NAME.so`) or a
+    /// bundle with resources (`NAME.widgetbundle`). Hidden names are where an installer writes
+    /// before renaming into place, and are never bundles.
+    public static func isBundleName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && (name.hasSuffix(".so") || ResourceBundleLayout.isBundleDirectory(name))
+    }
+
     /// The executable running, its symlinks resolved.
     public static var runningExecutable: String { SwiftRuntime.executable }
 
@@ -58,7 +65,7 @@ public enum BundleSearchPath {
         return (parent == "/" ? "" : parent) + "/lib/widgets"
     }
 
-    static func absolute(_ path: String, in directory: String) -> String {
+    package static func absolute(_ path: String, in directory: String) -> String {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
         return url.standardizedFileURL.path
     }

@@ -178,8 +178,7 @@ public final class BundleWatcher: @unchecked Sendable {
                     }
                     continue
                 }
-                // Hidden files are where an installer writes before renaming into place.
-                guard let directory = directories[watch], name.hasSuffix(".so"), !name.hasPrefix(".") else { continue }
+                guard let directory = directories[watch], BundleSearchPath.isBundleName(name) else { continue }
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 {
                     changes.append(.written(path))

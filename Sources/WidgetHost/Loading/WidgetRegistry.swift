@@ -265,7 +265,7 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     // MARK: Loading
 
-    /// Loads the `.so` files of one directory, in parallel. A missing directory is noted, not an
+    /// Loads the bundles of one directory (`.so` files and `.widgetbundle` directories), in parallel. A missing directory is noted, not an
     /// error. Returns once every file has loaded or been refused, or, given `patience`, once that
     /// much time has passed on the clock: the files still loading then join later (see the type).
     public func loadDirectory(_ directory: String, patience: TimeInterval? = nil) {
@@ -315,7 +315,7 @@ public final class WidgetRegistry: @unchecked Sendable {
             names.append(name)
         }
         closedir(stream)
-        return names.filter { $0.hasSuffix(".so") }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return names.filter(BundleSearchPath.isBundleName).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
     }
 

@@ -11,7 +11,7 @@ extension Command {
         options: [Options.plugins.spec, Options.isolation.spec, Options.short.spec, Options.json.spec],
         discussion: """
             Like gst-inspect: without an argument every bundle and widget; with a kind, that widget and its
-            bundle; with a path (containing '/' or ending in .so), that bundle, loaded even when it is not on the
+            bundle; with a path (containing '/', or ending in .so or .widgetbundle), that bundle, loaded even when it is not on the
             search path. --short prints one line per widget: kind, name, families, bundle. Refused bundles are
             reported one line each on standard error, and make the exit code 1. In process isolation (the
             default) each bundle is loaded by a worker process, so a bundle that crashes while loading is
@@ -38,7 +38,9 @@ extension Command {
 
 extension Invocation {
     func list(argument: String?) throws(UsageError) -> ExitCode {
-        if let argument, argument.contains("/") || argument.hasSuffix(".so") { return try listBundle(argument) }
+        if let argument, argument.contains("/") || argument.hasSuffix(".so") || ResourceBundleLayout.isBundleDirectory(argument) {
+            return try listBundle(argument)
+        }
         let (registry, searchPath) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         if let kind = argument {

@@ -77,7 +77,8 @@ final class InProcessBundle: @unchecked Sendable {
                 let bundle = Unmanaged<InProcessBundle>.fromOpaque(data).takeUnretainedValue()
                 let text = message.map { String(bundleText: $0) } ?? ""
                 HostLog.log(LogLevel(BundleLogLevel(abiValue: level.rawValue)), "\(bundle.fileName): \(text)")
-            })
+            },
+            bundle_path: UnsafePointer(strdup(path)))
         withUnsafeMutablePointer(to: &hostValue) {
             UnsafeMutableRawPointer(host).copyMemory(from: $0, byteCount: MemoryLayout<widget_host_t>.size)
         }

@@ -1,3 +1,4 @@
+import CHostShims
 import CMemoryGuard
 import Foundation
 import Glibc
@@ -89,6 +90,10 @@ public enum WidgetWorker {
         let channel = WorkerChannel(descriptor: channelDescriptor)
         let clock = ManualClock(now: options.now)
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
+        // A bundle with resources is this process's main bundle, as an extension is on iOS.
+        if ResourceBundleLayout.isBundleDirectory(options.bundlePath) {
+            host_set_main_bundle_executable(ResourceBundleLayout.executable(options.bundlePath))
+        }
         registry.load(file: options.bundlePath)
         WorkerLimits.apply(providers: registry.widgets.count, providerLimit: options.memoryLimit)
         channel.send(.hello(hello(registry).json))
