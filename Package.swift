@@ -40,7 +40,7 @@ let package = Package(
     products: [
         // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
         // imports (`SwiftUI`, `AppIntents`, `Intents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit", "PlatformShims"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -68,7 +68,10 @@ let package = Package(
         .target(name: "WidgetSupport", dependencies: ["WidgetWire"]),
         // The SDK widget authors import, and its C part, compiled into each bundle: the entry of a bundle
         // marked `@main`, and the walk over its previews.
-        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "CWidgetKit", "WidgetABI", "WidgetWire", "WidgetKitMacros"]),
+        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "CWidgetKit", "WidgetABI", "WidgetWire", "WidgetKitMacros", "PlatformShims"]),
+        // What Darwin declares that widget code uses and Linux lacks (NSEC_PER_SEC, DispatchSerialQueue,
+        // RelativeDateTimeFormatter...): brought by WidgetKit, and imported into every file `widgets build` compiles.
+        .target(name: "PlatformShims"),
         .target(name: "CWidgetKit", dependencies: ["CWidgetABI"]),
         // `#Preview`, against the toolchain's own swift-syntax.
         .macro(
@@ -99,7 +102,8 @@ let package = Package(
         .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetSupport", "WidgetTimelines", "WidgetWire", "CHostShims"]),
         // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
         .target(
-            name: "WidgetsCommandLine", dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"],
+            name: "WidgetsCommandLine",
+            dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"],
             swiftSettings: commandLineSettings),
         // `widgets` has the Swift runtime and Foundation linked in: a command starts in about 3 ms,
         // not 9 (no shared library's symbols to bind). A Swift bundle links the shared runtime, and

@@ -5,3 +5,5 @@
 // Foundation has them. Widget code that fetches over the network finds them as it does on iOS.
 @_exported import FoundationNetworking
 
+// What Darwin has that widget code uses and Linux lacks (NSEC_PER_SEC, DispatchSerialQueue, ...).
+@_exported import PlatformShims

@@ -108,7 +108,16 @@ final class BundleExport: @unchecked Sendable {
             }
             return false
         }
-        guard let host, let register = host.pointee.register_widget else { return fail("the host offers no register_widget") }
+        guard let host else { return fail("the host offers no widget_host_t") }
+        // Read field by field, within the host's own struct_size: an older host's struct is shorter.
+        let hostSize = ABISize.declared(UnsafeRawPointer(host).advanced(by: MemoryLayout<widget_host_t>.offset(of: \.struct_size)!))
+        guard let register = UnsafeRawPointer(host).load(fromByteOffset: MemoryLayout<widget_host_t>.offset(of: \.register_widget)!, as: (@convention(c) (UnsafePointer<widget_host_t>?, UnsafePointer<widget_descriptor_t>?) -> Bool)?.self)
+        else { return fail("the host offers no register_widget") }
+        if hostSize >= ABISize.host(forMinor: 6),
+            let path = UnsafeRawPointer(host).load(fromByteOffset: MemoryLayout<widget_host_t>.offset(of: \.bundle_path)!, as: UnsafePointer<CChar>?.self)
+        {
+            BundleResources.shared.setBundlePath(String(cString: path))
+        }
         guard let make = lock.withLock({ makeDefinitions }) else { return fail("no bundle was exported") }
         if !widgetkit_defaults_shared() {
             FileHandle.standardError.write(

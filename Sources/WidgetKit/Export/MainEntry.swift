@@ -10,6 +10,14 @@ extension WidgetBundle {
     }
 }
 
+extension Widget {
+    /// Exports the widget as a bundle of its own, when it is marked `@main` (iOS allows a single
+    /// widget to be the extension's entry point, with no `WidgetBundle`).
+    public static func main() {
+        _ = BundleExport.shared.export(name: "", memoryLimit: nil) { Self()._definitions() }
+    }
+}
+
 /// The bundle `WidgetBundle.main()` exported, for the SDK's bundle entry; nil when none was.
 @c(widgetkit_exported_bundle) func widgetKitExportedBundle() -> UnsafePointer<widget_bundle_t>? {
     BundleExport.shared.exportedEntry

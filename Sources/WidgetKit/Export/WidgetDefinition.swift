@@ -92,7 +92,9 @@ struct ProviderRequest: Sendable {
 
     /// Evaluates the content closure for one entry in this request's family, as WidgetKit does.
     func render<Entry: TimelineEntry, Content: View>(_ entry: Entry, _ content: (Entry) -> Content) -> WireEntry {
+        let environment = environment
         var root = ViewResolver.root(of: content(entry), in: environment)
+        EnvironmentValues.$current.withValue(environment) { Self.applyAssetDefaults(to: &root) }
         if kind == .placeholder { root.modifiers.append(ViewModifierNode("redacted", .string("placeholder"))) }
         return WireEntry(
             date: entry.date.timeIntervalSince1970,
@@ -103,6 +105,20 @@ struct ProviderRequest: Sendable {
 }
 
 extension ProviderRequest {
+    /// What an extension's asset catalog sets for all its widgets, as iOS applies it: its accent
+    /// colour tints the content, and the widget background colour (Xcode's
+    /// `ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME`) is the container background of a
+    /// widget that gives none.
+    static func applyAssetDefaults(to root: inout ViewNode) {
+        let assets = BundleResources.shared.assets
+        if let name = assets.accentColorName, assets.colors[name] != nil {
+            root.modifiers.append(ViewModifierNode("tint", Color(name).json))
+        }
+        if let name = assets.widgetBackgroundName, assets.colors[name] != nil, !root.hasModifier("containerBackground") {
+            root.modifiers.append(ViewModifierNode("containerBackground", Color(name).json))
+        }
+    }
+
     /// A placeholder's or snapshot's answer: one entry, no policy.
     func renderAlone<Entry: TimelineEntry, Content: View>(_ entry: Entry, _ content: (Entry) -> Content) -> WireTimeline {
         WireTimeline(entries: [render(entry, content)], policy: nil)

@@ -27,6 +27,11 @@ public struct ViewNode: Equatable, Sendable {
     public func modifier(_ name: String) -> JSONValue? {
         modifiers.first { $0.name == name }?.value
     }
+
+    /// Whether this node or any below it has a modifier of that name.
+    public func hasModifier(_ name: String) -> Bool {
+        modifiers.contains { $0.name == name } || children.contains { $0.hasModifier(name) }
+    }
 }
 
 /// A modifier applied to a view: on the wire, a one-member object such as `{"font":"title"}`.

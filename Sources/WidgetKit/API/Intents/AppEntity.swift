@@ -49,7 +49,7 @@ extension AppEntity {
     public static var defaultQuery: DefaultQuery { DefaultQuery() }
     public static var _parameterType: ParameterType { .entity }
     public static var _hasQuery: Bool { true }
-    public static var _typeName: String? { typeDisplayRepresentation.name.key }
+    public static var _typeName: String? { typeDisplayRepresentation.name.text }
     public var _configurationValue: JSONValue { .string(id.entityIdentifierString) }
     public var _displayRepresentation: DisplayRepresentation { displayRepresentation }
 
@@ -95,7 +95,7 @@ public final class EntityProperty<Value>: @unchecked Sendable {
     public var wrappedValue: Value {
         get {
             guard let current = lock.withLock({ value }) else {
-                preconditionFailure("the entity property '\(title.key)' was read before the entity's init gave it a value")
+                preconditionFailure("the entity property '\(title.text)' was read before the entity's init gave it a value")
             }
             return current
         }

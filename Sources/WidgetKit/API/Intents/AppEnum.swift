@@ -17,11 +17,11 @@ where RawValue: LosslessStringConvertible {
 
 extension AppEnum {
     public static var _parameterType: ParameterType { .enumeration }
-    public static var _typeName: String? { typeDisplayRepresentation.name.key }
+    public static var _typeName: String? { typeDisplayRepresentation.name.text }
     public static var _cases: [ParameterOption] {
         allCases.map { value in
             let display = value._displayRepresentation
-            return ParameterOption(value: value._configurationValue, title: display.title.key, subtitle: display.subtitle?.key)
+            return ParameterOption(value: value._configurationValue, title: display.title.text, subtitle: display.subtitle?.text)
         }
     }
     public var _configurationValue: JSONValue { .string(String(describing: rawValue)) }

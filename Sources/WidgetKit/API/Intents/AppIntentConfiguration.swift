@@ -36,7 +36,7 @@ public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content:
         definition = _WidgetDefinition(
             kind: kind, configurationKind: .appIntent, configurationName: String(describing: Intent.self),
             schema: IntentParameters.schema(
-                of: Intent(), title: Intent.title.key, description: Intent._description?.descriptionText.key ?? ""),
+                of: Intent(), title: Intent.title.text, description: Intent._description?.descriptionText.text ?? ""),
             respond: responder.respond)
         definition.renderPreview = _WidgetDefinition.previewRenderer(content)
     }

@@ -8,7 +8,7 @@ public struct AppIntentRecommendation<Intent: WidgetConfigurationIntent> {
 
     public init(intent: Intent, description: LocalizedStringResource) {
         self.intent = intent
-        self.description = description.key
+        self.description = description.text
     }
 
     public init(intent: Intent, description: some StringProtocol) {

@@ -12,6 +12,9 @@ public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @
     var range: ClosedRange<Double>?
     /// For lists: the most values (`size:`).
     var maximumCount: Int?
+    /// The type the host sees, where the value's own does not say it: an `NSNumber` of an intent
+    /// definition is an integer, a decimal or a boolean.
+    var kind: ParameterType?
     private var value: Value?
 
     public var wrappedValue: Value {
@@ -37,25 +40,25 @@ public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @
 
     /// A parameter that needs a value: the host asks for one when an instance is added.
     public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil) {
-        self.init(title: title.key, defaultValue: nil, choices: nil)
+        self.init(title: title.text, defaultValue: nil, choices: nil)
     }
 
     public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil, default: Value) {
-        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        self.init(title: title.text, defaultValue: `default`, choices: nil)
     }
 
     /// A parameter whose choices `optionsProvider` supplies at run time.
     public convenience init<Provider: DynamicOptionsProvider>(
         title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, optionsProvider: Provider
     ) where Provider.DefaultValue == Value {
-        self.init(title: title.key, defaultValue: `default`, choices: _Choices(optionsProvider))
+        self.init(title: title.text, defaultValue: `default`, choices: _Choices(optionsProvider))
     }
 
     /// An optional parameter whose choices `optionsProvider` supplies at run time.
     public convenience init<Provider: DynamicOptionsProvider, Wrapped>(
         title: LocalizedStringResource, description: IntentDescription? = nil, optionsProvider: Provider
     ) where Value == Wrapped?, Provider.DefaultValue == Wrapped {
-        self.init(title: title.key, defaultValue: nil, choices: _Choices(optionsProvider))
+        self.init(title: title.text, defaultValue: nil, choices: _Choices(optionsProvider))
     }
 }
 
@@ -65,7 +68,7 @@ extension IntentParameter where Value == Int {
         title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, inclusiveRange: (Value, Value),
         requestValueDialog: IntentDialog? = nil
     ) {
-        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        self.init(title: title.text, defaultValue: `default`, choices: nil)
         range = Double(min(inclusiveRange.0, inclusiveRange.1))...Double(max(inclusiveRange.0, inclusiveRange.1))
     }
 }
@@ -76,7 +79,7 @@ extension IntentParameter where Value == Double {
         title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, inclusiveRange: (Value, Value),
         requestValueDialog: IntentDialog? = nil
     ) {
-        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        self.init(title: title.text, defaultValue: `default`, choices: nil)
         range = min(inclusiveRange.0, inclusiveRange.1)...max(inclusiveRange.0, inclusiveRange.1)
     }
 }
@@ -96,7 +99,7 @@ extension IntentParameter {
     public convenience init<Element>(
         title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, size: IntentCollectionSize
     ) where Value == [Element] {
-        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        self.init(title: title.text, defaultValue: `default`, choices: nil)
         maximumCount = size.count
     }
 
@@ -105,7 +108,7 @@ extension IntentParameter {
         title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil,
         size: [IntentWidgetFamily: IntentCollectionSize]
     ) where Value == [Element] {
-        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        self.init(title: title.text, defaultValue: `default`, choices: nil)
         maximumCount = size.values.map(\.count).max()
     }
 
@@ -113,27 +116,27 @@ extension IntentParameter {
     public convenience init<Element>(
         title: LocalizedStringResource, description: IntentDescription? = nil, size: IntentCollectionSize
     ) where Value == [Element]? {
-        self.init(title: title.key, defaultValue: nil, choices: nil)
+        self.init(title: title.text, defaultValue: nil, choices: nil)
         maximumCount = size.count
     }
 
     public convenience init<Element>(
         title: LocalizedStringResource, description: IntentDescription? = nil, size: [IntentWidgetFamily: IntentCollectionSize]
     ) where Value == [Element]? {
-        self.init(title: title.key, defaultValue: nil, choices: nil)
+        self.init(title: title.text, defaultValue: nil, choices: nil)
         maximumCount = size.values.map(\.count).max()
     }
 
     /// A parameter with the question Siri asks for its value; here the configuration's title asks.
     public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil, default: Value? = nil, requestValueDialog: IntentDialog) {
-        self.init(title: title.key, defaultValue: `default`, choices: nil)
+        self.init(title: title.text, defaultValue: `default`, choices: nil)
     }
 }
 
 extension IntentParameter where Value: ExpressibleByNilLiteral {
     /// An optional parameter: nil until configured.
     public convenience init(title: LocalizedStringResource, description: IntentDescription? = nil) {
-        self.init(title: title.key, defaultValue: nil, choices: nil)
+        self.init(title: title.text, defaultValue: nil, choices: nil)
     }
 }
 
@@ -147,19 +150,30 @@ protocol AnyIntentParameter: AnyObject {
     func schema(name: String) -> ParameterSchema
     var configurationValue: JSONValue { get }
     func assign(_ json: JSONValue?) async throws(_ParameterFailure)
-    func options() async throws -> ParameterOptions
+    func options(for intent: Any) async throws -> ParameterOptions
 }
 
 extension IntentParameter: AnyIntentParameter {
     func schema(name: String) -> ParameterSchema {
-        let fixedDefault = defaultValue.map(\._configurationValue).flatMap { $0 == .null ? nil : $0 }
+        let fixedDefault = defaultValue.map(encoded).flatMap { $0 == .null ? nil : $0 }
         return ParameterSchema(
-            name: name, title: title, type: Value._parameterType, typeName: Value._typeName, isOptional: Value._isOptional,
+            name: name, title: title, type: kind ?? Value._parameterType, typeName: Value._typeName, isOptional: Value._isOptional,
             defaultValue: fixedDefault, cases: Value._cases, hasDynamicOptions: choices != nil || Value._hasQuery, range: range,
             isList: Value._isList, maximumCount: maximumCount)
     }
 
-    var configurationValue: JSONValue { (value ?? defaultValue)?._configurationValue ?? .null }
+    var configurationValue: JSONValue { (value ?? defaultValue).map(encoded) ?? .null }
+
+    /// A value on the wire, as the parameter's kind has it (an `NSNumber` of a boolean parameter is
+    /// `true` or `false`, of an integer one a whole number).
+    func encoded(_ value: Value) -> JSONValue {
+        let json = value._configurationValue
+        switch (kind, json) {
+        case (.boolean?, .number(let number)): return .bool(number != 0)
+        case (.integer?, .number(let number)): return .number(number.rounded(.towardZero))
+        default: return json
+        }
+    }
 
     /// `json` nil: the configuration leaves the parameter out, so it takes its default. JSON null:
     /// no value, which an optional parameter may have (even one with a default).
@@ -180,17 +194,17 @@ extension IntentParameter: AnyIntentParameter {
         if value == nil, defaultValue == nil, !Value._isOptional { throw _ParameterFailure("it needs a value and has none") }
     }
 
-    func options() async throws -> ParameterOptions {
+    func options(for intent: Any) async throws -> ParameterOptions {
         // The parameter's options provider, else its entity type's query, else its fixed cases.
         // A list's options are its elements'.
-        var loaded = try await choices?.load()
+        var loaded = try await choices?.load(intent)
         if loaded == nil { loaded = try await Value._suggestions() }
         guard let loaded else {
-            return ParameterOptions(options: Value._cases, defaultValue: defaultValue.map(\._configurationValue))
+            return ParameterOptions(options: Value._cases, defaultValue: defaultValue.map(encoded))
         }
         let chosen = loaded.default.flatMap(Value._option).map { Value._isList ? JSONValue.array([$0.value]) : $0.value }
         return ParameterOptions(
-            options: loaded.values.compactMap(Value._option), defaultValue: chosen ?? defaultValue.map(\._configurationValue))
+            options: loaded.values.compactMap(Value._option), defaultValue: chosen ?? defaultValue.map(encoded))
     }
 }
 
@@ -254,6 +268,6 @@ enum IntentParameters {
             throw _ParameterFailure(
                 "no parameter \"\(name)\" (parameters: \(parameters.map(\.name).joined(separator: ", ")))")
         }
-        return try await parameter.options()
+        return try await parameter.options(for: intent)
     }
 }

@@ -21,8 +21,8 @@ public protocol OpensIntent: IntentResult {}
 public struct IntentDialog: ExpressibleByStringInterpolation, Sendable {
     public let text: String
     public init(stringLiteral value: String) { text = value }
-    public init(_ text: LocalizedStringResource) { self.text = text.key }
-    public init(full: LocalizedStringResource, supporting: LocalizedStringResource) { text = full.key }
+    public init(_ text: LocalizedStringResource) { self.text = text.text }
+    public init(full: LocalizedStringResource, supporting: LocalizedStringResource) { text = full.text }
 }
 
 public struct _IntentResultValue<Value>: IntentResult, ReturnsValue, ProvidesDialog, ShowsSnippetView, OpensIntent, @unchecked Sendable {

@@ -35,7 +35,7 @@ extension _IntentValue {
     public static func _option(_ choice: Any) -> ParameterOption? {
         guard let value = choice as? Self else { return nil }
         let display = value._displayRepresentation
-        return ParameterOption(value: value._configurationValue, title: display.title.key, subtitle: display.subtitle?.key)
+        return ParameterOption(value: value._configurationValue, title: display.title.text, subtitle: display.subtitle?.text)
     }
     public static var _hasQuery: Bool { false }
     public static var _none: Self? { nil }
@@ -53,16 +53,17 @@ public struct _ParameterFailure: Error, CustomStringConvertible {
     }
 }
 
-/// The choices a parameter's options provider offers, loaded on first use.
+/// The choices a parameter's options provider offers, loaded on first use; given the intent being
+/// configured where there is one (SiriKit's handlers are asked with it).
 public struct _Choices: Sendable {
-    let load: @Sendable () async throws -> (values: [Any], default: Any?)
+    let load: @Sendable (_ intent: Any?) async throws -> (values: [Any], default: Any?)
 
-    init(load: @escaping @Sendable () async throws -> (values: [Any], default: Any?)) {
+    init(load: @escaping @Sendable (_ intent: Any?) async throws -> (values: [Any], default: Any?)) {
         self.load = load
     }
 
     init<Provider: DynamicOptionsProvider>(_ provider: Provider) {
-        load = { (try await provider.results().map { $0 as Any }, await provider.defaultResult().map { $0 as Any }) }
+        load = { _ in (try await provider.results().map { $0 as Any }, await provider.defaultResult().map { $0 as Any }) }
     }
 }
 
@@ -131,7 +132,7 @@ extension Array: _IntentValue where Element: _IntentValue {
     public static func _option(_ choice: Any) -> ParameterOption? { Element._option(choice) }
     public var _configurationValue: JSONValue { .array(map(\._configurationValue)) }
     public var _displayRepresentation: DisplayRepresentation {
-        DisplayRepresentation(title: LocalizedStringResource(map { $0._displayRepresentation.title.key }.joined(separator: ", ")))
+        DisplayRepresentation(title: LocalizedStringResource(map { $0._displayRepresentation.title.text }.joined(separator: ", ")))
     }
     public static func _decode(_ json: JSONValue, choices: _Choices?) async throws(_ParameterFailure) -> [Element] {
         guard let items = json.arrayValue else { throw .type("a list", json) }

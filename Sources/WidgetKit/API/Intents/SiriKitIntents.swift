@@ -22,6 +22,10 @@ import Synchronization
 /// The base of a hand-written SiriKit-style intent class; its parameters are `@Parameter` properties.
 open class INIntent {
     public required init() {}
+
+    /// The title an intent definition gives the intent (what a configuration screen shows); nil for
+    /// an intent written by hand, which is titled by its class's name.
+    open class var _definitionTitle: LocalizedStringResource? { nil }
 }
 
 /// A custom type's value: an identifier (what an instance stores) and how it displays.
@@ -56,7 +60,7 @@ open class INObject: _IntentValue {
         guard let choices else { return Self(identifier: identifier, display: identifier) }
         let offered: [Any]
         do {
-            offered = try await choices.load().values
+            offered = try await choices.load(nil).values
         } catch {
             throw _ParameterFailure("its options handler failed while resolving \"\(identifier)\": \(error)")
         }
@@ -68,15 +72,15 @@ open class INObject: _IntentValue {
     }
 }
 
-/// What an options handler hands its completion.
-public struct INObjectCollection<ObjectType: INObject>: @unchecked Sendable {
+/// What an options handler hands its completion: objects, or strings for a text parameter.
+public struct INObjectCollection<ObjectType>: @unchecked Sendable {
     public let allItems: [ObjectType]
 
     public init(items: [ObjectType]) { allItems = items }
     public init(sections: [INObjectSection<ObjectType>]) { allItems = sections.flatMap(\.items) }
 }
 
-public struct INObjectSection<ObjectType: INObject>: @unchecked Sendable {
+public struct INObjectSection<ObjectType>: @unchecked Sendable {
     public let title: String?
     public let items: [ObjectType]
 
@@ -89,6 +93,9 @@ public struct INObjectSection<ObjectType: INObject>: @unchecked Sendable {
 /// The Intents extension's principal class: on Linux, the type that holds the options handlers.
 open class INExtension {
     public required init() {}
+
+    /// The object that handles an intent: by default the extension itself, as iOS's template has it.
+    open func handler(for intent: INIntent) -> Any? { self }
 }
 
 extension IntentParameter {
@@ -100,8 +107,8 @@ extension IntentParameter {
     ) where Value == Object? {
         let provide = _UncheckedSendable(optionsProvider)
         self.init(
-            title: title.key, defaultValue: nil,
-            choices: _Choices {
+            title: title.text, defaultValue: nil,
+            choices: _Choices { _ in
                 let items: _UncheckedSendable<[Object]> = try await withCheckedThrowingContinuation { continuation in
                     let once = OnceContinuation(continuation)
                     provide.value(Handler())(Intent()) { collection, error in
@@ -182,7 +189,7 @@ public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfig
             recommendations: { provider.recommendations().map { ($0.intent, $0.description) } })
         definition = _WidgetDefinition(
             kind: kind, configurationKind: .intent, configurationName: String(describing: Intent.self),
-            schema: IntentParameters.schema(of: Intent(), title: String(describing: Intent.self), description: ""),
+            schema: IntentParameters.schema(of: Intent(), title: Intent._definitionTitle?.text ?? String(describing: Intent.self), description: ""),
             respond: responder.respond)
         definition.renderPreview = _WidgetDefinition.previewRenderer(content)
     }

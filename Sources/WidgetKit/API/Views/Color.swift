@@ -4,17 +4,32 @@ import WidgetWire
 /// A colour: a named system colour, or components. On the wire a colour is its name (`"red"`,
 /// `"secondary"`) or `#rrggbb`, followed by `/opacity` when it is not opaque (`"red/0.5"`).
 public struct Color: Hashable, Sendable {
-    let json: JSONValue
+    private let stored: JSONValue
+    /// A colour set of the bundle's asset catalog, resolved for the appearance of the view being built.
+    private var assetName: String?
 
-    init(json: JSONValue) { self.json = json }
-    init(name: String) { json = .string(name) }
+    /// The colour on the wire.
+    var json: JSONValue {
+        guard let assetName else { return stored }
+        return BundleResources.shared.assets.color(named: assetName, in: EnvironmentValues.current)?.stored ?? Self.missingAsset(assetName)
+    }
+
+    init(json: JSONValue) { stored = json }
+    init(name: String) { stored = .string(name) }
 
     public static func == (lhs: Color, rhs: Color) -> Bool { lhs.json == rhs.json }
     public func hash(into hasher: inout Hasher) { hasher.combine(json.jsonText) }
 
     public static let primary = Color(name: "primary")
     public static let secondary = Color(name: "secondary")
-    public static let accentColor = Color(name: "accent")
+    /// The bundle's accent colour: its asset catalog's `AccentColor` (or the set Xcode's
+    /// `ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME` names), else the system's blue.
+    public static var accentColor: Color {
+        guard let name = BundleResources.shared.assets.accentColorName, BundleResources.shared.assets.colors[name] != nil else {
+            return Color(name: "accent")
+        }
+        return Color(name)
+    }
     public static let black = Color(name: "black")
     public static let white = Color(name: "white")
     public static let gray = Color(name: "gray")
@@ -70,12 +85,27 @@ public struct Color: Hashable, Sendable {
         self.init(red: r + m, green: g + m, blue: b + m, opacity: opacity)
     }
 
-    /// A colour from the app's asset catalog. Linux has no asset catalogs: it draws as the accent
-    /// colour (docs/PORTING.md).
-    public init(_ name: String, bundle: Bundle? = nil) { self = .accentColor }
+    /// A colour set from the bundle's asset catalog (`widgets build` compiles it), in the
+    /// appearance of the view it is used in. A name the catalog lacks is drawn clear, with a
+    /// warning naming it, as on iOS.
+    public init(_ name: String, bundle: Bundle? = nil) {
+        stored = .string("clear")
+        assetName = name
+    }
+
+    /// A colour set named in code Xcode generates for an asset catalog (`Color(.brand)`).
+    public init(_ resource: ColorResource) { self.init(resource.name) }
+
+    /// The colour drawn for a colour set the catalog lacks: clear, as iOS draws it, said once.
+    private static func missingAsset(_ name: String) -> JSONValue {
+        AssetWarnings.once("no colour set named \"\(name)\" in the bundle's asset catalog; it is drawn clear")
+        return .string("clear")
+    }
 
     /// A `UIColor`'s colour.
     public init(uiColor: UIColor) { self = uiColor.color }
+    /// Disfavoured, so that `Color(.brand)` is the asset catalog's `ColorResource`, not a `UIColor`.
+    @_disfavoredOverload
     public init(_ color: UIColor) { self = color.color }
 
     /// The colour at an opacity from 0 (clear) to 1.

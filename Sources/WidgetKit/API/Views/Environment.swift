@@ -3,6 +3,9 @@ public struct EnvironmentValues: Sendable {
     /// The family the widget is being rendered in.
     public var widgetFamily: WidgetFamily = .systemSmall
     public var colorScheme: ColorScheme = .light
+    /// Whether colours are shown with more contrast (the accessibility setting): asset colours
+    /// then use their high-contrast appearance.
+    public var colorSchemeContrast: ColorSchemeContrast = .standard
     /// `.placeholder` while the placeholder is rendered.
     public var redactionReasons: RedactionReasons = []
     /// How the host draws the widget: `.vibrant` for accessory families (the Lock Screen),
@@ -82,6 +85,11 @@ public struct WidgetRenderingMode: Hashable, Sendable, CustomStringConvertible {
     public static let vibrant = WidgetRenderingMode(name: "vibrant")
 
     public var description: String { name }
+}
+
+/// The contrast colours are shown with.
+public enum ColorSchemeContrast: Hashable, Sendable, CaseIterable {
+    case standard, increased
 }
 
 public enum LayoutDirection: Hashable, Sendable, CaseIterable {

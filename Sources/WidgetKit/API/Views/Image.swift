@@ -3,7 +3,7 @@ public import WidgetWire
 
 /// An image: an SF Symbol by name (the host draws the documented set, docs/RENDERING.md, as a glyph
 /// in the terminal and in SVG), a PNG or JPEG (`UIImage`, drawn in SVG, a block in the terminal), or
-/// an asset by name (Linux has no asset catalogs: drawn as a placeholder, docs/PORTING.md).
+/// an image set of the bundle's asset catalog by name.
 public struct Image: _PrimitiveView, Equatable {
     var attributes: JSONObject
     /// Tinted with the accented content when the widget is drawn accented (`.accented`).
@@ -14,24 +14,28 @@ public struct Image: _PrimitiveView, Equatable {
     /// An SF Symbol with a variable value (drawn as the symbol).
     public init(systemName: String, variableValue: Double?) { self.init(systemName: systemName) }
 
-    /// An image from the app's asset catalog; drawn as a placeholder here.
-    public init(_ name: String, bundle: Bundle? = nil) { attributes = JSONObject([("name", .string(name))]) }
+    /// An image set from the bundle's asset catalog (`widgets build` compiles it): its picture for the
+    /// appearance and display scale of the view it is in. A name the catalog lacks is drawn as a
+    /// placeholder, with a warning naming it.
+    public init(_ name: String, bundle: Bundle? = nil) {
+        attributes = JSONObject([("name", .string(name))])
+        guard let (data, scale, template) = BundleResources.shared.assets.image(named: name, in: EnvironmentValues.current),
+            let image = UIImage(data: data, name: name)
+        else {
+            AssetWarnings.once("no image set named \"\(name)\" in the bundle's asset catalog; it is drawn as a placeholder")
+            return
+        }
+        attributes = image.attributes(scale: scale)
+        if template { attributes["template"] = .bool(true) }
+    }
+
+    /// An image set named in code Xcode generates for an asset catalog (`Image(.logo)`).
+    public init(_ resource: ImageResource) { self.init(resource.name) }
 
     public init(decorative name: String, bundle: Bundle? = nil) { self.init(name, bundle: bundle) }
 
     /// A `UIImage`'s picture (or symbol).
-    public init(uiImage: UIImage) {
-        if let systemName = uiImage.systemName {
-            attributes = JSONObject([("systemName", .string(systemName))])
-            return
-        }
-        attributes = JSONObject([("name", .string(uiImage.name))])
-        if let data = uiImage.encoded {
-            attributes["data"] = .string(data)
-            attributes["width"] = .number(Double(uiImage.size.width))
-            attributes["height"] = .number(Double(uiImage.size.height))
-        }
-    }
+    public init(uiImage: UIImage) { attributes = uiImage.attributes(scale: uiImage.scale) }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
         var node = ViewNode("image", attributes: attributes)
@@ -96,7 +100,9 @@ public final class UIImage: Sendable {
     /// The SF Symbol this image is, if it is one.
     let systemName: String?
     /// Its size in pixels, read from the PNG or JPEG header; zero when unknown.
-    public let size: CGSize
+    let pixels: CGSize
+    /// Its size in points.
+    public var size: CGSize { CGSize(width: pixels.width / max(scale, 1), height: pixels.height / max(scale, 1)) }
 
     static let largestEmbedded = 256 << 10
 
@@ -106,23 +112,52 @@ public final class UIImage: Sendable {
         self.init(data: data, name: (path as NSString).lastPathComponent)
     }
 
-    /// An image from the app's assets: looked up as a file of that name (with `.png` or `.jpg`) in the
-    /// working directory; nil when there is none.
+    /// An image set from the bundle's asset catalog, at the display's scale; nil when it has none
+    /// of that name.
     public convenience init?(named name: String) {
-        for candidate in [name, name + ".png", name + ".jpg", name + ".jpeg"] where FileManager.default.fileExists(atPath: candidate) {
-            self.init(contentsOfFile: candidate)
-            return
+        guard let (data, scale, _) = BundleResources.shared.assets.image(named: name, in: EnvironmentValues.current),
+            let size = Self.pixelSize(data)
+        else { return nil }
+        self.init(name: name, data: data, size: size, scale: scale)
+    }
+
+    /// An image set named in code Xcode generates for an asset catalog; a placeholder when the
+    /// catalog has none of that name.
+    public convenience init(resource: ImageResource) {
+        if let (data, scale, _) = BundleResources.shared.assets.image(named: resource.name, in: EnvironmentValues.current),
+            let size = Self.pixelSize(data)
+        {
+            self.init(name: resource.name, data: data, size: size, scale: scale)
+        } else {
+            AssetWarnings.once("no image set named \"\(resource.name)\" in the bundle's asset catalog; it is drawn as a placeholder")
+            self.init(name: resource.name, data: nil)
         }
-        return nil
+    }
+
+    /// The image as a view node's attributes: the symbol, or the picture and its size in points.
+    func attributes(scale: Double) -> JSONObject {
+        if let systemName { return JSONObject([("systemName", .string(systemName))]) }
+        var attributes = JSONObject([("name", .string(name))])
+        if let data = encoded {
+            let scale = scale > 0 ? scale : 1
+            attributes["data"] = .string(data)
+            attributes["width"] = .number(Double(pixels.width) / scale)
+            attributes["height"] = .number(Double(pixels.height) / scale)
+        }
+        return attributes
     }
 
     /// An image from PNG or JPEG data; nil for anything else.
     public convenience init?(data: Data) { self.init(data: data, name: "data") }
 
-    private init(name: String, data: Data?, size: CGSize = CGSize(width: 0, height: 0), systemName: String? = nil) {
+    /// Pixels per point: 2 for an asset's @2x picture, 1 for a file's.
+    public let scale: CGFloat
+
+    private init(name: String, data: Data?, size: CGSize = CGSize(width: 0, height: 0), scale: Double = 1, systemName: String? = nil) {
         self.name = name
         self.data = data
-        self.size = size
+        self.pixels = size
+        self.scale = CGFloat(scale)
         self.systemName = systemName
     }
 

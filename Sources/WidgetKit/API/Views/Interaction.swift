@@ -32,6 +32,7 @@ public struct Link<Label: View>: _PrimitiveView {
 }
 
 extension Link where Label == Text {
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ title: S, destination: URL) {
         self.init(destination: destination) { Text(title) }
     }
@@ -75,6 +76,7 @@ public struct OpenURLIntent: AppIntent {
 }
 
 extension Button where Label == Text {
+    @_disfavoredOverload
     public init<S: StringProtocol, I: AppIntent>(_ title: S, intent: I) {
         self.init(intent: intent) { Text(title) }
     }
@@ -98,6 +100,7 @@ public struct Toggle<Label: View>: _PrimitiveView {
 }
 
 extension Toggle where Label == Text {
+    @_disfavoredOverload
     public init<S: StringProtocol, I: AppIntent>(_ title: S, isOn: Bool, intent: I) {
         self.init(isOn: isOn, intent: intent) { Text(title) }
     }

@@ -28,23 +28,27 @@ public struct Text: _PrimitiveView, Equatable {
 
     init(segments: [Segment]) { self.segments = segments }
 
-    /// Text from a string key, literal or interpolated, as SwiftUI's (numbers, dates with a style,
-    /// formatters and specifiers interpolated as SwiftUI writes them). There are no string tables on
-    /// Linux: the key is the text.
+    /// Text from a string key, literal or interpolated, as SwiftUI's: looked up in the bundle's
+    /// table `tableName` (`Localizable`) in the user's language, else the key as written (numbers,
+    /// dates with a style, formatters and specifiers interpolated as SwiftUI writes them).
     public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) {
-        segments = key.segments
+        segments = key.segments(table: tableName)
     }
 
-    /// Text shown as given.
+    /// Text shown as given (a string literal is a key: the `LocalizedStringKey` overload takes it, as in SwiftUI).
+    @_disfavoredOverload
     public init<S: StringProtocol>(_ content: S) { segments = [.literal(String(content))] }
 
     /// Text shown exactly as given.
     public init(verbatim content: String) { segments = [.literal(content)] }
 
-    /// Text from a resource: its key is the text.
-    public init(_ resource: LocalizedStringResource) { segments = [.literal(resource.key)] }
+    /// Text from a resource, in the user's language. (A literal is a `LocalizedStringKey`, as in SwiftUI.)
+    @_disfavoredOverload
+    public init(_ resource: LocalizedStringResource) { segments = resource.segments }
 
     /// Text with an attributed string's characters (its attributes are not drawn).
+    /// (Disfavoured: Linux's `AttributedString` takes a string literal, which SwiftUI's `Text` reads as a key.)
+    @_disfavoredOverload
     public init(_ attributedContent: AttributedString) { segments = [.literal(String(attributedContent.characters))] }
 
     /// A symbol, as a character of text.
@@ -205,64 +209,85 @@ extension Text {
 
 // MARK: - String keys
 
-/// A text key, as SwiftUI's: a string literal whose interpolations follow SwiftUI's rules (a
-/// `Double` as "%lf" writes it, "3.500000"; an integer as itself; `specifier:`, `formatter:`,
-/// `format:` and dates with a `style:` as asked).
+/// A text key, as SwiftUI's: a string literal, looked up in the bundle's string tables in the
+/// user's language (docs/PORTING.md, "Localization"). An interpolated literal is a format, as Xcode
+/// extracts it: `"\(count) points"` is the key `"%lld points"` with its argument kept, so that a
+/// translation (or a plural form) places it; where no table has the key, it is the text as written,
+/// each interpolation as SwiftUI writes it (a `Double` as "%lf" does, "3.500000"; `specifier:`,
+/// `formatter:`, `format:` and dates with a `style:` as asked).
 public struct LocalizedStringKey: ExpressibleByStringInterpolation, Equatable, Sendable {
-    let segments: [Text.Segment]
+    /// The key: the literal, with a specifier for each interpolation (`%@`, `%lld`, `%lf`...).
+    let key: String
+    let arguments: [LocalizedArgument]
+    /// Whether the key is a format (it was interpolated); a plain literal is shown as it is.
+    let isFormat: Bool
 
-    public init(_ value: String) { segments = [.literal(value)] }
-    public init(stringLiteral value: String) { segments = [.literal(value)] }
-    public init(stringInterpolation: StringInterpolation) { segments = stringInterpolation.segments }
+    public init(_ value: String) {
+        key = value
+        arguments = []
+        isFormat = false
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    public init(stringInterpolation: StringInterpolation) {
+        key = stringInterpolation.key
+        arguments = stringInterpolation.arguments
+        isFormat = true
+    }
+
+    /// The text in the user's language, from the bundle's table `table` (`Localizable` for nil).
+    func segments(table: String? = nil) -> [Text.Segment] {
+        Localization.segments(key: key, arguments: arguments, isFormat: isFormat, table: table)
+    }
 
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {
-        var segments: [Text.Segment] = []
+        var key = ""
+        var arguments: [LocalizedArgument] = []
 
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
-        mutating func append(_ text: String) {
-            if case .literal(let previous)? = segments.last {
-                segments[segments.count - 1] = .literal(previous + text)
-            } else {
-                segments.append(.literal(text))
-            }
+        mutating func add(_ specifier: String, _ argument: LocalizedArgument) {
+            key += specifier
+            arguments.append(argument)
         }
 
-        public mutating func appendLiteral(_ literal: String) { append(literal) }
-        public mutating func appendInterpolation(_ string: String) { append(string) }
-        public mutating func appendInterpolation<S: StringProtocol>(_ string: S) { append(String(string)) }
-        public mutating func appendInterpolation(_ value: Int) { append(String(value)) }
-        public mutating func appendInterpolation<T: BinaryInteger>(_ value: T) { append(String(value)) }
-        /// As SwiftUI does: "%lf", six decimals.
-        public mutating func appendInterpolation(_ value: Double) { append(String(format: "%lf", value)) }
-        public mutating func appendInterpolation(_ value: Float) { append(String(format: "%f", Double(value))) }
-        public mutating func appendInterpolation(_ value: CGFloat) { append(String(format: "%lf", Double(value))) }
+        /// A literal part: a "%" in it is written "%%", as a format has it.
+        public mutating func appendLiteral(_ literal: String) { key += literal.replacingOccurrences(of: "%", with: "%%") }
+        public mutating func appendInterpolation(_ string: String) { add("%@", .text(string)) }
+        public mutating func appendInterpolation<S: StringProtocol>(_ string: S) { add("%@", .text(String(string))) }
+        public mutating func appendInterpolation(_ value: Int) { add("%lld", .integer(Int64(value))) }
+        public mutating func appendInterpolation(_ value: Int32) { add("%d", .integer(Int64(value))) }
+        public mutating func appendInterpolation(_ value: UInt) { add("%llu", .unsigned(UInt64(value))) }
+        public mutating func appendInterpolation<T: BinaryInteger>(_ value: T) {
+            if T.isSigned { add("%lld", .integer(Int64(clamping: value))) } else { add("%llu", .unsigned(UInt64(clamping: value))) }
+        }
+        /// As SwiftUI does: "%lf", six decimals where no translation says otherwise.
+        public mutating func appendInterpolation(_ value: Double) { add("%lf", .double(value)) }
+        public mutating func appendInterpolation(_ value: Float) { add("%f", .double(Double(value))) }
+        public mutating func appendInterpolation(_ value: CGFloat) { add("%lf", .double(Double(value))) }
         /// A number written with a printf specifier: `\(ratio * 100, specifier: "%.0f")`.
-        public mutating func appendInterpolation<T: CVarArg>(_ value: T, specifier: String) { append(String(format: specifier, value)) }
+        public mutating func appendInterpolation<T: CVarArg>(_ value: T, specifier: String) { add(specifier, LocalizedArgument(specified: value)) }
         /// A value written by a formatter: `\(date, formatter: Self.timeFormatter)`.
         public mutating func appendInterpolation<Subject>(_ subject: Subject, formatter: Formatter) {
-            append(formatter.string(for: subject) ?? String(describing: subject))
+            add("%@", .text(formatter.string(for: subject) ?? String(describing: subject)))
         }
         public mutating func appendInterpolation<F: FormatStyle>(_ input: F.FormatInput, format: F) where F.FormatOutput == String {
-            append(format.format(input))
+            add("%@", .text(format.format(input)))
         }
-        public mutating func appendInterpolation(_ text: Text) {
-            for segment in text.segments {
-                if case .literal(let literal) = segment { append(literal) } else { segments.append(segment) }
-            }
-        }
-        public mutating func appendInterpolation(_ attributedString: AttributedString) { append(String(attributedString.characters)) }
-        public mutating func appendInterpolation(_ image: Image) { segments.append(image.textSegment) }
+        public mutating func appendInterpolation(_ text: Text) { add("%@", .segments(text.segments)) }
+        public mutating func appendInterpolation(_ attributedString: AttributedString) { add("%@", .text(String(attributedString.characters))) }
+        public mutating func appendInterpolation(_ image: Image) { add("%@", .segments([image.textSegment])) }
         /// A date in a style, updating as time passes: `\(date, style: .relative)`.
-        public mutating func appendInterpolation(_ date: Date, style: Text.DateStyle) { segments.append(Text.dateSegment(date, style: style)) }
-        public mutating func appendInterpolation(_ dates: ClosedRange<Date>) { segments.append(Text.rangeSegment(dates)) }
-        public mutating func appendInterpolation(_ interval: DateInterval) { segments.append(Text.rangeSegment(interval.start...interval.end)) }
+        public mutating func appendInterpolation(_ date: Date, style: Text.DateStyle) { add("%@", .segments([Text.dateSegment(date, style: style)])) }
+        public mutating func appendInterpolation(_ dates: ClosedRange<Date>) { add("%@", .segments([Text.rangeSegment(dates)])) }
+        public mutating func appendInterpolation(_ interval: DateInterval) { add("%@", .segments([Text.rangeSegment(interval.start...interval.end)])) }
         public mutating func appendInterpolation(timerInterval: ClosedRange<Date>, pauseTime: Date? = nil, countsDown: Bool = true, showsHours: Bool = true) {
-            segments.append(Text.timerSegment(timerInterval, pauseTime: pauseTime, countsDown: countsDown, showsHours: showsHours))
+            add("%@", .segments([Text.timerSegment(timerInterval, pauseTime: pauseTime, countsDown: countsDown, showsHours: showsHours)]))
         }
-        public mutating func appendInterpolation(_ resource: LocalizedStringResource) { append(resource.key) }
+        public mutating func appendInterpolation(_ resource: LocalizedStringResource) { add("%@", .text(resource.text)) }
         /// Anything else, as `String(describing:)` writes it.
         @_disfavoredOverload
-        public mutating func appendInterpolation<T>(_ value: T) { append(String(describing: value)) }
+        public mutating func appendInterpolation<T>(_ value: T) { add("%@", .text(String(describing: value))) }
     }
 }

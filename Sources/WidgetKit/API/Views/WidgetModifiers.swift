@@ -47,6 +47,7 @@ extension View {
         _LabelledView(content: self, label: label())
     }
 
+    @_disfavoredOverload
     public func widgetLabel<S: StringProtocol>(_ label: S) -> some View { _LabelledView(content: self, label: Text(label)) }
     public func widgetLabel(_ label: LocalizedStringKey) -> some View { _LabelledView(content: self, label: Text(label)) }
 }

@@ -84,11 +84,13 @@ public struct _WidgetListConfiguration: WidgetConfiguration {
 
 extension WidgetConfiguration {
     /// The name shown for the widget in the gallery and in `widgets list`.
+    @_disfavoredOverload
     public func configurationDisplayName(_ displayName: String) -> some WidgetConfiguration {
         _ModifiedConfiguration(base: self) { $0.displayName = displayName }
     }
 
     /// The description shown for the widget in the gallery and in `widgets list`.
+    @_disfavoredOverload
     public func description(_ description: String) -> some WidgetConfiguration {
         _ModifiedConfiguration(base: self) { $0.description = description }
     }
@@ -107,10 +109,12 @@ extension WidgetConfiguration {
     public func configurationDisplayName(_ displayName: LocalizedStringKey) -> some WidgetConfiguration {
         configurationDisplayName(Text(displayName).plainText)
     }
-    public func configurationDisplayName(_ displayName: LocalizedStringResource) -> some WidgetConfiguration { configurationDisplayName(displayName.key) }
+    @_disfavoredOverload
+    public func configurationDisplayName(_ displayName: LocalizedStringResource) -> some WidgetConfiguration { configurationDisplayName(displayName.text) }
     public func description(_ description: Text) -> some WidgetConfiguration { self.description(description.plainText) }
     public func description(_ description: LocalizedStringKey) -> some WidgetConfiguration { self.description(Text(description).plainText) }
-    public func description(_ description: LocalizedStringResource) -> some WidgetConfiguration { self.description(description.key) }
+    @_disfavoredOverload
+    public func description(_ description: LocalizedStringResource) -> some WidgetConfiguration { self.description(description.text) }
 
     /// Places the widget should not be suggested in; no effect here.
     public func disfavoredLocations(_ locations: [WidgetLocation], for families: [WidgetFamily]) -> some WidgetConfiguration { self }
