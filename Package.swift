@@ -100,10 +100,13 @@ let package = Package(
         // The home screen in a browser: the project's own HTTP/1.1 server on POSIX sockets, Server-Sent
         // Events, and the page, fed by a running host.
         .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetSupport", "WidgetTimelines", "WidgetWire", "CHostShims"]),
+        // `widgets build`: an iOS widget extension (a folder, or an Xcode project's target) read, its
+        // resources compiled, its code generated and compiled against the SDK already built.
+        .target(name: "WidgetBuild", dependencies: ["WidgetABI", "WidgetSupport", "WidgetWire"]),
         // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
         .target(
             name: "WidgetsCommandLine",
-            dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb"],
+            dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb", "WidgetBuild"],
             swiftSettings: commandLineSettings),
         // `widgets` has the Swift runtime and Foundation linked in: a command starts in about 3 ms,
         // not 9 (no shared library's symbols to bind). A Swift bundle links the shared runtime, and
@@ -152,6 +155,7 @@ let package = Package(
                 "WidgetTestSupport",
             ]),
         .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetTestSupport"]),
+        .testTarget(name: "WidgetBuildTests", dependencies: ["WidgetBuild", "WidgetWire", "WidgetTestSupport"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.
         .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetRendering", "WidgetWire", "WidgetTestSupport"]),
     ],

@@ -1,0 +1,249 @@
+import Foundation
+import WidgetSupport
+import WidgetWire
+
+/// Builds the local Swift packages an extension uses, as Xcode does: the targets of each product it
+/// depends on (and theirs, in order), compiled with `swiftc` against the SDK, so that a package's
+/// `import SwiftUI` finds the SDK's, and linked into the bundle. The manifest is read with
+/// `swift package dump-package` (once per change of `Package.swift`). A remote package dependency
+/// cannot be fetched here and is one error saying what to do.
+struct PackageBuilder {
+    let sdk: WidgetSDK
+    let compiler: SwiftCompiler
+    let runner: ProcessRunner
+    let work: String
+    let release: Bool
+
+    struct Built {
+        /// What the extension's files are compiled with to import the packages' modules.
+        var flags: [String] = []
+        var objects: [String] = []
+        var warnings: [String] = []
+    }
+
+    struct Target {
+        var name: String
+        var package: String
+        var packageIdentity: String
+        var directory: String
+        var sources: [String]
+        var swiftVersion: String
+        /// Targets built before it: "package-directory\0name".
+        var dependencies: [String]
+    }
+
+    func build(_ products: [ExtensionSource.PackageProduct]) throws(BuildError) -> Built {
+        var built = Built()
+        guard !products.isEmpty else { return built }
+        var manifests: [String: JSONValue] = [:]
+        var targets: [String: Target] = [:]
+        var order: [String] = []
+        var visiting: Set<String> = []
+
+        func manifest(_ directory: String) throws(BuildError) -> JSONValue {
+            if let known = manifests[directory] { return known }
+            let read = try dumpPackage(directory)
+            manifests[directory] = read
+            return read
+        }
+
+        func visit(target name: String, in directory: String) throws(BuildError) {
+            let id = directory + "\u{0}" + name
+            if targets[id] != nil { return }
+            guard visiting.insert(id).inserted else { throw BuildError("\(directory)/Package.swift: the target \(name) depends on itself") }
+            let package = try manifest(directory)
+            guard let entry = package["targets"]?.arrayValue?.first(where: { $0["name"]?.stringValue == name }) else {
+                throw BuildError("\(directory)/Package.swift: no target named \(name)")
+            }
+            var dependencies: [String] = []
+            for dependency in entry["dependencies"]?.arrayValue ?? [] {
+                if let byName = dependency["byName"]?.arrayValue?.first?.stringValue ?? dependency["target"]?.arrayValue?.first?.stringValue {
+                    let isTarget = package["targets"]?.arrayValue?.contains { $0["name"]?.stringValue == byName } ?? false
+                    if isTarget {
+                        try visit(target: byName, in: directory)
+                        dependencies.append(directory + "\u{0}" + byName)
+                        continue
+                    }
+                    try visit(product: byName, packageName: nil, from: directory)
+                } else if let product = dependency["product"]?.arrayValue {
+                    try visit(product: product.first?.stringValue ?? "", packageName: product.count > 1 ? product[1].stringValue : nil, from: directory)
+                }
+            }
+            let target = try describe(entry, package: package, directory: directory, dependencies: dependencies)
+            built.warnings += target.warnings
+            targets[id] = target.target
+            order.append(id)
+            visiting.remove(id)
+        }
+
+        /// A product of the package `from` depends on (by package name), or of `from` itself.
+        func visit(product: String, packageName: String?, from directory: String) throws(BuildError) {
+            let package = try manifest(directory)
+            var location = directory
+            if let packageName, packageName != package["name"]?.stringValue {
+                location = try dependencyDirectory(packageName, of: package, at: directory)
+            } else if packageName == nil, !(package["products"]?.arrayValue?.contains { $0["name"]?.stringValue == product } ?? false) {
+                // A product named alone: of one of the package's dependencies.
+                var found: String?
+                for dependency in package["dependencies"]?.arrayValue ?? [] {
+                    let candidate = try dependencyDirectory(Self.identity(of: dependency) ?? "", of: package, at: directory)
+                    if try manifest(candidate)["products"]?.arrayValue?.contains(where: { $0["name"]?.stringValue == product }) == true {
+                        found = candidate
+                        break
+                    }
+                }
+                guard let found else { throw BuildError("\(directory)/Package.swift: no package it depends on has a product named \(product)") }
+                location = found
+            }
+            let owner = try manifest(location)
+            guard let entry = owner["products"]?.arrayValue?.first(where: { $0["name"]?.stringValue == product }) else {
+                throw BuildError("\(location)/Package.swift: no product named \(product)")
+            }
+            for name in entry["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [] { try visit(target: name, in: location) }
+        }
+
+        for product in products { try visit(product: product.product, packageName: nil, from: product.packageDirectory) }
+
+        let modules = work + "/modules"
+        try? FileManager.default.createDirectory(atPath: modules, withIntermediateDirectories: true)
+        for id in order {
+            guard let target = targets[id] else { continue }
+            built.objects += try compile(target, modules: modules)
+        }
+        built.flags = ["-I", modules]
+        return built
+    }
+
+    /// The folder of the local package `name` a manifest depends on; a remote one is an error.
+    func dependencyDirectory(_ name: String, of package: JSONValue, at directory: String) throws(BuildError) -> String {
+        for dependency in package["dependencies"]?.arrayValue ?? [] {
+            guard Self.identity(of: dependency)?.lowercased() == name.lowercased() else { continue }
+            if let local = dependency["fileSystem"]?.arrayValue?.first?["path"]?.stringValue { return local }
+            let url = dependency["sourceControl"]?.arrayValue?.first?["location"]?["remote"]?.arrayValue?.first?["urlString"]?.stringValue ?? name
+            throw BuildError(
+                "\(directory)/Package.swift depends on the remote package \(url): widgets build cannot fetch packages; clone it beside the project "
+                    + "and point the dependency at it with .package(path:), or copy its sources into the package")
+        }
+        throw BuildError("\(directory)/Package.swift: no dependency named \(name)")
+    }
+
+    static func identity(of dependency: JSONValue) -> String? {
+        (dependency["fileSystem"] ?? dependency["sourceControl"])?.arrayValue?.first?["identity"]?.stringValue
+    }
+
+    /// `swift package dump-package`, kept while `Package.swift` is unchanged.
+    func dumpPackage(_ directory: String) throws(BuildError) -> JSONValue {
+        let manifest = directory + "/Package.swift"
+        guard FileManager.default.fileExists(atPath: manifest) else { throw BuildError("\(directory): no Package.swift (not a Swift package)") }
+        let cache = work + "/manifests/" + BundleBuilder.stem(directory) + ".json"
+        let stamp = String(BundleBuilder.modified(manifest))
+        if let data = FileManager.default.contents(atPath: cache), let cached = try? JSONValue.parse([UInt8](data)),
+            cached["stamp"]?.stringValue == stamp, let value = cached["manifest"]
+        {
+            return value
+        }
+        let swift = compiler.path.pathDirectory + "/swift"
+        var quiet = runner
+        quiet.passesOutputThrough = false
+        let outcome = try quiet.run(swift, ["package", "dump-package", "--package-path", directory])
+        guard outcome.status == 0, let start = outcome.output.firstIndex(of: "{"),
+            let value = try? JSONValue.parse(Array(outcome.output[start...].utf8))
+        else {
+            throw BuildError("\(manifest): swift package dump-package failed:\n\(outcome.output)")
+        }
+        try? FileManager.default.createDirectory(atPath: cache.pathDirectory, withIntermediateDirectories: true)
+        let record = JSONValue.object(JSONObject([("stamp", .string(stamp)), ("manifest", value)]))
+        try? Data(record.jsonText.utf8).write(to: URL(fileURLWithPath: cache), options: .atomic)
+        return value
+    }
+
+    /// A target of a manifest: its folder, Swift files and language mode.
+    func describe(_ entry: JSONValue, package: JSONValue, directory: String, dependencies: [String]) throws(BuildError) -> (target: Target, warnings: [String]) {
+        let name = entry["name"]?.stringValue ?? ""
+        let type = entry["type"]?.stringValue ?? "regular"
+        guard type == "regular" || type == "executable" else {
+            throw BuildError("\(directory)/Package.swift: the target \(name) is a \(type) target, which widgets build does not build")
+        }
+        let folder = entry["path"]?.stringValue.map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 } ?? directory + "/Sources/" + name
+        let excluded = Set((entry["exclude"]?.arrayValue ?? []).compactMap(\.stringValue).map { folder + "/" + $0 })
+        var sources: [String] = []
+        var hasC = false
+        func walk(_ path: String, depth: Int) {
+            guard depth < 32, !excluded.contains(path) else { return }
+            for child in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where !child.hasPrefix(".") {
+                let full = path + "/" + child
+                guard !excluded.contains(full) else { continue }
+                var isDirectory: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+                if isDirectory.boolValue {
+                    walk(full, depth: depth + 1)
+                } else if child.hasSuffix(".swift") {
+                    sources.append(full)
+                } else if [".c", ".m", ".cpp", ".cc", ".mm"].contains(where: child.hasSuffix) {
+                    hasC = true
+                }
+            }
+        }
+        if let listed = entry["sources"]?.arrayValue?.compactMap(\.stringValue) {
+            for item in listed { walk(folder + "/" + item, depth: 0) }
+            sources += listed.map { folder + "/" + $0 }.filter { $0.hasSuffix(".swift") && FileManager.default.fileExists(atPath: $0) }
+        } else {
+            walk(folder, depth: 0)
+        }
+        if hasC { throw BuildError("\(folder): the target \(name) has C or Objective-C files, which widgets build does not compile") }
+        guard !sources.isEmpty else { throw BuildError("\(folder): the target \(name) has no Swift files") }
+        var warnings: [String] = []
+        if !(entry["resources"]?.arrayValue ?? []).isEmpty {
+            warnings.append("\(directory)/Package.swift: the resources of the target \(name) are not copied (Bundle.module is not made by widgets build)")
+        }
+        // The language mode: the target's setting, else the package's first, else its tools version's.
+        var version: String?
+        for setting in entry["settings"]?.arrayValue ?? [] {
+            if let mode = setting["kind"]?["swiftLanguageMode"]?["_0"]?.stringValue ?? setting["kind"]?["swiftLanguageVersion"]?["_0"]?.stringValue {
+                version = mode
+            }
+        }
+        let tools = package["toolsVersion"]?["_version"]?.stringValue ?? "5.9"
+        version = version ?? package["swiftLanguageVersions"]?.arrayValue?.first?.stringValue
+            ?? (Int(tools.split(separator: ".").first ?? "5") ?? 5 >= 6 ? "6" : "5")
+        let identity = package["name"]?.stringValue ?? directory.pathFileName
+        return (
+            Target(
+                name: name, package: directory, packageIdentity: identity.lowercased(), directory: folder, sources: sources.sorted(),
+                swiftVersion: Self.languageMode(version ?? "5"), dependencies: dependencies), warnings
+        )
+    }
+
+    /// A language mode as `-swift-version` takes it: "5", "6", "4.2", "4".
+    static func languageMode(_ text: String) -> String {
+        let parts = text.split(separator: ".")
+        guard let major = parts.first.flatMap({ Int($0) }) else { return "5" }
+        if major == 4 && parts.count > 1 && parts[1] == "2" { return "4.2" }
+        return String(major)
+    }
+
+    private func compile(_ target: Target, modules: String) throws(BuildError) -> [String] {
+        let objects = work + "/objects/" + BuildSettings.c99Identifier(target.packageIdentity) + "-" + target.name
+        try? FileManager.default.createDirectory(atPath: objects, withIntermediateDirectories: true)
+        var map = JSONObject([("", .object(JSONObject([("swift-dependencies", .string(objects + "/module.swiftdeps"))])))])
+        var outputs: [String] = []
+        for file in target.sources {
+            let stem = BundleBuilder.stem(file)
+            outputs.append(objects + "/" + stem + ".o")
+            map[file] = .object(
+                JSONObject([("object", .string(objects + "/" + stem + ".o")), ("swift-dependencies", .string(objects + "/" + stem + ".swiftdeps"))]))
+        }
+        let mapPath = objects + "/output-file-map.json"
+        let text = Data(JSONValue.object(map).jsonText.utf8)
+        if FileManager.default.contents(atPath: mapPath) != text { try? text.write(to: URL(fileURLWithPath: mapPath)) }
+        var arguments = ["-c", "-incremental", "-output-file-map", mapPath, "-emit-module", "-emit-module-path", modules + "/" + target.name + ".swiftmodule"]
+        arguments += ["-module-name", target.name, "-package-name", target.packageIdentity, "-parse-as-library", "-swift-version", target.swiftVersion]
+        arguments += release ? ["-O"] : ["-Onone"]
+        arguments += ["-I", modules] + sdk.compilerFlags + target.sources
+        let outcome = try runner.run(compiler.path, arguments, directory: objects)
+        guard outcome.status == 0 else {
+            throw BuildError("\(target.directory): the package target \(target.name) did not compile\(runner.passesOutputThrough ? " (swiftc's errors are above)" : ":\n" + outcome.output)")
+        }
+        return outputs
+    }
+}

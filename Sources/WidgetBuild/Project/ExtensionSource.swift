@@ -1,0 +1,98 @@
+/// What a widget extension is made of, wherever it was read from (a folder, or a target of an Xcode
+/// project): the files of each kind, and the settings that say how to build it.
+public struct ExtensionSource: Sendable {
+    /// The product's name: the bundle is `NAME.widgetbundle`.
+    public var name: String
+    /// The Swift module its files form (Xcode's `PRODUCT_MODULE_NAME`).
+    public var moduleName: String
+    /// Where it was read from, for messages.
+    public var origin: String
+    /// The Xcode project file it was read from, if any.
+    public var projectFile: String?
+
+    public var swiftFiles: [String] = []
+    public var intentDefinitions: [String] = []
+    public var assetCatalogs: [String] = []
+    public var stringCatalogs: [String] = []
+    /// Files inside `*.lproj` folders: by localization ("en", "de", "Base").
+    public var localizedFiles: [LocalizedFile] = []
+    /// Other files and folders, copied into the bundle's top level as Xcode's Copy Bundle Resources does.
+    public var otherResources: [String] = []
+    public var infoPlist: String?
+    public var entitlements: String?
+    /// Frameworks the target links (an `.xcframework`): built for Apple's platforms, never linked here.
+    public var frameworks: [String] = []
+
+    /// "5" or "6" (or "4.2", "4"): the language mode.
+    public var swiftVersion: String
+    /// The build settings Info.plist's `$(...)`, `INFOPLIST_KEY_*` and the rest are read from.
+    public var settings: BuildSettings
+    /// Products of local Swift packages the target uses.
+    public var packageProducts: [PackageProduct] = []
+    /// The class that handles the intents of its intent definitions (an Intents extension's
+    /// `NSExtensionPrincipalClass`), unqualified: it is compiled into the extension's module.
+    public var intentHandlerClass = "IntentHandler"
+
+    public struct LocalizedFile: Sendable, Equatable {
+        public var localization: String
+        public var path: String
+
+        public init(localization: String, path: String) {
+            self.localization = localization
+            self.path = path
+        }
+    }
+
+    /// A product of a local Swift package, by the package's folder and the product's name.
+    public struct PackageProduct: Sendable, Equatable {
+        public var packageDirectory: String
+        public var product: String
+
+        public init(packageDirectory: String, product: String) {
+            self.packageDirectory = packageDirectory
+            self.product = product
+        }
+    }
+
+    public init(name: String, origin: String, swiftVersion: String, settings: BuildSettings) {
+        self.name = name
+        self.moduleName = BuildSettings.c99Identifier(name)
+        self.origin = origin
+        self.swiftVersion = swiftVersion
+        self.settings = settings
+    }
+
+    /// Sorts a file into its kind by its name: Swift sources, intent definitions, catalogs, string
+    /// tables in `*.lproj`, Info.plist, entitlements, and the rest as resources.
+    mutating func add(_ path: String, isDirectory: Bool) {
+        let name = path.pathFileName
+        let lowered = name.lowercased()
+        if isDirectory {
+            if lowered.hasSuffix(".xcassets") {
+                assetCatalogs.append(path)
+            } else {
+                otherResources.append(path)
+            }
+            return
+        }
+        // A localized intent definition (Base.lproj/Intents.intentdefinition) is still one to generate from.
+        if lowered.hasSuffix(".intentdefinition") {
+            intentDefinitions.append(path)
+            return
+        }
+        let parent = path.pathDirectory.pathFileName
+        if parent.hasSuffix(".lproj") {
+            localizedFiles.append(LocalizedFile(localization: String(parent.dropLast(".lproj".count)), path: path))
+            return
+        }
+        switch lowered {
+        case _ where lowered.hasSuffix(".swift"): swiftFiles.append(path)
+        case _ where lowered.hasSuffix(".xcstrings"): stringCatalogs.append(path)
+        case _ where lowered.hasSuffix(".entitlements"): if entitlements == nil { entitlements = path }
+        case "info.plist": if infoPlist == nil { infoPlist = path }
+        // What Xcode never copies into a bundle: build configuration, C headers, documentation of the source.
+        case _ where lowered.hasSuffix(".xcconfig") || lowered.hasSuffix(".h") || lowered.hasSuffix(".m") || lowered.hasSuffix(".modulemap"): break
+        default: otherResources.append(path)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetWire
+
+/// `widgets build` of an extension folder as Xcode keeps one (Tests/Fixtures/Extensions/Forecast:
+/// Swift, Info.plist, an asset catalog, a string catalog, entitlements, a resource file), and the
+/// bundle it makes, asked through the CLI in process isolation as a user would.
+@Suite(.serialized) struct ExtensionBuildTests {
+    static let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/Extensions/Forecast")
+
+    /// The fixture built once for the suite, into a directory of its own, with its own cache.
+    static let built: Result<(plugins: URL, output: ProcessResult), BuildFailure> = {
+        let plugins = Fixtures.temporaryDirectory("built-bundles")
+        let result = runProcessWaiting(
+            Fixtures.widgetsExecutable, ["build", fixture.path, "--out", plugins.path],
+            environment: ExtensionBuildTests.environment(cache: Fixtures.temporaryDirectory("build-cache")))
+        guard result.status == 0 else { return .failure(BuildFailure(output: result.standardOutput + result.standardError)) }
+        return .success((plugins, result))
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "widgets build failed:\n\(output)" }
+    }
+
+    static func environment(cache: URL, extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cache.path
+        environment["XDG_DATA_HOME"] = Fixtures.temporaryDirectory("data").path
+        environment["NO_COLOR"] = "1"
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    static var bundle: URL { get throws { try built.get().plugins.appendingPathComponent("Forecast.widgetbundle") } }
+
+    func ask(_ arguments: [String], language: String = "en_US.UTF-8") async throws -> ProcessResult {
+        let plugins = try Self.built.get().plugins
+        return await widgets(["--plugins", plugins.path, "--no-cache"] + arguments, extraEnvironment: ["LANG": language, "LANGUAGE": "", "LC_ALL": ""])
+    }
+
+    @Test func theFolderBecomesABundleHoldingItsCodeAndCompiledResources() throws {
+        let (plugins, build) = try Self.built.get()
+        let bundle = plugins.appendingPathComponent("Forecast.widgetbundle")
+        #expect(build.standardOutput.contains(bundle.path), "\(build.standardOutput)")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: bundle.path).sorted()
+        for expected in [
+            "Forecast.so", "Info.plist", "Assets.json", "Entitlements.plist", "cities.json", "en.lproj/Localizable.strings",
+            "de.lproj/Localizable.strings", "de.lproj/Localizable.stringsdict",
+        ] {
+            #expect(files.contains(expected), "\(expected) is not in the bundle: \(files)")
+        }
+        #expect(files.contains { $0.hasPrefix("Assets/Sun/") && $0.hasSuffix(".png") }, "\(files)")
+        #expect(!files.contains { $0.hasSuffix(".swift") || $0.hasSuffix(".xcstrings") || $0.hasSuffix(".entitlements") }, "sources are not resources: \(files)")
+        let info = try String(contentsOf: bundle.appendingPathComponent("Info.plist"), encoding: .utf8)
+        for expected in ["<string>local.widgets.Forecast</string>", "<string>Forecast.so</string>", "<string>Lisbon</string>", "com.apple.widgetkit-extension"] {
+            #expect(info.contains(expected), "Info.plist lacks \(expected): \(info)")
+        }
+        #expect(!info.contains("$("), "Info.plist's $(...) are expanded: \(info)")
+        // Every file as the host wants it: nobody but its owner may write it.
+        for file in files {
+            let attributes = try FileManager.default.attributesOfItem(atPath: bundle.appendingPathComponent(file).path)
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
+            #expect(mode & 0o022 == 0, "\(file) is writable by group or others: \(String(mode, radix: 8))")
+        }
+    }
+
+    @Test func listAndLoadShowTheBundleLikeAnyOther() async throws {
+        let list = try await ask(["list"])
+        #expect(list.status == 0, "\(list.standardError)")
+        #expect(list.standardOutput.contains("Forecast.widgetbundle (ABI 1.6"), "\(list.standardOutput)")
+        #expect(list.standardOutput.contains("- fixture.forecast  Forecast"), "\(list.standardOutput)")
+        let load = await widgets(["load", try Self.bundle.path])
+        #expect(load.status == 0, "\(load.standardError)")
+        #expect(load.standardOutput.contains("fixture.forecast"), "\(load.standardOutput)")
+    }
+
+    @Test func textIsShownInTheUsersLanguageWithPluralsAndPlacedArguments() async throws {
+        let english = try await ask(["timeline", "fixture.forecast"], language: "en_GB.UTF-8")
+        #expect(english.status == 0, "\(english.standardError)")
+        for line in ["  Forecast\n", "  1 sunny day\n", "  In Lisbon: 22°\n"] {
+            #expect(english.standardOutput.contains(line), "\(line) in \(english.standardOutput)")
+        }
+        let german = try await ask(["timeline", "fixture.forecast"], language: "de_AT.UTF-8")
+        for line in ["  Vorhersage\n", "  1 sonniger Tag\n", "  22° in Lisbon\n"] {
+            #expect(german.standardOutput.contains(line), "\(line) in \(german.standardOutput)")
+        }
+        let snapshot = try await ask(["snapshot", "fixture.forecast"], language: "de_DE.UTF-8")
+        #expect(snapshot.standardOutput.contains("  3 sonnige Tage\n"), "\(snapshot.standardOutput)")
+        // A language the bundle lacks falls back to its development language.
+        let french = try await ask(["timeline", "fixture.forecast"], language: "fr_FR.UTF-8")
+        #expect(french.standardOutput.contains("  1 sunny day\n"), "\(french.standardOutput)")
+        let described = try await ask(["list", "fixture.forecast"], language: "de_DE.UTF-8")
+        #expect(described.standardOutput.contains("Die Vorhersage für deine Stadt"), "\(described.standardOutput)")
+    }
+
+    @Test func bundleMainIsTheWidgetBundleAndItsEntitlementsNameItsGroups() async throws {
+        let timeline = try await ask(["timeline", "fixture.forecast"])
+        #expect(timeline.standardOutput.contains("  local.widgets.Forecast\n"), "bundleIdentifier: \(timeline.standardOutput)")
+        #expect(timeline.standardOutput.contains("  In Lisbon: 22°\n"), "object(forInfoDictionaryKey:): \(timeline.standardOutput)")
+        #expect(timeline.standardOutput.contains("  data: found\n"), "url(forResource:withExtension:): \(timeline.standardOutput)")
+        #expect(timeline.standardOutput.contains("  groups: yes no\n"), "containerURL for a group named, and one not: \(timeline.standardOutput)")
+        #expect(timeline.standardError.contains("the app group \"group.org.example.other\" is not in the bundle's entitlements"), "\(timeline.standardError)")
+    }
+
+    @Test func assetColoursAndImagesAreTheCatalogsForEachAppearance() async throws {
+        let snapshot = try await ask(["snapshot", "fixture.forecast", "--json"])
+        let entry = try #require(try JSONValue.parse(snapshot.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))["entries"]?.arrayValue?.first)
+        let view = try #require(entry["view"])
+        let text = view.jsonText
+        // Brand's light appearance, written as hex components (0xE0, 0x20, 0x30).
+        #expect(text.contains("{\"foregroundColor\":\"#e02030\"}"), "\(text)")
+        // The generated symbols: Color(.brand) and .foregroundStyle(.brand).
+        #expect(text.contains("\"fill\":\"#e02030\""), "\(text)")
+        #expect(text.contains("{\"foregroundStyle\":\"#e02030\"}"), "\(text)")
+        // AccentColor (Display P3 0.1, 0.3, 0.6, as sRGB) tints the widget; WidgetBackground is its background.
+        #expect(text.contains("{\"tint\":\"#004e9e\"}"), "\(text)")
+        #expect(text.contains("{\"containerBackground\":\"#fff2e6\"}"), "\(text)")
+        // The @2x picture of 40 × 20 pixels: 20 × 10 points.
+        #expect(text.contains("\"view\":\"image\",\"name\":\"Sun\",\"data\":\"data:image/png;base64,"), "\(text)")
+        #expect(text.contains("\"width\":20,\"height\":10"), "\(text)")
+
+        let plugins = try Self.built.get().plugins
+        for (appearance, brand, background) in [("light", "#e02030", "#fff2e6"), ("dark", "#40ff80", "#1a1a33")] {
+            let out = Fixtures.temporaryDirectory("gallery-\(appearance)")
+            let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path, "--appearance", appearance])
+            #expect(gallery.status == 0, "\(gallery.standardError)")
+            let svg = try String(contentsOf: out.appendingPathComponent("fixture.forecast.systemSmall.snapshot.svg"), encoding: .utf8)
+            #expect(svg.contains(brand), "\(appearance): \(brand) in \(svg.prefix(2000))")
+            #expect(svg.contains(background), "\(appearance): \(background) in \(svg.prefix(2000))")
+            #expect(svg.contains("<image"), "\(appearance): the Sun picture in \(svg.prefix(2000))")
+        }
+    }
+}
