@@ -37,7 +37,9 @@ public struct BuildSettings: Sendable, Equatable {
 
     /// `text` with every reference expanded (nested ones too, up to a depth that stops cycles).
     public func expand(_ text: String, depth: Int = 0) -> String {
-        guard depth < 16, text.contains("$") else { return text }
+        // Deeper than this is a reference to itself: it expands to nothing.
+        guard depth < 16 else { return "" }
+        guard text.contains("$") else { return text }
         var out = ""
         var index = text.startIndex
         while index < text.endIndex {

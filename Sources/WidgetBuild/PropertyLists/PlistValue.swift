@@ -51,10 +51,14 @@ public enum PlistValue: Equatable, Sendable {
 
     /// A value from what `PropertyListSerialization` reads; nil for a type a property list cannot hold.
     public init?(foundation value: Any) {
+        // Foundation reads <true/> as a Bool, numbers as NSNumber (whose type says integer or real).
+        // The dynamic type decides: an NSNumber of 1 would cast to Bool too.
+        if type(of: value) == Bool.self, let flag = value as? Bool {
+            self = .bool(flag)
+            return
+        }
         switch value {
         case let value as String: self = .string(value)
-        // Foundation reads <true/> as a Bool, numbers as NSNumber (whose type says integer or real).
-        case let value as Bool where type(of: value) == Bool.self: self = .bool(value)
         case let value as NSNumber:
             let type = String(cString: value.objCType)
             self = type == "d" || type == "f" ? .real(value.doubleValue) : type == "c" || type == "B" ? .bool(value.boolValue) : .integer(value.intValue)

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetWire
+
+@testable import WidgetBuild
+
+/// The readers and compilers of an extension's files, without a build: settings, string catalogs,
+/// asset catalogs and intent definitions, each on good input and on input a fuzzer mangles.
+@Suite struct ResourceCompilerTests {
+    static let fixtures = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/Extensions")
+
+    @Test func settingsExpandReferencesWithXcodesOperatorsAndInheritedValues() {
+        var settings = BuildSettings.defaults(target: "My Widget", projectDirectory: "/p")
+        settings["PRODUCT_BUNDLE_IDENTIFIER"] = "org.example.$(PRODUCT_NAME:rfc1034identifier)"
+        settings = settings.overlaid(with: ["SWIFT_ACTIVE_COMPILATION_CONDITIONS": "$(inherited) FEATURE"])
+        settings = settings.overlaid(with: ["SWIFT_ACTIVE_COMPILATION_CONDITIONS": "DEBUG $(inherited)"])
+        #expect(settings["PRODUCT_BUNDLE_IDENTIFIER"] == "org.example.My-Widget")
+        #expect(settings["PRODUCT_MODULE_NAME"] == "My_Widget")
+        #expect(settings.list("SWIFT_ACTIVE_COMPILATION_CONDITIONS") == ["DEBUG", "FEATURE"])
+        #expect(settings.expand("${SRCROOT}/$(UNSET)x") == "/p/x")
+        // A cycle ends instead of recursing for ever.
+        settings["A"] = "$(B)"
+        settings["B"] = "$(A)"
+        #expect(settings["A"] == "")
+    }
+
+    @Test func aStringCatalogCompilesToTablesAndPluralEntriesAsXcodeDoes() throws {
+        let catalog = Fixtures.temporaryDirectory("catalog").appendingPathComponent("Main.xcstrings")
+        try Data(
+            """
+            {"sourceLanguage": "en", "version": "1.0", "strings": {
+              "hello": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Hallo"}}}},
+              "tap": {"localizations": {"en": {"variations": {"device": {
+                  "iphone": {"stringUnit": {"state": "translated", "value": "Tap"}},
+                  "mac": {"stringUnit": {"state": "translated", "value": "Click"}}}}}}},
+              "%@ has %lld apples": {"localizations": {"de": {
+                  "stringUnit": {"state": "translated", "value": "%1$@ hat %#@apples@"},
+                  "substitutions": {"apples": {"argNum": 2, "formatSpecifier": "lld", "variations": {"plural": {
+                      "one": {"stringUnit": {"state": "translated", "value": "%arg Apfel"}},
+                      "other": {"stringUnit": {"state": "translated", "value": "%arg Äpfel"}}}}}}}}}
+            }}
+            """.utf8
+        ).write(to: catalog)
+        var tables = StringTables()
+        try tables.add(catalog: catalog.path)
+        #expect(tables["de", "Main"].strings["hello"] == "Hallo")
+        #expect(tables["en", "Main"].strings["tap"] == "Tap", "the iPhone's variation")
+        let apples = try #require(tables["de", "Main"].plurals["%@ has %lld apples"]?.dictionary)
+        #expect(apples["NSStringLocalizedFormatKey"] == .string("%1$@ hat %2$#@apples@"))
+        #expect(apples["apples"]?["one"] == .string("%2$lld Apfel"))
+    }
+
+    @Test func aWholeStringVariedByPluralIsChosenByItsFirstNumber() throws {
+        #expect(StringTables.firstNumericPosition("%@ has %lld items") == 2)
+        #expect(StringTables.positional("%@ has %lld items") == "%1$@ has %2$lld items")
+        #expect(StringTables.positional("100%% of %d") == "100%% of %1$d")
+    }
+
+    @Test func colourComponentsAreReadInEveryFormXcodeWrites() throws {
+        #expect(try AssetCatalogCompiler.component(.string("0.500"), name: "red") == 0.5)
+        #expect(try AssetCatalogCompiler.component(.string("255"), name: "red") == 1)
+        #expect(try AssetCatalogCompiler.component(.string("0x80"), name: "red") == 128.0 / 255)
+        #expect(throws: BuildError.self) { try AssetCatalogCompiler.component(.string("red"), name: "red") }
+        // Display P3's pure red lies outside sRGB: clamped to its red.
+        let red = try AssetCatalogCompiler.rgba(.object(JSONObject([
+            ("color-space", .string("display-p3")),
+            ("components", .object(JSONObject([("red", .string("1.000")), ("green", .string("0.000")), ("blue", .string("0.000")), ("alpha", .string("1.000"))]))),
+        ])))
+        #expect(red[0] == 1 && red[1] == 0 && red[2] == 0)
+        let grey = try AssetCatalogCompiler.rgba(.object(JSONObject([
+            ("color-space", .string("gray-gamma-22")), ("components", .object(JSONObject([("white", .string("0.500")), ("alpha", .string("0.250"))]))),
+        ])))
+        #expect(grey == [0.5, 0.5, 0.5, 0.25])
+    }
+
+    @Test func anIntentDefinitionGeneratesTheDeclarationsXcodeDoes() throws {
+        let source = try IntentDefinitionCompiler.swiftSource(
+            for: Self.fixtures.appendingPathComponent("Trips/TripsWidget/TripIntents.intentdefinition").path, handlerClass: "Trips.TripIntentHandler")
+        for declaration in [
+            "public enum DistanceUnit: Int, _IntentDefinitionEnum {", "    case unknown = 0", "    case kilometers = 1", "    case miles = 2",
+            "public class TripItem: INObject {", "    public var daysLeft: NSNumber?", "public class SelectTripIntent: INIntent {",
+            "    public var trip: TripItem?", "    public var units: DistanceUnit", "    public var showsCountdown: NSNumber?",
+            "public protocol SelectTripIntentHandling: AnyObject {",
+            "    func provideTripOptionsCollection(for intent: SelectTripIntent, with completion: @escaping (INObjectCollection<TripItem>?, (any Error)?) -> Void)",
+            "    func provideTripOptionsCollection(for intent: SelectTripIntent) async throws -> INObjectCollection<TripItem>",
+            "public enum SelectTripIntentResponseCode: Int {", "    case notPlanned = 100", "public class SelectTripIntentResponse: INIntentResponse {",
+            "    public static func notPlanned(trip: String) -> SelectTripIntentResponse {", "principalClass: \"Trips.TripIntentHandler\"",
+            "range: 1.0...8.0",
+        ] {
+            #expect(source.contains(declaration), "\(declaration)\n---\n\(source)")
+        }
+    }
+
+    @Test func badInputIsOneErrorNamingTheFileNeverACrash() throws {
+        let directory = Fixtures.temporaryDirectory("fuzz")
+        let inputs = [
+            ("Localizable.xcstrings", try Data(contentsOf: Self.fixtures.appendingPathComponent("Forecast/Localizable.xcstrings"))),
+            ("Intents.intentdefinition", try Data(contentsOf: Self.fixtures.appendingPathComponent("Trips/TripsWidget/TripIntents.intentdefinition"))),
+            ("de.strings", try Data(contentsOf: Self.fixtures.appendingPathComponent("Trips/TripsWidget/de.lproj/TripIntents.strings"))),
+        ]
+        // What it checks: every mangled input either reads or fails with one BuildError that names
+        // the file (the suite's reaching its end is the check that nothing crashed).
+        var random = SeededGenerator(state: 29)
+        var refused = 0
+        for index in 0..<Fuzzing.runs(suite: 300) {
+            let (name, original) = inputs[index % inputs.count]
+            let path = directory.appendingPathComponent("\(index)-\(name)").path
+            try Data(Fuzzing.mutate([UInt8](original), &random)).write(to: URL(fileURLWithPath: path))
+            do {
+                if name.hasSuffix(".xcstrings") {
+                    var tables = StringTables()
+                    try tables.add(catalog: path)
+                } else if name.hasSuffix(".intentdefinition") {
+                    _ = try IntentDefinitionCompiler.swiftSource(for: path, handlerClass: "M.H")
+                } else {
+                    var tables = StringTables()
+                    try tables.add(file: path, localization: "de")
+                }
+            } catch {
+                refused += 1
+                #expect(error.description.contains(path), "case \(index): \(error)")
+                #expect(!error.description.contains("\n"), "case \(index): one line: \(error)")
+            }
+        }
+        #expect(refused > 0, "a fuzzer that breaks nothing tests nothing")
+    }
+}
