@@ -40,7 +40,7 @@ let package = Package(
     products: [
         // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
         // imports (`SwiftUI`, `AppIntents`, `Intents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit", "PlatformShims"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit", "PlatformShims", "Combine"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -68,10 +68,13 @@ let package = Package(
         .target(name: "WidgetSupport", dependencies: ["WidgetWire"]),
         // The SDK widget authors import, and its C part, compiled into each bundle: the entry of a bundle
         // marked `@main`, and the walk over its previews.
-        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "CWidgetKit", "WidgetABI", "WidgetWire", "WidgetKitMacros", "PlatformShims"]),
+        .target(name: "WidgetKit", dependencies: ["CWidgetABI", "CWidgetKit", "WidgetABI", "WidgetWire", "WidgetKitMacros", "PlatformShims", "Combine"]),
         // What Darwin declares that widget code uses and Linux lacks (NSEC_PER_SEC, DispatchSerialQueue,
         // RelativeDateTimeFormatter...): brought by WidgetKit, and imported into every file `widgets build` compiles.
         .target(name: "PlatformShims"),
+        // The part of Apple's Combine widget and app code uses (publishers, subjects, sink, the common
+        // operators, @Published, URLSession and Timer publishers): Linux has none.
+        .target(name: "Combine"),
         .target(name: "CWidgetKit", dependencies: ["CWidgetABI"]),
         // `#Preview`, against the toolchain's own swift-syntax.
         .macro(
@@ -156,6 +159,7 @@ let package = Package(
             ]),
         .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetTestSupport"]),
         .testTarget(name: "WidgetBuildTests", dependencies: ["WidgetBuild", "WidgetWire", "WidgetTestSupport"]),
+        .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.
         .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetRendering", "WidgetWire", "WidgetTestSupport"]),
     ],

@@ -7,3 +7,5 @@
 
 // What Darwin has that widget code uses and Linux lacks (NSEC_PER_SEC, DispatchSerialQueue, ...).
 @_exported import PlatformShims
+// SwiftUI brings Combine (ObservableObject, @Published, publishers), which Linux does not have.
+@_exported import Combine

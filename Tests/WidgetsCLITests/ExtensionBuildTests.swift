@@ -132,4 +132,62 @@ import WidgetWire
             #expect(svg.contains("<image"), "\(appearance): the Sun picture in \(svg.prefix(2000))")
         }
     }
+
+    /// A copy of the fixture, to change.
+    static func copy() throws -> URL {
+        let copy = Fixtures.temporaryDirectory("extension").appendingPathComponent("Forecast")
+        try FileManager.default.copyItem(at: fixture, to: copy)
+        return copy
+    }
+
+    @Test func modulesLinuxLacksAreNamedWithTheirFilesBeforeCompilingAndExcludeLeavesThemOut() async throws {
+        let copy = try Self.copy()
+        try "import CoreData\nimport Foundation\n\nfinal class Store {}\n".write(to: copy.appendingPathComponent("Store.swift"), atomically: true, encoding: .utf8)
+        try "#if canImport(HealthKit)\nimport HealthKit\n#endif\n".write(to: copy.appendingPathComponent("Health.swift"), atomically: true, encoding: .utf8)
+        let out = Fixtures.temporaryDirectory("out")
+        let refused = await widgets(["build", copy.path, "--out", out.path])
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardError.contains(
+                "the extension imports modules that do not exist on Linux: CoreData (Apple's object store, which Linux does not have), imported by Store.swift."),
+            "\(refused.standardError)")
+        #expect(!refused.standardError.contains("HealthKit"), "an import inside #if is the condition's business: \(refused.standardError)")
+        let built = await widgets(["build", copy.path, "--out", out.path, "--exclude", "Store.swift"])
+        #expect(built.status == 0, "\(built.standardError)")
+    }
+
+    @Test func aOneLineEditRebuildsOnlyWhatChanged() async throws {
+        let copy = try Self.copy()
+        let out = Fixtures.temporaryDirectory("out")
+        let cache = Fixtures.temporaryDirectory("cache")
+        func build() async -> ProcessResult {
+            await widgets(["build", copy.path, "--out", out.path], extraEnvironment: ["XDG_CACHE_HOME": cache.path])
+        }
+        #expect(await build().standardOutput.contains("(compiled,"))
+        #expect(await build().standardOutput.contains("(up to date,"), "nothing changed, nothing built or installed")
+        let source = copy.appendingPathComponent("ForecastWidget.swift")
+        try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "sunnyDays: 1,", with: "sunnyDays: 2,")
+            .write(to: source, atomically: true, encoding: .utf8)
+        #expect(await build().standardOutput.contains("(compiled,"))
+        let strings = copy.appendingPathComponent("Localizable.xcstrings")
+        try String(contentsOf: strings, encoding: .utf8).replacingOccurrences(of: "\"Vorhersage\"", with: "\"Wetter\"")
+            .write(to: strings, atomically: true, encoding: .utf8)
+        #expect(await build().standardOutput.contains("(resources changed,"), "a string table's change needs no compiler")
+        let timeline = await widgets(["--plugins", out.path, "--no-cache", "timeline", "fixture.forecast"], extraEnvironment: ["LANG": "de_DE.UTF-8"])
+        #expect(timeline.standardOutput.contains("  Wetter\n") && timeline.standardOutput.contains("  2 sonnige Tage\n"), "\(timeline.standardOutput)")
+    }
+
+    @Test func aBrokenFileIsOneErrorNamingIt() async throws {
+        let copy = try Self.copy()
+        try "{ \"strings\": ".write(to: copy.appendingPathComponent("Localizable.xcstrings"), atomically: true, encoding: .utf8)
+        let catalog = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(catalog.status == 1)
+        #expect(catalog.standardError.hasPrefix("widgets: error: \(copy.path)/Localizable.xcstrings: error: not valid JSON"), "\(catalog.standardError)")
+        let source = try Self.copy()
+        try "let broken = \n".write(to: source.appendingPathComponent("Broken.swift"), atomically: true, encoding: .utf8)
+        let compile = await widgets(["build", source.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(compile.status == 1)
+        #expect(compile.standardError.contains("Broken.swift:1:"), "swiftc's own error, file and line: \(compile.standardError)")
+        #expect(compile.standardError.contains("widgets: error: \(source.path): the Swift files did not compile"), "\(compile.standardError)")
+    }
 }

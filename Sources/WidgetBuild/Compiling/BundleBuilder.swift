@@ -78,6 +78,8 @@ public final class BundleBuilder {
         let packages = try PackageBuilder(sdk: sdk, compiler: compiler, runner: runner, work: work + "/packages", release: options.release)
             .build(source.packageProducts)
         warnings += packages.warnings
+        let available = ImportCheck.available(compiler: compiler, extra: packages.modules)
+        if let problem = ImportCheck.problem(source, files: source.swiftFiles, available: available) { throw problem }
         let compiled = try compile(source.swiftFiles + generated, packages: packages)
         let library = work + "/" + source.name + ".so"
         let linked = try link(compiled.objects + packages.objects, into: library)

@@ -19,6 +19,8 @@ struct PackageBuilder {
         var flags: [String] = []
         var objects: [String] = []
         var warnings: [String] = []
+        /// The packages' module names.
+        var modules: [String] = []
     }
 
     struct Target {
@@ -109,6 +111,7 @@ struct PackageBuilder {
         for id in order {
             guard let target = targets[id] else { continue }
             built.objects += try compile(target, modules: modules)
+            built.modules.append(target.name)
         }
         built.flags = ["-I", modules]
         return built

@@ -4,7 +4,14 @@ import WidgetSupport
 /// Reads what `widgets build PATH` is given: an `.xcodeproj` (or a folder holding one, or its
 /// `project.pbxproj`), whose widget extension target is built; else a folder of an extension's files.
 public enum ExtensionReader {
-    public static func read(_ path: String, target: String?, swiftVersion: String?, release: Bool) throws(BuildError) -> ExtensionSource {
+    public static func read(_ path: String, target: String?, swiftVersion: String?, release: Bool, excluding patterns: [String] = []) throws(BuildError) -> ExtensionSource {
+        var source = try readAll(path, target: target, swiftVersion: swiftVersion, release: release)
+        source.exclude(patterns)
+        guard !source.swiftFiles.isEmpty else { throw BuildError("\(source.origin): --exclude leaves no Swift files") }
+        return source
+    }
+
+    static func readAll(_ path: String, target: String?, swiftVersion: String?, release: Bool) throws(BuildError) -> ExtensionSource {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw BuildError("\(path): no such file or folder")

@@ -1,3 +1,6 @@
+import Glibc
+import WidgetSupport
+
 /// What a widget extension is made of, wherever it was read from (a folder, or a target of an Xcode
 /// project): the files of each kind, and the settings that say how to build it.
 public struct ExtensionSource: Sendable {
@@ -60,6 +63,26 @@ public struct ExtensionSource: Sendable {
         self.origin = origin
         self.swiftVersion = swiftVersion
         self.settings = settings
+    }
+
+    /// The folder paths are relative to in messages and `--exclude` patterns: the project's, or the folder given.
+    public var root: String { projectFile?.pathDirectory.pathDirectory ?? origin }
+
+    /// Leaves out every file whose path (relative to `root`) or name matches one of the shell
+    /// patterns (`widgets build --exclude`), as a port leaves out what Linux cannot build.
+    public mutating func exclude(_ patterns: [String]) {
+        guard !patterns.isEmpty else { return }
+        let base = root + "/"
+        func kept(_ path: String) -> Bool {
+            let relative = path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+            return !patterns.contains { fnmatch($0, relative, 0) == 0 || fnmatch($0, path.pathFileName, 0) == 0 || relative.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        swiftFiles = swiftFiles.filter(kept)
+        intentDefinitions = intentDefinitions.filter(kept)
+        assetCatalogs = assetCatalogs.filter(kept)
+        stringCatalogs = stringCatalogs.filter(kept)
+        localizedFiles = localizedFiles.filter { kept($0.path) }
+        otherResources = otherResources.filter(kept)
     }
 
     /// Sorts a file into its kind by its name: Swift sources, intent definitions, catalogs, string

@@ -39,7 +39,10 @@ public enum OpenStepPlist {
         var atEnd: Bool { index >= bytes.count }
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-        var line: Int { 1 + bytes[..<min(index, bytes.count)].reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
+        /// The line of the reading position; counted only for an error.
+        var line: Int { line(at: index) }
+
+        func line(at offset: Int) -> Int { 1 + bytes[..<min(offset, bytes.count)].reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
 
         func error(_ message: String) -> PlistError { PlistError(file: file, line: line, message: message) }
 
@@ -51,11 +54,11 @@ public enum OpenStepPlist {
                 } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
                     while index < bytes.count, bytes[index] != 10 { index += 1 }
                 } else if byte == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
-                    let start = line
+                    let start = index
                     index += 2
                     while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
                     guard index + 1 < bytes.count else {
-                        throw PlistError(file: file, line: start, message: "a /* comment is never closed")
+                        throw PlistError(file: file, line: line(at: start), message: "a /* comment is never closed")
                     }
                     index += 2
                 } else {
@@ -156,12 +159,12 @@ public enum OpenStepPlist {
         }
 
         mutating func quoted(_ quote: UInt8) throws(PlistError) -> String {
-            let startLine = line
+            let start = index
             index += 1
             var out: [UInt8] = []
             while true {
                 guard let byte = peek else {
-                    throw PlistError(file: file, line: startLine, message: "a quoted string is never closed")
+                    throw PlistError(file: file, line: line(at: start), message: "a quoted string is never closed")
                 }
                 index += 1
                 if byte == quote { break }

@@ -14,6 +14,9 @@ extension Options {
     }
     static let bundleOut = Option<String>(
         "out", value: "DIR", help: "where the bundle goes (default: $XDG_DATA_HOME/widgets/widgets.d, where a running host takes it up)")
+    static let exclude = Option<String>(
+        "exclude", value: "PATTERN", help: "leave out files whose path (from the project's folder) or name matches the pattern (repeat for several)",
+        repeatable: true)
     static let release = Option(flag: "release", help: "build Xcode's Release configuration, optimized (default: Debug, as Xcode's Run)")
     static let rebuildOnSave = Option(flag: "watch", help: "build again at every save of the extension's files; a running host swaps the bundle in")
     static let installSDK = Option<String>("install", value: "DIR", help: "copy the SDK into DIR in its installed layout (make install does)")
@@ -23,7 +26,9 @@ extension Command {
     static let build = Command(
         "build", summary: "Build an iOS widget extension, its resources and all, into a bundle, and install it.",
         arguments: ["PATH"],
-        options: [Options.target.spec, Options.swiftVersion.spec, Options.bundleOut.spec, Options.release.spec, Options.rebuildOnSave.spec],
+        options: [
+            Options.target.spec, Options.swiftVersion.spec, Options.bundleOut.spec, Options.release.spec, Options.exclude.spec, Options.rebuildOnSave.spec,
+        ],
         discussion: """
             PATH is a folder of the extension's files (Swift sources, Info.plist, asset catalogs, string catalogs,
             .strings in .lproj folders, intent definitions, entitlements), or an .xcodeproj (a folder holding
@@ -87,8 +92,9 @@ extension Invocation {
         let release = isSet(Options.release)
         let target = try value(Options.target)
         let swiftVersion = try value(Options.swiftVersion)
+        let excluded = try values(Options.exclude)
         let build: @Sendable () throws(BuildError) -> (BuildReport, [String]) = {
-            let source = try ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release)
+            let source = try ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release, excluding: excluded)
             let sdk = try WidgetSDK.locate(executable: SwiftRuntime.executable)
             let compiler = try SwiftCompiler.locate(runner: runner)
             try compiler.check(against: sdk)
@@ -109,7 +115,7 @@ extension Invocation {
                 return (true, watched)
             } catch {
                 output.standardError("widgets: error: \(error)")
-                return (false, (try? ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release))
+                return (false, (try? ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release, excluding: excluded))
                     .map(ExtensionReader.watchedPaths) ?? [absolute])
             }
         }
@@ -119,7 +125,7 @@ extension Invocation {
         while true {
             let paths = watched
             do {
-                try await blocking { try SourceWatcher(paths: paths).waitForChange() }
+                _ = try await blocking { try SourceWatcher(paths: paths).waitForChange() }
             } catch {
                 output.standardError("widgets: error: \(error)")
                 return .failure

@@ -19,7 +19,7 @@ struct ForecastProvider: TimelineProvider {
     }
 
     func getTimeline(in context: Context, completion: @escaping (Timeline<ForecastEntry>) -> ()) {
-        completion(Timeline(entries: [ForecastEntry(date: Date(), sunnyDays: 1, temperature: 22)], policy: .never))
+        completion(Timeline(entries: [ForecastEntry(date: Date(), sunnyDays: 1, temperature: ForecastModel().currentTemperature())], policy: .never))
     }
 }
 

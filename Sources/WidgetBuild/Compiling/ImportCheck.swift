@@ -1,0 +1,87 @@
+import Foundation
+import WidgetSupport
+
+/// Finds the modules an extension's files import that do not exist here, before the compiler
+/// stops at the first: each named with the files that import it, and what it is where Linux has no
+/// such framework, so that a port knows at once which widgets to leave out. An import inside an
+/// `#if` is left alone (the condition may keep it out).
+enum ImportCheck {
+    /// Apple's frameworks widget code imports that Linux has no counterpart of, and what they are.
+    static let appleFrameworks: [String: String] = [
+        "AVFoundation": "Apple's audio and video framework", "AVKit": "Apple's media player views", "CoreData": "Apple's object store",
+        "SwiftData": "Apple's object store", "ActivityKit": "Live Activities", "MapKit": "Apple's maps", "CoreLocation": "Apple's location services",
+        "HealthKit": "Apple's health store", "EventKit": "Apple's calendars", "Contacts": "Apple's address book", "Photos": "Apple's photo library",
+        "StoreKit": "the App Store", "CloudKit": "iCloud", "GameKit": "Game Center", "MusicKit": "Apple Music", "WeatherKit": "Apple's weather service",
+        "CoreMotion": "the device's motion sensors", "AppKit": "macOS's views", "WatchKit": "watchOS's views", "ClockKit": "watchOS complications",
+        "CoreGraphics": "Apple's 2D drawing", "CoreImage": "Apple's image filters", "QuartzCore": "Apple's animation layers", "Charts": "Swift Charts",
+        "UserNotifications": "Apple's notification center", "SafariServices": "Safari's views", "LocalAuthentication": "Face ID and Touch ID",
+        "Security": "Apple's keychain", "CryptoKit": "Apple's cryptography", "Network": "Apple's networking framework", "CoreSpotlight": "Spotlight",
+        "PhotosUI": "the photo picker", "WebKit": "Apple's web views", "TipKit": "Apple's tips",
+    ]
+
+    /// The modules that exist for an extension: the toolchain's, the SDK's, its packages' and its own.
+    static func available(compiler: SwiftCompiler, extra: [String]) -> Set<String> {
+        var names = Set(WidgetSDK.swiftModules + WidgetSDK.cModules + extra)
+        names.formUnion(["Swift", "_Concurrency", "_StringProcessing"])
+        let library = compiler.path.pathDirectory.pathDirectory + "/lib/swift/linux"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: library)) ?? [] where name.hasSuffix(".swiftmodule") {
+            names.insert(String(name.dropLast(".swiftmodule".count)))
+        }
+        return names
+    }
+
+    /// The modules `files` import unconditionally, each with the files importing it.
+    static func imports(of files: [String]) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for file in files {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            var depth = 0
+            var inComment = false
+            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                var line = raw.trimmingCharacters(in: .whitespaces)
+                if inComment {
+                    guard let end = line.range(of: "*/") else { continue }
+                    line = String(line[end.upperBound...]).trimmingCharacters(in: .whitespaces)
+                    inComment = false
+                }
+                if line.hasPrefix("/*"), !line.contains("*/") {
+                    inComment = true
+                    continue
+                }
+                if line.hasPrefix("#if") { depth += 1 }
+                if line.hasPrefix("#endif") { depth = max(0, depth - 1) }
+                guard depth == 0 else { continue }
+                var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first) {
+                    words.removeFirst()
+                }
+                guard words.first == "import", words.count >= 2 else { continue }
+                var module = words[1]
+                if ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"].contains(module), words.count >= 3 { module = words[2] }
+                module = String(module.prefix { $0 != "." && $0 != ";" })
+                guard !module.isEmpty else { continue }
+                found[module, default: []].append(file)
+            }
+        }
+        return found
+    }
+
+    /// The error for an extension whose files import modules that do not exist here; nil when all do.
+    static func problem(_ source: ExtensionSource, files: [String], available: Set<String>) -> BuildError? {
+        let missing = imports(of: files).filter { !available.contains($0.key) && $0.key != source.moduleName }
+        guard !missing.isEmpty else { return nil }
+        func relative(_ path: String) -> String {
+            let base = source.root + "/"
+            return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+        }
+        let frameworks = Set(source.frameworks.map { ($0.pathFileName as NSString).deletingPathExtension })
+        let parts = missing.sorted { $0.key < $1.key }.map { module, files in
+            let what = appleFrameworks[module].map { " (\($0), which Linux does not have)" }
+                ?? (frameworks.contains(module) ? " (a binary framework built for Apple's platforms)" : " (no such module here)")
+            return "\(module)\(what), imported by \(files.map(relative).sorted().joined(separator: ", "))"
+        }
+        return BuildError(
+            "\(source.origin): the extension imports modules that do not exist on Linux: \(parts.joined(separator: "; ")). "
+                + "Leave the widgets that need them out of the WidgetBundle, and their files out of the build (--exclude PATTERN; docs/PORTING.md)")
+    }
+}
