@@ -93,6 +93,11 @@ import WidgetWire
         #expect(refused.status != 0 && refused.standardError.contains("coast"), "\(refused.standardError)")
         let added = await add("ridge")
         #expect(added.status == 0, "\(added.standardError)")
+        // Resolving the instance's trail for its timeline, the query sees the goal as well.
+        let climb = await widgets(["--plugins", plugins.path, "timeline", "--instance", "steps-1", "--state-dir", state.path, "--json"])
+        #expect(climb.standardOutput.contains("Ridge Walk (climb)"), "\(climb.standardOutput)\(climb.standardError)")
+        let snapshot = await widgets(["--plugins", plugins.path, "snapshot", "--instance", "steps-1", "--state-dir", state.path, "--json"])
+        #expect(snapshot.standardOutput.contains("Ridge Walk (climb)"), "\(snapshot.standardOutput)\(snapshot.standardError)")
 
         // A list of entities (`[Trail]?`, `size: 2`): values separated by commas, each among the
         // query's choices, no more than its size.

@@ -35,20 +35,24 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
         case .snapshot, .timeline:
             let intent = _UncheckedSendable(makeIntent())
             runOnCallingThread {
-                do throws(_ParameterFailure) {
-                    try await IntentParameters.fill(intent.value, from: request.configuration)
-                } catch {
-                    return reply(.failure(error.description))
-                }
-                do {
-                    if request.kind == .snapshot {
-                        let entry = try await self.snapshot(intent.value, context)
-                        reply(.timeline(request.renderAlone(entry, self.content)))
-                    } else {
-                        reply(.timeline(request.render(try await self.timeline(intent.value, context), self.content)))
+                // A query's `IntentParameterDependency` sees the intent while its entities are
+                // resolved (those before it already filled) and while the provider runs.
+                await ConfiguringIntent.$current.withValue((intent.value as? any AppIntent).map(_UncheckedSendable.init)) {
+                    do throws(_ParameterFailure) {
+                        try await IntentParameters.fill(intent.value, from: request.configuration)
+                    } catch {
+                        return reply(.failure(error.description))
                     }
-                } catch {
-                    reply(.failure("\(error)"))
+                    do {
+                        if request.kind == .snapshot {
+                            let entry = try await self.snapshot(intent.value, context)
+                            reply(.timeline(request.renderAlone(entry, self.content)))
+                        } else {
+                            reply(.timeline(request.render(try await self.timeline(intent.value, context), self.content)))
+                        }
+                    } catch {
+                        reply(.failure("\(error)"))
+                    }
                 }
             }
         case .options:
@@ -57,9 +61,9 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
                 do {
                     // The configuration so far, each parameter that has its value: what an
                     // `IntentParameterDependency` sees.
-                    try await IntentParameters.fill(intent.value, from: request.configuration, partially: true)
                     let options = try await ConfiguringIntent.$current.withValue((intent.value as? any AppIntent).map(_UncheckedSendable.init)) {
-                        try await IntentParameters.options(of: intent.value, parameter: request.parameter)
+                        try await IntentParameters.fill(intent.value, from: request.configuration, partially: true)
+                        return try await IntentParameters.options(of: intent.value, parameter: request.parameter)
                     }
                     reply(.json(options.json))
                 } catch {

@@ -46,8 +46,10 @@ struct TrailQuery: EntityQuery {
     @IntentParameterDependency<StepGoalIntent>(\.$goal)
     var intent
 
+    // Resolving the configuration for a timeline, the goal is there too: a climb's trail says so.
     func entities(for identifiers: [Trail.ID]) async throws -> [Trail] {
-        Trail.all.filter { identifiers.contains($0.id) }
+        let climbing = intent?.goal == .climb
+        return Trail.all.filter { identifiers.contains($0.id) }.map { climbing ? Trail(id: $0.id, name: $0.name + " (climb)") : $0 }
     }
 
     func suggestedEntities() async throws -> [Trail] {
