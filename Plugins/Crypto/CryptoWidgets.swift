@@ -145,5 +145,5 @@ struct CryptoWidgets: WidgetBundle {
 }
 
 @c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer {
-    exportWidgetBundle(CryptoWidgets.self, name: "Crypto", version: "1.0.0", vendor: "the widgets project")
+    exportWidgetBundle(CryptoWidgets.self, name: "Crypto", version: "1.0.0", vendor: "the widgets project", appGroups: [PriceList.groupIdentifier])
 }

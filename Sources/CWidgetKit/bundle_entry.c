@@ -137,3 +137,58 @@ int widgetkit_register_previews(void) {
     free(walk.found);
     return (int)walk.count;
 }
+
+/* The bundle's own file: the dynamic loader names it by the path it was opened with, which for a
+ * host that loads from a descriptor is /proc/self/fd/N, a link to the file. */
+char *widgetkit_image_path(void) {
+    Dl_info self;
+    if (!dladdr((void *)&widgetkit_image_path, &self) || !self.dli_fname) return NULL;
+    return realpath(self.dli_fname, NULL);
+}
+
+/* The types of this bundle that conform to the SDK's `PreviewProvider` (the iOS 13 previews), found
+ * among the protocol conformance records the Swift compiler puts in this image's
+ * swift5_protocol_conformances section (the linker brackets it with __start_/__stop_ symbols). Each
+ * record is a 32-bit relative pointer to a conformance descriptor: a relative (maybe indirect)
+ * pointer to the protocol's descriptor, a relative pointer to the type's context descriptor (direct
+ * or indirect, by the flags' type reference kind), the witness table pattern, and the flags. A
+ * non-generic type's context descriptor holds a relative pointer to its metadata accessor, which
+ * returns its metadata. Generic types are passed over. */
+extern const char preview_provider_descriptor __asm__("$s9WidgetKit15PreviewProviderMp");
+extern const int32_t __start_swift5_protocol_conformances[] __attribute__((weak));
+extern const int32_t __stop_swift5_protocol_conformances[] __attribute__((weak));
+
+static const void *relative(const int32_t *field) { return (const char *)field + *field; }
+
+/* A relative pointer whose low bit says it points at a pointer to the target. */
+static const void *relative_indirectable(const int32_t *field) {
+    int32_t offset = *field;
+    const char *target = (const char *)field + (offset & ~1);
+    return (offset & 1) ? *(const void *const *)target : target;
+}
+
+typedef struct { const void *metadata; intptr_t state; } metadata_response;
+
+int widgetkit_preview_providers(const void **types, int capacity) {
+    const int32_t *record = __start_swift5_protocol_conformances;
+    const int32_t *end = __stop_swift5_protocol_conformances;
+    int found = 0;
+    if (!record || !end) return 0;
+    for (; record < end && found < capacity; record++) {
+        const int32_t *descriptor = relative(record);
+        if (relative_indirectable(&descriptor[0]) != (const void *)&preview_provider_descriptor) continue;
+        uint32_t flags = (uint32_t)descriptor[3];
+        uint32_t kind = (flags >> 3) & 7;
+        const int32_t *type;
+        if (kind == 0) type = relative(&descriptor[1]);
+        else if (kind == 1) type = *(const int32_t *const *)relative(&descriptor[1]);
+        else continue;
+        if (!type) continue;
+        uint32_t type_flags = (uint32_t)type[0];
+        if (type_flags & 0x80) continue; /* generic: no single metadata */
+        if (type[3] == 0) continue;
+        metadata_response (*accessor)(intptr_t) = (metadata_response (*)(intptr_t))relative(&type[3]);
+        types[found++] = accessor(0).metadata;
+    }
+    return found;
+}

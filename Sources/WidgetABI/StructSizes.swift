@@ -28,7 +28,8 @@ package enum ABISize {
         case 0: return layout.offset(of: \.shutdown)! + pointer
         case 1, 2: return layout.offset(of: \.memory_limit)! + MemoryLayout<UInt64>.size
         case 3, 4: return layout.offset(of: \.url_schemes)! + pointer
-        default: return layout.offset(of: \.homepage)! + pointer
+        case 5: return layout.offset(of: \.homepage)! + pointer
+        default: return layout.offset(of: \.app_groups)! + pointer
         }
     }
 

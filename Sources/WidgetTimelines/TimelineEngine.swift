@@ -123,9 +123,15 @@ public final class TimelineEngine: @unchecked Sendable {
     /// `WidgetCenter.reloadTimelines(ofKind:)` and `reloadAllTimelines()` do. Returns how many.
     @discardableResult
     public func reload(kind: String?, reason: ReloadReason = .requested) -> Int {
+        reload(kinds: kind.map { [$0] }, reason: reason)
+    }
+
+    /// Reloads the instances of these kinds (all, for nil); returns how many.
+    @discardableResult
+    public func reload(kinds: Set<String>?, reason: ReloadReason = .requested) -> Int {
         perform { now, work in
             var count = 0
-            for record in records.values where kind == nil || record.instance.kind == kind {
+            for record in records.values where kinds?.contains(record.instance.kind) ?? true {
                 request(record, reason, now: now, work: &work)
                 count += 1
             }

@@ -117,11 +117,13 @@ import WidgetWire
 
     /// The sizes the header pins for each minor version (its WIDGET_*_SIZE_1_x and _Static_asserts).
     @Test func structSizesAreEachMinorVersionsSizes() {
-        #expect((0...5).map { ABISize.request(forMinor: $0) } == [48, 48, 56, 72, 81, 81])
-        #expect((0...5).map { ABISize.bundle(forMinor: $0) } == [56, 64, 64, 72, 72, 104])
-        #expect((0...5).map { ABISize.descriptor(forMinor: $0) } == [52, 52, 64, 64, 64, 64])
+        #expect((0...6).map { ABISize.request(forMinor: $0) } == [48, 48, 56, 72, 81, 81, 81])
+        #expect((0...6).map { ABISize.bundle(forMinor: $0) } == [56, 64, 64, 72, 72, 104, 120])
+        #expect((0...6).map { ABISize.descriptor(forMinor: $0) } == [52, 52, 64, 64, 64, 64, 64])
+        #expect((0...6).map { ABISize.host(forMinor: $0) } == [40, 40, 40, 40, 40, 40, 48])
         #expect(ABISize.result == 32)
         #expect(ABISize.bundle(forMinor: ABIVersion.current.minor) == MemoryLayout<widget_bundle_t>.size, "the newest is the whole struct")
         #expect(ABISize.descriptor(forMinor: ABIVersion.current.minor) == MemoryLayout<widget_descriptor_t>.size)
+        #expect(ABISize.host(forMinor: ABIVersion.current.minor) == MemoryLayout<widget_host_t>.size)
     }
 }

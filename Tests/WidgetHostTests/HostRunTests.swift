@@ -7,100 +7,6 @@ import WidgetTimelines
 import WidgetHost
 import WidgetWire
 
-/// A program left running while the test talks to it: its standard output is collected as it comes,
-/// and the test waits for a line it expects (a real-time limit makes a broken test fail, not hang).
-final class RunningProcess: @unchecked Sendable {
-    let process = Process()
-    private let condition = NSCondition()
-    private var text = ""
-    private var ended = false
-
-    /// `output`: the pipe its standard output and error go to (one the test made, to know its inode).
-    init(_ executable: String, _ arguments: [String], environment: [String: String], output: Pipe = Pipe()) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Only the child writes to it now: the reader sees the end when the child exits.
-        try? output.fileHandleForWriting.close()
-        Thread.detachNewThread { [self] in
-            let handle = output.fileHandleForReading
-            while true {
-                let data = handle.availableData
-                condition.withLock {
-                    if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
-                    condition.broadcast()
-                }
-                if data.isEmpty { return }
-            }
-        }
-    }
-
-    var output: String { condition.withLock { text } }
-
-    /// Blocks until the output has a line for which `matches` holds; false after `limit` seconds.
-    func waitForLine(limit: TimeInterval = 30, _ matches: (String) -> Bool) -> Bool {
-        waitForOutput(limit: limit) { output in output.split(separator: "\n").contains(where: { matches(String($0)) }) }
-    }
-
-    /// Blocks until `holds` is true of the whole output so far; false after `limit` seconds.
-    func waitForOutput(limit: TimeInterval = 30, _ holds: (String) -> Bool) -> Bool {
-        let giveUp = Date().addingTimeInterval(limit)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if holds(text) { return true }
-            if ended || !condition.wait(until: giveUp) { return false }
-        }
-    }
-
-    /// SIGTERM, then waits for the exit; returns the exit status.
-    func terminate() -> Int32 {
-        process.terminate()
-        process.waitUntilExit()
-        _ = condition.withLock { ended }
-        return process.terminationStatus
-    }
-}
-
-/// A private home for a running host and its apps: data, state and runtime directories, and the
-/// environment that points at them, with the products (`game-app`) on PATH for bundles that launch it.
-struct HostHome {
-    let data = Fixtures.temporaryDirectory("data")
-    let state = Fixtures.temporaryDirectory("state")
-    let runtime = Fixtures.temporaryDirectory("runtime")
-    let cache = Fixtures.temporaryDirectory("cache")
-
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        environment["XDG_CACHE_HOME"] = cache.path
-        environment["WIDGETS_PATH"] = nil
-        environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        return environment
-    }
-
-    /// The `widgets` CLI in this home.
-    func cli(_ arguments: [String]) async -> ProcessResult {
-        await widgets(arguments, dataHome: data, extraEnvironment: ["XDG_RUNTIME_DIR": runtime.path, "PATH": environment["PATH"]!])
-    }
-
-    func gameApp(_ arguments: [String]) async -> ProcessResult {
-        await runProcess(Fixtures.gameAppExecutable, arguments, environment: environment)
-    }
-
-    /// `widgets run` on `plugins`, with this home's saved instances.
-    func host(plugins: URL, extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
-        try RunningProcess(
-            Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path],
-            environment: environment.merging(extraEnvironment) { $1 })
-    }
-}
-
 /// `widgets run` end to end: the real CLI hosting a real bundle, apps and the shell on its socket.
 @Suite struct HostRunTests {
     @Test func theHostRunsInstancesAndTheGameAppReloadsThemThroughWidgetCenter() async throws {
@@ -476,7 +382,8 @@ final class StatusLog: @unchecked Sendable {
         let local = await cli(["tap", "character-detail-1", "--button", "1", "--state-dir", state.path])
         #expect(local.standardOutput == "performed GameWidgets.HealCharacterIntent; no widget host is running, so the widget shows it at its next reload\n", "\(local.standardError)")
 
-        let host = try home.host(plugins: plugins)
+        // A URL no bundle claims goes to the desktop's opener; this one fails, and says so.
+        let host = try home.host(plugins: plugins, extraEnvironment: ["WIDGETS_URL_OPENER": "/bin/false"])
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-1: 🦄 Unipony | Free Rangers | ██████░░░░ | Health 55% | Heal +10") } }, "\(host.output)")
 
@@ -502,11 +409,11 @@ final class StatusLog: @unchecked Sendable {
         let noButton = await cli(["tap", "leaderboard-2", "--button", "1"])
         #expect(noButton.standardError == "widgets: error: instance leaderboard-2 shows 0 button(s)/toggle(s); there is no button 1\n")
 
-        // A URL by itself goes to the bundle claiming its scheme; an unclaimed one is an error.
+        // A URL by itself goes to the bundle claiming its scheme; an unclaimed one to the desktop.
         #expect(await cli(["open", "mygame://player/ada"]).standardOutput == "opened mygame://player/ada with libGameWidgets.so\n")
         let unclaimed = await cli(["open", "otherapp://x"])
         #expect(unclaimed.status == 1)
-        #expect(unclaimed.standardError == "widgets: error: no bundle opens otherapp: URLs; schemes claimed: mygame (libGameWidgets.so)\n")
+        #expect(unclaimed.standardError == "widgets: error: false could not open otherapp://x (status 1)\n")
         let usage = await cli(["tap", "leaderboard-2", "--link", "1", "--button", "1"])
         #expect(usage.status == 2)
 

@@ -367,7 +367,7 @@ import WidgetWire
         #expect(registry.bundles.isEmpty)
         #expect(
             registry.problems.map(\.message) == [
-                "its worker executable \(executable) \(spoken), but this host speaks worker protocol 2: use the worker executable built with this host"
+                "its worker executable \(executable) \(spoken), but this host speaks worker protocol 3: use the worker executable built with this host"
             ])
     }
 }

@@ -43,7 +43,7 @@ import WidgetWire
     @Test func versionNamesTheReleaseTheABIAndTheCompiler() async {
         let version = await widgets(["--version"])
         #expect(version.status == 0)
-        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.6, worker protocol 2, built with \(Toolchain.current))\n")
+        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.6, worker protocol 3, built with \(Toolchain.current))\n")
     }
 
     @Test func aLoadDeadlineThatIsNotANumberOfSecondsIsAUsageError() async {

@@ -133,6 +133,22 @@ import WidgetWire
         }
     }
 
+    @Test func previewProviderPreviewsAreDrawnAsXcodesCanvasDrawsThem() async throws {
+        let previews = try await ask(["preview", "fixture.forecast", "--json"])
+        #expect(previews.status == 0, "\(previews.standardError)")
+        let list = try #require(try JSONValue.parse(previews.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))["previews"]?.arrayValue)
+        #expect(list.map { $0["family"]?.stringValue } == ["systemSmall", "systemMedium"], "\(previews.standardOutput)")
+        #expect(list.first?["name"]?.stringValue == "Heat wave")
+        #expect(list.first?["entries"]?.arrayValue?.first?["text"]?.stringValue?.contains("5 sunny days") == true, "\(previews.standardOutput)")
+        #expect(list.last?["entries"]?.arrayValue?.first?["text"]?.stringValue?.contains("In Lisbon: -4°") == true, "\(previews.standardOutput)")
+        let plugins = try Self.built.get().plugins
+        let out = Fixtures.temporaryDirectory("gallery")
+        let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path])
+        #expect(gallery.status == 0, "\(gallery.standardError)")
+        let page = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains("Heat wave"), "the gallery shows the previews too")
+    }
+
     /// A copy of the fixture, to change.
     static func copy() throws -> URL {
         let copy = Fixtures.temporaryDirectory("extension").appendingPathComponent("Forecast")

@@ -12,11 +12,12 @@ struct GameWidgets: WidgetBundle {
 }
 
 // On iOS this bundle would be marked @main; on Linux this one line hands it to the host, with the
-// app's URL scheme and what opening one of its links does: open the game app there.
+// app's URL scheme, what opening one of its links does (open the game app there), and the app
+// group it shares with the game app (whose WidgetCenter reloads reach this bundle's widgets only).
 @c(widget_bundle_entry) public func widgetBundleEntry() -> UnsafeRawPointer {
     exportWidgetBundle(
         GameWidgets.self, name: "Game", version: "1.0.0", vendor: "the widgets project", urlSchemes: [GameLinks.scheme],
-        onOpenURL: GameAppLauncher.open)
+        appGroups: [GameStore.groupIdentifier], onOpenURL: GameAppLauncher.open)
 }
 
 /// Opens the game app at a deep link: `game-app open URL`, found on PATH, as the system would

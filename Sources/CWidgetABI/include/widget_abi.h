@@ -273,6 +273,16 @@ typedef struct widget_bundle {
     const char *vendor;
     const char *license;
     const char *homepage;
+
+    /* --- ABI 1.6 --- (read only when struct_size covers it) */
+
+    /* Who the bundle belongs to, as an app's WidgetCenter names it: the bundle's identifier
+     * ("org.example.trips.widget", an extension's CFBundleIdentifier), and the app groups it shares
+     * with its app ("group.org.example.trips"), a NULL-terminated array. An app's
+     * reloadAllTimelines() reloads the widgets of bundles whose identifier starts with the app's, or
+     * that share a group with it. Either may be NULL. Kept for the life of the process. */
+    const char *identifier;
+    const char *const *app_groups;
 } widget_bundle_t;
 
 /* The ABI 1.5 metadata in a bundle's initializer, any of them NULL:
@@ -317,6 +327,7 @@ typedef const widget_bundle_t *(*widget_bundle_entry_fn)(void);
 #define WIDGET_BUNDLE_SIZE_1_1 (offsetof(widget_bundle_t, memory_limit) + sizeof(uint64_t))
 #define WIDGET_BUNDLE_SIZE_1_3 (offsetof(widget_bundle_t, url_schemes) + sizeof(const char *const *))
 #define WIDGET_BUNDLE_SIZE_1_5 (offsetof(widget_bundle_t, homepage) + sizeof(const char *))
+#define WIDGET_BUNDLE_SIZE_1_6 (offsetof(widget_bundle_t, app_groups) + sizeof(const char *const *))
 
 /* The layout, pinned: a change to a struct that bundles already rely on fails every build that
  * includes this header instead of breaking loaded bundles. Offsets are those of the LP64 platforms
@@ -399,7 +410,11 @@ WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, version) == 72, "bundle.version");
 WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, vendor) == 80, "bundle.vendor");
 WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, license) == 88, "bundle.license");
 WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, homepage) == 96, "bundle.homepage");
-WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_5 == 104 && sizeof(widget_bundle_t) == 104, "widget_bundle_t of ABI 1.5");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_5 == 104, "widget_bundle_t of ABI 1.5");
+/* widget_bundle_t: 1.6 */
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, identifier) == 104, "bundle.identifier");
+WIDGET_ABI_ASSERT(offsetof(widget_bundle_t, app_groups) == 112, "bundle.app_groups");
+WIDGET_ABI_ASSERT(WIDGET_BUNDLE_SIZE_1_6 == 120 && sizeof(widget_bundle_t) == 120, "widget_bundle_t of ABI 1.6");
 #endif
 
 #ifdef __cplusplus

@@ -14,4 +14,12 @@ void widgetkit_synchronize_defaults(void);
 /* Whether this Foundation can share UserDefaults suites between processes. */
 _Bool widgetkit_defaults_shared(void);
 
+/* The path of the shared object this code is in (the bundle's), its links and the host's
+ * /proc/self/fd/N resolved; NULL when unknown. The caller frees it. */
+char *widgetkit_image_path(void);
+
+/* Fills `types` with the metadata of this bundle's types that conform to `PreviewProvider` (at most
+ * `capacity`); returns how many. */
+int widgetkit_preview_providers(const void **types, int capacity);
+
 #endif

@@ -23,23 +23,28 @@ public struct TapError: Error, Sendable, CustomStringConvertible {
 }
 
 extension WidgetRegistry {
-    /// Opens a URL with the bundle that claims its scheme (its `url_schemes`), on its first widget's
-    /// provider queue. A URL no bundle claims is an error naming the schemes that are claimed.
+    /// Opens a URL as iOS opens a widget's link: with the bundle that claims its scheme (its
+    /// `url_schemes`, or its Info.plist's `CFBundleURLTypes`), on its first widget's provider
+    /// queue; a URL no bundle claims goes to the desktop (`DesktopOpener`).
     public func open(url: String) async throws -> TapOutcome {
         guard let scheme = URL(string: url)?.scheme?.lowercased() else { throw TapError("\"\(url.onOneLine.cut(to: 200))\" is not a URL (it has no scheme)") }
         // The bundle that claims the scheme may still be loading.
         if !bundles.contains(where: { $0.urlSchemes.contains(scheme) }) { await loads() }
-        let claims = bundles.filter { $0.urlSchemes.contains(scheme) }
-        guard let bundle = claims.first else {
-            let claimed = bundles.flatMap { bundle in bundle.urlSchemes.map { "\($0) (\(bundle.fileName))" } }
-            throw TapError(
-                "no bundle opens \(scheme): URLs; "
-                    + (claimed.isEmpty ? "no loaded bundle declares URL schemes" : "schemes claimed: \(claimed.joined(separator: ", "))"))
+        guard let bundle = bundles.first(where: { $0.urlSchemes.contains(scheme) }) else {
+            return .opened(url: url, bundle: "the desktop (\(try DesktopOpener.open(url)))")
         }
         guard let widget = widgets.first(where: { $0.bundle === bundle }) else {
             throw TapError("\(bundle.fileName) claims \(scheme): but registered no widget to run its URL handler")
         }
         _ = try await request(.openURL, kind: widget.kind, family: widget.families[0], parameter: url)
+        return .opened(url: url, bundle: bundle.fileName)
+    }
+
+    /// A tapped link or widgetURL of an instance: to its own bundle when that claims the scheme,
+    /// else as `open(url:)` opens any URL.
+    private func openTapped(_ url: String, instance: WidgetInstance, bundle: LoadedBundle) async throws -> TapOutcome {
+        guard let scheme = URL(string: url)?.scheme?.lowercased(), bundle.urlSchemes.contains(scheme) else { return try await open(url: url) }
+        _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
         return .opened(url: url, bundle: bundle.fileName)
     }
 
@@ -58,8 +63,7 @@ extension WidgetRegistry {
                     "instance \(instance.id) shows no widgetURL, so a tap on it opens nothing"
                         + " (it has \(targets.links.count) link(s) and \(targets.controls.count) button(s)/toggle(s); --link N or --button N taps one)")
             }
-            _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
-            return .opened(url: url, bundle: widget.bundle.fileName)
+            return try await openTapped(url, instance: instance, bundle: widget.bundle)
         case .link(let number):
             if instance.family == .systemSmall {
                 throw TapError("instance \(instance.id) is systemSmall, where Link is ignored, as on iOS; a tap opens its widgetURL")
@@ -67,9 +71,7 @@ extension WidgetRegistry {
             guard targets.links.indices.contains(number - 1) else {
                 throw TapError("instance \(instance.id) shows \(targets.links.count) link(s); there is no link \(number)")
             }
-            let url = targets.links[number - 1]
-            _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
-            return .opened(url: url, bundle: widget.bundle.fileName)
+            return try await openTapped(targets.links[number - 1], instance: instance, bundle: widget.bundle)
         case .control(let number):
             guard targets.controls.indices.contains(number - 1) else {
                 throw TapError("instance \(instance.id) shows \(targets.controls.count) button(s)/toggle(s); there is no button \(number)")

@@ -168,12 +168,16 @@ extension WidgetDaemon {
                 guard let given = given.stringValue, !given.isEmpty else { return ControlServer.failure("\"kind\" must be a non-empty string") }
                 kind = given
             }
-            let count = engine.reload(kind: kind, reason: reason)
+            // An app's reloadAllTimelines() is its own widgets': those of the bundles tied to it.
+            let kinds: Set<String>? = kind.map { [$0] } ?? AppScope(request["app"]).map { scope in
+                Set(registry.widgets.filter { scope.owns($0.bundle) }.map(\.kind))
+            }
+            let count = engine.reload(kinds: kinds, reason: reason)
             if let kind, count == 0 && registry.widget(kind: kind) == nil {
                 return ControlServer.failure("no widget of kind \"\(kind.onOneLine.cut(to: 200))\" is loaded and no instance has that kind")
             }
             // The reloads the budget holds back, and until when: the caller is told, not left to wonder.
-            let deferred: [JSONValue] = engine.instances.filter { kind == nil || $0.kind == kind }.sorted { $0.id < $1.id }.compactMap { instance in
+            let deferred: [JSONValue] = engine.instances.filter { kinds?.contains($0.kind) ?? true }.sorted { $0.id < $1.id }.compactMap { instance in
                 guard let status = engine.status(id: instance.id), status.deferredByBudget, let until = status.nextReload else { return nil }
                 return .object(JSONObject([("id", .string(instance.id)), ("until", .string(EventHub.isoDate(until)))]))
             }

@@ -15,6 +15,9 @@ struct BundleDescription: Sendable, Equatable {
     let urlSchemes: [String]
     /// What the bundle says of itself (ABI 1.5), each optional.
     var metadata = BundleMetadata()
+    /// Whose it is (ABI 1.6): its identifier and the app groups it shares with its app.
+    var identifier: String?
+    var appGroups: [String] = []
 }
 
 /// What a bundle says of itself beyond its name (ABI 1.5): its version, who makes it, its licence,
@@ -68,6 +71,9 @@ public final class LoadedBundle: Sendable {
     public var requestedMemoryLimit: Int64? { description.memoryLimit }
     /// The URL schemes whose links the bundle opens (ABI 1.3), lowercase.
     public var urlSchemes: [String] { description.urlSchemes }
+    /// The bundle's identifier and app groups (ABI 1.6): what ties it to an app.
+    public var identifier: String? { description.identifier }
+    public var appGroups: [String] { description.appGroups }
     /// Its version, vendor, licence and web page, as far as it says (ABI 1.5).
     public var metadata: BundleMetadata { description.metadata }
 

@@ -23,17 +23,22 @@ import WidgetWire
 ///     sends a URL of such a scheme to this bundle.
 ///   - version, vendor, license, homepage: what `widgets list` shows of the bundle: its version
 ///     ("1.2.0"), who makes it, its licence (an SPDX identifier), a web page. Each optional.
+///   - identifier, appGroups: whose the bundle is: its identifier ("org.example.app.widgets") and the
+///     app groups it shares with its app. An app's `WidgetCenter.reloadAllTimelines()` reloads the
+///     widgets of bundles whose identifier starts with the app's, or that share a group with it.
+///     A bundle built by `widgets build` has them from its Info.plist and entitlements.
 ///   - onOpenURL: the counterpart of the app's `onOpenURL`: called with a `widgetURL` or `Link`
 ///     destination tapped in one of the bundle's widgets, or a URL of its schemes opened with
 ///     `widgets open`, on that widget's provider queue. Typically it opens the app at that place.
 ///     Throwing reports the failure to whoever tapped.
 public func exportWidgetBundle<Bundle: WidgetBundle>(
     _ bundle: Bundle.Type, name: String? = nil, version: String? = nil, vendor: String? = nil, license: String? = nil,
-    homepage: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
+    homepage: String? = nil, memoryLimit: Int? = nil, urlSchemes: [String] = [], identifier: String? = nil, appGroups: [String] = [],
+    onOpenURL: (@Sendable (URL) async throws -> Void)? = nil
 ) -> UnsafeRawPointer {
     BundleExport.shared.export(
         name: name ?? "", metadata: [version, vendor, license, homepage], memoryLimit: memoryLimit,
-        urlSchemes: urlSchemes, onOpenURL: onOpenURL
+        urlSchemes: urlSchemes, identifier: identifier, appGroups: appGroups, onOpenURL: onOpenURL
     ) { Bundle().body._definitions() }
 }
 
@@ -47,23 +52,29 @@ final class BundleExport: @unchecked Sendable {
     private var definitions: [String: _WidgetDefinition] = [:]
     private var urlHandler: (@Sendable (URL) async throws -> Void)?
 
+    /// The kinds the bundle registered, in order.
+    var registeredKinds: [String] { lock.withLock { Array(definitions.keys).sorted() } }
+
     /// The bundle exported so far, if it was.
     var exportedEntry: UnsafePointer<widget_bundle_t>? { lock.withLock { entry.map { UnsafePointer($0) } } }
 
     /// `metadata`: the version, vendor, licence and homepage, in that order (ABI 1.5).
     func export(
-        name: String, metadata: [String?] = [nil, nil, nil, nil], memoryLimit: Int?, urlSchemes: [String] = [],
-        onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
+        name: String, metadata: [String?] = [nil, nil, nil, nil], memoryLimit: Int?, urlSchemes: [String] = [], identifier: String? = nil,
+        appGroups: [String] = [], onOpenURL: (@Sendable (URL) async throws -> Void)? = nil,
         definitions make: @escaping () -> [_WidgetDefinition]
     ) -> UnsafeRawPointer {
-        lock.withLock {
+        // What a bundle with resources says of itself in its Info.plist and entitlements, where the
+        // export line does not say it: its identifier, its groups, the URL schemes it claims.
+        let declared = BundleResources.shared.declaration
+        let identifier = identifier ?? declared.identifier
+        let appGroups = appGroups.isEmpty ? declared.appGroups : appGroups
+        let urlSchemes = urlSchemes + declared.urlSchemes.filter { !urlSchemes.contains($0) }
+        return lock.withLock {
             if let entry { return UnsafeRawPointer(entry) }
             makeDefinitions = make
             urlHandler = onOpenURL
-            // A NULL-terminated array of C strings, kept for the life of the process, as the ABI asks.
-            let schemes = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: urlSchemes.count + 1)
-            for (index, scheme) in urlSchemes.enumerated() { schemes[index] = UnsafePointer(strdup(scheme.lowercased())) }
-            schemes[urlSchemes.count] = nil
+            let schemes = Self.keptList(urlSchemes.map { $0.lowercased() })
             // Placed with this SDK's own layout, never through generic code: Swift's metadata for a C
             // struct is shared by name across the images of a process, so an older bundle loaded
             // beside this one could make `UnsafeMutablePointer<widget_bundle_t>` copy its smaller size.
@@ -83,9 +94,9 @@ final class BundleExport: @unchecked Sendable {
                     },
                     shutdown: nil,
                     memory_limit: UInt64(max(0, memoryLimit ?? 0)),
-                    url_schemes: UnsafePointer(schemes),
+                    url_schemes: schemes,
                     version: Self.kept(metadata[0]), vendor: Self.kept(metadata[1]), license: Self.kept(metadata[2]),
-                    homepage: Self.kept(metadata[3]))
+                    homepage: Self.kept(metadata[3]), identifier: Self.kept(identifier), app_groups: Self.keptList(appGroups))
             withUnsafeMutablePointer(to: &value) {
                 UnsafeMutableRawPointer(pointer).copyMemory(from: $0, byteCount: MemoryLayout<widget_bundle_t>.size)
             }
@@ -97,6 +108,14 @@ final class BundleExport: @unchecked Sendable {
     /// A C copy of `text` kept for the life of the process, as the ABI asks; NULL for none.
     private static func kept(_ text: String?) -> UnsafePointer<CChar>? {
         text.map { UnsafePointer(strdup($0)) }
+    }
+
+    /// A NULL-terminated array of C strings, kept for the life of the process, as the ABI asks.
+    private static func keptList(_ texts: [String]) -> UnsafePointer<UnsafePointer<CChar>?> {
+        let list = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: texts.count + 1)
+        for (index, text) in texts.enumerated() { list[index] = UnsafePointer(strdup(text)) }
+        list[texts.count] = nil
+        return UnsafePointer(list)
     }
 
     private func initialize(host: UnsafePointer<widget_host_t>?, error: UnsafeMutablePointer<CChar>?, capacity: Int) -> Bool {
@@ -214,10 +233,15 @@ extension BundleExport {
         if requestKind == .openURL {
             guard covers, let text = raw.url.map({ String(cString: $0) }) else { return reply.fail("the request carries no URL") }
             guard let url = URL(string: text), url.scheme != nil else { return reply.fail("\"\(text)\" is not a URL") }
-            guard let handler = lock.withLock({ urlHandler }) else {
-                return reply.fail("this bundle opens no URLs (it passes no onOpenURL to exportWidgetBundle)")
+            if let handler = lock.withLock({ urlHandler }) {
+                return answer(reply, ("opened", .string(text)), failing: "opening \(text) failed") { try await handler(url) }
             }
-            return answer(reply, ("opened", .string(text)), failing: "opening \(text) failed") { try await handler(url) }
+            // Else the app's views' own `.onOpenURL`, as a widget that shares views with its app has it.
+            if ViewURLHandler.current == nil { buildViews(raw, definition: definition, family: family) }
+            guard let handler = ViewURLHandler.current.map(_UncheckedSendable.init) else {
+                return reply.fail("this bundle opens no URLs (it passes no onOpenURL to exportWidgetBundle, and no view has .onOpenURL)")
+            }
+            return answer(reply, ("opened", .string(text)), failing: "opening \(text) failed") { handler.value(url) }
         }
         guard covers, let text = raw.intent.map({ String(cString: $0) }) else { return reply.fail("the request carries no intent") }
         guard let intent = try? JSONValue.parse(text), let type = intent["type"]?.stringValue else {
@@ -226,20 +250,24 @@ extension BundleExport {
         let parameters = (intent["parameters"] ?? .object(JSONObject())).jsonText
         var performer = IntentTypes.performer(type)
         if performer == nil {
-            // A fresh process (a restarted worker) has not built the widget's views yet: the
-            // placeholder's view shows the same controls and registers their intents.
-            var request = ProviderRequest(
-                kind: .placeholder, family: family, isPreview: true,
-                displaySize: CGSize(width: raw.display_width, height: raw.display_height),
-                configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
-            request.read(environmentOf: raw)
-            definition.respond(request) { _ in }
+            buildViews(raw, definition: definition, family: family)
             performer = IntentTypes.performer(type)
         }
         guard let performer else {
             return reply.fail("no view of this widget uses the intent \(type); it cannot be performed here")
         }
         answer(reply, ("performed", .string(type)), failing: "\(type).perform() failed") { try await performer(parameters) }
+    }
+
+    /// Builds the widget's placeholder views, for what they register: a fresh process (a restarted
+    /// worker) has not built them yet, and the placeholder shows the same controls (their intents)
+    /// and the same `.onOpenURL`.
+    private func buildViews(_ raw: widget_request_t, definition: _WidgetDefinition, family: WidgetFamily) {
+        var request = ProviderRequest(
+            kind: .placeholder, family: family, isPreview: true, displaySize: CGSize(width: raw.display_width, height: raw.display_height),
+            configuration: raw.configuration.map { String(cString: $0) } ?? "{}")
+        request.read(environmentOf: raw)
+        definition.respond(request) { _ in }
     }
 
     /// The widget's `#Preview`s, each drawn in its own family with the request's appearance: the

@@ -14,7 +14,11 @@ extension Widget {
     /// Exports the widget as a bundle of its own, when it is marked `@main` (iOS allows a single
     /// widget to be the extension's entry point, with no `WidgetBundle`).
     public static func main() {
-        _ = BundleExport.shared.export(name: "", memoryLimit: nil) { Self()._definitions() }
+        _ = BundleExport.shared.export(name: "", memoryLimit: nil) {
+            let widget = Self()
+            WidgetTypes.note(widget)
+            return widget._definitions()
+        }
     }
 }
 

@@ -26,8 +26,71 @@ public enum _WidgetPreviews {
             defer { state.registered = true }
             return state.registered
         }
-        if !registered { _ = widgetkit_register_previews() }
+        if !registered {
+            _ = widgetkit_register_previews()
+            registerPreviewProviders()
+        }
         return state.withLock { $0.previews }.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    // MARK: PreviewProvider
+
+    /// The bundle's `PreviewProvider` types (found among its conformance records), each top-level
+    /// view of its `previews` one preview of the widget its name says (`MyWidget_Previews`), or of
+    /// the bundle's only widget.
+    private static func registerPreviewProviders() {
+        var found = [UnsafeRawPointer?](repeating: nil, count: 256)
+        let count = found.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafeRawPointer?.self, capacity: buffer.count) {
+                Int(widgetkit_preview_providers(UnsafeMutablePointer(mutating: $0), Int32(buffer.count)))
+            }
+        }
+        for pointer in found.prefix(count).compactMap({ $0 }) {
+            guard let provider = unsafeBitCast(pointer, to: Any.Type.self) as? any PreviewProvider.Type else { continue }
+            let name = String(describing: provider)
+            let widget = ["_Previews", "Previews", "_Preview", "Preview"].lazy.compactMap { name.hasSuffix($0) ? String(name.dropLast($0.count)) : nil }.first ?? name
+            let kinds = WidgetTypes.kinds(of: widget) ?? WidgetTypes.onlyKind.map { [$0] } ?? []
+            let previews = _UncheckedSendable(provider)
+            for kind in kinds {
+                for (family, title) in previewFamilies(of: provider) {
+                    add(
+                        Preview(name: title, file: name, line: 0, kind: kind, family: family) { request in
+                            previewEntries(previews.value, family: family, request: request)
+                        })
+                }
+            }
+        }
+    }
+
+    /// The families a provider's previews are drawn in, in their order, each with the name its
+    /// first preview there gives (`.previewDisplayName`).
+    private static func previewFamilies(of provider: any PreviewProvider.Type) -> [(WidgetFamily, String?)] {
+        var families: [(WidgetFamily, String?)] = []
+        for node in resolve(provider, in: EnvironmentValues()) {
+            let family = family(of: node)
+            if !families.contains(where: { $0.0 == family }) { families.append((family, node.modifier("previewName")?.stringValue)) }
+        }
+        return families
+    }
+
+    private static func resolve(_ provider: any PreviewProvider.Type, in environment: EnvironmentValues) -> [ViewNode] {
+        func open<P: PreviewProvider>(_ type: P.Type) -> [ViewNode] {
+            EnvironmentValues.$current.withValue(environment) { type.previews }._resolve(in: environment)
+        }
+        return open(provider)
+    }
+
+    private static func family(of node: ViewNode) -> WidgetFamily {
+        node.modifier("previewFamily")?.stringValue.flatMap(WidgetFamily.init(rawValue:)) ?? .systemSmall
+    }
+
+    /// A provider's previews of one family, built in that family's environment, each an entry.
+    private static func previewEntries(_ provider: any PreviewProvider.Type, family: WidgetFamily, request: ProviderRequest) -> [WireEntry] {
+        resolve(provider, in: request.environment).filter { self.family(of: $0) == family }.map { node in
+            var root = node
+            root.modifiers.removeAll { $0.name == "previewFamily" || $0.name == "previewName" }
+            return WireEntry(date: Date().timeIntervalSince1970, relevance: nil, view: root)
+        }
     }
 
     private static func add(_ preview: Preview) {
@@ -111,4 +174,23 @@ public enum PreviewTimelineBuilder<Entry: TimelineEntry> {
     public static func buildEither(second entries: [Entry]) -> [Entry] { entries }
     public static func buildArray(_ parts: [[Entry]]) -> [Entry] { parts.flatMap { $0 } }
     public static func buildLimitedAvailability(_ entries: [Entry]) -> [Entry] { entries }
+}
+
+/// The bundle's widget types by name, and their kinds: what a `PreviewProvider` named for a widget
+/// (`MyWidget_Previews`) is matched to. Filled as the bundle's body lists its widgets.
+enum WidgetTypes {
+    private static let known = Mutex<[String: @Sendable () -> [String]]>([:])
+
+    static func note<W: Widget>(_ widget: W) {
+        let captured = _UncheckedSendable(widget)
+        known.withLock { $0[String(describing: W.self)] = { captured.value._definitions().map(\.kind) } }
+    }
+
+    static func kinds(of name: String) -> [String]? { known.withLock { $0[name] }?() }
+
+    /// The kind of a bundle of one widget.
+    static var onlyKind: String? {
+        let kinds = BundleExport.shared.registeredKinds
+        return kinds.count == 1 ? kinds[0] : nil
+    }
 }

@@ -1,3 +1,4 @@
+import CWidgetKit
 import Foundation
 import WidgetWire
 
@@ -17,6 +18,21 @@ final class BundleResources: @unchecked Sendable {
 
     /// The bundle's directory, when it has resources.
     var directory: URL? { lock.withLock { directoryURL } }
+
+    /// What a bundle with resources declares of itself, for its export: its identifier, the app
+    /// groups of its entitlements, and the URL schemes its Info.plist claims (`CFBundleURLTypes`).
+    /// Read before the host names the bundle's path: from where this image was loaded.
+    var declaration: (identifier: String?, appGroups: [String], urlSchemes: [String]) {
+        if directory == nil, let image = widgetkit_image_path() {
+            defer { free(image) }
+            let path = String(cString: image).pathDirectoryOnly
+            if ResourceBundleLayout.isBundleDirectory(path) { setBundlePath(path) }
+        }
+        let info = infoDictionary
+        let types = (info["CFBundleURLTypes"] as? [[String: Any]]) ?? []
+        let schemes = types.flatMap { ($0["CFBundleURLSchemes"] as? [String]) ?? [] }
+        return (bundleIdentifier, applicationGroups.map { $0.sorted() } ?? [], schemes)
+    }
 
     /// Called once, as the host initializes the bundle, with the path the host found it at.
     func setBundlePath(_ path: String) {
@@ -91,5 +107,13 @@ final class BundleResources: @unchecked Sendable {
     static func plist(_ url: URL) -> [String: Any]? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+    }
+}
+
+extension String {
+    /// The directory part of a path.
+    var pathDirectoryOnly: String {
+        guard let slash = lastIndex(of: "/") else { return "." }
+        return slash == startIndex ? "/" : String(self[..<slash])
     }
 }

@@ -58,7 +58,7 @@ final class InProcessBundle: @unchecked Sendable {
             builtWith: builtWith, abiVersion: version,
             memoryLimit: bundle.memory_limit > 0 ? Int64(clamping: bundle.memory_limit) : nil,
             urlSchemes: try Self.schemes(bundle.url_schemes, refuse: refuse),
-            metadata: Self.metadata(bundle))
+            metadata: Self.metadata(bundle), identifier: Self.identifier(bundle), appGroups: try Self.groups(bundle.app_groups, refuse: refuse))
         // Placed with this host's own layout, never through generic code (see ABISize.copy).
         let host = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<widget_host_t>.size, alignment: MemoryLayout<widget_host_t>.alignment
@@ -97,6 +97,33 @@ final class InProcessBundle: @unchecked Sendable {
             return text.count > 200 ? String(text.prefix(199)) + "…" : text
         }
         return BundleMetadata(version: text(bundle.version), vendor: text(bundle.vendor), license: text(bundle.license), homepage: text(bundle.homepage))
+    }
+
+    /// The ABI 1.6 identifier: at most 255 characters of letters, digits, `.`, `-` and `_`; nil otherwise.
+    private static func identifier(_ bundle: widget_bundle_t) -> String? {
+        guard let pointer = bundle.identifier else { return nil }
+        let text = String(bundleText: pointer)
+        guard !text.isEmpty, text.count <= 255, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) }) else { return nil }
+        return text
+    }
+
+    /// Reads the ABI 1.6 app groups (a NULL-terminated array): each a name a container directory
+    /// can have (no `/`, not `.` or `..`, at most 255 characters).
+    static func groups(
+        _ array: UnsafePointer<UnsafePointer<CChar>?>?, refuse: (LoadProblem.Reason, String) -> LoadProblem
+    ) throws(LoadProblem) -> [String] {
+        guard let array else { return [] }
+        var groups: [String] = []
+        for index in 0..<65 {
+            guard let pointer = array[index] else { return groups }
+            guard index < 64 else { break }
+            let group = String(bundleText: pointer)
+            guard !group.isEmpty, group.count <= 255, group != ".", group != "..", !group.contains("/") else {
+                throw refuse(.invalidBundle, "app_groups[\(index)] \"\(group.cut(to: 100))\" is not an app group name")
+            }
+            groups.append(group)
+        }
+        throw refuse(.invalidBundle, "app_groups has more than 64 entries (or lacks its NULL terminator)")
     }
 
     /// Reads a NULL-terminated array of URL schemes, checking each is one (RFC 3986: a letter, then

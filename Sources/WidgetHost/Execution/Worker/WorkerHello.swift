@@ -11,7 +11,7 @@ import WidgetWire
 struct WorkerHello: Sendable {
     /// The version of the worker protocol: the worker's command line, this message, and the request,
     /// clock and answer messages (`WorkerMessage`). Raised with any change to them.
-    static let protocolVersion = 2
+    static let protocolVersion = 3
 
     struct Widget: Sendable {
         let declaration: WidgetDeclaration
@@ -49,6 +49,8 @@ struct WorkerHello: Sendable {
                     ("memoryLimit", bundle.memoryLimit.map { .number(Double($0)) } ?? .null),
                     ("urlSchemes", .array(bundle.urlSchemes.map(JSONValue.string))),
                     ("metadata", .object(JSONObject(bundle.metadata.fields.map { ($0.name, .string($0.value)) }))),
+                    ("identifier", bundle.identifier.map(JSONValue.string) ?? .null),
+                    ("appGroups", .array(bundle.appGroups.map(JSONValue.string))),
                 ]))
         }
         object["widgets"] = .array(
@@ -94,7 +96,9 @@ struct WorkerHello: Sendable {
                 urlSchemes: (described["urlSchemes"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter(URLSchemes.isValid),
                 metadata: BundleMetadata(
                     version: text(described["metadata"]?["version"]), vendor: text(described["metadata"]?["vendor"]),
-                    license: text(described["metadata"]?["license"]), homepage: text(described["metadata"]?["homepage"])))
+                    license: text(described["metadata"]?["license"]), homepage: text(described["metadata"]?["homepage"])),
+                identifier: text(described["identifier"]).flatMap { $0.isEmpty || $0.count > 255 ? nil : $0 },
+                appGroups: (described["appGroups"]?.arrayValue ?? []).prefix(64).compactMap { text($0) }.filter { !$0.isEmpty && !$0.contains("/") })
         } else {
             bundle = nil
         }

@@ -131,5 +131,19 @@ extension View {
     public func onChange<V: Equatable>(of value: V, perform action: @escaping (V) -> Void) -> some View { unchanged }
     public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping (V, V) -> Void) -> some View { unchanged }
     public func onChange<V: Equatable>(of value: V, initial: Bool = false, _ action: @escaping () -> Void) -> some View { unchanged }
-    public func onOpenURL(perform action: @escaping (URL) -> Void) -> some View { unchanged }
+    /// What opens a URL the bundle is given (a tapped widgetURL or Link of its schemes, `widgets
+    /// open`), when its export line gives no `onOpenURL`: as in an app, the view's handler.
+    public func onOpenURL(perform action: @escaping (URL) -> Void) -> some View {
+        ViewURLHandler.register(action)
+        return unchanged
+    }
+}
+
+/// The latest `.onOpenURL` a view of the bundle registered.
+enum ViewURLHandler {
+    nonisolated(unsafe) private static var handler: ((URL) -> Void)?
+    private static let lock = NSLock()
+
+    static func register(_ action: @escaping (URL) -> Void) { lock.withLock { handler = action } }
+    static var current: ((URL) -> Void)? { lock.withLock { handler } }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 import WidgetWire
 
 extension FileManager {
@@ -20,6 +21,7 @@ extension FileManager {
                     + "containerURL(forSecurityApplicationGroupIdentifier:) is nil, as on iOS")
             return nil
         }
+        AppGroupsUsed.note(groupIdentifier)
         let url = URL(fileURLWithPath: XDGBaseDirectory.dataHome()).appendingPathComponent("widgets/groups/\(groupIdentifier)", isDirectory: true)
         do {
             try createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -28,4 +30,13 @@ extension FileManager {
         }
         return url
     }
+}
+
+/// The app groups this process has used through the SDK (containers, shared defaults): what ties an
+/// app to its widgets when it asks the host to reload them (`WidgetCenter.reloadAllTimelines()`).
+enum AppGroupsUsed {
+    private static let groups = Mutex<Set<String>>([])
+
+    static func note(_ group: String) { groups.withLock { _ = $0.insert(group) } }
+    static var all: [String] { groups.withLock { $0.sorted() } }
 }

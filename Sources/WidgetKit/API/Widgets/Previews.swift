@@ -1,3 +1,5 @@
+public import WidgetWire
+
 // Previews, as Xcode's canvas shows them: `widgets preview KIND` and the gallery draw them.
 
 /// A widget's preview in a family, with the entries to show:
@@ -44,8 +46,11 @@ public macro Previewable() = #externalMacro(module: "WidgetKitMacros", type: "Pr
 
 // MARK: - The older previews
 
-/// A type that produces views for previews (the iOS 13 API). Compiles; Linux has no canvas to run
-/// it in, so `widgets preview` shows only `#Preview` previews.
+/// A type that produces views for previews (the iOS 13 API): `widgets preview` and the gallery draw
+/// them, as Xcode's canvas does. Each top-level view of `previews` is one preview, in the family
+/// its `.previewContext(WidgetPreviewContext(family:))` names (systemSmall where none does), named
+/// by `.previewDisplayName(_:)`. A `MyWidget_Previews` is `MyWidget`'s previews; in a bundle of one
+/// widget, any provider's are its.
 public protocol PreviewProvider {
     associatedtype Previews: View
     @ViewBuilder static var previews: Previews { get }
@@ -58,10 +63,10 @@ public struct WidgetPreviewContext: Sendable {
 }
 
 extension View {
-    /// The context a `PreviewProvider`'s preview is drawn in. Compiles, and changes nothing here.
-    public func previewContext(_ context: WidgetPreviewContext) -> some View { self }
-    /// A preview's name. Compiles, and changes nothing here.
-    public func previewDisplayName(_ name: String?) -> some View { self }
+    /// The family a `PreviewProvider`'s preview is drawn in.
+    public func previewContext(_ context: WidgetPreviewContext) -> some View { wire("previewFamily", .string(context.family.rawValue)) }
+    /// A preview's name.
+    public func previewDisplayName(_ name: String?) -> some View { wire("previewName", name.map(JSONValue.string) ?? .null) }
     /// The size a preview is drawn in. Compiles, and changes nothing here.
     public func previewLayout(_ layout: PreviewLayout) -> some View { self }
 }

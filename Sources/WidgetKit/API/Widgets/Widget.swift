@@ -43,7 +43,10 @@ public protocol WidgetConfiguration {
 /// in the order written.
 @resultBuilder
 public enum WidgetBundleBuilder {
-    public static func buildExpression<W: Widget>(_ widget: W) -> W { widget }
+    public static func buildExpression<W: Widget>(_ widget: W) -> W {
+        WidgetTypes.note(widget)
+        return widget
+    }
     /// A control (iOS 18) in the bundle: compiled, and not offered, as Linux has nowhere to show it.
     public static func buildExpression<C: ControlWidget>(_ control: C) -> _WidgetList { _WidgetList([]) }
     public static func buildBlock() -> _WidgetList { _WidgetList([]) }

@@ -9,13 +9,18 @@ public import WidgetWire
 /// As on iOS, from any process. Here it talks to the host (`widgets run`) over its control socket
 /// (`$XDG_RUNTIME_DIR/widgets/control.sock`), which only the same user may use.
 ///
+/// As on iOS, `reloadAllTimelines()` reloads the app's own widgets: those of the bundles whose
+/// identifier starts with the app's bundle identifier, or that share an app group the app uses
+/// (its containers and `SharedDefaults`); an app that has neither reloads them all. An app's reloads
+/// are outside the widgets' reload budget while it runs in the user's session, as a foreground
+/// app's are on iOS; one started by systemd, or from a widget's own process, is budgeted.
+///
 /// Linux differences: the reload methods return a discardable result, so an app can tell that no
-/// host is running (iOS code that ignores it compiles unchanged); and `isForeground` stands in for
-/// iOS knowing when an app is on screen, whose reloads are not counted against the budget.
+/// host is running (iOS code that ignores it compiles unchanged).
 public final class WidgetCenter: Sendable {
     public static let shared = WidgetCenter()
 
-    private let foreground = Mutex(false)
+    private let foreground = Mutex<Bool?>(nil)
     private let socketPath: String?
 
     /// Creates a center for a host listening at `socketPath` (the default: the user's running host).
@@ -23,11 +28,27 @@ public final class WidgetCenter: Sendable {
         self.socketPath = socketPath
     }
 
-    /// Set while the app is in the foreground (the user is looking at it): its reload requests are
-    /// then outside the widgets' reload budget, as on iOS.
+    /// Whether the app's reloads are outside the reload budget, as a foreground app's are on iOS:
+    /// by default, when it runs in the user's session (on a terminal or a display) and not as a
+    /// service or a widget's process. Setting it overrides that.
     public var isForeground: Bool {
-        get { foreground.withLock { $0 } }
+        get { foreground.withLock { $0 } ?? Self.runsInForeground }
         set { foreground.withLock { $0 = newValue } }
+    }
+
+    /// Whether this process is an app the user runs: not a widget bundle's process, not a systemd
+    /// unit, and on a terminal or a display.
+    static var runsInForeground: Bool {
+        if BundleExport.shared.exportedEntry != nil { return false }
+        let environment = ProcessInfo.processInfo.environment
+        if environment["INVOCATION_ID"] != nil { return false }
+        let display = !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
+        return display || isatty(0) == 1 || isatty(1) == 1 || isatty(2) == 1
+    }
+
+    /// Who the app is, for the host: its bundle identifier and the app groups it has used.
+    static var appScope: JSONValue {
+        .object(JSONObject([("identifier", Bundle.main.bundleIdentifier.map(JSONValue.string) ?? .null), ("groups", .array(AppGroupsUsed.all.map(JSONValue.string)))]))
     }
 
     /// What went wrong talking to the host, one line: no host running, another user's host, a
@@ -46,7 +67,7 @@ public final class WidgetCenter: Sendable {
     /// Asks the host to reload the timelines of every placed widget.
     @discardableResult
     public func reloadAllTimelines() -> Result<Int, Error> {
-        reload([])
+        reload([("app", Self.appScope)])
     }
 
     /// Asks for the widgets' recommended configurations afresh (iOS 17). The host asks a provider for

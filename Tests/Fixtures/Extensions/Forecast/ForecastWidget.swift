@@ -19,7 +19,26 @@ struct ForecastProvider: TimelineProvider {
     }
 
     func getTimeline(in context: Context, completion: @escaping (Timeline<ForecastEntry>) -> ()) {
+        Counter.count("timelines")
         completion(Timeline(entries: [ForecastEntry(date: Date(), sunnyDays: 1, temperature: ForecastModel().currentTemperature())], policy: .never))
+    }
+}
+
+/// Counts in the app group's container: what the tests read of the widget's life.
+enum Counter {
+    static let group = "group.org.example.forecast"
+
+    static func url(_ name: String) -> URL? {
+        FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)?.appendingPathComponent(name)
+    }
+
+    static func value(_ name: String) -> Int {
+        url(name).flatMap { try? String(contentsOf: $0, encoding: .utf8) }.flatMap { Int($0) } ?? 0
+    }
+
+    static func count(_ name: String) {
+        guard let url = url(name) else { return }
+        try? String(value(name) + 1).write(to: url, atomically: true, encoding: .utf8)
     }
 }
 
@@ -37,8 +56,15 @@ struct ForecastView: View {
             Text(verbatim: "data: " + (Bundle.main.url(forResource: "cities", withExtension: "json") != nil ? "found" : "missing"))
             Text(verbatim: "groups: " + groups)
             Rectangle().fill(Color(.brand)).frame(height: 4)
+            Text(verbatim: "timelines: \(Counter.value("timelines"))")
+            Link("Details", destination: URL(string: "https://example.org/forecast")!)
         }
         .foregroundStyle(.brand)
+        .widgetURL(URL(string: "forecast://city/lisbon"))
+        // The app's handler, in views it shares with its widget: here it notes what it was given.
+        .onOpenURL { url in
+            if let file = Counter.url("opened") { try? url.absoluteString.write(to: file, atomically: true, encoding: .utf8) }
+        }
     }
 
     private var groups: String {
@@ -57,5 +83,18 @@ struct ForecastWidget: Widget {
         .configurationDisplayName("Forecast")
         .description("Forecast for your city")
         .supportedFamilies([.systemSmall, .systemMedium])
+    }
+}
+
+// Previews as Xcode 12 wrote them, before #Preview.
+struct ForecastWidget_Previews: PreviewProvider {
+    static var previews: some View {
+        Group {
+            ForecastView(entry: ForecastEntry(date: Date(), sunnyDays: 5, temperature: 30))
+                .previewContext(WidgetPreviewContext(family: .systemSmall))
+                .previewDisplayName("Heat wave")
+            ForecastView(entry: ForecastEntry(date: Date(), sunnyDays: 0, temperature: -4))
+                .previewContext(WidgetPreviewContext(family: .systemMedium))
+        }
     }
 }

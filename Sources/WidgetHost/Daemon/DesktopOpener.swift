@@ -1,0 +1,57 @@
+import Foundation
+import WidgetSupport
+
+/// Opens a URL that no bundle claims the way the desktop opens one, as iOS hands a widget's link to
+/// the app registered for it: `xdg-open URL`, which starts the application registered for its
+/// scheme (`x-scheme-handler/SCHEME`; a browser for http). `$WIDGETS_URL_OPENER` names another
+/// program (the tests record what it is given). A `file:`, `javascript:` or `data:` URL from a
+/// widget is refused: a tap must not run a local file or script.
+public enum DesktopOpener {
+    static let refusedSchemes: Set<String> = ["file", "javascript", "data", "vbscript"]
+
+    /// What opens URLs: `$WIDGETS_URL_OPENER`, else `xdg-open` on PATH.
+    public static func program(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let given = environment["WIDGETS_URL_OPENER"], !given.isEmpty { return given }
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = String(directory) + "/xdg-open"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Hands `url` to the desktop; returns what opened it ("xdg-open"). Waits a little for the
+    /// opener's verdict (it starts the application and exits), and no longer.
+    public static func open(_ url: String) throws(TapError) -> String {
+        guard let scheme = URL(string: url)?.scheme?.lowercased() else {
+            throw TapError("\"\(url.onOneLine.cut(to: 200))\" is not a URL (it has no scheme)")
+        }
+        guard !refusedSchemes.contains(scheme) else {
+            throw TapError("\(scheme): URLs are not opened from a widget (a tap must not run a local file or script): \(url.onOneLine.cut(to: 200))")
+        }
+        guard let program = program() else {
+            throw TapError("no bundle opens \(scheme): URLs, and there is no xdg-open to hand it to the desktop (Debian's xdg-utils has it)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = [url]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do {
+            try process.run()
+        } catch {
+            throw TapError("cannot run \(program) to open \(url.onOneLine.cut(to: 200)): \(error.localizedDescription)")
+        }
+        let name = program.pathFileName
+        // An opener that stays (the application itself) has opened it.
+        guard exited.wait(timeout: .now() + 5) == .success else { return name }
+        guard process.terminationStatus == 0 else {
+            let said = String(decoding: errors.fileHandleForReading.availableData.prefix(500), as: UTF8.self).onOneLine
+            throw TapError("\(name) could not open \(url.onOneLine.cut(to: 200)) (status \(process.terminationStatus))\(said.isEmpty ? "" : ": " + said)")
+        }
+        return name
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A program left running while the test talks to it: its standard output is collected as it comes,
+/// and the test waits for a line it expects (a real-time limit makes a broken test fail, not hang).
+public final class RunningProcess: @unchecked Sendable {
+    public let process = Process()
+    private let condition = NSCondition()
+    private var text = ""
+    private var ended = false
+
+    /// `output`: the pipe its standard output and error go to (one the test made, to know its inode).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], output: Pipe = Pipe()) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Only the child writes to it now: the reader sees the end when the child exits.
+        try? output.fileHandleForWriting.close()
+        Thread.detachNewThread { [self] in
+            let handle = output.fileHandleForReading
+            while true {
+                let data = handle.availableData
+                condition.withLock {
+                    if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
+                    condition.broadcast()
+                }
+                if data.isEmpty { return }
+            }
+        }
+    }
+
+    public var output: String { condition.withLock { text } }
+
+    /// Blocks until the output has a line for which `matches` holds; false after `limit` seconds.
+    public func waitForLine(limit: TimeInterval = 30, _ matches: (String) -> Bool) -> Bool {
+        waitForOutput(limit: limit) { output in output.split(separator: "\n").contains(where: { matches(String($0)) }) }
+    }
+
+    /// Blocks until `holds` is true of the whole output so far; false after `limit` seconds.
+    public func waitForOutput(limit: TimeInterval = 30, _ holds: (String) -> Bool) -> Bool {
+        let giveUp = Date().addingTimeInterval(limit)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if holds(text) { return true }
+            if ended || !condition.wait(until: giveUp) { return false }
+        }
+    }
+
+    /// SIGTERM, then waits for the exit; returns the exit status.
+    public func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        _ = condition.withLock { ended }
+        return process.terminationStatus
+    }
+}
+
+/// A private home for a running host and its apps: data, state and runtime directories, and the
+/// environment that points at them, with the products (`game-app`) on PATH for bundles that launch it.
+public struct HostHome {
+    public let data = Fixtures.temporaryDirectory("data")
+    public let state = Fixtures.temporaryDirectory("state")
+    public let runtime = Fixtures.temporaryDirectory("runtime")
+    public let cache = Fixtures.temporaryDirectory("cache")
+
+    public init() {}
+
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["XDG_CACHE_HOME"] = cache.path
+        environment["WIDGETS_PATH"] = nil
+        environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
+    /// The `widgets` CLI in this home.
+    public func cli(_ arguments: [String]) async -> ProcessResult {
+        await widgets(arguments, dataHome: data, extraEnvironment: ["XDG_RUNTIME_DIR": runtime.path, "PATH": environment["PATH"]!])
+    }
+
+    public func gameApp(_ arguments: [String]) async -> ProcessResult {
+        await runProcess(Fixtures.gameAppExecutable, arguments, environment: environment)
+    }
+
+    /// `widgets run` on `plugins`, with this home's saved instances.
+    public func host(plugins: URL, extraEnvironment: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(
+            Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", state.path],
+            environment: environment.merging(extraEnvironment) { $1 })
+    }
+}
+
