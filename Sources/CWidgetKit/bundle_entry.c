@@ -169,7 +169,7 @@ static const void *relative_indirectable(const int32_t *field) {
 
 typedef struct { const void *metadata; intptr_t state; } metadata_response;
 
-int widgetkit_preview_providers(const void **types, int capacity) {
+int widgetkit_find_preview_providers(const void **types, int capacity) {
     const int32_t *record = __start_swift5_protocol_conformances;
     const int32_t *end = __stop_swift5_protocol_conformances;
     int found = 0;

@@ -19,7 +19,8 @@ _Bool widgetkit_defaults_shared(void);
 char *widgetkit_image_path(void);
 
 /* Fills `types` with the metadata of this bundle's types that conform to `PreviewProvider` (at most
- * `capacity`); returns how many. */
-int widgetkit_preview_providers(const void **types, int capacity);
+ * `capacity`); returns how many. Not named widgetkit_preview_*: that prefix is the #Preview
+ * registrations', every exported function bearing it is called as one. */
+int widgetkit_find_preview_providers(const void **types, int capacity);
 
 #endif

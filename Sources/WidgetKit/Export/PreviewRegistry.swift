@@ -42,7 +42,7 @@ public enum _WidgetPreviews {
         var found = [UnsafeRawPointer?](repeating: nil, count: 256)
         let count = found.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafeRawPointer?.self, capacity: buffer.count) {
-                Int(widgetkit_preview_providers(UnsafeMutablePointer(mutating: $0), Int32(buffer.count)))
+                Int(widgetkit_find_preview_providers(UnsafeMutablePointer(mutating: $0), Int32(buffer.count)))
             }
         }
         for pointer in found.prefix(count).compactMap({ $0 }) {
