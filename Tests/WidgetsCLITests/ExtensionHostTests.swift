@@ -76,3 +76,45 @@ import WidgetWire
         #expect(await blocking { host.waitForLine { $0.contains("timelines: 2") } }, "\(host.output)")
     }
 }
+
+extension ExtensionHostTests {
+    /// `widgets build --watch` with a host running on its output: a save builds again, the build is
+    /// renamed into place, and the host swaps the new bundle in and shows its entry, without a restart.
+    @Test(.timeLimit(.minutes(5))) func aSaveUnderWatchReachesTheRunningHost() async throws {
+        let copy = try ExtensionBuildTests.copy()
+        let home = HostHome()
+        let out = Fixtures.temporaryDirectory("watched-bundles")
+        var environment = home.environment
+        environment["XDG_CACHE_HOME"] = home.cache.path
+        environment["NO_COLOR"] = "1"
+        let first = await runProcess(Fixtures.widgetsExecutable, ["build", copy.path, "--out", out.path], environment: environment)
+        #expect(first.status == 0, "\(first.standardError)")
+        let add = await home.cli(["--plugins", out.path, "add", "fixture.forecast", "--family", "systemMedium", "--state-dir", home.state.path])
+        #expect(add.status == 0, "\(add.standardError)")
+        let id = add.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let host = try home.host(plugins: out)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("\(id): Forecast") && $0.contains("1 sunny day") } }, "\(host.output)")
+
+        let watch = try RunningProcess(Fixtures.widgetsExecutable, ["build", copy.path, "--out", out.path, "--watch"], environment: environment)
+        defer { if watch.process.isRunning { _ = watch.terminate() } }
+        #expect(await blocking { watch.waitForLine { $0.hasPrefix("widgets: watching") } }, "\(watch.output)")
+        #expect(watch.output.contains("(up to date,"), "\(watch.output)")
+
+        // An editor's save: written beside, renamed over.
+        let source = copy.appendingPathComponent("ForecastWidget.swift")
+        try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "sunnyDays: 1,", with: "sunnyDays: 3,")
+            .write(to: source, atomically: true, encoding: .utf8)
+        #expect(await blocking { watch.waitForLine(limit: 120) { $0.contains("(compiled,") } }, "\(watch.output)")
+        #expect(await blocking { host.waitForLine { $0.contains("\(id): Forecast") && $0.contains("3 sunny days") } }, "\(host.output)")
+        #expect(host.process.isRunning, "the host swapped the bundle without restarting")
+
+        // A save that does not compile leaves the running bundle as it was, and the watch goes on.
+        try "let broken = \n".write(to: copy.appendingPathComponent("Broken.swift"), atomically: true, encoding: .utf8)
+        #expect(await blocking { watch.waitForLine(limit: 120) { $0.contains("Broken.swift:1:") } }, "\(watch.output)")
+        // Mended at once (a save while a build may still run is not lost): built again.
+        try "let mended = 1\n".write(to: copy.appendingPathComponent("Broken.swift"), atomically: true, encoding: .utf8)
+        #expect(await blocking { watch.waitForOutput(limit: 120) { $0.components(separatedBy: "(compiled,").count == 3 } }, "\(watch.output)")
+        #expect(watch.process.isRunning && host.process.isRunning)
+    }
+}

@@ -2,26 +2,42 @@ import Glibc
 import WidgetSupport
 
 /// Waits for a save among an extension's files (`widgets build --watch`): inotify on the folders
-/// they are in, which sees an editor's write in place and its write-and-rename alike. A burst of
-/// events (a save that writes, renames and touches) counts once: after the first, it waits until
-/// the folders have been quiet for `settle`. Editors' swap and backup files are not saves.
-public struct SourceWatcher {
-    public let paths: [String]
+/// they are in, which sees an editor's write in place and its write-and-rename alike. One inotify
+/// descriptor serves the whole watch, so a save made while a build runs is queued, not lost: the
+/// next wait returns it at once. A burst of events (a save that writes, renames and touches) counts
+/// once: after the first, it waits until the folders have been quiet for `settle` milliseconds.
+/// Editors' swap and backup files, and the bundle a build installs, are not saves.
+public final class SourceWatcher {
     public var settle: Int32 = 150
+    private let descriptor: Int32
+    private var watches: [String: Int32] = [:]
 
-    public init(paths: [String]) { self.paths = paths }
+    public init() throws(BuildError) {
+        descriptor = inotify_init1(Int32(IN_CLOEXEC))
+        guard descriptor >= 0 else { throw BuildError("cannot watch the extension's files: inotify_init1: \(errnoText())") }
+    }
+
+    deinit { close(descriptor) }
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
 
-    /// Blocks until a file in the folders changes; returns the names that changed.
+    /// Watches these folders (and only these: one no longer named is dropped).
+    public func watch(_ paths: [String]) throws(BuildError) {
+        for (path, watch) in watches where !paths.contains(path) {
+            inotify_rm_watch(descriptor, watch)
+            watches[path] = nil
+        }
+        for path in paths where watches[path] == nil {
+            let watch = inotify_add_watch(descriptor, path, Self.mask | UInt32(IN_ONLYDIR))
+            if watch >= 0 { watches[path] = watch }
+        }
+        guard !watches.isEmpty else { throw BuildError("cannot watch the extension's files: none of its \(paths.count) folders can be watched: \(errnoText())") }
+    }
+
+    /// Blocks until a file in the watched folders changes (or has changed since the last wait);
+    /// returns the names that changed.
     @discardableResult
     public func waitForChange() throws(BuildError) -> [String] {
-        let descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else { throw BuildError("cannot watch the extension's files: inotify_init1: \(errnoText())") }
-        defer { close(descriptor) }
-        var watched = 0
-        for path in paths where inotify_add_watch(descriptor, path, Self.mask | UInt32(IN_ONLYDIR)) >= 0 { watched += 1 }
-        guard watched > 0 else { throw BuildError("cannot watch the extension's files: none of its \(paths.count) folders can be watched: \(errnoText())") }
         var changed: [String] = []
         var timeout: Int32 = -1
         while true {
@@ -61,6 +77,6 @@ public struct SourceWatcher {
     /// Whether a changed name is a file of the extension's, not an editor's scratch file.
     static func isSave(_ name: String) -> Bool {
         !(name.isEmpty || name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".swp") || name.hasSuffix(".swx") || name.hasPrefix("#")
-            || name.hasSuffix(".tmp") || name == "4913")
+            || name.hasSuffix(".tmp") || name == "4913" || name.hasSuffix(".widgetbundle"))
     }
 }

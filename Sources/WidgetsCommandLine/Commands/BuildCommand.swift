@@ -119,20 +119,37 @@ extension Invocation {
                     .map(ExtensionReader.watchedPaths) ?? [absolute])
             }
         }
-        var (succeeded, watched) = once()
-        guard isSet(Options.rebuildOnSave) else { return succeeded ? .success : .failure }
-        output.standardError("widgets: watching \(watched.count) files and folders; a save builds again (Ctrl-C stops)")
+        guard isSet(Options.rebuildOnSave) else { return once().succeeded ? .success : .failure }
+        // Watching starts before the first build, so a save made while any build runs is not lost.
+        let watcher: SourceWatcher
+        do {
+            watcher = try SourceWatcher()
+            try watcher.watch((try? ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release, excluding: excluded))
+                .map(ExtensionReader.watchedPaths) ?? [absolute])
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        var watched = once().watched
+        output.standardError("widgets: watching \(watched.count) folders; a save builds again (Ctrl-C stops)")
+        let shared = _UncheckedSendableWatcher(watcher)
         while true {
-            let paths = watched
             do {
-                _ = try await blocking { try SourceWatcher(paths: paths).waitForChange() }
+                try watcher.watch(watched)
+                _ = try await blocking { try shared.watcher.waitForChange() }
             } catch {
                 output.standardError("widgets: error: \(error)")
                 return .failure
             }
-            (succeeded, watched) = once()
+            watched = once().watched
         }
     }
+}
+
+/// The watcher, handed to the thread that waits on it while this one waits for that thread.
+private struct _UncheckedSendableWatcher: @unchecked Sendable {
+    let watcher: SourceWatcher
+    init(_ watcher: SourceWatcher) { self.watcher = watcher }
 }
 
 /// Runs a blocking call on a thread of its own and awaits it.
