@@ -81,8 +81,9 @@ test:
 # Everything a user lives with, outside the checkout: the executables (widgets-worker, which loads
 # Swift bundles for the statically linked widgets, in PREFIX/lib/widgets), the sample bundles in
 # PREFIX/lib/widgets/widgets.d (on the default search path after the user's own directory), the man
-# page and completions (made by the installed `widgets` from its command table), the .desktop file
-# and the systemd user unit. Files go in by rename, so a running host never sees half a bundle.
+# page and completions (made by the installed `widgets` from its command table), the SDK that
+# `widgets build` compiles extensions against (PREFIX/lib/widgets/sdk), the .desktop file and the
+# systemd user unit. Files go in by rename, so a running host never sees half a bundle.
 # Taken from the build directory, never from the checkout's widgets.d/. (The tests install a debug
 # build: make -o build install RELEASE=.build/debug DESTDIR=...)
 # Through sudo (or doas) nothing is built: root's files in .build would stop your next build. Build as
@@ -99,6 +100,8 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 		install -m 0644 $(RELEASE)/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o $(BUNDLEDIR)/.libHostInfo.so.tmp
 	chmod 0644 $(BUNDLEDIR)/.libHostInfo.so.tmp && mv -f $(BUNDLEDIR)/.libHostInfo.so.tmp $(BUNDLEDIR)/libHostInfo.so
+	@# The SDK widgets build compiles extensions against: modules, objects, headers, the macro plugin.
+	$(WIDGETS) sdk --install $(LIBDIR)/sdk
 	$(WIDGETS) man > $(MANDIR)/widgets.1 && chmod 0644 $(MANDIR)/widgets.1
 	$(WIDGETS) completions bash > $(BASHDIR)/widgets
 	$(WIDGETS) completions zsh > $(ZSHDIR)/_widgets
@@ -116,6 +119,7 @@ uninstall:
 	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service
 	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
 	rm -f $(LIBDIR)/widgets-worker
+	rm -rf $(LIBDIR)/sdk
 	-rmdir $(BUNDLEDIR) $(LIBDIR) 2>/dev/null
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 

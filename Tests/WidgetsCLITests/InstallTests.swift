@@ -40,8 +40,17 @@ import WidgetTestSupport
         try #require(installed.status == 0, "make install: \(installed.standardOutput)\(installed.standardError)")
 
         let prefix = destination.appendingPathComponent("usr")
+        // The SDK widgets build compiles against, whole (its files are many: a few stand for them).
+        let sdkFiles = files(under: prefix.appendingPathComponent("lib/widgets/sdk"))
+        for expected in [
+            "Modules/WidgetKit.swiftmodule", "Modules/SwiftUI.swiftmodule", "Modules/Combine.swiftmodule", "include/CWidgetKit/module.modulemap",
+            "include/CWidgetABI/widget_abi.h", "bin/WidgetKitMacros-tool", "toolchain",
+        ] {
+            #expect(sdkFiles.contains(expected), "\(expected) is not in the installed SDK: \(sdkFiles)")
+        }
+        #expect(sdkFiles.contains { $0.hasPrefix("lib/WidgetKit-") && $0.hasSuffix(".o") }, "\(sdkFiles)")
         #expect(
-            files(under: prefix) == [
+            files(under: prefix).filter { !$0.hasPrefix("lib/widgets/sdk/") } == [
                 "bin/game-app", "bin/widgets", "lib/widgets/widgets-worker",
                 "lib/widgets/widgets.d/libCryptoWidgets.so", "lib/widgets/widgets.d/libGameWidgets.so",
                 "lib/widgets/widgets.d/libHostInfo.so", "lib/widgets/widgets.d/libSystemWidgets.so",
@@ -77,6 +86,17 @@ import WidgetTestSupport
         // as the command itself (queue isolation).
         let queued = await widgets(["timeline", "org.widgets.system.clock", "--isolation", "queue"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
         #expect(queued.status == 0 && queued.standardOutput.contains("entry 1"), "\(queued.standardOutput)\(queued.standardError)")
+
+        // The installed widgets builds an extension against the installed SDK, from anywhere, and loads it.
+        let built = Fixtures.temporaryDirectory("built")
+        let build = await runProcess(
+            installedWidgets, ["build", ExtensionBuildTests.fixture.path, "--out", built.path],
+            environment: ExtensionBuildTests.environment(cache: Fixtures.temporaryDirectory("cache")), directory: URL(fileURLWithPath: "/"))
+        #expect(build.status == 0, "\(build.standardOutput)\(build.standardError)")
+        let sdk = await widgets(["sdk"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
+        #expect(sdk.standardOutput.contains(prefix.appendingPathComponent("lib/widgets/sdk").path), "\(sdk.standardOutput)\(sdk.standardError)")
+        let forecast = await widgets(["--plugins", built.path, "timeline", "fixture.forecast"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
+        #expect(forecast.status == 0 && forecast.standardOutput.contains("sunny day"), "\(forecast.standardOutput)\(forecast.standardError)")
 
         let removed = await make("uninstall", destination: destination)
         #expect(removed.status == 0, "make uninstall: \(removed.standardError)")
