@@ -124,7 +124,9 @@ let package = Package(
             name: "widgets-bench",
             dependencies: [
                 "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetKit", "WidgetABI", "WidgetWire", "WidgetWeb", "CWidgetABI",
-                "CMemoryGuard",
+                "CMemoryGuard", "WidgetBuild",
+                // Not used by the benchmark itself: the SDK `widgets build` compiles against, in the release build directory.
+                "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit", "Combine", "PlatformShims",
             ]),
 
         // Samples.

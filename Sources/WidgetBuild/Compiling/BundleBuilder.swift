@@ -193,7 +193,7 @@ public final class BundleBuilder {
     }
 
     /// Flags every Swift file of the extension is compiled with, its packages' modules aside.
-    var swiftFlags: [String] {
+    @_spi(Benchmarks) public var swiftFlags: [String] {
         let settings = buildSettings
         var flags = ["-module-name", source.moduleName, "-parse-as-library", "-swift-version", source.swiftVersion]
         flags += options.release ? ["-O"] : ["-Onone"]
@@ -228,7 +228,8 @@ public final class BundleBuilder {
         let mapPath = objects + "/output-file-map.json"
         try writeIfChanged(mapPath, Data(JSONValue.object(map).jsonText.utf8))
         let before = outputs.map(Self.modified)
-        let arguments = ["-c", "-incremental", "-output-file-map", mapPath, "-j", String(options.jobs)] + swiftFlags + packages.flags + files
+        // Batch mode: a frontend per core, not per file (each loads the SDK's modules again).
+        let arguments = ["-c", "-incremental", "-enable-batch-mode", "-output-file-map", mapPath, "-j", String(options.jobs)] + swiftFlags + packages.flags + files
         let outcome = try runner.run(compiler.path, arguments, directory: work)
         guard outcome.status == 0 else {
             throw BuildError("\(source.origin): the Swift files did not compile (swiftc's errors are above)\(runner.passesOutputThrough ? "" : ":\n" + outcome.output)")

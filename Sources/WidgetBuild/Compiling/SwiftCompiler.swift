@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import WidgetSupport
 import WidgetABI
 
 /// The `swiftc` a build uses: `$SWIFTC`, else the first on `PATH`. It must be the compiler that
@@ -9,7 +11,10 @@ public struct SwiftCompiler: Sendable {
     /// "6.3.1".
     public let version: String
 
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment, runner: ProcessRunner) throws(BuildError) -> SwiftCompiler {
+    /// `cacheDirectory`: where the compiler's answer to `--version` is kept between builds.
+    public static func locate(
+        environment: [String: String] = ProcessInfo.processInfo.environment, runner: ProcessRunner, cacheDirectory: String? = nil
+    ) throws(BuildError) -> SwiftCompiler {
         let path: String
         if let given = environment["SWIFTC"], !given.isEmpty {
             path = given
@@ -17,6 +22,14 @@ public struct SwiftCompiler: Sendable {
             path = found
         } else {
             throw BuildError("no swiftc on PATH: widgets build compiles with the Swift compiler that built widgets (\(Toolchain.current)); put its bin folder on PATH, or set SWIFTC")
+        }
+        // Asking costs two processes (the driver and the frontend), a quarter of a second: the
+        // answer is kept, keyed by the two executables' identity, size and time.
+        let identity = Self.identity(of: path)
+        let remembered = cacheDirectory.map { $0 + "/swiftc-version" }
+        if let remembered, let identity, let text = try? String(contentsOfFile: remembered, encoding: .utf8) {
+            let lines = text.split(separator: "\n").map(String.init)
+            if lines.count == 2, lines[0] == identity { return SwiftCompiler(path: path, version: lines[1]) }
         }
         var quiet = runner
         quiet.passesOutputThrough = false
@@ -26,7 +39,26 @@ public struct SwiftCompiler: Sendable {
             throw BuildError("\(path) --version did not say which Swift it is: \(outcome.output.prefix(200))")
         }
         let version = String(outcome.output[range.upperBound...].prefix { !$0.isWhitespace })
+        if let remembered, let identity {
+            try? FileManager.default.createDirectory(atPath: remembered.pathDirectory, withIntermediateDirectories: true)
+            try? (identity + "\n" + version).write(toFile: remembered, atomically: true, encoding: .utf8)
+        }
         return SwiftCompiler(path: path, version: version)
+    }
+
+    /// The driver's and the frontend's device, inode, size and modification time, as one line;
+    /// nil when either cannot be read.
+    static func identity(of path: String) -> String? {
+        guard let driver = realpath(path, nil) else { return nil }
+        defer { free(driver) }
+        let resolved = String(cString: driver)
+        var parts = [resolved]
+        for file in [resolved, resolved.pathDirectory + "/swift-frontend"] {
+            var info = stat()
+            guard stat(file, &info) == 0 else { return nil }
+            parts.append("\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+        }
+        return parts.joined(separator: " ")
     }
 
     /// Refuses a compiler other than the SDK's, naming both.

@@ -40,14 +40,6 @@ extension WidgetRegistry {
         return .opened(url: url, bundle: bundle.fileName)
     }
 
-    /// A tapped link or widgetURL of an instance: to its own bundle when that claims the scheme,
-    /// else as `open(url:)` opens any URL.
-    private func openTapped(_ url: String, instance: WidgetInstance, bundle: LoadedBundle) async throws -> TapOutcome {
-        guard let scheme = URL(string: url)?.scheme?.lowercased(), bundle.urlSchemes.contains(scheme) else { return try await open(url: url) }
-        _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: url)
-        return .opened(url: url, bundle: bundle.fileName)
-    }
-
     /// Delivers a tap on an instance showing `entry`: a URL to the instance's own bundle, an intent
     /// to be performed on its provider queue with the instance's configuration.
     public func tap(_ instance: WidgetInstance, entry: WireEntry, target: TapTarget) async throws -> TapOutcome {
@@ -56,6 +48,7 @@ extension WidgetRegistry {
             throw TapError("instance \(instance.id) is a \"\(instance.kind)\", and no loaded bundle provides it")
         }
         let targets = TapTargets(entry.view)
+        let tapped: String
         switch target {
         case .widget:
             guard let url = targets.widgetURL else {
@@ -63,7 +56,7 @@ extension WidgetRegistry {
                     "instance \(instance.id) shows no widgetURL, so a tap on it opens nothing"
                         + " (it has \(targets.links.count) link(s) and \(targets.controls.count) button(s)/toggle(s); --link N or --button N taps one)")
             }
-            return try await openTapped(url, instance: instance, bundle: widget.bundle)
+            tapped = url
         case .link(let number):
             if instance.family == .systemSmall {
                 throw TapError("instance \(instance.id) is systemSmall, where Link is ignored, as on iOS; a tap opens its widgetURL")
@@ -71,7 +64,7 @@ extension WidgetRegistry {
             guard targets.links.indices.contains(number - 1) else {
                 throw TapError("instance \(instance.id) shows \(targets.links.count) link(s); there is no link \(number)")
             }
-            return try await openTapped(targets.links[number - 1], instance: instance, bundle: widget.bundle)
+            tapped = targets.links[number - 1]
         case .control(let number):
             guard targets.controls.indices.contains(number - 1) else {
                 throw TapError("instance \(instance.id) shows \(targets.controls.count) button(s)/toggle(s); there is no button \(number)")
@@ -81,5 +74,12 @@ extension WidgetRegistry {
                 .performIntent, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: intent)
             return .performed(intent: result.payload?["performed"]?.stringValue ?? intent)
         }
+        // A tapped link or widgetURL: to the instance's own bundle when that claims the scheme,
+        // else as `open(url:)` opens any URL. (Here, not in a function of its own: Swift 6.3.1's
+        // release build crashed splitting that one's coroutine.)
+        let claimed = URL(string: tapped)?.scheme.map { widget.bundle.urlSchemes.contains($0.lowercased()) } ?? false
+        guard claimed else { return try await open(url: tapped) }
+        _ = try await request(.openURL, kind: instance.kind, family: instance.family, configuration: instance.configurationText, parameter: tapped)
+        return .opened(url: tapped, bundle: widget.bundle.fileName)
     }
 }

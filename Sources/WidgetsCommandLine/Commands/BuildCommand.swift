@@ -96,7 +96,7 @@ extension Invocation {
         let build: @Sendable () throws(BuildError) -> (BuildReport, [String]) = {
             let source = try ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release, excluding: excluded)
             let sdk = try WidgetSDK.locate(executable: SwiftRuntime.executable)
-            let compiler = try SwiftCompiler.locate(runner: runner)
+            let compiler = try SwiftCompiler.locate(runner: runner, cacheDirectory: XDGBaseDirectory.cacheHome() + "/widgets/build")
             try compiler.check(against: sdk)
             let options = BuildOptions(
                 outputDirectory: outputDirectory, release: release, workDirectory: BuildOptions.workDirectory(for: source, release: release))

@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetTestSupport
+
+@testable import WidgetBuild
+
+/// Which Swift a compiler is: asked once, then remembered until the compiler's files change.
+@Suite struct SwiftCompilerTests {
+    /// A stand-in `swiftc` beside a `swift-frontend`, saying `version` and counting how often it is asked.
+    func compiler(saying version: String, in folder: URL) throws -> (path: String, asked: URL) {
+        let asked = folder.appendingPathComponent("asked")
+        let path = folder.appendingPathComponent("swiftc").path
+        try "#!/bin/sh\necho x >> \(asked.path)\necho 'Swift version \(version) (swift-\(version)-RELEASE)'\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        try "".write(to: folder.appendingPathComponent("swift-frontend"), atomically: true, encoding: .utf8)
+        return (path, asked)
+    }
+
+    func count(_ asked: URL) -> Int { ((try? String(contentsOf: asked, encoding: .utf8)) ?? "").split(separator: "\n").count }
+
+    @Test func theVersionIsAskedOnceAndAgainWhenTheCompilerChanges() throws {
+        let folder = Fixtures.temporaryDirectory("compiler")
+        let cache = Fixtures.temporaryDirectory("cache").path
+        let (path, asked) = try compiler(saying: "6.3.1", in: folder)
+        let runner = ProcessRunner(passesOutputThrough: false)
+        let first = try SwiftCompiler.locate(environment: ["SWIFTC": path], runner: runner, cacheDirectory: cache)
+        let second = try SwiftCompiler.locate(environment: ["SWIFTC": path], runner: runner, cacheDirectory: cache)
+        #expect(first.version == "6.3.1" && second.version == "6.3.1")
+        #expect(count(asked) == 1, "the second build did not ask again")
+
+        // Another compiler installed at the same path (a new size and time): asked again.
+        _ = try compiler(saying: "6.4", in: folder)
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+        let third = try SwiftCompiler.locate(environment: ["SWIFTC": path], runner: runner, cacheDirectory: cache)
+        #expect(third.version == "6.4")
+        #expect(count(asked) == 2)
+    }
+}
