@@ -123,10 +123,9 @@ uninstall:
 	-rmdir $(BUNDLEDIR) $(LIBDIR) 2>/dev/null
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 
-bench:
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-worker
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
+# Everything the benchmarks use, built first: the executables, the sample bundles (the listing
+# benchmark lists copies of libSystemWidgets.so) and the SDK (widgets build's benchmark).
+bench: build
 	$(RELEASE)/widgets-bench
 
 clean:
