@@ -65,7 +65,7 @@ let package = Package(
         // The C header's values as Swift values, in one place; struct sizes; text from a bundle.
         .target(name: "WidgetABI", dependencies: ["CWidgetABI", "WidgetWire"]),
         // What every layer of the host uses: clocks and timers, a heap, locks, logging, formatting.
-        .target(name: "WidgetSupport", dependencies: ["WidgetWire"]),
+        .target(name: "WidgetSupport", dependencies: ["WidgetWire", "CHostShims"]),
         // The SDK widget authors import, and its C part, compiled into each bundle: the entry of a bundle
         // marked `@main`, and the walk over its previews.
         .target(name: "WidgetKit", dependencies: ["CWidgetABI", "CWidgetKit", "WidgetABI", "WidgetWire", "WidgetKitMacros", "PlatformShims", "Combine"]),

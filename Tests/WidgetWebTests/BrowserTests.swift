@@ -20,9 +20,12 @@ import WidgetWire
         let (leaderboard, detail, clock) = (ids[0], ids[1], ids[3])
         func card(_ id: String) -> String { "document.querySelector('.card[data-id=\"\(id)\"]')" }
 
-        // The token in the URL becomes a cookie; the page draws every instance from its stream.
+        // The token in the address's fragment is kept by the tab and leaves the address; the page
+        // draws every instance from its stream, read with the token in a header. No cookie is set.
         try await browser.navigate(web.home.url)
-        #expect(try await browser.evaluate("location.pathname + location.search") == .string("/"), "the token leaves the address")
+        #expect(try await browser.waitFor("location.hash === ''"), "the token leaves the address")
+        #expect(try await browser.evaluate("location.pathname + location.search + location.hash") == .string("/"))
+        #expect(try await browser.evaluate("document.cookie") == .string(""))
         #expect(try await browser.waitFor("document.querySelectorAll('.card .light svg').length === 4"))
         #expect(try await browser.evaluate("\(card(leaderboard)).textContent.includes('ada')") == .bool(true))
         #expect(try await browser.evaluate("document.getElementById('connection').textContent") == .string("live"))
@@ -90,5 +93,14 @@ import WidgetWire
         print("home screen screenshot: \(screenshot.path)")
         let errors = browser.events.filter { $0["method"] == .string("Runtime.exceptionThrown") }
         #expect(errors.isEmpty, "\(errors.map(\.jsonText))")
+
+        // Reloaded, the tab still has its token; the stream is read again.
+        _ = try await browser.evaluate("location.reload()")
+        #expect(try await browser.waitFor("document.querySelectorAll('.card .light svg').length === 5"))
+        #expect(try await browser.waitFor("document.getElementById('connection').textContent === 'live'"))
+        // Without it (a tab of its own, its session storage empty), the page says how to open it.
+        _ = try await browser.evaluate("sessionStorage.clear(); location.reload()")
+        #expect(try await browser.waitFor("document.getElementById('connection').textContent.includes('widgets home')"))
+        #expect(try await browser.evaluate("document.querySelectorAll('.card').length") == .number(0))
     }
 }

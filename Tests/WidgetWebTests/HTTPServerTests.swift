@@ -72,12 +72,27 @@ import WidgetTestSupport
         #expect(refusal(String(repeating: "\n", count: 17_000))?.status == 431)
     }
 
-    @Test func fuzzedRequestsNeverCrashTheParser() {
-        var generator = SystemRandomNumberGenerator()
+    /// Seeded, so a failure repeats. Every outcome is a request that took some of the bytes, a
+    /// refusal with a status the server sends, or a wait for more; and a refusal stays one as more
+    /// bytes come (a client cannot talk its way past it).
+    @Test func fuzzedRequestsAreReadRefusedOrAwaitedNeverAnythingElse() {
+        var generator = SeededGenerator(state: 0x4854_5450)
         let pieces = ["GET", "POST", " ", "/", "?", "=", "&", "%", "\r\n", "\n", ":", "Host", "Content-Length", "1", "99", "HTTP/1.1", "\0", "\u{FF}"]
         for _ in 0..<2000 {
             let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
-            _ = parse(text)
+            let bytes = Array(text.utf8)
+            switch HTTPParser.parse(bytes) {
+            case .request(let request, let consumed):
+                #expect(consumed > 0 && consumed <= bytes.count, "\(text.debugDescription)")
+                #expect(request.path.hasPrefix("/") && ["HTTP/1.1", "HTTP/1.0"].contains(request.version), "\(text.debugDescription)")
+            case .refused(let refusal):
+                #expect([400, 413, 431].contains(refusal.status), "\(text.debugDescription)")
+                if case .refused = HTTPParser.parse(bytes + Array("\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) {} else {
+                    Issue.record("more bytes turned a refusal into something else: \(text.debugDescription)")
+                }
+            case .incomplete(let until):
+                #expect(until.map { $0 > bytes.count } ?? true, "\(text.debugDescription)")
+            }
         }
     }
 }
@@ -142,9 +157,9 @@ import WidgetTestSupport
     }
 
     @Test func aClientThatStopsHalfwayIsTimedOut() throws {
-        // The server's socket timeouts are the kernel's: a short one, in real time.
+        // Through a real socket, in real time: a short timeout (HTTPConnectionTests has the rest).
         var settings = HTTPServer.Settings()
-        settings.requestTimeout = 0.3
+        settings.firstRequestTimeout = 0.3
         let server = try echo(settings)
         defer { server.stop() }
         let client = try RawHTTP(port: server.address.port)
@@ -155,32 +170,77 @@ import WidgetTestSupport
         #expect(server.connectionCount == 0 || client.isClosedByPeer())
     }
 
-    @Test func connectionsAreBoundedAndOneBeyondIsTurnedAway() throws {
+    /// A server whose `/events` holds its connection (a stream), and which echoes anything else.
+    func streaming(_ settings: HTTPServer.Settings) throws -> HTTPServer {
+        try HTTPServer(address: ListenAddress(host: "127.0.0.1", port: 0), settings: settings) { request in
+            if request.path == "/events" { return .events(HTTPResponse(status: 200)) { _ in } }
+            return .response(.text(200, "\(request.method) \(request.path) \(request.body.count)"))
+        }
+    }
+
+    @Test func whenEverySlotIsTakenTheConnectionIdleLongestGivesWay() throws {
         var settings = HTTPServer.Settings()
         settings.maximumConnections = 2
-        let server = try echo(settings)
+        let server = try streaming(settings)
         defer { server.stop() }
         let first = try RawHTTP(port: server.address.port)
-        let second = try RawHTTP(port: server.address.port)
         first.send("GET /1 HTTP/1.1\r\nHost: x\r\n\r\n")
-        second.send("GET /2 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(first.response()?.status == 200)
+        let second = try RawHTTP(port: server.address.port)
+        second.send("GET /2 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(second.response()?.status == 200)
+        // Both idle between requests: the first, idle longer, makes room for a third.
         let third = try RawHTTP(port: server.address.port)
-        #expect(third.response()?.status == 503)
-        #expect(third.isClosedByPeer())
-        // A slot freed is a slot taken again.
-        first.send("GET /bye HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        _ = first.response()
+        third.send("GET /3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(third.response()?.body == "GET /3 0\n")
         #expect(first.isClosedByPeer())
+        second.send("GET /still HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(second.response()?.body == "GET /still 0\n")
+    }
+
+    @Test func whenEverySlotIsBusyOneBeyondIsTurnedAway() throws {
+        var settings = HTTPServer.Settings()
+        settings.maximumConnections = 2
+        let server = try streaming(settings)
+        defer { server.stop() }
+        let pages = try (0..<2).map { _ in try RawHTTP(port: server.address.port) }
+        for page in pages {
+            page.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(page.streamHead()?.status == 200)
+        }
+        let turned = try RawHTTP(port: server.address.port)
+        let answer = try #require(turned.response())
+        #expect(answer.status == 503)
+        #expect(answer.body.contains("too many connections (2), all busy"), "\(answer.body)")
+        #expect(turned.isClosedByPeer())
+        // A slot freed is a slot taken again.
+        pages[0].hangUp()
         var admitted = false
         for _ in 0..<200 where !admitted {
             let again = try RawHTTP(port: server.address.port)
             again.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
             admitted = again.response()?.status == 200
-            if !admitted { usleep(10_000) }  // the closed connection's thread is still leaving
+            if !admitted { usleep(10_000) }  // the loop has not seen the page go yet
         }
         #expect(admitted)
+    }
+
+    @Test func onePeerHoldsNoMoreThanItsShare() throws {
+        var settings = HTTPServer.Settings()
+        settings.maximumConnections = 10
+        settings.maximumPerPeer = 2
+        let server = try streaming(settings)
+        defer { server.stop() }
+        let pages = try (0..<2).map { _ in try RawHTTP(port: server.address.port) }
+        for page in pages {
+            page.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(page.streamHead()?.status == 200)
+        }
+        // This process is one peer (its user): a third connection of its own is over its share.
+        let third = try RawHTTP(port: server.address.port)
+        let answer = try #require(third.response())
+        #expect(answer.status == 503)
+        #expect(answer.body.contains("too many connections from this client (2)"), "\(answer.body)")
     }
 
     @Test func anEventStreamDeliversInOrderAndEndsWhenThePageGoes() throws {

@@ -45,4 +45,10 @@ void host_exit_guard_activity(const char *bundle, const char *activity);
  * from the process path, which this sets. Only before anything has asked for the main bundle. */
 void host_set_main_bundle_executable(const char *path);
 
+/* The uid owning the other end of an accepted TCP connection whose peer is on this machine, asked
+ * of the kernel by the connection's addresses and ports (NETLINK_SOCK_DIAG, one exact lookup, as
+ * `ss` does): 0 and *uid set when the kernel knows it; -1 otherwise (another machine's peer, or no
+ * socket diagnostics). */
+int host_tcp_peer_uid(int fd, unsigned int *uid);
+
 #endif

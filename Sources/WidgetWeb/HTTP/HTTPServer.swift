@@ -1,4 +1,3 @@
-import CHostShims
 import Foundation
 import Glibc
 import Synchronization
@@ -58,246 +57,98 @@ public struct HTTPServerError: Error, CustomStringConvertible, Sendable {
 }
 
 /// An HTTP/1.1 server on POSIX sockets, for the home screen: GET and POST with `Content-Length`
-/// bodies, keep-alive, and Server-Sent Events.
+/// bodies, keep-alive, pipelining, and Server-Sent Events.
 ///
-/// One thread waits in `accept`; each connection gets a thread that waits in `poll`, so an idle
-/// server is blocked in the kernel and wakes for nothing. Connections are bounded; one beyond the
-/// bound is answered 503 and closed. A client slow to send its request (`requestTimeout` from its
-/// first byte) is answered 408; one idle between requests longer than `idleTimeout` is closed. A
-/// malformed request is answered 400, 413 or 431 and its connection closed; the server goes on.
+/// Each connection is an `HTTPConnection` (the protocol as a value: its timeouts and limits are
+/// there), served by a `ConnectionLoop` on one thread that waits in `poll`: an idle server is
+/// blocked in the kernel and wakes for nothing. Connections are bounded overall and per peer (a
+/// user on this machine, by the kernel's socket table; an address elsewhere); when every slot is
+/// taken, a new client takes the place of the connection that has held one longest without a whole
+/// request, and one beyond that is answered 503. A malformed request is answered 400, 413 or 431
+/// and its connection closed; the server goes on.
 public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
 
     public struct Settings: Sendable {
         public var limits = HTTPLimits()
         public var maximumConnections = 64
-        /// From a request's first byte to its last.
+        /// The most one peer (a user, or an address) may hold.
+        public var maximumPerPeer = 32
+        /// From a connection's start to its first whole request.
+        public var firstRequestTimeout: TimeInterval = 5
+        /// From a later request's first byte to its last.
         public var requestTimeout: TimeInterval = 10
         /// Between requests on a kept-alive connection.
         public var idleTimeout: TimeInterval = 30
-        /// For one write to the peer to make progress.
+        /// For queued output to make progress.
         public var writeTimeout: TimeInterval = 5
 
         public init() {}
+
+        var timeouts: HTTPConnection.Timeouts {
+            var timeouts = HTTPConnection.Timeouts()
+            timeouts.firstRequest = Self.nanoseconds(firstRequestTimeout)
+            timeouts.request = Self.nanoseconds(requestTimeout)
+            timeouts.idle = Self.nanoseconds(idleTimeout)
+            timeouts.write = Self.nanoseconds(writeTimeout)
+            return timeouts
+        }
+
+        static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
     }
 
     /// Where it listens; the port is the one bound (the system's choice for port 0).
     public let address: ListenAddress
     public let settings: Settings
-    private let handler: Handler
-    private let listener: Int32
-    private let state = Mutex<(stopped: Bool, connections: Set<Int32>)>((false, []))
-    private let log: @Sendable (String) -> Void
+    private let loop: ConnectionLoop<HTTPConnection>
 
     public init(
         address: ListenAddress, settings: Settings = Settings(), log: @escaping @Sendable (String) -> Void = { _ in },
         handler: @escaping Handler
     ) throws(HTTPServerError) {
         self.settings = settings
-        self.handler = handler
-        self.log = log
-        let family = address.isIPv6 ? AF_INET6 : AF_INET
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw HTTPServerError("cannot make a socket: \(errnoText())") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let listening: (descriptor: Int32, port: UInt16)
+        do {
+            listening = try ListeningSocket.tcp(host: address.host, port: address.port)
+        } catch {
+            throw HTTPServerError(error.description)
+        }
         var bound = address
-        let result: Int32
-        if address.isIPv6 {
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = address.port.bigEndian
-            inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
-            result = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            _ = withUnsafeMutablePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-            bound.port = UInt16(bigEndian: socketAddress.sin6_port)
-        } else {
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = address.port.bigEndian
-            inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
-            result = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &socketAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-            bound.port = UInt16(bigEndian: socketAddress.sin_port)
-        }
-        guard result == 0, listen(descriptor, 128) == 0 else {
-            let code = errno
-            close(descriptor)
-            let hint = code == EADDRINUSE ? " (another program listens there; choose another port, or 0 for any)" : ""
-            throw HTTPServerError("cannot listen on \(address): \(errnoText(code))\(hint)")
-        }
-        listener = descriptor
+        bound.port = listening.port
         self.address = bound
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "widgets.web"
-        thread.start()
+        var loopSettings = ConnectionLoop<HTTPConnection>.Settings()
+        loopSettings.maximumConnections = settings.maximumConnections
+        loopSettings.maximumPerPeer = settings.maximumPerPeer
+        let (limits, timeouts) = (settings.limits, settings.timeouts)
+        do {
+            loop = try ConnectionLoop(
+                listener: listening.descriptor, settings: loopSettings, name: "widgets.web", log: log,
+                admit: { .admit(peer: ListeningSocket.peerName(of: $0)) },
+                turnedAway: { reason in Self.bytes(of: .text(503, reason + "; try again"), keepAlive: false) },
+                machine: { HTTPConnection(now: $0, limits: limits, timeouts: timeouts) },
+                handler: { request in
+                    switch handler(request) {
+                    case .response(let response):
+                        return ConnectionLoop<HTTPConnection>.Reply(response)
+                    case .events(let head, let open):
+                        return ConnectionLoop<HTTPConnection>.Reply(head) { sink in open(EventStream(sink)) }
+                    }
+                })
+        } catch {
+            close(listening.descriptor)
+            throw HTTPServerError(error.description)
+        }
     }
 
     deinit { stop() }
 
     /// Stops listening and ends every connection, streams included.
-    public func stop() {
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.stopped = true
-            shutdown(listener, Int32(SHUT_RDWR))
-            for descriptor in state.connections { shutdown(descriptor, Int32(SHUT_RDWR)) }
-        }
-    }
+    public func stop() { loop.stop() }
 
     /// Connections open now, streams included.
-    public var connectionCount: Int { state.withLock { $0.connections.count } }
-
-    private func acceptLoop() {
-        while true {
-            let connection = host_accept_cloexec(listener)
-            if connection < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if state.withLock({ $0.stopped }) { break }
-                log("web: accept failed: \(errnoText(code))")
-                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) { usleep(200_000) }
-                continue
-            }
-            let admitted: Bool? = state.withLock { state in
-                if state.stopped { return nil }
-                guard state.connections.count < settings.maximumConnections else { return false }
-                state.connections.insert(connection)
-                return true
-            }
-            switch admitted {
-            case nil:
-                close(connection)
-                close(listener)
-                return
-            case false?:
-                setTimeout(connection, SO_SNDTIMEO, 1)
-                write(connection, Self.bytes(of: .text(503, "too many connections (\(settings.maximumConnections)); try again"), keepAlive: false))
-                close(connection)
-            case true?:
-                setTimeout(connection, SO_SNDTIMEO, settings.writeTimeout)
-                let thread = Thread { [self] in
-                    serve(connection)
-                    state.withLock { state in
-                        state.connections.remove(connection)
-                        close(connection)
-                    }
-                }
-                thread.name = "widgets.web.connection"
-                thread.stackSize = 512 * 1024
-                thread.start()
-            }
-        }
-        close(listener)
-    }
-
-    /// Serves one connection's requests until it closes, times out, sends a bad request, or
-    /// becomes an event stream (which then holds it until either side ends).
-    private func serve(_ descriptor: Int32) {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        var requestStarted: UInt64?
-        // Whether what arrived since the last parse can complete a request: a client sending a byte
-        // at a time is parsed when a line ends or its body is whole, not at every byte.
-        var parseNeeded = false
-        var wholeAt: Int?
-        while true {
-            let outcome = parseNeeded || buffer.isEmpty ? HTTPParser.parse(buffer, limits: settings.limits) : .incomplete(until: wholeAt)
-            parseNeeded = false
-            switch outcome {
-            case .refused(let refusal):
-                write(descriptor, Self.bytes(of: .text(refusal.status, refusal.reason), keepAlive: false))
-                return
-            case .request(let request, let consumed):
-                buffer.removeFirst(consumed)
-                requestStarted = buffer.isEmpty ? nil : Self.now()
-                // A pipelined request may be whole already.
-                parseNeeded = !buffer.isEmpty
-                wholeAt = nil
-                let keepAlive = request.keepsAlive
-                switch handler(request) {
-                case .response(let response):
-                    let close = !keepAlive || response.header("connection")?.lowercased() == "close"
-                    guard write(descriptor, Self.bytes(of: response, keepAlive: !close)), !close else { return }
-                case .events(let head, let open):
-                    guard write(descriptor, head.head(keepAlive: false, streaming: true) + head.body) else { return }
-                    stream(descriptor, open)
-                    return
-                }
-                continue
-            case .incomplete(let until):
-                wholeAt = until
-            }
-            // Waiting: for a request's first byte as long as a connection may idle, for the rest of
-            // it what is left of its time.
-            let timeout: TimeInterval
-            if let started = requestStarted {
-                timeout = settings.requestTimeout - Double(Self.now() - started) / 1e9
-                if timeout <= 0 {
-                    write(descriptor, Self.bytes(of: .text(408, "the request took longer than \(Int(settings.requestTimeout)) s to arrive"), keepAlive: false))
-                    return
-                }
-            } else {
-                timeout = settings.idleTimeout
-            }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(timeout * 1000, Double(Int32.max)).rounded(.up)))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if ready == 0 { continue }  // timed out: the checks above answer it
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            if count <= 0 { return }
-            if buffer.isEmpty, requestStarted == nil { requestStarted = Self.now() }
-            buffer.append(contentsOf: chunk[..<count])
-            if let wholeAt {
-                parseNeeded = buffer.count >= wholeAt
-            } else {
-                parseNeeded = chunk[..<count].contains(0x0A) || buffer.count > settings.limits.headerBytes
-            }
-        }
-    }
-
-    /// Holds an event stream's connection: blocked in `poll` until the peer closes it (or the
-    /// stream or the server ends it), then closes the stream.
-    private func stream(_ descriptor: Int32, _ open: @Sendable (EventStream) -> Void) {
-        let stream = EventStream(descriptor: descriptor)
-        open(stream)
-        var scratch = [UInt8](repeating: 0, count: 512)
-        while !stream.isClosed {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, -1)
-            if ready < 0, errno == EINTR { continue }
-            // A page sends nothing on its stream: anything readable is its end, or ignored.
-            if ready < 0 || recv(descriptor, &scratch, scratch.count, 0) <= 0 { break }
-        }
-        stream.finish()
-    }
+    public var connectionCount: Int { loop.connectionCount }
 
     static func bytes(of response: HTTPResponse, keepAlive: Bool) -> [UInt8] {
         response.head(keepAlive: keepAlive) + response.body
     }
-
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-}
-
-/// Sets a socket's send or receive timeout.
-func setTimeout(_ descriptor: Int32, _ option: Int32, _ seconds: TimeInterval) {
-    var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
-    setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
-}
-
-/// Writes all of `bytes`, or fails (the peer gone, or not reading within the send timeout).
-@discardableResult
-func write(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { bytes in
-        writeAll(bytes) { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    } == nil
 }

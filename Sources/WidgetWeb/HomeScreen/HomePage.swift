@@ -114,8 +114,25 @@ enum HomePage {
         let offset = 0;  // the host's clock less this one's, in seconds
         let ticking = null;
 
+        // The token: from the address's fragment (which the browser sends nowhere), kept in this
+        // tab's session storage (this origin's alone: another port is another origin, and a cookie
+        // would go to every port), and sent in a header with every request.
+        const token = (() => {
+          const given = new URLSearchParams(location.hash.slice(1)).get('token');
+          if (given) {
+            sessionStorage.setItem('widgets-token', given);
+            history.replaceState(null, '', location.pathname);
+          }
+          return sessionStorage.getItem('widgets-token') || '';
+        })();
+
+        function authorized(options) {
+          const headers = Object.assign({}, (options && options.headers) || {}, { Authorization: 'Bearer ' + token });
+          return Object.assign({}, options || {}, { headers, credentials: 'omit', cache: 'no-store' });
+        }
+
         function post(path, body) {
-          return fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), credentials: 'same-origin' })
+          return fetch(path, authorized({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }))
             .then(async (response) => {
               const answer = await response.json().catch(() => ({ ok: false, error: response.status + ' ' + response.statusText }));
               if (!response.ok || answer.ok === false) throw new Error(answer.error || response.statusText);
@@ -254,25 +271,73 @@ enum HomePage {
           document.getElementById('empty').hidden = cards.size > 0;
         }
 
-        function connect() {
-          const status = document.getElementById('connection');
-          const events = new EventSource('/events');
-          events.addEventListener('hello', (message) => {
-            const hello = JSON.parse(message.data);
+        const handlers = {
+          hello(data) {
+            const hello = JSON.parse(data);
             for (const card of hello.cards) show(card);
             arrange(hello.order);
+            const status = document.getElementById('connection');
             status.textContent = 'live';
             status.classList.remove('lost');
-          });
-          events.addEventListener('card', (message) => show(JSON.parse(message.data)));
-          events.addEventListener('order', (message) => arrange(JSON.parse(message.data).order));
-          events.addEventListener('removed', (message) => {
-            const id = JSON.parse(message.data).id;
+          },
+          card(data) { show(JSON.parse(data)); },
+          order(data) { arrange(JSON.parse(data).order); },
+          removed(data) {
+            const id = JSON.parse(data).id;
             const entry = cards.get(id);
             if (entry) { entry.element.remove(); cards.delete(id); }
             document.getElementById('empty').hidden = cards.size > 0;
-          });
-          events.onerror = () => { status.textContent = 'reconnecting to the host…'; status.classList.add('lost'); };
+          },
+        };
+
+        // The event stream (Server-Sent Events), read with fetch so that it carries the token:
+        // EventSource sends no header. Blocks end at an empty line; a block's "event:" names it and
+        // its "data:" lines, joined, are its data. A lost stream is opened again, after a pause.
+        async function connect() {
+          const status = document.getElementById('connection');
+          if (!token) {
+            status.textContent = 'this page needs its token: open it with "widgets home"';
+            status.classList.add('lost');
+            return;
+          }
+          let pause = 500;
+          for (;;) {
+            try {
+              const response = await fetch('/events', authorized());
+              if (response.status === 403) {
+                status.textContent = 'the host refused the token: open this page with "widgets home"';
+                status.classList.add('lost');
+                return;
+              }
+              if (!response.ok || !response.body) throw new Error(response.status + ' ' + response.statusText);
+              const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+              let buffer = '';
+              for (;;) {
+                const { value, done } = await reader.read();
+                if (done) break;
+                buffer += value.replace(/\r\n?/g, '\n');
+                let end;
+                while ((end = buffer.indexOf('\n\n')) >= 0) {
+                  const block = buffer.slice(0, end);
+                  buffer = buffer.slice(end + 2);
+                  let name = 'message';
+                  const data = [];
+                  for (const line of block.split('\n')) {
+                    if (line.startsWith('event:')) name = line.slice(6).trim();
+                    else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+                  }
+                  if (handlers[name]) handlers[name](data.join('\n'));
+                  pause = 500;
+                }
+              }
+            } catch (error) {
+              // Lost: said below, then tried again.
+            }
+            status.textContent = 'reconnecting to the host…';
+            status.classList.add('lost');
+            await new Promise((resolve) => setTimeout(resolve, pause));
+            pause = Math.min(pause * 2, 10000);
+          }
         }
 
         // Taps: links and the widget's URL open through the bundle; buttons and toggles perform
@@ -334,7 +399,7 @@ enum HomePage {
         const editor = document.getElementById('editor');
         let editing = null;
         function edit(id) {
-          fetch('/instances/' + encodeURIComponent(id) + '/edit', { credentials: 'same-origin' })
+          fetch('/instances/' + encodeURIComponent(id) + '/edit', authorized())
             .then((response) => response.json())
             .then((answer) => {
               if (answer.ok === false) throw new Error(answer.error);
@@ -402,7 +467,7 @@ enum HomePage {
         const gallery = document.getElementById('gallery');
         document.getElementById('add').addEventListener('click', () => {
           gallery.showModal();
-          fetch('/widgets', { credentials: 'same-origin' })
+          fetch('/widgets', authorized())
             .then((response) => response.json())
             .then((answer) => {
               const list = document.getElementById('gallery-widgets');

@@ -12,10 +12,14 @@ import WidgetWire
 /// out in its family's size, drawn by the SVG renderer and updated in place through Server-Sent
 /// Events; taps, configuration, adding, removing and reordering go through the host.
 ///
-/// Every request must carry the token: in the URL once (`/?token=...`, answered with an
-/// `HttpOnly; SameSite=Strict` cookie and a redirect), then in that cookie. The `Host` header must
-/// name the address served (a page of another site reaching it through DNS rebinding names its
-/// own), and a POST must come from the page's own `Origin`. docs/WEB.md says the whole of it.
+/// Every request for data or an action must carry the token in its `Authorization` header
+/// (`Bearer TOKEN`). The page (`/`, its script and style, which hold no secret) takes the token from
+/// its address's fragment (`/#token=...`, which the browser never sends anywhere), keeps it in the
+/// tab's session storage (its origin's alone: another port is another origin) and sends it itself,
+/// reading its event stream with `fetch`. A cookie would not do: browsers send a cookie to every
+/// port of a host, so another local user's server on another port would receive it. The `Host`
+/// header must name the address served (a page of another site reaching it through DNS rebinding
+/// names its own), and a POST must come from the page's own `Origin`. docs/WEB.md says the whole of it.
 public final class HomeScreen: @unchecked Sendable {
     public let daemon: WidgetDaemon
     private let token: String
@@ -47,10 +51,12 @@ public final class HomeScreen: @unchecked Sendable {
     }
 
     /// The page's address with its token: what `widgets run --web` prints and `widgets home` opens.
-    public var url: String { "http://\(server.address)/?token=\(token)" }
+    public var url: String { "http://\(server.address)/#token=\(token)" }
     public var address: ListenAddress { server.address }
     /// Pages open now.
     public var pageCount: Int { pages.withLock { $0.streams.count } }
+    /// Connections open now, pages' streams included.
+    public var connectionCount: Int { server.connectionCount }
 
     public func stop() {
         server.stop()
@@ -95,28 +101,21 @@ public final class HomeScreen: @unchecked Sendable {
 
     // MARK: - Requests
 
-    static let cookieName = "widgets_token"
+    /// The page and what it is made of: no secret is in them, so they are served without the token
+    /// (the page takes it from its address's fragment).
+    static let publicPaths: Set<String> = ["/", "/home.js", "/home.css"]
 
     /// Checks a request's host, token and origin, then routes it.
     func answer(_ request: HTTPRequest) -> HTTPReply {
         guard request.method == "GET" || request.method == "POST" else {
-            return .response(.text(405, "\(request.method) is not served here (GET and POST are)", headers: [("Allow", "GET, POST")]))
+            return .response(.text(405, "\(request.method.onOneLine.cut(to: 20)) is not served here (GET and POST are)", headers: [("Allow", "GET, POST")]))
         }
         // DNS rebinding: a page of another site that reaches this address names its own host.
         guard let host = request.header("host"), acceptedHosts.contains(host.lowercased()) else {
-            return .response(.text(400, "the Host header must be \(server.address) (this server's own address)"))
+            return .response(.text(400, "the Host header must be \(server.address) (this server's own address)", headers: [("Connection", "close")]))
         }
-        if request.path == "/", request.method == "GET", let given = request.query["token"] {
-            guard Self.same(given, token) else { return .response(forbidden) }
-            // The token leaves the address bar (and history) for a cookie scripts cannot read.
-            return .response(
-                HTTPResponse(
-                    status: 303,
-                    headers: [
-                        ("Location", "/"), ("Set-Cookie", "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000"),
-                    ]))
-        }
-        guard let cookie = request.cookie(Self.cookieName), Self.same(cookie, token) else { return .response(forbidden) }
+        if request.method == "GET", Self.publicPaths.contains(request.path) { return route(request) }
+        guard let given = Self.bearer(request), Self.same(given, token) else { return .response(forbidden) }
         if request.method == "POST" {
             guard let origin = request.header("origin"), origin == "http://\(host)" else {
                 return .response(.text(403, "a POST must come from this page (its Origin must be http://\(host))"))
@@ -132,8 +131,18 @@ public final class HomeScreen: @unchecked Sendable {
         return hosts
     }
 
+    /// Refused for want of the token: the connection closes with it, so a client without the token
+    /// holds no slot.
     private var forbidden: HTTPResponse {
-        .text(403, "this page needs its token: open the address 'widgets home' prints (or 'widgets run --web' printed)")
+        .text(403, "this page needs its token: open the address 'widgets home' prints (or 'widgets run --web' printed)", headers: [("Connection", "close")])
+    }
+
+    /// The token an `Authorization: Bearer TOKEN` header carries.
+    static func bearer(_ request: HTTPRequest) -> String? {
+        guard let value = request.header("authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
     /// Compares secrets in time that does not depend on where they differ.
@@ -146,7 +155,7 @@ public final class HomeScreen: @unchecked Sendable {
     private func route(_ request: HTTPRequest) -> HTTPReply {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         func only(_ method: String, _ body: () -> HTTPReply) -> HTTPReply {
-            request.method == method ? body() : .response(.text(405, "\(request.path) takes \(method) only", headers: [("Allow", method)]))
+            request.method == method ? body() : .response(.text(405, "\(request.path.onOneLine.cut(to: 200)) takes \(method) only", headers: [("Allow", method)]))
         }
         if parts.count == 3, parts[0] == "instances" {
             let id = parts[1]
@@ -166,7 +175,7 @@ public final class HomeScreen: @unchecked Sendable {
         case ["tap"]: return only("POST") { .response(tap(request)) }
         case ["instances"]: return only("POST") { .response(add(request)) }
         case ["order"]: return only("POST") { .response(order(request)) }
-        default: return .response(.text(404, "nothing at \(request.path)"))
+        default: return .response(.text(404, "nothing at \(request.path.onOneLine.cut(to: 200))"))
         }
     }
 
