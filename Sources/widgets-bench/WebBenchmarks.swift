@@ -85,9 +85,9 @@ func benchmarkWeb(instances: Int = 100, pages: Int = 10, reloads: Int = 200) asy
     precondition(kinds.count == 2, "\(registry.problems)")
     // One instance of the second kind, the one reloaded; the others of the first.
     let store = InstanceStore(directory: state)
-    _ = try! store.update { list in
+    _ = try! store.update { (list) throws(StateError) in
         for number in 0..<instances {
-            _ = list.add(kind: kinds[number == 0 ? 1 : 0], family: .systemSmall, configuration: JSONObject())
+            _ = try list.add(kind: kinds[number == 0 ? 1 : 0], family: .systemSmall, configuration: JSONObject())
         }
     }
     // The standard budget: the fixture's policy (`.after` a date long past) is then due only five

@@ -247,6 +247,21 @@ import WidgetWire
         #expect(again.standardOutput == "price-3\n", "\(again.standardError)")
     }
 
+    /// A counter set by hand past what ids may be: one clear error, nothing changed (it was a trap).
+    @Test func aCounterPastTheLargestIdIsAnErrorNotACrash() async throws {
+        #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])).standardOutput == "price-1\n")
+        let counter = stateFile.deletingLastPathComponent().appendingPathComponent("instances.next")
+        for text in ["9223372036854775807\n", "99999999999999999999999\n"] {
+            try text.write(to: counter, atomically: true, encoding: .utf8)
+            let refused = await run(["add", "org.widgets.crypto.price", "--set", "coin=LTC"])
+            #expect(refused.status == 1)
+            #expect(refused.standardError.contains("no id is left: the next instance number, 9007199254740992, is beyond the largest (9007199254740991)"), "\(refused.standardError)")
+            #expect((await run(["instances"])).standardOutput.contains("price-1"), "what was saved is kept")
+        }
+        try "41\n".write(to: counter, atomically: true, encoding: .utf8)
+        #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=LTC"])).standardOutput == "price-41\n")
+    }
+
     @Test func aHostKilledWhileSavingLosesNothingSaved() async throws {
         #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])).status == 0)
         let saved = try Data(contentsOf: stateFile)

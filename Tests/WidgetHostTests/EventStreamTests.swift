@@ -34,7 +34,7 @@ import WidgetWire
         let clock = ManualClock()
         let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path], clock: clock, isolation: .queue)
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
-        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        _ = try store.update { (list) throws(StateError) in try list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
         let statuses = StatusLog()
         let daemon = WidgetDaemon(
             registry: registry, store: store, budget: .development, describe: { $0.entry == nil ? "nothing yet" : "shows an entry" },
@@ -70,7 +70,7 @@ import WidgetWire
         #expect(seen.suffix(2) == ["reloading", "timeline"], "\(seen)")
 
         // The instance list changes: added (before its first status), configured, removed.
-        let second = try store.update { list in list.add(kind: "fixture.good", family: .systemMedium, configuration: JSONObject()) }
+        let second = try store.update { (list) throws(StateError) in try list.add(kind: "fixture.good", family: .systemMedium, configuration: JSONObject()) }
         try daemon.synchronize()
         let added = try await next(watcher, id: second.id)
         #expect(added?["event"] == .string("added"))
@@ -92,7 +92,7 @@ import WidgetWire
     @Test func watchingAnInstanceThatIsNotHostedIsRefusedByName() async throws {
         let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path], clock: ManualClock(), isolation: .queue)
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
-        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        _ = try store.update { (list) throws(StateError) in try list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
         let daemon = WidgetDaemon(registry: registry, store: store)
         let path = socketPath()
         try daemon.start(socketPath: path)
@@ -131,7 +131,7 @@ import WidgetWire
         }
         defer { registry.shutDownWorkers() }
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
-        let instance = try store.update { list in list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
+        let instance = try store.update { (list) throws(StateError) in try list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
         let statuses = StatusLog()
         let daemon = WidgetDaemon(
             registry: registry, store: store, budget: .development, describe: { _ in "own" },

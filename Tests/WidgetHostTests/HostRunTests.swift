@@ -228,7 +228,7 @@ extension HostRunTests {
         let plugins = Fixtures.directory(["good"])
         let registry = WidgetRegistry.load(searchPath: [plugins.path], clock: clock, isolation: .queue)
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
-        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        _ = try store.update { (list) throws(StateError) in try list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
         let statuses = StatusLog()
         let daemon = WidgetDaemon(registry: registry, store: store, observer: statuses.record)
         let path = socketPath()
@@ -307,7 +307,7 @@ final class StatusLog: @unchecked Sendable {
         let path = plugins.appendingPathComponent("good.so").path
         let registry = WidgetRegistry.load(searchPath: [plugins.path], clock: ManualClock(), isolation: .queue)
         let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
-        _ = try store.update { list in list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        _ = try store.update { (list) throws(StateError) in try list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
         let daemon = WidgetDaemon(registry: registry, store: store)
         try daemon.start(socketPath: nil)
         let lines = LockedList<String>()

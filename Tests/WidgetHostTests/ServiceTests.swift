@@ -33,7 +33,7 @@ import WidgetWire
         let refused = Fixtures.directory(["abi-major-2"]).appendingPathComponent("abi-major-2.so")
         try FileManager.default.copyItem(at: refused, to: plugins.appendingPathComponent("refused.so"))
         let store = InstanceStore(directory: home.state)
-        _ = try store.update { list in list.add(kind: "com.mygame.leaderboard", family: .systemSmall, configuration: JSONObject()) }
+        _ = try store.update { (list) throws(StateError) in try list.add(kind: "com.mygame.leaderboard", family: .systemSmall, configuration: JSONObject()) }
 
         // systemd hands the service a stream to the journal as standard output, and names it.
         let journal = Pipe()
@@ -71,8 +71,8 @@ import WidgetWire
 
         // `systemctl --user reload widgets`: an instance saved while no one told the host is taken
         // up, and the refused bundle is tried again.
-        _ = try InstanceStore(directory: stateHome.appendingPathComponent("widgets")).update { list in
-            list.add(kind: "com.mygame.game-status", family: .systemSmall, configuration: JSONObject())
+        _ = try InstanceStore(directory: stateHome.appendingPathComponent("widgets")).update { (list) throws(StateError) in
+            try list.add(kind: "com.mygame.game-status", family: .systemSmall, configuration: JSONObject())
         }
         kill(host.process.processIdentifier, SIGHUP)
         #expect(await blocking { host.waitForLine { $0 == "<6>widgets: SIGHUP: looking again at the bundle directories and the saved instances" } }, "\(host.output)")

@@ -42,11 +42,11 @@ final class WebHome: @unchecked Sendable {
         }
         store = InstanceStore(directory: state)
         let detail = try await registry.configuration(kind: "com.mygame.character-detail", assignments: [])
-        _ = try store.update { list in
-            _ = list.add(kind: "com.mygame.leaderboard", family: .systemMedium, configuration: JSONObject())
-            _ = list.add(kind: "com.mygame.character-detail", family: .systemMedium, configuration: detail)
-            _ = list.add(kind: "com.mygame.game-status", family: .systemSmall, configuration: JSONObject())
-            if withClock { _ = list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
+        _ = try store.update { (list) throws(StateError) in
+            _ = try list.add(kind: "com.mygame.leaderboard", family: .systemMedium, configuration: JSONObject())
+            _ = try list.add(kind: "com.mygame.character-detail", family: .systemMedium, configuration: detail)
+            _ = try list.add(kind: "com.mygame.game-status", family: .systemSmall, configuration: JSONObject())
+            if withClock { _ = try list.add(kind: "org.widgets.system.clock", family: .systemSmall, configuration: JSONObject()) }
         }
         daemon = WidgetDaemon(registry: registry, store: store, budget: .development, describe: { _ in "" }, observer: statuses.record)
         try daemon.start(socketPath: nil)

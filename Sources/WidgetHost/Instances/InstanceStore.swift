@@ -48,8 +48,13 @@ public struct InstanceList: Sendable, Equatable {
     /// aside); the next id stays above theirs.
     mutating func restore(_ restored: [WidgetInstance]) {
         instances += restored
-        let highest = restored.compactMap { $0.id.split(separator: "-").last.flatMap { Int($0) } }.max() ?? 0
-        nextNumber = max(nextNumber, highest + 1)
+        nextNumber = max(nextNumber, Self.number(after: restored))
+    }
+
+    /// The number after the highest an id of `instances` ends with (at most one past `largestNumber`).
+    static func number(after instances: [WidgetInstance]) -> Int {
+        let highest = instances.compactMap { $0.id.split(separator: "-").last.flatMap { Int($0) } }.max() ?? 0
+        return min(highest, largestNumber) + 1
     }
 
     /// Moves instance `id` to `index` in the order (clamped to the list); the others keep theirs.
@@ -87,8 +92,18 @@ public struct InstanceList: Sendable, Equatable {
         return merged
     }
 
+    /// The largest number an id may end with: the largest integer a JSON number (a double) holds
+    /// exactly, as the state file keeps the counter.
+    public static let largestNumber = (1 << 53) - 1
+
     /// Adds an instance of `kind` with an id made from the kind's last component: `character-detail-3`.
-    public mutating func add(kind: String, family: WidgetFamily, configuration: JSONObject) -> WidgetInstance {
+    /// Fails, naming the counter, once ids have reached `largestNumber` (they are never reused).
+    public mutating func add(kind: String, family: WidgetFamily, configuration: JSONObject) throws(StateError) -> WidgetInstance {
+        guard nextNumber <= Self.largestNumber else {
+            throw StateError(
+                description: "no id is left: the next instance number, \(nextNumber), is beyond the largest (\(Self.largestNumber)); "
+                    + "ids are never reused, so the counter (instances.next in the state directory) was set by hand: set it lower, above the ids in use")
+        }
         let base = kind.split(separator: ".").last.map(String.init) ?? "widget"
         let instance = WidgetInstance(id: "\(base)-\(nextNumber)", kind: kind, family: family, configuration: configuration)
         nextNumber += 1
@@ -220,9 +235,8 @@ public final class InstanceStore: Sendable {
             list.instances.append(WidgetInstance(id: id, kind: kind, family: family, configuration: configuration))
         }
         // Never below an id in use, whatever the file says: ids are not reused.
-        let highest = list.instances.compactMap { $0.id.split(separator: "-").last.flatMap { Int($0) } }.max() ?? 0
-        let stored = document["nextNumber"]?.numberValue.flatMap(Int.init(exactly:)) ?? 1
-        list.nextNumber = max(stored, highest + 1)
+        let stored = document["nextNumber"]?.numberValue.flatMap { Int(exactly: min(max($0, 1), Double(InstanceList.largestNumber + 1))) } ?? 1
+        list.nextNumber = max(stored, InstanceList.number(after: list.instances))
         return list
     }
 
@@ -250,9 +264,12 @@ public final class InstanceStore: Sendable {
     static func newLineage() -> String { UUID().uuidString.lowercased() }
 
     /// The counter kept apart, 0 when there is none (or it cannot be read).
+    /// The counter file's number, at most one past `largestNumber` (which `add` then refuses).
     private func storedCounter() -> Int {
         guard let text = try? String(contentsOf: counterURL, encoding: .utf8) else { return 0 }
-        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let digits = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return 0 }
+        return min(Int(digits) ?? .max, InstanceList.largestNumber + 1)
     }
 
     private func write(_ list: InstanceList) throws(StateError) {

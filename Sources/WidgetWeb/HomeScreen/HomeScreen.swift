@@ -323,7 +323,7 @@ public final class HomeScreen: @unchecked Sendable {
         return blocking { [self] () async throws -> HTTPResponse in
             _ = try registry.widget(kind: kind, family: family)
             let configuration = try await registry.configuration(kind: kind, assignments: [])
-            let instance = try store.update { list in list.add(kind: kind, family: family, configuration: configuration) }
+            let instance = try store.update { (list) throws(StateError) in try list.add(kind: kind, family: family, configuration: configuration) }
             try daemon.synchronize()
             return json(201, .object(JSONObject([("ok", .bool(true)), ("id", .string(instance.id))])))
         }

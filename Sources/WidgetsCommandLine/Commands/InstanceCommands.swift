@@ -52,7 +52,7 @@ extension Invocation {
         return await reporting {
             let (_, family) = try registry.widget(kind: kind, family: requested)
             let configuration = try await registry.configuration(kind: kind, assignments: try values(Options.set))
-            let instance = try store.update { list in list.add(kind: kind, family: family, configuration: configuration) }
+            let instance = try store.update { (list) throws(StateError) in try list.add(kind: kind, family: family, configuration: configuration) }
             output.standardOutput(json ? Render.instanceJSON(instance).jsonText : instance.id)
             notifyRunningHost()
             return .success
