@@ -137,6 +137,24 @@ import WidgetWire
         #expect(result.standardError == "widgets: hint: /nonexistent/widgets.d does not exist; create it and drop bundles (.so) in\n")
     }
 
+    /// A file name carrying escape sequences (retitle the terminal, recolour it) is shown, never
+    /// obeyed: in tables, in what load prints, and in problems.
+    @Test func escapeSequencesInFileNamesAreShownNotSentToTheTerminal() async throws {
+        let name = "evil\u{1B}]0;pwned\u{07}\u{1B}[31m.so"
+        let plugins = Fixtures.directory([name: "good"])
+        let listed = await widgets(["--plugins", plugins.path, "list", "--short"])
+        let loaded = await widgets(["load", plugins.appendingPathComponent(name).path])
+        chmod(plugins.path, 0o777)
+        defer { chmod(plugins.path, 0o755) }
+        let refused = await widgets(["--plugins", plugins.path, "load", plugins.appendingPathComponent(name).path])
+        for result in [listed, loaded, refused] {
+            let text = result.standardOutput + result.standardError
+            #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(text.debugDescription)")
+        }
+        #expect(listed.standardOutput.contains(#"evil\x1B]0;pwned\x07\x1B[31m.so"#), "\(listed.standardOutput)")
+        #expect(loaded.standardOutput.contains(#"evil\x1B]0;pwned\x07\x1B[31m.so"#), "\(loaded.standardOutput)")
+    }
+
     @Test func searchPathComesFromWidgetsPathInOrder() async {
         let first = Fixtures.directory(["b.so": "named-by-file"])
         let second = Fixtures.directory(["a.so": "named-by-file"])

@@ -40,9 +40,9 @@ public enum HostLog {
     }
 
     /// What `log` hands the handler for a line at `level`: nothing below `threshold`, else the
-    /// message cut to `longestMessage`.
+    /// message cut to `longestMessage`, its control characters shown, not sent to the terminal.
     package static func admitted(_ level: LogLevel, _ message: String, under threshold: LogLevel) -> String? {
-        level >= threshold ? message.cut(to: longestMessage) : nil
+        level >= threshold ? message.cut(to: longestMessage).visibleOnTerminal : nil
     }
 
     package static func warning(_ message: String) { log(.warning, message) }

@@ -29,6 +29,26 @@ extension String {
         return String(scalars)
     }
 
+    /// The text with every control character but line breaks and tabs shown by its code (`\x1B`):
+    /// for what comes from outside (a file name, a bundle's message) and is printed on a terminal,
+    /// which would act on an escape sequence (retitle the window, recolour, move the cursor) instead
+    /// of showing it. A backslash before `x` is shown doubled, so the shown text reads back one way.
+    package var visibleOnTerminal: String {
+        guard hasControlCharacters else { return self }
+        var shown = ""
+        shown.reserveCapacity(utf8.count + 8)
+        for scalar in unicodeScalars {
+            if scalar.isControl, scalar != "\n", scalar != "\t" {
+                shown += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    private func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+
     /// The text, or its first `limit` bytes (at a character boundary) followed by
     /// "… (N bytes)" when it is longer: for logs and diagnostics, which a bundle's text must not
     /// flood. `total` is the length to report when the text is itself a part of a longer one.

@@ -77,10 +77,13 @@ struct Invocation: Sendable {
 /// Where a command's output goes: standard output and error, written at once, line by line, not
 /// through stdio's buffer (`widgets run` is read live from pipes); tests collect it instead.
 struct Output: Sendable {
-    var standardOutput: @Sendable (String) -> Void = { Output.write($0 + "\n", to: STDOUT_FILENO) }
+    /// A line. Control characters in it (a file name's escape sequence, a bundle's) are shown by
+    /// their codes, never sent to the terminal; line breaks and tabs stay.
+    var standardOutput: @Sendable (String) -> Void = { Output.write($0.visibleOnTerminal + "\n", to: STDOUT_FILENO) }
     /// Part of a line: for output written as it is made (a large timeline), not built whole first.
+    /// Written as it is: JSON escapes its own, and renderings draw with escape sequences of their own.
     var standardOutputPart: @Sendable (String) -> Void = { Output.write($0, to: STDOUT_FILENO) }
-    var standardError: @Sendable (String) -> Void = { Output.write($0 + "\n", to: STDERR_FILENO) }
+    var standardError: @Sendable (String) -> Void = { Output.write($0.visibleOnTerminal + "\n", to: STDERR_FILENO) }
 
     /// The error (errno) when output could not be written (a full disk, a closed descriptor): the
     /// command's status then says so (74, EX_IOERR) instead of success with output cut short.
