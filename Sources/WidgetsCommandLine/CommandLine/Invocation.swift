@@ -85,6 +85,12 @@ struct Output: Sendable {
     var standardOutputPart: @Sendable (String) -> Void = { Output.write($0, to: STDOUT_FILENO) }
     var standardError: @Sendable (String) -> Void = { Output.write($0.visibleOnTerminal + "\n", to: STDERR_FILENO) }
 
+    /// A terminal drawing, written as it is: the renderer has already made the widget's text
+    /// printable, and its colours are escape sequences of its own.
+    func drawing(_ lines: [String]) {
+        standardOutputPart(lines.joined(separator: "\n") + "\n")
+    }
+
     /// The error (errno) when output could not be written (a full disk, a closed descriptor): the
     /// command's status then says so (74, EX_IOERR) instead of success with output cut short.
     static let writeFailed = Atomic<Int32>(0)

@@ -72,7 +72,7 @@ extension Invocation {
                     let title = preview.entries.count == 1 ? name : "\(name) \(number + 1)/\(preview.entries.count)"
                     let lines = renderer.render(
                         entry.view, family: preview.family, title: title, now: Render.shownAt(entry), contentMarginsDisabled: marginsDisabled)
-                    output.standardOutput(lines.joined(separator: "\n"))
+                    output.drawing(lines)
                 }
             }
         }

@@ -40,7 +40,7 @@ extension Invocation {
             let title = widget.map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
             let lines = renderer.render(
                 entry.view, family: result.family, title: title, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
-            output.standardOutput(lines.joined(separator: "\n"))
+            output.drawing(lines)
             for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
             return .success
         } catch {
