@@ -33,6 +33,7 @@
  *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
  *                          that hoards memory when told, and registers the hostile kinds of request()
  *   -DMETADATA             says its version, vendor, licence and homepage (ABI 1.5)
+ *   -DREGISTER_MANY=n      registers n widgets more, "fixture.many.0" on, then one whose kind is 1 MiB of "k"
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
  *                          well-behaved widget answers one as any request, which is not a previews answer
  */
@@ -170,6 +171,20 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
 #endif
 #ifdef NO_FAMILY
     register_one(host, "fixture.no-family", 0);
+#endif
+#ifdef REGISTER_MANY
+    {
+        char many[32];
+        for (int i = 0; i < REGISTER_MANY; i++) {
+            snprintf(many, sizeof many, "fixture.many.%d", i);
+            register_one(host, many, small);
+        }
+        char *long_kind = malloc((1 << 20) + 1);
+        memset(long_kind, 'k', 1 << 20);
+        long_kind[1 << 20] = 0;
+        register_one(host, long_kind, small);
+        free(long_kind);
+    }
 #endif
 #ifdef BEHAVIOURS
     const char *kinds[] = {"fixture.error", "fixture.garbage", "fixture.unsorted", "fixture.missing-date",

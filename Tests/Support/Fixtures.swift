@@ -59,6 +59,8 @@ public enum Fixtures {
         "exit-in-initialize": ["-DEXIT_IN_INITIALIZE"],
         "exit-in-request": ["-DEXIT_IN_REQUEST", "-DKIND=\"fixture.exits\""],
         "hostile": ["-DHOSTILE", "-DKIND=\"fixture.hostile\""],
+        "many": ["-DREGISTER_MANY=4000"],
+        "long-kind": ["-DREGISTER_MANY=0"],
         "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],
     ]
 

@@ -245,6 +245,29 @@ import WidgetTimelines
         #expect(try #require(registry.widget(kind: "fixture.good")).families == [.systemSmall, .systemMedium])
     }
 
+    /// A bundle that registers thousands of widgets, the last with a kind of 1 MiB, is told what it
+    /// may, the same in both isolation modes: the first 1000 registrations are taken (each found
+    /// by hash, not by a search of those before it), the rest counted in one problem, and the long
+    /// kind is refused by its length wherever it is read.
+    @Test(arguments: ["process", "queue"])
+    func registrationsPastWhatABundleMayAreCountedNotKept(mode: String) async throws {
+        let directory = Fixtures.directory(["many.so": "many", "long.so": "long-kind"])
+        let isolation: Isolation = mode == "queue" ? .queue : .process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable))
+        let registry = await blocking { WidgetRegistry.load(searchPath: [directory.path], isolation: isolation) }
+        defer { registry.shutDownWorkers() }
+        let many = registry.widgets.filter { $0.bundle.fileName == "many.so" }
+        #expect(many.count == 1000)
+        #expect(many.last?.kind == "fixture.many.999")
+        #expect(registry.widget(kind: "fixture.many.1000") == nil)
+        let counted = try #require(registry.problems.first { $0.path.hasSuffix("/many.so") })
+        #expect(counted.message == "registers 4002 widgets, more than the 1000 a bundle may; the first 1000 registrations are taken")
+        #expect(registry.problems.filter { $0.path.hasSuffix("/many.so") }.count == 1, "\(registry.problems)")
+        let long = try #require(registry.problems.first { $0.path.hasSuffix("/long.so") })
+        #expect(long.reason == .invalidWidget)
+        #expect(long.message == "a widget kind is longer than 1000 bytes (1048576 bytes): \"\(String(repeating: "k", count: 40))…\"")
+        #expect(registry.widget(kind: "fixture.good")?.bundle.fileName == "long.so", "the widget it registers after the long kind loads")
+    }
+
     @Test func kindRegisteredByTwoBundlesGoesToTheFirstInByteOrder() throws {
         // "B.so" sorts before "a.so" in byte order, whatever the locale.
         let directory = Fixtures.directory(["a.so": "good", "B.so": "good"])

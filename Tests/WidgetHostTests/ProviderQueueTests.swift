@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WidgetTestSupport
 import WidgetWire
@@ -104,6 +105,33 @@ struct FixtureControl: @unchecked Sendable {
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(record.values.prefix(4) == ["first here", "answered first", "second done", "answered second"])
         #expect(record.values.dropFirst(4).first == "third queued")
+    }
+
+    /// A provider runs under its memory guard or not at all: with every slot taken (a host with
+    /// thousands of providers), its requests are refused, saying why, and it runs once a slot frees.
+    @Test func aProviderWithoutAMemoryGuardSlotIsRefusedNotRunUnmetered() throws {
+        let free = Mutex(false)
+        let queue = ProviderQueue(kind: "test.unslotted", memoryLimit: 30 << 20) { _ in free.withLock { $0 } ? 4000 : 0 }
+        let clock = ManualClock()
+        let ran = Mutex(0)
+        func ask() -> Result<String, RequestError>? {
+            let answer = Mutex<Result<String, RequestError>?>(nil)
+            queue.submit(
+                due: clock.now().addingTimeInterval(5), clock: clock, hereIfIdle: true,
+                naming: QueuedRequest(requestKind: .timeline, kind: "test.unslotted", bundlePath: "test.so", deadline: .seconds(5)),
+                completion: { (result: Result<String, RequestError>) in answer.withLock { $0 = result } }
+            ) { _ in
+                ran.withLock { $0 += 1 }
+                return "ran"
+            }
+            return answer.withLock { $0 }
+        }
+        guard case .failure(let error) = ask() else { Issue.record("it ran without a slot"); return }
+        #expect("\(error)".contains("no memory guard slot was free for it (all 4095 are in use by other providers), so it is not run"), "\(error)")
+        #expect(ran.withLock { $0 } == 0)
+        free.withLock { $0 = true }
+        #expect(try ask()?.get() == "ran")
+        #expect(queue.memorySlot == 4000)
     }
 
     @Test func differentProvidersRunInParallel() async throws {

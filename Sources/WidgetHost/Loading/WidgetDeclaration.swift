@@ -15,6 +15,10 @@ struct WidgetDeclaration: Sendable {
     let contentMarginsDisabled: Bool
     let configuration: ConfigurationSchema?
 
+    /// The longest widget kind, in bytes (iOS's are reverse-DNS names of a few dozen): the same in
+    /// both isolation modes, as a worker's report of its bundle's kinds is held to it too.
+    static let maximumKindLength = 1000
+
     /// Reads and checks one `widget_descriptor_t` a bundle registered; `path` names the bundle in the
     /// refusal.
     static func validate(_ pointer: UnsafePointer<widget_descriptor_t>?, path: String) -> Result<WidgetDeclaration, LoadProblem> {
@@ -27,8 +31,18 @@ struct WidgetDeclaration: Sendable {
             return refuse("widget_descriptor_t.struct_size \(declared) is smaller than ABI 1.0's \(ABISize.descriptor)")
         }
         let descriptor = ABISize.copy(pointer, declared: declared, as: widget_descriptor_t.self)
-        let kind = descriptor.kind.map { String(cString: $0) } ?? ""
-        guard !kind.isEmpty else { return refuse("a widget was registered with an empty kind") }
+        guard let kindPointer = descriptor.kind, kindPointer.pointee != 0 else {
+            return refuse("a widget was registered with an empty kind")
+        }
+        // Read no further than the longest kind allowed, whatever the bundle's string holds.
+        let kindLength = strnlen(kindPointer, maximumKindLength + 1)
+        guard kindLength <= maximumKindLength else {
+            // Quoted by its start, so the refusal reads the same however it travels.
+            let length = strnlen(kindPointer, 1 << 24)
+            let start = String(decoding: UnsafeRawBufferPointer(start: kindPointer, count: 40), as: UTF8.self).onOneLine
+            return refuse("a widget kind is longer than \(maximumKindLength) bytes (\(length == 1 << 24 ? "16 MiB or more" : "\(length) bytes")): \"\(start)…\"")
+        }
+        let kind = String(decoding: UnsafeRawBufferPointer(start: kindPointer, count: kindLength), as: UTF8.self)
         guard !kind.hasControlCharacters else {
             return refuse("a widget kind contains control characters: \(String(bundleText: descriptor.kind!))")
         }

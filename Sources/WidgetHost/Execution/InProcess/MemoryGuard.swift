@@ -15,6 +15,8 @@ public enum MemoryGuard {
 
     /// The default limit, iOS's for a widget extension: 30 MiB.
     public static let defaultLimit: Int64 = 30 << 20
+    /// The slots providers may have (slot 0 is the host's own).
+    static let slotCount = Int(MEMORY_GUARD_SLOTS) - 1
 
     private struct Slots {
         var next: UInt32 = 1
@@ -32,7 +34,7 @@ public enum MemoryGuard {
             return slots.next
         }
         if slot == 0 {
-            HostLog.warning("all \(MEMORY_GUARD_SLOTS - 1) memory guard slots are in use; a provider runs unmetered")
+            HostLog.warning("all \(MEMORY_GUARD_SLOTS - 1) memory guard slots are in use; a provider that has none is not run")
         } else {
             memory_guard_open_slot(slot, limit)
         }

@@ -31,12 +31,15 @@ final class ProviderQueue: @unchecked Sendable {
     private var stuckCalls = 0
     /// Requests submitted and not yet through the queue.
     private var queued = 0
+    /// Where a run's slot comes from (a test hands out none).
+    private let openSlot: @Sendable (Int64) -> UInt32
 
-    init(kind: String, memoryLimit: Int64) {
+    init(kind: String, memoryLimit: Int64, openSlot: @escaping @Sendable (Int64) -> UInt32 = MemoryGuard.openSlot(limit:)) {
         self.kind = kind
         self.memoryLimit = memoryLimit
+        self.openSlot = openSlot
         queue = DispatchQueue(label: "widgets.provider.\(kind)")
-        slot = MemoryGuard.openSlot(limit: memoryLimit)
+        slot = openSlot(memoryLimit)
     }
 
     /// The slot of the provider's current run.
@@ -49,8 +52,8 @@ final class ProviderQueue: @unchecked Sendable {
             let peak = MemoryGuard.peak(slot)
             earlierPeak = max(earlierPeak, peak)
             statistics.terminations += 1
-            retiredSlots.append(slot)
-            slot = MemoryGuard.openSlot(limit: memoryLimit)
+            if slot != 0 { retiredSlots.append(slot) }
+            slot = openSlot(memoryLimit)
             return peak
         }
     }
@@ -66,12 +69,17 @@ final class ProviderQueue: @unchecked Sendable {
         return retiredSlots.reduce(0) { $0 + MemoryGuard.live($1) }
     }
 
-    /// Why a request must not be sent now, if it must not: the provider is quarantined, or stuck
-    /// inside an earlier call.
+    /// Why a request must not be sent now, if it must not: the provider is quarantined, stuck
+    /// inside an earlier call, or has no memory guard slot to run in.
     private func refusal() -> String? {
         lock.withLock {
             if stuckCalls > 0 {
                 return "still inside an earlier call that passed its deadline; its requests fail until that call returns"
+            }
+            // A provider runs metered or not at all; a slot given back since may be taken now.
+            if slot == 0 { slot = openSlot(memoryLimit) }
+            if slot == 0 {
+                return "no memory guard slot was free for it (all \(MemoryGuard.slotCount) are in use by other providers), so it is not run"
             }
             let retained = retainedBytes()
             if retained >= memoryLimit {

@@ -103,14 +103,18 @@ struct WorkerHello: Sendable {
             bundle = nil
         }
         var widgets: [Widget] = []
-        for value in message["widgets"]?.arrayValue ?? [] {
+        let reported = message["widgets"]?.arrayValue ?? []
+        guard reported.count <= WidgetRegistry.maximumWidgetsPerBundle else {
+            throw .malformed("hello: \(reported.count) widgets, more than the \(WidgetRegistry.maximumWidgetsPerBundle) a bundle may register")
+        }
+        for value in reported {
             guard let kind = value["kind"]?.stringValue,
                 let families = value["families"]?.arrayValue?.compactMap({ $0.stringValue.flatMap(WidgetFamily.init(rawValue:)) }),
                 let configuration = value["configuration"]?.stringValue.flatMap(ConfigurationKind.init(rawValue:)),
                 !families.isEmpty
             else { throw .malformed("hello: incomplete widget") }
-            guard !kind.hasControlCharacters, kind.utf8.count <= 1000 else {
-                throw .malformed("hello: a widget kind with control characters or longer than 1000 bytes")
+            guard !kind.hasControlCharacters, kind.utf8.count <= WidgetDeclaration.maximumKindLength else {
+                throw .malformed("hello: a widget kind with control characters or longer than \(WidgetDeclaration.maximumKindLength) bytes")
             }
             func text(_ value: JSONValue?) -> String? { value?.stringValue.map { String(bundleText: $0) } }
             let schema: ConfigurationSchema?

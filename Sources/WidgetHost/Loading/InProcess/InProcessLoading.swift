@@ -162,16 +162,20 @@ extension WidgetRegistry {
         let bundle = LoadedBundle(path: path, description: native.description, backend: backend)
         // Registrations come during `initialize`, on this thread or one the bundle starts: each is
         // checked as it comes, and a kind this bundle registered already is refused at once.
-        let registered = Mutex<(widgets: [RegisteredWidget], problems: [LoadProblem])>(([], []))
+        // Calls past the most a bundle may make are only counted (said once below): neither the
+        // widgets kept nor the problems said grow without bound, and a kind is found by hash.
+        let registered = Mutex<(widgets: [RegisteredWidget], kinds: Set<String>, problems: [LoadProblem], calls: Int)>(([], [], [], 0))
         do {
             try native.initialize { pointer in
                 registered.withLock { registered in
+                    registered.calls += 1
+                    guard registered.calls <= Self.maximumWidgetsPerBundle else { return false }
                     switch WidgetDeclaration.validate(pointer, path: path) {
                     case .failure(let problem):
                         registered.problems.append(problem)
                         return false
                     case .success(let declaration):
-                        if registered.widgets.contains(where: { $0.kind == declaration.kind }) {
+                        guard registered.kinds.insert(declaration.kind).inserted else {
                             registered.problems.append(
                                 LoadProblem(
                                     path: path, reason: .duplicateKind,
@@ -186,9 +190,20 @@ extension WidgetRegistry {
         } catch {
             return .refused(registered.withLock { $0.problems } + [error])
         }
-        let (widgets, problems) = registered.withLock { $0 }
+        let (widgets, _, found, calls) = registered.withLock { $0 }
+        var problems = found
+        if calls > Self.maximumWidgetsPerBundle {
+            problems.append(
+                LoadProblem(
+                    path: path, reason: .invalidBundle,
+                    message: "registers \(calls) widgets, more than the \(Self.maximumWidgetsPerBundle) a bundle may; the first \(Self.maximumWidgetsPerBundle) registrations are taken"))
+        }
         return .initialized(bundle, backend, widgets: widgets, problems: problems, identity: identity)
     }
+
+    /// The most widgets one bundle may register: each is a provider with a queue and a memory guard
+    /// slot of its own (4 095 in a process), and a bundle of iOS's has a handful.
+    public static let maximumWidgetsPerBundle = 1000
 
     /// Opens and checks the file, then loads that very file, from its descriptor: a file renamed over
     /// the path meanwhile is not the one loaded. The descriptor of a file the dynamic loader took
