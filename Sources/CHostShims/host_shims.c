@@ -27,10 +27,6 @@ int host_pidfd_open(int pid) {
 #endif
 }
 
-void host_end_own_group(void) {
-    kill(0, SIGKILL); /* every process of this one's group, this one included */
-    _exit(0);         /* not reached */
-}
 
 /* CoreFoundation's (in Foundation, linked into every Swift host): the process path it takes the main
  * bundle from, computed once and kept here. */

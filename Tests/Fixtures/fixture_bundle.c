@@ -33,17 +33,23 @@
  *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
  *                          that hoards memory when told, and registers the hostile kinds of request()
  *   -DMETADATA             says its version, vendor, licence and homepage (ABI 1.5)
+ *   -DESCAPING             registers fixture.escape, which starts a process that leaves its worker's
+ *                          session and parent and answers, and fixture.escape-and-die, which then
+ *                          SIGKILLs its own process; the process's pid goes to $FIXTURE_ESCAPE_FILE
  *   -DREGISTER_MANY=n      registers n widgets more, "fixture.many.0" on, then one whose kind is 1 MiB of "k"
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
  *                          well-behaved widget answers one as any request, which is not a previews answer
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -201,6 +207,10 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
                              "fixture.long-line"};
     for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) register_one(host, hostile[i], small);
 #endif
+#ifdef ESCAPING
+    register_one(host, "fixture.escape", small);
+    register_one(host, "fixture.escape-and-die", small);
+#endif
 #ifdef FAMILIES
     register_one(host, kind_buffer, FAMILIES);
 #else
@@ -321,6 +331,55 @@ static bool held_request(const char *kind, widget_completion_fn completion, void
     pthread_mutex_unlock(&mutex);
     complete(completion, context, answer);
     return true;
+}
+#endif
+
+#ifdef ESCAPING
+/* Starts a process that leaves: a grandchild in a session of its own (setsid) whose parent has
+ * ended, so it is in neither the worker's group nor its session, and is no one's child but an
+ * adopter's. Its pid goes to $FIXTURE_ESCAPE_FILE before this returns. */
+static void escape(void) {
+    int ready[2];
+    if (pipe(ready) != 0) return;
+    pid_t child = fork();
+    if (child == 0) {
+        if (fork() == 0) {
+            setsid();
+            /* Holds none of the worker's descriptors: only being alive tells it outlived its worker. */
+            int null = open("/dev/null", O_RDWR);
+            for (int fd = 0; fd < 3; fd++) dup2(null, fd);
+            for (int fd = 3; fd < 1024; fd++)
+                if (fd != ready[1]) close(fd);
+            const char *file = getenv("FIXTURE_ESCAPE_FILE");
+            FILE *out = file ? fopen(file, "w") : NULL;
+            if (out) {
+                fprintf(out, "%d\n", (int)getpid());
+                fclose(out);
+            }
+            (void)!write(ready[1], "x", 1);
+            for (int i = 0; i < 300; i++) sleep(1);
+            _exit(0);
+        }
+        _exit(0);
+    }
+    close(ready[1]);
+    char byte;
+    (void)!read(ready[0], &byte, 1);
+    close(ready[0]);
+    waitpid(child, NULL, 0);
+}
+
+static bool escaping_request(const char *kind, widget_completion_fn completion, void *context) {
+    if (strcmp(kind, "fixture.escape") == 0) {
+        escape();
+        complete(completion, context, "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"text\",\"text\":\"ok\"}}],\"policy\":{\"kind\":\"never\"}}");
+        return true;
+    }
+    if (strcmp(kind, "fixture.escape-and-die") == 0) {
+        escape();
+        kill(getpid(), SIGKILL); /* no time for the worker to end what the bundle started */
+    }
+    return false;
 }
 #endif
 
@@ -451,6 +510,9 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #endif
 #ifdef HOSTILE
     if (hostile_request(kind, completion, context)) return;
+#endif
+#ifdef ESCAPING
+    if (escaping_request(kind, completion, context)) return;
 #endif
 #ifdef EXIT_IN_REQUEST
     exit(0);

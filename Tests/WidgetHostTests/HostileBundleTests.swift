@@ -39,6 +39,22 @@ import WidgetWire
         #expect(!Self.isRunning(child), "the forked child of pid \(child) ended with its worker")
     }
 
+    /// A process a bundle started that left its worker's group and session (setsid) and its parent
+    /// still ends with its worker: one ended as asked, one killed outright (it SIGKILLs itself), and
+    /// in queue isolation, with the host.
+    @Test(arguments: [("fixture.escape", "process"), ("fixture.escape-and-die", "process"), ("fixture.escape", "queue")])
+    func aProcessThatLeavesItsSessionStillEndsWithItsWorker(kind: String, isolation: String) async throws {
+        let escaped = Fixtures.temporaryDirectory("escape").appendingPathComponent("pid")
+        let plugins = Fixtures.directory(["escaping"])
+        let result = await widgets(
+            ["--plugins", plugins.path, "timeline", kind, "--isolation", isolation], extraEnvironment: ["FIXTURE_ESCAPE_FILE": escaped.path])
+        #expect(result.status == (kind == "fixture.escape" ? 0 : 1), "\(result.standardError)")
+        let pid = try #require(Int32(try String(contentsOf: escaped, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let running = Self.isRunning(pid)
+        if running { kill(pid, SIGKILL) }
+        #expect(!running, "the escaped process \(pid) outlived its worker")
+    }
+
     @Test func aBundleThatClosesItsChannelIsToldApart() async {
         let result = await run("fixture.close-channel")
         #expect(result.standardError.contains("the bundle closed the worker's channel to the host (descriptor 3)"), "\(result.standardError)")

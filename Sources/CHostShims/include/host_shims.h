@@ -19,9 +19,29 @@ int host_pipe_cloexec(int fds[2]);
  * has exited; -1 where the kernel has none. */
 int host_pidfd_open(int pid);
 
-/* For a worker whose host is gone or done with it: ends its whole process group, itself included,
- * so nothing a bundle forked outlives it. Does not return. */
+/* For a worker whose host is gone or done with it: ends every descendant (those that left its group
+ * with setsid too, adopted by it as a subreaper) and its whole process group, itself included, so
+ * nothing a bundle forked outlives it. Does not return. */
 void host_end_own_group(void) __attribute__((noreturn));
+
+/* prctl(PR_SET_CHILD_SUBREAPER): a descendant whose parent ends is adopted by this process, not by
+ * init, so what a bundle starts can still be found and ended. */
+int host_become_subreaper(void);
+
+/* POSIX_SPAWN_SETSID (glibc 2.26): the spawned process leads a session of its own. */
+short host_spawn_setsid_flag(void);
+
+/* SIGKILL to every descendant of `root` (read from /proc), in rounds until none is left; reaps those
+ * that are this process's children. Returns how many were killed. */
+int host_kill_descendants(int root);
+
+/* For a subreaper host whose workers each lead a session: SIGKILL to each child of this process that
+ * is not in `keep` and is in another session (a bundle's process, adopted when its worker ended) or
+ * in this process's own group (forked by a bundle loaded in this process), and to its descendants;
+ * reaps them, and any other child not in `keep` that has ended. An adopted process in a group of its
+ * own in this session (an application a desktop opener started) is left to run, and reaped once it
+ * ends. Returns how many were killed. */
+int host_kill_adopted(const int *keep, int keep_count);
 
 /* The exit guard of a host that runs bundles in its own process (queue isolation), where a bundle
  * calling exit() would end the host quietly. Installed, an exit the host did not announce with

@@ -100,6 +100,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         let starting: [WorkerSupervisor] = stateLock.withLock { Array(startingSupervisors.values) }
         for supervisor in starting { supervisor.shutDown() }
         for bundle in bundles { bundle.backend.shutDown() }
+        Orphans.sweep()
     }
 
     /// Workers still loading, by path.

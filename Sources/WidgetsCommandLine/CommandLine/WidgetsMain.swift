@@ -27,9 +27,14 @@ public enum WidgetsMain {
         // meanwhile, so providers loaded in this process (`--isolation queue`) may complete on it.
         // A bundle that calls exit() in this process (queue isolation) is reported, not obeyed quietly.
         ExitGuard.install()
+        // What a bundle starts comes back to this process when its worker ends (see Orphans).
+        Orphans.adopt()
         Task {
             let status = await CLI.exitStatus(running: arguments)
             ExitGuard.deliberate()
+            // Nothing a bundle started outlives the host (in queue isolation, what it started in
+            // this process).
+            Orphans.sweep()
             // Without running exit handlers: a bundle's static destructors (queue isolation) have no
             // say in how the host ends, and a bundle hung in the dynamic loader cannot hold the exit up.
             fflush(nil)

@@ -77,6 +77,9 @@ public enum WidgetWorker {
             FileHandle.standardError.write(Data("widgets worker: no channel on descriptor 3; a worker is started by a host\n".utf8))
             exit(2)
         }
+        // What the bundle starts stays in this process's tree, however it leaves its parent, and
+        // ends with it (see Orphans).
+        Orphans.adopt()
         // Children a bundle starts must not inherit the channel: the host learns of the worker's
         // end by the channel closing.
         for descriptor in [channelDescriptor, exceededDescriptor] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }

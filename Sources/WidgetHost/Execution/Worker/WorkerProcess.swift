@@ -92,9 +92,10 @@ final class WorkerProcess: @unchecked Sendable {
         sigemptyset(&noSignal)
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignal)
-        // A process group of its own: whatever the bundle forks is in it, and ends with it.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        // A session (and so a process group) of its own: whatever the bundle forks is in it, and
+        // ends with it; and what leaves it can never join the host's session, by which the host
+        // tells a bundle's orphan from its own children (see Orphans).
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
 
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
@@ -106,8 +107,7 @@ final class WorkerProcess: @unchecked Sendable {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let (status, pid) = Orphans.starting { pid in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
         guard status == 0 else {
             for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
             throw .system("cannot start the worker \(executable): \(errnoText(status))")
@@ -385,6 +385,10 @@ final class WorkerProcess: @unchecked Sendable {
             break
         }
         if processDescriptor >= 0 { Glibc.close(processDescriptor) }
+        // What it started and left behind (a crash or SIGKILL gave it no time to end them) has
+        // come to the host, if it adopts orphans: ended now.
+        Orphans.didReap(pid)
+        Orphans.sweep()
         // What is left of its output: it is dead, so read without waiting.
         while relayOutput() {}
         if !outputTail.isEmpty || cutLineBytes > 0 { flushLine() }

@@ -1,0 +1,58 @@
+import CHostShims
+import Glibc
+import Synchronization
+
+/// What a bundle starts ends with its worker, even a process that left the worker's group and
+/// session (`setsid`) or outlived its parent.
+///
+/// A worker leads a session of its own and is a child subreaper: whatever a bundle forks stays in
+/// its tree, adopted by the worker when its own parent ends, and the worker ends that whole tree
+/// when it ends. A worker killed outright (a crash, a memory limit, SIGKILL from the bundle itself)
+/// cannot; so a host that `adopt`s is a subreaper too: the worker's processes come to it, and each
+/// `sweep` ends every child of the host that it did not start and that is in another session than
+/// its own, with all their descendants. A process of the host's own session in a group of its own
+/// that it adopts (an application a desktop opener started: Foundation's `Process` gives each child
+/// a group) is left to run, and reaped once it ends.
+///
+/// In queue isolation, where bundles run in the host, the sweep when the host shuts down also ends
+/// what they forked in the host's own group.
+public enum Orphans {
+    private static let adopting = Atomic<Bool>(false)
+    /// The children the host started itself (its workers), never swept.
+    private static let started = Mutex<Set<pid_t>>([])
+
+    /// Makes this process a child subreaper: processes orphaned below it come to it, to be swept.
+    /// For a host's executable (not a test runner, whose other children it would adopt).
+    public static func adopt() {
+        if host_become_subreaper() == 0 { adopting.store(true, ordering: .relaxed) }
+    }
+
+    /// Whether this process adopts orphans.
+    public static var isAdopting: Bool { adopting.load(ordering: .relaxed) }
+
+    /// Starts a child of the host's own (a worker), which is never swept: `spawn` sets its pid and
+    /// returns 0 once it started (posix_spawn's convention). Under the lock a sweep takes, so no
+    /// sweep sees the child before it is known.
+    static func starting(_ spawn: (inout pid_t) -> Int32) -> (status: Int32, pid: pid_t) {
+        started.withLock { started in
+            var pid: pid_t = 0
+            let status = spawn(&pid)
+            if status == 0 { started.insert(pid) }
+            return (status, pid)
+        }
+    }
+    /// A child the host started has been reaped.
+    static func didReap(_ pid: pid_t) { _ = started.withLock { $0.remove(pid) } }
+
+    /// Ends the adopted processes of other sessions and their descendants, and reaps adopted ones
+    /// that ended. Returns how many it killed. Nothing where this process does not adopt.
+    @discardableResult
+    public static func sweep() -> Int {
+        guard isAdopting else { return 0 }
+        // Under the lock: a worker spawned meanwhile is in the list before it could be swept.
+        return started.withLock { started in
+            let keep = started.map { Int32($0) }
+            return Int(keep.withUnsafeBufferPointer { host_kill_adopted($0.baseAddress, Int32($0.count)) })
+        }
+    }
+}
