@@ -36,6 +36,7 @@
  *   -DESCAPING             registers fixture.escape, which starts a process that leaves its worker's
  *                          session and parent and answers, and fixture.escape-and-die, which then
  *                          SIGKILLs its own process; the process's pid goes to $FIXTURE_ESCAPE_FILE
+ *   -DSTACK_OVERFLOW       KIND's requests recurse until the thread's stack is gone
  *   -DREGISTER_MANY=n      registers n widgets more, "fixture.many.0" on, then one whose kind is 1 MiB of "k"
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
  *                          well-behaved widget answers one as any request, which is not a previews answer
@@ -503,6 +504,15 @@ static bool hostile_request(const char *kind, widget_completion_fn completion, v
 }
 #endif
 
+#ifdef STACK_OVERFLOW
+/* Recurses without end, each frame a page the compiler cannot drop. */
+__attribute__((noinline)) static int overflow(int depth) {
+    volatile char frame[4096];
+    frame[depth % 4096] = (char)depth;
+    return overflow(depth + 1) + frame[(depth + 1) % 4096];
+}
+#endif
+
 static void request(const widget_request_t *request, widget_completion_fn completion, void *context) {
     const char *kind = request->widget_kind;
 #ifdef BEHAVIOURS
@@ -513,6 +523,9 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #endif
 #ifdef ESCAPING
     if (escaping_request(kind, completion, context)) return;
+#endif
+#ifdef STACK_OVERFLOW
+    overflow(1);
 #endif
 #ifdef EXIT_IN_REQUEST
     exit(0);

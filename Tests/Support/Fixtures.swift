@@ -60,6 +60,7 @@ public enum Fixtures {
         "exit-in-request": ["-DEXIT_IN_REQUEST", "-DKIND=\"fixture.exits\""],
         "hostile": ["-DHOSTILE", "-DKIND=\"fixture.hostile\""],
         "many": ["-DREGISTER_MANY=4000"],
+        "overflow": ["-DSTACK_OVERFLOW", "-DKIND=\"fixture.overflow\""],
         "escaping": ["-DESCAPING", "-DKIND=\"fixture.escaping\""],
         "long-kind": ["-DREGISTER_MANY=0"],
         "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],

@@ -55,6 +55,30 @@ import WidgetWire
         #expect(!running, "the escaped process \(pid) outlived its worker")
     }
 
+    /// In queue isolation a bundle's crash ends the host, but one line names the bundle, the signal
+    /// and what it was doing, a stack overflow too (each bundle thread has an alternate signal
+    /// stack); in a worker the same faults end only the worker, named as ever.
+    @Test(arguments: [
+        ("behaviours", "fixture.crash", "SIGSEGV (segmentation fault)"), ("behaviours", "fixture.abort", "SIGABRT (abort)"),
+        ("behaviours", "fixture.trap", "SIGILL (illegal instruction, as a Swift runtime trap is)"),
+        ("overflow", "fixture.overflow", "SIGSEGV (segmentation fault)"),
+    ])
+    func aCrashInQueueIsolationNamesTheBundle(fixture: String, kind: String, signal: String) async {
+        let plugins = Fixtures.directory(["\(fixture).so": fixture])
+        let queue = await widgets(
+            ["--plugins", plugins.path, "timeline", kind, "--isolation", "queue"], extraEnvironment: ["SWIFT_BACKTRACE": "enable=no"])
+        #expect(queue.status != 0)
+        #expect(
+            queue.standardError.hasPrefix(
+                "widgets: error: \(plugins.path)/\(fixture).so crashed the host process: \(signal) while answering a timeline request. In queue isolation a bundle's crash ends the host; process isolation (the default) would have ended only its worker\n"),
+            "\(queue.standardError)")
+        if fixture == "overflow" {
+            let worker = await widgets(["--plugins", plugins.path, "timeline", kind])
+            #expect(worker.status == 1)
+            #expect(worker.standardError.contains("crashed while answering timeline: its worker was killed by SIGSEGV (segmentation fault)"), "\(worker.standardError)")
+        }
+    }
+
     @Test func aBundleThatClosesItsChannelIsToldApart() async {
         let result = await run("fixture.close-channel")
         #expect(result.standardError.contains("the bundle closed the worker's channel to the host (descriptor 3)"), "\(result.standardError)")

@@ -47,7 +47,10 @@ int host_kill_adopted(const int *keep, int keep_count);
  * calling exit() would end the host quietly. Installed, an exit the host did not announce with
  * host_exit_guard_deliberate() is reported on standard error as the bundle's doing (the bundle is
  * found on the calling thread's stack, else named by the thread's current activity), the control
- * socket set with host_exit_guard_socket() is removed, and the process ends with status 70. */
+ * socket set with host_exit_guard_socket() is removed, and the process ends with status 70. A fatal
+ * signal (a crash, an abort, a trap) on a thread marked as working for a bundle is reported the
+ * same way, naming the signal, before the process ends as that signal; each such thread has an
+ * alternate signal stack, so a stack overflow is reported too. */
 void host_exit_guard_install(void);
 /* The host itself is exiting now: the guard lets it. */
 void host_exit_guard_deliberate(void);
