@@ -36,6 +36,8 @@
  *   -DESCAPING             registers fixture.escape, which starts a process that leaves its worker's
  *                          session and parent and answers, and fixture.escape-and-die, which then
  *                          SIGKILLs its own process; the process's pid goes to $FIXTURE_ESCAPE_FILE
+ *   -DCOSTLY_ENTRY         registers fixture.many-views (one entry of 150 000 texts) and fixture.long-text
+ *                          (one text of 7 MB), each within the result limit
  *   -DSTACK_OVERFLOW       KIND's requests recurse until the thread's stack is gone
  *   -DREGISTER_MANY=n      registers n widgets more, "fixture.many.0" on, then one whose kind is 1 MiB of "k"
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
@@ -207,6 +209,10 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
                              "fixture.mmap-hoard", "fixture.thread-hoard", "fixture.wake-hoarder", "fixture.huge-result",
                              "fixture.long-line"};
     for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) register_one(host, hostile[i], small);
+#endif
+#ifdef COSTLY_ENTRY
+    register_one(host, "fixture.many-views", small);
+    register_one(host, "fixture.long-text", small);
 #endif
 #ifdef ESCAPING
     register_one(host, "fixture.escape", small);
@@ -529,6 +535,31 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #endif
 #ifdef EXIT_IN_REQUEST
     exit(0);
+#endif
+#ifdef COSTLY_ENTRY
+    /* One entry within the result limit that would cost the host far more to hold and draw:
+     * fixture.many-views has 150 000 texts, fixture.long-text one text of 7 MB. */
+    if (strcmp(kind, "fixture.many-views") == 0 || strcmp(kind, "fixture.long-text") == 0) {
+        int many = strcmp(kind, "fixture.many-views") == 0;
+        size_t capacity = 8u << 20, length = 0;
+        char *json = malloc(capacity);
+        length += (size_t)sprintf(json, "{\"entries\":[{\"date\":1000,\"view\":");
+        if (many) {
+            length += (size_t)sprintf(json + length, "{\"view\":\"vstack\",\"children\":[");
+            for (int i = 0; i < 150000; i++) length += (size_t)sprintf(json + length, "%s{\"view\":\"text\",\"text\":\"a\"}", i ? "," : "");
+            length += (size_t)sprintf(json + length, "]}");
+        } else {
+            length += (size_t)sprintf(json + length, "{\"view\":\"text\",\"text\":\"");
+            memset(json + length, 'x', 7000000);
+            length += 7000000;
+            length += (size_t)sprintf(json + length, "\"}");
+        }
+        length += (size_t)sprintf(json + length, "}],\"policy\":{\"kind\":\"never\"}}");
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, length, NULL};
+        completion(context, &result);
+        free(json);
+        return;
+    }
 #endif
 #ifdef LARGE_TIMELINE
     {

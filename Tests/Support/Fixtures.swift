@@ -60,6 +60,7 @@ public enum Fixtures {
         "exit-in-request": ["-DEXIT_IN_REQUEST", "-DKIND=\"fixture.exits\""],
         "hostile": ["-DHOSTILE", "-DKIND=\"fixture.hostile\""],
         "many": ["-DREGISTER_MANY=4000"],
+        "costly": ["-DCOSTLY_ENTRY", "-DKIND=\"fixture.costly\""],
         "overflow": ["-DSTACK_OVERFLOW", "-DKIND=\"fixture.overflow\""],
         "escaping": ["-DESCAPING", "-DKIND=\"fixture.escaping\""],
         "long-kind": ["-DREGISTER_MANY=0"],

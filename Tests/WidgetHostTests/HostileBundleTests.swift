@@ -120,6 +120,25 @@ import WidgetWire
         #expect(result.standardError.contains("it exceeded its memory limit (the worker as a whole:"), "\(result.standardError)")
     }
 
+    /// An entry within the result limit that would cost the host far more than a widget's (150 000
+    /// views; 7 MB of text) is refused with the reason, in either isolation mode, while it is read.
+    @Test(arguments: ["process", "queue"])
+    func anEntryOverWhatOneEntryMayCostIsRefused(isolation: String) async {
+        let plugins = Fixtures.directory(["costly"])
+        let views = await widgets(["--plugins", plugins.path, "timeline", "fixture.many-views", "--isolation", isolation])
+        #expect(views.status == 1)
+        #expect(
+            views.standardError.contains(
+                "malformed timeline result: entries[0].view.children[9999]: the entry has more than 10000 views, the most the host draws for one entry (a widget's has tens)"),
+            "\(views.standardError)")
+        let text = await widgets(["--plugins", plugins.path, "timeline", "fixture.long-text", "--isolation", isolation])
+        #expect(text.status == 1)
+        #expect(
+            text.standardError.contains(
+                "malformed timeline result: entries[0].view: the entry's text is over 256 KiB, the most the host draws for one entry (a widget shows a few hundred characters)"),
+            "\(text.standardError)")
+    }
+
     /// A timeline over the result limit is refused, with its size, before the host decodes it.
     @Test func aTimelineOverTheResultLimitIsRefused() async {
         let result = await run("fixture.huge-result")

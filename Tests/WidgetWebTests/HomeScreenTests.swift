@@ -24,7 +24,7 @@ final class WebHome: @unchecked Sendable {
 
     /// With the system sample too, the host's clock starts a minute from now: the sample bundles
     /// date their entries by their own clock (now), and its clock widget's are each minute from then.
-    init(withClock: Bool = false) async throws {
+    init(withClock: Bool = false, largestDrawing: Int = 4 << 20) async throws {
         clock = ManualClock(now: withClock ? Date().addingTimeInterval(60) : Date(timeIntervalSince1970: 1_800_000_000))
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
@@ -50,7 +50,7 @@ final class WebHome: @unchecked Sendable {
         }
         daemon = WidgetDaemon(registry: registry, store: store, budget: .development, describe: { _ in "" }, observer: statuses.record)
         try daemon.start(socketPath: nil)
-        home = try HomeScreen(daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: 0), token: token)
+        home = try HomeScreen(daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: 0), token: token, largestDrawing: largestDrawing)
     }
 
     func stop() {
@@ -205,6 +205,20 @@ final class WebHome: @unchecked Sendable {
             for _ in 0..<3000 where web.home.pageCount != 0 { usleep(10_000) }
             return web.home.pageCount == 0 && web.daemon.events.subscriberCount == 0
         })
+    }
+
+    /// A card whose drawing is over what one card may send is sent without it, saying why.
+    @Test func aDrawingOverWhatACardMaySendIsNotSent() async throws {
+        let web = try await WebHome(largestDrawing: 2048)
+        defer { web.stop() }
+        #expect(await web.waitForTimelines())
+        let (stream, hello) = try await web.events()
+        defer { stream.hangUp() }
+        let cards = try #require(hello["cards"]?.arrayValue)
+        let leaderboard = try #require(cards.first { $0["kind"] == .string("com.mygame.leaderboard") })
+        #expect(leaderboard["light"] == nil && leaderboard["dark"] == nil)
+        let failure = try #require(leaderboard["failure"]?.stringValue)
+        #expect(failure.hasPrefix("its drawing is ") && failure.hasSuffix(" KiB, more than the 2 KiB a card may send; not shown"), "\(failure)")
     }
 
     @Test func tapsOpenLinksAndPerformIntentsThroughTheHost() async throws {

@@ -39,9 +39,11 @@ public final class HomeScreen: @unchecked Sendable {
     /// (`HomeScreen.token(in:)` keeps one in the state directory).
     public init(
         daemon: WidgetDaemon, address: ListenAddress, token: String, renderingMode: RenderingEnvironment.RenderingMode? = nil,
-        settings: HTTPServer.Settings = HTTPServer.Settings(), log: @escaping @Sendable (String) -> Void = { _ in }
+        settings: HTTPServer.Settings = HTTPServer.Settings(), largestDrawing: Int = 4 << 20,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(HTTPServerError) {
         self.daemon = daemon
+        self.largestDrawing = largestDrawing
         self.token = token
         self.log = log
         renderers = (SVGRenderer(appearance: .light, renderingMode: renderingMode), SVGRenderer(appearance: .dark, renderingMode: renderingMode))
@@ -258,6 +260,7 @@ public final class HomeScreen: @unchecked Sendable {
             ("width", .number(size.width)), ("height", .number(size.height)), ("now", .number(now.timeIntervalSince1970)),
             ("phase", .string(status?.phase.rawValue ?? "loading")), ("configurable", .bool(widget?.configuration != nil)),
         ]
+        var tooLarge: String?
         if let status, let entry = status.entry, status.phase == .showing {
             let shownAt = max(now, Date(timeIntervalSince1970: entry.date))
             let margins = widget?.contentMarginsDisabled ?? false
@@ -265,12 +268,18 @@ public final class HomeScreen: @unchecked Sendable {
                 let svg = renderer.render(
                     entry.view, family: instance.family, now: shownAt, idPrefix: "\(Self.idSafe(id))-\(name)-", contentMarginsDisabled: margins,
                     interactive: true)
+                // What one card may cost every page it is sent to.
+                guard svg.utf8.count <= largestDrawing else {
+                    tooLarge = "its drawing is \(svg.utf8.count >> 10) KiB, more than the \(largestDrawing >> 10) KiB a card may send; not shown"
+                    members.removeAll { $0.key == "light" }
+                    break
+                }
                 members.append((name, .string(svg)))
             }
         }
         if let status {
             members += [
-                ("failure", status.lastFailure.map(JSONValue.string) ?? .null),
+                ("failure", (tooLarge ?? status.lastFailure).map(JSONValue.string) ?? .null),
                 // The last good entry, shown since the last reload failed: "as of" its date.
                 ("asOf", status.lastFailure != nil ? date(status.entry.map { Date(timeIntervalSince1970: $0.date) }) : .null),
                 ("nextEntry", date(status.nextEntryDate)), ("nextReload", date(status.nextReload)),
@@ -280,6 +289,10 @@ public final class HomeScreen: @unchecked Sendable {
         }
         return .object(JSONObject(members))
     }
+
+    /// The most bytes one drawing of a card may have, 4 MiB by default: what one card may cost each
+    /// page it is sent to (an entry within `WireLimits` draws in far less).
+    let largestDrawing: Int
 
     /// An id as part of an XML id: letters, digits, `-` and `_` kept.
     static func idSafe(_ id: String) -> String {

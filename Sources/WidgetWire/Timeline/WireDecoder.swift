@@ -10,6 +10,10 @@
 /// path strings.
 struct WireDecoder {
     private var reader: JSONReader
+    /// What the entry being read has cost so far (its views, and the bytes of their text), against
+    /// `WireLimits`.
+    private var nodesInEntry = 0
+    private var textBytesInEntry = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         reader = JSONReader(bytes: bytes)
@@ -41,6 +45,7 @@ struct WireDecoder {
     }
 
     private mutating func entry(depth: Int) throws(WireFormatError) -> WireEntry {
+        (nodesInEntry, textBytesInEntry) = (0, 0)
         var date: Double?
         var relevance: WireRelevance??
         var view: ViewNode?
@@ -116,6 +121,11 @@ struct WireDecoder {
     }
 
     private mutating func node(depth: Int) throws(WireFormatError) -> ViewNode {
+        nodesInEntry += 1
+        guard nodesInEntry <= WireLimits.viewsPerEntry else {
+            throw WireFormatError(
+                path: "", reason: "the entry has more than \(WireLimits.viewsPerEntry) views, the most the host draws for one entry (a widget's has tens)")
+        }
         var node = ViewNode("")
         var sawChildren = false
         var sawModifiers = false
@@ -150,7 +160,18 @@ struct WireDecoder {
             } else {
                 let name = key.string
                 guard node.attributes[name] == nil else { throw decoder.duplicate(key) }
-                node.attributes.members.append((name, try decoder.value(depth: depth)))
+                let value = try decoder.value(depth: depth)
+                // A picture's data is bounded by the result's size; every other string is text.
+                if name != "data" {
+                    decoder.textBytesInEntry += WireLimits.textBytes(in: value)
+                    guard decoder.textBytesInEntry <= WireLimits.textBytesPerEntry else {
+                        throw WireFormatError(
+                            path: "",
+                            reason: "the entry's text is over \(WireLimits.textBytesPerEntry >> 10) KiB, the most the host draws for one entry (a widget shows a few hundred characters)"
+                        ).asNodeFault
+                    }
+                }
+                node.attributes.members.append((name, value))
             }
         }
         guard !node.view.isEmpty else { throw WireFormatError(path: "", reason: "missing \"view\" type") }
