@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WidgetHost
+import WidgetRendering
 import WidgetWire
 
 /// The host's resident peak, in bytes (`VmHWM`).
@@ -64,4 +65,46 @@ func benchmarkLargestTimeline(rounds: Int) async -> LargestTimelineResult {
         withJSONPeak = max(withJSONPeak, residentPeak() - before)
     }
     return LargestTimelineResult(limit: limit, answerBytes: bytes, entries: entries, requestPeak: requestPeak, withJSONPeak: withJSONPeak)
+}
+
+struct LargestEntryResult {
+    let views: Int
+    let textBytes: Int
+    let answerBytes: Int
+    /// Peak resident growth of the host: the request (from a worker), then its drawings in light and
+    /// dark as the home screen makes a card of them.
+    let requestPeak: Int
+    let drawnPeak: Int
+    let drawingBytes: Int
+}
+
+/// The host's memory around the largest entry `WireLimits` allows, asked of a worker and drawn as a
+/// card is: what a bundle within every limit can make the host hold.
+func benchmarkLargestEntry(rounds: Int) async -> LargestEntryResult {
+    let library = compileFixture(flags: ["-DCOSTLY_ENTRY", "-DKIND=\"fixture.costly\""], label: "costly")
+    defer { try? FileManager.default.removeItem(at: library) }
+    let directory = bundleDirectory(copies: 1, of: library, label: "costly")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let registry = WidgetRegistry.load(searchPath: [directory.path], isolation: processIsolation())
+    defer { registry.shutDownWorkers() }
+    precondition(registry.widget(kind: "fixture.largest") != nil, "\(registry.problems)")
+    let renderers = [SVGRenderer(appearance: .light), SVGRenderer(appearance: .dark)]
+    var (requestPeak, drawnPeak, drawingBytes, views, text, answerBytes) = (0, 0, 0, 0, 0, 0)
+    for _ in 0..<rounds {
+        resetResidentPeak()
+        let before = residentPeak()
+        let result = try! await registry.request(.timeline, kind: "fixture.largest", family: .systemLarge)
+        requestPeak = max(requestPeak, residentPeak() - before)
+        let view = result.entries[0].view
+        views = 1 + view.children.count
+        answerBytes = WireTimeline(entries: result.entries, policy: result.policy).encoded().count
+        text = view.children.reduce(0) { $0 + ($1.attributes["text"]?.stringValue?.utf8.count ?? 0) }
+        drawingBytes = 0
+        for renderer in renderers {
+            drawingBytes += renderer.render(view, family: .systemLarge, now: Date(), idPrefix: "i1-", contentMarginsDisabled: false, interactive: true).utf8.count
+        }
+        drawnPeak = max(drawnPeak, residentPeak() - before)
+    }
+    return LargestEntryResult(
+        views: views, textBytes: text, answerBytes: answerBytes, requestPeak: requestPeak, drawnPeak: drawnPeak, drawingBytes: drawingBytes)
 }

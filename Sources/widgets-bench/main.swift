@@ -86,6 +86,20 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "largest" {
     exit(0)
 }
 
+// BENCH_ONLY=entry measures the host's memory around the largest entry allowed, alone.
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "entry" {
+    let result = await benchmarkLargestEntry(rounds: 3)
+    print("\(result.views) views, \(result.textBytes) bytes of text, answer \(result.answerBytes) bytes: request +\(result.requestPeak >> 10) KiB, drawn +\(result.drawnPeak >> 10) KiB (drawings \(result.drawingBytes >> 10) KiB)")
+    exit(0)
+}
+
+// BENCH_ONLY=slowloris measures the page's latency under a slowloris, alone.
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "slowloris" {
+    let result = await benchmarkSlowloris(attackers: ProcessInfo.processInfo.environment["BENCH_ATTACKERS"].flatMap { Int($0) } ?? 500)
+    print("idle \(formatted(median(result.idle) / 1e6, 3)) ms; under \(result.attackers) slowloris connections \(formatted(median(result.underAttack) / 1e6, 3)) ms (p90 \(formatted(percentile(result.underAttack.sorted(), 0.9) / 1e6, 3)) ms), \(result.served) of \(result.underAttack.count) served, \(result.reopened) attacker connections reopened")
+    exit(0)
+}
+
 // BENCH_ONLY=loading loads 100 bundles against the dlopen floor, alone.
 if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "loading" {
     let result = benchmarkLoading(rounds: 9)
@@ -133,10 +147,12 @@ let queueOverhead = percentile(isolation.queue, 0.5) - directMedian
 let processOverhead = percentile(isolation.process, 0.5) - directMedian
 let socketRoundTrip = isolation.socket
 let largest = await benchmarkLargestTimeline(rounds: 3)
+let largestEntry = await benchmarkLargestEntry(rounds: 3)
 let engineRun = benchmarkEngine(instances: 100_000)
 let idle = benchmarkIdle(dueDates: 6, seconds: 3)
 let frames = benchmarkFrames(widgets: 100, frames: 200)
 let web = await benchmarkWeb()
+let slowloris = await benchmarkSlowloris()
 let listing = benchmarkListing()
 let building = benchmarkBuild()
 
@@ -219,6 +235,12 @@ let rows = [
         result: "\(formatted(Double(largest.withJSONPeak) / Double(largest.limit)))× the limit", goal: "≤ 4× the limit",
         met: largest.withJSONPeak <= 4 * largest.limit),
     Row(
+        name: "host memory: the largest entry allowed (\(largestEntry.views) views, \(largestEntry.textBytes >> 10) KiB of text), from a worker and drawn in light and dark (peak growth; asked; drawn)",
+        measured: "\(mebibytes(largestEntry.requestPeak)); \(mebibytes(largestEntry.drawnPeak))",
+        floor: "the result limit: \(mebibytes(largest.limit)) (this answer \(mebibytes(largestEntry.answerBytes)), its drawings \(mebibytes(largestEntry.drawingBytes)))",
+        result: "\(formatted(Double(largestEntry.drawnPeak) / Double(largest.limit)))× the limit", goal: "≤ 4× the limit",
+        met: largestEntry.drawnPeak <= 4 * largest.limit),
+    Row(
         name: "memory guard: malloc + free of 64 bytes, charged to a provider",
         measured: "\(formatted(guardCost.tagged, 1)) ns (host thread, uncharged: \(formatted(guardCost.untagged, 1)) ns)",
         floor: "glibc malloc + free: \(formatted(guardCost.libc, 1)) ns",
@@ -269,6 +291,8 @@ let renderRows = [
 ]
 let webLatency = percentile(web.latency.sorted(), 0.5)
 let webProvider = percentile(web.provider.sorted(), 0.5)
+let slowlorisIdle = median(slowloris.idle)
+let slowlorisLatency = median(slowloris.underAttack)
 let webRows = [
     Row(
         name: "home screen: an app's reload to the new card read by a page (\(web.pages) pages open, \(web.instances) instances; median)",
@@ -286,6 +310,12 @@ let webRows = [
         measured: "\(web.idleSwitches) context switches in the process", floor: "the same window before the server: \(web.idleFloor)",
         result: "\(web.idleSwitches - web.idleFloor) more", goal: "no wakeups but due dates (none here; 2 of noise allowed)",
         met: web.idleSwitches - web.idleFloor <= 2),
+    Row(
+        name: "home screen under a slowloris: the page for a legitimate client while \(slowloris.attackers) connections trickle unfinished requests (same user; median)",
+        measured: "\(formatted(slowlorisLatency / 1e6, 3)) ms (p90 \(formatted(percentile(slowloris.underAttack.sorted(), 0.9) / 1e6, 3)) ms); \(slowloris.served) of \(slowloris.underAttack.count) served; \(slowloris.reopened) attacker connections reopened",
+        floor: "the same client, no attack: \(formatted(slowlorisIdle / 1e6, 3)) ms",
+        result: "\(formatted(slowlorisLatency / slowlorisIdle))× idle", goal: "≤ 5× idle, every request served",
+        met: slowlorisLatency <= 5 * slowlorisIdle && slowloris.served == slowloris.underAttack.count),
 ]
 let listingWarm = median(listing.warm)
 let listingFloor = median(listing.floor)

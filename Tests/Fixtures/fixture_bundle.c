@@ -37,7 +37,8 @@
  *                          session and parent and answers, and fixture.escape-and-die, which then
  *                          SIGKILLs its own process; the process's pid goes to $FIXTURE_ESCAPE_FILE
  *   -DCOSTLY_ENTRY         registers fixture.many-views (one entry of 150 000 texts) and fixture.long-text
- *                          (one text of 7 MB), each within the result limit
+ *                          (one text of 7 MB), each within the result limit, and fixture.largest (the
+ *                          largest entry allowed: 10 000 views, 256 KiB of text; systemLarge)
  *   -DSTACK_OVERFLOW       KIND's requests recurse until the thread's stack is gone
  *   -DREGISTER_MANY=n      registers n widgets more, "fixture.many.0" on, then one whose kind is 1 MiB of "k"
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
@@ -213,6 +214,7 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
 #ifdef COSTLY_ENTRY
     register_one(host, "fixture.many-views", small);
     register_one(host, "fixture.long-text", small);
+    register_one(host, "fixture.largest", WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_LARGE));
 #endif
 #ifdef ESCAPING
     register_one(host, "fixture.escape", small);
@@ -539,6 +541,19 @@ static void request(const widget_request_t *request, widget_completion_fn comple
 #ifdef COSTLY_ENTRY
     /* One entry within the result limit that would cost the host far more to hold and draw:
      * fixture.many-views has 150 000 texts, fixture.long-text one text of 7 MB. */
+    if (strcmp(kind, "fixture.largest") == 0) {
+        /* The largest entry allowed: 10 000 views (a stack of 9 999 texts) and 256 KiB of text. */
+        size_t capacity = 1u << 20, length = 0;
+        char *json = malloc(capacity);
+        length += (size_t)sprintf(json, "{\"entries\":[{\"date\":1000,\"view\":{\"view\":\"vstack\",\"children\":[");
+        for (int i = 0; i < 9999; i++)
+            length += (size_t)sprintf(json + length, "%s{\"view\":\"text\",\"text\":\"%05d abcdefghijklmnopqrs\"}", i ? "," : "", i);
+        length += (size_t)sprintf(json + length, "]}}],\"policy\":{\"kind\":\"never\"}}");
+        widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, json, length, NULL};
+        completion(context, &result);
+        free(json);
+        return;
+    }
     if (strcmp(kind, "fixture.many-views") == 0 || strcmp(kind, "fixture.long-text") == 0) {
         int many = strcmp(kind, "fixture.many-views") == 0;
         size_t capacity = 8u << 20, length = 0;

@@ -225,6 +225,25 @@ import WidgetTestSupport
         #expect(admitted)
     }
 
+    /// A request that came with its connection is under way before the next connection of a burst
+    /// needs a slot: a burst of newcomers evicts the idle ones, never a request that had arrived.
+    @Test func aRequestInABurstOfConnectionsIsServed() throws {
+        var settings = HTTPServer.Settings()
+        settings.maximumConnections = 4
+        settings.maximumPerPeer = 4
+        let server = try streaming(settings)
+        defer { server.stop() }
+        for round in 0..<20 {
+            let idle = try (0..<4).map { _ in try RawHTTP(port: server.address.port) }
+            for connection in idle { connection.send("GET /slow") }
+            let client = try RawHTTP(port: server.address.port)
+            client.send("GET /wanted HTTP/1.1\r\nHost: x\r\n\r\n")
+            let burst = try (0..<8).map { _ in try RawHTTP(port: server.address.port) }
+            #expect(client.response()?.body == "GET /wanted 0\n", "round \(round)")
+            _ = (idle, burst)
+        }
+    }
+
     @Test func onePeerHoldsNoMoreThanItsShare() throws {
         var settings = HTTPServer.Settings()
         settings.maximumConnections = 10

@@ -150,8 +150,10 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
 
     // MARK: The loop
 
+    /// What a read receives into (the loop's thread's alone).
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
     private func run() {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var accepting = true
         while true {
             let (posts, stopped) = mailbox.withLock { mailbox -> ([Post], Bool) in
@@ -191,13 +193,15 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
                 var drain = [UInt8](repeating: 0, count: 256)
                 while Glibc.read(wake[0], &drain, drain.count) > 0 {}
             }
-            if descriptors[1].revents != 0 { accepting = acceptAll() }
+            // What the connections sent is taken before new ones come: a request that arrived is
+            // under way (and not the idlest) by the time a newcomer needs a slot.
             for (index, connection) in order.enumerated() {
                 let revents = descriptors[index + 2].revents
                 guard revents != 0, connections[connection.id] != nil else { continue }
                 if revents & Int16(POLLOUT) != 0 { flush(connection) }
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(connection, &chunk) }
+                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(connection) }
             }
+            if descriptors[1].revents != 0 { accepting = acceptAll() }
             let later = Self.now()
             for connection in Array(connections.values) {
                 if let due = connection.machine.deadline, due <= later { connection.machine.timePassed(now: later) }
@@ -264,7 +268,7 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         }
     }
 
-    private func read(_ connection: Connection, _ chunk: inout [UInt8]) {
+    private func read(_ connection: Connection) {
         let count = chunk.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
         if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
         if connection.lingerUntil != nil {
@@ -351,6 +355,9 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         let connection = Connection(id: nextID, descriptor: descriptor, peer: peer, machine: makeMachine(now))
         nextID += 1
         connections[connection.id] = connection
+        // A client's request usually comes with its connection: read now, it is under way before
+        // the next connection of a burst needs a slot (an unread one would be the idlest).
+        read(connection)
     }
 
     private static func idlest(_ candidates: [Connection]) -> Connection? {
