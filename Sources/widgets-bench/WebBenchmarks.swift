@@ -137,7 +137,7 @@ func benchmarkWeb(instances: Int = 100, pages: Int = 10, reloads: Int = 200) asy
     let reader = open[pages - 1]
     for _ in 0..<reloads {
         let start = nanoseconds()
-        _ = daemon.answer(.object(JSONObject([("request", .string("reload")), ("kind", .string(kinds[1])), ("foreground", .bool(true))])))
+        _ = daemon.answer(.reload(kind: kinds[1], app: nil, foreground: true))
         // The card of the new timeline: after the one saying a reload is under way.
         while let block = reader.next() {
             guard block.hasPrefix("event: card"), block.contains("\"id\":\"\(target)\""), block.contains("\"reloading\":false") else { continue }

@@ -188,7 +188,7 @@ final class WebHome: @unchecked Sendable {
 
         // A reload asked by an app (WidgetCenter): the page hears the timeline it brings.
         let status = try #require(ids.last)
-        _ = web.daemon.answer(.object(JSONObject([("request", .string("reload")), ("kind", .string("com.mygame.game-status"))])))
+        _ = web.daemon.answer(.reload(kind: "com.mygame.game-status", app: nil, foreground: false))
         var heard = false
         while let event = try await offThePool({ stream.event() }) {
             let data = try JSONValue.parse(event.data)

@@ -9,13 +9,10 @@ struct AppScope: Equatable {
     let identifier: String?
     let groups: Set<String>
 
-    /// The scope a reload request names (`"app": {"identifier": ..., "groups": [...]}`); nil when it names none.
-    init?(_ json: JSONValue?) {
-        let identifier = json?["identifier"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        let groups = Set((json?["groups"]?.arrayValue ?? []).compactMap(\.stringValue).filter { !$0.isEmpty })
-        guard identifier != nil || !groups.isEmpty else { return nil }
-        self.identifier = identifier
-        self.groups = groups
+    /// The scope of the app a reload request names.
+    init(_ app: ControlRequest.AppIdentity) {
+        identifier = app.identifier
+        groups = Set(app.groups)
     }
 
     func owns(_ bundle: LoadedBundle) -> Bool {

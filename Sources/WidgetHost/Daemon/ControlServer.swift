@@ -18,9 +18,10 @@ import WidgetWire
 package final class ControlServer: Sendable {
     /// Answers one request (a parsed JSON line) with an answer object (`"ok": true|false`).
     package typealias Handler = @Sendable (JSONValue) -> JSONValue
-    /// Answers a `watch` request; on success (a token), the connection's further lines are events,
-    /// sent through `send`, until the peer closes it or cannot keep up; then `unsubscribe`.
-    package typealias Subscribe = @Sendable (_ request: JSONValue, _ send: @escaping EventHub.Send) -> (answer: JSONValue, token: Int?)
+    /// Answers a `watch` request for `ids` (all when nil); on success (a token), the connection's
+    /// further lines are events, sent through `send`, until the peer closes it or cannot keep up;
+    /// then `unsubscribe`.
+    package typealias Subscribe = @Sendable (_ ids: [String]?, _ send: @escaping EventHub.Send) -> (answer: JSONValue, token: Int?)
 
     package let path: String
     private let loop: ConnectionLoop<ControlConnection>
@@ -79,12 +80,12 @@ package final class ControlServer: Sendable {
                 turnedAway: { reason in ControlConnection.line(Self.failure(reason + "; try again")) },
                 machine: { ControlConnection(now: $0, idleTimeout: idle) },
                 handler: { request in
-                    guard let subscribe, request["request"]?.stringValue == "watch" else {
+                    guard let subscribe, case .watch(let ids)? = try? ControlRequest(json: request) else {
                         return ConnectionLoop<ControlConnection>.Reply(handler(request))
                     }
                     // Events the hub sends before the stream is attached wait for it, in order.
                     let relay = EventRelay()
-                    let (answer, token) = subscribe(request) { event in relay.send(event) }
+                    let (answer, token) = subscribe(ids) { event in relay.send(event) }
                     guard let token else { return ConnectionLoop<ControlConnection>.Reply(answer) }
                     return ConnectionLoop<ControlConnection>.Reply(answer) { sink in
                         sink.onClose { unsubscribe(token) }

@@ -85,8 +85,11 @@ public final class WidgetDaemon: @unchecked Sendable {
         if let socketPath {
             server = try ControlServer(
                 path: socketPath, log: log,
-                subscribe: { [weak self] request, send in
-                    self?.subscribe(request, send: send) ?? (ControlServer.failure("the host is stopping"), nil)
+                subscribe: { [weak self] ids, send in
+                    guard let (answer, token) = self?.subscribe(ids: ids, send: send) else {
+                        return (ControlAnswer.refused("the host is stopping").json, nil)
+                    }
+                    return (answer.json, token)
                 },
                 unsubscribe: { [events] token in events.unsubscribe(token) }
             ) { [weak self] request in

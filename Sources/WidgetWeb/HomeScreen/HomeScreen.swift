@@ -321,8 +321,15 @@ public final class HomeScreen: @unchecked Sendable {
         }
         var members: [(key: String, value: JSONValue)] = [("request", .string("tap"))]
         for name in ["instance", "link", "button"] { if let value = body[name] { members.append((name, value)) } }
-        let answer = daemon.answer(.object(JSONObject(members)))
-        return json(answer["ok"]?.boolValue == true ? 200 : 422, answer)
+        // The page's tap is read as a control request is, by the same checks.
+        let answer: ControlAnswer
+        do {
+            answer = daemon.answer(try ControlRequest(json: .object(JSONObject(members))))
+        } catch {
+            answer = .refused(error.description)
+        }
+        if case .refused = answer { return json(422, answer.json) }
+        return json(200, answer.json)
     }
 
     /// Adds an instance of a widget in a family, in its default configuration.

@@ -7,12 +7,8 @@ import Glibc
 /// A Unix stream socket at `$XDG_RUNTIME_DIR/widgets/control.sock` (without `XDG_RUNTIME_DIR`,
 /// `/tmp/widgets-<uid>/control.sock`), in a directory only its owner may enter, the socket itself
 /// mode 0600; the host also checks each peer's uid (`SO_PEERCRED`). The protocol is one JSON object
-/// per line each way: a request, then its answer, as many as the client likes on one connection.
-///
-///     {"request":"reload","kind":"com.mygame.game-status","foreground":false}   -> {"ok":true,"reloaded":2}
-///     {"request":"reload"}                                                      -> {"ok":true,"reloaded":5}
-///     {"request":"configurations"}   -> {"ok":true,"configurations":[{"id":..,"kind":..,"family":..,"configuration":{..}}]}
-///     anything else                  -> {"ok":false,"error":"..."}
+/// per line each way: a request, then its answer, as many as the client likes on one connection;
+/// `ControlRequest` and `ControlAnswer` are its messages.
 public enum ControlSocket {
     /// The longest request line the host reads; a longer one is an error and ends the connection.
     public static let maximumLineLength = 64 * 1024
@@ -145,6 +141,17 @@ public final class ControlClient {
             throw ControlError(answer["error"]?.stringValue ?? "the widget host at \(path) refused the request without saying why")
         }
         return answer
+    }
+
+    /// Asks the host `request`, and reads its answer as one to that request. A refusal is thrown,
+    /// with the host's reason.
+    public func send(_ request: ControlRequest) throws(ControlError) -> ControlAnswer {
+        let json = try send(request.json)
+        do {
+            return try ControlAnswer(json: json, answering: request)
+        } catch {
+            throw ControlError("the widget host at \(path) answered \(request.name) with something else: \(error)")
+        }
     }
 
     /// Sends raw bytes (for tests of malformed input) and returns the next answer line, if any.

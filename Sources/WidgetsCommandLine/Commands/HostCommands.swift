@@ -38,16 +38,13 @@ extension Command {
 extension Invocation {
     /// `widgets reload [KIND]`: asks the running host to reload timelines.
     func reload(kind: String?) -> ExitCode {
-        var request = JSONObject([("request", .string("reload"))])
-        if let kind { request["kind"] = .string(kind) }
-        if isSet(Options.foreground) { request["foreground"] = .bool(true) }
         do {
-            let answer = try ControlClient().send(.object(request))
-            let count = answer["reloaded"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0
+            guard case .reloaded(let count, let held) = try ControlClient().send(.reload(kind: kind, app: nil, foreground: isSet(Options.foreground)))
+            else { return .failure }
             output.standardOutput("reloading \(count) instance(s)" + (kind.map { " of \($0)" } ?? ""))
-            let deferred = (answer["deferred"]?.arrayValue ?? []).compactMap { item -> String? in
-                guard let id = item["id"]?.stringValue, let until = item["until"]?.stringValue.flatMap(Self.parseDate) else { return nil }
-                return "\(id) until \(Self.timeFormatter.string(from: until))"
+            let deferred = held.compactMap { item -> String? in
+                guard let until = Self.parseDate(item.until) else { return nil }
+                return "\(item.id) until \(Self.timeFormatter.string(from: until))"
             }
             if !deferred.isEmpty {
                 output.standardOutput("deferred by the reload budget (at most 50 a day, 5 minutes apart): \(deferred.joined(separator: ", "))")
@@ -61,11 +58,8 @@ extension Invocation {
 
     /// `widgets status [ID]`: the running host's instances, each with what it shows and what is next.
     func status(id: String?) -> ExitCode {
-        var request = JSONObject([("request", .string("status"))])
-        if let id { request["id"] = .string(id) }
         do {
-            let answer = try ControlClient().send(.object(request))
-            let list = answer["instances"]?.arrayValue ?? []
+            guard case .status(let list) = try ControlClient().send(.status(id: id)) else { return .failure }
             if json {
                 output.standardOutput(JSONValue.array(list).jsonText)
                 return .success
@@ -115,8 +109,7 @@ extension Invocation {
     func home() -> ExitCode {
         let url: String
         do {
-            let answer = try ControlClient().send(.object(JSONObject([("request", .string("home"))])))
-            guard let given = answer["url"]?.stringValue else { throw ControlError("the host gave no address") }
+            guard case .home(let given) = try ControlClient().send(.home) else { throw ControlError("the host gave no address") }
             url = given
         } catch {
             output.standardError("widgets: error: \(error)")
@@ -149,19 +142,13 @@ extension Invocation {
     /// `widgets configurations`: the running host's instances, as `WidgetCenter` reports them.
     func configurations() -> ExitCode {
         do {
-            let answer = try ControlClient().send(.object(JSONObject([("request", .string("configurations"))])))
-            let list = answer["configurations"]?.arrayValue ?? []
+            guard case .configurations(let list) = try ControlClient().send(.configurations) else { return .failure }
             if json {
-                output.standardOutput(JSONValue.array(list).jsonText)
+                output.standardOutput(JSONValue.array(list.map(\.json)).jsonText)
             } else if list.isEmpty {
                 output.standardOutput("The host runs no instances.")
             } else {
-                let rows = list.map { item in
-                    [
-                        item["id"]?.stringValue ?? "", item["kind"]?.stringValue ?? "", item["family"]?.stringValue ?? "",
-                        Render.describe(item["configuration"]?.objectValue ?? JSONObject()),
-                    ]
-                }
+                let rows = list.map { item in [item.id, item.kind, item.family.rawValue, Render.describe(item.configuration)] }
                 output.standardOutput(Render.table(header: ["ID", "KIND", "FAMILY", "CONFIGURATION"], rows: rows))
             }
             return .success

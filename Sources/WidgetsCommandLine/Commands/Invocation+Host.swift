@@ -91,7 +91,7 @@ extension Invocation {
     func notifyRunningHost() {
         guard let client = try? ControlClient(timeout: 5) else { return }
         do {
-            _ = try client.send(.object(JSONObject([("request", .string("sync"))])))
+            _ = try client.send(ControlRequest.sync)
         } catch {
             output.standardError("widgets: warning: the running host did not take up the change: \(error)")
         }

@@ -25,9 +25,7 @@ extension Invocation {
     /// running, this command loads the bundles and does it.
     func open(url: String) async throws(UsageError) -> ExitCode {
         if let client = try? ControlClient() {
-            return answer {
-                try client.send(.object(JSONObject([("request", .string("open")), ("url", .string(url))])))
-            }
+            return answer { () throws(ControlError) in try client.send(.open(url: url)) }
         }
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
@@ -51,10 +49,8 @@ extension Invocation {
         let target: TapTarget = link.map { .link($0) } ?? button.map { .control($0) } ?? .widget
 
         if let client = try? ControlClient() {
-            var request = JSONObject([("request", .string("tap")), ("instance", .string(id))])
-            if let link { request["link"] = .number(Double(link)) }
-            if let button { request["button"] = .number(Double(button)) }
-            return answer { try client.send(.object(request)) }
+            let asked: ControlRequest.TapTarget = link.map { .link($0) } ?? button.map { .control($0) } ?? .widget
+            return answer { () throws(ControlError) in try client.send(.tap(instance: id, target: asked)) }
         }
         guard let instance = instanceOrReport(id: id) else { return .failure }
         let (registry, _) = try loadSearchPath(for: instance.kind)
@@ -70,13 +66,12 @@ extension Invocation {
         }
     }
 
-    private func answer(_ send: () throws -> JSONValue) -> ExitCode {
+    private func answer(_ send: () throws(ControlError) -> ControlAnswer) -> ExitCode {
         do {
-            let answer = try send()
-            if let url = answer["opened"]?.stringValue {
-                report(.opened(url: url, bundle: answer["bundle"]?.stringValue ?? "?"), reloading: false)
-            } else if let intent = answer["performed"]?.stringValue {
-                report(.performed(intent: intent), reloading: answer["reloading"]?.boolValue == true)
+            switch try send() {
+            case .opened(let url, let bundle): report(.opened(url: url, bundle: bundle), reloading: false)
+            case .performed(let intent): report(.performed(intent: intent), reloading: true)
+            default: break
             }
             return .success
         } catch {

@@ -37,18 +37,17 @@ extension Invocation {
         if format == .waybar && ids.count != 1 {
             return CLI.usage(UsageError(message: "--format waybar shows one instance: name its ID", command: "watch"), output)
         }
-        var request = JSONObject([("request", .string("watch"))])
-        if !ids.isEmpty { request["ids"] = .array(ids.map(JSONValue.string)) }
         let client: ControlClient
-        let answer: JSONValue
+        let current: [JSONValue]
         do {
             client = try ControlClient()
-            answer = try client.send(.object(request))
+            guard case .watching(let events) = try client.send(.watch(ids: ids.isEmpty ? nil : ids)) else { return .failure }
+            current = events
         } catch {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        for event in answer["current"]?.arrayValue ?? [] { show(event, format) }
+        for event in current { show(event, format) }
         do {
             while let event = try client.nextEvent() { show(event, format) }
         } catch {
@@ -69,8 +68,7 @@ extension Invocation {
             var drawn: [WidgetFamily: String] = [:]
             if event["event"]?.stringValue != "removed", let id = event["id"]?.stringValue {
                 for family in [WidgetFamily.accessoryInline, .systemMedium] {
-                    let request = JSONObject([("request", .string("text")), ("id", .string(id)), ("family", .string(family.rawValue))])
-                    if let answer = try? ControlClient().send(.object(request)), let text = answer["text"]?.stringValue { drawn[family] = text }
+                    if case .text(let text, _)? = try? ControlClient().send(.text(id: id, family: family)) { drawn[family] = text }
                 }
             }
             output.standardOutput(Self.waybarLine(event, inline: drawn[.accessoryInline], medium: drawn[.systemMedium]).jsonText)

@@ -47,8 +47,8 @@ public final class WidgetCenter: Sendable {
     }
 
     /// Who the app is, for the host: its bundle identifier and the app groups it has used.
-    static var appScope: JSONValue {
-        .object(JSONObject([("identifier", Bundle.main.bundleIdentifier.map(JSONValue.string) ?? .null), ("groups", .array(AppGroupsUsed.all.map(JSONValue.string)))]))
+    static var appScope: ControlRequest.AppIdentity {
+        ControlRequest.AppIdentity(identifier: Bundle.main.bundleIdentifier, groups: AppGroupsUsed.all)
     }
 
     /// What went wrong talking to the host, one line: no host running, another user's host, a
@@ -61,13 +61,13 @@ public final class WidgetCenter: Sendable {
     /// instances will reload.
     @discardableResult
     public func reloadTimelines(ofKind kind: String) -> Result<Int, Error> {
-        reload([("kind", .string(kind))])
+        reload(kind: kind, app: nil)
     }
 
     /// Asks the host to reload the timelines of every placed widget.
     @discardableResult
     public func reloadAllTimelines() -> Result<Int, Error> {
-        reload([("app", Self.appScope)])
+        reload(kind: nil, app: Self.appScope)
     }
 
     /// Asks for the widgets' recommended configurations afresh (iOS 17). The host asks a provider for
@@ -89,15 +89,15 @@ public final class WidgetCenter: Sendable {
         }
     }
 
-    private func reload(_ members: [(key: String, value: JSONValue)]) -> Result<Int, Error> {
+    private func reload(kind: String?, app: ControlRequest.AppIdentity?) -> Result<Int, Error> {
         // An app reloads after it writes: what it wrote to a shared UserDefaults suite is on disk
         // before the widgets read it.
         widgetkit_synchronize_defaults()
-        var request = JSONObject([("request", .string("reload"))] + members)
-        if isForeground { request["foreground"] = .bool(true) }
         do {
-            let answer = try Self.client(socketPath).send(.object(request))
-            return .success(answer["reloaded"]?.numberValue.flatMap { Int(exactly: $0) } ?? 0)
+            guard case .reloaded(let count, _) = try Self.client(socketPath).send(.reload(kind: kind, app: app, foreground: isForeground)) else {
+                return .success(0)
+            }
+            return .success(count)
         } catch {
             return .failure(Error(description: error.description))
         }
@@ -109,8 +109,8 @@ public final class WidgetCenter: Sendable {
 
     private static func configurations(_ path: String?) throws -> [WidgetInfo] {
         do {
-            let answer = try client(path).send(.object(JSONObject([("request", .string("configurations"))])))
-            return (answer["configurations"]?.arrayValue ?? []).compactMap(WidgetInfo.init(json:))
+            guard case .configurations(let list) = try client(path).send(.configurations) else { return [] }
+            return list.compactMap { WidgetInfo(json: $0.json) }
         } catch {
             throw Error(description: error.description)
         }
