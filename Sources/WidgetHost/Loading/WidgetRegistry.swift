@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
 /// The bundles the host loaded, the widgets they registered (kind to descriptor), and every refusal.
@@ -16,43 +16,55 @@ import WidgetWire
 /// loads, or is refused at its deadline; `observeLateLoads` hears of each, and a request for a kind
 /// not yet registered waits while bundles are loading.
 ///
-/// Every part of the registry is guarded by one lock: it is read and changed from any thread.
+/// What loading has made of the registry is one state behind one lock (`state`): it is read and
+/// changed from any thread. The host's settings (deadlines, limits, cache) are set before loading.
 public final class WidgetRegistry: @unchecked Sendable {
-    let stateLock = NSLock()
-    private var loaded: [LoadedBundle] = []
-    private var accepted: [RegisteredWidget] = []
-    private var widgetIndex: [String: Int] = [:]
-    private var refusals: [LoadProblem] = []
-    private var absentDirectories: [String] = []
-    /// Files loaded, by device and inode: a second name for one is the same bundle.
-    var loadedFiles: [String: String] = [:]
-    /// Paths of bundles unloaded in queue isolation: their images stay in this process.
-    var unloadedInProcess: Set<String> = []
-    /// Files whose workers are loading them (process isolation): a second name for one of them, met
-    /// before its worker has finished, is the same file too.
-    private var startingFiles: [String: String] = [:]
-    /// Paths loading now.
-    private var underway: Set<String> = []
-    /// Who waits for a kind (or, with nil, for every load) while bundles load.
-    private var waiters: [(kind: String?, resume: @Sendable () -> Void)] = []
-    /// Late loads not yet heard, and who hears them.
-    private var unheard: [LateLoad] = []
-    private var lateObserver: (@Sendable (LateLoad) -> Void)?
+    /// What the registry holds, read and changed only under `state`'s lock.
+    struct State {
+        var loaded: [LoadedBundle] = []
+        var accepted: [RegisteredWidget] = []
+        var widgetIndex: [String: Int] = [:]
+        var refusals: [LoadProblem] = []
+        var absentDirectories: [String] = []
+        /// Files loaded, by device and inode: a second name for one is the same bundle.
+        var loadedFiles: [String: String] = [:]
+        /// Paths of bundles unloaded in queue isolation: their images stay in this process.
+        var unloadedInProcess: Set<String> = []
+        /// Files whose workers are loading them (process isolation): a second name for one of them,
+        /// met before its worker has finished, is the same file too.
+        var startingFiles: [String: String] = [:]
+        /// Workers still loading, by path.
+        var startingSupervisors: [String: WorkerSupervisor] = [:]
+        /// Paths loading now.
+        var underway: Set<String> = []
+        /// Who waits for a kind (or, with nil, for every load) while bundles load.
+        var waiters: [(kind: String?, resume: @Sendable () -> Void)] = []
+        /// Late loads not yet heard, and who hears them.
+        var unheard: [LateLoad] = []
+        var lateObserver: (@Sendable (LateLoad) -> Void)?
+
+        /// The kind index after `accepted` changed.
+        mutating func reindex() {
+            widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
+        }
+    }
+
+    let state = Locked(State())
     /// Where late loads are taken and heard, one at a time.
     private let lateQueue = DispatchQueue(label: "widgets.registry.late")
     /// Held for a bundle's `dlopen` in queue isolation, with the file it opens (InProcessLoading.swift).
     let dynamicLoader = NSLock()
     let dynamicLoaderHolder = Mutex<String?>(nil)
 
-    public var bundles: [LoadedBundle] { stateLock.withLock { loaded } }
+    public var bundles: [LoadedBundle] { state.withLock { held in held.loaded } }
     /// Accepted widgets, in load order.
-    public var widgets: [RegisteredWidget] { stateLock.withLock { accepted } }
+    public var widgets: [RegisteredWidget] { state.withLock { held in held.accepted } }
     /// Everything refused, one line each, in load order.
-    public var problems: [LoadProblem] { stateLock.withLock { refusals } }
+    public var problems: [LoadProblem] { state.withLock { held in held.refusals } }
     /// Search-path directories that do not exist.
-    public var missingDirectories: [String] { stateLock.withLock { absentDirectories } }
+    public var missingDirectories: [String] { state.withLock { held in held.absentDirectories } }
     /// Files still loading, in byte order.
-    public var loadsUnderway: [String] { stateLock.withLock { underway }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
+    public var loadsUnderway: [String] { state.withLock { held in held.underway }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
 
     /// How long providers have to answer; a host setting.
     public var deadlines: RequestDeadlines
@@ -97,17 +109,15 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// requests fail afterwards.
     public func shutDownWorkers() {
         cache?.save()
-        let starting: [WorkerSupervisor] = stateLock.withLock { Array(startingSupervisors.values) }
+        let starting: [WorkerSupervisor] = state.withLock { held in Array(held.startingSupervisors.values) }
         for supervisor in starting { supervisor.shutDown() }
         for bundle in bundles { bundle.backend.shutDown() }
         Orphans.sweep()
     }
 
-    /// Workers still loading, by path.
-    private var startingSupervisors: [String: WorkerSupervisor] = [:]
 
     public func widget(kind: String) -> RegisteredWidget? {
-        stateLock.withLock { widgetIndex[kind].map { accepted[$0] } }
+        state.withLock { held in held.widgetIndex[kind].map { held.accepted[$0] } }
     }
 
     /// The kinds a bundle registered, in load order.
@@ -117,7 +127,7 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     /// The bundle loaded from `path`, if one is.
     public func bundle(path: String) -> LoadedBundle? {
-        stateLock.withLock { loaded.first { $0.path == path } }
+        state.withLock { held in held.loaded.first { $0.path == path } }
     }
 
     // MARK: Loads under way
@@ -134,10 +144,10 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// `observer` hears each late load, on one queue, in order; those before this call first.
     public func observeLateLoads(_ observer: @escaping @Sendable (LateLoad) -> Void) {
         lateQueue.async { [self] in
-            let earlier: [LateLoad] = stateLock.withLock {
-                lateObserver = observer
-                defer { unheard = [] }
-                return unheard
+            let earlier: [LateLoad] = state.withLock { held in
+                held.lateObserver = observer
+                defer { held.unheard = [] }
+                return held.unheard
             }
             for load in earlier { observer(load) }
         }
@@ -160,9 +170,9 @@ public final class WidgetRegistry: @unchecked Sendable {
     }
 
     private func whenLoaded(kind: String?, _ resume: @escaping @Sendable () -> Void) {
-        let now: Bool = stateLock.withLock {
-            if underway.isEmpty || kind.map({ widgetIndex[$0] != nil }) == true { return true }
-            waiters.append((kind, resume))
+        let now: Bool = state.withLock { held in
+            if held.underway.isEmpty || kind.map({ held.widgetIndex[$0] != nil }) == true { return true }
+            held.waiters.append((kind, resume))
             return false
         }
         if now { resume() }
@@ -170,10 +180,10 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     /// After a load ended: those waiting for what is now there go on.
     private func resumeWaiters() {
-        let ready: [@Sendable () -> Void] = stateLock.withLock {
+        let ready: [@Sendable () -> Void] = state.withLock { held in
             var ready: [@Sendable () -> Void] = []
-            waiters.removeAll { waiter in
-                guard underway.isEmpty || waiter.kind.map({ widgetIndex[$0] != nil }) == true else { return false }
+            held.waiters.removeAll { waiter in
+                guard held.underway.isEmpty || waiter.kind.map({ held.widgetIndex[$0] != nil }) == true else { return false }
                 ready.append(waiter.resume)
                 return true
             }
@@ -184,18 +194,18 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     /// A file's load has ended, with these problems: recorded, and heard when it ended late.
     func settle(_ path: String, bundle: LoadedBundle?, problems: [LoadProblem], late: Bool) {
-        let heard: (@Sendable (LateLoad) -> Void, LateLoad)? = stateLock.withLock {
-            underway.remove(path)
-            startingSupervisors[path] = nil
-            refusals += problems
+        let heard: (@Sendable (LateLoad) -> Void, LateLoad)? = state.withLock { held in
+            held.underway.remove(path)
+            held.startingSupervisors[path] = nil
+            held.refusals += problems
             guard late else { return nil }
-            let kinds = bundle.map { bundle in accepted.filter { $0.bundle === bundle }.map(\.kind) } ?? []
+            let kinds = bundle.map { bundle in held.accepted.filter { $0.bundle === bundle }.map(\.kind) } ?? []
             let load = LateLoad(path: path, kinds: kinds, problems: problems)
-            guard let lateObserver else {
-                unheard.append(load)
+            guard let observer = held.lateObserver else {
+                held.unheard.append(load)
                 return nil
             }
-            return (lateObserver, load)
+            return (observer, load)
         }
         // Late loads are settled on the late queue, where the observer is called.
         if let (observer, load) = heard { observer(load) }
@@ -203,7 +213,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     }
 
     func note(_ problem: LoadProblem) {
-        stateLock.withLock { refusals.append(problem) }
+        state.withLock { held in held.refusals.append(problem) }
     }
 
     // MARK: Unloading
@@ -215,16 +225,16 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// at the same path cannot be loaded into this process: `load(file:)` refuses it, saying so.
     @discardableResult
     public func unload(path: String) -> [String] {
-        let (bundle, kinds): (LoadedBundle?, [String]) = stateLock.withLock {
-            guard let index = loaded.firstIndex(where: { $0.path == path }) else { return (nil, []) }
-            let bundle = loaded.remove(at: index)
-            let kinds = accepted.filter { $0.bundle === bundle }.map(\.kind)
-            accepted.removeAll { $0.bundle === bundle }
-            reindex()
+        let (bundle, kinds): (LoadedBundle?, [String]) = state.withLock { held in
+            guard let index = held.loaded.firstIndex(where: { $0.path == path }) else { return (nil, []) }
+            let bundle = held.loaded.remove(at: index)
+            let kinds = held.accepted.filter { $0.bundle === bundle }.map(\.kind)
+            held.accepted.removeAll { $0.bundle === bundle }
+            held.reindex()
             if bundle.backend.holdsImageInProcess {
-                unloadedInProcess.insert(path)
+                held.unloadedInProcess.insert(path)
             } else {
-                loadedFiles = loadedFiles.filter { $0.value != path }
+                held.loadedFiles = held.loadedFiles.filter { $0.value != path }
             }
             return (bundle, kinds)
         }
@@ -232,18 +242,13 @@ public final class WidgetRegistry: @unchecked Sendable {
         return kinds
     }
 
-    /// Under the lock: the kind index after `accepted` changed.
-    private func reindex() {
-        widgetIndex = Dictionary(uniqueKeysWithValues: accepted.enumerated().map { ($1.kind, $0) })
-    }
-
     /// Takes a bundle and the widgets it registered, each unless its kind is taken (the first
     /// registration keeps it). Returns those refused, and why.
     func accept(_ bundle: LoadedBundle, _ widgets: [RegisteredWidget]) -> [(kind: String, problem: LoadProblem)] {
-        stateLock.withLock {
+        state.withLock { held in
             var problems: [(kind: String, problem: LoadProblem)] = []
             for widget in widgets {
-                if let existing = widgetIndex[widget.kind].map({ accepted[$0] }) {
+                if let existing = held.widgetIndex[widget.kind].map({ held.accepted[$0] }) {
                     let message =
                         existing.bundle === widget.bundle
                         ? "widget kind \"\(widget.kind)\" is registered twice in this bundle; the first registration is kept"
@@ -251,10 +256,10 @@ public final class WidgetRegistry: @unchecked Sendable {
                     problems.append((widget.kind, LoadProblem(path: widget.bundle.path, reason: .duplicateKind, message: message)))
                     continue
                 }
-                widgetIndex[widget.kind] = accepted.count
-                accepted.append(widget)
+                held.widgetIndex[widget.kind] = held.accepted.count
+                held.accepted.append(widget)
             }
-            loaded.append(bundle)
+            held.loaded.append(bundle)
             return problems
         }
     }
@@ -289,7 +294,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             if errno == ENOENT {
-                stateLock.withLock { absentDirectories.append(directory) }
+                state.withLock { held in held.absentDirectories.append(directory) }
             } else {
                 note(LoadProblem(path: directory, reason: .unreadable, message: "cannot read: \(errnoText())"))
             }
@@ -323,7 +328,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Loads the files together and waits as `loadDirectory` says.
     private func load(_ paths: [String], patience: TimeInterval?) {
         guard !paths.isEmpty else { return }
-        stateLock.withLock { underway.formUnion(paths) }
+        state.withLock { held in held.underway.formUnion(paths) }
         let batch = LoadBatch(count: paths.count, lateQueue: lateQueue)
         switch isolation {
         case .process(let settings):
@@ -361,10 +366,10 @@ public final class WidgetRegistry: @unchecked Sendable {
         }
         let identity = "\(examined.device):\(examined.inode)"
         let supervisor = WorkerSupervisor(path: path, settings: settings, clock: clock, deadlines: deadlines, memoryLimit: memoryLimit, loadDeadline: loadDeadline)
-        let first: String? = stateLock.withLock {
-            if let first = loadedFiles[identity] ?? startingFiles[identity] { return first }
-            startingFiles[identity] = path
-            startingSupervisors[path] = supervisor
+        let first: String? = state.withLock { held in
+            if let first = held.loadedFiles[identity] ?? held.startingFiles[identity] { return first }
+            held.startingFiles[identity] = path
+            held.startingSupervisors[path] = supervisor
             return nil
         }
         if let first {
@@ -377,16 +382,16 @@ public final class WidgetRegistry: @unchecked Sendable {
         let file: BundleFile
         switch BundleFile.inspect(path, verdicts: batch.verdicts) {
         case .failure(let problem):
-            stateLock.withLock {
-                startingFiles[identity] = nil
-                startingSupervisors[path] = nil
+            state.withLock { held in
+                held.startingFiles[identity] = nil
+                held.startingSupervisors[path] = nil
             }
             return refuse(problem)
         case .success(let inspected): file = inspected
         }
         switch supervisor.beginStart() {
         case .failure(let problem):
-            stateLock.withLock { startingFiles[identity] = nil }
+            state.withLock { held in held.startingFiles[identity] = nil }
             refuse(problem)
         case .success(let process):
             supervisor.finishStart(process) { [self] outcome in
@@ -401,7 +406,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         _ path: String, _ supervisor: WorkerSupervisor, identity: String, _ outcome: Result<WorkerHello, WorkerSupervisor.StartFailure>,
         late: Bool
     ) {
-        stateLock.withLock { startingFiles[identity] = nil }
+        state.withLock { held in held.startingFiles[identity] = nil }
         let hello: WorkerHello
         switch outcome {
         case .failure(let failure):
@@ -411,7 +416,7 @@ public final class WidgetRegistry: @unchecked Sendable {
         guard let described = hello.bundle else { return settle(path, bundle: nil, problems: hello.problems, late: late) }
         let bundle = LoadedBundle(path: path, description: described, backend: supervisor)
         let refused = accept(bundle, hello.widgets.map { RegisteredWidget($0.declaration, bundle: bundle) })
-        stateLock.withLock { loadedFiles[identity] = path }
+        state.withLock { held in held.loadedFiles[identity] = path }
         settle(path, bundle: bundle, problems: hello.problems + refused.map(\.problem), late: late)
     }
 }

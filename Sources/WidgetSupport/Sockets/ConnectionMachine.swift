@@ -6,7 +6,7 @@
 /// waiting (the idea of swift-nio's `EmbeddedChannel`).
 ///
 /// Times are monotonic nanoseconds.
-package protocol ConnectionMachine {
+package protocol ConnectionMachine: SendableMetatype {
     /// What the machine hands the handler, and what the handler answers.
     associatedtype Request: Sendable
     associatedtype Answer: Sendable

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 
 // Loading in queue isolation: bundles opened and initialized in this process, on loader threads,
 // each within its deadline. (Process isolation has a worker do the same, through this very code.)
@@ -87,9 +87,9 @@ extension WidgetRegistry {
             case .refused(let problems): return (nil, problems)
             case .initialized(let bundle, let backend, let widgets, let problems, let identity):
                 if let identity {
-                    let first: String? = registry.stateLock.withLock {
-                        if let first = registry.loadedFiles[identity] { return first }
-                        registry.loadedFiles[identity] = bundle.path
+                    let first: String? = registry.state.withLock { held in
+                        if let first = held.loadedFiles[identity] { return first }
+                        held.loadedFiles[identity] = bundle.path
                         return nil
                     }
                     if let first {
@@ -110,7 +110,7 @@ extension WidgetRegistry {
     private func prepareInProcess(
         _ path: String, _ load: InProcessLoad, turn: Int, of turns: Turns, verdicts: DirectoryVerdicts, initializing: () -> Void
     ) -> Prepared {
-        if stateLock.withLock({ unloadedInProcess.contains(path) }) {
+        if state.withLock({ held in held.unloadedInProcess.contains(path) }) {
             turns.skip(turn)
             return .refused([
                 LoadProblem(
@@ -131,7 +131,7 @@ extension WidgetRegistry {
             return .refused([problem])
         case .success(let (file, entry)):
             let identity = "\(file.device):\(file.inode)"
-            if let first = stateLock.withLock({ loadedFiles[identity] }) {
+            if let first = state.withLock({ held in held.loadedFiles[identity] }) {
                 return .refused([LoadProblem(path: path, reason: .alreadyLoaded, message: "the same file as \(first), already loaded; skipped")])
             }
             load.initializing()
