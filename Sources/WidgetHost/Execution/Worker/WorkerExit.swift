@@ -1,3 +1,4 @@
+import CMemoryGuard
 import Glibc
 import WidgetSupport
 
@@ -63,5 +64,27 @@ struct WorkerExit: Error, CustomStringConvertible {
         }
         if let lastOutput, killedBecause == nil { text += "; its last output: \"\(lastOutput)\"" }
         return text
+    }
+}
+
+extension WorkerExit.Cause {
+    /// How a worker ended, from its wait status; when it exited with the memory guard's status, what
+    /// the guard wrote on `exceededRecord` (the worker's descriptor 4) before ending it says which
+    /// limit it went over.
+    init(waitStatus status: Int32, exceededRecord: Int32) {
+        let terminatedBy = status & 0x7f
+        self = terminatedBy == 0 ? .exited((status >> 8) & 0xff) : .signaled(terminatedBy)
+        guard case .exited(MEMORY_GUARD_EXIT_STATUS) = self else { return }
+        var record = memory_guard_exceeded()
+        _ = fcntl(exceededRecord, F_SETFL, fcntl(exceededRecord, F_GETFL) | O_NONBLOCK)
+        guard read(exceededRecord, &record, MemoryLayout<memory_guard_exceeded>.size) == MemoryLayout<memory_guard_exceeded>.size,
+            record.magic == MEMORY_GUARD_EXCEEDED_MAGIC
+        else { return }
+        switch record.kind {
+        case MEMORY_GUARD_WORKER_MEMORY.rawValue: self = .workerMemoryExceeded(bytes: record.amount, limit: record.limit)
+        case MEMORY_GUARD_THREADS.rawValue: self = .tooManyThreads(count: record.amount, limit: record.limit)
+        case MEMORY_GUARD_OUT_OF_MEMORY.rawValue: self = .outOfMemory(bytes: record.amount)
+        default: self = .memoryExceeded(slot: record.slot, bytes: record.amount, limit: record.limit)
+        }
     }
 }

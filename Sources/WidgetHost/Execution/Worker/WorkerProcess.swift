@@ -26,10 +26,8 @@ final class WorkerProcess: @unchecked Sendable {
     private var ended: WorkerExit?
     private var killReason: String?
     private var closing = false
-    /// The worker's output not yet relayed: the start of a line whose end has not come.
-    private var outputTail: [UInt8] = []
-    /// A line cut because it grew too long: its bytes, counted until its end comes.
-    private var cutLineBytes = 0
+    /// The worker's output, made into lines (read on the reader thread alone).
+    private var outputLines = OutputLines(longest: WorkerProcess.longestLine)
     /// A descriptor that becomes readable when the process ends (pidfd): its end is seen even when
     /// something it forked keeps its channel open. -1 where the kernel has none.
     private let processDescriptor: Int32
@@ -38,85 +36,6 @@ final class WorkerProcess: @unchecked Sendable {
     /// The longest line of a worker's output relayed whole; longer ones are cut, with their length.
     static let longestLine = 1024
 
-    /// Starts `executable` with `arguments` as the worker for `fileName`. `onExit` runs once, on the
-    /// worker's reader thread, when it has ended, before the replies it owed are failed.
-    static func spawn(
-        executable: String, arguments: [String], fileName: String, environment extra: [String: String] = [:],
-        onExit: @escaping @Sendable (WorkerExit) -> Void
-    ) throws(ChannelError) -> WorkerProcess {
-        // Socket pairs, not pipes, for all three: they can be made close-on-exec atomically, so no
-        // other process the host starts meanwhile inherits them.
-        var sockets: [Int32] = [-1, -1]
-        var outputPipe: [Int32] = [-1, -1]
-        var exceededPipe: [Int32] = [-1, -1]
-        for index in 0..<3 {
-            var pair: [Int32] = [-1, -1]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-                let reason = errnoText()
-                for descriptor in sockets + outputPipe + exceededPipe where descriptor >= 0 { Glibc.close(descriptor) }
-                throw .system("cannot create a socket pair: \(reason)")
-            }
-            switch index {
-            case 0: sockets = pair
-            case 1: outputPipe = pair
-            default: exceededPipe = pair
-            }
-        }
-        // The worker's ends go to 3 and 4 by dup2: keep them above 4, so no dup2 maps a descriptor
-        // onto itself (which would keep its close-on-exec flag).
-        let workerSocket = raised(sockets[1])
-        let workerOutput = raised(outputPipe[1])
-        let workerExceeded = raised(exceededPipe[1])
-        defer {
-            Glibc.close(workerSocket)
-            Glibc.close(workerOutput)
-            Glibc.close(workerExceeded)
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, workerOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, workerOutput, 2)
-        posix_spawn_file_actions_adddup2(&actions, workerSocket, WidgetWorker.channelDescriptor)
-        posix_spawn_file_actions_adddup2(&actions, workerExceeded, WidgetWorker.exceededDescriptor)
-        // Nothing else of the host's reaches a worker, whatever its close-on-exec flag: a descriptor
-        // another thread opens meanwhile (a control connection, a pipe) is not yet flagged.
-        _ = host_spawn_add_closefrom(&actions, WidgetWorker.exceededDescriptor + 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var noSignal = sigset_t()
-        sigemptyset(&noSignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
-        // A session (and so a process group) of its own: whatever the bundle forks is in it, and
-        // ends with it; and what leaves it can never join the host's session, by which the host
-        // tells a bundle's orphan from its own children (see Orphans).
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
-
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
-        // Its `Fatal error:` line is still printed. A developer who wants backtraces sets it.
-        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        let (status, pid) = Orphans.starting { pid in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
-        guard status == 0 else {
-            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
-            throw .system("cannot start the worker \(executable): \(errnoText(status))")
-        }
-        return WorkerProcess(
-            pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
-            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), onExit: onExit)
-    }
-
     /// Starts the thread that reads the worker's messages and output until it ends.
     func startReading() {
         let thread = Thread { self.readUntilExit() }
@@ -124,14 +43,7 @@ final class WorkerProcess: @unchecked Sendable {
         thread.start()
     }
 
-    private static func raised(_ descriptor: Int32) -> Int32 {
-        guard descriptor <= WidgetWorker.exceededDescriptor else { return descriptor }
-        let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, WidgetWorker.exceededDescriptor + 1)
-        Glibc.close(descriptor)
-        return moved
-    }
-
-    private init(
+    init(
         pid: pid_t, fileName: String, channel: WorkerChannel, output: Int32, exceeded: Int32, processDescriptor: Int32,
         onExit: @escaping @Sendable (WorkerExit) -> Void
     ) {
@@ -290,44 +202,14 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Relays what the worker wrote to its standard output or error, line by line, keeping the last
-    /// line for a diagnosis. False at the end of its output. Linear in what it wrote: each byte is
-    /// looked at once, and a line that grows past `longestLine` is relayed cut, with its length, and
-    /// not kept, however long it goes on without a newline.
+    /// line for a diagnosis. False at the end of its output.
     private func relayOutput() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
         if count < 0 && errno == EINTR { return true }
         guard count > 0 else { return false }
-        var start = 0
-        for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
-            take(chunk[start..<index], endsLine: true)
-            start = index + 1
-        }
-        if start < count { take(chunk[start..<count], endsLine: false) }
+        for line in outputLines.take(chunk[..<count]) { relay(line) }
         return true
-    }
-
-    /// Adds bytes to the line under way; relays it when it ends, or cut once it is too long.
-    private func take(_ bytes: ArraySlice<UInt8>, endsLine: Bool) {
-        if cutLineBytes > 0 {
-            cutLineBytes += bytes.count
-        } else if outputTail.count + bytes.count > Self.longestLine {
-            cutLineBytes = outputTail.count + bytes.count
-            outputTail += bytes.prefix(max(0, Self.longestLine - outputTail.count))
-        } else {
-            outputTail += bytes
-        }
-        guard endsLine else { return }
-        flushLine()
-    }
-
-    /// Relays the line under way (cut, saying how long it was, if it was too long).
-    private func flushLine() {
-        var line = String(decoding: outputTail, as: UTF8.self)
-        if cutLineBytes > 0 { line += "… (\(cutLineBytes) bytes)" }
-        outputTail.removeAll(keepingCapacity: true)
-        cutLineBytes = 0
-        relay(line)
     }
 
     private var lastLine: String?
@@ -391,28 +273,8 @@ final class WorkerProcess: @unchecked Sendable {
         Orphans.sweep()
         // What is left of its output: it is dead, so read without waiting.
         while relayOutput() {}
-        if !outputTail.isEmpty || cutLineBytes > 0 { flushLine() }
-        var cause: WorkerExit.Cause
-        let terminatedBy = status & 0x7f
-        if terminatedBy == 0 {
-            cause = .exited((status >> 8) & 0xff)
-        } else {
-            cause = .signaled(terminatedBy)
-        }
-        if case .exited(MEMORY_GUARD_EXIT_STATUS) = cause {
-            var record = memory_guard_exceeded()
-            _ = fcntl(exceeded, F_SETFL, fcntl(exceeded, F_GETFL) | O_NONBLOCK)
-            if read(exceeded, &record, MemoryLayout<memory_guard_exceeded>.size) == MemoryLayout<memory_guard_exceeded>.size,
-                record.magic == MEMORY_GUARD_EXCEEDED_MAGIC
-            {
-                switch record.kind {
-                case MEMORY_GUARD_WORKER_MEMORY.rawValue: cause = .workerMemoryExceeded(bytes: record.amount, limit: record.limit)
-                case MEMORY_GUARD_THREADS.rawValue: cause = .tooManyThreads(count: record.amount, limit: record.limit)
-                case MEMORY_GUARD_OUT_OF_MEMORY.rawValue: cause = .outOfMemory(bytes: record.amount)
-                default: cause = .memoryExceeded(slot: record.slot, bytes: record.amount, limit: record.limit)
-                }
-            }
-        }
+        if let line = outputLines.finish() { relay(line) }
+        let cause = WorkerExit.Cause(waitStatus: status, exceededRecord: exceeded)
         Glibc.close(output)
         Glibc.close(exceeded)
         let unanswered = lock.withLock { replies.sorted { $0.key < $1.key }.map { "\($0.value.kind.rawValue) of \"\($0.value.widget)\"" } }

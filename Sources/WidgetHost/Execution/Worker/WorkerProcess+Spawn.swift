@@ -1,0 +1,93 @@
+import CHostShims
+import Foundation
+import Glibc
+import WidgetSupport
+
+extension WorkerProcess {
+    /// Starts `executable` with `arguments` as the worker for `fileName`. `onExit` runs once, on the
+    /// worker's reader thread, when it has ended, before the replies it owed are failed.
+    static func spawn(
+        executable: String, arguments: [String], fileName: String, environment extra: [String: String] = [:],
+        onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) throws(ChannelError) -> WorkerProcess {
+        // Socket pairs, not pipes, for all three: they can be made close-on-exec atomically, so no
+        // other process the host starts meanwhile inherits them.
+        var sockets: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
+        var exceededPipe: [Int32] = [-1, -1]
+        for index in 0..<3 {
+            var pair: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+                let reason = errnoText()
+                for descriptor in sockets + outputPipe + exceededPipe where descriptor >= 0 { Glibc.close(descriptor) }
+                throw .system("cannot create a socket pair: \(reason)")
+            }
+            switch index {
+            case 0: sockets = pair
+            case 1: outputPipe = pair
+            default: exceededPipe = pair
+            }
+        }
+        // The worker's ends go to 3 and 4 by dup2: keep them above 4, so no dup2 maps a descriptor
+        // onto itself (which would keep its close-on-exec flag).
+        let workerSocket = raised(sockets[1])
+        let workerOutput = raised(outputPipe[1])
+        let workerExceeded = raised(exceededPipe[1])
+        defer {
+            Glibc.close(workerSocket)
+            Glibc.close(workerOutput)
+            Glibc.close(workerExceeded)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, workerOutput, 1)
+        posix_spawn_file_actions_adddup2(&actions, workerOutput, 2)
+        posix_spawn_file_actions_adddup2(&actions, workerSocket, WidgetWorker.channelDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, workerExceeded, WidgetWorker.exceededDescriptor)
+        // Nothing else of the host's reaches a worker, whatever its close-on-exec flag: a descriptor
+        // another thread opens meanwhile (a control connection, a pipe) is not yet flagged.
+        _ = host_spawn_add_closefrom(&actions, WidgetWorker.exceededDescriptor + 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        var noSignal = sigset_t()
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+        // A session (and so a process group) of its own: whatever the bundle forks is in it, and
+        // ends with it; and what leaves it can never join the host's session, by which the host
+        // tells a bundle's orphan from its own children (see Orphans).
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
+
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
+        // Its `Fatal error:` line is still printed. A developer who wants backtraces sets it.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        let (status, pid) = Orphans.starting { pid in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        guard status == 0 else {
+            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
+            throw .system("cannot start the worker \(executable): \(errnoText(status))")
+        }
+        return WorkerProcess(
+            pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
+            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), onExit: onExit)
+    }
+
+    static func raised(_ descriptor: Int32) -> Int32 {
+        guard descriptor <= WidgetWorker.exceededDescriptor else { return descriptor }
+        let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, WidgetWorker.exceededDescriptor + 1)
+        Glibc.close(descriptor)
+        return moved
+    }
+
+}
