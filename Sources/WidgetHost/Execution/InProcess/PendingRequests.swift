@@ -1,5 +1,6 @@
 import CWidgetABI
 import Foundation
+import Synchronization
 import WidgetABI
 import WidgetSupport
 
@@ -25,7 +26,7 @@ struct RequestLabel: Sendable, CustomStringConvertible {
 /// The requests in flight, across all bundles. A request's completion context is its number, not a
 /// pointer: a completion that arrives twice, or after the host gave up waiting, finds no entry and is
 /// reported instead of touching freed memory.
-final class PendingRequests: @unchecked Sendable {
+final class PendingRequests: Sendable {
     static let shared = PendingRequests()
 
     /// How many finished requests are remembered, to name the culprit of a late or second completion.
@@ -33,7 +34,7 @@ final class PendingRequests: @unchecked Sendable {
 
     final class Pending: @unchecked Sendable {
         let label: RequestLabel
-        /// Set by the completion, under the table's lock.
+        /// Set by the completion; these three are read and changed under the table's lock only.
         var outcome: RequestOutcome?
         /// Created only when the waiter finds no outcome yet: a provider that answers before
         /// `request` returns (the common case) costs no semaphore.
@@ -42,17 +43,25 @@ final class PendingRequests: @unchecked Sendable {
         init(label: RequestLabel) { self.label = label }
     }
 
-    private let lock = NSLock()
-    private var next: UInt = 1
-    private var pending: [UInt: Pending] = [:]
-    private var finished: [(id: UInt, label: RequestLabel)?] = Array(repeating: nil, count: rememberedCount)
+    /// The requests in flight, by number, and the last finished ones.
+    private struct Table {
+        var next: UInt = 1
+        var pending: [UInt: Pending] = [:]
+        var finished: [(id: UInt, label: RequestLabel)?] = Array(repeating: nil, count: PendingRequests.rememberedCount)
+
+        mutating func remember(_ id: UInt, _ label: RequestLabel) {
+            finished[Int(id % UInt(PendingRequests.rememberedCount))] = (id, label)
+        }
+    }
+
+    private let table = Mutex(Table())
 
     func begin(_ label: RequestLabel) -> (UInt, Pending) {
         let entry = Pending(label: label)
-        let id = lock.withLock {
-            let id = next
-            next += 1
-            pending[id] = entry
+        let id = table.withLock { table in
+            let id = table.next
+            table.next += 1
+            table.pending[id] = entry
             return id
         }
         return (id, entry)
@@ -62,14 +71,14 @@ final class PendingRequests: @unchecked Sendable {
     /// any thread.
     func complete(_ id: UInt, _ result: UnsafePointer<widget_result_t>?) {
         let outcome = Self.copy(result)
-        let found: (Bool, DispatchSemaphore?) = lock.withLock {
-            guard let entry = pending.removeValue(forKey: id) else { return (false, nil) }
+        let found: (Bool, DispatchSemaphore?) = table.withLock { table in
+            guard let entry = table.pending.removeValue(forKey: id) else { return (false, nil) }
             entry.outcome = outcome
-            remember(id, entry.label)
+            table.remember(id, entry.label)
             return (true, entry.semaphore)
         }
         guard found.0 else {
-            let culprit = lock.withLock { finished.lazy.compactMap { $0 }.first { $0.id == id }?.label.description }
+            let culprit = table.withLock { table in table.finished.lazy.compactMap { $0 }.first { $0.id == id }?.label.description }
             HostLog.warning("ignored a completion for request #\(id) (\(culprit ?? "an unknown request")): it had already completed or timed out")
             return
         }
@@ -78,37 +87,33 @@ final class PendingRequests: @unchecked Sendable {
 
     /// The outcome, if the bundle has answered.
     func outcome(of entry: Pending) -> RequestOutcome? {
-        lock.withLock { entry.outcome }
+        table.withLock { _ in entry.outcome }
     }
 
     /// Waits for the outcome, or for `expire`. Nil when the request expired first.
     func wait(for entry: Pending) -> RequestOutcome? {
-        let semaphore: DispatchSemaphore? = lock.withLock {
+        let semaphore: DispatchSemaphore? = table.withLock { _ in
             if entry.outcome != nil || entry.expired { return nil }
             let semaphore = DispatchSemaphore(value: 0)
             entry.semaphore = semaphore
             return semaphore
         }
         semaphore?.wait()
-        return lock.withLock { entry.outcome }
+        return table.withLock { _ in entry.outcome }
     }
 
     /// Gives up on a request whose deadline passed, waking its waiter. A completion that comes
     /// afterwards is reported as late. Does nothing if the request already completed.
     func expire(_ id: UInt) {
-        let semaphore: DispatchSemaphore?? = lock.withLock {
-            guard let entry = pending.removeValue(forKey: id) else { return nil }
+        let semaphore: DispatchSemaphore?? = table.withLock { table in
+            guard let entry = table.pending.removeValue(forKey: id) else { return nil }
             entry.expired = true
             var label = entry.label
             label.timedOut = true
-            remember(id, label)
+            table.remember(id, label)
             return .some(entry.semaphore)
         }
         if case .some(.some(let semaphore)) = semaphore { semaphore.signal() }
-    }
-
-    private func remember(_ id: UInt, _ label: RequestLabel) {
-        finished[Int(id % UInt(Self.rememberedCount))] = (id, label)
     }
 
     private static func copy(_ result: UnsafePointer<widget_result_t>?) -> RequestOutcome {
