@@ -8,7 +8,7 @@ import WidgetWire
 /// or goes over its memory limit, restarts it on a later request, after a backoff that doubles with
 /// each crash; after `maximumCrashes` crashes within `crashWindow` the bundle is disabled, with the
 /// diagnosis of the last one.
-final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
+final class WorkerSupervisor: ProviderBackend, Sendable {
     let path: String
     let fileName: String
     let settings: ProcessIsolation
@@ -27,19 +27,19 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         case shutDown
     }
 
-    /// Guards `state`, `crashes`, `lastCrash`, `slots` and `statistics`, which a crash updates
-    /// together (`recordCrash`, called with it held, from several methods that also read them). A
-    /// `Mutex` would hold them as one state value with that accounting as its methods: a rewrite of
-    /// the supervisor's bookkeeping, not a swap.
-    private let lock = NSLock()
+    /// What a crash updates together (`recordCrash`), behind one lock.
+    private struct Guarded {
+        var state: State = .stopped(restartAt: nil)
+        var crashes: [Date] = []
+        var lastCrash: String?
+        /// Memory guard slot of each provider in the current worker, to name the one that went over.
+        var slots: [UInt32: String] = [:]
+        var statistics: [String: ProviderStatistics] = [:]
+    }
+
+    private let guarded = Locked(Guarded())
     /// Starts and request submission, in order.
     private let queue: DispatchQueue
-    private var state: State = .stopped(restartAt: nil)
-    private var crashes: [Date] = []
-    private var lastCrash: String?
-    /// Memory guard slot of each provider in the current worker, to name the one that went over.
-    private var slots: [UInt32: String] = [:]
-    private var statistics: [String: ProviderStatistics] = [:]
 
     init(path: String, settings: ProcessIsolation, clock: WidgetClock, deadlines: RequestDeadlines, memoryLimit: Int64, loadDeadline: TimeInterval) {
         self.path = path
@@ -69,7 +69,7 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
                 process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
             }
             process.awaitHello { _ in timer.cancel() }
-            lock.withLock { state = .running(process) }
+            guarded.withLock { held in held.state = .running(process) }
             // Only now: a worker that dies at once must find itself the running one, to be counted.
             process.startReading()
             return .success(process)
@@ -112,8 +112,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
                             reason: .workerFailed,
                             description: "its worker executable \(settings.workerExecutable) speaks \(spoken), but this host speaks worker protocol \(WorkerHello.protocolVersion): use the worker executable built with this host"))
                 }
-                lock.withLock {
-                    slots = Dictionary(hello.widgets.map { ($0.slot, $0.declaration.kind) }, uniquingKeysWith: { first, _ in first })
+                guarded.withLock { held in
+                    held.slots = Dictionary(hello.widgets.map { ($0.slot, $0.declaration.kind) }, uniquingKeysWith: { first, _ in first })
                 }
                 if hello.bundle == nil { process.close() }
                 return .success(hello)
@@ -126,9 +126,9 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     /// Closes the worker and waits until it, and whatever it forked, have ended.
     func shutDown() {
-        let process: WorkerProcess? = lock.withLock {
-            defer { state = .shutDown }
-            guard case .running(let process) = state else { return nil }
+        let process: WorkerProcess? = guarded.withLock { held in
+            defer { held.state = .shutDown }
+            guard case .running(let process) = held.state else { return nil }
             return process
         }
         process?.closeAndWait(timeout: 2)
@@ -139,16 +139,16 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     /// The worker's process id, while one runs.
     var processID: pid_t? {
-        lock.withLock {
-            if case .running(let process) = state, !process.hasEnded { return process.pid }
+        guarded.withLock { held in
+            if case .running(let process) = held.state, !process.hasEnded { return process.pid }
             return nil
         }
     }
 
     /// The diagnosis that disabled the bundle, if it is disabled.
     var disabledReason: String? {
-        lock.withLock {
-            if case .disabled(let reason) = state { return reason }
+        guarded.withLock { held in
+            if case .disabled(let reason) = held.state { return reason }
             return nil
         }
     }
@@ -156,45 +156,45 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
     /// The worker ended: a crash (or a kill for hanging) counts toward the backoff and the limit;
     /// going over the memory limit restarts it without delay, as iOS restarts a terminated extension.
     private func ended(_ exit: WorkerExit) {
-        lock.withLock {
+        guarded.withLock { held in
             // Its memory went with it.
-            for kind in statistics.keys where statistics[kind]?.liveBytes != nil { statistics[kind]?.liveBytes = 0 }
+            for kind in held.statistics.keys where held.statistics[kind]?.liveBytes != nil { held.statistics[kind]?.liveBytes = 0 }
             // A worker the supervisor already retired (killed for hanging) was counted then.
-            guard case .running(let process) = state, process.pid == exit.pid else { return }
+            guard case .running(let process) = held.state, process.pid == exit.pid else { return }
             switch exit.cause {
             case .memoryExceeded(let slot, _, _) where exit.killedBecause == nil:
-                if let kind = slots[slot] { statistics[kind, default: ProviderStatistics()].terminations += 1 }
-                state = .stopped(restartAt: nil)
+                if let kind = held.slots[slot] { held.statistics[kind, default: ProviderStatistics()].terminations += 1 }
+                held.state = .stopped(restartAt: nil)
             case _ where exit.killedBecause == nil && exit.closedByHost:
                 // Asked to end, and it did (it ends its process group, itself included).
-                state = .stopped(restartAt: nil)
+                held.state = .stopped(restartAt: nil)
             default:
-                recordCrash(exit.description)
+                recordCrash(in: &held, exit.description)
             }
         }
     }
 
     /// Kills a worker that hangs, counting it as a crash at once: no request goes to it meanwhile.
     private func retire(_ process: WorkerProcess, because reason: String) {
-        lock.withLock {
-            guard case .running(let current) = state, current === process else { return }
-            recordCrash("its worker was killed: \(reason)")
+        guarded.withLock { held in
+            guard case .running(let current) = held.state, current === process else { return }
+            recordCrash(in: &held, "its worker was killed: \(reason)")
         }
         process.kill(because: reason)
     }
 
-    /// Counts a crash and decides when the worker may start again, or that it may not. Called with
-    /// the lock held.
-    private func recordCrash(_ diagnosis: String) {
+    /// Counts a crash in `held` (the guarded state, its lock held) and decides when the worker may
+    /// start again, or that it may not.
+    private func recordCrash(in held: inout Guarded, _ diagnosis: String) {
         let now = clock.now()
-        crashes = crashes.filter { now.timeIntervalSince($0) < settings.crashWindow } + [now]
-        lastCrash = diagnosis
-        if crashes.count >= settings.maximumCrashes {
-            let reason = "disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow)); the last: \(diagnosis)"
-            state = .disabled(reason)
+        held.crashes = held.crashes.filter { now.timeIntervalSince($0) < settings.crashWindow } + [now]
+        held.lastCrash = diagnosis
+        if held.crashes.count >= settings.maximumCrashes {
+            let reason = "disabled after \(held.crashes.count) crashes within \(timeSpan(settings.crashWindow)); the last: \(diagnosis)"
+            held.state = .disabled(reason)
             HostLog.log(.error, "\(fileName): \(reason)")
         } else {
-            state = .stopped(restartAt: now.addingTimeInterval(backoff(afterCrashes: crashes.count)))
+            held.state = .stopped(restartAt: now.addingTimeInterval(backoff(afterCrashes: held.crashes.count)))
         }
     }
 
@@ -204,12 +204,12 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     /// What a request that the crash of a worker failed should add: when it comes back.
     private func restartNote() -> String {
-        lock.withLock {
-            switch state {
-            case .disabled: return "the bundle is now disabled after \(crashes.count) crashes within \(timeSpan(settings.crashWindow))"
+        guarded.withLock { held in
+            switch held.state {
+            case .disabled: return "the bundle is now disabled after \(held.crashes.count) crashes within \(timeSpan(settings.crashWindow))"
             case .stopped(let restartAt?):
                 let wait = max(0, restartAt.timeIntervalSince(clock.now()))
-                return "it restarts on a request after \(timeSpan(wait.rounded(.up))) (\(crashes.count) of \(settings.maximumCrashes) crashes within \(timeSpan(settings.crashWindow)) disable it)"
+                return "it restarts on a request after \(timeSpan(wait.rounded(.up))) (\(held.crashes.count) of \(settings.maximumCrashes) crashes within \(timeSpan(settings.crashWindow)) disable it)"
             default: return "it restarts on the next request"
             }
         }
@@ -217,8 +217,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     /// The running worker, started if it may be; or why no request can be sent now.
     private func runningWorker() -> Result<WorkerProcess, Refusal> {
-        let decision: Result<WorkerProcess?, Refusal> = lock.withLock {
-            switch state {
+        let decision: Result<WorkerProcess?, Refusal> = guarded.withLock { held in
+            switch held.state {
             case .disabled(let reason):
                 return .failure(Refusal("\(reason). Replace the bundle or restart the host to try again"))
             case .shutDown:
@@ -227,7 +227,7 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
                 return .success(process)
             case .stopped(let restartAt?) where restartAt > clock.now():
                 let wait = restartAt.timeIntervalSince(clock.now())
-                return .failure(Refusal("its worker crashed (\(lastCrash ?? "")); it restarts in \(timeSpan(wait.rounded(.up)))"))
+                return .failure(Refusal("its worker crashed (\(held.lastCrash ?? "")); it restarts in \(timeSpan(wait.rounded(.up)))"))
             default:
                 return .success(nil)
             }
@@ -274,8 +274,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
             queue.async { self.submit(call, pending: pending) }
         }
         let elapsed = ContinuousClock.now - started
-        lock.withLock {
-            Self.record(in: &statistics[call.kind, default: ProviderStatistics()]) { provider in
+        guarded.withLock { held in
+            Self.record(in: &held.statistics[call.kind, default: ProviderStatistics()]) { provider in
                 provider.calls += 1
                 provider.timeInCalls += elapsed
                 if case .failure = result { provider.failures += 1 }
@@ -297,8 +297,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
 
     /// The worker, if one is running now.
     private func runningWorkerIfAny() -> WorkerProcess? {
-        lock.withLock {
-            if case .running(let process) = state, !process.hasEnded { return process }
+        guarded.withLock { held in
+            if case .running(let process) = held.state, !process.hasEnded { return process }
             return nil
         }
     }
@@ -338,8 +338,8 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
         switch reply {
         case .success(let answer):
             if answer.liveBytes != nil || answer.peakBytes != nil {
-                lock.withLock {
-                    Self.record(in: &statistics[kind, default: ProviderStatistics()]) { provider in
+                guarded.withLock { held in
+                    Self.record(in: &held.statistics[kind, default: ProviderStatistics()]) { provider in
                         if let live = answer.liveBytes { provider.liveBytes = live }
                         if let peak = answer.peakBytes { provider.peakBytes = max(provider.peakBytes ?? 0, peak) }
                     }
@@ -356,16 +356,16 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
                 return fail(reason, message)
             case .error:
                 // Stuck inside the bundle: only ending the process takes the thread back.
-                lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+                guarded.withLock { held in held.statistics[kind, default: ProviderStatistics()].crashes += 1 }
                 retire(process, because: "\"\(kind)\" was stuck inside its \(requestKind.rawValue) call past its \(deadline) deadline (hung)")
                 return fail(
                     .timedOut,
                     "\(requestKind.rawValue) did not complete within \(deadline): it was stuck inside its call (hung), so its worker was killed; \(restartNote())")
             }
         case .failure(let exit):
-            lock.withLock { statistics[kind, default: ProviderStatistics()].crashes += 1 }
+            guarded.withLock { held in held.statistics[kind, default: ProviderStatistics()].crashes += 1 }
             if case .memoryExceeded(let slot, let bytes, let limit) = exit.cause, exit.killedBecause == nil {
-                let culprit = lock.withLock { slots[slot] }
+                let culprit = guarded.withLock { held in held.slots[slot] }
                 if culprit == kind {
                     return fail(
                         .memoryLimitExceeded,
@@ -385,7 +385,7 @@ final class WorkerSupervisor: ProviderBackend, @unchecked Sendable {
     }
 
     func statistics(kind: String) -> ProviderStatistics {
-        lock.withLock { statistics[kind] ?? ProviderStatistics() }
+        guarded.withLock { held in held.statistics[kind] ?? ProviderStatistics() }
     }
 }
 
