@@ -16,21 +16,36 @@ import WidgetABI
 /// afresh, in a new slot that counts from zero. What its terminated runs still hold stays counted
 /// (in-process memory cannot be taken back); while that alone reaches the limit, the provider is
 /// quarantined: its requests fail without being sent.
-final class ProviderQueue: @unchecked Sendable {
+final class ProviderQueue: Sendable {
     let kind: String
     let memoryLimit: Int64
     private let queue: DispatchQueue
-    private let lock = NSLock()
-    private var statistics = ProviderStatistics()
-    private var slot: UInt32
-    /// Slots of terminated runs that still hold memory.
-    private var retiredSlots: [UInt32] = []
-    /// The highest peak of the provider's earlier runs.
-    private var earlierPeak: Int64 = 0
-    /// Calls still inside the bundle after their deadline answered the caller.
-    private var stuckCalls = 0
-    /// Requests submitted and not yet through the queue.
-    private var queued = 0
+
+    /// The provider's runs and calls, behind one lock.
+    private struct Guarded {
+        var statistics = ProviderStatistics()
+        var slot: UInt32
+        /// Slots of terminated runs that still hold memory.
+        var retiredSlots: [UInt32] = []
+        /// The highest peak of the provider's earlier runs.
+        var earlierPeak: Int64 = 0
+        /// Calls still inside the bundle after their deadline answered the caller.
+        var stuckCalls = 0
+        /// Requests submitted and not yet through the queue.
+        var queued = 0
+
+        /// Bytes the terminated runs still hold; slots that hold nothing any more are given back.
+        mutating func retainedBytes() -> Int64 {
+            retiredSlots.removeAll { retired in
+                guard MemoryGuard.live(retired) == 0 else { return false }
+                MemoryGuard.release(retired)
+                return true
+            }
+            return retiredSlots.reduce(0) { $0 + MemoryGuard.live($1) }
+        }
+    }
+
+    private let guarded: Locked<Guarded>
     /// Where a run's slot comes from (a test hands out none).
     private let openSlot: @Sendable (Int64) -> UInt32
 
@@ -39,49 +54,38 @@ final class ProviderQueue: @unchecked Sendable {
         self.memoryLimit = memoryLimit
         self.openSlot = openSlot
         queue = DispatchQueue(label: "widgets.provider.\(kind)")
-        slot = openSlot(memoryLimit)
+        guarded = Locked(Guarded(slot: openSlot(memoryLimit)))
     }
 
     /// The slot of the provider's current run.
-    var memorySlot: UInt32 { lock.withLock { slot } }
+    var memorySlot: UInt32 { guarded.withLock { held in held.slot } }
 
     /// Ends the current run after the provider went over its limit; the next request starts afresh.
     /// Returns the run's peak.
     func terminate() -> Int64 {
-        lock.withLock {
-            let peak = MemoryGuard.peak(slot)
-            earlierPeak = max(earlierPeak, peak)
-            statistics.terminations += 1
-            if slot != 0 { retiredSlots.append(slot) }
-            slot = openSlot(memoryLimit)
+        guarded.withLock { held in
+            let peak = MemoryGuard.peak(held.slot)
+            held.earlierPeak = max(held.earlierPeak, peak)
+            held.statistics.terminations += 1
+            if held.slot != 0 { held.retiredSlots.append(held.slot) }
+            held.slot = openSlot(memoryLimit)
             return peak
         }
-    }
-
-    /// Bytes the terminated runs still hold; slots that hold nothing any more are given back.
-    /// Called with the lock held.
-    private func retainedBytes() -> Int64 {
-        retiredSlots.removeAll { retired in
-            guard MemoryGuard.live(retired) == 0 else { return false }
-            MemoryGuard.release(retired)
-            return true
-        }
-        return retiredSlots.reduce(0) { $0 + MemoryGuard.live($1) }
     }
 
     /// Why a request must not be sent now, if it must not: the provider is quarantined, stuck
     /// inside an earlier call, or has no memory guard slot to run in.
     private func refusal() -> String? {
-        lock.withLock {
-            if stuckCalls > 0 {
+        guarded.withLock { held in
+            if held.stuckCalls > 0 {
                 return "still inside an earlier call that passed its deadline; its requests fail until that call returns"
             }
-            // A provider runs metered or not at all; a slot given back since may be taken now.
-            if slot == 0 { slot = openSlot(memoryLimit) }
-            if slot == 0 {
+            // A provider runs metered or not at all; a held.slot given back since may be taken now.
+            if held.slot == 0 { held.slot = openSlot(memoryLimit) }
+            if held.slot == 0 {
                 return "no memory guard slot was free for it (all \(MemoryGuard.slotCount) are in use by other providers), so it is not run"
             }
-            let retained = retainedBytes()
+            let retained = held.retainedBytes()
             if retained >= memoryLimit {
                 return "quarantined: its terminated runs still hold \(megabytes(retained)), at or over its limit of \(megabytes(memoryLimit)) (memory cannot be taken back in process)"
             }
@@ -105,9 +109,9 @@ final class ProviderQueue: @unchecked Sendable {
         _ body: @escaping @Sendable (RequestTicket) throws(RequestError) -> T
     ) {
         @Sendable func counted(_ result: Result<T, RequestError>) {
-            lock.withLock {
-                statistics.calls += 1
-                if case .failure = result { statistics.failures += 1 }
+            guarded.withLock { held in
+                held.statistics.calls += 1
+                if case .failure = result { held.statistics.failures += 1 }
             }
             completion(result)
         }
@@ -116,28 +120,28 @@ final class ProviderQueue: @unchecked Sendable {
         let timer = clock.schedule(at: due) {
             if let id = ticket.requestID { PendingRequests.shared.expire(id) }
             let (delivered, stuck) = ticket.finishByDeadline()
-            if stuck { self.lock.withLock { self.stuckCalls += 1 } }
+            if stuck { self.guarded.withLock { held in held.stuckCalls += 1 } }
             if delivered { counted(.failure(request.timeout())) }
         }
         // Here: the queue is idle, and held (suspended) until the call is done, so a request
         // submitted meanwhile waits on it and starts after this one, in the order they came.
-        let here = lock.withLock {
-            queued += 1
-            guard hereIfIdle, queued == 1 else { return false }
+        let here = guarded.withLock { held in
+            held.queued += 1
+            guard hereIfIdle, held.queued == 1 else { return false }
             queue.suspend()
             return true
         }
         let run: @Sendable () -> Void = {
-            defer { self.lock.withLock { self.queued -= 1 } }
+            defer { self.guarded.withLock { held in held.queued -= 1 } }
             // Timed out while waiting behind another call: never sent.
             guard !ticket.isFinished else { return }
             let started = ContinuousClock.now
             let result = Result { () throws(RequestError) -> T in try body(ticket) }
             let elapsed = ContinuousClock.now - started
             let (delivered, wasStuck) = ticket.finishByAnswer()
-            self.lock.withLock {
-                self.statistics.timeInCalls += elapsed
-                if wasStuck { self.stuckCalls -= 1 }
+            self.guarded.withLock { held in
+                held.statistics.timeInCalls += elapsed
+                if wasStuck { held.stuckCalls -= 1 }
             }
             if delivered { counted(result) }
             // After the caller has the answer: a deadline that fires meanwhile finds the ticket
@@ -153,15 +157,15 @@ final class ProviderQueue: @unchecked Sendable {
     }
 
     var snapshot: ProviderStatistics {
-        lock.withLock {
-            var snapshot = statistics
+        guarded.withLock { held in
+            var snapshot = held.statistics
             snapshot.memoryLimit = memoryLimit
-            snapshot.stuckCalls = stuckCalls
+            snapshot.stuckCalls = held.stuckCalls
             if MemoryGuard.isActive {
-                let retained = retainedBytes()
+                let retained = held.retainedBytes()
                 snapshot.retainedBytes = retained
-                snapshot.liveBytes = MemoryGuard.live(slot) + retained
-                snapshot.peakBytes = max(earlierPeak, MemoryGuard.peak(slot))
+                snapshot.liveBytes = MemoryGuard.live(held.slot) + retained
+                snapshot.peakBytes = max(held.earlierPeak, MemoryGuard.peak(held.slot))
             }
             return snapshot
         }
