@@ -6,17 +6,17 @@ extension TimelineEngine {
     // MARK: Under the lock
 
     /// What to do once the lock is released: requests to send, statuses to report.
-struct Work {
+    struct Work {
         var requests: [(EngineInstance, UInt64)] = []
         var statuses: [(String, InstanceStatus)] = []
     }
 
     /// Runs `body` under the lock with the current time, then sends the requests and reports the
     /// statuses it produced, and sets the timer.
-func perform<T>(_ body: (Double, inout Work) -> T) -> T {
+    func perform<T>(_ body: (inout EngineState, Double, inout Work) -> T) -> T {
         var work = Work()
-        let result: T = lock.withLock {
-            let result = body(clock.now().timeIntervalSince1970, &work)
+        let result: T = state.withLock { state in
+            let result = body(&state, clock.now().timeIntervalSince1970, &work)
             // Queued under the lock, so reports arrive in the order the changes happened.
             if let observer, let workQueue, !work.statuses.isEmpty {
                 let statuses = work.statuses
@@ -35,9 +35,9 @@ func perform<T>(_ body: (Double, inout Work) -> T) -> T {
         return result
     }
 
-func complete(_ id: String, _ number: UInt64, _ result: Result<FetchedTimeline, TimelineFailure>) {
-        perform { now, work in
-            guard let record = records[id], record.inFlight, record.requestNumber == number else { return }
+    func complete(_ id: String, _ number: UInt64, _ result: Result<FetchedTimeline, TimelineFailure>) {
+        perform { state, now, work in
+            guard let record = state.records[id], record.inFlight, record.requestNumber == number else { return }
             record.inFlight = false
             // The reload the last interaction asked for ended, with a timeline or a failure; one
             // asked for by a later tap, queued behind it, keeps the entry stale until it ends too.
@@ -55,7 +55,7 @@ func complete(_ id: String, _ number: UInt64, _ result: Result<FetchedTimeline, 
                 case .never: record.pending = nil
                 }
             case .failure(let failure):
-                count.failures += 1
+                state.count.failures += 1
                 record.failure = failure.description
                 record.failures += 1
                 record.pending = Pending(date: now + Self.retryDelay(afterFailures: record.failures), reason: .retry)
@@ -64,25 +64,33 @@ func complete(_ id: String, _ number: UInt64, _ result: Result<FetchedTimeline, 
                 record.again = nil
                 record.pending = Pending(date: now, reason: again)
             }
-            update(record, now: now, work: &work, notify: true)
+            state.update(record, now: now, work: &work, notify: true)
         }
     }
 
+    /// Two reasons for one reload: an exempt one wins, so merging never costs budget.
+    static func merged(_ old: ReloadReason?, _ new: ReloadReason) -> ReloadReason {
+        guard let old else { return new }
+        return new.isBudgeted ? old : new
+    }
+}
+
+extension EngineState {
     /// A reload request: merged into one already pending or under way (coalescing).
-func request(_ record: Record, _ reason: ReloadReason, now: Double, work: inout Work) {
+    mutating func request(_ record: Record, _ reason: ReloadReason, now: Double, work: inout TimelineEngine.Work) {
         guard !record.missing else { return }
         if reason == .interaction {
             record.interaction = .awaitingReload
             if record.inFlight { record.interactionAfterStart = true }
         }
         if record.inFlight {
-            record.again = Self.merged(record.again, reason)
+            record.again = TimelineEngine.merged(record.again, reason)
         } else if let pending = record.pending {
             if !reason.isBudgeted {
                 record.pending = Pending(date: now, reason: reason)
             } else if pending.reason != .retry {
                 // Budgeted either way: the earlier date, an exempt reason kept.
-                record.pending = Pending(date: min(pending.date, now), reason: Self.merged(pending.reason, reason))
+                record.pending = Pending(date: min(pending.date, now), reason: TimelineEngine.merged(pending.reason, reason))
             }
             // A budgeted request while a failure waits for its backoff joins the retry, not sooner.
         } else {
@@ -91,15 +99,9 @@ func request(_ record: Record, _ reason: ReloadReason, now: Double, work: inout 
         update(record, now: now, work: &work, notify: true)
     }
 
-    /// Two reasons for one reload: an exempt one wins, so merging never costs budget.
-static func merged(_ old: ReloadReason?, _ new: ReloadReason) -> ReloadReason {
-        guard let old else { return new }
-        return new.isBudgeted ? old : new
-    }
-
     /// Brings a record up to `now`: switches its entry, starts its reload if due, and files its next
     /// event.
-func update(_ record: Record, now: Double, work: inout Work, notify: Bool) {
+    mutating func update(_ record: Record, now: Double, work: inout TimelineEngine.Work, notify: Bool) {
         var changed = notify
         let entries = record.entries
         var shown = record.shown
@@ -136,7 +138,7 @@ func update(_ record: Record, now: Double, work: inout Work, notify: Bool) {
     }
 
     /// The earliest date the budget allows a pending reload, and whether that is later than asked.
-func allowed(_ pending: Pending, _ record: Record) -> (Double, Bool) {
+    func allowed(_ pending: Pending, _ record: Record) -> (Double, Bool) {
         guard pending.reason.isBudgeted else { return (pending.date, false) }
         var date = pending.date
         if let last = record.lastStart { date = max(date, last + budget.minimumInterval) }
@@ -147,7 +149,7 @@ func allowed(_ pending: Pending, _ record: Record) -> (Double, Bool) {
     }
 
     /// Files the record's next event: its next entry's date or its reload, whichever is earlier.
-func schedule(_ record: Record, now: Double) {
+    mutating func schedule(_ record: Record, now: Double) {
         var due = Double.infinity
         if record.shown + 1 < record.entries.count { due = record.entries[record.shown + 1].date }
         if !record.missing, !record.inFlight, let pending = record.pending { due = min(due, allowed(pending, record).0) }
@@ -169,7 +171,7 @@ func schedule(_ record: Record, now: Double) {
         }
     }
 
-func status(of record: Record, now: Double) -> InstanceStatus {
+    func status(of record: Record, now: Double) -> InstanceStatus {
         let phase: InstanceStatus.Phase = record.missing ? .bundleMissing : record.current == nil ? .loading : .showing
         var next: Date?
         var deferred = false
@@ -187,13 +189,13 @@ func status(of record: Record, now: Double) -> InstanceStatus {
             nextEntryDate: record.shown + 1 < record.entries.count ? Date(timeIntervalSince1970: record.entries[record.shown + 1].date) : nil)
     }
 
-func takeSlot() -> Int32 {
+    mutating func takeSlot() -> Int32 {
         if let slot = freeSlots.popLast() { return slot }
         slots.append(nil)
         return Int32(slots.count - 1)
     }
 
-func retire(_ record: Record) {
+    mutating func retire(_ record: Record) {
         records[record.instance.id] = nil
         slots[Int(record.slot)] = nil
         freeSlots.append(record.slot)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
@@ -12,7 +13,7 @@ import WidgetWire
 ///
 /// Thread-safe. `fetch` and `observer` are called outside the engine's lock, on the thread that
 /// caused the call (the clock's, or a caller's); `fetch` may complete on any thread, at once or later.
-public final class TimelineEngine: @unchecked Sendable {
+public final class TimelineEngine: Sendable {
     public typealias Completion = @Sendable (Result<FetchedTimeline, TimelineFailure>) -> Void
     public typealias Fetch = @Sendable (EngineInstance, @escaping Completion) -> Void
     public typealias Observer = @Sendable (_ id: String, _ status: InstanceStatus) -> Void
@@ -25,19 +26,8 @@ public final class TimelineEngine: @unchecked Sendable {
     /// thread, which serves every deadline in the process and must never wait on an observer.
     let workQueue: DispatchQueue?
 
-    let lock = NSLock()
-    var records: [String: Record] = [:]
-    var slots: [Record?] = []
-    var freeSlots: [Int32] = []
-    var heap = MinHeap<Event>()
-    var staleEvents = 0
-    var stamp: UInt32 = 0
-    var requestNumber: UInt64 = 0
-    /// The date the clock's timer is set for, and the timer (nil while being set).
-    var armedDate: Double?
-    var armedToken: ScheduledAction?
-    var armSequence: UInt64 = 0
-    var count = Counters()
+    /// Every instance's record, the events, the timer: behind one lock.
+    let state: Mutex<EngineState>
 
     /// Backoff after a failed request: 30 s, doubling, at most an hour.
     public static func retryDelay(afterFailures failures: Int) -> TimeInterval {
@@ -55,6 +45,7 @@ public final class TimelineEngine: @unchecked Sendable {
         self.workQueue = workQueue
         self.fetch = fetch
         self.observer = observer
+        state = Mutex(EngineState(budget: budget))
     }
 
     // MARK: Instances
@@ -62,39 +53,39 @@ public final class TimelineEngine: @unchecked Sendable {
     /// Starts hosting an instance: its first timeline is requested at once (outside the budget). An
     /// instance of the same id is replaced.
     public func add(_ instance: EngineInstance, bundleMissing: Bool = false) {
-        perform { now, work in
-            if let old = records[instance.id] { retire(old) }
-            let record = Record(instance: instance, slot: takeSlot())
-            slots[Int(record.slot)] = record
-            records[instance.id] = record
+        perform { state, now, work in
+            if let old = state.records[instance.id] { state.retire(old) }
+            let record = Record(instance: instance, slot: state.takeSlot())
+            state.slots[Int(record.slot)] = record
+            state.records[instance.id] = record
             record.missing = bundleMissing
             if !bundleMissing { record.pending = Pending(date: now, reason: .added) }
-            update(record, now: now, work: &work, notify: true)
+            state.update(record, now: now, work: &work, notify: true)
         }
     }
 
     /// Stops hosting an instance; a request under way for it is answered into nothing.
     public func remove(id: String) {
-        perform { _, _ in
-            if let record = records[id] { retire(record) }
+        perform { state, _, _ in
+            if let record = state.records[id] { state.retire(record) }
         }
     }
 
     /// A changed configuration or family: the instance reloads at once, outside the budget.
     public func update(_ instance: EngineInstance) {
-        perform { now, work in
-            guard let record = records[instance.id] else { return }
+        perform { state, now, work in
+            guard let record = state.records[instance.id] else { return }
             record.instance = instance
-            request(record, .configuration, now: now, work: &work)
+            state.request(record, .configuration, now: now, work: &work)
         }
     }
 
     /// Asks for a new timeline for one instance. False when there is no such instance.
     @discardableResult
     public func reload(id: String, reason: ReloadReason = .requested) -> Bool {
-        perform { now, work in
-            guard let record = records[id] else { return false }
-            request(record, reason, now: now, work: &work)
+        perform { state, now, work in
+            guard let record = state.records[id] else { return false }
+            state.request(record, reason, now: now, work: &work)
             return true
         }
     }
@@ -103,19 +94,19 @@ public final class TimelineEngine: @unchecked Sendable {
     /// now until the reload that follows (`reload(id:reason: .interaction)`) ends, or
     /// `interactionFailed(id:)` says none follows.
     public func interactionBegan(id: String) {
-        perform { now, work in
-            guard let record = records[id], !record.missing, record.interaction == .none else { return }
+        perform { state, now, work in
+            guard let record = state.records[id], !record.missing, record.interaction == .none else { return }
             record.interaction = .performing
-            update(record, now: now, work: &work, notify: true)
+            state.update(record, now: now, work: &work, notify: true)
         }
     }
 
     /// The intent could not be performed: no reload follows, and the entry is as valid as before.
     public func interactionFailed(id: String) {
-        perform { now, work in
-            guard let record = records[id], record.interaction == .performing else { return }
+        perform { state, now, work in
+            guard let record = state.records[id], record.interaction == .performing else { return }
             record.interaction = .none
-            update(record, now: now, work: &work, notify: true)
+            state.update(record, now: now, work: &work, notify: true)
         }
     }
 
@@ -129,28 +120,28 @@ public final class TimelineEngine: @unchecked Sendable {
     /// Reloads the instances of these kinds (all, for nil); returns how many.
     @discardableResult
     public func reload(kinds: Set<String>?, reason: ReloadReason = .requested) -> Int {
-        perform { now, work in
-            var count = 0
-            for record in records.values where kinds?.contains(record.instance.kind) ?? true {
-                request(record, reason, now: now, work: &work)
-                count += 1
+        perform { state, now, work in
+            var reloaded = 0
+            for record in state.records.values where kinds?.contains(record.instance.kind) ?? true {
+                state.request(record, reason, now: now, work: &work)
+                reloaded += 1
             }
-            return count
+            return reloaded
         }
     }
 
     /// Marks the instances of these kinds as missing their bundle (it was removed or failed to load):
     /// no requests go out, their configuration is kept, and they show `bundleMissing`.
     public func bundleMissing(kinds: Set<String>) {
-        perform { now, work in
-            for record in records.values where kinds.contains(record.instance.kind) && !record.missing {
+        perform { state, now, work in
+            for record in state.records.values where kinds.contains(record.instance.kind) && !record.missing {
                 record.missing = true
                 record.interaction = .none
                 record.pending = nil
                 record.again = nil
                 record.requestNumber = 0  // an answer under way is dropped
                 record.inFlight = false
-                update(record, now: now, work: &work, notify: true)
+                state.update(record, now: now, work: &work, notify: true)
             }
         }
     }
@@ -158,26 +149,26 @@ public final class TimelineEngine: @unchecked Sendable {
     /// The bundle for these kinds is back (or was replaced): their instances reload at once. An
     /// answer still awaited from before is the old bundle's, and is dropped.
     public func bundleAvailable(kinds: Set<String>) {
-        perform { now, work in
-            for record in records.values where kinds.contains(record.instance.kind) {
+        perform { state, now, work in
+            for record in state.records.values where kinds.contains(record.instance.kind) {
                 record.missing = false
                 record.inFlight = false
                 record.requestNumber = 0
                 record.again = nil
-                request(record, .bundleReturned, now: now, work: &work)
+                state.request(record, .bundleReturned, now: now, work: &work)
             }
         }
     }
 
     public func status(id: String) -> InstanceStatus? {
-        lock.withLock {
-            guard let record = records[id] else { return nil }
-            return status(of: record, now: clock.now().timeIntervalSince1970)
+        state.withLock { state in
+            guard let record = state.records[id] else { return nil }
+            return state.status(of: record, now: clock.now().timeIntervalSince1970)
         }
     }
 
     public var instances: [EngineInstance] {
-        lock.withLock { records.values.map(\.instance).sorted { $0.id < $1.id } }
+        state.withLock { state in state.records.values.map(\.instance).sorted { $0.id < $1.id } }
     }
 
     /// What the engine has done so far (for tests and benchmarks).
@@ -193,52 +184,52 @@ public final class TimelineEngine: @unchecked Sendable {
         public var failures = 0
     }
 
-    public var counters: Counters { lock.withLock { count } }
+    public var counters: Counters { state.withLock { state in state.count } }
 
     // MARK: The clock
 
     /// Runs what has come due: entry switches and reloads. `sequence` names the arming that set the
     /// timer; only that one's state is cleared (an older timer that still fires just does the work).
     func fire(_ sequence: UInt64) {
-        perform { now, work in
-            if armSequence == sequence {
-                armedDate = nil
-                armedToken = nil
+        perform { state, now, work in
+            if state.armSequence == sequence {
+                state.armedDate = nil
+                state.armedToken = nil
             }
-            count.wakeups += 1
-            while let top = heap.first, top.due <= now {
-                heap.popFirst()
-                guard let record = slots[Int(top.slot)], record.stamp == top.stamp else {
-                    staleEvents = max(0, staleEvents - 1)
+            state.count.wakeups += 1
+            while let top = state.heap.first, top.due <= now {
+                state.heap.popFirst()
+                guard let record = state.slots[Int(top.slot)], record.stamp == top.stamp else {
+                    state.staleEvents = max(0, state.staleEvents - 1)
                     continue
                 }
                 record.stamp = 0
-                update(record, now: now, work: &work, notify: false)
+                state.update(record, now: now, work: &work, notify: false)
             }
         }
     }
 
     /// Sets the clock's timer for the earliest live event, unless one is set for it or earlier.
     func arm() {
-        let plan: (date: Double, cancel: ScheduledAction?, sequence: UInt64)? = lock.withLock {
+        let plan: (date: Double, cancel: ScheduledAction?, sequence: UInt64)? = state.withLock { state in
             // Superseded events on top would wake the process for nothing.
-            while let top = heap.first, slots[Int(top.slot)]?.stamp != top.stamp {
-                heap.popFirst()
-                staleEvents = max(0, staleEvents - 1)
+            while let top = state.heap.first, state.slots[Int(top.slot)]?.stamp != top.stamp {
+                state.heap.popFirst()
+                state.staleEvents = max(0, state.staleEvents - 1)
             }
-            guard let top = heap.first?.due else {
-                let old = armedToken
-                armedDate = nil
-                armedToken = nil
-                armSequence += 1
+            guard let top = state.heap.first?.due else {
+                let old = state.armedToken
+                state.armedDate = nil
+                state.armedToken = nil
+                state.armSequence += 1
                 return old.map { (0, $0, 0) }
             }
-            if let armed = armedDate, armed <= top { return nil }
-            let old = armedToken
-            armSequence += 1
-            armedDate = top
-            armedToken = nil
-            return (top, old, armSequence)
+            if let armed = state.armedDate, armed <= top { return nil }
+            let old = state.armedToken
+            state.armSequence += 1
+            state.armedDate = top
+            state.armedToken = nil
+            return (top, old, state.armSequence)
         }
         guard let plan else { return }
         plan.cancel?.cancel()
@@ -249,9 +240,9 @@ public final class TimelineEngine: @unchecked Sendable {
             guard let engine = self else { return }
             if let queue { queue.async { engine.fire(sequence) } } else { engine.fire(sequence) }
         }
-        let kept = lock.withLock {
-            guard armSequence == sequence && armedDate == plan.date else { return false }
-            armedToken = token
+        let kept = state.withLock { state in
+            guard state.armSequence == sequence && state.armedDate == plan.date else { return false }
+            state.armedToken = token
             return true
         }
         // Superseded while being set (another thread armed an earlier date meanwhile): never left
