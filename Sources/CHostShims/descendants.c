@@ -95,9 +95,16 @@ static int kill_marked(int (*pick)(const struct process *, void *), void *contex
         mark_descendants(list, count, marked);
         int found = 0;
         for (size_t i = 0; i < count; i++) {
-            if (!marked[i] || list[i].pid == getpid() || list[i].ended) continue;
-            if (kill(list[i].pid, SIGKILL) == 0) found++;
+            if (!marked[i] || list[i].pid == getpid()) continue;
+            if (list[i].ended) continue;
+            if (kill(list[i].pid, SIGKILL) == 0) {
+                found++;
+            } else {
+                marked[i] = 0; /* not ours to end (a setuid program): never waited for */
+            }
         }
+        /* Reaped: those killed (they end at once) and those already ended; never blocking on one
+         * that was not killed. */
         for (size_t i = 0; i < count; i++) {
             if (marked[i] && list[i].ppid == getpid()) {
                 while (waitpid(list[i].pid, NULL, 0) < 0 && errno == EINTR) {}
@@ -129,11 +136,15 @@ struct orphan_rule {
 /* A child of this process it did not start: one in another session (a bundle's, whose worker led
  * that session, or which left it), one in this process's own group (forked by a bundle running in
  * this process: what the host starts itself gets a group of its own, as Foundation's Process
- * gives one), or one that has ended (any adopted process, reaped here as init would). */
+ * gives one), or an adopted one that has ended (reaped here, as init would). */
 static int is_orphan(const struct process *process, void *context) {
     const struct orphan_rule *rule = context;
     if (process->ppid != getpid()) return 0;
-    if (process->sid == rule->session && process->group != rule->group && !process->ended) return 0;
+    if (process->sid == rule->session && process->group != rule->group) {
+        /* Of this session, in a group of its own: left to run. Once ended, reaped here, unless it
+         * leads its group, as a child Foundation's Process started does: its owner reaps it. */
+        if (!process->ended || process->group == process->pid) return 0;
+    }
     for (int i = 0; i < rule->keep_count; i++)
         if (rule->keep[i] == process->pid) return 0;
     return 1;

@@ -32,15 +32,18 @@ int host_become_subreaper(void);
 short host_spawn_setsid_flag(void);
 
 /* SIGKILL to every descendant of `root` (read from /proc), in rounds until none is left; reaps those
- * that are this process's children. Returns how many were killed. */
+ * that are this process's children (never waiting for one it could not kill). Returns how many were
+ * killed. */
 int host_kill_descendants(int root);
 
 /* For a subreaper host whose workers each lead a session: SIGKILL to each child of this process that
  * is not in `keep` and is in another session (a bundle's process, adopted when its worker ended) or
  * in this process's own group (forked by a bundle loaded in this process), and to its descendants;
- * reaps them, and any other child not in `keep` that has ended. An adopted process in a group of its
- * own in this session (an application a desktop opener started) is left to run, and reaped once it
- * ends. Returns how many were killed. */
+ * reaps them, and any other adopted child that has ended. An adopted process in a group of its own
+ * in this session (an application a desktop opener started) is left to run, and reaped once it ends;
+ * a child leading its own group (as Foundation's Process starts one) is left to its owner. A
+ * process that cannot be killed (a setuid program) is never waited for. Returns how many were
+ * killed. */
 int host_kill_adopted(const int *keep, int keep_count);
 
 /* The exit guard of a host that runs bundles in its own process (queue isolation), where a bundle
