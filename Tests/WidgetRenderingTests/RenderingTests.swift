@@ -114,6 +114,24 @@ let statusView = view(
         }
     }
 
+    /// The levels of content are UIKit's label colours (#3c3c43 at 60, 30 and 18% in light; #ebebf5
+    /// at 60, 30 and 16% in dark) over the system background: secondary text is #8a8a8e on white,
+    /// as iOS draws it (it was #6e6e73, a web page's grey).
+    @Test func theLevelsOfContentAreUIKitsLabelColoursOverTheBackground() {
+        #expect(SystemColors.hex(SystemColors.rgb("secondary", .light)) == "#8a8a8e")
+        #expect(SystemColors.hex(SystemColors.rgb("secondary", .dark)) == "#98989f")
+        #expect(SystemColors.hex(SystemColors.rgb("tertiary", .light)) == "#c5c5c7")
+        #expect(SystemColors.hex(SystemColors.rgb("tertiary", .dark)) == "#5a5a5f")
+        #expect(SystemColors.hex(SystemColors.rgb("quaternary", .light)) == "#dcdcdd")
+        #expect(SystemColors.hex(SystemColors.rgb("quaternary", .dark)) == "#3d3d40")
+        // Each level lighter than the one before on white, darker on the dark background.
+        let levels = ["primary", "secondary", "tertiary", "quaternary", "quinary"]
+        for (upper, lower) in zip(levels, levels.dropFirst()) {
+            #expect(SystemColors.rgb(upper, .light).0 < SystemColors.rgb(lower, .light).0, "\(upper) over \(lower)")
+            #expect(SystemColors.rgb(upper, .dark).0 > SystemColors.rgb(lower, .dark).0, "\(upper) over \(lower)")
+        }
+    }
+
     @Test func aPlaceholderIsRedactedToBars() {
         var placeholder = statusView
         placeholder.modifiers.append(ViewModifierNode("redacted", .string("placeholder")))

@@ -16,7 +16,9 @@ public enum SystemColors {
 
     static let named: [String: (light: (Int, Int, Int), dark: (Int, Int, Int))] = [
         "primary": ((0, 0, 0), (255, 255, 255)),
-        "secondary": ((110, 110, 115), (152, 152, 159)),
+        // The second to fourth levels of content: UIKit's secondary, tertiary and quaternary label
+        // colours, translucent there, as they show on the widget's background (#8a8a8e on white).
+        "secondary": label(0.6, 0.6),
         "separator": ((198, 198, 200), (84, 84, 88)),
         "redacted": ((209, 209, 214), (72, 72, 74)),
         "accent": ((0, 122, 255), (10, 132, 255)),
@@ -35,16 +37,25 @@ public enum SystemColors {
         "purple": ((175, 82, 222), (191, 90, 242)),
         "pink": ((255, 45, 85), (255, 55, 95)),
         "brown": ((162, 132, 94), (172, 142, 104)),
-        // The third to fifth levels of content (iOS's label colours, translucent there), as they
-        // show on the widget's background.
-        "tertiary": ((196, 196, 199), (90, 90, 94)),
-        "quaternary": ((220, 220, 222), (64, 64, 68)),
-        "quinary": ((234, 234, 236), (52, 52, 55)),
+        "tertiary": label(0.3, 0.3),
+        "quaternary": label(0.18, 0.16),
+        // The fifth level (SwiftUI's `.quinary`, iOS 17), lighter still.
+        "quinary": label(0.08, 0.08),
         // The system background, as a colour a view can use (`.background`).
         "background": ((255, 255, 255), (28, 28, 30)),
         // Nothing: where a colour must be given (a gradient's stop, text), the background shows.
         "clear": ((255, 255, 255), (28, 28, 30)),
     ]
+
+    /// A label colour as UIKit defines it, translucent (`#3c3c43` at `lightAlpha` in light,
+    /// `#ebebf5` at `darkAlpha` in dark), as it shows over the system background.
+    static func label(_ lightAlpha: Double, _ darkAlpha: Double) -> (light: (Int, Int, Int), dark: (Int, Int, Int)) {
+        func over(_ color: (Double, Double, Double), _ background: (Double, Double, Double), _ alpha: Double) -> (Int, Int, Int) {
+            func mix(_ top: Double, _ bottom: Double) -> Int { Int((top * alpha + bottom * (1 - alpha)).rounded()) }
+            return (mix(color.0, background.0), mix(color.1, background.1), mix(color.2, background.2))
+        }
+        return (over((60, 60, 67), (255, 255, 255), lightAlpha), over((235, 235, 245), (28, 28, 30), darkAlpha))
+    }
 
     /// A colour as RGB; an unknown name is the primary colour. A translucent colour is given as it
     /// shows over the widget's background.
