@@ -57,6 +57,27 @@ import WidgetWire
         #expect(inset.first?.rect == LayoutRect(x: 2, y: 1, width: 16, height: 8))
     }
 
+    /// `Color.clear` in a gradient is no colour: the colour beside it fades out (each side's own
+    /// between two), as SwiftUI draws it, never a band of the background's colour.
+    @Test func clearInAGradientFadesTheColourBesideIt() throws {
+        func gradient(_ colors: [String]) -> ViewNode {
+            let stops = colors.enumerated().map { index, color in
+                JSONValue.object(JSONObject([("color", .string(color)), ("location", .number(Double(index) / Double(colors.count - 1)))]))
+            }
+            let line: [(key: String, value: JSONValue)] = [
+                ("stops", .array(stops)), ("startPoint", .array([.number(0), .number(0.5)])), ("endPoint", .array([.number(1), .number(0.5)])),
+            ]
+            let paint = JSONValue.object(JSONObject([("linearGradient", .object(JSONObject(line)))]))
+            return ViewNode("text", attributes: JSONObject([("text", .string("x"))]), modifiers: [ViewModifierNode("containerBackground", paint)])
+        }
+        let fading = SVGRenderer(appearance: .dark).render(gradient(["red", "clear"]), family: .systemSmall)
+        #expect(xmlProblem(fading) == nil)
+        #expect(fading.contains(##"<stop offset="0" stop-color="#ff453a"/><stop offset="1" stop-color="#ff453a" stop-opacity="0"/>"##), "\(fading)")
+        let between = SVGRenderer(appearance: .light).render(gradient(["red", "clear", "blue"]), family: .systemSmall)
+        #expect(between.contains(##"<stop offset="0.5" stop-color="#ff3b30" stop-opacity="0"/><stop offset="0.5" stop-color="#007aff" stop-opacity="0"/>"##), "\(between)")
+        #expect(!between.contains("#ffffff"), "never the background's colour")
+    }
+
     @Test func aGradientBlendsAlongItsLine() throws {
         let json = JSONValue.object(
             JSONObject([

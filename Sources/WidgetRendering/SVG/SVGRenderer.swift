@@ -136,11 +136,26 @@ public struct SVGRenderer: Sendable {
     /// points from its centre in `rect`.
     func paint(_ paint: Paint, as property: String = "fill", in rect: LayoutRect? = nil, _ canvas: inout Canvas) -> (definition: String, attributes: String) {
         func stops(_ stops: [GradientStop], offset: (Double) -> Double = { $0 }) -> String {
-            stops.map { stop in
+            func isClear(_ stop: GradientStop) -> Bool {
                 let (name, opacity) = SystemColors.split(stop.color)
-                let color = hex(SystemColors.opaque(name, appearance))
-                return "<stop offset=\"\(format(offset(stop.location), places: 3))\" stop-color=\"\(color)\""
+                return name == "clear" || opacity == 0
+            }
+            func element(_ location: Double, _ name: Substring, _ opacity: Double) -> String {
+                "<stop offset=\"\(format(offset(location), places: 3))\" stop-color=\"\(hex(SystemColors.opaque(name, appearance)))\""
                     + (opacity < 1 ? " stop-opacity=\"\(format(opacity, places: 3))\"" : "") + "/>"
+            }
+            return stops.enumerated().map { index, stop in
+                guard isClear(stop) else {
+                    let (name, opacity) = SystemColors.split(stop.color)
+                    return element(stop.location, name, opacity)
+                }
+                // Clear is no colour: the colour beside it fades out (or in), as SwiftUI's gradients
+                // do, not towards the background's colour (which drew a grey or white band). Between
+                // two colours, each fades on its own side.
+                let before = stops[..<index].last { !isClear($0) }.map { SystemColors.split($0.color).name }
+                let after = stops[(index + 1)...].first { !isClear($0) }.map { SystemColors.split($0.color).name }
+                let sides = [before, after].compactMap { $0 }
+                return (sides.isEmpty ? ["clear"] : sides).map { element(stop.location, $0, 0) }.joined()
             }.joined()
         }
         switch paint {
