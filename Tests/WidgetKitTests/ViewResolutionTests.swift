@@ -122,6 +122,16 @@ extension ViewResolutionTests {
 }
 
 extension ViewResolutionTests {
+    /// Effects drawn after layout go on the wire with their anchors.
+    @Test func effectsGoOnTheWire() {
+        let node = resolve(
+            Rectangle().rotationEffect(.degrees(90), anchor: .bottom).scaleEffect(0.5).shadow(color: .red, radius: 4, x: 1, y: 2).blur(radius: 3))
+        #expect(node.modifier("rotationEffect") == .object(JSONObject([("degrees", .number(90)), ("anchorX", .number(0.5)), ("anchorY", .number(1))])))
+        #expect(node.modifier("scaleEffect") == .object(JSONObject([("x", .number(0.5)), ("y", .number(0.5)), ("anchorX", .number(0.5)), ("anchorY", .number(0.5))])))
+        #expect(node.modifier("shadow") == .object(JSONObject([("color", .string("red")), ("radius", .number(4)), ("x", .number(1)), ("y", .number(2))])))
+        #expect(node.modifier("blur") == .object(JSONObject([("radius", .number(3))])))
+    }
+
     @Test func symbolsProgressAndGaugesGoOnTheWire() {
         #expect(resolve(Image(systemName: "star.fill"))["systemName"] == .string("star.fill"))
         let progress = resolve(ProgressView(value: 0.25))

@@ -57,6 +57,35 @@ import WidgetWire
         #expect(inset.first?.rect == LayoutRect(x: 2, y: 1, width: 16, height: 8))
     }
 
+    /// Rotation, scale, shadow and blur are drawn in SVG about the view's own frame, which keeps its
+    /// place in the layout; a terminal draws the view as laid out.
+    @Test func effectsAreDrawnAboutTheViewsFrameWhichKeepsItsPlace() throws {
+        let hand = #"{"view":"shape","shape":"capsule","fill":"red","modifiers":[{"frame":{"width":4,"height":60}},"#
+            + #"{"rotationEffect":{"degrees":90,"anchorX":0.5,"anchorY":1}}]}"#
+        let svg = SVGRenderer(appearance: .light).render(view(hand), family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        // The frame is 4 by 60 in the middle of the 158-point widget: turned about its bottom centre.
+        #expect(svg.contains(##"<g transform="rotate(90 79 109)">"##), "\(svg)")
+        let points = Layout(metrics: PointMetrics())
+        let laid = points.place(view(hand), in: (158, 158))
+        let unturned = points.place(view(#"{"view":"shape","shape":"capsule","fill":"red","modifiers":[{"frame":{"width":4,"height":60}}]}"#), in: (158, 158))
+        #expect(laid.filter { if case .fill = $0.content { true } else { false } }.map(\.rect) == unturned.map(\.rect), "laid out in place")
+
+        let scaled = SVGRenderer(appearance: .dark).render(
+            view(#"{"view":"text","text":"Hi","modifiers":[{"scaleEffect":{"x":2,"y":2,"anchorX":0,"anchorY":0}},{"shadow":{"color":"black/0.5","radius":6,"x":0,"y":2}},{"blur":{"radius":4}}]}"#),
+            family: .systemSmall)
+        #expect(xmlProblem(scaled) == nil)
+        #expect(scaled.contains(" scale(2 2) "), "\(scaled)")
+        #expect(scaled.contains(##"<feDropShadow dx="0" dy="2" stdDeviation="3" flood-color="#000000" flood-opacity="0.5"/>"##), "\(scaled)")
+        #expect(scaled.contains(##"<feGaussianBlur stdDeviation="2"/>"##))
+        #expect(scaled.components(separatedBy: "<g").count == scaled.components(separatedBy: "</g>").count, "every group closed")
+        // No effect at all: nothing added.
+        let plain = SVGRenderer(appearance: .light).render(view(#"{"view":"text","text":"Hi","modifiers":[{"rotationEffect":{"degrees":360}},{"scaleEffect":{"x":1,"y":1}}]}"#), family: .systemSmall)
+        #expect(!plain.contains("transform=\"rotate") && !plain.contains("scale("))
+        // The terminal draws the turned view as laid out, saying nothing false.
+        #expect(truecolor.render(view(hand), family: .systemSmall) == truecolor.render(view(#"{"view":"shape","shape":"capsule","fill":"red","modifiers":[{"frame":{"width":4,"height":60}}]}"#), family: .systemSmall))
+    }
+
     /// `Color.clear` in a gradient is no colour: the colour beside it fades out (each side's own
     /// between two), as SwiftUI draws it, never a band of the background's colour.
     @Test func clearInAGradientFadesTheColourBesideIt() throws {

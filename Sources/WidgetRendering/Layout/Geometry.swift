@@ -73,10 +73,54 @@ public struct PlacedElement: Equatable, Sendable {
         /// marks controls (`Layout.marksLiveParts`).
         case control(Int)
         case endControl
+        /// What follows, up to the matching `endEffect`, is drawn with an effect that leaves its
+        /// place in the layout as it is (`rotationEffect`, `scaleEffect`, `shadow`, `blur`); `rect`
+        /// is the view's frame, which the anchor is a point of.
+        case effect(VisualEffect)
+        case endEffect
     }
 
     public var rect: LayoutRect
     public var content: Content
+}
+
+/// An effect SwiftUI draws a view with, after layout: the view keeps its frame.
+public enum VisualEffect: Equatable, Sendable {
+    /// Turned clockwise by `degrees` about a point of the frame (`anchorX`, `anchorY` from 0 to 1).
+    case rotation(degrees: Double, anchorX: Double, anchorY: Double)
+    /// Scaled about a point of the frame.
+    case scale(x: Double, y: Double, anchorX: Double, anchorY: Double)
+    /// A shadow of the view's drawing: its colour, blur radius and offset, in points.
+    case shadow(color: String, radius: Double, x: Double, y: Double)
+    /// The view's drawing blurred by a radius in points.
+    case blur(radius: Double)
+
+    /// The effect a modifier describes, or nil when it changes nothing (or is malformed).
+    init?(modifier name: String, _ value: JSONValue) {
+        func number(_ key: String, _ fallback: Double) -> Double {
+            guard let number = value[key]?.numberValue, number.isFinite else { return fallback }
+            return number
+        }
+        switch name {
+        case "rotationEffect":
+            let degrees = number("degrees", 0).truncatingRemainder(dividingBy: 360)
+            guard degrees != 0 else { return nil }
+            self = .rotation(degrees: degrees, anchorX: number("anchorX", 0.5), anchorY: number("anchorY", 0.5))
+        case "scaleEffect":
+            let (x, y) = (number("x", 1), number("y", 1))
+            guard x != 1 || y != 1 else { return nil }
+            self = .scale(x: x, y: y, anchorX: number("anchorX", 0.5), anchorY: number("anchorY", 0.5))
+        case "shadow":
+            let radius = max(0, number("radius", 0))
+            self = .shadow(color: value["color"]?.stringValue ?? "black/0.33", radius: radius, x: number("x", 0), y: number("y", 0))
+        case "blur":
+            let radius = max(0, number("radius", 0))
+            guard radius > 0 else { return nil }
+            self = .blur(radius: radius)
+        default:
+            return nil
+        }
+    }
 }
 
 extension Double {

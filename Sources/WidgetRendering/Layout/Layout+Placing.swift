@@ -83,6 +83,10 @@ extension Layout {
             elements.append(PlacedElement(rect: rect, content: .clip(tree.shapes[shape])))
             place(tree, content, rect, axis: axis, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .unclip))
+        case .effect(let effect, let content):
+            elements.append(PlacedElement(rect: rect, content: .effect(tree.effects[effect])))
+            place(tree, content, rect, axis: axis, into: &elements)
+            elements.append(PlacedElement(rect: rect, content: .endEffect))
         case .control(let number, let content):
             elements.append(PlacedElement(rect: rect, content: .control(number)))
             place(tree, content, rect, axis: axis, into: &elements)

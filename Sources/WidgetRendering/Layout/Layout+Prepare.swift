@@ -209,6 +209,11 @@ extension Layout {
                 node = tree.add(.clip(tree.shapes.count - 1, node))
             case .layoutPriority:
                 priority = value.numberValue.flatMap { $0.isFinite ? $0 : nil }
+            case .effect:
+                if let effect = VisualEffect(modifier: modifier.name, value) {
+                    tree.effects.append(effect)
+                    node = tree.add(.effect(tree.effects.count - 1, node))
+                }
             default:
                 break
             }
@@ -274,6 +279,8 @@ enum ModifierName {
     case lineLimit, minimumScaleFactor, textCase
     case gaugeStyle, progressViewStyle, labelStyle, buttonStyle
     case padding, frame, background, fixedSize, aspectRatio, offset, hidden, clipShape, layoutPriority
+    /// `rotationEffect`, `scaleEffect`, `shadow`, `blur`: drawn, the frame unchanged.
+    case effect
     /// One layout does not read.
     case other
 
@@ -285,7 +292,8 @@ enum ModifierName {
         "lineLimit": .lineLimit, "minimumScaleFactor": .minimumScaleFactor, "textCase": .textCase, "gaugeStyle": .gaugeStyle,
         "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "padding": .padding,
         "frame": .frame, "background": .background, "fixedSize": .fixedSize, "aspectRatio": .aspectRatio, "offset": .offset,
-        "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority,
+        "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority, "rotationEffect": .effect, "scaleEffect": .effect,
+        "shadow": .effect, "blur": .effect,
     ]
 
     init(_ name: String) { self = Self.byName[name] ?? .other }

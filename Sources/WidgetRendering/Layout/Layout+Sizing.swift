@@ -50,7 +50,7 @@ extension Layout {
             }
             return size
         case .background(_, let content), .behind(_, let content, _), .inFront(_, let content, _), .offset(_, _, let content),
-            .hidden(let content), .clip(_, let content), .control(_, let content):
+            .hidden(let content), .clip(_, let content), .control(_, let content), .effect(_, let content):
             return size(tree, content, proposal, axis: axis)
         case .fixed(let horizontal, let vertical, let content):
             return size(tree, content, fixedProposal(proposal, horizontal: horizontal, vertical: vertical), axis: axis)

@@ -64,6 +64,8 @@ extension Layout {
             /// `clipShape`, `clipped()`, `cornerRadius`: the content drawn only inside a shape of
             /// its bounds (its number in `shapes`).
             case clip(Int, Int)
+            /// An effect drawn with the content (its number in `effects`), its frame unchanged.
+            case effect(Int, Int)
             /// An intent control (`Button(intent:)`, `Toggle`): its number among the tree's controls
             /// in reading order (from 1, as `TapTargets.controls` counts them), and its content.
             case control(Int, Int)
@@ -86,6 +88,7 @@ extension Layout {
         @exclusivity(unchecked) var frames: [Frame] = []
         @exclusivity(unchecked) var styles: [TextStyle] = []
         @exclusivity(unchecked) var pictures: [Picture] = []
+        @exclusivity(unchecked) var effects: [VisualEffect] = []
         /// How many intent controls were met so far, in reading order.
         @exclusivity(unchecked) var controls = 0
         /// Shapes' strokes, by the shape's number in `shapes` (most shapes have none).

@@ -119,6 +119,7 @@ public struct SVGRenderer: Sendable {
         var interactive = false
         var gradients = 0
         var clips = 0
+        var effects = 0
 
         /// The corner radius of the widget's outline; nil for a circle.
         var cornerRadius: Double? {
@@ -296,8 +297,29 @@ public struct SVGRenderer: Sendable {
             guard canvas.interactive else { return "<g>" }
             return "<g data-button=\"\(number)\" cursor=\"pointer\"><rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" "
                 + "width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" fill=\"none\" pointer-events=\"all\"/>\n"
-        case .endControl:
+        case .endControl, .endEffect:
             return "</g>\n"
+        case .effect(let effect):
+            func anchor(_ x: Double, _ y: Double) -> String { "\(format(rect.x + x * rect.width)) \(format(rect.y + y * rect.height))" }
+            switch effect {
+            case .rotation(let degrees, let anchorX, let anchorY):
+                return "<g transform=\"rotate(\(format(degrees, places: 3)) \(anchor(anchorX, anchorY)))\">\n"
+            case .scale(let x, let y, let anchorX, let anchorY):
+                let (cx, cy) = (rect.x + anchorX * rect.width, rect.y + anchorY * rect.height)
+                return "<g transform=\"translate(\(format(cx)) \(format(cy))) scale(\(format(x, places: 3)) \(format(y, places: 3))) translate(\(format(-cx)) \(format(-cy)))\">\n"
+            case .shadow(let color, let radius, let x, let y):
+                canvas.effects += 1
+                let id = "\(canvas.idPrefix)effect\(canvas.effects)"
+                let (name, opacity) = SystemColors.split(color)
+                return "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feDropShadow dx=\"\(format(x))\" dy=\"\(format(y))\" "
+                    + "stdDeviation=\"\(format(radius / 2, places: 3))\" flood-color=\"\(hex(SystemColors.opaque(name, appearance)))\" "
+                    + "flood-opacity=\"\(format(opacity, places: 3))\"/></filter><g filter=\"url(#\(id))\">\n"
+            case .blur(let radius):
+                canvas.effects += 1
+                let id = "\(canvas.idPrefix)effect\(canvas.effects)"
+                return "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feGaussianBlur stdDeviation=\"\(format(radius / 2, places: 3))\"/></filter>"
+                    + "<g filter=\"url(#\(id))\">\n"
+            }
         case .rule(let horizontal):
             let stroke = hex(SystemColors.rgb("separator", appearance))
             return horizontal

@@ -228,6 +228,9 @@ extension TerminalRenderer {
                 _ = clips.popLast()
             case .control, .endControl:
                 break
+            case .effect, .endEffect:
+                // Cells cannot turn, scale, shadow or blur: the view is drawn as laid out.
+                break
             }
         }
     }

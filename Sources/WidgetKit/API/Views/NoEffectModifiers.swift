@@ -2,21 +2,16 @@ public import Foundation
 
 // Modifiers a widget's views may carry that have no effect where the host draws them: animations
 // and transitions (a widget is redrawn, not animated), gestures (a widget is tapped through
-// `Link`, `widgetURL` and intent buttons), effects the terminal cannot draw, and accessibility (the
-// host's plain text is already what a reader reads). They compile as in SwiftUI, and change nothing.
+// `Link`, `widgetURL` and intent buttons), colour effects the host does not draw, and accessibility
+// (the host's plain text is already what a reader reads). They compile as in SwiftUI, and change
+// nothing. (Rotation, scale, shadow and blur are drawn: EffectModifiers.swift.)
 
 extension View {
     public func animation<V: Equatable>(_ animation: Animation?, value: V) -> some View { unchanged }
     public func animation(_ animation: Animation?) -> some View { unchanged }
     public func transition(_ transition: AnyTransition) -> some View { unchanged }
     public func contentTransition(_ transition: ContentTransition) -> some View { unchanged }
-    public func scaleEffect(_ scale: CGFloat, anchor: UnitPoint = .center) -> some View { unchanged }
-    public func scaleEffect(x: CGFloat = 1, y: CGFloat = 1, anchor: UnitPoint = .center) -> some View { unchanged }
-    public func scaleEffect(_ scale: CGSize, anchor: UnitPoint = .center) -> some View { unchanged }
-    public func rotationEffect(_ angle: Angle, anchor: UnitPoint = .center) -> some View { unchanged }
     public func rotation3DEffect(_ angle: Angle, axis: (x: CGFloat, y: CGFloat, z: CGFloat), anchor: UnitPoint = .center) -> some View { unchanged }
-    public func shadow(color: Color = .black.opacity(0.33), radius: CGFloat, x: CGFloat = 0, y: CGFloat = 0) -> some View { unchanged }
-    public func blur(radius: CGFloat, opaque: Bool = false) -> some View { unchanged }
     public func brightness(_ amount: Double) -> some View { unchanged }
     public func contrast(_ amount: Double) -> some View { unchanged }
     public func saturation(_ amount: Double) -> some View { unchanged }
