@@ -57,6 +57,31 @@ import WidgetWire
         #expect(inset.first?.rect == LayoutRect(x: 2, y: 1, width: 16, height: 8))
     }
 
+    /// `.bordered` is a grey rounded rectangle behind a label in the tint, `.borderedProminent` one
+    /// in the tint behind a white label, as iOS 17 draws them in a widget; a label's own colour wins.
+    @Test func borderedButtonsAreDrawnAsIOSDrawsThem() {
+        let points = Layout(metrics: PointMetrics())
+        func look(_ style: String, tint: String? = nil, label: String = #"{"view":"text","text":"Heal"}"#) -> (fill: PlacedElement.Content?, text: TextStyle?) {
+            var modifiers = [#"{"buttonStyle":"\#(style)"}"#]
+            if let tint { modifiers.append(#"{"tint":"\#(tint)"}"#) }
+            let json = #"{"view":"button","children":[\#(label)],"modifiers":[\#(modifiers.joined(separator: ","))]}"#
+            let elements = points.place(view(json), in: (158, 158))
+            let fill = elements.first { if case .fill = $0.content { true } else { false } }?.content
+            return (fill, styles(elements).first)
+        }
+        let bordered = look("bordered")
+        #expect(bordered.fill == .fill(.color("gray/0.2"), .roundedRectangle(cornerRadius: 8)))
+        #expect(bordered.text?.color == "accent")
+        let tinted = look("bordered", tint: "red")
+        #expect(tinted.text?.color == "red", "the label in the tint")
+        let prominent = look("borderedProminent", tint: "green")
+        #expect(prominent.fill == .fill(.color("green"), .roundedRectangle(cornerRadius: 8)))
+        #expect(prominent.text?.color == "white")
+        let own = look("bordered", label: #"{"view":"text","text":"Heal","modifiers":[{"foregroundColor":"orange"}]}"#)
+        #expect(own.text?.color == "orange", "a label's own colour wins")
+        #expect(look("plain").fill == nil && look("plain").text?.color == nil)
+    }
+
     /// Rotation, scale, shadow and blur are drawn in SVG about the view's own frame, which keeps its
     /// place in the layout; a terminal draws the view as laid out.
     @Test func effectsAreDrawnAboutTheViewsFrameWhichKeepsItsPlace() throws {

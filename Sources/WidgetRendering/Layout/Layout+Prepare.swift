@@ -2,6 +2,9 @@ import Foundation
 import WidgetWire
 
 extension Layout {
+    /// The corner radius of a bordered button's background, in points, as iOS draws a regular one.
+    static let borderedButtonCornerRadius = 8.0
+
     /// The view tree as layout sees it: styles pushed down to the text, layout modifiers as
     /// wrappers, views it does not know as their children stacked vertically. Adds its nodes to
     /// `tree`; returns the number of its root.
@@ -147,17 +150,19 @@ extension Layout {
         case "progress", "gauge":
             node = indicator(view, style: style, into: tree, children: children())
         case "button":
+            // As iOS 17 draws these styles in a widget: `.bordered` a grey rounded rectangle behind a
+            // label in the tint, `.borderedProminent` one in the tint behind a white label (a label's
+            // own colour wins).
+            let bordered = style.buttonStyle == "bordered" || style.buttonStyle == "borderedProminent"
+            let prominent = style.buttonStyle == "borderedProminent"
+            if bordered, style.color == nil, style.gradient == nil { style.color = prominent ? "white" : "accent" }
             node = vertical(children())
-            switch style.buttonStyle {
-            case "bordered", "borderedProminent":
-                // A tinted capsule behind the label, as iOS draws these styles.
-                let prominent = style.buttonStyle == "borderedProminent"
+            if bordered {
                 let (across, down) = (metrics.snap(metrics.horizontal(12)), metrics.snap(metrics.vertical(6)))
                 node = tree.add(.padding(top: down, leading: across, bottom: down, trailing: across, node))
-                tree.shapes.append(.capsule)
-                let fill = paint(drawn(.color(prominent ? "accent" : "accent/0.15"), style))
+                tree.shapes.append(.roundedRectangle(cornerRadius: Self.borderedButtonCornerRadius))
+                let fill = paint(drawn(.color(prominent ? "accent" : "gray/0.2"), style))
                 node = tree.add(.behind(alignment: .center, node, background: tree.add(.shape(tree.shapes.count - 1, fill))))
-            default: break
             }
         default:
             node = vertical(children())
