@@ -57,6 +57,20 @@ import WidgetWire
         #expect(inset.first?.rect == LayoutRect(x: 2, y: 1, width: 16, height: 8))
     }
 
+    /// A linear capacity gauge is a 16-point capsule, a progress view's bar 6 points, each on a
+    /// translucent grey track, as iOS draws them.
+    @Test func aLinearCapacityGaugeIsASixteenPointCapsule() {
+        let points = Layout(metrics: PointMetrics())
+        func bar(_ json: String) -> PlacedElement? {
+            points.place(view(json), in: (158, 158)).first { if case .bar = $0.content { true } else { false } }
+        }
+        let gauge = bar(#"{"view":"gauge","value":0.4,"modifiers":[{"gaugeStyle":"linearCapacity"}]}"#)
+        #expect(gauge?.rect.height == 16)
+        #expect(bar(#"{"view":"progress","value":0.4}"#)?.rect.height == 6)
+        let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"gauge","value":0.4,"modifiers":[{"gaugeStyle":"linearCapacity"}]}"#), family: .systemSmall)
+        #expect(svg.contains(##"height="16" rx="8" fill="#8e8e93" fill-opacity="0.2"/>"##), "\(svg)")
+    }
+
     /// `.bordered` is a grey rounded rectangle behind a label in the tint, `.borderedProminent` one
     /// in the tint behind a white label, as iOS 17 draws them in a widget; a label's own colour wins.
     @Test func borderedButtonsAreDrawnAsIOSDrawsThem() {

@@ -77,10 +77,12 @@ extension Layout {
         case .fits(let horizontal, let vertical, let children):
             guard let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
             return size(tree, chosen, proposal, axis: axis)
-        case .bar:
-            // As wide as offered (a default width when asked for its ideal), one bar high.
+        case .bar(_, let style):
+            // As wide as offered (a default width when asked for its ideal), one bar high; a linear
+            // capacity gauge is a 16-point capsule, as iOS draws it.
             let width = proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? metrics.snap(metrics.horizontal(100))
-            return Size(width: width, height: metrics.barThickness)
+            let capacity = tree.styles[style].indicatorStyle == "linearCapacity"
+            return Size(width: width, height: capacity ? max(metrics.barThickness, metrics.snap(metrics.vertical(16))) : metrics.barThickness)
         case .frame(let frame, let content):
             return frameSize(tree, tree.frames[frame], content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):

@@ -255,13 +255,16 @@ public struct SVGRenderer: Sendable {
                 + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)\(fitted)\(live)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
         case .bar(let fraction, let tint, let live):
-            let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"3\" fill=\"\(hex(SystemColors.rgb("separator", appearance)))\"/>\n"
+            // A capsule (its ends round), on iOS's translucent grey track.
+            let radius = format(rect.height / 2)
+            let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"\(radius)\" "
+                + "fill=\"\(hex(SystemColors.opaque("gray", appearance)))\" fill-opacity=\"0.2\"/>\n"
             guard let fraction else { return track }
             let (_, fill) = paint(.color(tint), &canvas)
             // A timer's progress moves in the page on its own: its interval, and the whole width.
             let moving = canvas.interactive ? live.map { " data-live-bar=\"\(XMLText.escape($0.jsonText))\" data-width=\"\(format(rect.width))\"" } ?? "" : ""
             return track
-                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"3\" \(fill)\(moving)/>\n"
+                + "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width * fraction))\" height=\"\(format(rect.height))\" rx=\"\(radius)\" \(fill)\(moving)/>\n"
         case .fill(let paint, let shape):
             let (definition, fill) = self.paint(paint, in: rect, &canvas)
             return definition + self.shape(shape, rect, fill, canvas)
