@@ -57,6 +57,17 @@ import WidgetWire
         #expect(inset.first?.rect == LayoutRect(x: 2, y: 1, width: 16, height: 8))
     }
 
+    /// A translucent container background lies on the system background, as on iOS, so the page
+    /// the drawing is shown on does not show through; an opaque one is drawn alone.
+    @Test func aTranslucentContainerBackgroundLiesOnTheSystemBackground() {
+        let translucent = SVGRenderer(appearance: .dark).render(
+            view(#"{"view":"text","text":"x","modifiers":[{"containerBackground":"blue/0.3"}]}"#), family: .systemSmall)
+        #expect(translucent.contains(##"<rect width="158" height="158" rx="22" fill="#1c1c1e"/>\##n<rect width="158" height="158" rx="22" fill="#0a84ff" fill-opacity="0.3"/>"##), "\(translucent)")
+        let opaque = SVGRenderer(appearance: .dark).render(
+            view(#"{"view":"text","text":"x","modifiers":[{"containerBackground":"blue"}]}"#), family: .systemSmall)
+        #expect(!opaque.contains("#1c1c1e"))
+    }
+
     /// A linear capacity gauge is a 16-point capsule, a progress view's bar 6 points, each on a
     /// translucent grey track, as iOS draws them.
     @Test func aLinearCapacityGaugeIsASixteenPointCapsule() {
@@ -143,7 +154,7 @@ import WidgetWire
         #expect(fading.contains(##"<stop offset="0" stop-color="#ff453a"/><stop offset="1" stop-color="#ff453a" stop-opacity="0"/>"##), "\(fading)")
         let between = SVGRenderer(appearance: .light).render(gradient(["red", "clear", "blue"]), family: .systemSmall)
         #expect(between.contains(##"<stop offset="0.5" stop-color="#ff3b30" stop-opacity="0"/><stop offset="0.5" stop-color="#007aff" stop-opacity="0"/>"##), "\(between)")
-        #expect(!between.contains("#ffffff"), "never the background's colour")
+        #expect(!between.contains(##"stop-color="#ffffff""##), "never the background's colour in the gradient")
     }
 
     @Test func aGradientBlendsAlongItsLine() throws {

@@ -185,10 +185,13 @@ public struct SVGRenderer: Sendable {
     }
 
     func background(_ family: WidgetFamily, _ size: (width: Double, height: Double), fill paint: Paint?, _ canvas: inout Canvas) -> String {
-        let (definition, fill) =
-            paint.map { self.paint($0, in: LayoutRect(x: 0, y: 0, width: size.width, height: size.height), &canvas) }
-            ?? ("", "fill=\"\(hex(SystemColors.background(appearance)))\"")
-        return definition + outline(family, size, fill: fill)
+        let system = "fill=\"\(hex(SystemColors.background(appearance)))\""
+        guard let paint else { return outline(family, size, fill: system) }
+        let (definition, fill) = self.paint(paint, in: LayoutRect(x: 0, y: 0, width: size.width, height: size.height), &canvas)
+        // A translucent container background lies on the system background, as a widget's does on
+        // iOS, not on whatever page the drawing is shown on.
+        let under = paint.isTranslucent && !family.isAccessory ? outline(family, size, fill: system) : ""
+        return definition + under + outline(family, size, fill: fill)
     }
 
     /// The widget's outline, filled (`fill` is its attributes).

@@ -87,6 +87,16 @@ public enum Paint: Equatable, Sendable {
         guard case .color(let name) = self else { return false }
         return name == "clear" || SystemColors.split(name).opacity == 0
     }
+
+    /// Whether what is under it shows through anywhere: a colour or a stop that is translucent or clear.
+    public var isTranslucent: Bool {
+        var translucent = false
+        _ = mapColors { color in
+            if color == "clear" || SystemColors.split(color).opacity < 1 { translucent = true }
+            return color
+        }
+        return translucent
+    }
 }
 
 /// A colour of a gradient and where it is, 0 to 1 along it.
