@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetRendering
 import WidgetTestSupport
 
 /// `widgets render` and `widgets gallery` on real bundles: what a person sees of the renderers.
@@ -53,6 +54,16 @@ import WidgetTestSupport
         #expect(detail.contains(#"<clipPath id="w"#) && detail.contains(#"clip-path="url(#w"#))
         #expect(detail.contains(#"lengthAdjust="spacingAndGlyphs""#))
         #expect(page.contains("display: flex; flex-wrap: wrap"), "the page is a grid, not one column")
+        #expect(!result.standardError.contains("fonts-inter") || !SystemFont.isAvailable)
+
+        // Without the font, the gallery is drawn all the same, and says what to install.
+        let without = await widgets(
+            ["--plugins", plugins.path, "gallery", "--out", out.path + "-plain"], dataHome: data, extraEnvironment: ["WIDGETS_FONT_DIR": "/nonexistent"])
+        #expect(without.status == 0)
+        #expect(
+            without.standardError.contains(
+                "widgets: note: text is measured by average glyph widths: install Debian's fonts-inter (Inter, which stands in for SF Pro) for widths as the font measures them"),
+            "\(without.standardError)")
     }
 
     @Test func anUnknownRenderingModeIsAUsageErrorNamingTheChoices() async {

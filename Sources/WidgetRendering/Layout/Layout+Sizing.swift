@@ -144,8 +144,13 @@ extension Layout {
         guard run.style.minimumScale < 1, metrics.scalesText, let width = proposal.width, width.isFinite, width > 0 else { return run }
         let (oneWidth, hasNewline) = oneLine(run)
         guard !hasNewline, oneWidth > width, lineCount(run, proposal) == 1 else { return run }
-        // In hundredths, rounded down: close widths share one smaller run, and it fits.
-        let scale = max(run.style.minimumScale, ((width / oneWidth) * 100).rounded(.down) / 100)
+        // In hundredths, rounded down: close widths share one smaller run. Widths are not quite in
+        // proportion to the size (a font's text cut, below 20 points, is wider than its display
+        // cut): a hundredth less until it fits, or is as small as it may be.
+        var scale = max(run.style.minimumScale, ((width / oneWidth) * 100).rounded(.down) / 100)
+        while scale > run.style.minimumScale, metrics.width(of: run.text, style: run.style.scaled(scale)) > width {
+            scale = max(run.style.minimumScale, (scale * 100 - 1).rounded() / 100)
+        }
         if let known = run.scaled.first(where: { $0.scale == scale }) { return known.run }
         let style = run.style.scaled(scale)
         let smaller = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: metrics.lineHeight(style))

@@ -1,31 +1,33 @@
 import Foundation
 import WidgetWire
 
-/// Points as layout units, with text measured by average glyph widths of the system font (SF Pro
-/// and its stand-ins): close enough to wrap where iOS wraps, for a gallery.
+/// Points as layout units, with text measured as the font sets it (`SystemFont`: Inter's advances
+/// and kerning, standing in for SF Pro), or, where the font is not installed, by average glyph
+/// widths of the system font: close enough to wrap where iOS wraps, for a gallery.
 public struct PointMetrics: LayoutMetrics {
     public init() {}
 
     public func width(of text: String, style: TextStyle) -> Double {
         let em = style.points
-        var width = 0.0
-        for character in text {
-            switch TerminalText.width(of: character) {
-            case 0: continue
-            case 2: width += em * 1.0
-            default:
-                if character == " " {
-                    width += em * 0.28
-                } else if character.isUppercase || character.isNumber {
-                    width += em * (style.isBold ? 0.66 : 0.62)
-                } else {
-                    width += em * (style.isBold ? 0.56 : 0.52)
-                }
-            }
-        }
+        let bold = style.isBold
+        let width = SystemFont.width(of: text, points: em, bold: bold) { Self.averageWidth(of: $0, em: em, bold: bold) }
+            ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
         // Whole points, as every other length of a layout is: a text's width then survives being
         // handed back to it (a stack sized by its children's widths gives each its own again).
         return width.rounded(.up)
+    }
+
+    /// A character's width by the system font's averages: what is measured without the font, and
+    /// for a character it lacks (an emoji, CJK).
+    static func averageWidth(of character: Character, em: Double, bold: Bool) -> Double {
+        switch TerminalText.width(of: character) {
+        case 0: return 0
+        case 2: return em * 1.0
+        default:
+            if character == " " { return em * 0.28 }
+            if character.isUppercase || character.isNumber { return em * (bold ? 0.66 : 0.62) }
+            return em * (bold ? 0.56 : 0.52)
+        }
     }
 
     public func lineHeight(_ style: TextStyle) -> Double { (style.points * 1.2).rounded(.up) }
@@ -76,7 +78,7 @@ public struct SVGRenderer: Sendable {
         let targets = TapTargets(view)
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(format(size.width))" height="\(format(size.height))" \
-            viewBox="0 0 \(format(size.width)) \(format(size.height))" font-family="-apple-system, 'SF Pro Text', system-ui, 'Helvetica Neue', sans-serif">
+            viewBox="0 0 \(format(size.width)) \(format(size.height))" font-family="Inter, -apple-system, 'SF Pro Text', system-ui, 'Helvetica Neue', sans-serif">
 
             """
         // The widget: a tap anywhere opens its widgetURL; links (not in small widgets) open theirs.
@@ -253,7 +255,9 @@ public struct SVGRenderer: Sendable {
             // A live text changes its width each second; its size is the browser's own.
             let fitted = style.live == nil && text.count > 1 ? " textLength=\"\(format(rect.width))\" lengthAdjust=\"spacingAndGlyphs\"" : ""
             let live = canvas.interactive ? style.live.map { " data-live=\"\(XMLText.escape($0.jsonText))\"" } ?? "" : ""
-            return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\""
+            // Display sizes in the font's display cut, as SF Pro switches to its own at 20 points.
+            let family = style.points >= 20 ? " font-family=\"'Inter Display', Inter, -apple-system, system-ui, sans-serif\"" : ""
+            return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\"\(family)"
                 + (style.isBold ? " font-weight=\"600\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
                 + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)\(fitted)\(live)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"

@@ -106,6 +106,7 @@ extension Invocation {
             return .failure
         }
         output.standardOutput("wrote \(images) images of \(registry.widgets.count) widget(s) and \(directory.appendingPathComponent("index.html").path)")
+        if let missing = SystemFont.missing { output.standardError("widgets: note: \(missing)") }
         return failures == 0 && registry.problems.isEmpty ? .success : .failure
     }
 

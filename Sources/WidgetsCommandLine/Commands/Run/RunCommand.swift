@@ -125,6 +125,7 @@ extension Invocation {
             do {
                 let token = try HomeScreen.token(in: store.directory)
                 let home = try HomeScreen(daemon: daemon, address: webAddress, token: token, renderingMode: try value(Options.renderingMode), log: say)
+                if let missing = SystemFont.missing { say("web: \(missing)") }
                 daemon.homeURL = home.url
                 homeScreen = home
                 if !webAddress.isLoopback {

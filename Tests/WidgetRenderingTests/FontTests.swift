@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WidgetWire
+
+@testable import WidgetRendering
+
+/// Text measured as the font sets it: Inter (Debian's fonts-inter) read from its files. The widths
+/// below were computed independently with fontTools from the same files (advances plus the `kern`
+/// feature's GPOS pair adjustments).
+@Suite(.enabled(if: SystemFont.isAvailable, "fonts-inter is not installed (apt-get install fonts-inter): the font tests are skipped"))
+struct FontTests {
+    static let directory = SystemFont.directories().first { FileManager.default.fileExists(atPath: $0 + "/Inter-Regular.otf") }!
+
+    func font(_ name: String) throws -> OpenTypeFont {
+        try OpenTypeFont(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.directory + "/" + name))))
+    }
+
+    @Test func theFontsTablesAreReadAsFontToolsReadsThem() throws {
+        let inter = try font("Inter-Regular.otf")
+        #expect(inter.unitsPerEm == 2816)
+        #expect(inter.ascender == 2728 && inter.descender == -680 && inter.lineGap == 0)
+        let (a, v) = (try #require(inter.glyph(for: "A")), try #require(inter.glyph(for: "V")))
+        #expect(inter.kerning(a, v) < 0, "A and V kern")
+        #expect(inter.glyph(for: "😀") == nil, "an emoji is not in the font")
+    }
+
+    /// Widths of known strings within a hundredth of a point of fontTools' (the issue asks for one point).
+    @Test(arguments: [
+        ("Digital Clock", 17.0, false, 100.503), ("AVA Tower", 17, false, 86.159), ("Interactive", 17, true, 88.067),
+        ("Edit Widget to", 17, false, 113.881), ("Weather", 28, false, 99.996),
+    ])
+    func widthsAreTheFontsOwn(text: String, points: Double, bold: Bool, expected: Double) throws {
+        let width = try #require(SystemFont.width(of: text, points: points, bold: bold) { _ in 1000 })
+        #expect(abs(width - expected) < 0.01, "\(text): \(width)")
+    }
+
+    @Test func theLayoutMeasuresInTheFontAndCharactersItLacksByAverage() {
+        var body = TextStyle()
+        body.font = "body"
+        #expect(PointMetrics().width(of: "Digital Clock", style: body) == 101, "100.5, in whole points")
+        // An emoji the font lacks is an em wide, as before; the text around it is the font's.
+        let mixed = PointMetrics().width(of: "Go 😀", style: body)
+        let go = SystemFont.width(of: "Go ", points: 17, bold: false) { _ in 0 }!
+        #expect(mixed == (go + 17).rounded(.up))
+    }
+
+    /// A file that is not a font, or a font cut short anywhere, is an error naming what is wrong,
+    /// never a crash or a read past its end.
+    @Test func aBrokenFontIsAnErrorNeverACrash() throws {
+        #expect(throws: FontError.self) { try OpenTypeFont(bytes: Array("not a font at all".utf8)) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.directory + "/Inter-Regular.otf")))
+        // Cut at forty places through the tables (what is checked: no crash, no read past the end).
+        for cut in stride(from: 0, to: min(bytes.count, 200_000), by: 4_999) {
+            _ = try? OpenTypeFont(bytes: Array(bytes[..<cut]))
+        }
+        // And with four bytes set to 0xFF at sixty places, the file's length kept: offsets and
+        // counts inside the tables point anywhere.
+        for place in 0..<60 {
+            var broken = bytes
+            let offset = (place * 7_919) % (bytes.count - 4)
+            for index in offset..<(offset + 4) { broken[index] = 0xFF }
+            _ = try? OpenTypeFont(bytes: broken)
+        }
+        // Without the files: no font, and the reason to install one.
+        #expect(SystemFont.load(from: ["/nonexistent"]) == nil)
+    }
+}
