@@ -26,11 +26,11 @@ struct FontTests {
 
     /// Widths of known strings within a hundredth of a point of fontTools' (the issue asks for one point).
     @Test(arguments: [
-        ("Digital Clock", 17.0, false, 100.503), ("AVA Tower", 17, false, 86.159), ("Interactive", 17, true, 88.067),
-        ("Edit Widget to", 17, false, 113.881), ("Weather", 28, false, 99.996),
+        ("Digital Clock", 17.0, 400, 100.503), ("AVA Tower", 17, 400, 86.159), ("Interactive", 17, 600, 88.067), ("Interactive", 17, 700, 89.588),
+        ("Edit Widget to", 17, 400, 113.881), ("Weather", 28, 400, 99.996),
     ])
-    func widthsAreTheFontsOwn(text: String, points: Double, bold: Bool, expected: Double) throws {
-        let width = try #require(SystemFont.width(of: text, points: points, bold: bold) { _ in 1000 })
+    func widthsAreTheFontsOwn(text: String, points: Double, weight: Int, expected: Double) throws {
+        let width = try #require(SystemFont.width(of: text, points: points, weight: weight) { _ in 1000 })
         #expect(abs(width - expected) < 0.01, "\(text): \(width)")
     }
 
@@ -40,12 +40,34 @@ struct FontTests {
         #expect(PointMetrics().width(of: "Digital Clock", style: body) == 101, "100.5, in whole points")
         // An emoji the font lacks is an em wide, as before; the text around it is the font's.
         let mixed = PointMetrics().width(of: "Go 😀", style: body)
-        let go = SystemFont.width(of: "Go ", points: 17, bold: false) { _ in 0 }!
+        let go = SystemFont.width(of: "Go ", points: 17, weight: 400) { _ in 0 }!
         #expect(mixed == (go + 17).rounded(.up))
     }
 
     /// A file that is not a font, or a font cut short anywhere, is an error naming what is wrong,
     /// never a crash or a read past its end.
+    /// Weights are drawn as given: `.bold()` 700, a headline's semibold 600, `fontWeight(.medium)` 500;
+    /// each measured in its own face, and bold wherever only bold can be shown.
+    @Test func weightsAreDrawnAndMeasuredAsGiven() {
+        func style(_ json: String) -> TextStyle? {
+            Layout(metrics: PointMetrics()).place(view(json), in: (338, 158)).compactMap { if case .text(_, let style) = $0.content { style } else { nil } }.first
+        }
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"bold":true}]}"#)?.weight == 700)
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"font":"headline"}]}"#)?.weight == 600)
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"medium"}]}"#)?.weight == 500)
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"medium"}]}"#)?.isBold == false)
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"font":{"size":40,"weight":"black"}}]}"#)?.weight == 900)
+        let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"vstack","children":[{"view":"text","text":"Bold","modifiers":[{"bold":true}]},{"view":"text","text":"Head","modifiers":[{"font":"headline"}]}]}"#), family: .systemMedium)
+        #expect(svg.contains(#"font-weight="700""#) && svg.contains(#"font-weight="600""#))
+        var bold = TextStyle()
+        bold.bold = true
+        bold.givenWeight = 700
+        var semibold = TextStyle()
+        semibold.font = "headline"
+        #expect(PointMetrics().width(of: "Interactive", style: bold) == 90, "89.6 in Inter Bold")
+        #expect(PointMetrics().width(of: "Interactive", style: semibold) == 89, "88.1 in Inter SemiBold")
+    }
+
     @Test func aBrokenFontIsAnErrorNeverACrash() throws {
         #expect(throws: FontError.self) { try OpenTypeFont(bytes: Array("not a font at all".utf8)) }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.directory + "/Inter-Regular.otf")))
@@ -62,6 +84,6 @@ struct FontTests {
             _ = try? OpenTypeFont(bytes: broken)
         }
         // Without the files: no font, and the reason to install one.
-        #expect(SystemFont.load(from: ["/nonexistent"]) == nil)
+        #expect(SystemFont.load(SystemFont.Face(points: 17, weight: 400), from: "/nonexistent") == nil)
     }
 }

@@ -2,30 +2,31 @@ import Foundation
 import Synchronization
 
 /// The font a widget's text is measured in, standing in for iOS's SF Pro: Inter (Debian's
-/// `fonts-inter`), whose metrics are close to SF Pro's and which, like SF Pro, has a text cut and
-/// a display cut for 20 points and up. Read from its files at run time (nothing is required to build
-/// or to run without it): `$WIDGETS_FONT_DIR`, else where Debian installs it. A browser that has
-/// Inter draws the same widths the layout measured; where it is missing, text is measured by
-/// average glyph widths, and `missing` says which package provides it.
+/// `fonts-inter`), whose metrics are close to SF Pro's and which, like SF Pro, has nine weights
+/// and a text cut and a display cut for 20 points and up. Read from its files at run time (nothing
+/// needs it to build or to run): `$WIDGETS_FONT_DIR`, else where Debian installs it. A browser
+/// that has Inter draws the same widths the layout measured; where it is missing, text is measured
+/// by average glyph widths, and `missing` says which package provides it.
 public enum SystemFont {
-    /// What `fonts-inter` installs, the faces read.
-    static let files = [
-        Face.text: "Inter-Regular.otf", .textBold: "Inter-SemiBold.otf", .display: "InterDisplay-Regular.otf", .displayBold: "InterDisplay-SemiBold.otf",
+    /// Inter's weights by CSS number, as `fonts-inter` names its files.
+    static let weightNames = [
+        100: "Thin", 200: "ExtraLight", 300: "Light", 400: "Regular", 500: "Medium", 600: "SemiBold", 700: "Bold", 800: "ExtraBold",
+        900: "Black",
     ]
 
-    /// The faces: text below 20 points, display from 20, each regular and semibold (what SVG draws
-    /// bold text in, weight 600).
-    enum Face: Sendable, CaseIterable {
-        case text, textBold, display, displayBold
+    /// A face: a weight in the text cut (below 20 points) or the display cut (from 20), as SF Pro
+    /// switches from SF Pro Text to SF Pro Display.
+    struct Face: Hashable, Sendable {
+        let weight: Int
+        let display: Bool
 
-        init(points: Double, bold: Bool) {
-            switch (points >= 20, bold) {
-            case (false, false): self = .text
-            case (false, true): self = .textBold
-            case (true, false): self = .display
-            case (true, true): self = .displayBold
-            }
+        init(points: Double, weight: Int) {
+            // The nearest of Inter's nine weights.
+            self.weight = min(900, max(100, ((weight + 50) / 100) * 100))
+            display = points >= 20
         }
+
+        var fileName: String { (display ? "InterDisplay-" : "Inter-") + SystemFont.weightNames[weight]! + ".otf" }
     }
 
     /// Where the font is looked for: `$WIDGETS_FONT_DIR` alone when set, else where Debian's
@@ -37,23 +38,33 @@ public enum SystemFont {
         return directories
     }
 
-    /// The faces read, once: all four, or none (a partial install measures nothing half in one way).
-    static let faces: [Face: OpenTypeFont]? = load(from: directories())
+    /// The directory the font is read from, found once: the first holding Inter's regular face.
+    static let directory: String? = directories().first { FileManager.default.isReadableFile(atPath: $0 + "/Inter-Regular.otf") }
 
-    static func load(from directories: [String]) -> [Face: OpenTypeFont]? {
-        var faces: [Face: OpenTypeFont] = [:]
-        for (face, name) in files {
-            guard let path = directories.map({ $0 + "/" + name }).first(where: { FileManager.default.isReadableFile(atPath: $0) }),
-                let data = FileManager.default.contents(atPath: path),
-                let font = try? OpenTypeFont(bytes: [UInt8](data))
-            else { return nil }
-            faces[face] = font
+    /// Faces read so far, by file (nil: missing or broken), each read once, when first needed.
+    private static let faces = Mutex<[String: OpenTypeFont?]>([:])
+
+    /// The face for a size and weight: the nearest weight in the cut for the size, else the regular
+    /// face of that cut, else the text cut's regular one.
+    static func face(points: Double, weight: Int) -> OpenTypeFont? {
+        guard let directory else { return nil }
+        let wanted = Face(points: points, weight: weight)
+        for face in [wanted, Face(points: points, weight: 400), Face(points: 0, weight: 400)] {
+            if let font = load(face, from: directory) { return font }
         }
-        return faces
+        return nil
+    }
+
+    static func load(_ face: Face, from directory: String) -> OpenTypeFont? {
+        let path = directory + "/" + face.fileName
+        if let known = faces.withLock({ $0[path] }) { return known }
+        let font = FileManager.default.contents(atPath: path).flatMap { try? OpenTypeFont(bytes: [UInt8]($0)) }
+        faces.withLock { $0[path] = .some(font) }
+        return font
     }
 
     /// Whether text is measured in the font (it is installed).
-    public static var isAvailable: Bool { faces != nil }
+    public static var isAvailable: Bool { face(points: 17, weight: 400) != nil }
 
     /// What to install for iOS's text metrics, when the font is missing; nil when it is there.
     public static var missing: String? {
@@ -62,8 +73,8 @@ public enum SystemFont {
 
     /// The width of `text` at `points`, in points, as the font sets it (advances and kerning); a
     /// character the font lacks (an emoji, CJK) by `fallback`. Nil when the font is missing.
-    static func width(of text: String, points: Double, bold: Bool, fallback: (Character) -> Double) -> Double? {
-        guard let font = faces?[Face(points: points, bold: bold)] else { return nil }
+    static func width(of text: String, points: Double, weight: Int, fallback: (Character) -> Double) -> Double? {
+        guard let font = face(points: points, weight: weight) else { return nil }
         var units = 0
         var other = 0.0
         var previous: UInt16?

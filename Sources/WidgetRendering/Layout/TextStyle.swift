@@ -9,6 +9,8 @@ public struct TextStyle: Equatable, Sendable {
         var font = "body"
         var size: Double?
         var bold = false
+        /// A weight given (`fontWeight`, `font(.system(size:weight:))`), CSS's numbers: 100 to 900.
+        var weight: Int?
         var color: String?
         var gradient: LinearGradientPaint?
         var redacted = false
@@ -62,6 +64,11 @@ public struct TextStyle: Equatable, Sendable {
     public var bold: Bool {
         get { box.values.bold }
         set { change { $0.bold = newValue } }
+    }
+    /// The weight given, if one was; `weight` is the weight drawn.
+    public var givenWeight: Int? {
+        get { box.values.weight }
+        set { change { $0.weight = newValue } }
     }
     /// A colour name (`red`, `secondary`...) or `#rrggbb`; nil for the primary colour.
     public var color: String? {
@@ -190,6 +197,30 @@ public struct TextStyle: Equatable, Sendable {
         }
     }
 
-    /// Headlines are semibold on iOS: bold wherever weight is shown.
-    public var isBold: Bool { bold || font == "headline" }
+    /// The weight drawn, as CSS numbers it: the one given, else bold (`.bold()`) 700, a headline's
+    /// semibold 600, regular 400.
+    public var weight: Int {
+        if let givenWeight { return givenWeight }
+        if bold { return 700 }
+        return font == "headline" ? 600 : 400
+    }
+
+    /// Semibold and heavier: bold wherever only bold or not can be shown (a terminal).
+    public var isBold: Bool { weight >= 600 }
+
+    /// A weight's name (`semibold`, SwiftUI's `Font.Weight`) as CSS's number; nil for an unknown one.
+    static func weight(named name: String) -> Int? {
+        switch name {
+        case "ultraLight": 100
+        case "thin": 200
+        case "light": 300
+        case "regular": 400
+        case "medium": 500
+        case "semibold": 600
+        case "bold": 700
+        case "heavy": 800
+        case "black": 900
+        default: nil
+        }
+    }
 }

@@ -10,7 +10,7 @@ public struct PointMetrics: LayoutMetrics {
     public func width(of text: String, style: TextStyle) -> Double {
         let em = style.points
         let bold = style.isBold
-        let width = SystemFont.width(of: text, points: em, bold: bold) { Self.averageWidth(of: $0, em: em, bold: bold) }
+        let width = SystemFont.width(of: text, points: em, weight: style.weight) { Self.averageWidth(of: $0, em: em, bold: bold) }
             ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
         // Whole points, as every other length of a layout is: a text's width then survives being
         // handed back to it (a stack sized by its children's widths gives each its own again).
@@ -258,7 +258,7 @@ public struct SVGRenderer: Sendable {
             // Display sizes in the font's display cut, as SF Pro switches to its own at 20 points.
             let family = style.points >= 20 ? " font-family=\"'Inter Display', Inter, -apple-system, system-ui, sans-serif\"" : ""
             return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\"\(family)"
-                + (style.isBold ? " font-weight=\"600\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
+                + (style.weight != 400 ? " font-weight=\"\(style.weight)\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
                 + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)\(fitted)\(live)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
         case .bar(let fraction, let tint, let live):
