@@ -15,6 +15,13 @@ struct FrameResult {
     let plainText: [Double]
     /// Milliseconds per full frame: all boxes laid out and drawn again.
     let full: [Double]
+    /// Milliseconds per gallery page of the same widgets in SVG, text measured in the font and by
+    /// average widths; nanoseconds per string measured each way; whether the font is installed.
+    let svgPageFont: [Double]
+    let svgPageAverage: [Double]
+    let stringFont: [Double]
+    let stringAverage: [Double]
+    let fontInstalled: Bool
     /// Cells written per tick when only a timer's seconds change, and when nothing changes.
     let cellsPerTick: Double
     let cellsPerIdleTick: Double
@@ -111,8 +118,32 @@ func benchmarkFrames(widgets: Int, frames: Int) -> FrameResult {
         for view in trees { blackHole(PlainTextRenderer.lines(view)) }
         return Double(nanoseconds() - began) / 1e6
     }
+    // A gallery page of the same widgets in SVG, text measured in the font and by averages.
+    func page(_ renderer: SVGRenderer) -> Double {
+        let began = nanoseconds()
+        for (number, view) in trees.enumerated() { blackHole(renderer.render(view, family: families[number % 3], now: Date(timeIntervalSince1970: start))) }
+        return Double(nanoseconds() - began) / 1e6
+    }
+    var averaged = SVGRenderer(appearance: .light)
+    averaged.measuresWithFont = false
+    let measured = SVGRenderer(appearance: .light)
+    var svgFont: [Double] = []
+    var svgAverage: [Double] = []
+    for _ in 0..<max(5, frames / 10) {
+        svgAverage.append(page(averaged))
+        svgFont.append(page(measured))
+    }
+    // One string, measured: in the font, and by the averages' table.
+    var style = TextStyle()
+    style.font = "body"
+    let sentence = "The party rests at the inn before the climb"
+    let (inFont, byAverage) = (PointMetrics(), PointMetrics(measuresWithFont: false))
+    let stringFont = sample(iterations: 20_000, warmup: 1_000) { blackHole(inFont.width(of: sentence, style: style)) }
+    let stringAverage = sample(iterations: 20_000, warmup: 1_000) { blackHole(byAverage.width(of: sentence, style: style)) }
     return FrameResult(
         widgets: widgets, frame: frame.sorted(), plainText: plainText.sorted(), full: full.sorted(),
+        svgPageFont: svgFont.sorted(), svgPageAverage: svgAverage.sorted(), stringFont: stringFont.sorted(), stringAverage: stringAverage.sorted(),
+        fontInstalled: SystemFont.isAvailable,
         cellsPerTick: Double(cells.reduce(0, +)) / Double(max(1, cells.count)), cellsPerIdleTick: Double(idleCells),
         cellsOnScreen: cellsOnScreen)
 }

@@ -86,6 +86,13 @@ if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "largest" {
     exit(0)
 }
 
+// BENCH_ONLY=gallery measures the gallery page in SVG and one string, in the font and by averages, alone.
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "gallery" {
+    let result = benchmarkFrames(widgets: 100, frames: 200)
+    print("full frame \(formatted(percentile(result.full, 0.5))) ms; gallery page: font \(formatted(percentile(result.svgPageFont, 0.5))) ms, averages \(formatted(percentile(result.svgPageAverage, 0.5))) ms; one string: font \(formatted(percentile(result.stringFont, 0.5) / 1000, 2)) µs, table \(formatted(percentile(result.stringAverage, 0.5) / 1000, 2)) µs")
+    exit(0)
+}
+
 // BENCH_ONLY=entry measures the host's memory around the largest entry allowed, alone.
 if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "entry" {
     let result = await benchmarkLargestEntry(rounds: 3)
@@ -272,6 +279,8 @@ let engineRows = [
         goal: "one wakeup per due date, none else", met: idle.engineWakeups == idle.dueDates && idle.processWakeups - idle.floorWakeups <= idle.dueDates),
 ]
 let fullMedian = percentile(frames.full, 0.5)
+let svgFont = percentile(frames.svgPageFont, 0.5)
+let svgAverage = percentile(frames.svgPageAverage, 0.5)
 let renderRows = [
     Row(
         name: "dashboard full frame: lay out and draw all \(frames.widgets) widgets in the terminal, compare, write (median)",
@@ -288,6 +297,14 @@ let renderRows = [
         measured: "\(formatted(frames.cellsPerTick, 1)) cells; \(formatted(frames.cellsPerIdleTick, 0)) cells",
         floor: "cells on screen: \(frames.cellsOnScreen)", result: "only the changed cells",
         goal: "only the cells that change are written", met: frames.cellsPerTick <= 4 && frames.cellsPerIdleTick == 0),
+    Row(
+        name: "gallery page: the same \(frames.widgets) widgets in SVG, text measured in the font (Inter\(frames.fontInstalled ? "" : ": not installed, so by averages"); median)",
+        measured: "\(formatted(svgFont, 2)) ms", floor: "text measured by average widths: \(formatted(svgAverage, 2)) ms",
+        result: "+\(formatted((svgFont / svgAverage - 1) * 100, 0))%", goal: "≤ 20% over the averages", met: svgFont <= svgAverage * 1.2),
+    Row(
+        name: "text measurement: one 43-character line, in the font (advances, kerning) (median)",
+        measured: "\(formatted(percentile(frames.stringFont, 0.5) / 1000, 2)) µs", floor: "the averages' table: \(formatted(percentile(frames.stringAverage, 0.5) / 1000, 2)) µs",
+        result: "\(formatted(percentile(frames.stringFont, 0.5) / percentile(frames.stringAverage, 0.5)))× the table", goal: "none set", met: true),
 ]
 let webLatency = percentile(web.latency.sorted(), 0.5)
 let webProvider = percentile(web.provider.sorted(), 0.5)

@@ -9,6 +9,8 @@ struct OpenTypeFont: Sendable {
     let descender: Int
     let lineGap: Int
     private let advances: [UInt16]
+    /// The basic plane's glyphs by code point (0: none), looked up without hashing; the rest by map.
+    private let basic: [UInt16]
     private let glyphs: [UInt32: UInt16]
     private let pairs: [PairAdjustment]
 
@@ -34,7 +36,11 @@ struct OpenTypeFont: Sendable {
         advances.reserveCapacity(metricsCount)
         for index in 0..<metricsCount { advances.append(try file.u16(hmtx + index * 4)) }
         self.advances = advances
-        glyphs = try Self.characterMap(file, at: try table("cmap"))
+        let map = try Self.characterMap(file, at: try table("cmap"))
+        var basic = [UInt16](repeating: 0, count: 0x1_0000)
+        for (code, glyph) in map where code < 0x1_0000 { basic[Int(code)] = glyph }
+        self.basic = basic
+        glyphs = map.filter { $0.key >= 0x1_0000 }
         if let gpos = tables["GPOS"] {
             pairs = try Self.kerningLookups(file, gpos: gpos)
         } else {
@@ -43,7 +49,13 @@ struct OpenTypeFont: Sendable {
     }
 
     /// The glyph that draws a character, if the font has one.
-    func glyph(for scalar: Unicode.Scalar) -> UInt16? { glyphs[scalar.value] }
+    func glyph(for scalar: Unicode.Scalar) -> UInt16? {
+        if scalar.value < 0x1_0000 {
+            let glyph = basic[Int(scalar.value)]
+            return glyph == 0 ? nil : glyph
+        }
+        return glyphs[scalar.value]
+    }
 
     /// A glyph's advance, in font units (glyphs past the metrics share the last advance).
     func advance(_ glyph: UInt16) -> Int {

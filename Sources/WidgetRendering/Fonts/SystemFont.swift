@@ -43,16 +43,26 @@ public enum SystemFont {
 
     /// Faces read so far, by file (nil: missing or broken), each read once, when first needed.
     private static let faces = Mutex<[String: OpenTypeFont?]>([:])
+    /// The face chosen for each of the 18 (nine weights in two cuts), once found: what measuring
+    /// asks for every text, looked up without hashing.
+    private static let chosen = Mutex<[OpenTypeFont??]>(Array(repeating: nil, count: 18))
 
     /// The face for a size and weight: the nearest weight in the cut for the size, else the regular
     /// face of that cut, else the text cut's regular one.
     static func face(points: Double, weight: Int) -> OpenTypeFont? {
         guard let directory else { return nil }
         let wanted = Face(points: points, weight: weight)
+        let slot = (wanted.weight / 100 - 1) * 2 + (wanted.display ? 1 : 0)
+        if let known = chosen.withLock({ $0[slot] }) { return known }
+        var found: OpenTypeFont?
         for face in [wanted, Face(points: points, weight: 400), Face(points: 0, weight: 400)] {
-            if let font = load(face, from: directory) { return font }
+            if let font = load(face, from: directory) {
+                found = font
+                break
+            }
         }
-        return nil
+        chosen.withLock { $0[slot] = .some(found) }
+        return found
     }
 
     static func load(_ face: Face, from directory: String) -> OpenTypeFont? {

@@ -5,13 +5,18 @@ import WidgetWire
 /// and kerning, standing in for SF Pro), or, where the font is not installed, by average glyph
 /// widths of the system font: close enough to wrap where iOS wraps, for a gallery.
 public struct PointMetrics: LayoutMetrics {
-    public init() {}
+    /// Whether text is measured in the font when it is installed (a benchmark compares without).
+    public var measuresWithFont: Bool
+
+    public init(measuresWithFont: Bool = true) {
+        self.measuresWithFont = measuresWithFont
+    }
 
     public func width(of text: String, style: TextStyle) -> Double {
         let em = style.points
         let bold = style.isBold
-        let width = SystemFont.width(of: text, points: em, weight: style.weight) { Self.averageWidth(of: $0, em: em, bold: bold) }
-            ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
+        let measured = measuresWithFont ? SystemFont.width(of: text, points: em, weight: style.weight) { Self.averageWidth(of: $0, em: em, bold: bold) } : nil
+        let width = measured ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
         // Whole points, as every other length of a layout is: a text's width then survives being
         // handed back to it (a stack sized by its children's widths gives each its own again).
         return width.rounded(.up)
@@ -47,6 +52,8 @@ public struct SVGRenderer: Sendable {
     public var appearance: Appearance
     /// The rendering mode to draw in; nil for each family's own (vibrant for accessory families).
     public var renderingMode: RenderingEnvironment.RenderingMode?
+    /// Whether text is measured in the font when it is installed (a benchmark compares without).
+    public var measuresWithFont = true
 
     public init(appearance: Appearance, renderingMode: RenderingEnvironment.RenderingMode? = nil) {
         self.appearance = appearance
@@ -71,7 +78,7 @@ public struct SVGRenderer: Sendable {
     ) -> String {
         let size = family.displaySize
         var layout = Layout(
-            metrics: PointMetrics(), now: now, dates: dates, environment: environment(for: family),
+            metrics: PointMetrics(measuresWithFont: measuresWithFont), now: now, dates: dates, environment: environment(for: family),
             contentMargin: contentMarginsDisabled ? 0 : family.contentMargin)
         layout.marksLiveParts = interactive
         let elements = layout.place(view, in: size)
