@@ -70,6 +70,22 @@ import WidgetWire
         #expect(try web.store.load().instance(id: added)?.family == .systemLarge)
         #expect(try await browser.waitFor("\(card(added)).querySelector('.light svg') !== null"))
 
+        // As iOS lays out a home screen: rows 196 points apart; two columns of small widgets on a
+        // 375-point phone, not one.
+        #expect(
+            try await browser.evaluate(
+                "(() => { const tops = [...new Set([...document.querySelectorAll('#home .card')].map((c) => Math.round(c.getBoundingClientRect().top)))].sort((a, b) => a - b); return tops[1] - tops[0]; })()"
+            ) == .number(196))
+        _ = try await browser.command("Emulation.setDeviceMetricsOverride", ["width": .number(375), "height": .number(812), "deviceScaleFactor": .number(1), "mobile": .bool(true)])
+        #expect(try await browser.evaluate("getComputedStyle(document.getElementById('home')).gridTemplateColumns") == .string("158px 158px"))
+        _ = try await browser.command("Emulation.clearDeviceMetricsOverride", [:])
+        // A Lock Screen family is shown in a Lock Screen area of its own, not in the home grid.
+        #expect(try await browser.evaluate("document.getElementById('lock').hidden") == .bool(true), "no Lock Screen widget yet")
+        _ = try await browser.evaluate("post('/instances', { kind: 'com.mygame.leaderboard', family: 'accessoryRectangular' }).then(() => true)")
+        #expect(try await browser.waitFor("document.querySelectorAll('#lock .card.family-accessoryRectangular .light svg').length === 1"))
+        #expect(try await browser.evaluate("document.getElementById('lock').hidden") == .bool(false))
+        #expect(try await browser.evaluate("document.querySelectorAll('#home .card.family-accessoryRectangular').length") == .number(0))
+
         // Live texts tick in the page as the host would format them.
         for seconds in [0, 1, 59, 60, 61, 3599, 3600, 3723, 86_399, 86_400, 90_061, 200_000] {
             #expect(try await browser.evaluate("relative(\(seconds))") == .string(DateText.relative(Double(seconds))))
@@ -97,7 +113,7 @@ import WidgetWire
         // Reloaded, the tab still has its token; the stream is read again.
         // (Asked while the page reloads, an element may not be there yet: `?.` says "not yet".)
         _ = try await browser.evaluate("location.reload()")
-        #expect(try await browser.waitFor("document.querySelectorAll('.card .light svg').length === 5"))
+        #expect(try await browser.waitFor("document.querySelectorAll('.card .light svg').length === 6"))
         #expect(try await browser.waitFor("document.getElementById('connection')?.textContent === 'live'"))
         // Without it (a tab of its own, its session storage empty), the page says how to open it.
         _ = try await browser.evaluate("sessionStorage.clear(); location.reload()")

@@ -28,7 +28,10 @@ enum HomePage {
         <span id="connection" class="connection">connecting…</span>
         <button id="add" type="button">Add Widget</button>
         </header>
-        <main id="screen" aria-live="polite"></main>
+        <main id="screen" aria-live="polite">
+        <section id="lock" class="lock-screen" aria-label="Lock Screen" hidden></section>
+        <section id="home" class="home-grid" aria-label="Home Screen"></section>
+        </main>
         <p id="empty" class="empty" hidden>No widgets yet. Choose <b>Add Widget</b>, or run <code>widgets add KIND</code>.</p>
         <div id="toast" class="toast" role="status" hidden></div>
         <dialog id="editor">
@@ -58,8 +61,16 @@ enum HomePage {
         .connection.lost { color: var(--bad); }
         button { font: inherit; border: 0; border-radius: 8px; padding: 0.35em 0.9em; background: var(--panel); color: var(--accent); cursor: pointer; }
         button.primary { background: var(--accent); color: #fff; }
-        #screen { display: grid; grid-template-columns: repeat(auto-fill, 158px); grid-auto-rows: 196px; gap: 12px 22px;
-          grid-auto-flow: dense; justify-content: center; padding: 1em 2em 3em; }
+        #screen { padding: 1em clamp(8px, 4vw, 2em) 3em; }
+        /* As iOS lays out a home screen: columns of a small widget's width, never squeezed below it,
+           22 points apart, rows 196 points apart (a widget and its name). */
+        .home-grid { display: grid; grid-template-columns: repeat(auto-fill, 158px); grid-auto-rows: 184px; gap: 12px 22px;
+          grid-auto-flow: dense; justify-content: center; }
+        /* Lock Screen widgets are shown where iOS shows them: a row of their own above the time's
+           place, not in the home screen's grid. */
+        .lock-screen { display: flex; flex-wrap: wrap; justify-content: center; align-items: flex-start; gap: 12px 16px;
+          margin: 0 auto 1.5em; padding: 1em; max-width: 40em; border-radius: 22px; background: var(--panel); }
+        .lock-screen .card { flex: none; }
         .card { position: relative; display: flex; flex-direction: column; align-items: center; min-width: 0; }
         .card.family-systemMedium, .card.family-accessoryRectangular, .card.family-accessoryInline { grid-column: span 2; }
         .card.family-systemLarge { grid-column: span 2; grid-row: span 2; }
@@ -110,6 +121,14 @@ enum HomePage {
         // The home screen: cards drawn from the host's event stream; taps, edits, additions,
         // removals and reordering sent back to it. Live texts tick here, not on the host.
         const screen = document.getElementById('screen');
+        const home = document.getElementById('home');
+        const lock = document.getElementById('lock');
+        const lockFamilies = ['accessoryCircular', 'accessoryRectangular', 'accessoryInline'];
+        // Where a card goes: the Lock Screen's families to its area, the others to the home grid.
+        function place(element, family) {
+          (lockFamilies.includes(family) ? lock : home).appendChild(element);
+          lock.hidden = !lock.querySelector('.card');
+        }
         const cards = new Map();
         let offset = 0;  // the host's clock less this one's, in seconds
         let ticking = null;
@@ -241,7 +260,7 @@ enum HomePage {
               + '<div class="actions"><button type="button" class="edit">Edit Widget</button><button type="button" class="remove">Remove</button></div>';
             entry = { element };
             cards.set(card.id, entry);
-            screen.appendChild(element);
+            place(element, card.family);
           }
           entry.card = card;
           const element = entry.element;
@@ -266,8 +285,9 @@ enum HomePage {
         }
 
         function arrange(order) {
-          for (const id of order) { const entry = cards.get(id); if (entry) screen.appendChild(entry.element); }
+          for (const id of order) { const entry = cards.get(id); if (entry) place(entry.element, entry.card ? entry.card.family : ''); }
           for (const [id, entry] of cards) { if (!order.includes(id)) { entry.element.remove(); cards.delete(id); } }
+          lock.hidden = !lock.querySelector('.card');
           document.getElementById('empty').hidden = cards.size > 0;
         }
 
@@ -286,6 +306,7 @@ enum HomePage {
             const id = JSON.parse(data).id;
             const entry = cards.get(id);
             if (entry) { entry.element.remove(); cards.delete(id); }
+            lock.hidden = !lock.querySelector('.card');
             document.getElementById('empty').hidden = cards.size > 0;
           },
         };
