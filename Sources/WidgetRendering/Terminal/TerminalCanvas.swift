@@ -4,6 +4,9 @@ import WidgetWire
 /// Drawing a laid-out box into cells: each placed element (text, rules, bars, fills, strokes,
 /// clips) onto a canvas of the family's size, and which cells a shape covers.
 extension TerminalRenderer {
+    /// A cell in points, where round is round: 8 across and 16 down (a cell is twice as tall as wide).
+    static let (cellWidth, cellHeight) = (8.0, 16.0)
+
     struct Canvas {
         // What drawing uses for every element, made once.
         static let redacted = CellColor("redacted")
@@ -82,155 +85,186 @@ extension TerminalRenderer {
             case .gradient(let paint):
                 let x = rect.width > 0 ? (Double(column) + 0.5 - rect.x) / rect.width : 0.5
                 let y = rect.height > 0 ? (Double(row) + 0.5 - rect.y) / rect.height : 0.5
-                return CellColor(rgb: paint.rgb(x: x, y: y, size: (rect.width * 8, rect.height * 16), appearance))
+                return CellColor(rgb: paint.rgb(x: x, y: y, size: (rect.width * TerminalRenderer.cellWidth, rect.height * TerminalRenderer.cellHeight), appearance))
             }
         }
 
+        /// Draws one placed element into the cells, by its kind.
         mutating func draw(_ element: PlacedElement) {
-            let x = Int(element.rect.x)
-            let y = Int(element.rect.y)
             switch element.content {
-            case .text(let text, let style):
-                guard (0..<rows).contains(y) else { return }
-                var column = x
-                let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
-                let ink = style.gradient.map { self.ink(.linearGradient($0)) } ?? self.ink(style.color)
-                let (redacted, bar) = (Self.redacted, Self.redactionBar)
-                // The style read once, not at every character.
-                let (redacts, bold) = (style.redacted, style.isBold)
-                let clipped = !clips.isEmpty
-                // A character each.
-                func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
-                    guard column >= 0, column + width <= limit else { return false }
-                    if clipped, !isVisible(column, y) {
-                        column += width
-                        return true
-                    }
-                    let redact = redacts && !isWhitespace
-                    let paper = cells[y][column].paper
-                    let color = self.color(ink, column: column, row: y, in: element.rect)
-                    cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : color, bold: bold && !redact, paper: paper)
-                    if width == 2 { cells[y][column + 1] = Cell(glyph: redact ? bar : 0, ink: redact ? redacted : .none, isContinuation: !redact, paper: paper) }
-                    column += width
-                    return true
-                }
-                // Printable ASCII, the common case, a byte at a time: a column each.
-                let wasASCII =
-                    text.utf8.withContiguousStorageIfAvailable { bytes in
-                        guard TerminalText.isPrintableASCII(bytes) else { return false }
-                        for byte in bytes {
-                            guard put(UInt32(byte), width: 1, isWhitespace: byte == UInt8(ascii: " ")) else { break }
-                        }
-                        return true
-                    } ?? false
-                if !wasASCII {
-                    for (glyph, width, isWhitespace) in TerminalText.CellGlyphs(text) {
-                        guard put(glyph, width: width, isWhitespace: isWhitespace) else { break }
-                    }
-                }
-            case .rule(let horizontal):
-                if horizontal {
-                    guard (0..<rows).contains(y) else { return }
-                    let rule = Self.horizontalRule
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) {
-                        cells[y][column] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[y][column].paper)
-                    }
-                } else {
-                    guard (0..<columns).contains(x) else { return }
-                    let rule = Self.verticalRule
-                    for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
-                        cells[row][x] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[row][x].paper)
-                    }
-                }
-            case .bar(let fraction, let tint, _):
-                guard (0..<rows).contains(y) else { return }
-                let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
-                let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0
-                let (full, empty, unknown) = (Self.barFull, Self.barEmpty, Self.barUnknown)
-                let (ink, track) = (CellColor(tint), Self.separator)
-                for (index, column) in (max(0, x)..<max(0, x) + columnsAcross).enumerated() {
-                    let isFilled = index < filled
-                    cells[y][column] = Cell(
-                        glyph: fraction == nil ? unknown : (isFilled ? full : empty), ink: isFilled ? ink : track, paper: cells[y][column].paper)
-                }
-            case .fill(let paint, let shape):
-                let rect = element.rect
-                let ink = self.ink(paint)
-                let flattened = TerminalRenderer.flattened(shape, rect)
-                // Rectangles, rounded or not, fill every cell of their bounds: no test per cell,
-                // unless a clip bounds them.
-                let whole = clips.isEmpty && (shape == .rectangle || shape == .containerRelative || { if case .roundedRectangle = shape { true } else { false } }())
-                // A translucent fill's colour depends only on the paper under it, the same for most
-                // of its cells: blended once per change of paper, not at every cell.
-                var blended: (under: CellColor, color: CellColor)?
-                let translucent = { if case .translucent = ink { true } else { false } }()
-                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
-                    where whole || (TerminalRenderer.covers(shape, rect, column, row, flattened: flattened) && isVisible(column, row)) {
-                        guard translucent else {
-                            cells[row][column].paper = color(ink, column: column, row: row, in: rect)
-                            continue
-                        }
-                        let under = cells[row][column].paper
-                        if let blended, blended.under == under {
-                            cells[row][column].paper = blended.color
-                        } else {
-                            let color = color(ink, column: column, row: row, in: rect)
-                            blended = (under, color)
-                            cells[row][column].paper = color
-                        }
-                    }
-                }
-            case .stroke(let stroke, .path(let path)):
-                // The cells the outline passes through, on the part the trim keeps.
-                let rect = element.rect
-                let lines = path.polylines(x: rect.x * 8, y: rect.y * 16, width: rect.width * 8, height: rect.height * 16)
-                let segments = ShapePath.segments(lines, trim: stroke.trim)
-                let ink = self.ink(stroke.paint)
-                let half = stroke.lineWidth / 2
-                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height.rounded(.up)) + 1)) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width.rounded(.up)) + 1)) where isVisible(column, row) {
-                        let (minX, minY) = (Double(column) * 8 - half, Double(row) * 16 - half)
-                        guard segments.contains(where: { ShapePath.crosses($0, minX: minX, minY: minY, maxX: minX + 8 + 2 * half, maxY: minY + 16 + 2 * half) })
-                        else { continue }
-                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
-                    }
-                }
-            case .stroke(let stroke, let shape):
-                // The cells along the outline, at least one thick, on the part the trim keeps.
-                let rect = element.rect
-                let (across, down) = (max(1, (stroke.lineWidth / 8).rounded()), max(1, (stroke.lineWidth / 16).rounded()))
-                let inner = LayoutRect(x: rect.x + across, y: rect.y + down, width: max(0, rect.width - 2 * across), height: max(0, rect.height - 2 * down))
-                let (centerX, centerY) = ((rect.x + rect.width / 2) * 8, (rect.y + rect.height / 2) * 16)
-                let ink = self.ink(stroke.paint)
-                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
-                    where TerminalRenderer.covers(shape, rect, column, row) && !TerminalRenderer.covers(shape, inner, column, row)
-                        && isVisible(column, row)
-                    {
-                        let angle = atan2((Double(row) + 0.5) * 16 - centerY, (Double(column) + 0.5) * 8 - centerX) * 180 / .pi
-                        guard stroke.keeps(angle: angle) else { continue }
-                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
-                    }
-                }
-            case .picture:
-                // A terminal cannot show the picture: its place, in a neutral tone.
-                let rect = element.rect
-                let ink = self.ink("gray/0.35")
-                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
-                    for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where isVisible(column, row) {
-                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
-                    }
-                }
-            case .clip(let shape):
-                clips.append((shape, element.rect, TerminalRenderer.flattened(shape, element.rect)))
-            case .unclip:
-                _ = clips.popLast()
-            case .control, .endControl:
-                break
+            case .text(let text, let style): drawText(text, style, element)
+            case .rule(let horizontal): drawRule(horizontal: horizontal, element)
+            case .bar(let fraction, let tint, _): drawBar(fraction, tint: tint, element)
+            case .fill(let paint, let shape): fill(paint, shape, element)
+            case .stroke(let stroke, .path(let path)): strokePath(stroke, path, element)
+            case .stroke(let stroke, let shape): strokeOutline(stroke, shape, element)
+            case .picture: drawPicture(element)
+            case .clip(let shape): clips.append((shape, element.rect, TerminalRenderer.flattened(shape, element.rect)))
+            case .unclip: _ = clips.popLast()
+            case .control, .endControl: break
             case .effect, .endEffect:
                 // Cells cannot turn, scale, shadow or blur: the view is drawn as laid out.
                 break
+            }
+        }
+
+        /// A line of text, a character a cell (two for a wide one), redacted to bars where asked.
+        private mutating func drawText(_ text: String, _ style: TextStyle, _ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            guard (0..<rows).contains(y) else { return }
+            var column = x
+            let limit = min(columns, x + Int(element.rect.width.rounded(.up)))
+            let ink = style.gradient.map { self.ink(.linearGradient($0)) } ?? self.ink(style.color)
+            let (redacted, bar) = (Self.redacted, Self.redactionBar)
+            // The style read once, not at every character.
+            let (redacts, bold) = (style.redacted, style.isBold)
+            let clipped = !clips.isEmpty
+            // A character each.
+            func put(_ glyph: UInt32, width: Int, isWhitespace: Bool) -> Bool {
+                guard column >= 0, column + width <= limit else { return false }
+                if clipped, !isVisible(column, y) {
+                    column += width
+                    return true
+                }
+                let redact = redacts && !isWhitespace
+                let paper = cells[y][column].paper
+                let color = self.color(ink, column: column, row: y, in: element.rect)
+                cells[y][column] = Cell(glyph: redact ? bar : glyph, ink: redact ? redacted : color, bold: bold && !redact, paper: paper)
+                if width == 2 { cells[y][column + 1] = Cell(glyph: redact ? bar : 0, ink: redact ? redacted : .none, isContinuation: !redact, paper: paper) }
+                column += width
+                return true
+            }
+            // Printable ASCII, the common case, a byte at a time: a column each.
+            let wasASCII =
+                text.utf8.withContiguousStorageIfAvailable { bytes in
+                    guard TerminalText.isPrintableASCII(bytes) else { return false }
+                    for byte in bytes {
+                        guard put(UInt32(byte), width: 1, isWhitespace: byte == UInt8(ascii: " ")) else { break }
+                    }
+                    return true
+                } ?? false
+            if !wasASCII {
+                for (glyph, width, isWhitespace) in TerminalText.CellGlyphs(text) {
+                    guard put(glyph, width: width, isWhitespace: isWhitespace) else { break }
+                }
+            }
+        }
+
+        /// A divider across the element's rect.
+        private mutating func drawRule(horizontal: Bool, _ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            if horizontal {
+                guard (0..<rows).contains(y) else { return }
+                let rule = Self.horizontalRule
+                for column in max(0, x)..<max(max(0, x), min(columns, x + Int(element.rect.width))) {
+                    cells[y][column] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[y][column].paper)
+                }
+            } else {
+                guard (0..<columns).contains(x) else { return }
+                let rule = Self.verticalRule
+                for row in max(0, y)..<max(max(0, y), min(rows, y + Int(element.rect.height))) {
+                    cells[row][x] = Cell(glyph: rule.glyph, ink: rule.ink, paper: cells[row][x].paper)
+                }
+            }
+        }
+
+        /// A progress bar: filled cells in the tint, the rest as its track.
+        private mutating func drawBar(_ fraction: Double?, tint: String, _ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            guard (0..<rows).contains(y) else { return }
+            let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
+            let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0
+            let (full, empty, unknown) = (Self.barFull, Self.barEmpty, Self.barUnknown)
+            let (ink, track) = (CellColor(tint), Self.separator)
+            for (index, column) in (max(0, x)..<max(0, x) + columnsAcross).enumerated() {
+                let isFilled = index < filled
+                cells[y][column] = Cell(
+                    glyph: fraction == nil ? unknown : (isFilled ? full : empty), ink: isFilled ? ink : track, paper: cells[y][column].paper)
+            }
+        }
+
+        /// A shape filled: the paper of the cells it covers.
+        private mutating func fill(_ paint: Paint, _ shape: ShapeKind, _ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            let rect = element.rect
+            let ink = self.ink(paint)
+            let flattened = TerminalRenderer.flattened(shape, rect)
+            // Rectangles, rounded or not, fill every cell of their bounds: no test per cell,
+            // unless a clip bounds them.
+            let whole = clips.isEmpty && (shape == .rectangle || shape == .containerRelative || { if case .roundedRectangle = shape { true } else { false } }())
+            // A translucent fill's colour depends only on the paper under it, the same for most
+            // of its cells: blended once per change of paper, not at every cell.
+            var blended: (under: CellColor, color: CellColor)?
+            let translucent = { if case .translucent = ink { true } else { false } }()
+            for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
+                where whole || (TerminalRenderer.covers(shape, rect, column, row, flattened: flattened) && isVisible(column, row)) {
+                    guard translucent else {
+                        cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                        continue
+                    }
+                    let under = cells[row][column].paper
+                    if let blended, blended.under == under {
+                        cells[row][column].paper = blended.color
+                    } else {
+                        let color = color(ink, column: column, row: row, in: rect)
+                        blended = (under, color)
+                        cells[row][column].paper = color
+                    }
+                }
+            }
+        }
+
+        /// A path's outline: the cells it passes through.
+        private mutating func strokePath(_ stroke: Stroke, _ path: ShapePath, _ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            // The cells the outline passes through, on the part the trim keeps.
+            let rect = element.rect
+            let lines = path.polylines(x: rect.x * TerminalRenderer.cellWidth, y: rect.y * TerminalRenderer.cellHeight, width: rect.width * TerminalRenderer.cellWidth, height: rect.height * TerminalRenderer.cellHeight)
+            let segments = ShapePath.segments(lines, trim: stroke.trim)
+            let ink = self.ink(stroke.paint)
+            let half = stroke.lineWidth / 2
+            for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height.rounded(.up)) + 1)) {
+                for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width.rounded(.up)) + 1)) where isVisible(column, row) {
+                    let (minX, minY) = (Double(column) * TerminalRenderer.cellWidth - half, Double(row) * TerminalRenderer.cellHeight - half)
+                    guard segments.contains(where: { ShapePath.crosses($0, minX: minX, minY: minY, maxX: minX + TerminalRenderer.cellWidth + 2 * half, maxY: minY + TerminalRenderer.cellHeight + 2 * half) })
+                    else { continue }
+                    cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                }
+            }
+        }
+
+        /// A shape's outline: the cells along it.
+        private mutating func strokeOutline(_ stroke: Stroke, _ shape: ShapeKind, _ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            // The cells along the outline, at least one thick, on the part the trim keeps.
+            let rect = element.rect
+            let (across, down) = (max(1, (stroke.lineWidth / TerminalRenderer.cellWidth).rounded()), max(1, (stroke.lineWidth / TerminalRenderer.cellHeight).rounded()))
+            let inner = LayoutRect(x: rect.x + across, y: rect.y + down, width: max(0, rect.width - 2 * across), height: max(0, rect.height - 2 * down))
+            let (centerX, centerY) = ((rect.x + rect.width / 2) * TerminalRenderer.cellWidth, (rect.y + rect.height / 2) * TerminalRenderer.cellHeight)
+            let ink = self.ink(stroke.paint)
+            for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width)))
+                where TerminalRenderer.covers(shape, rect, column, row) && !TerminalRenderer.covers(shape, inner, column, row)
+                    && isVisible(column, row)
+                {
+                    let angle = atan2((Double(row) + 0.5) * TerminalRenderer.cellHeight - centerY, (Double(column) + 0.5) * TerminalRenderer.cellWidth - centerX) * 180 / .pi
+                    guard stroke.keeps(angle: angle) else { continue }
+                    cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                }
+            }
+        }
+
+        /// A picture's place.
+        private mutating func drawPicture(_ element: PlacedElement) {
+            let (x, y) = (Int(element.rect.x), Int(element.rect.y))
+            // A terminal cannot show the picture: its place, in a neutral tone.
+            let rect = element.rect
+            let ink = self.ink("gray/0.35")
+            for row in max(0, y)..<max(max(0, y), min(rows, y + Int(rect.height))) {
+                for column in max(0, x)..<max(max(0, x), min(columns, x + Int(rect.width))) where isVisible(column, row) {
+                    cells[row][column].paper = color(ink, column: column, row: row, in: rect)
+                }
             }
         }
     }
@@ -239,7 +273,7 @@ extension TerminalRenderer {
     /// against; nil for other shapes.
     static func flattened(_ shape: ShapeKind, _ rect: LayoutRect) -> ShapePath.Polylines? {
         guard case .path(let path) = shape else { return nil }
-        return path.polylines(x: 0, y: 0, width: rect.width * 8, height: rect.height * 16)
+        return path.polylines(x: 0, y: 0, width: rect.width * TerminalRenderer.cellWidth, height: rect.height * TerminalRenderer.cellHeight)
     }
 
     /// Whether a shape covers the centre of a cell. Circles and capsules are round (a cell is twice
@@ -247,8 +281,8 @@ extension TerminalRenderer {
     /// holds the centre by the non-zero rule (`flattened`, when given, is its outline already made).
     static func covers(_ shape: ShapeKind, _ rect: LayoutRect, _ column: Int, _ row: Int, flattened: ShapePath.Polylines? = nil) -> Bool {
         // In points, where round is round: 8 across and 16 down a cell.
-        let (px, py) = ((Double(column) + 0.5 - rect.x) * 8, (Double(row) + 0.5 - rect.y) * 16)
-        let (width, height) = (rect.width * 8, rect.height * 16)
+        let (px, py) = ((Double(column) + 0.5 - rect.x) * TerminalRenderer.cellWidth, (Double(row) + 0.5 - rect.y) * TerminalRenderer.cellHeight)
+        let (width, height) = (rect.width * TerminalRenderer.cellWidth, rect.height * TerminalRenderer.cellHeight)
         guard Double(column) + 0.5 >= rect.x, Double(column) + 0.5 <= rect.x + rect.width, Double(row) + 0.5 >= rect.y,
             Double(row) + 0.5 <= rect.y + rect.height
         else { return false }
