@@ -46,9 +46,7 @@ extension Layout {
                 place(tree, child, aligned(size, in: rect, alignment), axis: nil, into: &elements)
             }
         case .bar(let fraction, let style):
-            var tint = "accent"
-            if case .color(let color) = drawn(.color("accent"), tree.styles[style]) { tint = color }
-            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tint, live: tree.styles[style].live)))
+            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tree.tints[style] ?? "accent", live: tree.styles[style].live)))
         case .background(let paint, let content):
             let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }
@@ -110,8 +108,7 @@ extension Layout {
         case .ring(let fraction, let open, let style, let label):
             let side = ringSize(Proposal(width: rect.width, height: rect.height))
             let ring = aligned(side, in: rect, .center)
-            var tint = "accent"
-            if case .color(let color) = drawn(.color("accent"), tree.styles[style]) { tint = color }
+            let tint = tree.tints[style] ?? "accent"
             // An open ring leaves a quarter at the bottom: it runs from 135° to 405°.
             let span = open ? 0.75 : 1.0
             let rotation = open ? 135.0 : -90.0

@@ -265,6 +265,7 @@ extension Layout {
         }
         tree.styles.append(barStyle)
         let styleNumber = tree.styles.count - 1
+        if case .color(let tint) = drawn(.color("accent"), barStyle) { tree.tints[styleNumber] = tint }
         let valueIndex = view.children.firstIndex { $0.view == "gaugeValue" }
         let labels = children.indices.filter { $0 != valueIndex }.map { children[$0] }
         switch style.indicatorStyle {

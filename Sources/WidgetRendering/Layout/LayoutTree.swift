@@ -87,6 +87,9 @@ extension Layout {
         @exclusivity(unchecked) var shapes: [ShapeKind] = []
         @exclusivity(unchecked) var frames: [Frame] = []
         @exclusivity(unchecked) var styles: [TextStyle] = []
+        /// An indicator's tint (the accent colour as its style draws it), by its style's number:
+        /// worked out once, when the tree is prepared, not at every placing.
+        @exclusivity(unchecked) var tints: [Int: String] = [:]
         @exclusivity(unchecked) var pictures: [Picture] = []
         @exclusivity(unchecked) var effects: [VisualEffect] = []
         /// How many intent controls were met so far, in reading order.
@@ -151,6 +154,8 @@ extension Layout {
             strokes.removeAll(keepingCapacity: true)
             priorities.removeAll(keepingCapacity: true)
             stacked.removeAll(keepingCapacity: true)
+            effects.removeAll(keepingCapacity: true)
+            tints.removeAll(keepingCapacity: true)
         }
 
         /// Room in the memos for every node, once the tree is made.
