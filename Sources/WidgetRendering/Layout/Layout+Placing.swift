@@ -137,9 +137,11 @@ extension Layout {
             place(tree, content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
         case .stack(let stackAxis, let alignment, let spacing, let children):
             let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height))
-            let gap = children.count > 1 ? gapLength(stackAxis, spacing, count: 2) : 0
             var cursor = stackAxis == .vertical ? rect.y : rect.x
             for offset in 0..<children.count {
+                let gap = offset + 1 < children.count
+                    ? self.gap(tree, stackAxis, spacing, between: tree.children[children.lowerBound + offset], and: tree.children[children.lowerBound + offset + 1])
+                    : 0
                 let size = tree.stacked[start + offset]
                 // Along the axis at the cursor; across it by the stack's alignment.
                 let slot =

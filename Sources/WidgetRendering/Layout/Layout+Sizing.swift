@@ -27,10 +27,13 @@ extension Layout {
         case .text(let index):
             return textSize(fitted(tree.texts[index], proposal), proposal)
         case .spacer(let minLength):
-            let minimum = minLength ?? 0
+            // Without a length of its own, the platform's default spacing, as SwiftUI's: the stack
+            // puts no space of its own beside a spacer (`gap`).
+            let across = minLength.map(metrics.horizontal) ?? metrics.defaultSpacing.horizontal
+            let down = minLength.map(metrics.vertical) ?? metrics.defaultSpacing.vertical
             switch axis {
-            case .horizontal: return Size(width: max(metrics.horizontal(minimum), proposal.width ?? 0), height: 0)
-            case .vertical, nil: return Size(width: 0, height: max(metrics.vertical(minimum), proposal.height ?? 0))
+            case .horizontal: return Size(width: max(across, proposal.width ?? 0), height: 0)
+            case .vertical, nil: return Size(width: 0, height: max(down, proposal.height ?? 0))
             }
         case .divider:
             switch axis {
@@ -93,7 +96,7 @@ extension Layout {
                 along += stackAxis == .vertical ? size.height : size.width
                 across = max(across, stackAxis == .vertical ? size.width : size.height)
             }
-            along += gapLength(stackAxis, spacing, count: children.count)
+            along += gapLength(tree, stackAxis, spacing, children)
             return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
         }
     }
@@ -225,12 +228,28 @@ extension Layout {
         return axis == .vertical ? size.height : size.width
     }
 
-    func gapLength(_ axis: Axis, _ spacing: Double?, count: Int) -> Double {
-        guard count > 1 else { return 0 }
-        let gap =
-            spacing.map { metrics.snap(axis == .vertical ? metrics.vertical($0) : metrics.horizontal($0)) }
-            ?? (axis == .vertical ? metrics.defaultSpacing.vertical : metrics.defaultSpacing.horizontal)
-        return gap * Double(count - 1)
+    /// The space a stack puts between two adjacent children. Given, the stack's spacing; else as
+    /// SwiftUI's default spacing depends on what the two are (`ViewSpacing`): none beside a
+    /// `Spacer` (whose own least length keeps them apart), none between two texts one above the
+    /// other (their lines stand a line apart, as a paragraph's do), and the platform's default
+    /// between anything else.
+    func gap(_ tree: Tree, _ axis: Axis, _ spacing: Double?, between first: Int, and second: Int) -> Double {
+        if let spacing { return metrics.snap(axis == .vertical ? metrics.vertical(spacing) : metrics.horizontal(spacing)) }
+        func isSpacer(_ node: Int) -> Bool { if case .spacer = tree.kinds[node] { true } else { false } }
+        func isText(_ node: Int) -> Bool { if case .text = tree.kinds[node] { true } else { false } }
+        if isSpacer(first) || isSpacer(second) { return 0 }
+        if axis == .vertical, isText(first), isText(second) { return 0 }
+        return axis == .vertical ? metrics.defaultSpacing.vertical : metrics.defaultSpacing.horizontal
+    }
+
+    /// The space between all of a stack's children.
+    func gapLength(_ tree: Tree, _ axis: Axis, _ spacing: Double?, _ children: Range<Int>) -> Double {
+        guard children.count > 1 else { return 0 }
+        var total = 0.0
+        for position in children.lowerBound..<(children.upperBound - 1) {
+            total += gap(tree, axis, spacing, between: tree.children[position], and: tree.children[position + 1])
+        }
+        return total
     }
 
     /// SwiftUI's stack layout: each child is offered an equal share of what is left along the axis,
@@ -248,7 +267,7 @@ extension Layout {
     }
 
     func stackSizes(_ tree: Tree, _ axis: Axis, spacing: Double?, _ children: Range<Int>, _ proposal: Proposal, into start: Int) {
-        let gaps = gapLength(axis, spacing, count: children.count)
+        let gaps = gapLength(tree, axis, spacing, children)
         func along(_ size: Size) -> Double { axis == .vertical ? size.height : size.width }
         func offer(_ length: Double?) -> Proposal {
             axis == .vertical ? Proposal(width: proposal.width, height: length) : Proposal(width: length, height: proposal.height)

@@ -35,7 +35,18 @@ public struct PointMetrics: LayoutMetrics {
         }
     }
 
-    public func lineHeight(_ style: TextStyle) -> Double { (style.points * 1.2).rounded(.up) }
+    /// A line's height: a text style's leading as iOS sets it at the default Dynamic Type size
+    /// (body 22 points for 17, caption 16 for 12...); a size of one's own, 1.2 times it.
+    public func lineHeight(_ style: TextStyle) -> Double {
+        if style.size == nil, let leading = Self.leading[style.font] { return leading }
+        return (style.points * 1.2).rounded(.up)
+    }
+
+    /// iOS's text styles' leading, in points, at the default Dynamic Type size.
+    static let leading: [String: Double] = [
+        "largeTitle": 41, "title": 34, "title2": 28, "title3": 25, "headline": 22, "body": 22, "callout": 21, "subheadline": 20,
+        "footnote": 18, "caption": 16, "caption2": 13,
+    ]
     public func horizontal(_ points: Double) -> Double { points }
     public func vertical(_ points: Double) -> Double { points }
     public var defaultSpacing: (horizontal: Double, vertical: Double) { (8, 8) }
