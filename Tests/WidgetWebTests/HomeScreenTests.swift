@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import WidgetHost
+import WidgetRendering
 import WidgetSupport
 import WidgetTestSupport
 import WidgetTimelines
@@ -132,6 +133,19 @@ final class WebHome: @unchecked Sendable {
         #expect(page.header("content-security-policy")?.contains("script-src 'self'") == true)
         #expect(page.body.contains("<script src=\"/home.js\""))
         #expect(try await raw("GET /home.js HTTP/1.1\r\n\(host)\r\n\r\n").status == 200)
+        // The font the widgets are measured in, for a browser without it; Inter's files and no other.
+        let font = try await raw("GET /fonts/Inter-SemiBold.otf HTTP/1.1\r\n\(host)\r\n\r\n")
+        if SystemFont.isAvailable {
+            #expect(font.status == 200 && font.header("content-type") == "font/otf")
+            #expect(font.header("content-length") == "\(SystemFont.contents(of: "Inter-SemiBold.otf")!.count)")
+        } else {
+            #expect(font.status == 404 && font.body.contains("fonts-inter"))
+        }
+        #expect(page.header("content-security-policy")?.contains("font-src 'self'") == true)
+        for path in ["/fonts/../web-token", "/fonts/web-token", "/fonts/Inter-Regular.otf/../../web-token"] {
+            let refused = try await raw("GET \(path) HTTP/1.1\r\n\(host)\r\n\r\n")
+            #expect(refused.status == 404 && refused.body.hasPrefix("no font"), "\(path)")
+        }
         #expect(page.header("set-cookie") == nil, "no cookie: a browser would send it to every port of this host")
         #expect(web.home.url == "http://\(web.authority)/#token=\(web.token)", "the token in the fragment, which the browser sends nowhere")
         // Everything else needs the token in the Authorization header; a cookie carrying it counts for nothing.

@@ -73,6 +73,16 @@ public enum SystemFont {
         return font
     }
 
+    /// Every file name of Inter's faces, in both cuts: what a page may load.
+    public static let fileNames: Set<String> = Set(
+        weightNames.values.flatMap { weight in ["Inter-\(weight).otf", "InterDisplay-\(weight).otf"] })
+
+    /// A face's file, as it is on disk (for a page to draw with); nil when it is not installed.
+    public static func contents(of fileName: String) -> [UInt8]? {
+        guard fileNames.contains(fileName), let directory else { return nil }
+        return FileManager.default.contents(atPath: directory + "/" + fileName).map { [UInt8]($0) }
+    }
+
     /// Whether text is measured in the font (it is installed).
     public static var isAvailable: Bool { face(points: 17, weight: 400) != nil }
 

@@ -7,7 +7,7 @@ enum HomePage {
     static let policy: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         )
     ]
 
@@ -52,6 +52,16 @@ enum HomePage {
         """
 
     static let style = """
+        /* The font the widgets are measured in (Inter, standing in for SF Pro), from the host when
+           the browser has no copy of its own: the drawn widths are then the measured ones. */
+        @font-face { font-family: 'Inter'; font-weight: 400; src: local('Inter Regular'), url('/fonts/Inter-Regular.otf') format('opentype'); }
+        @font-face { font-family: 'Inter'; font-weight: 500; src: local('Inter Medium'), url('/fonts/Inter-Medium.otf') format('opentype'); }
+        @font-face { font-family: 'Inter'; font-weight: 600; src: local('Inter SemiBold'), url('/fonts/Inter-SemiBold.otf') format('opentype'); }
+        @font-face { font-family: 'Inter'; font-weight: 700; src: local('Inter Bold'), url('/fonts/Inter-Bold.otf') format('opentype'); }
+        @font-face { font-family: 'Inter Display'; font-weight: 400; src: local('Inter Display Regular'), url('/fonts/InterDisplay-Regular.otf') format('opentype'); }
+        @font-face { font-family: 'Inter Display'; font-weight: 500; src: local('Inter Display Medium'), url('/fonts/InterDisplay-Medium.otf') format('opentype'); }
+        @font-face { font-family: 'Inter Display'; font-weight: 600; src: local('Inter Display SemiBold'), url('/fonts/InterDisplay-SemiBold.otf') format('opentype'); }
+        @font-face { font-family: 'Inter Display'; font-weight: 700; src: local('Inter Display Bold'), url('/fonts/InterDisplay-Bold.otf') format('opentype'); }
         :root { color-scheme: light dark; --page: #f2f2f7; --ink: #000; --quiet: #6e6e73; --panel: #fff; --accent: #007aff; --bad: #ff3b30; }
         @media (prefers-color-scheme: dark) { :root { --page: #000; --ink: #fff; --quiet: #98989d; --panel: #1c1c1e; --accent: #0a84ff; --bad: #ff453a; } }
         body { margin: 0; font-family: -apple-system, system-ui, sans-serif; background: var(--page); color: var(--ink); }

@@ -117,6 +117,8 @@ public final class HomeScreen: @unchecked Sendable {
             return .response(.text(400, "the Host header must be \(server.address) (this server's own address)", headers: [("Connection", "close")]))
         }
         if request.method == "GET", Self.publicPaths.contains(request.path) { return route(request) }
+        // The font the widgets are measured in, so a browser without it draws the same widths.
+        if request.method == "GET", request.path.hasPrefix("/fonts/") { return .response(font(String(request.path.dropFirst("/fonts/".count)))) }
         guard let given = Self.bearer(request), Self.same(given, token) else { return .response(forbidden) }
         if request.method == "POST" {
             guard let origin = request.header("origin"), origin == "http://\(host)" else {
@@ -293,6 +295,16 @@ public final class HomeScreen: @unchecked Sendable {
     /// The most bytes one drawing of a card may have, 4 MiB by default: what one card may cost each
     /// page it is sent to (an entry within `WireLimits` draws in far less).
     let largestDrawing: Int
+
+    /// One of Inter's files (`Inter-SemiBold.otf`), from where the host reads it (`SystemFont`);
+    /// only those names, so nothing else of the disk is reachable. 404 without the font.
+    func font(_ name: String) -> HTTPResponse {
+        guard SystemFont.fileNames.contains(name) else { return .text(404, "no font \(name.onOneLine.cut(to: 100))") }
+        guard let bytes = SystemFont.contents(of: name) else {
+            return .text(404, "\(name) is not installed here (Debian's fonts-inter has it)")
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "font/otf"), ("Cache-Control", "max-age=86400")], body: bytes)
+    }
 
     /// An id as part of an XML id: letters, digits, `-` and `_` kept.
     static func idSafe(_ id: String) -> String {
