@@ -300,7 +300,7 @@ let renderRows = [
     Row(
         name: "gallery page: the same \(frames.widgets) widgets in SVG, text measured in the font (Inter\(frames.fontInstalled ? "" : ": not installed, so by averages"); median)",
         measured: "\(formatted(svgFont, 2)) ms", floor: "text measured by average widths: \(formatted(svgAverage, 2)) ms",
-        result: "+\(formatted((svgFont / svgAverage - 1) * 100, 0))%", goal: "≤ 20% over the averages", met: svgFont <= svgAverage * 1.2),
+        result: "\(svgFont >= svgAverage ? "+" : "")\(formatted((svgFont / svgAverage - 1) * 100, 0))%", goal: "≤ 20% over the averages", met: svgFont <= svgAverage * 1.2),
     Row(
         name: "text measurement: one 43-character line, in the font (advances, kerning) (median)",
         measured: "\(formatted(percentile(frames.stringFont, 0.5) / 1000, 2)) µs", floor: "the averages' table: \(formatted(percentile(frames.stringAverage, 0.5) / 1000, 2)) µs",
