@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetTestSupport
 import WidgetWire
 
 @testable import WidgetRendering
@@ -139,5 +140,43 @@ struct FontTests {
         let row = texts(#"{"view":"hstack","children":[{"view":"text","text":"Left"},{"view":"spacer"},{"view":"text","text":"Right"}]}"#, in: (width, 40))
         #expect(row.map(\.0) == ["Left", "Right"])
         #expect(row[1].1.x - (row[0].1.x + row[0].1.width) == 10)
+    }
+}
+
+/// SF Symbols the project draws as shapes: in SVG a vector drawing in the view's colour, never a
+/// font's character (a colour emoji that ignores the tint, or a missing-glyph box); other names as
+/// their glyph, as in a terminal.
+@Suite struct SymbolShapeTests {
+    @Test func variantsAreReadFromTheName() throws {
+        let filled = try #require(SymbolShapes.resolve("heart.fill"))
+        #expect(filled.0 == "heart" && filled.1 == (fill: true, circle: false, slash: false))
+        let slashed = try #require(SymbolShapes.resolve("heart.slash"))
+        #expect(slashed.0 == "heart" && slashed.1 == (fill: false, circle: false, slash: true))
+        let circled = try #require(SymbolShapes.resolve("checkmark.circle.fill"))
+        #expect(circled.0 == "checkmark" && circled.1 == (fill: true, circle: true, slash: false))
+        #expect(SymbolShapes.resolve("sun.max.fill")?.0 == "sun.max")
+        #expect(SymbolShapes.resolve("bell.badge")?.0 == "bell", "a name of the family")
+        #expect(SymbolShapes.resolve("circle.fill")?.0 == "circle")
+        #expect(SymbolShapes.resolve("gearshape") == nil, "not drawn here: its glyph")
+    }
+
+    @Test func aSymbolIsDrawnAsItsShapeInTheViewsColour() {
+        let svg = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"pause.fill","modifiers":[{"foregroundColor":"orange"}]}"#), family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        #expect(svg.contains(##"<path d="M24 12 H42 V88 H24 Z M58 12 H76 V88 H58 Z" fill="#ff9500"/>"##), "\(svg)")
+        #expect(!svg.contains("⏸"), "never the emoji")
+        // In a filled circle, the symbol is knocked out in the background's colour.
+        let circled = SVGRenderer(appearance: .dark).render(view(#"{"view":"image","systemName":"checkmark.circle.fill"}"#), family: .systemSmall)
+        #expect(circled.contains(##"stroke="#1c1c1e""##))
+        // A name without a shape is its glyph, as before.
+        let gear = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"gearshape"}"#), family: .systemSmall)
+        #expect(gear.contains("⚙"))
+        // Measured as a square a little wider than its size.
+        var style = TextStyle()
+        style.symbol = "heart"
+        #expect(PointMetrics().width(of: "♡", style: style) == 21)
+        // The terminal draws the glyph.
+        #expect(TerminalRenderer(colorMode: .none, appearance: .light).render(view(#"{"view":"image","systemName":"heart.fill"}"#), family: .systemSmall).joined().contains("♥"))
     }
 }

@@ -86,9 +86,10 @@ extension Layout {
         }
         if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
         func children() -> [Int] { view.children.map { prepare($0, inherited: style, into: tree) } }
-        func text(_ string: String, lineLimit: Int?, live: JSONValue? = nil) -> Int {
+        func text(_ string: String, lineLimit: Int?, live: JSONValue? = nil, symbol: String? = nil) -> Int {
             var style = drawn(style)
             if let live, textCase == nil { style.live = live }
+            style.symbol = symbol
             var shown = string
             switch textCase {
             case "uppercase": shown = string.uppercased()
@@ -119,7 +120,7 @@ extension Layout {
             node = tree.add(.zstack(alignment: Alignment(view["alignment"]?.stringValue), children: tree.add(children: children())))
         case "spacer": node = tree.add(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = tree.add(.divider)
-        case "image": node = image(view, into: tree) { text($0, lineLimit: 1) }
+        case "image": node = image(view, into: tree) { text($0, lineLimit: 1, symbol: $1) }
         case "shape":
             let fill = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
             let shape = ShapeKind(view)
@@ -238,7 +239,7 @@ extension Layout {
 
     /// An image: a symbol as its glyph (drawn to the size it is given when resizable), a picture
     /// (a `UIImage`), or an asset this host cannot have, drawn as the photo symbol.
-    private func image(_ view: ViewNode, into tree: Tree, text: (String) -> Int) -> Int {
+    private func image(_ view: ViewNode, into tree: Tree, text: (String, String?) -> Int) -> Int {
         let resizable = view["resizable"]?.boolValue ?? false
         if let data = view["data"]?.stringValue, data.hasPrefix("data:image/") {
             let width = view["width"]?.numberValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 100
@@ -247,7 +248,7 @@ extension Layout {
             return tree.add(.picture(tree.pictures.count - 1))
         }
         let symbol = view["systemName"]?.stringValue ?? (view["name"] != nil || view["data"] != nil ? "photo" : "")
-        let glyph = text(SymbolGlyphs.glyph(symbol))
+        let glyph = text(SymbolGlyphs.glyph(symbol), symbol.isEmpty ? nil : symbol)
         guard resizable, case .text(let index) = tree.kinds[glyph] else { return glyph }
         return tree.add(.glyph(index))
     }

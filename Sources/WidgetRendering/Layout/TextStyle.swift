@@ -32,6 +32,8 @@ public struct TextStyle: Equatable, Sendable {
         var buttonStyle: String?
         /// A self-updating date's parts (`DateText.liveParts`), for drawings that tick on their own.
         var live: JSONValue?
+        /// The SF Symbol this text draws (`Image(systemName:)`), for a drawing that has its shape.
+        var symbol: String?
     }
 
     private final class Box: @unchecked Sendable {
@@ -167,6 +169,10 @@ public struct TextStyle: Equatable, Sendable {
     public var live: JSONValue? {
         get { box.values.live }
         set { change { $0.live = newValue } }
+    }
+    public var symbol: String? {
+        get { box.values.symbol }
+        set { change { $0.symbol = newValue } }
     }
 
     /// The same style at `scale` times its font size (never larger, unless allowed).

@@ -14,6 +14,8 @@ public struct PointMetrics: LayoutMetrics {
 
     public func width(of text: String, style: TextStyle) -> Double {
         let em = style.points
+        // A symbol drawn as its shape is a square a little wider than its size, as SF Symbols are.
+        if let symbol = style.symbol, SymbolShapes.has(symbol) { return (em * 1.2).rounded(.up) }
         let bold = style.isBold
         let measured = measuresWithFont ? SystemFont.width(of: text, points: em, weight: style.weight) { Self.averageWidth(of: $0, em: em, bold: bold) } : nil
         let width = measured ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
@@ -262,6 +264,18 @@ public struct SVGRenderer: Sendable {
                 let height = (style.points * 0.8).rounded()
                 return "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y + (rect.height - height) / 2))\" width=\"\(format(rect.width))\" "
                     + "height=\"\(format(height))\" rx=\"4\" fill=\"\(hex(SystemColors.rgb("redacted", appearance)))\"/>\n"
+            }
+            if let symbol = style.symbol {
+                // A symbol as its shape, in the text's colour, a square of its size centred in its place.
+                let size = min(style.points * 1.1, rect.height, max(rect.width, style.points))
+                let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
+                let (strokeDefinition, stroke) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), as: "stroke", in: rect, &canvas)
+                if let shape = SymbolShapes.svg(
+                    symbol, x: rect.x + (rect.width - size) / 2, y: rect.y + (rect.height - size) / 2, size: size, fill: fill, stroke: stroke,
+                    background: hex(SystemColors.background(appearance)))
+                {
+                    return definition + strokeDefinition + shape
+                }
             }
             let baseline = rect.y + (rect.height - style.points * 1.2) / 2 + style.points * 0.95
             let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
