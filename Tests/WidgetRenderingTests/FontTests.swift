@@ -160,6 +160,14 @@ struct FontTests {
         #expect(SymbolShapes.resolve("cpu") == nil, "not drawn here: its glyph")
     }
 
+    /// A name drawn by no shape and no glyph of its family is told to the author, once each.
+    @Test func symbolsNotDrawnAreNamed() {
+        let tree = view(
+            #"{"view":"vstack","children":[{"view":"image","systemName":"heart.fill"},{"view":"image","systemName":"figure.skiing.downhill"},"#
+                + #"{"view":"text","text":"x","parts":["Go ",{"systemName":"zzz.unknown"}]},{"view":"image","systemName":"zzz.unknown"},{"view":"image","systemName":"cpu"}]}"#)
+        #expect(SymbolGlyphs.unknown(in: tree) == ["figure.skiing.downhill", "zzz.unknown"], "in the order met, once each; heart and cpu are drawn")
+    }
+
     @Test func aSymbolIsDrawnAsItsShapeInTheViewsColour() {
         let svg = SVGRenderer(appearance: .light).render(
             view(#"{"view":"image","systemName":"pause.fill","modifiers":[{"foregroundColor":"orange"}]}"#), family: .systemSmall)

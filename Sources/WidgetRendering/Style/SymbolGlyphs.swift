@@ -1,3 +1,5 @@
+import WidgetWire
+
 /// The SF Symbols the host draws, as glyphs any terminal font has; docs/RENDERING.md lists them.
 public enum SymbolGlyphs {
     public static let table: [String: String] = [
@@ -58,6 +60,24 @@ public enum SymbolGlyphs {
     /// `.fill` (`play.circle.fill` draws as `play.circle`), then with its last parts dropped
     /// (`play.circle` as `play`, `cloud.sun.rain` as `cloud.sun`); a hollow square when nothing is
     /// left to try.
+    /// The symbol names in a view that are drawn by no shape and no glyph of their family (a
+    /// placeholder stands in), each once, in the order met: what an author is told.
+    public static func unknown(in view: ViewNode) -> [String] {
+        var names: [String] = []
+        func visit(_ node: ViewNode) {
+            var found: [String] = []
+            if node.view == "image", let name = node["systemName"]?.stringValue { found.append(name) }
+            for part in node["parts"]?.arrayValue ?? [] { if let name = part["systemName"]?.stringValue { found.append(name) } }
+            for name in found where !SymbolShapes.has(name) && glyph(name) == placeholder && !names.contains(name) { names.append(name) }
+            node.children.forEach(visit)
+        }
+        visit(view)
+        return names
+    }
+
+    /// What stands in for a symbol no glyph draws.
+    public static let placeholder = "□"
+
     public static func glyph(_ name: String) -> String {
         if let glyph = table[name] { return glyph }
         var parts = name.split(separator: ".").filter { $0 != "fill" }
@@ -65,6 +85,6 @@ public enum SymbolGlyphs {
             if let glyph = table[parts.joined(separator: ".")] { return glyph }
             parts.removeLast()
         }
-        return "□"
+        return placeholder
     }
 }

@@ -42,6 +42,9 @@ extension Invocation {
                 entry.view, family: result.family, title: title, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
             output.drawing(lines)
             for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
+            for name in SymbolGlyphs.unknown(in: entry.view) {
+                output.standardError("widgets: note: widget \"\(target.kind)\": the symbol \"\(name)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
+            }
             return .success
         } catch {
             output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
