@@ -82,6 +82,33 @@ import WidgetWire
         #expect(svg.contains(##"height="16" rx="8" fill="#8e8e93" fill-opacity="0.2"/>"##), "\(svg)")
     }
 
+    /// A toggle is its label and a switch, as iOS draws one: a 51-by-31 capsule in the tint (green
+    /// by default) when on, grey when off, the white knob at the end it is set to; as a button
+    /// (`.toggleStyle(.button)`), bordered, prominent when on.
+    @Test func aToggleIsDrawnAsASwitch() throws {
+        let points = Layout(metrics: PointMetrics())
+        func fills(_ json: String) -> [(Paint, ShapeKind, LayoutRect)] {
+            points.place(view(json), in: (338, 158)).compactMap { if case .fill(let paint, let shape) = $0.content { (paint, shape, $0.rect) } else { nil } }
+        }
+        let on = fills(#"{"view":"toggle","isOn":true,"children":[{"view":"text","text":"Lights"}]}"#)
+        let track = try #require(on.first { $0.1 == .capsule })
+        let knob = try #require(on.first { $0.1 == .circle })
+        #expect(track.0 == .color("green") && track.2.width == 51 && track.2.height == 31)
+        #expect(knob.0 == .color("white") && knob.2.width == 27 && knob.2.x + knob.2.width == track.2.x + track.2.width - 2, "the knob at the right, 2 points in")
+        let off = fills(#"{"view":"toggle","isOn":false,"modifiers":[{"tint":"orange"}],"children":[{"view":"text","text":"Lights"}]}"#)
+        #expect(off.first { $0.1 == .capsule }?.0 == .color("quaternary"))
+        #expect(off.first { $0.1 == .circle }.map { $0.2.x - off.first { $0.1 == .capsule }!.2.x } == 2, "the knob at the left")
+        let tinted = fills(#"{"view":"toggle","isOn":true,"modifiers":[{"tint":"orange"}],"children":[{"view":"text","text":"Lights"}]}"#)
+        #expect(tinted.first { $0.1 == .capsule }?.0 == .color("orange"))
+        // The label comes first, the switch at the trailing edge.
+        let texts = points.place(view(#"{"view":"toggle","isOn":true,"children":[{"view":"text","text":"Lights"}]}"#), in: (338, 158))
+            .compactMap { if case .text(let text, _) = $0.content { ($0.rect, text) } else { nil } }
+        #expect(texts.first?.1 == "Lights" && (texts.first.map { $0.0.x + $0.0.width } ?? 999) < track.2.x)
+        // As a button: a rounded rectangle in the tint when on.
+        let button = fills(#"{"view":"toggle","isOn":true,"modifiers":[{"toggleStyle":"button"}],"children":[{"view":"text","text":"Lights"}]}"#)
+        #expect(button.first?.1 == .roundedRectangle(cornerRadius: 8) && button.first?.0 == .color("accent"))
+    }
+
     /// `.bordered` is a grey rounded rectangle behind a label in the tint, `.borderedProminent` one
     /// in the tint behind a white label, as iOS 17 draws them in a widget; a label's own colour wins.
     @Test func borderedButtonsAreDrawnAsIOSDrawsThem() {

@@ -81,6 +81,7 @@ extension Layout {
             case .gaugeStyle, .progressViewStyle: style.indicatorStyle = value.stringValue
             case .labelStyle: style.labelStyle = value.stringValue
             case .buttonStyle: style.buttonStyle = value.stringValue
+            case .toggleStyle: style.toggleStyle = value.stringValue
             default: break
             }
         }
@@ -158,12 +159,35 @@ extension Layout {
             }
         case "progress", "gauge":
             node = indicator(view, style: style, into: tree, children: children())
-        case "button":
+        case "toggle" where style.toggleStyle != "button":
+            // A switch after its label, as iOS draws a toggle: a 51-by-31 capsule, in the tint (green
+            // by default) when on and grey when off, its white knob at the end it is set to.
+            let isOn = view["isOn"]?.boolValue ?? false
+            func framed(_ node: Int, _ width: Double, _ height: Double) -> Int {
+                tree.frames.append(
+                    Frame(
+                        width: max(1, metrics.snap(metrics.horizontal(width))), height: max(1, metrics.snap(metrics.vertical(height))),
+                        minWidth: nil, maxWidth: nil, minHeight: nil, maxHeight: nil, alignment: .center))
+                return tree.add(.frame(tree.frames.count - 1, node))
+            }
+            tree.shapes.append(.capsule)
+            let trackPaint = paint(drawn(.color(isOn ? (style.tint ?? "green") : "quaternary"), style))
+            let track = framed(tree.add(.shape(tree.shapes.count - 1, trackPaint)), 51, 31)
+            tree.shapes.append(.circle)
+            let knob = framed(tree.add(.shape(tree.shapes.count - 1, paint(drawn(.color("white"), style)))), 27, 27)
+            let inset = metrics.snap(metrics.horizontal(2))
+            let padded = tree.add(.padding(top: 0, leading: inset, bottom: 0, trailing: inset, knob))
+            let toggle = tree.add(.inFront(alignment: isOn ? Alignment(horizontal: .end, vertical: .center) : .leading, track, overlay: padded))
+            let label = children()
+            node = label.isEmpty ? toggle : stack(.horizontal, label + [tree.add(.spacer(minLength: nil)), toggle], alignment: .center, spacing: nil)
+        case "button", "toggle":
             // As iOS 17 draws these styles in a widget: `.bordered` a grey rounded rectangle behind a
             // label in the tint, `.borderedProminent` one in the tint behind a white label (a label's
             // own colour wins).
-            let bordered = style.buttonStyle == "bordered" || style.buttonStyle == "borderedProminent"
-            let prominent = style.buttonStyle == "borderedProminent"
+            // A toggle styled as a button (`.toggleStyle(.button)`): bordered, prominent when on.
+            let buttonStyle = view.view == "toggle" ? ((view["isOn"]?.boolValue ?? false) ? "borderedProminent" : "bordered") : style.buttonStyle
+            let bordered = buttonStyle == "bordered" || buttonStyle == "borderedProminent"
+            let prominent = buttonStyle == "borderedProminent"
             if bordered, style.color == nil, style.gradient == nil { style.color = prominent ? "white" : "accent" }
             node = vertical(children())
             if bordered {
@@ -292,7 +316,7 @@ enum ModifierName {
     case foregroundColor, foregroundStyle, tint, opacity
     case redacted, unredacted, privacySensitive, widgetAccentable, invalidatableContent
     case lineLimit, minimumScaleFactor, textCase
-    case gaugeStyle, progressViewStyle, labelStyle, buttonStyle
+    case gaugeStyle, progressViewStyle, labelStyle, buttonStyle, toggleStyle
     case padding, frame, background, fixedSize, aspectRatio, offset, hidden, clipShape, layoutPriority
     /// `rotationEffect`, `scaleEffect`, `shadow`, `blur`: drawn, the frame unchanged.
     case effect
@@ -305,7 +329,7 @@ enum ModifierName {
         "foregroundStyle": .foregroundStyle, "tint": .tint, "opacity": .opacity, "redacted": .redacted, "unredacted": .unredacted,
         "privacySensitive": .privacySensitive, "widgetAccentable": .widgetAccentable, "invalidatableContent": .invalidatableContent,
         "lineLimit": .lineLimit, "minimumScaleFactor": .minimumScaleFactor, "textCase": .textCase, "gaugeStyle": .gaugeStyle,
-        "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "padding": .padding,
+        "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "toggleStyle": .toggleStyle, "padding": .padding,
         "frame": .frame, "background": .background, "fixedSize": .fixedSize, "aspectRatio": .aspectRatio, "offset": .offset,
         "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority, "rotationEffect": .effect, "scaleEffect": .effect,
         "shadow": .effect, "blur": .effect,

@@ -30,6 +30,7 @@ public struct TextStyle: Equatable, Sendable {
         var indicatorStyle: String?
         var labelStyle: String?
         var buttonStyle: String?
+        var toggleStyle: String?
         /// A self-updating date's parts (`DateText.liveParts`), for drawings that tick on their own.
         var live: JSONValue?
         /// The SF Symbol this text draws (`Image(systemName:)`), for a drawing that has its shape.
@@ -169,6 +170,10 @@ public struct TextStyle: Equatable, Sendable {
     public var live: JSONValue? {
         get { box.values.live }
         set { change { $0.live = newValue } }
+    }
+    public var toggleStyle: String? {
+        get { box.values.toggleStyle }
+        set { change { $0.toggleStyle = newValue } }
     }
     public var symbol: String? {
         get { box.values.symbol }
