@@ -68,7 +68,7 @@ import WidgetWire
         #expect(!opaque.contains("#1c1c1e"))
     }
 
-    /// A linear capacity gauge is a 16-point capsule, a progress view's bar 6 points, each on a
+    /// A linear capacity gauge is a 16-point capsule, a progress view's bar 4 points, each on a
     /// translucent grey track, as iOS draws them.
     @Test func aLinearCapacityGaugeIsASixteenPointCapsule() {
         let points = Layout(metrics: PointMetrics())
@@ -77,7 +77,7 @@ import WidgetWire
         }
         let gauge = bar(#"{"view":"gauge","value":0.4,"modifiers":[{"gaugeStyle":"linearCapacity"}]}"#)
         #expect(gauge?.rect.height == 16)
-        #expect(bar(#"{"view":"progress","value":0.4}"#)?.rect.height == 6)
+        #expect(bar(#"{"view":"progress","value":0.4}"#)?.rect.height == 4)
         let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"gauge","value":0.4,"modifiers":[{"gaugeStyle":"linearCapacity"}]}"#), family: .systemSmall)
         #expect(svg.contains(##"height="16" rx="8" fill="#8e8e93" fill-opacity="0.2"/>"##), "\(svg)")
     }

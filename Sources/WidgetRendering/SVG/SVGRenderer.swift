@@ -53,7 +53,8 @@ public struct PointMetrics: LayoutMetrics {
     public func vertical(_ points: Double) -> Double { points }
     public var defaultSpacing: (horizontal: Double, vertical: Double) { (8, 8) }
     public var dividerThickness: Double { 1 }
-    public var barThickness: Double { 6 }
+    /// A progress view's bar, 4 points high, as iOS draws it.
+    public var barThickness: Double { 4 }
     public var scalesText: Bool { true }
     /// Whole points, toward zero: a negative length rounds as its positive one does.
     public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.towardZero) : length }
