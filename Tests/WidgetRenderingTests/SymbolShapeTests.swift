@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+import WidgetWire
+
+@testable import WidgetRendering
+
+/// SF Symbols the project draws as shapes: in SVG a vector drawing in the view's colour, never a
+/// font's character (a colour emoji that ignores the tint, or a missing-glyph box); other names as
+/// their glyph, as in a terminal.
+@Suite struct SymbolShapeTests {
+    @Test func variantsAreReadFromTheName() throws {
+        let filled = try #require(SymbolShapes.resolve("heart.fill"))
+        #expect(filled.0 == "heart" && filled.1 == (fill: true, circle: false, slash: false))
+        let slashed = try #require(SymbolShapes.resolve("heart.slash"))
+        #expect(slashed.0 == "heart" && slashed.1 == (fill: false, circle: false, slash: true))
+        let circled = try #require(SymbolShapes.resolve("checkmark.circle.fill"))
+        #expect(circled.0 == "checkmark" && circled.1 == (fill: true, circle: true, slash: false))
+        #expect(SymbolShapes.resolve("sun.max.fill")?.0 == "sun.max")
+        #expect(SymbolShapes.resolve("bell.badge")?.0 == "bell", "a name of the family")
+        #expect(SymbolShapes.resolve("circle.fill")?.0 == "circle")
+        #expect(SymbolShapes.resolve("cpu") == nil, "not drawn here: its glyph")
+    }
+
+    /// A name drawn by no shape and no glyph of its family is told to the author, once each.
+    @Test func symbolsNotDrawnAreNamed() {
+        let tree = view(
+            #"{"view":"vstack","children":[{"view":"image","systemName":"heart.fill"},{"view":"image","systemName":"figure.skiing.downhill"},"#
+                + #"{"view":"text","text":"x","parts":["Go ",{"systemName":"zzz.unknown"}]},{"view":"image","systemName":"zzz.unknown"},{"view":"image","systemName":"cpu"}]}"#)
+        #expect(SymbolGlyphs.unknown(in: tree) == ["figure.skiing.downhill", "zzz.unknown"], "in the order met, once each; heart and cpu are drawn")
+    }
+
+    @Test func aSymbolIsDrawnAsItsShapeInTheViewsColour() {
+        let svg = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"pause.fill","modifiers":[{"foregroundColor":"orange"}]}"#), family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        #expect(svg.contains(##"<path d="M24 12 H42 V88 H24 Z M58 12 H76 V88 H58 Z" fill-rule="evenodd" fill="#ff9500"/>"##), "\(svg)")
+        #expect(!svg.contains("⏸"), "never the emoji")
+        // In a filled circle, the symbol is knocked out in the background's colour.
+        let circled = SVGRenderer(appearance: .dark).render(view(#"{"view":"image","systemName":"checkmark.circle.fill"}"#), family: .systemSmall)
+        #expect(circled.contains(##"stroke="#1c1c1e""##))
+        // A name without a shape is its glyph, as before.
+        let chip = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"cpu"}"#), family: .systemSmall)
+        #expect(chip.contains("▣"))
+        // Measured as a square a little wider than its size.
+        var style = TextStyle()
+        style.symbol = "heart"
+        #expect(PointMetrics().width(of: "♡", style: style) == 21)
+        // The terminal draws the glyph.
+        #expect(TerminalRenderer(colorMode: .none, appearance: .light).render(view(#"{"view":"image","systemName":"heart.fill"}"#), family: .systemSmall).joined().contains("♥"))
+    }
+}
