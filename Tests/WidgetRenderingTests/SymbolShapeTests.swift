@@ -39,6 +39,11 @@ import WidgetWire
         // In a filled circle, the symbol is knocked out in the background's colour.
         let circled = SVGRenderer(appearance: .dark).render(view(#"{"view":"image","systemName":"checkmark.circle.fill"}"#), family: .systemSmall)
         #expect(circled.contains(##"stroke="#1c1c1e""##))
+        // Its lines are as heavy as the text's weight: 8 units at regular, 13 at black.
+        let regular = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"checkmark"}"#), family: .systemSmall)
+        let black = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"checkmark","modifiers":[{"fontWeight":"black"}]}"#), family: .systemSmall)
+        #expect(regular.contains(#"stroke-width="8""#) && black.contains(#"stroke-width="13""#))
         // A name without a shape is its glyph, as before.
         let chip = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"cpu"}"#), family: .systemSmall)
         #expect(chip.contains("▣"))

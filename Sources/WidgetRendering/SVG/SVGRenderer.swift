@@ -272,7 +272,8 @@ public struct SVGRenderer: Sendable {
                 let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
                 let (strokeDefinition, stroke) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), as: "stroke", in: rect, &canvas)
                 if let shape = SymbolShapes.svg(
-                    symbol, x: rect.x + (rect.width - size) / 2, y: rect.y + (rect.height - size) / 2, size: size, fill: fill, stroke: stroke,
+                    symbol, x: rect.x + (rect.width - size) / 2, y: rect.y + (rect.height - size) / 2, size: size, weight: style.weight,
+                    fill: fill, stroke: stroke,
                     background: hex(SystemColors.background(appearance)))
                 {
                     return definition + strokeDefinition + shape

@@ -111,15 +111,20 @@ public enum SymbolShapes {
 
     /// A symbol's drawing, as SVG, in `box` (a square of the text's size), painted with `fill`
     /// (attributes for `fill`) or `stroke` (for `stroke`); nil for a name without a shape here.
-    static func svg(_ name: String, x: Double, y: Double, size: Double, fill: String, stroke: String, background: String) -> String? {
+    /// Its lines are as heavy as its text's weight, as an SF Symbol's are: 8 units at regular
+    /// (400), a unit more or less per hundred.
+    static func svg(
+        _ name: String, x: Double, y: Double, size: Double, weight: Int = 400, fill: String, stroke: String, background: String
+    ) -> String? {
         guard let (base, variant) = resolve(name) else { return nil }
         let scale = size / 100
+        let heaviness = Double(weight - 400) / 100
         var body = ""
         func path(_ data: String, filled: Bool, width: Double = 8, paint: (fill: String, stroke: String)? = nil) -> String {
             let (fillPaint, strokePaint) = paint ?? (fill, stroke)
             return filled
                 ? "<path d=\"\(data)\" fill-rule=\"evenodd\" \(fillPaint)/>"
-                : "<path d=\"\(data)\" fill=\"none\" \(strokePaint) stroke-width=\"\(width)\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
+                : "<path d=\"\(data)\" fill=\"none\" \(strokePaint) stroke-width=\"\(format(max(2, width + heaviness)))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
         }
         let inner = shapes[base]!
         if variant.circle {
