@@ -32,6 +32,8 @@ extension Invocation {
         var sections: [String] = []
         var images = 0
         var failures = 0
+        // Symbols no drawing has, each named once.
+        var unknownSymbols: [String] = []
         for widget in registry.widgets {
             var rows = ""
             // A configurable widget is shown as a new instance would be: its default configuration
@@ -59,6 +61,10 @@ extension Invocation {
                             contentMarginsDisabled: widget.contentMarginsDisabled)
                         try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
                         images += 1
+                        for symbol in SymbolGlyphs.unknown(in: result.entries[0].view) where !unknownSymbols.contains(symbol) {
+                            unknownSymbols.append(symbol)
+                            output.standardError("widgets: note: widget \"\(widget.kind)\": the symbol \"\(symbol)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
+                        }
                         figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
                     } catch {
                         failures += 1
