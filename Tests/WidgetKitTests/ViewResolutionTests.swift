@@ -130,6 +130,7 @@ extension ViewResolutionTests {
         #expect(node.modifier("scaleEffect") == .object(JSONObject([("x", .number(0.5)), ("y", .number(0.5)), ("anchorX", .number(0.5)), ("anchorY", .number(0.5))])))
         #expect(node.modifier("shadow") == .object(JSONObject([("color", .string("red")), ("radius", .number(4)), ("x", .number(1)), ("y", .number(2))])))
         #expect(node.modifier("blur") == .object(JSONObject([("radius", .number(3))])))
+        #expect(resolve(Rectangle().blendMode(.colorDodge)).modifier("blendMode") == .string("colorDodge"))
     }
 
     @Test func symbolsProgressAndGaugesGoOnTheWire() {

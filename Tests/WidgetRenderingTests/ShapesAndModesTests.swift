@@ -156,6 +156,9 @@ import WidgetWire
         #expect(scaled.contains(##"<feDropShadow dx="0" dy="2" stdDeviation="3" flood-color="#000000" flood-opacity="0.5"/>"##), "\(scaled)")
         #expect(scaled.contains(##"<feGaussianBlur stdDeviation="2"/>"##))
         #expect(scaled.components(separatedBy: "<g").count == scaled.components(separatedBy: "</g>").count, "every group closed")
+        // A blend mode: a CSS property, by style for an image of its own and by class for the page.
+        let blended = SVGRenderer(appearance: .light).render(view(#"{"view":"text","text":"Hi","modifiers":[{"blendMode":"colorDodge"}]}"#), family: .systemSmall)
+        #expect(blended.contains(##"<g class="blend-color-dodge" style="mix-blend-mode: color-dodge">"##))
         // No effect at all: nothing added.
         let plain = SVGRenderer(appearance: .light).render(view(#"{"view":"text","text":"Hi","modifiers":[{"rotationEffect":{"degrees":360}},{"scaleEffect":{"x":1,"y":1}}]}"#), family: .systemSmall)
         #expect(!plain.contains("transform=\"rotate") && !plain.contains("scale("))

@@ -142,6 +142,8 @@ final class WebHome: @unchecked Sendable {
             #expect(font.status == 404 && font.body.contains("fonts-inter"))
         }
         #expect(page.header("content-security-policy")?.contains("font-src 'self'") == true)
+        // A drawing's blend mode is a class the style sets (the policy allows no inline style).
+        #expect(try await raw("GET /home.css HTTP/1.1\r\n\(host)\r\n\r\n").body.contains(".blend-color-dodge { mix-blend-mode: color-dodge; }"))
         for path in ["/fonts/../web-token", "/fonts/web-token", "/fonts/Inter-Regular.otf/../../web-token"] {
             let refused = try await raw("GET \(path) HTTP/1.1\r\n\(host)\r\n\r\n")
             #expect(refused.status == 404 && refused.body.hasPrefix("no font"), "\(path)")

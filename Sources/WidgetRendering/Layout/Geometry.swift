@@ -86,6 +86,14 @@ public struct PlacedElement: Equatable, Sendable {
 
 /// An effect SwiftUI draws a view with, after layout: the view keeps its frame.
 public enum VisualEffect: Equatable, Sendable {
+    /// SwiftUI's blend modes that CSS has, by SwiftUI's name.
+    static let blendModes: [String: String] = [
+        "multiply": "multiply", "screen": "screen", "overlay": "overlay", "darken": "darken", "lighten": "lighten",
+        "colorDodge": "color-dodge", "colorBurn": "color-burn", "softLight": "soft-light", "hardLight": "hard-light",
+        "difference": "difference", "exclusion": "exclusion", "hue": "hue", "saturation": "saturation", "color": "color",
+        "luminosity": "luminosity", "plusLighter": "plus-lighter", "plusDarker": "plus-darker",
+    ]
+
     /// Turned clockwise by `degrees` about a point of the frame (`anchorX`, `anchorY` from 0 to 1).
     case rotation(degrees: Double, anchorX: Double, anchorY: Double)
     /// Scaled about a point of the frame.
@@ -94,6 +102,9 @@ public enum VisualEffect: Equatable, Sendable {
     case shadow(color: String, radius: Double, x: Double, y: Double)
     /// The view's drawing blurred by a radius in points.
     case blur(radius: Double)
+    /// The view's drawing mixed with what is under it, by a CSS `mix-blend-mode` (`multiply`,
+    /// `screen`, `plus-lighter`...).
+    case blend(String)
 
     /// The effect a modifier describes, or nil when it changes nothing (or is malformed).
     init?(modifier name: String, _ value: JSONValue) {
@@ -117,6 +128,10 @@ public enum VisualEffect: Equatable, Sendable {
             let radius = max(0, number("radius", 0))
             guard radius > 0 else { return nil }
             self = .blur(radius: radius)
+        case "blendMode":
+            // SwiftUI's names as CSS's: `colorDodge` is `color-dodge`; `normal` changes nothing.
+            guard let name = value.stringValue, name != "normal", let css = Self.blendModes[name] else { return nil }
+            self = .blend(css)
         default:
             return nil
         }

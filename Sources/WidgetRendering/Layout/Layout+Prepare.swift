@@ -332,7 +332,7 @@ enum ModifierName {
         "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "toggleStyle": .toggleStyle, "padding": .padding,
         "frame": .frame, "background": .background, "fixedSize": .fixedSize, "aspectRatio": .aspectRatio, "offset": .offset,
         "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority, "rotationEffect": .effect, "scaleEffect": .effect,
-        "shadow": .effect, "blur": .effect,
+        "shadow": .effect, "blur": .effect, "blendMode": .effect,
     ]
 
     init(_ name: String) { self = Self.byName[name] ?? .other }

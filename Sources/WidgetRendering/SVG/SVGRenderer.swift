@@ -358,6 +358,10 @@ public struct SVGRenderer: Sendable {
                 return "<filter id=\"\(id)\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\"><feDropShadow dx=\"\(format(x))\" dy=\"\(format(y))\" "
                     + "stdDeviation=\"\(format(radius / 2, places: 3))\" flood-color=\"\(hex(SystemColors.opaque(name, appearance)))\" "
                     + "flood-opacity=\"\(format(opacity, places: 3))\"/></filter><g filter=\"url(#\(id))\">\n"
+            case .blend(let mode):
+                // A CSS property, not an SVG attribute: its style for an image or a page of its own,
+                // and a class the home screen's style sets (its policy allows no inline style).
+                return "<g class=\"blend-\(mode)\" style=\"mix-blend-mode: \(mode)\">\n"
             case .blur(let radius):
                 canvas.effects += 1
                 let id = "\(canvas.idPrefix)effect\(canvas.effects)"

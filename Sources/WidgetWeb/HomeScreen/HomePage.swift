@@ -88,6 +88,25 @@ enum HomePage {
         .card.dragging { opacity: 0.4; }
         .card.drop-before { outline: 2px dashed var(--accent); outline-offset: 4px; border-radius: 22px; }
         .widget { position: relative; max-width: 100%; }
+        /* A view's blendMode, which the drawing marks by class: the page allows no inline style. */
+        .blend-multiply { mix-blend-mode: multiply; }
+        .blend-screen { mix-blend-mode: screen; }
+        .blend-overlay { mix-blend-mode: overlay; }
+        .blend-darken { mix-blend-mode: darken; }
+        .blend-lighten { mix-blend-mode: lighten; }
+        .blend-color-dodge { mix-blend-mode: color-dodge; }
+        .blend-color-burn { mix-blend-mode: color-burn; }
+        .blend-soft-light { mix-blend-mode: soft-light; }
+        .blend-hard-light { mix-blend-mode: hard-light; }
+        .blend-difference { mix-blend-mode: difference; }
+        .blend-exclusion { mix-blend-mode: exclusion; }
+        .blend-hue { mix-blend-mode: hue; }
+        .blend-saturation { mix-blend-mode: saturation; }
+        .blend-color { mix-blend-mode: color; }
+        .blend-luminosity { mix-blend-mode: luminosity; }
+        .blend-plus-lighter { mix-blend-mode: plus-lighter; }
+        .blend-plus-darker { mix-blend-mode: plus-darker; }
+        .widget svg { isolation: isolate; }
         .widget svg { display: block; max-width: 100%; height: auto; }
         .widget a, .widget [data-button] { cursor: pointer; }
         .dark { display: none; }

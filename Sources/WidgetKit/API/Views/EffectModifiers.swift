@@ -31,6 +31,11 @@ extension View {
         wire("blur", .object(JSONObject([("radius", .number(Double(radius)))])))
     }
 
+    /// How the view's drawing mixes with what is under it.
+    public func blendMode(_ blendMode: BlendMode) -> some View {
+        wire("blendMode", .string(String(describing: blendMode)))
+    }
+
     private static func effect(_ members: [(String, Double)], _ anchor: UnitPoint) -> JSONValue {
         .object(JSONObject(members.map { ($0.0, JSONValue.number($0.1)) } + [("anchorX", .number(Double(anchor.x))), ("anchorY", .number(Double(anchor.y)))]))
     }

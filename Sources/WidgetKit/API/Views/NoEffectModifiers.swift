@@ -20,7 +20,6 @@ extension View {
     public func colorMultiply(_ color: Color) -> some View { unchanged }
     public func colorInvert() -> some View { unchanged }
     public func luminanceToAlpha() -> some View { unchanged }
-    public func blendMode(_ blendMode: BlendMode) -> some View { unchanged }
     public func compositingGroup() -> some View { unchanged }
     public func drawingGroup(opaque: Bool = false) -> some View { unchanged }
     public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> some View { unchanged }
