@@ -131,6 +131,8 @@ extension ViewResolutionTests {
         #expect(node.modifier("shadow") == .object(JSONObject([("color", .string("red")), ("radius", .number(4)), ("x", .number(1)), ("y", .number(2))])))
         #expect(node.modifier("blur") == .object(JSONObject([("radius", .number(3))])))
         #expect(resolve(Rectangle().blendMode(.colorDodge)).modifier("blendMode") == .string("colorDodge"))
+        let masked = resolve(Rectangle().mask { Text("M") })
+        #expect(masked.view == "mask" && masked.children.map(\.view) == ["shape", "text"])
     }
 
     @Test func symbolsProgressAndGaugesGoOnTheWire() {

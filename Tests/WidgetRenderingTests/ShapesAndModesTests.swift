@@ -82,6 +82,24 @@ import WidgetWire
         #expect(svg.contains(##"height="16" rx="8" fill="#8e8e93" fill-opacity="0.2"/>"##), "\(svg)")
     }
 
+    /// `mask { ... }` draws the view only where the mask is opaque: in SVG a mask by alpha, the mask
+    /// itself not shown; a terminal and plain text show the view whole, not the mask.
+    @Test func aMaskShowsTheViewWhereTheMaskIsOpaque() {
+        let json = #"{"view":"mask","children":[{"view":"shape","shape":"rectangle","fill":"orange"},{"view":"text","text":"MASK"}]}"#
+        let svg = SVGRenderer(appearance: .light).render(view(json), family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        let begin = svg.range(of: #"<mask id="effect1" mask-type="alpha">"#)
+        let end = svg.range(of: ##"</mask><g mask="url(#effect1)">"##)
+        #expect(begin != nil && end != nil)
+        if let begin, let end {
+            #expect(svg[begin.upperBound..<end.lowerBound].contains(">MASK</text>"), "the mask's drawing is inside the mask")
+            #expect(svg[end.upperBound...].contains(##"fill="#ff9500""##), "the view after it, masked")
+        }
+        #expect(PlainTextRenderer.lines(view(json)).isEmpty, "plain text: the view (a shape), not the mask's text")
+        let cells = TerminalRenderer(colorMode: .none, appearance: .light).render(view(json), family: .systemSmall).joined()
+        #expect(!cells.contains("MASK"))
+    }
+
     /// A toggle is its label and a switch, as iOS draws one: a 51-by-31 capsule in the tint (green
     /// by default) when on, grey when off, the white knob at the end it is set to; as a button
     /// (`.toggleStyle(.button)`), bordered, prominent when on.

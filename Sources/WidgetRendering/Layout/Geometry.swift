@@ -78,6 +78,10 @@ public struct PlacedElement: Equatable, Sendable {
         /// is the view's frame, which the anchor is a point of.
         case effect(VisualEffect)
         case endEffect
+        /// What follows, up to `maskEnd`, is a mask (drawn by its alpha, not shown); after it, up to
+        /// the matching `endEffect`, what is drawn only where the mask is opaque.
+        case maskBegin
+        case maskEnd
     }
 
     public var rect: LayoutRect

@@ -81,6 +81,13 @@ extension Layout {
             elements.append(PlacedElement(rect: rect, content: .clip(tree.shapes[shape])))
             place(tree, content, rect, axis: axis, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .unclip))
+        case .masked(let alignment, let content, let mask):
+            elements.append(PlacedElement(rect: rect, content: .maskBegin))
+            let size = self.size(tree, mask, Proposal(width: rect.width, height: rect.height), axis: nil)
+            place(tree, mask, aligned(size, in: rect, alignment), axis: nil, into: &elements)
+            elements.append(PlacedElement(rect: rect, content: .maskEnd))
+            place(tree, content, rect, axis: axis, into: &elements)
+            elements.append(PlacedElement(rect: rect, content: .endEffect))
         case .effect(let effect, let content):
             elements.append(PlacedElement(rect: rect, content: .effect(tree.effects[effect])))
             place(tree, content, rect, axis: axis, into: &elements)

@@ -146,6 +146,9 @@ extension Layout {
         case "overlay" where view.children.count == 2:
             let parts = children()
             node = tree.add(.inFront(alignment: Alignment(view["alignment"]?.stringValue), parts[0], overlay: parts[1]))
+        case "mask" where view.children.count == 2:
+            let parts = children()
+            node = tree.add(.masked(alignment: Alignment(view["alignment"]?.stringValue), parts[0], mask: parts[1]))
         case "viewThatFits":
             let axes = view["axes"]?.arrayValue?.compactMap(\.stringValue) ?? ["horizontal", "vertical"]
             node = tree.add(.fits(horizontal: axes.contains("horizontal"), vertical: axes.contains("vertical"), children: tree.add(children: children())))

@@ -52,7 +52,7 @@ extension Layout {
                 size = Size(width: max(size.width, chosen.width), height: max(size.height, chosen.height))
             }
             return size
-        case .background(_, let content), .behind(_, let content, _), .inFront(_, let content, _), .offset(_, _, let content),
+        case .background(_, let content), .behind(_, let content, _), .inFront(_, let content, _), .masked(_, let content, _), .offset(_, _, let content),
             .hidden(let content), .clip(_, let content), .control(_, let content), .effect(_, let content):
             return size(tree, content, proposal, axis: axis)
         case .fixed(let horizontal, let vertical, let content):

@@ -64,6 +64,9 @@ extension Layout {
             /// `clipShape`, `clipped()`, `cornerRadius`: the content drawn only inside a shape of
             /// its bounds (its number in `shapes`).
             case clip(Int, Int)
+            /// `mask { ... }`: the content drawn only where the mask, sized to it and aligned in it,
+            /// is opaque.
+            case masked(alignment: Alignment, Int, mask: Int)
             /// An effect drawn with the content (its number in `effects`), its frame unchanged.
             case effect(Int, Int)
             /// An intent control (`Button(intent:)`, `Toggle`): its number among the tree's controls

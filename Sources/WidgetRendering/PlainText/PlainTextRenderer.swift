@@ -71,6 +71,9 @@ public enum PlainTextRenderer {
             // Icon and title on one line, as a label shows them.
             let parts = node.children.map(render).map { $0.joined(separator: " ") }.filter { !$0.isEmpty }
             return parts.isEmpty ? [] : [parts.joined(separator: " ")]
+        case "mask" where node.children.count == 2:
+            // The view, not its mask.
+            return render(node.children[0])
         case "spacer":
             return []
         case "divider":

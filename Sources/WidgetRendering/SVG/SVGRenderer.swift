@@ -143,6 +143,8 @@ public struct SVGRenderer: Sendable {
         var gradients = 0
         var clips = 0
         var effects = 0
+        /// The masks being defined, innermost last.
+        var masks: [String] = []
 
         /// The corner radius of the widget's outline; nil for a circle.
         var cornerRadius: Double? {
@@ -343,6 +345,15 @@ public struct SVGRenderer: Sendable {
                 + "width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" fill=\"none\" pointer-events=\"all\"/>\n"
         case .endControl, .endEffect:
             return "</g>\n"
+        case .maskBegin:
+            // SwiftUI masks by the mask's alpha.
+            canvas.effects += 1
+            let id = "\(canvas.idPrefix)effect\(canvas.effects)"
+            canvas.masks.append(id)
+            return "<mask id=\"\(id)\" mask-type=\"alpha\">\n"
+        case .maskEnd:
+            let id = canvas.masks.popLast() ?? ""
+            return "</mask><g mask=\"url(#\(id))\">\n"
         case .effect(let effect):
             func anchor(_ x: Double, _ y: Double) -> String { "\(format(rect.x + x * rect.width)) \(format(rect.y + y * rect.height))" }
             switch effect {

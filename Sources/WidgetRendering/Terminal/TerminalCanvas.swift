@@ -89,9 +89,23 @@ extension TerminalRenderer {
             }
         }
 
+        /// Masks being defined: what they draw is not shown (a terminal draws the masked view whole).
+        var maskDepth = 0
+
         /// Draws one placed element into the cells, by its kind.
         mutating func draw(_ element: PlacedElement) {
             switch element.content {
+            case .maskBegin:
+                maskDepth += 1
+                return
+            case .maskEnd:
+                maskDepth -= 1
+                return
+            default:
+                if maskDepth > 0 { return }
+            }
+            switch element.content {
+            case .maskBegin, .maskEnd: break
             case .text(let text, let style): drawText(text, style, element)
             case .rule(let horizontal): drawRule(horizontal: horizontal, element)
             case .bar(let fraction, let tint, _): drawBar(fraction, tint: tint, element)

@@ -154,9 +154,13 @@ extension View {
         wire("clipShape", .object(RoundedRectangle(cornerRadius: radius)._shape))
     }
 
-    /// Masks the view by another (drawn unmasked here).
-    public func mask<M: View>(alignment: Alignment = .center, @ViewBuilder _ mask: () -> M) -> some View { unchanged }
-    public func mask<M: View>(_ mask: M) -> some View { unchanged }
+    /// Masks the view by another: the view is drawn where the mask is opaque (by its alpha).
+    public func mask<M: View>(alignment: Alignment = .center, @ViewBuilder _ mask: () -> M) -> some View {
+        _LayeredView(content: self, layer: mask(), alignment: alignment, inFront: true, masks: true)
+    }
+    public func mask<M: View>(_ mask: M) -> some View {
+        _LayeredView(content: self, layer: mask, alignment: .center, inFront: true, masks: true)
+    }
 
     /// Hides the view, keeping its place in the layout.
     public func hidden() -> some View { wire("hidden") }
@@ -236,6 +240,8 @@ public struct _LayeredView<Content: View, Layer: View>: _PrimitiveView {
     let layer: Layer
     let alignment: Alignment
     let inFront: Bool
+    /// The layer is a mask: the content is drawn only where it is opaque.
+    var masks = false
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
         var attributes = JSONObject()
@@ -244,7 +250,7 @@ public struct _LayeredView<Content: View, Layer: View>: _PrimitiveView {
         let layers = layer._resolve(in: environment)
         let layered = layers.count == 1 ? layers[0] : ViewNode("zstack", attributes: attributes, children: layers)
         let main = ViewResolver.root(of: content, in: environment)
-        return [ViewNode(inFront ? "overlay" : "background", attributes: attributes, children: [main, layered])]
+        return [ViewNode(masks ? "mask" : inFront ? "overlay" : "background", attributes: attributes, children: [main, layered])]
     }
 }
 
