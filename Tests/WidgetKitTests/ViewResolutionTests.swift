@@ -133,6 +133,7 @@ extension ViewResolutionTests {
         #expect(resolve(Rectangle().blendMode(.colorDodge)).modifier("blendMode") == .string("colorDodge"))
         let masked = resolve(Rectangle().mask { Text("M") })
         #expect(masked.view == "mask" && masked.children.map(\.view) == ["shape", "text"])
+        #expect(resolve(Image(systemName: "star").imageScale(.large)).modifier("imageScale") == .string("large"))
     }
 
     @Test func symbolsProgressAndGaugesGoOnTheWire() {

@@ -44,6 +44,15 @@ import WidgetWire
         let black = SVGRenderer(appearance: .light).render(
             view(#"{"view":"image","systemName":"checkmark","modifiers":[{"fontWeight":"black"}]}"#), family: .systemSmall)
         #expect(regular.contains(#"stroke-width="8""#) && black.contains(#"stroke-width="13""#))
+        // imageScale: a symbol 0.8 or 1.3 times its font's size, text beside it unchanged.
+        func symbolPoints(_ scale: String) -> [Double] {
+            Layout(metrics: PointMetrics()).place(
+                view(#"{"view":"hstack","modifiers":[{"imageScale":"\#(scale)"}],"children":[{"view":"image","systemName":"star"},{"view":"text","text":"Rate"}]}"#), in: (158, 158)
+            ).compactMap { if case .text(_, let style) = $0.content { style.points } else { nil } }
+        }
+        #expect(symbolPoints("large") == [17 * 1.3, 17])
+        #expect(symbolPoints("small") == [17 * 0.8, 17])
+        #expect(symbolPoints("medium") == [17, 17])
         // A name without a shape is its glyph, as before.
         let chip = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"cpu"}"#), family: .systemSmall)
         #expect(chip.contains("▣"))

@@ -82,6 +82,12 @@ extension Layout {
             case .labelStyle: style.labelStyle = value.stringValue
             case .buttonStyle: style.buttonStyle = value.stringValue
             case .toggleStyle: style.toggleStyle = value.stringValue
+            case .imageScale:
+                switch value.stringValue {
+                case "small": style.symbolScale = 0.8
+                case "large": style.symbolScale = 1.3
+                default: style.symbolScale = 1
+                }
             default: break
             }
         }
@@ -121,7 +127,10 @@ extension Layout {
             node = tree.add(.zstack(alignment: Alignment(view["alignment"]?.stringValue), children: tree.add(children: children())))
         case "spacer": node = tree.add(.spacer(minLength: view["minLength"]?.numberValue))
         case "divider": node = tree.add(.divider)
-        case "image": node = image(view, into: tree) { text($0, lineLimit: 1, symbol: $1) }
+        case "image":
+            // A symbol at its image scale, against its font.
+            if style.symbolScale != 1 { style.size = style.points * style.symbolScale }
+            node = image(view, into: tree) { text($0, lineLimit: 1, symbol: $1) }
         case "shape":
             let fill = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
             let shape = ShapeKind(view)
@@ -319,7 +328,7 @@ enum ModifierName {
     case foregroundColor, foregroundStyle, tint, opacity
     case redacted, unredacted, privacySensitive, widgetAccentable, invalidatableContent
     case lineLimit, minimumScaleFactor, textCase
-    case gaugeStyle, progressViewStyle, labelStyle, buttonStyle, toggleStyle
+    case gaugeStyle, progressViewStyle, labelStyle, buttonStyle, toggleStyle, imageScale
     case padding, frame, background, fixedSize, aspectRatio, offset, hidden, clipShape, layoutPriority
     /// `rotationEffect`, `scaleEffect`, `shadow`, `blur`: drawn, the frame unchanged.
     case effect
@@ -332,7 +341,7 @@ enum ModifierName {
         "foregroundStyle": .foregroundStyle, "tint": .tint, "opacity": .opacity, "redacted": .redacted, "unredacted": .unredacted,
         "privacySensitive": .privacySensitive, "widgetAccentable": .widgetAccentable, "invalidatableContent": .invalidatableContent,
         "lineLimit": .lineLimit, "minimumScaleFactor": .minimumScaleFactor, "textCase": .textCase, "gaugeStyle": .gaugeStyle,
-        "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "toggleStyle": .toggleStyle, "padding": .padding,
+        "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "toggleStyle": .toggleStyle, "imageScale": .imageScale, "padding": .padding,
         "frame": .frame, "background": .background, "fixedSize": .fixedSize, "aspectRatio": .aspectRatio, "offset": .offset,
         "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority, "rotationEffect": .effect, "scaleEffect": .effect,
         "shadow": .effect, "blur": .effect, "blendMode": .effect,

@@ -31,6 +31,8 @@ public struct TextStyle: Equatable, Sendable {
         var labelStyle: String?
         var buttonStyle: String?
         var toggleStyle: String?
+        /// `imageScale`: a symbol's size against its font's, 0.8 small, 1 medium, 1.3 large.
+        var symbolScale = 1.0
         /// A self-updating date's parts (`DateText.liveParts`), for drawings that tick on their own.
         var live: JSONValue?
         /// The SF Symbol this text draws (`Image(systemName:)`), for a drawing that has its shape.
@@ -170,6 +172,10 @@ public struct TextStyle: Equatable, Sendable {
     public var live: JSONValue? {
         get { box.values.live }
         set { change { $0.live = newValue } }
+    }
+    public var symbolScale: Double {
+        get { box.values.symbolScale }
+        set { change { $0.symbolScale = newValue } }
     }
     public var toggleStyle: String? {
         get { box.values.toggleStyle }

@@ -31,7 +31,7 @@ extension View {
 
     public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> some View { unchanged }
     public func symbolVariant(_ variant: SymbolVariants) -> some View { wire("symbolVariant", .string(variant.name)) }
-    public func imageScale(_ scale: Image.Scale) -> some View { unchanged }
+    public func imageScale(_ scale: Image.Scale) -> some View { wire("imageScale", .string(String(describing: scale))) }
     public func symbolEffect<E>(_ effect: E, options: SymbolEffectOptions = .default, isActive: Bool = true) -> some View { unchanged }
     public func symbolEffect<E, U: Equatable>(_ effect: E, options: SymbolEffectOptions = .default, value: U) -> some View { unchanged }
 }
