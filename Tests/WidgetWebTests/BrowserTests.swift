@@ -81,6 +81,7 @@ import WidgetWire
         _ = try await browser.command("Emulation.clearDeviceMetricsOverride", [:])
         // A Lock Screen family is shown in a Lock Screen area of its own, not in the home grid.
         #expect(try await browser.evaluate("document.getElementById('lock').hidden") == .bool(true), "no Lock Screen widget yet")
+        #expect(try await browser.evaluate("getComputedStyle(document.getElementById('lock')).display") == .string("none"), "and not drawn")
         _ = try await browser.evaluate("post('/instances', { kind: 'com.mygame.leaderboard', family: 'accessoryRectangular' }).then(() => true)")
         #expect(try await browser.waitFor("document.querySelectorAll('#lock .card.family-accessoryRectangular .light svg').length === 1"))
         #expect(try await browser.evaluate("document.getElementById('lock').hidden") == .bool(false))

@@ -81,6 +81,7 @@ enum HomePage {
         .lock-screen { display: flex; flex-wrap: wrap; justify-content: center; align-items: flex-start; gap: 12px 16px;
           margin: 0 auto 1.5em; padding: 1em; max-width: 40em; border-radius: 22px; background: var(--panel); }
         .lock-screen .card { flex: none; }
+        .lock-screen[hidden] { display: none; }
         .card { position: relative; display: flex; flex-direction: column; align-items: center; min-width: 0; }
         .card.family-systemMedium, .card.family-accessoryRectangular, .card.family-accessoryInline { grid-column: span 2; }
         .card.family-systemLarge { grid-column: span 2; grid-row: span 2; }
