@@ -268,7 +268,7 @@ public struct SVGRenderer: Sendable {
                 return "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y + (rect.height - height) / 2))\" width=\"\(format(rect.width))\" "
                     + "height=\"\(format(height))\" rx=\"4\" fill=\"\(hex(SystemColors.rgb("redacted", appearance)))\"/>\n"
             }
-            if let symbol = style.symbol {
+            if let symbol = style.symbol, SymbolShapes.has(symbol) {
                 // A symbol as its shape, in the text's colour, a square of its size centred in its place.
                 let size = min(style.points * 1.1, rect.height, max(rect.width, style.points))
                 let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
