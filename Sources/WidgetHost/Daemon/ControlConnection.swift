@@ -23,9 +23,9 @@ package struct ControlConnection: ConnectionMachine {
     package let writeTimeout: UInt64
     private var stage: Stage
     private var buffer: [UInt8] = []
-    package private(set) var output: [UInt8] = []
+    private var outgoing = OutgoingBytes()
+    package var output: [UInt8] { outgoing.bytes }
     package private(set) var phase = ConnectionPhase.open
-    private var lastWrite: UInt64 = 0
     private var inputDone = false
 
     package init(now: UInt64, idleTimeout: UInt64 = 10_000_000_000, writeTimeout: UInt64 = 5_000_000_000) {
@@ -47,7 +47,7 @@ package struct ControlConnection: ConnectionMachine {
     package var deadline: UInt64? {
         var due: UInt64?
         if case .waiting(let since) = stage, phase == .open { due = since + idleTimeout }
-        if !output.isEmpty { due = min(due ?? .max, lastWrite + writeTimeout) }
+        if let writing = outgoing.deadline(writeTimeout) { due = min(due ?? .max, writing) }
         return due
     }
 
@@ -132,8 +132,7 @@ package struct ControlConnection: ConnectionMachine {
     }
 
     package mutating func wrote(_ count: Int, now: UInt64) {
-        output.removeFirst(min(count, output.count))
-        lastWrite = now
+        outgoing.sent(count, now: now)
     }
 
     package mutating func inputEnded(now: UInt64) {
@@ -148,7 +147,7 @@ package struct ControlConnection: ConnectionMachine {
 
     package mutating func timePassed(now: UInt64) {
         guard phase != .closed else { return }
-        if !output.isEmpty, now >= lastWrite + writeTimeout {
+        if let writing = outgoing.deadline(writeTimeout), now >= writing {
             phase = .closed  // the peer does not read
             return
         }
@@ -158,8 +157,7 @@ package struct ControlConnection: ConnectionMachine {
     }
 
     private mutating func enqueue(_ bytes: [UInt8], now: UInt64) {
-        if output.isEmpty { lastWrite = now }
-        output += bytes
+        outgoing.append(bytes, now: now)
     }
 
     private mutating func finish(with answer: JSONValue, now: UInt64) {

@@ -44,10 +44,9 @@ package struct HTTPConnection: ConnectionMachine {
     package let timeouts: Timeouts
     private var stage: Stage
     private var buffer: [UInt8] = []
-    package private(set) var output: [UInt8] = []
+    private var outgoing = OutgoingBytes()
+    package var output: [UInt8] { outgoing.bytes }
     package private(set) var phase = ConnectionPhase.open
-    /// When queued output last made progress (or was queued into an empty buffer).
-    private var lastWrite: UInt64 = 0
     /// The peer has shut its side: once the request being answered is, the connection ends.
     private var inputDone = false
     /// Whether what arrived since the last parse can complete a request: a client sending a byte at
@@ -74,7 +73,7 @@ package struct HTTPConnection: ConnectionMachine {
         case .waiting(_, let deadline, _), .reading(_, let deadline): due = deadline
         case .ready, .answering, .streaming: break
         }
-        if !output.isEmpty { due = min(due ?? .max, lastWrite + timeouts.write) }
+        if let writing = outgoing.deadline(timeouts.write) { due = min(due ?? .max, writing) }
         return due
     }
 
@@ -161,8 +160,7 @@ package struct HTTPConnection: ConnectionMachine {
     }
 
     package mutating func wrote(_ count: Int, now: UInt64) {
-        output.removeFirst(min(count, output.count))
-        lastWrite = now
+        outgoing.sent(count, now: now)
     }
 
     package mutating func inputEnded(now: UInt64) {
@@ -181,7 +179,7 @@ package struct HTTPConnection: ConnectionMachine {
 
     package mutating func timePassed(now: UInt64) {
         guard phase != .closed else { return }
-        if !output.isEmpty, now >= lastWrite + timeouts.write {
+        if let writing = outgoing.deadline(timeouts.write), now >= writing {
             phase = .closed  // the peer does not read
             return
         }
@@ -197,8 +195,7 @@ package struct HTTPConnection: ConnectionMachine {
     }
 
     private mutating func enqueue(_ bytes: [UInt8], now: UInt64) {
-        if output.isEmpty { lastWrite = now }
-        output += bytes
+        outgoing.append(bytes, now: now)
     }
 
     /// Answers with `response` and ends the connection.
