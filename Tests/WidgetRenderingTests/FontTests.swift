@@ -62,7 +62,6 @@ struct FontTests {
         #expect(svg.contains(#"font-weight="700""#) && svg.contains(#"font-weight="600""#))
         var bold = TextStyle()
         bold.bold = true
-        bold.givenWeight = 700
         var semibold = TextStyle()
         semibold.font = "headline"
         #expect(PointMetrics().width(of: "Interactive", style: bold) == 90, "89.6 in Inter Bold")

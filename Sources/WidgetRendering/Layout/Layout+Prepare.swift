@@ -2,11 +2,6 @@ import Foundation
 import WidgetWire
 
 extension Layout {
-    /// A weight by name: drawn as it is (semibold is not bold), bold wherever only that is shown.
-    static func setWeight(_ name: String, of style: inout TextStyle) {
-        style.bold = isBold(weight: name)
-        style.givenWeight = TextStyle.weight(named: name)
-    }
 
     /// The corner radius of a bordered button's background, in points, as iOS draws a regular one.
     static let borderedButtonCornerRadius = 8.0
@@ -34,20 +29,19 @@ extension Layout {
                     style.size = nil
                 } else if let size = value["size"]?.numberValue {
                     style.size = size
-                    if let weight = value["weight"]?.stringValue { Self.setWeight(weight, of: &style) }
+                    if let weight = value["weight"]?.stringValue { style.givenWeight = TextStyle.weight(named: weight) }
                 } else if let name = value["style"]?.stringValue {
                     style.font = name
                     style.size = nil
-                    if let weight = value["weight"]?.stringValue { Self.setWeight(weight, of: &style) }
+                    if let weight = value["weight"]?.stringValue { style.givenWeight = TextStyle.weight(named: weight) }
                 }
             case .bold:
                 style.bold = value.boolValue ?? true
-                style.givenWeight = style.bold ? 700 : nil
             case .italic: style.italic = value.boolValue ?? true
             case .underline: style.underline = value.boolValue ?? value["active"]?.boolValue ?? true
             case .strikethrough: style.strikethrough = value.boolValue ?? value["active"]?.boolValue ?? true
             case .fontWeight:
-                if let weight = value.stringValue { Self.setWeight(weight, of: &style) }
+                if let weight = value.stringValue { style.givenWeight = TextStyle.weight(named: weight) }
             case .multilineTextAlignment: style.alignment = value.stringValue ?? "leading"
             case .foregroundColor, .foregroundStyle:
                 switch Paint(value) {

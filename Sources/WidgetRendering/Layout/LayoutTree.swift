@@ -275,12 +275,4 @@ extension Layout {
         var alignment: Alignment
         var isFixed: Bool { minWidth == nil && maxWidth == nil && minHeight == nil && maxHeight == nil }
     }
-
-    /// Whether a font weight is drawn bold: semibold and heavier.
-    static func isBold(weight: String) -> Bool {
-        switch weight {
-        case "semibold", "bold", "heavy", "black": true
-        default: false
-        }
-    }
 }

@@ -8,8 +8,8 @@ public struct TextStyle: Equatable, Sendable {
     private struct Values: Equatable {
         var font = "body"
         var size: Double?
-        var bold = false
-        /// A weight given (`fontWeight`, `font(.system(size:weight:))`), CSS's numbers: 100 to 900.
+        /// A weight given (`bold`, `fontWeight`, `font(.system(size:weight:))`), CSS's numbers:
+        /// 100 to 900; nil for the font's own.
         var weight: Int?
         var color: String?
         var gradient: LinearGradientPaint?
@@ -66,9 +66,10 @@ public struct TextStyle: Equatable, Sendable {
         get { box.values.size }
         set { change { $0.size = newValue } }
     }
+    /// `bold()`: a weight of 700 given, or none.
     public var bold: Bool {
-        get { box.values.bold }
-        set { change { $0.bold = newValue } }
+        get { givenWeight == 700 }
+        set { givenWeight = newValue ? 700 : nil }
     }
     /// The weight given, if one was; `weight` is the weight drawn.
     public var givenWeight: Int? {
@@ -214,12 +215,10 @@ public struct TextStyle: Equatable, Sendable {
         }
     }
 
-    /// The weight drawn, as CSS numbers it: the one given, else bold (`.bold()`) 700, a headline's
+    /// The weight drawn, as CSS numbers it: the one given (`.bold()` 700), else a headline's
     /// semibold 600, regular 400.
     public var weight: Int {
-        if let givenWeight { return givenWeight }
-        if bold { return 700 }
-        return font == "headline" ? 600 : 400
+        givenWeight ?? (font == "headline" ? 600 : 400)
     }
 
     /// Semibold and heavier: bold wherever only bold or not can be shown (a terminal).
