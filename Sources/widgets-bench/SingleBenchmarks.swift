@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+@_spi(Benchmarks) import WidgetHost
+import WidgetSupport
+
+/// One benchmark run alone (`BENCH_ONLY=NAME`), its figures printed, for profiling and for a quick
+/// look; false for a name that is none of them.
+func runSingleBenchmark(_ name: String) async -> Bool {
+    // BENCH_ONLY=frames runs the dashboard frame benchmark alone and prints it (for profiling);
+    // BENCH_FULL_FRAMES=N sets how many full frames it draws (default: a quarter of the ticks).
+    if name == "frames" {
+        let result = benchmarkFrames(widgets: 100, frames: 50)
+        print("tick \(percentile(result.frame, 0.5)) ms; full \(percentile(result.full, 0.5)) ms; plain text \(percentile(result.plainText, 0.5)) ms; cells \(result.cellsPerTick)")
+        return true
+    }
+
+    // BENCH_ONLY=engine runs the timeline engine's virtual day alone and prints its figures (for profiling).
+    if name == "engine" {
+        let result = benchmarkEngine(instances: 100_000)
+        print("\(formatted(result.nanosecondsPerEvent / 1e3)) µs per event, \(result.events) events; adding \(formatted(result.addNanosecondsPerInstance / 1e3)) µs")
+        return true
+    }
+
+    // BENCH_ONLY=isolation runs the one-provider round trips alone (direct, queue, process) and prints
+    // their medians (for profiling).
+    if name == "isolation" {
+        let result = await benchmarkIsolation(iterations: 20_000, providers: 16, requestsEach: 100)
+        let (direct, queue, process) = (median(result.direct) / 1e3, median(result.queue) / 1e3, median(result.process) / 1e3)
+        print("direct \(formatted(direct)) µs; queue \(formatted(queue)) µs (+\(formatted(queue - direct))); process \(formatted(process)) µs (+\(formatted(process - direct))); 16 workers \(Int(result.processThroughput)) requests/s")
+        return true
+    }
+
+
+    // BENCH_ONLY=largest measures the host's memory around the largest timeline allowed, alone.
+    if name == "largest" {
+        let result = await benchmarkLargestTimeline(rounds: 3)
+        print("limit \(result.limit >> 20) MiB, \(result.entries) entries: request +\(result.requestPeak >> 20) MiB, with JSON +\(result.withJSONPeak >> 20) MiB")
+        return true
+    }
+
+    // BENCH_ONLY=gallery measures the gallery page in SVG and one string, in the font and by averages, alone.
+    if name == "gallery" {
+        let result = benchmarkFrames(widgets: 100, frames: 200)
+        print("full frame \(formatted(percentile(result.full, 0.5))) ms; gallery page: font \(formatted(percentile(result.svgPageFont, 0.5))) ms, averages \(formatted(percentile(result.svgPageAverage, 0.5))) ms; one string: font \(formatted(percentile(result.stringFont, 0.5) / 1000, 2)) µs, table \(formatted(percentile(result.stringAverage, 0.5) / 1000, 2)) µs")
+        return true
+    }
+
+    // BENCH_ONLY=entry measures the host's memory around the largest entry allowed, alone.
+    if name == "entry" {
+        let result = await benchmarkLargestEntry(rounds: 3)
+        print("\(result.views) views, \(result.textBytes) bytes of text, answer \(result.answerBytes) bytes: request +\(result.requestPeak >> 10) KiB, drawn +\(result.drawnPeak >> 10) KiB (drawings \(result.drawingBytes >> 10) KiB)")
+        return true
+    }
+
+    // BENCH_ONLY=slowloris measures the page's latency under a slowloris, alone.
+    if name == "slowloris" {
+        let result = await benchmarkSlowloris(attackers: ProcessInfo.processInfo.environment["BENCH_ATTACKERS"].flatMap { Int($0) } ?? 500)
+        print("idle \(formatted(median(result.idle) / 1e6, 3)) ms; under \(result.attackers) slowloris connections \(formatted(median(result.underAttack) / 1e6, 3)) ms (p90 \(formatted(percentile(result.underAttack.sorted(), 0.9) / 1e6, 3)) ms), \(result.served) of \(result.underAttack.count) served, \(result.reopened) attacker connections reopened")
+        return true
+    }
+
+    // BENCH_ONLY=loading loads 100 bundles against the dlopen floor, alone.
+    if name == "loading" {
+        let result = benchmarkLoading(rounds: 9)
+        print("loader \(formatted(result.loader / 1e6)) ms; floor \(formatted(result.floor / 1e6)) ms; \(formatted(result.loader / result.floor))×")
+        return true
+    }
+
+    // BENCH_ONLY=web runs the home screen's figures alone.
+    if name == "web" {
+        let result = await benchmarkWeb()
+        let (latency, provider) = (median(result.latency) / 1e6, median(result.provider) / 1e6)
+        print("reload to page \(formatted(latency, 3)) ms (provider \(formatted(provider, 3)) ms, +\(formatted(latency - provider, 3)) ms); host heap \(result.hostHeap >> 10) KiB, server + 1 page \(result.firstPageHeap >> 10) KiB, + \(result.pages) pages \(result.serverHeap >> 10) KiB; idle switches \(result.idleSwitches) (floor \(result.idleFloor))")
+        return true
+    }
+
+    // BENCH_ONLY=listing lists 100 Swift bundles with the registry cache warm, cold and bypassed.
+    if name == "listing" {
+        let result = benchmarkListing()
+        print(
+            "warm \(formatted(median(result.warm) / 1e6)) ms (process start \(formatted(median(result.start) / 1e6)) ms; \(result.widgets) widgets, \(result.problems) problems); floor process \(formatted(median(result.floorProcess) / 1e6)) ms (-static-stdlib: \(formatted(median(result.staticFloorProcess) / 1e6)) ms), in process \(formatted(median(result.floor) / 1e6)) ms; cold \(formatted(median(result.cold) / 1e6)) ms; --no-cache \(formatted(median(result.bypassed) / 1e6)) ms"
+        )
+        return true
+    }
+
+    // BENCH_ONLY=build runs widgets build's figures alone.
+    if name == "build" {
+        let result = benchmarkBuild()
+        print(
+            "first \(formatted(median(result.first))) s; floor \(formatted(median(result.floor))) s (compile alone \(formatted(median(result.compileFloor))) s); rebuild \(formatted(median(result.rebuild))) s; watch: save to compiled \(formatted(median(result.watchRebuild))) s, to page \(formatted(median(result.saveToPage))) s"
+        )
+        return true
+    }
+    return false
+}
