@@ -123,14 +123,9 @@ extension WidgetDaemon {
     /// Runs async work from a control connection's own thread (never the cooperative pool's), and
     /// answers with its result or its error.
     static func waiting(_ body: @escaping @Sendable () async throws -> ControlAnswer) -> ControlAnswer {
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var answer = ControlAnswer.refused("no answer")
-        Task {
-            do { answer = try await body() } catch { answer = .refused("\(error)") }
-            done.signal()
+        waitingOnTask {
+            do { return try await body() } catch { return .refused("\(error)") }
         }
-        done.wait()
-        return answer
     }
 
     static func engineInstance(_ instance: WidgetInstance) -> EngineInstance {

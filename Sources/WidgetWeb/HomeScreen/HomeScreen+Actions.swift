@@ -156,7 +156,7 @@ extension HomeScreen {
         let kinds = registry.widgets.map(\.kind)
         if let kept = gallery.withLock({ $0 }), kept.kinds == kinds { return kept.made }
         let renderers = self.renderers
-        let made: JSONValue = Self.waiting { () async -> JSONValue in
+        let made: JSONValue = waitingOnTask { () async -> JSONValue in
             var widgets: [JSONValue] = []
             for (number, widget) in registry.widgets.enumerated() {
                 var configuration = "{}"
@@ -215,20 +215,8 @@ extension HomeScreen {
     /// with its response, or 422 naming the error.
     func blocking(_ body: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPResponse {
         let failure = failure
-        return Self.waiting { () async -> HTTPResponse in
+        return waitingOnTask { () async -> HTTPResponse in
             do { return try await body() } catch { return failure(422, "\(error)") }
         }
-    }
-
-    static func waiting<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<T?>(nil)
-        Task {
-            let value = await body()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
     }
 }
