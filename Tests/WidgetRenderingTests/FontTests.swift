@@ -85,5 +85,11 @@ struct FontTests {
         }
         // Without the files: no font, and the reason to install one.
         #expect(SystemFont.load(SystemFont.Face(points: 17, weight: 400), from: "/nonexistent") == nil)
+        // A file there that is no font: none either (and a warning naming it), never a crash.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fonts-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("not a font".utf8).write(to: directory.appendingPathComponent("Inter-Regular.otf"))
+        #expect(SystemFont.load(SystemFont.Face(points: 17, weight: 400), from: directory.path) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WidgetSupport
 
 /// The font a widget's text is measured in, standing in for iOS's SF Pro: Inter (Debian's
 /// `fonts-inter`), whose metrics are close to SF Pro's and which, like SF Pro, has nine weights
@@ -68,7 +69,15 @@ public enum SystemFont {
     static func load(_ face: Face, from directory: String) -> OpenTypeFont? {
         let path = directory + "/" + face.fileName
         if let known = faces.withLock({ $0[path] }) { return known }
-        let font = FileManager.default.contents(atPath: path).flatMap { try? OpenTypeFont(bytes: [UInt8]($0)) }
+        var font: OpenTypeFont?
+        if let data = FileManager.default.contents(atPath: path) {
+            do {
+                font = try OpenTypeFont(bytes: [UInt8](data))
+            } catch {
+                // Installed but unreadable: said once, by name, rather than taken for missing.
+                HostLog.warning("cannot read the font \(path): \(error); text in that face is measured by another, or by averages")
+            }
+        }
         faces.withLock { $0[path] = .some(font) }
         return font
     }
