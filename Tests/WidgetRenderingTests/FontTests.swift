@@ -45,6 +45,17 @@ struct FontTests {
         #expect(mixed == (go + 17).rounded(.up))
     }
 
+    /// Text measured in the font is drawn at its own width, with nothing stretching or squeezing it
+    /// to another; only text measured by averages (no font) is held to the width measured.
+    @Test func textMeasuredInTheFontIsNotForcedToAWidth() {
+        let tree = view(#"{"view":"vstack","children":[{"view":"text","text":"3. linus"},{"view":"text","text":"Digital Clock"}]}"#)
+        let inFont = SVGRenderer(appearance: .light).render(tree, family: .systemSmall)
+        #expect(inFont.contains(">3. linus</text>") && !inFont.contains("textLength"))
+        var averaged = SVGRenderer(appearance: .light)
+        averaged.measuresWithFont = false
+        #expect(averaged.render(tree, family: .systemSmall).contains("textLength"))
+    }
+
     /// A file that is not a font, or a font cut short anywhere, is an error naming what is wrong,
     /// never a crash or a read past its end.
     /// Weights are drawn as given: `.bold()` 700, a headline's semibold 600, `fontWeight(.medium)` 500;

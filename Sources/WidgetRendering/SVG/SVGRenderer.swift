@@ -105,6 +105,7 @@ public struct SVGRenderer: Sendable {
         // The widget: a tap anywhere opens its widgetURL; links (not in small widgets) open theirs.
         let linksApply = family != .systemSmall
         var canvas = Canvas(family: family, size: size, idPrefix: idPrefix, interactive: interactive)
+        canvas.measuredInFont = measuresWithFont && SystemFont.directory != nil
         svg += targets.widgetURL.map { "<a href=\"\(XMLText.escape($0))\"\(interactive ? " data-widget=\"1\"" : "")>" } ?? "<g>"
         svg += background(family, size, fill: layout.containerBackground(of: view), &canvas)
         // Nothing is drawn outside the widget's outline, as on iOS.
@@ -140,6 +141,8 @@ public struct SVGRenderer: Sendable {
         let idPrefix: String
         /// Drawn for the home screen: live texts and controls are marked.
         var interactive = false
+        /// Text was measured in the font the image names (Inter installed): drawn at its own width.
+        var measuredInFont = false
         var gradients = 0
         var clips = 0
         var effects = 0
@@ -286,10 +289,12 @@ public struct SVGRenderer: Sendable {
             var decoration: [String] = []
             if style.underline { decoration.append("underline") }
             if style.strikethrough { decoration.append("line-through") }
-            // The width the layout measured, whatever font the viewer has: a browser's stand-in for
-            // the system font is often wider, and would run past the widget's edge or its "…".
+            // Measured in the font the image names, a text is drawn at its own width, as the layout
+            // placed it. Measured by averages (the font not installed here), the browser's stand-in
+            // would run past the widget's edge or its "…": the text is held to the width measured.
             // A live text changes its width each second; its size is the browser's own.
-            let fitted = style.live == nil && text.count > 1 ? " textLength=\"\(format(rect.width))\" lengthAdjust=\"spacingAndGlyphs\"" : ""
+            let fitted = !canvas.measuredInFont && style.live == nil && text.count > 1
+                ? " textLength=\"\(format(rect.width))\" lengthAdjust=\"spacingAndGlyphs\"" : ""
             let live = canvas.interactive ? style.live.map { " data-live=\"\(XMLText.escape($0.jsonText))\"" } ?? "" : ""
             // Display sizes in the font's display cut, as SF Pro switches to its own at 20 points.
             let family = style.points >= 20 ? " font-family=\"'Inter Display', Inter, -apple-system, system-ui, sans-serif\"" : ""
