@@ -189,13 +189,40 @@ final class StatusLog: @unchecked Sendable {
 
     @Test func aDirectoryThatCannotBeWatchedIsReportedByName() throws {
         let daemon = WidgetDaemon(registry: WidgetRegistry(), store: InstanceStore(directory: Fixtures.temporaryDirectory("state")))
-        let missing = Fixtures.temporaryDirectory("plugins").appendingPathComponent("not-there").path
+        let file = Fixtures.temporaryDirectory("plugins").appendingPathComponent("a-file")
+        try Data().write(to: file)
+        let underAFile = file.appendingPathComponent("widgets.d").path
         let lines = LockedList<String>()
-        try daemon.watch(directories: [missing]) { lines.append($0) }
+        try daemon.watch(directories: [underAFile]) { lines.append($0) }
         defer { daemon.stop() }
         #expect(lines.values == [
-            "warning: cannot watch \(missing): No such file or directory; bundles installed there are taken up only when the host restarts"
+            "warning: cannot watch \(underAFile): Not a directory; bundles installed there are taken up on SIGHUP or when the host restarts"
         ])
+    }
+
+    /// A user's own bundle directory, not there when the host starts (a fresh home), is waited for
+    /// through its nearest existing ancestor: made two levels at a time, or as a symbolic link to a
+    /// directory elsewhere, a bundle put in it is loaded with no restart.
+    @Test(arguments: [false, true])
+    func aBundleDirectoryMadeAfterTheHostStartedIsTakenUp(asLink: Bool) async throws {
+        let home = HostHome()
+        let plugins = home.data.appendingPathComponent("widgets/widgets.d")
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0 == "widgets: \(plugins.path) does not exist yet; bundles put there are loaded once it is made" } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 0 instance(s)") } }, "\(host.output)")
+        if asLink {
+            let elsewhere = Fixtures.temporaryDirectory("elsewhere")
+            try FileManager.default.createDirectory(at: plugins.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: plugins, withDestinationURL: elsewhere)
+        } else {
+            try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        }
+        #expect(await blocking { host.waitForLine { $0 == "widgets: \(plugins.path) was made; watching it for bundles" } }, "\(host.output)")
+        let good = plugins.appendingPathComponent("good.so").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: good)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: loaded \(good): fixture.good" } }, "\(host.output)")
+        #expect(await blocking { host.terminate() } == 0)
     }
 
     @Test func bundlesOlderThanTapsAreNotSentThem() async throws {

@@ -78,6 +78,9 @@ import WidgetWire
         #expect(await blocking { host.waitForLine { $0 == "<6>widgets: SIGHUP: looking again at the bundle directories and the saved instances" } }, "\(host.output)")
         #expect(await blocking { host.waitForLine { $0.hasPrefix("<6>") && $0.contains("game-status-2: Game Status") } }, "\(host.output)")
         #expect(await blocking { host.waitForOutput { $0.components(separatedBy: "refused.so").count > 2 } }, "tried again: \(host.output)")
+        // `widgets reload` of everything looks again too.
+        #expect(await home.cli(["reload"]).status == 0)
+        #expect(await blocking { host.waitForOutput { $0.components(separatedBy: "refused.so").count > 3 } }, "tried again on reload: \(host.output)")
 
         // `systemctl --user stop widgets`: SIGTERM; nothing is left behind.
         let socket = home.runtime.appendingPathComponent("widgets/control.sock").path

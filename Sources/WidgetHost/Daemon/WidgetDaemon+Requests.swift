@@ -138,6 +138,9 @@ extension WidgetDaemon {
         debugLog.withLock { $0 }?("control request: \(request.json.jsonText.cut(to: 300))")
         switch request {
         case .reload(let kind, let app, let foreground):
+            // `widgets reload` of everything looks at the bundle directories again too, as SIGHUP
+            // does: what a person asking to reload expects, a bundle no event told of included.
+            if kind == nil, app == nil { rescan() }
             // An app's reloadAllTimelines() is its own widgets': those of the bundles tied to it.
             let kinds: Set<String>? = kind.map { [$0] } ?? app.map(AppScope.init).map { scope in
                 Set(registry.widgets.filter { scope.owns($0.bundle) }.map(\.kind))

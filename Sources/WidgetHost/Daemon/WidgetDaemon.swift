@@ -132,6 +132,7 @@ public final class WidgetDaemon: @unchecked Sendable {
         let watcher = try BundleWatcher(directories: directories) { [weak self] changes in self?.apply(changes, log: log) }
         self.watcher = watcher
         for line in watcher.unwatchable { log("warning: \(line)") }
+        for directory in watcher.awaiting { log("\(directory) does not exist yet; bundles put there are loaded once it is made") }
         // What changed between loading and watching is taken up now (on this thread, before the
         // watcher's first event is handled, it is the only one loading).
         refusedAtLoad.withLock { $0.formUnion(registry.problems.map(\.path)) }
@@ -185,6 +186,8 @@ public final class WidgetDaemon: @unchecked Sendable {
                             : "but its parent cannot be watched, so bundles put there are taken up only when the host restarts"))
             case .directoryBack(let directory):
                 log("\(directory) is back; watching it again")
+            case .directoryAppeared(let directory):
+                log("\(directory) was made; watching it for bundles")
             case .rescan(let directory):
                 apply(rescan(directory), log: log)
             case .removed(let path):

@@ -23,6 +23,9 @@ public final class BundleWatcher: @unchecked Sendable {
         /// A directory that had gone is at its path again, and watched: what is in it must be
         /// looked at (a `rescan` follows).
         case directoryBack(String)
+        /// A directory of the search path that did not exist when watching began (a user's own
+        /// `widgets.d`, made after the host started) exists now, and is watched: a `rescan` follows.
+        case directoryAppeared(String)
     }
 
     private let descriptor: Int32
@@ -34,8 +37,13 @@ public final class BundleWatcher: @unchecked Sendable {
     private var finished = false
     /// Only the watcher's thread touches these once it runs.
     private var directories: [Int32: String] = [:]
-    /// Parents watched for a gone directory's return: by watch, the names looked for.
-    private var parents: [Int32: [String: String]] = [:]
+    /// Ancestors watched for a missing directory's making (or a gone one's return): by watch, the
+    /// name of the next path component looked for, and the directories it leads to.
+    private var parents: [Int32: [String: Set<String>]] = [:]
+    /// Every directory asked for, in order: a rescan looks at each that exists, watched or not.
+    private let searchPath: [String]
+    /// Directories that were never there when asked for (as against gone ones, which come `back`).
+    private var neverSeen: Set<String> = []
     private static let directoryMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
     private let handler: @Sendable ([Change]) -> Void
 
@@ -43,15 +51,29 @@ public final class BundleWatcher: @unchecked Sendable {
     /// `handler` gets each batch of changes, in order, on the watcher's thread.
     public init(directories paths: [String], handler: @escaping @Sendable ([Change]) -> Void) throws(ControlWatchError) {
         self.handler = handler
+        searchPath = paths
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { throw ControlWatchError("cannot watch bundle directories: inotify_init1: \(errnoText())") }
         for path in paths {
             let watch = inotify_add_watch(descriptor, path, Self.directoryMask | UInt32(IN_ONLYDIR))
             if watch >= 0 {
                 directories[watch] = path
+            } else if errno == ENOENT {
+                // Not made yet (a user's own directory): its nearest existing ancestor is watched
+                // for it, step by step, and it is taken up once made.
+                neverSeen.insert(path)
+                let found = awaitAppearance(of: path)
+                if found.back {
+                    neverSeen.remove(path)
+                } else if found.watching {
+                    awaiting.append(path)
+                } else {
+                    unwatchable.append(
+                        "cannot watch \(path) (it does not exist, and no directory above it can be watched); bundles installed there are taken up on SIGHUP or when the host restarts")
+                }
             } else {
                 unwatchable.append(
-                    "cannot watch \(path): \(errnoText()); bundles installed there are taken up only when the host restarts")
+                    "cannot watch \(path): \(errnoText()); bundles installed there are taken up on SIGHUP or when the host restarts")
             }
         }
         guard host_pipe_cloexec(&stopPipe) == 0 else {
@@ -68,13 +90,18 @@ public final class BundleWatcher: @unchecked Sendable {
     /// watch limit reached), naming it and the reason.
     public private(set) var unwatchable: [String] = []
 
+    /// Directories of the search path that do not exist yet, watched for (through their nearest
+    /// existing ancestor) as the watcher started.
+    public private(set) var awaiting: [String] = []
+
     /// The directories being watched, as the watcher started.
     public private(set) lazy var watched: [String] = directories.values.sorted()
 
     public func stop() { post(1) }
 
-    /// Has the watcher's thread look at every watched directory again, as though each had changed
-    /// (`.rescan` of each, in order, to the handler): `systemctl reload`'s SIGHUP.
+    /// Has the watcher's thread look at every directory of the search path again, as though each
+    /// had changed (`.rescan` of each that exists, in order, to the handler; one not watched till
+    /// now is watched from then on): `systemctl reload`'s SIGHUP.
     public func rescan() { post(2) }
 
     /// Wakes the watcher's thread: 1 to stop, 2 to rescan.
@@ -98,7 +125,7 @@ public final class BundleWatcher: @unchecked Sendable {
             if descriptors[1].revents != 0 {
                 var command: UInt8 = 1
                 if read(stopPipe[0], &command, 1) == 1, command == 2 {
-                    handler(watched.map(Change.rescan))
+                    handler(rescanAll())
                     continue
                 }
                 break
@@ -119,28 +146,62 @@ public final class BundleWatcher: @unchecked Sendable {
         }
     }
 
-    /// Watches a gone directory's parent for its return (`watching` false when it cannot be), and
-    /// watches the directory again if it is already back.
-    private func awaitReturn(of directory: String) -> (watching: Bool, back: Bool) {
-        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        let parent = (trimmed as NSString).deletingLastPathComponent
-        let name = (trimmed as NSString).lastPathComponent
-        guard !parent.isEmpty, !name.isEmpty else { return (false, false) }
-        // IN_MASK_ADD: the parent may be a watched directory too, whose events must go on.
-        let watch = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
-        guard watch >= 0 else { return (false, false) }
-        parents[watch, default: [:]][name] = directory
-        // It may have come back before the watch was set.
-        var info = stat()
-        if stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            let again = inotify_add_watch(descriptor, directory, Self.directoryMask | UInt32(IN_ONLYDIR))
-            if again >= 0 {
-                parents[watch]?[name] = nil
-                directories[again] = directory
+    /// Every directory of the search path that exists, to be looked at again; one that is not
+    /// watched (made, or back, with no event seen) is watched from now on.
+    private func rescanAll() -> [Change] {
+        var changes: [Change] = []
+        let watchedNow = Set(directories.values)
+        for path in searchPath {
+            if watchedNow.contains(path) {
+                changes.append(.rescan(path))
+                continue
+            }
+            let watch = inotify_add_watch(descriptor, path, Self.directoryMask | UInt32(IN_ONLYDIR))
+            guard watch >= 0 else { continue }
+            directories[watch] = path
+            changes += [appeared(path), .rescan(path)]
+        }
+        return changes
+    }
+
+    /// What a directory's being watched again is called: made for the first time, or back.
+    private func appeared(_ directory: String) -> Change {
+        neverSeen.remove(directory) != nil ? .directoryAppeared(directory) : .directoryBack(directory)
+    }
+
+    /// Watches the nearest existing ancestor of a missing directory for the next component on the
+    /// way to it (`watching` false when none can be watched); when the directory itself exists by
+    /// now (made while the watches were set), watches it instead (`back`).
+    private func awaitAppearance(of directory: String) -> (watching: Bool, back: Bool) {
+        var target = directory
+        while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
+        var child = target
+        while true {
+            // It may exist by now: watched at once.
+            var info = stat()
+            if child == target, stat(target, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                let watch = inotify_add_watch(descriptor, directory, Self.directoryMask | UInt32(IN_ONLYDIR))
+                guard watch >= 0 else { return (false, false) }
+                directories[watch] = directory
                 return (true, true)
             }
+            let parent = (child as NSString).deletingLastPathComponent
+            let name = (child as NSString).lastPathComponent
+            guard !parent.isEmpty, !name.isEmpty, parent != child else { return (false, false) }
+            // IN_MASK_ADD: the ancestor may be a watched directory too, whose events must go on.
+            let watch = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
+            if watch >= 0 {
+                parents[watch, default: [:]][name, default: []].insert(directory)
+                // The next component may have been made before the watch was set.
+                if stat(child, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                    parents[watch]?[name]?.remove(directory)
+                    return awaitAppearance(of: directory)
+                }
+                return (true, false)
+            }
+            guard errno == ENOENT else { return (false, false) }
+            child = parent
         }
-        return (true, false)
     }
 
     private func parse(_ buffer: [UInt8], count: Int) -> [Change] {
@@ -164,17 +225,18 @@ public final class BundleWatcher: @unchecked Sendable {
                     // at its new place, under its old name) and the parent waits for its return.
                     directories[watch] = nil
                     inotify_rm_watch(descriptor, watch)
-                    let (watching, back) = awaitReturn(of: directory)
+                    let (watching, back) = awaitAppearance(of: directory)
                     changes.append(.directoryGone(directory, watchedForReturn: watching))
                     if back { changes += [.directoryBack(directory), .rescan(directory)] }
                     continue
                 }
-                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, mask & UInt32(IN_ISDIR) != 0, let directory = parents[watch]?[name] {
-                    let again = inotify_add_watch(descriptor, directory, Self.directoryMask | UInt32(IN_ONLYDIR))
-                    if again >= 0 {
-                        parents[watch]?[name] = nil
-                        directories[again] = directory
-                        changes += [.directoryBack(directory), .rescan(directory)]
+                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let awaited = parents[watch]?[name] {
+                    // A step on the way to each awaited directory (a directory, or a link to one: a
+                    // link's event does not say): the next step is watched, or the directory itself
+                    // once it is there.
+                    parents[watch]?[name] = nil
+                    for directory in awaited.sorted() where !directories.values.contains(directory) {
+                        if awaitAppearance(of: directory).back { changes += [appeared(directory), .rescan(directory)] }
                     }
                     continue
                 }

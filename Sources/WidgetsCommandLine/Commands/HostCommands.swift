@@ -6,7 +6,10 @@ extension Command {
     static let reload = Command(
         "reload", summary: "Ask the running host to reload the timelines of KIND's instances (of all, without KIND).",
         arguments: ["[KIND]"], options: [Options.foreground.spec],
-        discussion: "What WidgetCenter.shared.reloadTimelines(ofKind:) and reloadAllTimelines() do from an app."
+        discussion: """
+            What WidgetCenter.shared.reloadTimelines(ofKind:) and reloadAllTimelines() do from an app. Without KIND, the
+            host also looks again at every bundle directory and the saved instances, as SIGHUP does.
+            """
     ) { $0.reload(kind: $0.argument(0)) }
 
     static let configurations = Command(

@@ -114,8 +114,9 @@ extension Invocation {
         do {
             try daemon.start(socketPath: socketPath) { line in say(line) }
             daemon.hearLateLoads { line in say(line) }
-            let watched = searchPath.filter { !registry.missingDirectories.contains($0) }
-            try daemon.watch(directories: watched) { line in say(line) }
+            // Every directory, those not made yet too: a user's own is often made after the host
+            // started, and is taken up once it is.
+            try daemon.watch(directories: searchPath) { line in say(line) }
         } catch {
             output.standardError("widgets: error: \(error)")
             return .failure
