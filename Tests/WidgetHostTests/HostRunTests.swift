@@ -187,6 +187,33 @@ final class StatusLog: @unchecked Sendable {
         ], "the refused file is not retried until it is written again")
     }
 
+    /// `widgets watch ID --format waybar` lives as long as the bar: each change printed once, a line
+    /// of class "missing" while the host is away, and the widget again when it is back.
+    @Test func theBarFeedOutlivesAHostRestart() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        #expect(await home.gameApp(["reset"]).status == 0)
+        #expect(await home.cli(["--plugins", plugins.path, "add", "com.mygame.game-status", "--state-dir", home.state.path]).status == 0)
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status") } }, "\(host.output)")
+        let feed = try RunningProcess(Fixtures.widgetsExecutable, ["watch", "game-status-1", "--format", "waybar"], environment: home.environment)
+        defer { if feed.process.isRunning { _ = feed.terminate() } }
+        #expect(await blocking { feed.waitForLine { $0.contains(#""text":"Game Status""#) } }, "\(feed.output)")
+        #expect(await home.gameApp(["status", "Boss fight & <loot>"]).status == 0)
+        #expect(await blocking { feed.waitForLine { $0.contains("Boss fight &amp; &lt;loot&gt;") } }, "\(feed.output)")
+
+        #expect(await blocking { host.terminate() } == 0)
+        #expect(await blocking { feed.waitForLine { $0.contains(#""class":["missing"]"#) && $0.contains("the widget host is not running") } }, "\(feed.output)")
+        #expect(feed.process.isRunning, "the feed waits for the host")
+        let again = try home.host(plugins: plugins)
+        defer { if again.process.isRunning { _ = again.terminate() } }
+        #expect(await blocking { feed.waitForOutput { $0.hasSuffix(#""class":[]}"# + "\n") } }, "followed again: \(feed.output)")
+        let lines = feed.output.split(separator: "\n")
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "each change once: \(feed.output)")
+        #expect(lines.filter { $0.contains("the widget host is not running") }.count == 1, "\(feed.output)")
+    }
+
     @Test func aDirectoryThatCannotBeWatchedIsReportedByName() throws {
         let daemon = WidgetDaemon(registry: WidgetRegistry(), store: InstanceStore(directory: Fixtures.temporaryDirectory("state")))
         let file = Fixtures.temporaryDirectory("plugins").appendingPathComponent("a-file")

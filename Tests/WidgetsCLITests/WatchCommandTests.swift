@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetTestSupport
+import WidgetHost
 import WidgetTimelines
 import WidgetWire
 @testable import WidgetsCommandLine
@@ -38,14 +39,46 @@ import WidgetWire
     }
 
     @Test func waybarGetsTextATooltipAndAClassForAStaleInstance() {
-        let line = Invocation.waybarLine(Self.stale)
-        #expect(line["text"] == .string("BTC | $91,234"))
+        let line = Invocation.barLine(Self.stale)
+        #expect(line["text"] == .string("BTC"), "without an inline drawing, the first part of its own text")
         #expect(line["tooltip"] == .string("org.widgets.crypto.price: BTC | $91,234\nlast reload failed: offline"))
         #expect(line["class"] == .array([.string("stale")]))
+        #expect(line["alt"] == .string("org.widgets.crypto.price"))
+        #expect(line["percentage"] == nil, "no gauge, no percentage")
         // With the widget drawn in accessoryInline and systemMedium by the host: those texts.
-        let drawn = Invocation.waybarLine(Self.stale, inline: "BTC $91,234", medium: "Bitcoin | $91,234 | 14:05")
+        let drawn = Invocation.barLine(Self.stale, inline: "BTC $91,234", medium: "Bitcoin | $91,234 | 14:05")
         #expect(drawn["text"] == .string("BTC $91,234"))
         #expect(drawn["tooltip"] == .string("org.widgets.crypto.price: Bitcoin | $91,234 | 14:05\nlast reload failed: offline"))
+    }
+
+    /// waybar reads text and tooltip as Pango markup: a status with & and < is escaped (eww's feed
+    /// is not); a gauge's value is the percentage; a long text without an inline family is cut.
+    @Test func barTextIsEscapedForPangoAndCarriesThePercentage() {
+        let event: JSONValue = .object(
+            JSONObject([
+                ("event", .string("timeline")), ("id", .string("status-1")), ("kind", .string("com.mygame.game-status")),
+                ("text", .string("Boss fight & <loot> | Health 55%")), ("value", .number(0.554)),
+            ]))
+        let waybar = Invocation.barLine(event)
+        #expect(waybar["text"] == .string("Boss fight &amp; &lt;loot&gt;"))
+        #expect(waybar["tooltip"] == .string("com.mygame.game-status: Boss fight &amp; &lt;loot&gt; | Health 55%"))
+        #expect(waybar["percentage"] == .number(55))
+        let eww = Invocation.barLine(event, markup: false)
+        #expect(eww["text"] == .string("Boss fight & <loot>"))
+        #expect(Invocation.shortText(String(repeating: "word ", count: 20)).count == 40)
+        #expect(Invocation.shortText(String(repeating: "word ", count: 20)).hasSuffix("…"))
+    }
+
+    /// An event carries the first gauge's or progress view's fraction as `value`, in reading order.
+    @Test func anEventCarriesItsFirstGaugeValue() {
+        let gauge = ViewNode("gauge", attributes: JSONObject([("value", .number(30)), ("min", .number(0)), ("max", .number(120))]))
+        let progress = ViewNode("progress", attributes: JSONObject([("value", .number(0.9))]))
+        let view = ViewNode("vstack", children: [ViewNode("text", attributes: JSONObject([("text", .string("HP"))])), ViewNode("hstack", children: [gauge]), progress])
+        let status = InstanceStatus(phase: .showing, entry: WireEntry(date: 0, view: view), timelines: 1)
+        let event = EventHub.event("timeline", id: "a-1", kind: "k", family: .systemSmall, status: status, text: "HP", now: Date())
+        #expect(event["value"] == .number(0.25))
+        let plain = InstanceStatus(phase: .showing, entry: WireEntry(date: 0, view: ViewNode("text")), timelines: 1)
+        #expect(EventHub.event("timeline", id: "a-1", kind: "k", family: .systemSmall, status: plain, text: "", now: Date())["value"] == .null)
     }
 
     @Test func withoutARunningHostWatchSaysHowToStartOne() async {

@@ -70,7 +70,7 @@ package final class EventHub: Sendable {
         }
         guard watched else { return }
         let event = Self.event(Self.change(from: previous, to: status), id: id, now: now)
-        publish(id: id, event + Self.shows(kind: kind, family: family, status: status, text: text()))
+        publish(id: id, event + Self.shows(kind: kind, family: family, status: status, text: text(), now: now))
     }
 
     /// Publishes a change of the instance list: `added`, `configured`, `removed`, or `moved`
@@ -84,7 +84,7 @@ package final class EventHub: Sendable {
         if change == "removed" {
             _ = state.withLock { $0.last.removeValue(forKey: id) }
         } else if let status {
-            members += Self.shows(kind: kind, family: family, status: status, text: text ?? "")
+            members += Self.shows(kind: kind, family: family, status: status, text: text ?? "", now: now)
         } else {
             members += [("kind", kind.map(JSONValue.string) ?? .null), ("family", family.map { .string($0.rawValue) } ?? .null)]
         }
@@ -118,14 +118,18 @@ package final class EventHub: Sendable {
     package static func event(
         _ name: String, id: String, kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
     ) -> JSONValue {
-        .object(JSONObject(event(name, id: id, now: now) + shows(kind: kind, family: family, status: status, text: text)))
+        .object(JSONObject(event(name, id: id, now: now) + shows(kind: kind, family: family, status: status, text: text, now: now)))
     }
 
     private static func event(_ name: String, id: String, now: Date) -> [(key: String, value: JSONValue)] {
         [("event", .string(name)), ("id", .string(id)), ("time", .string(isoDate(now)))]
     }
 
-    private static func shows(kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String) -> [(key: String, value: JSONValue)] {
+    /// What an instance shows: `value` is its first gauge's or progress view's fraction (0 to 1),
+    /// for a bar's percentage, when it has one.
+    private static func shows(
+        kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
+    ) -> [(key: String, value: JSONValue)] {
         func date(_ date: Date?) -> JSONValue { date.map { .string(isoDate($0)) } ?? .null }
         return [
             ("kind", kind.map(JSONValue.string) ?? .null), ("family", family.map { .string($0.rawValue) } ?? .null),
@@ -134,6 +138,7 @@ package final class EventHub: Sendable {
             ("reason", status.nextReloadReason.map { .string($0.rawValue) } ?? .null), ("deferredByBudget", .bool(status.deferredByBudget)),
             ("nextChange", date(status.nextChange)), ("lastFailure", status.lastFailure.map(JSONValue.string) ?? .null),
             ("stale", .bool(status.lastFailure != nil && status.entry != nil)),
+            ("value", status.entry?.view.firstIndicatorFraction(now: now).map(JSONValue.number) ?? .null),
         ]
     }
 

@@ -170,23 +170,6 @@ extension Layout {
         return fitting.max { $0.scale < $1.scale }?.run ?? fitted(run, Proposal(width: rect.width, height: rect.height))
     }
 
-    /// How full a progress view or gauge is at `now`, 0 to 1; nil for an indeterminate one.
-    static func fraction(of view: ViewNode, now: Date) -> Double? {
-        func clamped(_ value: Double) -> Double { value.isFinite ? min(1, max(0, value)) : 0 }
-        if view.view == "gauge", let value = view["value"]?.numberValue, let low = view["min"]?.numberValue,
-            let high = view["max"]?.numberValue, high > low
-        {
-            return clamped((value - low) / (high - low))
-        }
-        if let interval = view["timerInterval"]?.arrayValue?.compactMap(\.numberValue), interval.count == 2, interval[1] > interval[0] {
-            let passed = clamped((now.timeIntervalSince1970 - interval[0]) / (interval[1] - interval[0]))
-            return view["countsDown"]?.boolValue == false ? passed : 1 - passed
-        }
-        guard let value = view["value"]?.numberValue else { return nil }
-        let total = view["total"]?.numberValue ?? 1
-        return total > 0 ? clamped(value / total) : 0
-    }
-
     /// Where a view goes in the space it is given, along each axis: read once from an alignment
     /// name (`topLeading`, `bottom`...; centre when there is none), not at every placing.
     struct Alignment {

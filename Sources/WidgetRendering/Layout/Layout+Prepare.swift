@@ -286,7 +286,7 @@ extension Layout {
     /// A progress view or gauge: a ring with its value in the middle (`accessoryCircular`,
     /// `accessoryCircularCapacity`, `.circular`), or its labels over a bar.
     private func indicator(_ view: ViewNode, style: TextStyle, into tree: Tree, children: [Int]) -> Int {
-        let fraction = Self.fraction(of: view, now: now)
+        let fraction = view.indicatorFraction(now: now)
         var barStyle = drawn(style)
         if marksLiveParts, view.view == "progress", let interval = view["timerInterval"]?.arrayValue?.compactMap(\.numberValue),
             interval.count == 2, interval[1] > interval[0]

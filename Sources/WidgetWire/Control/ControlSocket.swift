@@ -58,6 +58,21 @@ public enum ControlSocket {
         public var description: String { String(cString: strerror(code)) }
     }
 
+    /// Waits until a host may be listening again: a socket made in its directory (inotify), or at
+    /// most a second (the directory not there yet, a socket made before the watch was set or not
+    /// yet listening, a stale one left by a host that crashed).
+    public static func waitForHost(path: String = path()) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let watcher = inotify_init1(Int32(IN_CLOEXEC))
+        defer { if watcher >= 0 { close(watcher) } }
+        guard watcher >= 0, inotify_add_watch(watcher, directory, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            _ = poll(nil, 0, 1000)
+            return
+        }
+        var ready = pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, 1000)
+    }
+
     /// Makes the socket's directory (mode 0700) if needed, and checks that it is a directory of ours
     /// that nobody else may enter: a directory in /tmp could have been made by someone else first.
     public static func prepareDirectory(_ path: String) throws(ControlError) {
@@ -80,7 +95,12 @@ public enum ControlSocket {
 /// A control socket error, one line.
 public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The host answered and refused the request (as against a host not there, or gone mid-way).
+    public var isRefusal = false
+    public init(_ description: String, isRefusal: Bool = false) {
+        self.description = description
+        self.isRefusal = isRefusal
+    }
 }
 
 /// A connection to the running host: requests sent one at a time, each waiting for its answer.
@@ -138,7 +158,7 @@ public final class ControlClient {
             throw ControlError("the widget host at \(path) answered something that is not JSON: \(error)")
         }
         guard answer["ok"]?.boolValue == true else {
-            throw ControlError(answer["error"]?.stringValue ?? "the widget host at \(path) refused the request without saying why")
+            throw ControlError(answer["error"]?.stringValue ?? "the widget host at \(path) refused the request without saying why", isRefusal: true)
         }
         return answer
     }

@@ -19,7 +19,7 @@ enum Options {
 
     static let json = Option(flag: "json", help: "print JSON for scripts")
 
-    static let watchFormat = Option<WatchFormat>("format", value: "FORMAT", help: "text (default), json (one object a line), or waybar (a custom module's JSON)")
+    static let watchFormat = Option<WatchFormat>("format", value: "FORMAT", help: "text (default), json (one object a line), waybar (a custom module's JSON, kept up while the host restarts) or eww (the same, no markup)")
 
     static let family = Option<WidgetFamily>(
         "family", value: "FAMILY",

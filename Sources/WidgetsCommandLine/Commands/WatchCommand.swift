@@ -4,7 +4,10 @@ import WidgetWire
 
 /// How `widgets watch` prints each change.
 enum WatchFormat: String, CaseIterable, Sendable {
-    case text, json, waybar
+    case text, json, waybar, eww
+
+    /// A bar's feed: one instance, one JSON object a line, kept up while the host comes and goes.
+    var isBarFeed: Bool { self == .waybar || self == .eww }
 }
 
 extension Command {
@@ -16,11 +19,15 @@ extension Command {
             arrives, a reload starts, fails (the last good entry stays, "stale"), or is deferred by the budget (and until
             when); an instance is added, configured or removed. Each line has the time, the instance, what changed,
             what it now shows, its last failure and next reload (as 'widgets run --log' prints them) and when it
-            next changes. --json (or --format json) prints each event as one JSON object; --format waybar prints
-            waybar's custom-module JSON for one instance: "text" the widget drawn in accessoryInline and "tooltip"
-            drawn in systemMedium (the host asks the provider for a snapshot in that family; the instance's own
-            text where the widget has no such family), "class" "stale", "failed" or "missing". Ends when the host
-            stops.
+            next changes. --json (or --format json) prints each event as one JSON object. Ends when the host stops.
+
+            --format waybar prints waybar's custom-module JSON for one instance, a line each time it changes: "text"
+            the widget drawn in accessoryInline (the host asks the provider for a snapshot in that family; where the
+            widget has none, the first part of its own text, at most 40 characters), "tooltip" drawn in
+            systemMedium, "alt" its kind, "percentage" its first gauge or progress value, "class" "stale", "failed"
+            or "missing"; text and tooltip escaped for waybar's Pango markup. It keeps running when the host stops:
+            a line of class "missing" says so, and it follows the host again when it is back. --format eww is the
+            same, unescaped, for eww's deflisten.
             """
     ) { $0.watch(ids: $0.positionals) }
 }
@@ -34,8 +41,11 @@ extension Invocation {
         } catch {
             return CLI.usage(error, output)
         }
-        if format == .waybar && ids.count != 1 {
-            return CLI.usage(UsageError(message: "--format waybar shows one instance: name its ID", command: "watch"), output)
+        if format.isBarFeed {
+            guard ids.count == 1 else {
+                return CLI.usage(UsageError(message: "--format \(format.rawValue) shows one instance: name its ID", command: "watch"), output)
+            }
+            return feedBar(id: ids[0], format: format)
         }
         let client: ControlClient
         let current: [JSONValue]
@@ -62,16 +72,57 @@ extension Invocation {
         switch format {
         case .json: output.standardOutput(event.jsonText)
         case .text: output.standardOutput(Self.watchLine(event))
-        case .waybar:
-            // The bar's text is the widget drawn in accessoryInline, its tooltip drawn in systemMedium
-            // (each the instance's own when the widget has no such family), asked of the host.
+        case .waybar, .eww: output.standardOutput(Self.barLine(event, markup: format == .waybar).jsonText)
+        }
+    }
+
+    /// A bar's feed of one instance: a line each time what the bar shows changes (never the same
+    /// line twice in a row). While the host is away (stopped, restarting, not yet started) a line of
+    /// class "missing" says so, and the feed follows the host again once its socket is back. Ends
+    /// only when the host refuses (no such instance), with the reason.
+    private func feedBar(id: String, format: WatchFormat) -> ExitCode {
+        let markup = format == .waybar
+        var last: String?
+        var lastText = ""
+        func emit(_ line: JSONValue) {
+            let text = line.jsonText
+            guard text != last else { return }
+            last = text
+            output.standardOutput(text)
+        }
+        func show(_ event: JSONValue) {
+            // The bar's text is the widget drawn in accessoryInline, its tooltip drawn in systemMedium,
+            // asked of the host; a widget without an inline family gives its own text, shortened.
             var drawn: [WidgetFamily: String] = [:]
-            if event["event"]?.stringValue != "removed", let id = event["id"]?.stringValue {
+            if event["event"]?.stringValue != "removed" {
                 for family in [WidgetFamily.accessoryInline, .systemMedium] {
-                    if case .text(let text, _)? = try? ControlClient().send(.text(id: id, family: family)) { drawn[family] = text }
+                    if case .text(let text, let drawnIn)? = try? ControlClient().send(.text(id: id, family: family)), drawnIn == family {
+                        drawn[family] = text
+                    }
                 }
             }
-            output.standardOutput(Self.waybarLine(event, inline: drawn[.accessoryInline], medium: drawn[.systemMedium]).jsonText)
+            let line = Self.barLine(event, inline: drawn[.accessoryInline], medium: drawn[.systemMedium], markup: markup)
+            lastText = line["text"]?.stringValue ?? ""
+            emit(line)
+        }
+        var away: Date?
+        while true {
+            do {
+                let client = try ControlClient()
+                guard case .watching(let events) = try client.send(.watch(ids: [id])) else { return .failure }
+                away = nil
+                for event in events { show(event) }
+                while let event = try client.nextEvent() { show(event) }
+            } catch where error.isRefusal {
+                output.standardError("widgets: error: \(error)")
+                return .failure
+            } catch {
+                // Not there, or gone mid-way: said once, then waited for.
+            }
+            let since = away ?? Date()
+            away = since
+            emit(Self.hostAwayLine(text: lastText, since: since))
+            ControlSocket.waitForHost()
         }
     }
 
@@ -96,17 +147,59 @@ extension Invocation {
         return line
     }
 
-    /// waybar's custom module (`return-type: json`): what the instance shows, a tooltip naming its
-    /// kind and any failure, and a class for stale, failed or missing instances.
-    static func waybarLine(_ event: JSONValue, inline: String? = nil, medium: String? = nil) -> JSONValue {
-        let text = inline ?? event["text"]?.stringValue ?? ""
+    /// waybar's custom module (`return-type: json`), or eww's listener: what the instance shows (its
+    /// inline drawing, else the first part of its own text), a tooltip naming its kind and any
+    /// failure, `alt` its kind, `percentage` its first gauge or progress value, and a class for
+    /// stale, failed or missing instances. `markup`: text escaped for waybar's Pango markup.
+    static func barLine(_ event: JSONValue, inline: String? = nil, medium: String? = nil, markup: Bool = true) -> JSONValue {
+        let own = event["text"]?.stringValue ?? ""
+        let text = inline ?? shortText(own)
         var classes: [JSONValue] = []
         if event["phase"]?.stringValue == "bundleMissing" { classes.append(.string("missing")) }
         if event["lastFailure"]?.stringValue != nil { classes.append(.string(event["stale"]?.boolValue == true ? "stale" : "failed")) }
         if event["event"]?.stringValue == "removed" { classes.append(.string("removed")) }
-        var tooltip = "\(event["kind"]?.stringValue ?? ""): \(medium ?? event["text"]?.stringValue ?? "")"
+        let kind = event["kind"]?.stringValue ?? ""
+        var tooltip = "\(kind): \(medium ?? own)"
         if let failure = event["lastFailure"]?.stringValue { tooltip += "\nlast reload failed: \(failure)" }
-        return .object(JSONObject([("text", .string(text)), ("tooltip", .string(tooltip)), ("class", .array(classes))]))
+        var members: [(key: String, value: JSONValue)] = [
+            ("text", .string(markup ? pango(text) : text)), ("tooltip", .string(markup ? pango(tooltip) : tooltip)), ("alt", .string(kind)),
+            ("class", .array(classes)),
+        ]
+        if let value = event["value"]?.numberValue, value.isFinite { members.append(("percentage", .number((value * 100).rounded()))) }
+        return .object(JSONObject(members))
+    }
+
+    /// What a bar shows while the host is away: the last text, of class "missing", and since when.
+    static func hostAwayLine(text: String, since: Date) -> JSONValue {
+        .object(
+            JSONObject([
+                ("text", .string(text)), ("tooltip", .string("the widget host is not running (since \(timeFormatter.string(from: since))); waiting for it")),
+                ("alt", .string("")), ("class", .array([.string("missing")])),
+            ]))
+    }
+
+    /// A bar's text from a widget's whole text: its first part (the text before " | "), at most 40
+    /// characters.
+    static func shortText(_ text: String) -> String {
+        let first = text.components(separatedBy: " | ").first ?? text
+        return first.count > 40 ? String(first.prefix(39)) + "…" : first
+    }
+
+    /// Text for Pango markup, as waybar reads a module's text and tooltip: &, <, > and quotes escaped.
+    static func pango(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "'": escaped += "&#39;"
+            case "\"": escaped += "&quot;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     static func parseDate(_ text: String) -> Date? {
