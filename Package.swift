@@ -102,7 +102,10 @@ let package = Package(
             dependencies: ["CWidgetABI", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "CMemoryGuard", "CHostShims"]),
         // The home screen in a browser: the project's own HTTP/1.1 server on POSIX sockets, Server-Sent
         // Events, and the page, fed by a running host.
-        .target(name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetSupport", "WidgetTimelines", "WidgetWire", "CHostShims"]),
+        .target(
+            name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetSupport", "WidgetTimelines", "WidgetWire", "CHostShims"],
+            // The home screen's page, script and style, in the program as bytes.
+            resources: [.embedInCode("Page/home.html"), .embedInCode("Page/home.js"), .embedInCode("Page/home.css")]),
         // `widgets build`: an iOS widget extension (a folder, or an Xcode project's target) read, its
         // resources compiled, its code generated and compiled against the SDK already built.
         .target(name: "WidgetBuild", dependencies: ["WidgetABI", "WidgetSupport", "WidgetWire"]),

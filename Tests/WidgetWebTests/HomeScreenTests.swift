@@ -225,7 +225,7 @@ final class WebHome: @unchecked Sendable {
 
     /// A card whose drawing is over what one card may send is sent without it, saying why.
     @Test func aDrawingOverWhatACardMaySendIsNotSent() async throws {
-        let web = try await WebHome(largestDrawing: 2048)
+        let web = try await WebHome(largestDrawing: 1024)
         defer { web.stop() }
         #expect(await web.waitForTimelines())
         let (stream, hello) = try await web.events()
@@ -234,7 +234,7 @@ final class WebHome: @unchecked Sendable {
         let leaderboard = try #require(cards.first { $0["kind"] == .string("com.mygame.leaderboard") })
         #expect(leaderboard["light"] == nil && leaderboard["dark"] == nil)
         let failure = try #require(leaderboard["failure"]?.stringValue)
-        #expect(failure.hasPrefix("its drawing is ") && failure.hasSuffix(" KiB, more than the 2 KiB a card may send; not shown"), "\(failure)")
+        #expect(failure.hasPrefix("its drawing is ") && failure.hasSuffix(" KiB, more than the 1 KiB a card may send; not shown"), "\(failure)")
     }
 
     @Test func tapsOpenLinksAndPerformIntentsThroughTheHost() async throws {

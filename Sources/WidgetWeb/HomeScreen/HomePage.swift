@@ -11,43 +11,9 @@ enum HomePage {
         )
     ]
 
-    static let html = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <title>Widgets</title>
-        <link rel="stylesheet" href="/home.css">
-        <script src="/home.js" defer></script>
-        </head>
-        <body>
-        <header>
-        <h1>Widgets</h1>
-        <span id="connection" class="connection">connecting…</span>
-        <button id="add" type="button">Add Widget</button>
-        </header>
-        <main id="screen" aria-live="polite">
-        <section id="lock" class="lock-screen" aria-label="Lock Screen" hidden></section>
-        <section id="home" class="home-grid" aria-label="Home Screen"></section>
-        </main>
-        <p id="empty" class="empty" hidden>No widgets yet. Choose <b>Add Widget</b>, or run <code>widgets add KIND</code>.</p>
-        <div id="toast" class="toast" role="status" hidden></div>
-        <dialog id="editor">
-        <h2 id="editor-title">Edit Widget</h2>
-        <p id="editor-description" class="description"></p>
-        <div id="editor-fields"></div>
-        <p id="editor-error" class="error" hidden></p>
-        <div class="buttons"><button type="button" id="editor-cancel">Cancel</button><button type="button" id="editor-save" class="primary">Done</button></div>
-        </dialog>
-        <dialog id="gallery">
-        <h2>Add Widget</h2>
-        <div id="gallery-widgets"><p>Loading…</p></div>
-        <div class="buttons"><button type="button" id="gallery-close">Close</button></div>
-        </dialog>
-        </body>
-        </html>
-
-        """
+    /// The page, its script and its style: files of their own (Sources/WidgetWeb/Page), embedded
+    /// in the program when it is built, so that they are read, linted and diffed as what they are.
+    static let html = String(decoding: PackageResources.home_html, as: UTF8.self)
+    static let script = String(decoding: PackageResources.home_js, as: UTF8.self)
+    static let style = String(decoding: PackageResources.home_css, as: UTF8.self)
 }

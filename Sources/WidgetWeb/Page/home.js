@@ -1,0 +1,408 @@
+'use strict';
+// The home screen: cards drawn from the host's event stream; taps, edits, additions,
+// removals and reordering sent back to it. Live texts tick here, not on the host.
+const screen = document.getElementById('screen');
+const home = document.getElementById('home');
+const lock = document.getElementById('lock');
+const lockFamilies = ['accessoryCircular', 'accessoryRectangular', 'accessoryInline'];
+// Where a card goes: the Lock Screen's families to its area, the others to the home grid.
+function place(element, family) {
+  (lockFamilies.includes(family) ? lock : home).appendChild(element);
+  lock.hidden = !lock.querySelector('.card');
+}
+const cards = new Map();
+let offset = 0;  // the host's clock less this one's, in seconds
+let ticking = null;
+
+// The token: from the address's fragment (which the browser sends nowhere), kept in this
+// tab's session storage (this origin's alone: another port is another origin, and a cookie
+// would go to every port), and sent in a header with every request.
+const token = (() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (given) {
+    sessionStorage.setItem('widgets-token', given);
+    history.replaceState(null, '', location.pathname);
+  }
+  return sessionStorage.getItem('widgets-token') || '';
+})();
+
+function authorized(options) {
+  const headers = Object.assign({}, (options && options.headers) || {}, { Authorization: 'Bearer ' + token });
+  return Object.assign({}, options || {}, { headers, credentials: 'omit', cache: 'no-store' });
+}
+
+function post(path, body) {
+  return fetch(path, authorized({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }))
+    .then(async (response) => {
+      const answer = await response.json().catch(() => ({ ok: false, error: response.status + ' ' + response.statusText }));
+      if (!response.ok || answer.ok === false) throw new Error(answer.error || response.statusText);
+      return answer;
+    });
+}
+
+function toast(text, bad) {
+  const element = document.getElementById('toast');
+  element.textContent = text;
+  element.classList.toggle('bad', !!bad);
+  element.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { element.hidden = true; }, 4000);
+}
+
+function two(n) { return n < 10 ? '0' + n : '' + n; }
+function clockTime(seconds) { const d = new Date(seconds * 1000); return two(d.getHours()) + ':' + two(d.getMinutes()); }
+
+// As the host formats them (DateText): "2 hr, 5 min", "+2 hours", "2:05:09".
+function relative(seconds) {
+  const total = Math.floor(Math.min(seconds, 1e12));
+  const units = [[86400, 'day', 'days'], [3600, 'hr', 'hr'], [60, 'min', 'min'], [1, 'sec', 'sec']];
+  const named = (count, unit) => count + ' ' + (count === 1 ? unit[1] : unit[2]);
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i];
+    if (total < unit[0]) continue;
+    let text = named(Math.floor(total / unit[0]), unit);
+    if (i + 1 < units.length) {
+      const next = units[i + 1];
+      const second = Math.floor((total % unit[0]) / next[0]);
+      if (second > 0) text += ', ' + named(second, next);
+    }
+    return text;
+  }
+  return '0 sec';
+}
+function offsetText(seconds) {
+  const sign = seconds < 0 ? '-' : '+';
+  const magnitude = Math.floor(Math.min(Math.abs(seconds), 1e12));
+  for (const [size, name] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
+    if (magnitude >= size) { const count = Math.floor(magnitude / size); return sign + count + ' ' + name + (count === 1 ? '' : 's'); }
+  }
+  return sign + magnitude + ' second' + (magnitude === 1 ? '' : 's');
+}
+function timer(seconds, showsHours) {
+  const total = Math.floor(Math.min(Math.max(seconds, 0), 1e12));
+  if (showsHours && total >= 3600) return Math.floor(total / 3600) + ':' + two(Math.floor(total % 3600 / 60)) + ':' + two(total % 60);
+  return Math.floor(total / 60) + ':' + two(total % 60);
+}
+function part(p, now) {
+  if (typeof p === 'string') return p;
+  if ('from' in p) {
+    const length = p.to - p.from;
+    const shown = p.down === false ? Math.min(Math.max(now - p.from, 0), length) : Math.min(Math.max(p.to - now, 0), length);
+    return timer(shown, p.hours !== false);
+  }
+  if ('relative' in p) return relative(Math.abs(p.relative - now));
+  if ('offset' in p) return offsetText(p.offset - now);
+  if ('timer' in p) return timer(Math.abs(p.timer - now), true);
+  return '';
+}
+
+function tick() {
+  const now = Date.now() / 1000 + offset;
+  for (const text of screen.querySelectorAll('text[data-live]')) {
+    if (!text.liveParts) text.liveParts = JSON.parse(text.getAttribute('data-live'));
+    const shown = text.liveParts.map((p) => part(p, now)).join('');
+    if (text.textContent !== shown) text.textContent = shown;
+  }
+  // A timer's progress bar: its share of the interval passed (or left), of the whole width.
+  for (const bar of screen.querySelectorAll('rect[data-live-bar]')) {
+    if (!bar.liveInterval) bar.liveInterval = JSON.parse(bar.getAttribute('data-live-bar'));
+    const p = bar.liveInterval;
+    const passed = Math.min(1, Math.max(0, (now - p.from) / (p.to - p.from)));
+    const width = Number(bar.getAttribute('data-width')) * (p.down === false ? passed : 1 - passed);
+    bar.setAttribute('width', width.toFixed(1));
+  }
+}
+
+// Wakes once a second only while something on the screen changes with time.
+function schedule() {
+  if (ticking !== null || !screen.querySelector('text[data-live], rect[data-live-bar]')) return;
+  const step = () => {
+    ticking = null;
+    tick();
+    schedule();
+  };
+  ticking = setTimeout(step, 1000 - (Date.now() % 1000) + 5);
+}
+
+function describe(card) {
+  const lines = [card.kind + ' · ' + card.family];
+  if (card.failure) lines.push('Last reload failed: ' + card.failure);
+  if (card.nextReload) lines.push('Next reload ' + clockTime(card.nextReload) + (card.reason ? ' (' + card.reason + ')' : '') + (card.deferred ? ', deferred by the budget' : ''));
+  return lines.join('\n');
+}
+
+function show(card) {
+  let entry = cards.get(card.id);
+  if (!entry) {
+    const element = document.createElement('div');
+    element.dataset.id = card.id;
+    element.draggable = true;
+    element.innerHTML = '<div class="widget"></div><div class="caption"><span class="title"></span><span class="badge"></span></div>'
+      + '<div class="actions"><button type="button" class="edit">Edit Widget</button><button type="button" class="remove">Remove</button></div>';
+    entry = { element };
+    cards.set(card.id, entry);
+    place(element, card.family);
+  }
+  entry.card = card;
+  const element = entry.element;
+  element.className = 'card family-' + card.family + ' phase-' + card.phase;
+  const widget = element.querySelector('.widget');
+  widget.style.width = card.width + 'px';
+  widget.style.height = card.height + 'px';
+  if (card.light) {
+    widget.innerHTML = '<div class="light">' + card.light + '</div><div class="dark">' + card.dark + '</div>';
+  } else {
+    widget.innerHTML = '<div class="placeholder"></div>';
+    widget.firstChild.textContent = card.phase === 'bundleMissing' ? 'Bundle missing' : '';
+  }
+  element.querySelector('.title').textContent = card.title;
+  element.querySelector('.edit').hidden = !card.configurable;
+  const badge = element.querySelector('.badge');
+  badge.textContent = card.asOf ? 'as of ' + clockTime(card.asOf) : '';
+  element.title = describe(card);
+  offset = card.now - Date.now() / 1000;
+  tick();
+  schedule();
+}
+
+function arrange(order) {
+  for (const id of order) { const entry = cards.get(id); if (entry) place(entry.element, entry.card ? entry.card.family : ''); }
+  for (const [id, entry] of cards) { if (!order.includes(id)) { entry.element.remove(); cards.delete(id); } }
+  lock.hidden = !lock.querySelector('.card');
+  document.getElementById('empty').hidden = cards.size > 0;
+}
+
+const handlers = {
+  hello(data) {
+    const hello = JSON.parse(data);
+    for (const card of hello.cards) show(card);
+    arrange(hello.order);
+    const status = document.getElementById('connection');
+    status.textContent = 'live';
+    status.classList.remove('lost');
+  },
+  card(data) { show(JSON.parse(data)); },
+  order(data) { arrange(JSON.parse(data).order); },
+  removed(data) {
+    const id = JSON.parse(data).id;
+    const entry = cards.get(id);
+    if (entry) { entry.element.remove(); cards.delete(id); }
+    lock.hidden = !lock.querySelector('.card');
+    document.getElementById('empty').hidden = cards.size > 0;
+  },
+};
+
+// The event stream (Server-Sent Events), read with fetch so that it carries the token:
+// EventSource sends no header. Blocks end at an empty line; a block's "event:" names it and
+// its "data:" lines, joined, are its data. A lost stream is opened again, after a pause.
+async function connect() {
+  const status = document.getElementById('connection');
+  if (!token) {
+    status.textContent = 'this page needs its token: open it with "widgets home"';
+    status.classList.add('lost');
+    return;
+  }
+  let pause = 500;
+  for (;;) {
+    try {
+      const response = await fetch('/events', authorized());
+      if (response.status === 403) {
+        status.textContent = 'the host refused the token: open this page with "widgets home"';
+        status.classList.add('lost');
+        return;
+      }
+      if (!response.ok || !response.body) throw new Error(response.status + ' ' + response.statusText);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value.replace(/\r\n?/g, '\n');
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let name = 'message';
+          const data = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event:')) name = line.slice(6).trim();
+            else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+          }
+          if (handlers[name]) handlers[name](data.join('\n'));
+          pause = 500;
+        }
+      }
+    } catch (error) {
+      // Lost: said below, then tried again.
+    }
+    status.textContent = 'reconnecting to the host…';
+    status.classList.add('lost');
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 10000);
+  }
+}
+
+// Taps: links and the widget's URL open through the bundle; buttons and toggles perform
+// their intents. Nothing navigates the page.
+screen.addEventListener('click', (event) => {
+  const element = event.target.closest('.card');
+  if (!element) return;
+  const id = element.dataset.id;
+  if (event.target.closest('button.edit')) return edit(id);
+  if (event.target.closest('button.remove')) return remove(id);
+  const target = event.target.closest('a, [data-button]');
+  if (!target) return;
+  event.preventDefault();
+  const body = { instance: id };
+  if (target.hasAttribute('data-button')) body.button = Number(target.getAttribute('data-button'));
+  else if (target.hasAttribute('data-link')) body.link = Number(target.getAttribute('data-link'));
+  post('/tap', body)
+    .then((answer) => toast(answer.performed ? 'Performed ' + answer.performed : 'Opened ' + answer.opened + ' in ' + answer.bundle))
+    .catch((error) => toast(error.message, true));
+});
+
+function remove(id) {
+  const entry = cards.get(id);
+  if (!confirm('Remove ' + (entry ? entry.card.title : id) + '?')) return;
+  post('/instances/' + encodeURIComponent(id) + '/remove', {}).catch((error) => toast(error.message, true));
+}
+
+// Reordering by dragging; the order is kept in the host's instance store.
+let dragged = null;
+screen.addEventListener('dragstart', (event) => {
+  const element = event.target.closest('.card');
+  if (!element) return;
+  dragged = element.dataset.id;
+  element.classList.add('dragging');
+  event.dataTransfer.effectAllowed = 'move';
+  event.dataTransfer.setData('text/plain', dragged);
+});
+screen.addEventListener('dragend', (event) => {
+  for (const element of screen.querySelectorAll('.dragging, .drop-before')) element.classList.remove('dragging', 'drop-before');
+  dragged = null;
+});
+screen.addEventListener('dragover', (event) => {
+  const element = event.target.closest('.card');
+  if (!dragged || !element) return;
+  event.preventDefault();
+  for (const other of screen.querySelectorAll('.drop-before')) if (other !== element) other.classList.remove('drop-before');
+  element.classList.add('drop-before');
+});
+screen.addEventListener('drop', (event) => {
+  const element = event.target.closest('.card');
+  if (!dragged || !element) return;
+  event.preventDefault();
+  const order = [...screen.querySelectorAll('.card')].map((card) => card.dataset.id).filter((id) => id !== dragged);
+  order.splice(order.indexOf(element.dataset.id), 0, dragged);
+  post('/order', { order }).catch((error) => toast(error.message, true));
+});
+
+// "Edit Widget": the instance's parameters, saved through the host's validation.
+const editor = document.getElementById('editor');
+let editing = null;
+function edit(id) {
+  fetch('/instances/' + encodeURIComponent(id) + '/edit', authorized())
+    .then((response) => response.json())
+    .then((answer) => {
+      if (answer.ok === false) throw new Error(answer.error);
+      editing = id;
+      document.getElementById('editor-title').textContent = answer.title || 'Edit Widget';
+      document.getElementById('editor-description').textContent = answer.description || '';
+      document.getElementById('editor-error').hidden = true;
+      const fields = document.getElementById('editor-fields');
+      fields.textContent = '';
+      for (const parameter of answer.parameters) fields.appendChild(field(parameter));
+      editor.showModal();
+    })
+    .catch((error) => toast(error.message, true));
+}
+function field(parameter) {
+  const row = document.createElement('label');
+  row.className = 'field';
+  const title = document.createElement('span');
+  title.textContent = parameter.title;
+  row.appendChild(title);
+  let control;
+  const choices = parameter.choices || (parameter.type === 'boolean' ? [{ value: 'true', title: 'On' }, { value: 'false', title: 'Off' }] : null);
+  if (choices && parameter.list) {
+    // A list: several choices, sent as their values separated by commas.
+    control = document.createElement('select');
+    control.multiple = true;
+    const chosen = parameter.value ? parameter.value.split(',') : [];
+    for (const choice of choices) control.appendChild(new Option(choice.title, choice.value, false, chosen.includes(String(choice.value))));
+    control.name = parameter.name;
+    row.appendChild(control);
+    return row;
+  } else if (choices) {
+    control = document.createElement('select');
+    if (parameter.optional) control.appendChild(new Option('None', ''));
+    for (const choice of choices) control.appendChild(new Option(choice.title, choice.value));
+    if (parameter.value && !choices.some((choice) => choice.value === parameter.value)) control.appendChild(new Option(parameter.value, parameter.value));
+  } else {
+    control = document.createElement('input');
+    control.type = { integer: 'number', double: 'number', url: 'url' }[parameter.type] || 'text';
+    if (parameter.type === 'double') control.step = 'any';
+    if (parameter.range) { control.min = parameter.range[0]; control.max = parameter.range[1]; }
+    if (parameter.type === 'date') control.placeholder = '2026-11-21T09:30:00Z';
+  }
+  control.name = parameter.name;
+  control.value = parameter.value;
+  row.appendChild(control);
+  return row;
+}
+document.getElementById('editor-cancel').addEventListener('click', () => editor.close());
+document.getElementById('editor-save').addEventListener('click', () => {
+  const values = {};
+  for (const control of document.querySelectorAll('#editor-fields [name]')) {
+    values[control.name] = control.multiple ? Array.from(control.selectedOptions, (option) => option.value).join(',') : control.value;
+  }
+  post('/instances/' + encodeURIComponent(editing) + '/configure', { values })
+    .then(() => editor.close())
+    .catch((error) => {
+      const message = document.getElementById('editor-error');
+      message.textContent = error.message;
+      message.hidden = false;
+    });
+});
+
+// "Add Widget": every widget in every family, as a new instance would show.
+const gallery = document.getElementById('gallery');
+document.getElementById('add').addEventListener('click', () => {
+  gallery.showModal();
+  fetch('/widgets', authorized())
+    .then((response) => response.json())
+    .then((answer) => {
+      const list = document.getElementById('gallery-widgets');
+      list.textContent = '';
+      for (const widget of answer.widgets) {
+        const section = document.createElement('section');
+        section.className = 'choice';
+        section.innerHTML = '<h3></h3><p class="description"></p><div class="families"></div>';
+        section.querySelector('h3').textContent = widget.title;
+        section.querySelector('p').textContent = widget.description;
+        const choices = widget.families.map((family) => ({ family: family.family, caption: family.family, light: family.light, dark: family.dark }))
+          .concat((widget.previews || []).map((preview) => ({ family: preview.family, caption: preview.family + ' · ' + preview.name, light: preview.light, dark: preview.dark })));
+        for (const choice of choices) {
+          const figure = document.createElement('figure');
+          figure.innerHTML = '<div class="widget"><div class="light">' + (choice.light || '') + '</div><div class="dark">' + (choice.dark || '') + '</div></div>'
+            + '<figcaption></figcaption><button type="button" class="primary">Add</button>';
+          figure.querySelector('figcaption').textContent = choice.caption;
+          figure.querySelector('button').dataset.kind = widget.kind;
+          figure.querySelector('button').dataset.family = choice.family;
+          figure.querySelector('button').addEventListener('click', () => {
+            post('/instances', { kind: widget.kind, family: choice.family })
+              .then((added) => { gallery.close(); toast('Added ' + added.id); })
+              .catch((error) => toast(error.message, true));
+          });
+          // Nothing in a preview navigates.
+          figure.querySelector('.widget').addEventListener('click', (event) => event.preventDefault());
+          section.querySelector('.families').appendChild(figure);
+        }
+        list.appendChild(section);
+      }
+    })
+    .catch((error) => toast(error.message, true));
+});
+document.getElementById('gallery-close').addEventListener('click', () => gallery.close());
+
+connect();
