@@ -111,6 +111,22 @@ import WidgetWire
         let errors = browser.events.filter { $0["method"] == .string("Runtime.exceptionThrown") }
         #expect(errors.isEmpty, "\(errors.map(\.jsonText))")
 
+        // The host restarts: the page finds it again at the same address, by itself, and says so.
+        let port = web.port
+        try web.restartHome()
+        #expect(web.port == port)
+        #expect(try await browser.waitFor("document.getElementById('toast').textContent === 'Reconnected'"))
+        #expect(try await browser.waitFor("document.getElementById('connection').textContent === 'live'"))
+        // Its token changed meanwhile (the state's token deleted): the page says so, and follows
+        // once a page is opened with the new one (another tab's message, here sent from this one).
+        let newToken = String(repeating: "6b", count: 32)
+        try web.restartHome(token: newToken)
+        #expect(try await browser.waitFor("document.getElementById('connection').textContent.includes('token changed')"))
+        _ = try await browser.evaluate("new BroadcastChannel('widgets-token').postMessage('\(newToken)'); true")
+        #expect(try await browser.waitFor("document.getElementById('toast').textContent === 'Signed in again with the host\\'s new token'"))
+        #expect(try await browser.waitFor("document.getElementById('connection').textContent === 'live'"))
+        #expect(try await browser.evaluate("sessionStorage.getItem('widgets-token')") == .string(newToken))
+
         // Reloaded, the tab still has its token; the stream is read again.
         // (Asked while the page reloads, an element may not be there yet: `?.` says "not yet".)
         _ = try await browser.evaluate("location.reload()")

@@ -19,8 +19,8 @@ final class WebHome: @unchecked Sendable {
     let registry: WidgetRegistry
     let store: InstanceStore
     let daemon: WidgetDaemon
-    let home: HomeScreen
-    let token = String(repeating: "5a", count: 32)
+    private(set) var home: HomeScreen
+    private(set) var token = String(repeating: "5a", count: 32)
     let statuses = Changes()
 
     /// With the system sample too, the host's clock starts a minute from now: the sample bundles
@@ -51,7 +51,16 @@ final class WebHome: @unchecked Sendable {
         }
         daemon = WidgetDaemon(registry: registry, store: store, budget: .development, describe: { _ in "" }, observer: statuses.record)
         try daemon.start(socketPath: nil)
-        home = try HomeScreen(daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: 0), token: token, largestDrawing: largestDrawing)
+        home = try HomeScreen.serve(
+            daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: 0), keptIn: state, token: token, largestDrawing: largestDrawing)
+    }
+
+    /// The home screen stopped and started again, as a host restart does: at the port kept, with
+    /// `token` (a new one when the state's token was deleted).
+    func restartHome(token newToken: String? = nil) throws {
+        home.stop()
+        if let newToken { token = newToken }
+        home = try HomeScreen.serve(daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: 0), keptIn: state, token: token)
     }
 
     func stop() {
@@ -101,6 +110,32 @@ final class WebHome: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct HomeScreenTests {
+    /// The page's address survives a restart: the port chosen the first time is kept and asked for
+    /// again; taken by another program meanwhile, another is chosen, kept, and the move said.
+    @Test func thePortIsChosenOnceAndKept() throws {
+        let (registry, state) = (WidgetRegistry(), Fixtures.temporaryDirectory("state"))
+        let daemon = WidgetDaemon(registry: registry, store: InstanceStore(directory: state))
+        let loopback = ListenAddress(host: "127.0.0.1", port: 0)
+        let first = try HomeScreen.serve(daemon: daemon, address: loopback, keptIn: state, token: "t")
+        let port = first.address.port
+        #expect(port != 0)
+        #expect(try String(contentsOf: state.appendingPathComponent("web-port"), encoding: .utf8) == "\(port)\n")
+        first.stop()
+        let second = try HomeScreen.serve(daemon: daemon, address: loopback, keptIn: state, token: "t")
+        #expect(second.address.port == port, "the same address after a restart")
+        // While it runs the port is taken: a third finds another, keeps it, and says so.
+        let lines = LockedList<String>()
+        let third = try HomeScreen.serve(daemon: daemon, address: loopback, keptIn: state, token: "t") { lines.append($0) }
+        defer { second.stop(); third.stop() }
+        #expect(third.address.port != port)
+        #expect(try String(contentsOf: state.appendingPathComponent("web-port"), encoding: .utf8) == "\(third.address.port)\n")
+        #expect(lines.values.contains { $0.hasPrefix("warning: the home screen's port \(port) cannot be had again (") && $0.hasSuffix("open pages must be opened again ('widgets home')") }, "\(lines.values)")
+        // A port given is used as it is, and not kept.
+        let given = try HomeScreen.serve(daemon: daemon, address: ListenAddress(host: "127.0.0.1", port: third.address.port &+ 1), keptIn: state, token: "t")
+        given.stop()
+        #expect(try String(contentsOf: state.appendingPathComponent("web-port"), encoding: .utf8) == "\(third.address.port)\n")
+    }
+
     @Test func theTokenIsKeptForItsOwnerAloneAndLastsAcrossRestarts() throws {
         let state = Fixtures.temporaryDirectory("state")
         let token = try HomeScreen.token(in: state)

@@ -69,8 +69,45 @@ public final class HomeScreen: @unchecked Sendable {
         if let subscription { daemon.events.unsubscribe(subscription) }
     }
 
+    /// Serves the home screen at an address that stays the same from one start of the host to the
+    /// next, so that an open page and a bookmark find it again: given port 0, the port chosen the
+    /// first time is kept in `directory` (`web-port`) and asked for again at each start; taken by
+    /// then (another program), another is chosen, kept, and the change said through `log`. A port
+    /// given is used as it is.
+    public static func serve(
+        daemon: WidgetDaemon, address: ListenAddress, keptIn directory: URL, token: String,
+        renderingMode: RenderingEnvironment.RenderingMode? = nil, largestDrawing: Int = 4 << 20,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(HTTPServerError) -> HomeScreen {
+        func start(_ address: ListenAddress) throws(HTTPServerError) -> HomeScreen {
+            try HomeScreen(daemon: daemon, address: address, token: token, renderingMode: renderingMode, largestDrawing: largestDrawing, log: log)
+        }
+        guard address.port == 0 else { return try start(address) }
+        let file = directory.appendingPathComponent("web-port")
+        let kept = (try? String(contentsOf: file, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        var home: HomeScreen?
+        if let kept, kept != 0 {
+            do {
+                home = try start(ListenAddress(host: address.host, port: kept))
+            } catch {
+                log("warning: the home screen's port \(kept) cannot be had again (\(error)); it moves to another, and open pages must be opened again ('widgets home')")
+            }
+        }
+        let serving: HomeScreen
+        if let home { serving = home } else { serving = try start(address) }
+        if serving.address.port != kept {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try Data("\(serving.address.port)\n".utf8).write(to: file, options: .atomic)
+            } catch {
+                log("warning: cannot keep the home screen's port in \(file.path) (\(error)); it may change at the next start")
+            }
+        }
+        return serving
+    }
+
     /// The token kept in `directory` (`web-token`, readable by its owner only), made on first use:
-    /// a bookmark of the page and its cookie stay good across restarts of the host.
+    /// a bookmark of the page and an open page stay good across restarts of the host.
     public static func token(in directory: URL) throws -> String {
         let file = directory.appendingPathComponent("web-token")
         if let saved = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),

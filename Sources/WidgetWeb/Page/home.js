@@ -13,11 +13,12 @@ function place(element, family) {
 const cards = new Map();
 let offset = 0;  // the host's clock less this one's, in seconds
 let ticking = null;
+let reconnected = null;  // what to say once the stream is back, after it was lost
 
 // The token: from the address's fragment (which the browser sends nowhere), kept in this
 // tab's session storage (this origin's alone: another port is another origin, and a cookie
 // would go to every port), and sent in a header with every request.
-const token = (() => {
+let token = (() => {
   const given = new URLSearchParams(location.hash.slice(1)).get('token');
   if (given) {
     sessionStorage.setItem('widgets-token', given);
@@ -25,6 +26,20 @@ const token = (() => {
   }
   return sessionStorage.getItem('widgets-token') || '';
 })();
+
+// A page opened with a token tells this origin's other pages (a channel between tabs, nothing
+// stored): one the host refused since its token changed takes the new one and carries on.
+const tokens = 'BroadcastChannel' in window ? new BroadcastChannel('widgets-token') : null;
+let tokenArrived = null;
+if (tokens) {
+  if (token) tokens.postMessage(token);
+  tokens.onmessage = (message) => {
+    if (typeof message.data !== 'string' || !message.data || message.data === token) return;
+    token = message.data;
+    sessionStorage.setItem('widgets-token', token);
+    if (tokenArrived) tokenArrived();
+  };
+}
 
 function authorized(options) {
   const headers = Object.assign({}, (options && options.headers) || {}, { Authorization: 'Bearer ' + token });
@@ -180,6 +195,8 @@ const handlers = {
     const status = document.getElementById('connection');
     status.textContent = 'live';
     status.classList.remove('lost');
+    if (reconnected) toast(reconnected[0].toUpperCase() + reconnected.slice(1));
+    reconnected = null;
   },
   card(data) { show(JSON.parse(data)); },
   order(data) { arrange(JSON.parse(data).order); },
@@ -194,22 +211,31 @@ const handlers = {
 
 // The event stream (Server-Sent Events), read with fetch so that it carries the token:
 // EventSource sends no header. Blocks end at an empty line; a block's "event:" names it and
-// its "data:" lines, joined, are its data. A lost stream is opened again, after a pause.
+// its "data:" lines, joined, are its data. A lost stream is opened again, a second later at
+// most (the host restarting comes back at the same address); a token the host no longer takes
+// is waited for from a page opened with the new one.
+function newToken() {
+  return new Promise((resolve) => { tokenArrived = () => { tokenArrived = null; resolve(); }; });
+}
+
 async function connect() {
   const status = document.getElementById('connection');
-  if (!token) {
-    status.textContent = 'this page needs its token: open it with "widgets home"';
-    status.classList.add('lost');
-    return;
-  }
-  let pause = 500;
+  let pause = 250;
   for (;;) {
+    if (!token) {
+      status.textContent = 'this page needs its token: open it with "widgets home"';
+      status.classList.add('lost');
+      await newToken();
+      continue;
+    }
     try {
       const response = await fetch('/events', authorized());
       if (response.status === 403) {
-        status.textContent = 'the host refused the token: open this page with "widgets home"';
+        status.textContent = 'the host\'s token changed: open the page again with "widgets home" (this tab then follows)';
         status.classList.add('lost');
-        return;
+        await newToken();
+        reconnected = 'signed in again with the host\'s new token';
+        continue;
       }
       if (!response.ok || !response.body) throw new Error(response.status + ' ' + response.statusText);
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -229,7 +255,7 @@ async function connect() {
             else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
           }
           if (handlers[name]) handlers[name](data.join('\n'));
-          pause = 500;
+          pause = 250;
         }
       }
     } catch (error) {
@@ -237,8 +263,9 @@ async function connect() {
     }
     status.textContent = 'reconnecting to the host…';
     status.classList.add('lost');
+    reconnected = reconnected || 'reconnected';
     await new Promise((resolve) => setTimeout(resolve, pause));
-    pause = Math.min(pause * 2, 10000);
+    pause = Math.min(pause * 2, 1000);
   }
 }
 

@@ -102,7 +102,7 @@ enum Options {
 
     static let web = Option<ListenAddress>(
         "web", optionalValue: "ADDR:PORT", implicitValue: "127.0.0.1:0",
-        help: "also serve the home screen in a browser, at ADDR:PORT (default: loopback, a free port); prints its URL"
+        help: "also serve the home screen in a browser, at ADDR:PORT (default: loopback, a port chosen once and kept); prints its URL"
     ) { text in
         do {
             return .success(try ListenAddress(parsing: text))

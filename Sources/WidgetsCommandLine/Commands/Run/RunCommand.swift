@@ -125,7 +125,8 @@ extension Invocation {
         if let webAddress {
             do {
                 let token = try HomeScreen.token(in: store.directory)
-                let home = try HomeScreen(daemon: daemon, address: webAddress, token: token, renderingMode: try value(Options.renderingMode), log: say)
+                let home = try HomeScreen.serve(
+                    daemon: daemon, address: webAddress, keptIn: store.directory, token: token, renderingMode: try value(Options.renderingMode), log: say)
                 if let missing = SystemFont.missing { say("web: \(missing)") }
                 daemon.homeURL = home.url
                 homeScreen = home
