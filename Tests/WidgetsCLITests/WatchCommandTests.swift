@@ -107,4 +107,14 @@ import WidgetWire
         #expect(Keyboard.key([0x1B, 0x5B, 0x5A]) == .select(-1), "Shift-Tab")
         #expect(Keyboard.key([UInt8(ascii: "x")]) == nil)
     }
+
+    /// Keys arriving in one read are each a key: a quick double PgDn pages twice.
+    @Test func keysInOneReadAreEachAKey() {
+        #expect(Keyboard.keys([0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x5B, 0x36, 0x7E]) == [.page(1), .page(1)])
+        #expect(Keyboard.keys([0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x43, UInt8(ascii: "q")]) == [.select(1), .select(1), .quit])
+        #expect(Keyboard.keys([UInt8(ascii: "j"), UInt8(ascii: "j"), 0x1B]) == [.scroll(1), .scroll(1), .quit])
+        #expect(Keyboard.keys([0x1B, 0x4F, 0x42, 0x1B, 0x1B, 0x5B, 0x41]) == [.scroll(1), .quit, .scroll(-1)])
+        #expect(Keyboard.keys([0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x43, UInt8(ascii: "k")]) == [.scroll(-1)], "Ctrl-→ is no key, and does not swallow the next")
+        #expect(Keyboard.keys(Array("é".utf8) + [UInt8(ascii: "q")]) == [.quit])
+    }
 }

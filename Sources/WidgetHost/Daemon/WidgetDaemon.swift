@@ -34,6 +34,12 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// someone listens (`widgets run -v`).
     let debugLog = Locked<(@Sendable (String) -> Void)?>(nil)
 
+    /// Who hears the instances' order change (the home screen's reordering): the dashboard.
+    let reorderHandler = Locked<(@Sendable ([String]) -> Void)?>(nil)
+
+    /// Hears each new order of the instances, ids in the order saved (the web page's reordering).
+    public func onReorder(_ handler: @escaping @Sendable ([String]) -> Void) { reorderHandler.withLock { $0 = handler } }
+
     /// Hears the host's debug lines: each timeline asked of a provider, each control request.
     public func debug(_ log: @escaping @Sendable (String) -> Void) { debugLog.withLock { $0 = log } }
 
@@ -282,6 +288,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                     position: order.firstIndex(of: id))
                 changes += 1
             }
+            reorderHandler.withLock { $0 }?(order)
         }
         known = saved
         knownOrder = order

@@ -92,6 +92,18 @@ public final class Dashboard: @unchecked Sendable {
         redraw()
     }
 
+    /// Shows the boxes in this order (the home screen's, which the web page sets); ids not in it
+    /// follow, in id order.
+    public func arrange(order ids: [String]) {
+        let changed = lock.withLock {
+            guard ids != arrangement else { return false }
+            arrangement = ids
+            arranged = false
+            return true
+        }
+        if changed { redraw() }
+    }
+
     /// Keeps only these instances' boxes (the others were removed).
     public func retain(ids: Set<String>) {
         let removed = lock.withLock {
@@ -146,7 +158,7 @@ public final class Dashboard: @unchecked Sendable {
     /// Scrolls the boxes by `rows` (negative: up), within what there is to show, and redraws.
     public func scroll(by rows: Int) {
         lock.withLock {
-            let page = max(1, (height ?? contentRows) - 1)
+            let page = max(1, (height ?? contentRows) - footerRows)
             scrollOffset = max(0, min(scrollOffset + rows, max(0, contentRows - page)))
         }
         redraw()
@@ -160,6 +172,15 @@ public final class Dashboard: @unchecked Sendable {
             let next = ((current + steps) % order.count + order.count) % order.count
             for id in [selectedID, order[next]].compactMap({ $0 }) { panels[id]?.drawn = nil }
             chosen = order[next]
+            // Scrolled so that the box selected is in the window, whole where it fits.
+            if let height, let place = positions[order[next]], let rows = boxRows[order[next]] {
+                let window = max(1, height - footerRows)
+                if place.row < scrollOffset {
+                    scrollOffset = place.row
+                } else if place.row + rows > scrollOffset + window {
+                    scrollOffset = min(place.row, place.row + rows - window)
+                }
+            }
         }
         redraw()
     }
@@ -195,13 +216,18 @@ public final class Dashboard: @unchecked Sendable {
         return "\(two(parts.hour)):\(two(parts.minute))" + (seconds ? ":\(two(parts.second))" : "")
     }
 
-    /// Rows one page scrolls: the window's height above the footer.
-    public var pageRows: Int { lock.withLock { max(1, (height ?? contentRows) - 2) } }
+    /// Rows one page scrolls: the window's height above the footer, less one kept for context.
+    public var pageRows: Int { lock.withLock { max(1, (height ?? contentRows) - footerRows - 1) } }
+
+    /// The rows under the boxes in a window: the latest message (when there is one), the selected
+    /// box's line (when one is), and the keys. Called with the lock held.
+    private var footerRows: Int { 1 + (message == nil ? 0 : 1) + (selectedID == nil ? 0 : 1) }
 
     /// The window the terminal shows: rows of boxes from `scrollOffset`, each cut to the width
-    /// (a wide character cut in half becomes a blank), then a footer line that always fits.
+    /// (a wide character cut in half becomes a blank), then at the bottom the latest message, the
+    /// selected box's line and the keys, each a row that always fits.
     func viewport(_ content: [[TerminalRenderer.StyledCell]], height: Int) -> [[TerminalRenderer.StyledCell]] {
-        let available = max(1, height - 1)
+        let available = max(1, height - footerRows)
         contentRows = content.count
         scrollOffset = max(0, min(scrollOffset, max(0, content.count - available)))
         var rows: [[TerminalRenderer.StyledCell]] = content.dropFirst(scrollOffset).prefix(available).map { row in
@@ -215,13 +241,15 @@ public final class Dashboard: @unchecked Sendable {
             rows = hint.map { Self.line($0, width: width, color: nil) }
         }
         while rows.count < available { rows.append(Array(repeating: Self.blank, count: width)) }
-        var footer = "q quit"
+        if let message { rows.append(Self.line(message, width: width, color: "secondary")) }
+        if let selection = selectionLine() { rows.append(Self.line("▸ " + selection, width: width, color: nil)) }
+        var keys = "q quit"
         if content.count > available {
-            footer += " · ↑↓ PgUp PgDn scroll · rows \(scrollOffset + 1)–\(min(content.count, scrollOffset + available)) of \(content.count)"
+            keys += " · ↑↓ PgUp PgDn scroll, rows \(scrollOffset + 1)–\(min(content.count, scrollOffset + available)) of \(content.count)"
         }
-        if let selection = selectionLine() { footer += " · ←→ \(selection)" }
-        rows.append(Self.line(footer, width: width, color: "secondary"))
-        return rows
+        if panels.count > 1 { keys += " · ←→ Tab select" }
+        rows.append(Self.line(keys, width: width, color: "secondary"))
+        return Array(rows.prefix(height))
     }
 
     /// Text as one row of cells exactly `width` wide: cut with "…" when longer.
@@ -249,6 +277,10 @@ public final class Dashboard: @unchecked Sendable {
     private var positions: [String: (row: Int, column: Int)] = [:]
     /// The ids in the order the last full compose placed them.
     private var order: [String] = []
+    /// Each box's height in rows, from the last full compose.
+    private var boxRows: [String: Int] = [:]
+    /// The order asked for (`arrange`), the home screen's.
+    private var arrangement: [String] = []
     /// Whether the screen is arranged as now: no box added, removed or resized, no new message or
     /// width since the last full compose. Cleared wherever one of those changes.
     private var arranged = false
@@ -289,19 +321,24 @@ public final class Dashboard: @unchecked Sendable {
 
     // MARK: Frames
 
-    /// The boxes in id order, left to right, wrapping at the terminal's width, one column apart.
+    /// The boxes in the order arranged (else id order), left to right, wrapping at the terminal's
+    /// width, one column apart; the message under them unless a window puts it at its bottom.
     func compose(now: Date) -> [[TerminalRenderer.StyledCell]] {
         var rows: [[TerminalRenderer.StyledCell]] = []
         var line: [[[TerminalRenderer.StyledCell]]] = []
         var lineIDs: [String] = []
         var lineWidth = 0
         positions = [:]
-        // In id order, numbers as numbers: clock-2 before clock-10.
-        order = panels.keys.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        boxRows = [:]
+        // As arranged, then the rest in id order, numbers as numbers: clock-2 before clock-10.
+        let placed = arrangement.filter { panels[$0] != nil }
+        let rest = Set(panels.keys).subtracting(placed).sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        order = placed + rest
         func flushLine() {
             var column = 0
             for (id, box) in zip(lineIDs, line) {
                 positions[id] = (rows.count, column)
+                boxRows[id] = box.count
                 column += (box.first?.count ?? 0) + 1
             }
             lineIDs = []
@@ -326,7 +363,7 @@ public final class Dashboard: @unchecked Sendable {
             lineIDs.append(id)
         }
         flushLine()
-        if let message {
+        if let message, height == nil {
             rows.append([])
             rows.append(
                 TerminalText.cells(String(message.prefix(width))).map {

@@ -74,6 +74,7 @@ extension Invocation {
             }
             let instances = daemon.engine.instances
             dashboard.retain(ids: Set(instances.map(\.id)))
+            dashboard.arrange(order: daemon.instances.map(\.id))
             guard let instance = instances.first(where: { $0.id == id }) else { return }
             let widget = registry.widget(kind: instance.kind)
             let name = widget?.displayName ?? ""
@@ -82,6 +83,16 @@ extension Invocation {
                 contentMarginsDisabled: widget?.contentMarginsDisabled ?? false, status: status)
         }
         daemonBox.daemon = daemon
+        // The dashboard's screen is the alternate one, entered before its first frame (an empty
+        // host's hint included) and left whole on the way out: nothing stays on the normal screen.
+        let restore = "\u{1B}[?25h\u{1B}[?1049l"
+        if dashboard != nil {
+            FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
+            ExitGuard.restoreOnBundleExit(terminal: restore)
+        }
+        // Keys are read from the first frame on.
+        let keyboard = dashboard.flatMap { Keyboard(dashboard: $0) }
+        if let dashboard { daemon.onReorder { dashboard.arrange(order: $0) } }
         let resizes = dashboard.map(Self.followTerminal)
         defer { resizes?.cancel() }
         let say: @Sendable (String) -> Void = { line in
@@ -97,12 +108,6 @@ extension Invocation {
             HostLog.setHandler { level, message in dashboard.post("\(level.name): \(message)") }
         }
         if log.threshold <= .debug, dashboard == nil { daemon.debug { line in log(.debug, "widgets: debug: \(line)") } }
-        let restore = "\u{1B}[?25h\u{1B}[?1049l"
-        if dashboard != nil {
-            FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
-            ExitGuard.restoreOnBundleExit(terminal: restore)
-        }
-        let keyboard = dashboard.flatMap { Keyboard(dashboard: $0) }
         defer {
             keyboard?.restore()
             if dashboard != nil {
@@ -118,6 +123,8 @@ extension Invocation {
             // started, and is taken up once it is.
             try daemon.watch(directories: searchPath) { line in say(line) }
         } catch {
+            // Said on the normal screen, where it stays.
+            if dashboard != nil { FileHandle.standardOutput.write(Data(restore.utf8)) }
             output.standardError("widgets: error: \(error)")
             return .failure
         }
@@ -136,6 +143,7 @@ extension Invocation {
                 say("home screen: \(home.url)")
             } catch {
                 daemon.stop()
+                if dashboard != nil { FileHandle.standardOutput.write(Data(restore.utf8)) }
                 output.standardError("widgets: error: the home screen: \(error)")
                 return .failure
             }

@@ -8,13 +8,22 @@ final class TerminationSignals: Sendable {
     private struct State {
         var sources: [DispatchSourceSignal] = []
         var handler: (@Sendable (String) -> Void)?
+        /// A quit asked before anyone waited for it (q pressed while the host was starting).
+        var pending: String?
+        var delivered = false
     }
     private let state = Mutex(State())
 
     func notify(_ handler: @escaping @Sendable (String) -> Void) {
-        state.withLock { state in
+        let early = state.withLock { state -> String? in
+            if let pending = state.pending {
+                state.pending = nil
+                state.delivered = true
+                return pending
+            }
             state.handler = handler
-            guard state.sources.isEmpty else { return }
+            state.delivered = false
+            guard state.sources.isEmpty else { return nil }
             for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
@@ -22,16 +31,24 @@ final class TerminationSignals: Sendable {
                 source.resume()
                 state.sources.append(source)
             }
+            return nil
         }
+        if let early { handler(early) }
     }
 
     /// The dashboard's q or Esc: ends the host as SIGINT does.
     func quit() { deliver("q") }
 
     private func deliver(_ name: String) {
-        let handler = state.withLock { state in
-            defer { state.handler = nil }
-            return state.handler
+        let handler = state.withLock { state -> (@Sendable (String) -> Void)? in
+            guard !state.delivered else { return nil }
+            guard let handler = state.handler else {
+                state.pending = state.pending ?? name
+                return nil
+            }
+            state.handler = nil
+            state.delivered = true
+            return handler
         }
         handler?(name)
     }
