@@ -37,14 +37,10 @@ UNITDIR := $(DESTDIR)$(PREFIX)/share/systemd/user
 run: samples
 	@echo "== widgets list"
 	@$(WIDGETS) --plugins widgets.d list
-	@$(RELEASE)/game-app show >/dev/null 2>&1 || $(RELEASE)/game-app reset
 	@for kind in com.mygame.game-status org.widgets.system.load org.widgets.host-info; do \
 		echo; echo "== widgets timeline $$kind"; $(WIDGETS) --plugins widgets.d timeline $$kind || exit 1; done
 	@echo; echo "== widgets timeline com.mygame.leaderboard --family systemMedium"
 	@$(WIDGETS) --plugins widgets.d timeline com.mygame.leaderboard --family systemMedium
-	@# The crypto sample reads its prices from its shared container; offline, a sample file stands in.
-	@d="$${XDG_DATA_HOME:-$$HOME/.local/share}/widgets/groups/group.org.widgets.crypto"; \
-		mkdir -p "$$d" && { [ -f "$$d/prices.json" ] || cp Plugins/Crypto/prices.json "$$d/prices.json"; }
 	@echo; echo "== widgets options com.mygame.character-detail character"
 	@$(WIDGETS) --plugins widgets.d options com.mygame.character-detail character
 	@echo; echo "== widgets recommendations org.widgets.crypto.price"

@@ -137,7 +137,7 @@ let package = Package(
         .target(name: "GameWidgets", dependencies: ["WidgetKit", "GameData"], path: "Plugins/Game/Widgets"),
         .executableTarget(name: "GameApp", dependencies: ["GameData", "WidgetKit"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
-        .target(name: "CryptoWidgets", dependencies: ["WidgetKit"], path: "Plugins/Crypto", exclude: ["prices.json"]),
+        .target(name: "CryptoWidgets", dependencies: ["WidgetKit"], path: "Plugins/Crypto"),
 
         .target(name: "FaultWidgets", dependencies: ["WidgetKit"], path: "Tests/FaultBundle"),
         // What the tests share: the fixture bundles (built once per run), running the CLI, helpers.

@@ -3,7 +3,8 @@ import WidgetKit
 
 // The crypto-price widget of the book chapter: choose a coin (BTC, ETH or LTC) and see its price,
 // refreshed every 15 minutes. To run offline, prices come from a local file in the widget's shared
-// container, prices.json, which whatever fetches prices (or `make run`, with a sample) writes there.
+// container, prices.json, which whatever fetches prices writes there (on a first run, the widget puts
+// sample prices there itself).
 
 enum Coin: String, AppEnum {
     case btc = "BTC"
@@ -42,7 +43,7 @@ struct PriceList: Decodable {
             return .failure(PriceError(message: "no shared container for \(groupIdentifier)"))
         }
         let url = container.appendingPathComponent("prices.json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = FileManager.default.contents(atPath: url.path) ?? startSample(at: url) else {
             return .failure(PriceError(message: "no prices: put prices.json in \(container.path)"))
         }
         let decoder = JSONDecoder()
@@ -52,6 +53,21 @@ struct PriceList: Decodable {
         } catch {
             return .failure(PriceError(message: "cannot read \(url.path): \(error)"))
         }
+    }
+}
+
+extension PriceList {
+    /// Prices to start with, until whatever fetches prices writes its own: put in the container on
+    /// the first run (where there is no file yet), so the widget shows prices out of the box and
+    /// the file to replace is there to see.
+    static let sample = #"{"updated": "2026-11-21T09:00:00Z", "prices": {"BTC": 91234.56, "ETH": 3051.20, "LTC": 88.14}}"#
+
+    static func startSample(at url: URL) -> Data? {
+        let data = Data((sample + "\n").utf8)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".prices.json.\(getpid())")
+        if (try? data.write(to: temporary)) != nil { _ = link(temporary.path, url.path) }
+        unlink(temporary.path)
+        return FileManager.default.contents(atPath: url.path) ?? data
     }
 }
 

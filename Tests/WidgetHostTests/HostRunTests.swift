@@ -82,7 +82,7 @@ extension HostRunTests {
         try FileManager.default.copyItem(atPath: source.appendingPathComponent("libGameWidgets.so").path, toPath: plugins.appendingPathComponent(".libGameWidgets.so.tmp").path)
         #expect(rename(plugins.appendingPathComponent(".libGameWidgets.so.tmp").path, bundle) == 0)
         #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: loaded \(bundle): com.mygame.game-status") } }, "\(host.output)")
-        #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | no game data") } }, "\(host.output)")
+        #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | Your party is resting at the inn") } }, "\(host.output)")
 
         // Removed: the instance stays, marked, with its configuration.
         #expect(unlink(bundle) == 0)
@@ -114,7 +114,7 @@ extension HostRunTests {
         // Shown again after coming back and after the replacement, never with a failure: what the old
         // bundle was asked is dropped, not reported.
         #expect(await blocking {
-            host.waitForOutput { $0.split(separator: "\n").filter { $0.contains("game-status-1: Game Status | no game data") && !$0.contains("[next") }.count >= 2 }
+            host.waitForOutput { $0.split(separator: "\n").filter { $0.contains("game-status-1: Game Status | Your party is resting at the inn") && !$0.contains("[next") }.count >= 2 }
         }, "\(host.output)")
         #expect(!host.output.contains("[last reload failed"), "\(host.output)")
         #expect(await blocking { host.terminate() } == 0)

@@ -86,6 +86,27 @@ import WidgetWire
         #expect(small.policy == .after(small.entries[0].date + 3600))
     }
 
+    /// Installed and run for the first time, with nothing saved: the samples show what they are
+    /// for, not errors. The crypto widget puts sample prices in its container; the game's Heal
+    /// button heals in the new game its widgets started, with no `game-app reset` first.
+    @Test func theSamplesWorkOnAFirstRunWithNothingSaved() async throws {
+        let home = HostHome()
+        let plugins = Fixtures.directory(["libGameWidgets.so", "libCryptoWidgets.so"])
+        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments + ["--state-dir", home.state.path]) }
+        let prices = await cli(["timeline", "org.widgets.crypto.price"])
+        #expect(prices.status == 0)
+        #expect(prices.standardOutput.contains("91,234.56") && !prices.standardOutput.contains("no prices"), "\(prices.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: home.data.path + "/widgets/groups/group.org.widgets.crypto/prices.json"))
+        let added = await cli(["add", "com.mygame.character-detail", "--family", "systemMedium"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let id = added.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let healed = await cli(["tap", id, "--button", "1"])
+        #expect(healed.status == 0, "\(healed.standardOutput)\(healed.standardError)")
+        #expect(!healed.standardError.contains("failed"), "\(healed.standardError)")
+        let game = try String(contentsOfFile: home.data.path + "/widgets/groups/group.org.widgets.game/game.json", encoding: .utf8)
+        #expect(game.contains("\"health\" : 90"), "Power Panda healed from 80: \(game)")
+    }
+
     /// The game app writes into the shared container; the widget reads it, in another process.
     @Test func gameWidgetsShowWhatTheGameAppWrote() async throws {
         let data = Fixtures.temporaryDirectory("data")
@@ -93,9 +114,11 @@ import WidgetWire
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path  // no host runs there
+        // A first run, nothing saved: the widget starts a new game, which the app then sees.
         let before = await widgets(["--plugins", plugins.path, "snapshot", "com.mygame.game-status"], dataHome: data)
         #expect(before.status == 0)
-        #expect(before.standardOutput.contains("no game data at \(data.path)/widgets/groups/group.org.widgets.game/game.json: run 'game-app reset' first"))
+        #expect(before.standardOutput.contains("Your party is resting at the inn"), "\(before.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: "\(data.path)/widgets/groups/group.org.widgets.game/game.json"))
 
         #expect(await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment).status == 0)
         #expect(await runProcess(Fixtures.gameAppExecutable, ["status", "Boss fight in 5 minutes"], environment: environment).status == 0)

@@ -64,14 +64,12 @@ public enum GameStore {
 
     public enum Failure: Error, CustomStringConvertible {
         case noContainer
-        case missing(URL)
         case unreadable(URL, String)
         case noCharacter(String)
 
         public var description: String {
             switch self {
             case .noContainer: "the shared container for \(GameStore.groupIdentifier) cannot be created"
-            case .missing(let url): "no game data at \(url.path): run 'game-app reset' first"
             case .unreadable(let url, let reason): "cannot read the game data at \(url.path): \(reason)"
             case .noCharacter(let name): "no character named '\(name)'"
             }
@@ -85,9 +83,21 @@ public enum GameStore {
         return container.appendingPathComponent("game.json")
     }
 
+    /// The game as saved; with nothing saved yet (a first run, the widgets installed before the
+    /// game was ever played), a new game, saved so that the app and every widget see the same one.
     public static func load() throws(Failure) -> GameState {
         let url = try fileURL()
-        guard FileManager.default.fileExists(atPath: url.path) else { throw .missing(url) }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            // Put in place only where there is none yet (link fails on a file another process has
+            // just made, which is then the game read).
+            if let data = try? encoded(GameState.sample) {
+                let temporary = url.deletingLastPathComponent().appendingPathComponent(".game.json.\(getpid())")
+                if (try? data.write(to: temporary)) != nil { _ = link(temporary.path, url.path) }
+                unlink(temporary.path)
+            }
+            if FileManager.default.fileExists(atPath: url.path) { return try load() }
+            return GameState.sample
+        }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
@@ -99,10 +109,14 @@ public enum GameStore {
 
     /// Writes atomically (a temporary file renamed into place), so a widget never reads half a file.
     public static func save(_ state: GameState) throws {
+        try encoded(state).write(to: try fileURL(), options: .atomic)
+    }
+
+    static func encoded(_ state: GameState) throws -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(state).write(to: try fileURL(), options: .atomic)
+        return try encoder.encode(state)
     }
 }
 
