@@ -33,6 +33,7 @@ ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 APPDIR := $(DESTDIR)$(PREFIX)/share/applications
 UNITDIR := $(DESTDIR)$(PREFIX)/share/systemd/user
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/widgets
 
 run: samples
 	@echo "== widgets list"
@@ -104,19 +105,30 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 	$(WIDGETS) completions fish > $(FISHDIR)/widgets.fish
 	install -m 0644 share/widgets-home.desktop $(APPDIR)/widgets-home.desktop
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/widgets.service.in > $(UNITDIR)/widgets.service && chmod 0644 $(UNITDIR)/widgets.service
+	@# The documents help names (docs/WEB.md...), where it finds them installed.
+	install -d -m 0755 $(DOCDIR)
+	install -m 0644 README.md docs/*.md $(DOCDIR)/
 	@echo
 	@echo "installed into $(DESTDIR)$(PREFIX). Next:"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now widgets"
 	@echo "  widgets home"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
 
+# Stopped and disabled first (a real uninstall only, not into a DESTDIR), so that no enabled unit
+# is left pointing at a file that is gone; a link to the removed unit that is left anyway (enabled
+# by hand, or systemctl missing) is removed from the user's systemd directory.
 uninstall:
+	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && [ -f "$(UNITDIR)/widgets.service" ]; then \
+		systemctl --user disable --now widgets.service 2>/dev/null && echo "stopped and disabled widgets.service" || true; fi
 	rm -f $(BINDIR)/widgets $(BINDIR)/game-app $(MANDIR)/widgets.1 $(BASHDIR)/widgets $(ZSHDIR)/_widgets $(FISHDIR)/widgets.fish
 	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service
+	@for link in "$${XDG_CONFIG_HOME:-$$HOME/.config}"/systemd/user/*.wants/widgets.service; do \
+		[ -L "$$link" ] && [ ! -e "$$link" ] && [ "$$(readlink "$$link")" = "$(PREFIX)/share/systemd/user/widgets.service" ] && rm -f "$$link" && echo "removed $$link"; done; true
 	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
 	rm -f $(LIBDIR)/widgets-worker
-	rm -rf $(LIBDIR)/sdk
+	rm -rf $(LIBDIR)/sdk $(DOCDIR)
 	-rmdir $(BUNDLEDIR) $(LIBDIR) 2>/dev/null
+	@[ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null || true
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 
 # Everything the benchmarks use, built first: the executables, the sample bundles (the listing

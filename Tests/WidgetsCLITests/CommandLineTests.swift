@@ -9,21 +9,36 @@ import WidgetWire
 /// The `widgets` executable, run as a user runs it.
 @Suite struct CommandLineTests {
     @Test func helpListsEveryCommandOfTheTableAndEachCommandHasHelp() async {
+        /// Text with its line breaks and runs of spaces as single spaces: help wraps where it must.
+        func flat(_ text: String) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
         let help = await widgets(["--help"])
         #expect(help.status == 0)
         #expect(Command.all.count == Set(Command.all.map(\.name)).count, "no command is listed twice")
+        // Not a terminal: wrapped at 80 columns.
+        #expect(help.standardOutput.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(help.standardOutput)")
         for command in Command.all {
             #expect(help.standardOutput.contains("\n  \(command.name)  "), "\(command.name) and its summary stand apart")
-            #expect(help.standardOutput.contains(command.summary))
+            #expect(flat(help.standardOutput).contains(flat(command.summary)))
             let commandHelp = await widgets([command.name, "--help"])
             #expect(commandHelp.status == 0, "\(command.name)")
-            #expect(commandHelp.standardOutput.hasPrefix("\(command.summary)\n\nUsage: \(command.usage)\n"), "\(command.name)")
+            #expect(flat(commandHelp.standardOutput).hasPrefix(flat("\(command.summary)\n\nUsage: \(command.usage)")), "\(command.name)")
+            #expect(commandHelp.standardOutput.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(command.name): \(commandHelp.standardOutput)")
             for option in command.declaredOptions {
                 #expect(commandHelp.standardOutput.contains("  \(option.synopsis)"), "\(command.name) --\(option.name)")
             }
             let viaHelp = await widgets(["help", command.name])
             #expect(viaHelp.standardOutput == commandHelp.standardOutput)
         }
+    }
+
+    /// Help fills paragraphs to the width, and an option's description hangs under its own column.
+    @Test func helpIsWrappedAtTheWidthWithAHangingIndent() {
+        #expect(HelpText.fill("one two three four five six", width: 10) == "one two\nthree four\nfive six")
+        #expect(HelpText.fill("a b\n\nc", width: 10) == "a b\n\nc")
+        #expect(HelpText.columns([("--web", "serve the home screen in a browser")], width: 30) == "  --web  serve the home screen\n         in a browser")
+        // A name too wide for the column (a third of the width at most) has its description below.
+        let wide = HelpText.columns([("--a-very-long-option-name VALUE", "what it does")], width: 40)
+        #expect(wide == "  --a-very-long-option-name VALUE\n" + String(repeating: " ", count: 20) + "what it does")
     }
 
     @Test func everyOptionACommandDeclaresParsesWithAValidValue() throws {

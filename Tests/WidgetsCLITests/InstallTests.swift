@@ -8,11 +8,17 @@ import WidgetTestSupport
 /// behind. The tests' own debug build is installed (`-o build`: nothing is built here, and SwiftPM,
 /// whose lock the running tests hold, is not asked where the build is).
 @Suite struct InstallTests {
-    func make(_ target: String, destination: URL) async -> ProcessResult {
-        await runProcess(
+    /// `home`: the user's home directory make sees (its systemd links), when not the tests' own.
+    func make(_ target: String, destination: URL, home: URL? = nil) async -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        if let home {
+            environment["HOME"] = home.path
+            environment["XDG_CONFIG_HOME"] = nil
+        }
+        return await runProcess(
             "/usr/bin/env",
             ["make", "-o", "build", target, "RELEASE=\(Fixtures.productsDirectory.path)", "PREFIX=/usr", "DESTDIR=\(destination.path)"],
-            directory: Fixtures.repositoryRoot)
+            environment: environment, directory: Fixtures.repositoryRoot)
     }
 
     func mode(_ url: URL) -> mode_t? {
@@ -49,8 +55,11 @@ import WidgetTestSupport
             #expect(sdkFiles.contains(expected), "\(expected) is not in the installed SDK: \(sdkFiles)")
         }
         #expect(sdkFiles.contains { $0.hasPrefix("lib/WidgetKit-") && $0.hasSuffix(".o") }, "\(sdkFiles)")
+        // The documents help names, where the installed help finds them.
+        let documents = files(under: prefix.appendingPathComponent("share/doc/widgets"))
+        #expect(documents.contains("WEB.md") && documents.contains("PORTING.md") && documents.contains("README.md"), "\(documents)")
         #expect(
-            files(under: prefix).filter { !$0.hasPrefix("lib/widgets/sdk/") } == [
+            files(under: prefix).filter { !$0.hasPrefix("lib/widgets/sdk/") && !$0.hasPrefix("share/doc/widgets/") } == [
                 "bin/game-app", "bin/widgets", "lib/widgets/widgets-worker",
                 "lib/widgets/widgets.d/libCryptoWidgets.so", "lib/widgets/widgets.d/libGameWidgets.so",
                 "lib/widgets/widgets.d/libHostInfo.so", "lib/widgets/widgets.d/libSystemWidgets.so",
@@ -98,8 +107,23 @@ import WidgetTestSupport
         let forecast = await widgets(["--plugins", built.path, "timeline", "fixture.forecast"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
         #expect(forecast.status == 0 && forecast.standardOutput.contains("sunny day"), "\(forecast.standardOutput)\(forecast.standardError)")
 
-        let removed = await make("uninstall", destination: destination)
+        let runHelp = await widgets(["run", "--help"], executable: installedWidgets, directory: URL(fileURLWithPath: "/"))
+        #expect(runHelp.standardOutput.contains(prefix.appendingPathComponent("share/doc/widgets/WEB.md").path), "\(runHelp.standardOutput)")
+
+        // The unit was enabled (a link in the user's systemd directory to the installed unit): once
+        // the unit is gone, uninstall removes the link rather than leave it dangling. A link to
+        // another file is not its to remove.
+        let home = Fixtures.temporaryDirectory("home")
+        let wants = home.appendingPathComponent(".config/systemd/user/default.target.wants")
+        try FileManager.default.createDirectory(at: wants, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: wants.appendingPathComponent("widgets.service").path, withDestinationPath: "/usr/share/systemd/user/widgets.service")
+        let other = home.appendingPathComponent(".config/systemd/user/other.target.wants")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: other.appendingPathComponent("widgets.service").path, withDestinationPath: "/opt/elsewhere/widgets.service")
+        let removed = await make("uninstall", destination: destination, home: home)
         #expect(removed.status == 0, "make uninstall: \(removed.standardError)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: wants.appendingPathComponent("widgets.service").path)) == nil, "the dangling link is removed")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: other.appendingPathComponent("widgets.service").path)) != nil, "another's is kept")
         #expect(files(under: destination) == [], "left behind")
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/widgets").path))
     }

@@ -55,6 +55,12 @@ public enum BundleSearchPath {
         installationLibrary(executable: executable).map { $0 + "/widgets.d" }
     }
 
+    /// `PREFIX/share/doc/widgets`, where `make install` puts the documentation, for an executable
+    /// installed in `PREFIX/bin` or `PREFIX/lib/widgets`; nil for one elsewhere.
+    public static func installedDocumentation(executable: String) -> String? {
+        installationLibrary(executable: executable).map { $0.pathDirectory.pathDirectory + "/share/doc/widgets" }
+    }
+
     /// `PREFIX/lib/widgets` of an executable installed in `PREFIX/bin` or in that directory itself
     /// (`make install`'s layout); nil for one elsewhere.
     static func installationLibrary(executable: String) -> String? {

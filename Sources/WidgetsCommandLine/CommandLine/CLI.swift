@@ -26,9 +26,17 @@ public enum CLI {
         "widgets \(WidgetsRelease.version) (ABI \(ABIVersion.current), worker protocol \(WidgetsRelease.workerProtocol), built with \(Toolchain.current))"
     }
 
-    static var overview: String {
-        let width = (Command.all.map(\.name.count).max() ?? 0) + 2
-        let list = Command.all.map { "  \($0.name)\(String(repeating: " ", count: width - $0.name.count))\($0.summary)" }
+    static func overview(width: Int = HelpText.width) -> String {
+        let list = HelpText.columns(Command.all.map { ($0.name, $0.summary) }, width: width)
+        let installed = BundleSearchPath.installedDirectory(executable: BundleSearchPath.runningExecutable) ?? "PREFIX/lib/widgets/widgets.d"
+        let closing = HelpText.fill(
+            """
+            Bundles are shared objects (.so) in widgets.d/ directories: --plugins DIR, else the directories of \
+            WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory), \
+            $XDG_DATA_HOME/widgets/widgets.d, then the installed \(installed). -v and -q (or \
+            WIDGETS_LOG=debug|info|warning|error) set how much the host says. Run 'widgets COMMAND --help' for a \
+            command's options.
+            """, width: width)
         return """
             widgets: host and inspect WidgetKit-style widget bundles on Linux.
 
@@ -36,13 +44,9 @@ public enum CLI {
                    widgets --version
 
             Commands:
-            \(list.joined(separator: "\n"))
+            \(list)
 
-            Bundles are shared objects (.so) in widgets.d/ directories: --plugins DIR, else the directories of
-            WIDGETS_PATH (colon-separated), else ./widgets.d (the nearest one above the working directory) and
-            $XDG_DATA_HOME/widgets/widgets.d, then the installed PREFIX/lib/widgets/widgets.d. -v and -q (or
-            WIDGETS_LOG=debug|info|warning|error) set how much the host says. Run 'widgets COMMAND --help' for a
-            command's options.
+            \(closing)
             """
     }
 
@@ -65,7 +69,7 @@ public enum CLI {
             rest.removeFirst()
             switch first {
             case "-h", "--help":
-                output.standardOutput(overview)
+                output.standardOutput(overview())
                 return .success
             case "--version":
                 output.standardOutput(version)
@@ -83,16 +87,16 @@ public enum CLI {
             }
         }
         guard let name = rest.popFirst() else {
-            output.standardOutput(overview)
+            output.standardOutput(overview())
             return .usage
         }
         if name == "help" {
             guard let topic = rest.first else {
-                output.standardOutput(overview)
+                output.standardOutput(overview())
                 return .success
             }
             guard let command = Command.named(topic) else { return usage(unknownCommand(topic), output) }
-            output.standardOutput(command.help)
+            output.standardOutput(command.help())
             return .success
         }
         guard let command = Command.named(name) else { return usage(unknownCommand(name), output) }
@@ -101,7 +105,7 @@ public enum CLI {
             // every command takes it (scripts set it for all) and those that load no bundles ignore it.
             let plugins = Options.plugins.spec.name
             guard let invocation = try parse(rest, for: command, global: command.declares(plugins) ? global : global.filter { $0.key != plugins }, output: output) else {
-                output.standardOutput(command.help)
+                output.standardOutput(command.help())
                 return .success
             }
             // The host library's lines as -v, -q or WIDGETS_LOG say, and a bundle's `Logger` in this

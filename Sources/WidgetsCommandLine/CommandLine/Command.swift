@@ -37,16 +37,12 @@ struct Command: Sendable {
         return parts.joined(separator: " ")
     }
 
-    var help: String {
-        var text = "\(summary)\n\nUsage: \(usage)\n"
-        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+    /// Its help, wrapped at `width` columns.
+    func help(width: Int = HelpText.width) -> String {
+        var text = HelpText.fill(summary, width: width) + "\n\nUsage: \(usage)\n"
+        if !discussion.isEmpty { text += "\n" + HelpText.fill(discussion, width: width) + "\n" }
         let rows = declaredOptions.map { ($0.synopsis + ($0.repeatable ? " ..." : ""), $0.help) } + CLI.globalOptions.map { ($0.synopsis, $0.help) }
-        text += "\nOptions:\n"
-        let width = rows.map(\.0.count).max() ?? 0
-        for (synopsis, help) in rows {
-            text += "  \(synopsis)\(String(repeating: " ", count: width + 2 - synopsis.count))\(help)\n"
-        }
-        return text
+        return text + "\nOptions:\n" + HelpText.columns(rows, width: width) + "\n"
     }
 }
 

@@ -15,7 +15,8 @@ enum Options {
     static let noCache = Option(flag: "no-cache", help: "load every bundle, not reading the registry cache ($XDG_CACHE_HOME/widgets)")
 
     static let plugins = Option<String>(
-        "plugins", value: "DIR", help: "load bundles from DIR only (default: WIDGETS_PATH, else ./widgets.d and the XDG data dir)")
+        "plugins", value: "DIR",
+        help: "load bundles from DIR only (default: WIDGETS_PATH, else ./widgets.d, $XDG_DATA_HOME/widgets/widgets.d, then the installed PREFIX/lib/widgets/widgets.d)")
 
     static let json = Option(flag: "json", help: "print JSON for scripts")
 

@@ -37,7 +37,7 @@ extension Command {
             Swift packages are read as Xcode reads them. The files are compiled with swiftc against the SDK
             already built (only what changed since the last build), and the bundle, NAME.widgetbundle, is put
             into the bundle directory by renaming, where a running host takes it up at once. -v shows the
-            commands. docs/PORTING.md says what each iOS file becomes.
+            commands. \(Documentation.path("PORTING.md")) says what each iOS file becomes.
             """
     ) { try await $0.build($0.positionals[0]) }
 

@@ -15,7 +15,7 @@ extension Command {
         discussion: """
             The widget's views are built for the appearance and rendering mode drawn (its environment's
             colorScheme and widgetRenderingMode). The current entry is the latest of the provider's timeline whose date has come. A family's box is its
-            size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (docs/RENDERING.md has the table).
+            size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (\(Documentation.path("RENDERING.md")) has the table).
             """
     ) { try await $0.render(kind: $0.argument(0)) }
 }

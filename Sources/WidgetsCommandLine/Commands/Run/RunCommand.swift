@@ -22,7 +22,7 @@ extension Command {
             PgUp/PgDn scroll, left and right (Tab) select a box, whose next reload, its reason and its budget the
             footer tells; q or Esc quits. A box whose last reload failed keeps its last good entry, marked
             "as of" its time (so does --log). With --web it also serves the home screen in a browser: its URL, token
-            included, is printed, and 'widgets home' opens it (docs/WEB.md). 'widgets watch' follows the same changes from another shell. Otherwise (or with --log) it prints a line whenever what an
+            included, is printed, and 'widgets home' opens it (\(Documentation.path("WEB.md"))). 'widgets watch' follows the same changes from another shell. Otherwise (or with --log) it prints a line whenever what an
             instance shows changes. Entries switch at their dates without
             calling the provider; a new timeline is requested when its policy says (.atEnd, .after(date)), when
             an app asks through WidgetCenter or 'widgets reload', and after a failure (with backoff). Budgeted
