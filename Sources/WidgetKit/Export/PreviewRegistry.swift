@@ -182,7 +182,8 @@ enum WidgetTypes {
     private static let known = Mutex<[String: @Sendable () -> [String]]>([:])
 
     static func note<W: Widget>(_ widget: W) {
-        let captured = _UncheckedSendable(widget)
+        // Kept as an existential, so that the closure captures no metatype (W.Type is not Sendable).
+        let captured = _UncheckedSendable<any Widget>(widget)
         known.withLock { $0[String(describing: W.self)] = { captured.value._definitions().map(\.kind) } }
     }
 

@@ -109,11 +109,20 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         guard host_pipe_cloexec(&pipe) == 0 else { throw SocketError("cannot make the loop's wake pipe: \(errnoText())") }
         wake = pipe
         for descriptor in [listener, pipe[0], pipe[1]] { Self.setNonBlocking(descriptor) }
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
         thread.name = name
         thread.stackSize = 1 << 20
+        self.thread = thread
         thread.start()
     }
+
+    /// The loop's thread, and its end: `stop` waits for the listening socket to be closed, so that
+    /// the address can be had again at once (a server started again at the same port).
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Stops accepting and closes every connection, streams included.
     package func stop() {
@@ -121,7 +130,11 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
             defer { mailbox.stopped = true }
             return !mailbox.stopped
         }
-        if first { poke() }
+        guard first else { return }
+        poke()
+        // Not from the loop's own thread (a handler ending it), which would wait for itself; and not
+        // for ever, should the loop be stuck in a write the kernel holds.
+        if Thread.current !== thread, finished.wait(timeout: .now() + 5) == .success { finished.signal() }
     }
 
     /// Connections open now (as of the loop's last turn).
