@@ -299,6 +299,18 @@ import WidgetWire
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix(".instances.json.tmp-") }.isEmpty)
     }
 
+    /// A refusal has a form's wording too: the parameter's title, and its range.
+    @Test func aRefusalSaysItInAPersonsTermsToo() {
+        let decimals = ParameterSchema(name: "decimals", title: "Decimals", type: .integer, isOptional: false, range: 0...8)
+        do {
+            _ = try ConfigurationValues.value("99", for: decimals, kind: "org.widgets.crypto.price")
+            Issue.record("99 was accepted")
+        } catch {
+            #expect(error.description == "widget \"org.widgets.crypto.price\": parameter \"decimals\": 99 is out of range: from 0 to 8")
+            #expect(error.forPerson == "Decimals: 99 is out of range: from 0 to 8")
+        }
+    }
+
     @Test func valuesOfEveryTypeAreCheckedAgainstTheSchema() throws {
         func value(_ text: String, _ type: ParameterType, optional: Bool = false) throws -> JSONValue {
             try ConfigurationValues.value(

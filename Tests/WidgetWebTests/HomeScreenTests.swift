@@ -305,7 +305,8 @@ final class WebHome: @unchecked Sendable {
 
         let bad = try await web.request("POST", "/instances/\(id)/configure", body: #"{"values":{"character":"Nobody"}}"#)
         #expect(bad.status == 422)
-        #expect(try JSONValue.parse(bad.body)["error"]?.stringValue?.contains("'Nobody' is not one of its choices") == true, "\(bad.body)")
+        // Said in the form's terms: the parameter's title, no internal names.
+        #expect(try JSONValue.parse(bad.body)["error"]?.stringValue?.hasPrefix("Character: 'Nobody' is not one of its choices") == true, "\(bad.body)")
         #expect(try web.store.load().instance(id: id)?.configuration == before, "nothing saved on a bad value")
         let unknown = try await web.request("POST", "/instances/\(id)/configure", body: #"{"values":{"colour":"red"}}"#)
         #expect(unknown.status == 422)

@@ -5,7 +5,14 @@ import WidgetWire
 /// Why a configuration value was refused: one line naming the widget and parameter.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    public init(description: String) { self.description = description }
+    /// The same in a person's terms, for a form (the home screen's Edit Widget): the parameter by
+    /// its title, not its name, and no widget kind ("Decimals: 99 is out of range: from 0 to 8").
+    public let forPerson: String?
+
+    public init(description: String, forPerson: String? = nil) {
+        self.description = description
+        self.forPerson = forPerson
+    }
 }
 
 /// Turns what a person types (`--set coin=ETH`) into a configuration value, checked against the
@@ -36,7 +43,9 @@ public enum ConfigurationValues {
     }
 
     private static func failure(_ reason: String, _ parameter: ParameterSchema, _ kind: String) -> ConfigurationError {
-        ConfigurationError(description: "widget \"\(kind)\": parameter \"\(parameter.name)\": \(reason)")
+        ConfigurationError(
+            description: "widget \"\(kind)\": parameter \"\(parameter.name)\": \(reason)",
+            forPerson: "\(parameter.title.isEmpty ? parameter.name : parameter.title): \(reason)")
     }
 
     /// The value of `text` for `parameter`, of its type (and among `options`), not yet checked

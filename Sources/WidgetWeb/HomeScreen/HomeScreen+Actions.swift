@@ -216,7 +216,14 @@ extension HomeScreen {
     func blocking(_ body: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPResponse {
         let failure = failure
         return waitingOnTask { () async -> HTTPResponse in
-            do { return try await body() } catch { return failure(422, "\(error)") }
+            do {
+                return try await body()
+            } catch let error as ConfigurationError {
+                // A form's error in the form's terms: the parameter's title, not its name.
+                return failure(422, error.forPerson ?? error.description)
+            } catch {
+                return failure(422, "\(error)")
+            }
         }
     }
 }
