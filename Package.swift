@@ -105,7 +105,9 @@ let package = Package(
         .target(
             name: "WidgetWeb", dependencies: ["WidgetHost", "WidgetABI", "WidgetRendering", "WidgetSupport", "WidgetTimelines", "WidgetWire", "CHostShims"],
             // The home screen's page, script and style, in the program as bytes.
-            resources: [.embedInCode("Page/home.html"), .embedInCode("Page/home.js"), .embedInCode("Page/home.css")]),
+            resources: [
+                .embedInCode("Page/home.html"), .embedInCode("Page/home.js"), .embedInCode("Page/home.css"), .embedInCode("Page/favicon.svg"),
+            ]),
         // `widgets build`: an iOS widget extension (a folder, or an Xcode project's target) read, its
         // resources compiled, its code generated and compiled against the SDK already built.
         .target(name: "WidgetBuild", dependencies: ["WidgetABI", "WidgetSupport", "WidgetWire"]),

@@ -60,15 +60,57 @@ import WidgetWire
         #expect(try await browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
         #expect(try web.store.load().instance(id: detail)?.configuration["character"] == .string("Unipony"))
 
-        // Add Widget: every widget in every family, drawn; one is added where the page shows it.
+        // Add Widget, as iOS's widget gallery: a dialog that fits the window (a list that scrolls,
+        // Close at its top), searchable; a widget chosen shows its sizes by name, one at a time, and
+        // is added in the size shown.
         try await browser.click("#add")
-        #expect(try await browser.waitFor("document.querySelectorAll('#gallery-widgets figure svg').length > 0", timeout: 60))
-        #expect(try await browser.evaluate("[...document.querySelectorAll('#gallery-widgets h3')].map(h => h.textContent).includes('Clock')") == .bool(true))
-        try await browser.click("#gallery-widgets button[data-kind=\"com.mygame.leaderboard\"][data-family=\"systemLarge\"]")
+        #expect(try await browser.waitFor("document.querySelectorAll('#gallery-widgets .gallery-item').length > 0", timeout: 60))
+        #expect(try await browser.evaluate("document.getElementById('gallery').getBoundingClientRect().bottom <= innerHeight") == .bool(true))
+        #expect(try await browser.evaluate("document.getElementById('gallery-close').getBoundingClientRect().top - document.getElementById('gallery').getBoundingClientRect().top < 80") == .bool(true), "Close at the top")
+        #expect(try await browser.evaluate("[...document.querySelectorAll('#gallery-widgets .gallery-item .name')].map(n => n.textContent).includes('Clock')") == .bool(true))
+        _ = try await browser.evaluate("(() => { const s = document.getElementById('gallery-search'); s.value = 'leader'; s.dispatchEvent(new Event('input')); return true; })()")
+        #expect(try await browser.evaluate("[...document.querySelectorAll('#gallery-widgets .gallery-item')].map(i => i.dataset.kind).join()") == .string("com.mygame.leaderboard"))
+        try await browser.click("#gallery-widgets .gallery-item[data-kind=\"com.mygame.leaderboard\"]")
+        #expect(try await browser.waitFor("!document.getElementById('gallery-detail').hidden && document.querySelector('#pager-page svg') !== null"))
+        let sizes = try await browser.evaluate("document.querySelector('#gallery-widgets .gallery-item .sizes')?.textContent ?? ''")
+        for _ in 0..<8 where try await browser.evaluate("document.querySelector('#pager-page figcaption').textContent") != .string("Large") {
+            try await browser.click("#pager-next")
+        }
+        #expect(try await browser.evaluate("document.querySelector('#pager-page figcaption').textContent") == .string("Large"), "sizes: \(sizes)")
+        #expect(try await browser.evaluate("document.querySelectorAll('#pager-dots span').length > 1") == .bool(true))
+        try await browser.click("#gallery-add")
         #expect(try await browser.waitFor("document.querySelectorAll('.card').length === 5"))
+        #expect(try await browser.waitFor("!document.getElementById('gallery').open"))
         let added = try #require(web.ids().last)
         #expect(try web.store.load().instance(id: added)?.family == .systemLarge)
         #expect(try await browser.waitFor("\(card(added)).querySelector('.light svg') !== null"))
+
+        // Every action is reached without a mouse: Tab reaches a card and then its Edit Widget and
+        // Remove; Edit (or a long press) shows every card's actions, Move among them, and taps on
+        // widgets do nothing meanwhile; Esc ends it.
+        _ = try await browser.evaluate("document.activeElement.blur(); \(card(detail)).focus(); true")
+        var reached = false
+        for _ in 0..<12 where !reached {
+            try await browser.press("Tab", code: 9)
+            reached = try await browser.evaluate("document.activeElement.matches('.card[data-id=\"\(detail)\"] button.remove')") == .bool(true)
+        }
+        #expect(reached, "Tab reaches the card's Remove")
+        #expect(try await browser.evaluate("getComputedStyle(\(card(detail)).querySelector('.actions')).display") == .string("flex"))
+        try await browser.click("#edit-mode")
+        #expect(try await browser.evaluate("document.body.classList.contains('editing') && [...document.querySelectorAll('.card .actions')].every(a => getComputedStyle(a).display === 'flex')") == .bool(true))
+        let orderBefore = try web.ids()
+        try await browser.click(".card[data-id=\"\(orderBefore[0])\"] button.move[data-move=\"1\"]")
+        #expect(await blocking { (0..<300).contains { _ in (try? web.ids())?.first == orderBefore[1] || { usleep(10_000); return false }() } }, "moved a place later")
+        try await browser.press("Escape", code: 27)
+        #expect(try await browser.evaluate("document.body.classList.contains('editing')") == .bool(false))
+        _ = try await browser.command("Emulation.setTouchEmulationEnabled", ["enabled": .bool(true), "maxTouchPoints": .number(1)])
+        #expect(try await browser.longPress(".card[data-id=\"\(leaderboard)\"] .widget", until: "document.body.classList.contains('editing')"), "a long press enters edit mode")
+        _ = try await browser.command("Emulation.setTouchEmulationEnabled", ["enabled": .bool(false)])
+        try await browser.click("#edit-mode")
+        #expect(try await browser.evaluate("document.getElementById('edit-mode').textContent") == .string("Edit"))
+
+        // The page has an icon.
+        #expect(try await browser.evaluate("fetch('/favicon.svg').then(r => r.status + ' ' + r.headers.get('content-type'))") == .string("200 image/svg+xml"))
 
         // As iOS lays out a home screen: rows 196 points apart; two columns of small widgets on a
         // 375-point phone, not one.
@@ -100,6 +142,11 @@ import WidgetWire
         _ = try await browser.command("Emulation.setEmulatedMedia", ["features": .array([.object(JSONObject([("name", .string("prefers-color-scheme")), ("value", .string("dark"))]))])])
         #expect(try await browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.dark')).display") == .string("block"))
         #expect(try await browser.evaluate("getComputedStyle(\(card(leaderboard)).querySelector('.light')).display") == .string("none"))
+        // A dialog stands out from the dark page: its own surface and a border.
+        try await browser.click("#add")
+        #expect(try await browser.evaluate("getComputedStyle(document.getElementById('gallery')).backgroundColor") == .string("rgb(28, 28, 30)"))
+        #expect(try await browser.evaluate("getComputedStyle(document.getElementById('gallery')).borderTopWidth") == .string("1px"))
+        try await browser.click("#gallery-close")
         let dark = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("home-screen-dark.png")
         try await browser.screenshot().write(to: dark)
         print("home screen screenshot (dark): \(dark.path)")

@@ -172,6 +172,29 @@ final class Chromium: @unchecked Sendable {
         }
     }
 
+    /// Presses a key as a keyboard does (Tab, Escape, ArrowRight...), down then up.
+    func press(_ key: String, code: Int) async throws {
+        for type in ["keyDown", "keyUp"] {
+            _ = try await command("Input.dispatchKeyEvent", [
+                "type": .string(type), "key": .string(key), "code": .string(key), "windowsVirtualKeyCode": .number(Double(code)),
+            ])
+        }
+    }
+
+    /// Puts a finger (a touch point) on the middle of the first element `selector` finds and holds
+    /// it until `condition` holds in the page (at most `timeout` seconds), then lifts it: a long
+    /// press, as long as the page needs to notice it. Returns whether the condition came to hold.
+    func longPress(_ selector: String, until condition: String, timeout: TimeInterval = 10) async throws -> Bool {
+        let box = try await evaluate(
+            "(() => { const e = document.querySelector(\(JSONValue.string(selector).jsonText)); e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        guard let point = box.arrayValue?.compactMap(\.numberValue), point.count == 2 else { throw RawHTTPError("nothing at \(selector)") }
+        let touch: JSONValue = .array([.object(JSONObject([("x", .number(point[0])), ("y", .number(point[1]))]))])
+        _ = try await command("Input.dispatchTouchEvent", ["type": .string("touchStart"), "touchPoints": touch])
+        let held = try await waitFor(condition, timeout: timeout)
+        _ = try await command("Input.dispatchTouchEvent", ["type": .string("touchEnd"), "touchPoints": .array([])])
+        return held
+    }
+
     /// A PNG of the page as it is drawn now.
     func screenshot() async throws -> Data {
         let result = try await command("Page.captureScreenshot", ["format": .string("png")])

@@ -33,10 +33,12 @@ import WidgetTestSupport
         _ = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
         let result = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path], dataHome: data)
         #expect(result.status == 0, "\(result.standardError)")
-        // A placeholder and a snapshot of each widget in each family, and the C sample's three previews.
-        #expect(result.standardOutput == "wrote 33 images of 5 widget(s) and \(out.path)/index.html\n")
+        // A placeholder and a snapshot of each widget in each family, and the C sample's three
+        // previews (33), each light and dark: the page shows those of the browser's appearance.
+        #expect(result.standardOutput == "wrote 66 images of 5 widget(s) and \(out.path)/index.html\n")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(files.filter { $0.hasSuffix(".svg") }.count == 33)
+        #expect(files.filter { $0.hasSuffix(".svg") }.count == 66)
+        #expect(files.contains("com.mygame.leaderboard.systemMedium.snapshot.light.svg"))
         for file in files where file.hasSuffix(".svg") {
             let svg = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
             #expect(xmlProblem(svg) == nil, "\(file)")
@@ -45,7 +47,14 @@ import WidgetTestSupport
         #expect(page.contains("<h2>Leaderboard</h2>"))
         #expect(page.contains(#"<a href="mygame://player/ada">"#), "the medium leaderboard's rows link to the players")
         #expect(page.contains(#"href="com.mygame.leaderboard.systemSmall.placeholder.svg""#))
-        #expect(page.components(separatedBy: "<svg ").count - 1 == 33)
+        #expect(page.components(separatedBy: "<svg ").count - 1 == 66)
+        #expect(page.contains("@media (prefers-color-scheme: dark)") && page.contains(#"<meta name="color-scheme" content="light dark">"#))
+        #expect(page.contains(#"<link rel="icon""#))
+        // An appearance given: that one only, and the page in it.
+        let darkOnly = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path + "-dark", "--appearance", "dark"], dataHome: data)
+        #expect(darkOnly.standardOutput == "wrote 33 images of 5 widget(s) and \(out.path)-dark/index.html\n")
+        let darkPage = try String(contentsOf: URL(fileURLWithPath: out.path + "-dark/index.html"), encoding: .utf8)
+        #expect(!darkPage.contains("prefers-color-scheme") && darkPage.contains(#"content="dark""#))
         #expect(page.contains("systemSmall · Workstation 1/2"), "the C sample's previews")
         // A configurable widget is shown in its default configuration, as a new instance would be.
         let detail = try String(contentsOf: out.appendingPathComponent("com.mygame.character-detail.systemMedium.snapshot.svg"), encoding: .utf8)

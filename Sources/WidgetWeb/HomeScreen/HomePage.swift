@@ -16,4 +16,6 @@ enum HomePage {
     static let html = String(decoding: PackageResources.home_html, as: UTF8.self)
     static let script = String(decoding: PackageResources.home_js, as: UTF8.self)
     static let style = String(decoding: PackageResources.home_css, as: UTF8.self)
+    /// The page's icon (its tab, a `chromium --app` window): a widget grid.
+    static let icon = String(decoding: PackageResources.favicon_svg, as: UTF8.self)
 }

@@ -142,7 +142,7 @@ public final class HomeScreen: @unchecked Sendable {
 
     /// The page and what it is made of: no secret is in them, so they are served without the token
     /// (the page takes it from its address's fragment).
-    static let publicPaths: Set<String> = ["/", "/home.js", "/home.css"]
+    static let publicPaths: Set<String> = ["/", "/home.js", "/home.css", "/favicon.svg"]
 
     /// Checks a request's host, token and origin, then routes it.
     func answer(_ request: HTTPRequest) -> HTTPReply {
@@ -211,6 +211,7 @@ public final class HomeScreen: @unchecked Sendable {
         case []: return only("GET") { .response(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", text: HomePage.html, headers: HomePage.policy)) }
         case ["home.js"]: return only("GET") { .response(HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", text: HomePage.script)) }
         case ["home.css"]: return only("GET") { .response(HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", text: HomePage.style)) }
+        case ["favicon.svg"]: return only("GET") { .response(HTTPResponse(status: 200, contentType: "image/svg+xml", text: HomePage.icon)) }
         case ["events"]: return only("GET") { events() }
         case ["widgets"]: return only("GET") { .response(json(200, widgetGallery())) }
         case ["tap"]: return only("POST") { .response(tap(request)) }

@@ -152,8 +152,11 @@ function show(card) {
     const element = document.createElement('div');
     element.dataset.id = card.id;
     element.draggable = true;
+    element.tabIndex = 0;
     element.innerHTML = '<div class="widget"></div><div class="caption"><span class="title"></span><span class="badge"></span></div>'
-      + '<div class="actions"><button type="button" class="edit">Edit Widget</button><button type="button" class="remove">Remove</button></div>';
+      + '<div class="actions"><button type="button" class="move" data-move="-1" aria-label="Move earlier">◀</button>'
+      + '<button type="button" class="edit">Edit Widget</button><button type="button" class="remove">Remove</button>'
+      + '<button type="button" class="move" data-move="1" aria-label="Move later">▶</button></div>';
     entry = { element };
     cards.set(card.id, entry);
     place(element, card.family);
@@ -171,6 +174,7 @@ function show(card) {
     widget.firstChild.textContent = card.phase === 'bundleMissing' ? 'Bundle missing' : '';
   }
   element.querySelector('.title').textContent = card.title;
+  element.setAttribute('aria-label', card.title + ' widget');
   element.querySelector('.edit').hidden = !card.configurable;
   const badge = element.querySelector('.badge');
   badge.textContent = card.asOf ? 'as of ' + clockTime(card.asOf) : '';
@@ -277,16 +281,36 @@ screen.addEventListener('click', (event) => {
   const id = element.dataset.id;
   if (event.target.closest('button.edit')) return edit(id);
   if (event.target.closest('button.remove')) return remove(id);
+  const move = event.target.closest('button.move');
+  if (move) return moveCard(id, Number(move.dataset.move));
   const target = event.target.closest('a, [data-button]');
   if (!target) return;
   event.preventDefault();
+  if (document.body.classList.contains('editing') || longPressed) { longPressed = false; return; }
   const body = { instance: id };
   if (target.hasAttribute('data-button')) body.button = Number(target.getAttribute('data-button'));
   else if (target.hasAttribute('data-link')) body.link = Number(target.getAttribute('data-link'));
   post('/tap', body)
-    .then((answer) => toast(answer.performed ? 'Performed ' + answer.performed : 'Opened ' + answer.opened + ' in ' + answer.bundle))
+    .then((answer) => {
+      // Said as the person saw it: the button's own label, not the intent's type.
+      const label = target.textContent.replace(/\s+/g, ' ').trim();
+      toast(answer.performed ? (label ? '“' + label + '” done' : 'Done') : 'Opened ' + answer.opened + ' in ' + answer.bundle);
+    })
     .catch((error) => toast(error.message, true));
 });
+
+// Moving a card a place earlier or later: what dragging does, for a keyboard and a finger.
+function moveCard(id, step) {
+  const order = [...screen.querySelectorAll('.card')].map((card) => card.dataset.id);
+  const from = order.indexOf(id);
+  const to = from + step;
+  if (from < 0 || to < 0 || to >= order.length) return;
+  order.splice(from, 1);
+  order.splice(to, 0, id);
+  post('/order', { order })
+    .then(() => { const entry = cards.get(id); if (entry) entry.element.querySelector('button.move[data-move="' + step + '"]').focus(); })
+    .catch((error) => toast(error.message, true));
+}
 
 function remove(id) {
   const entry = cards.get(id);
@@ -392,44 +416,138 @@ document.getElementById('editor-save').addEventListener('click', () => {
     });
 });
 
-// "Add Widget": every widget in every family, as a new instance would show.
+// "Add Widget", as iOS's widget gallery: a searchable list of widgets; the one chosen shows its
+// sizes one at a time (a pager, as a new instance would draw each) and is added in the size shown.
+const familyNames = {
+  systemSmall: 'Small', systemMedium: 'Medium', systemLarge: 'Large', systemExtraLarge: 'Extra Large',
+  accessoryCircular: 'Circular', accessoryRectangular: 'Rectangular', accessoryInline: 'Inline',
+};
 const gallery = document.getElementById('gallery');
+const galleryList = document.getElementById('gallery-widgets');
+const gallerySearch = document.getElementById('gallery-search');
+const galleryDetail = document.getElementById('gallery-detail');
+let galleryWidgets = [];
+let chosen = null;  // { widget, pages, page }
+
+function listWidgets() {
+  const query = gallerySearch.value.trim().toLowerCase();
+  galleryList.textContent = '';
+  const found = galleryWidgets.filter((widget) => !query
+    || [widget.title, widget.description, widget.kind].some((text) => (text || '').toLowerCase().includes(query)));
+  for (const widget of found) {
+    const item = document.createElement('button');
+    item.type = 'button';
+    item.className = 'gallery-item';
+    item.setAttribute('role', 'listitem');
+    item.dataset.kind = widget.kind;
+    item.innerHTML = '<span class="name"></span><span class="about"></span><span class="sizes"></span>';
+    item.querySelector('.name').textContent = widget.title;
+    item.querySelector('.about').textContent = widget.description || '';
+    item.querySelector('.sizes').textContent = widget.families.map((family) => familyNames[family.family] || family.family).join(' · ');
+    item.addEventListener('click', () => choose(widget));
+    galleryList.appendChild(item);
+  }
+  if (!found.length) {
+    const none = document.createElement('p');
+    none.className = 'description';
+    none.textContent = galleryWidgets.length ? 'No widget matches "' + gallerySearch.value.trim() + '".' : 'No widgets are loaded.';
+    galleryList.appendChild(none);
+  }
+}
+
+function choose(widget) {
+  const pages = widget.families.map((family) => ({ family: family.family, caption: familyNames[family.family] || family.family, light: family.light, dark: family.dark }))
+    .concat((widget.previews || []).map((preview) => ({ family: preview.family, caption: (familyNames[preview.family] || preview.family) + ' · ' + preview.name, light: preview.light, dark: preview.dark })));
+  chosen = { widget, pages, page: 0 };
+  document.getElementById('detail-title').textContent = widget.title;
+  document.getElementById('detail-description').textContent = widget.description || '';
+  galleryList.hidden = true;
+  gallerySearch.hidden = true;
+  galleryDetail.hidden = false;
+  showPage(0);
+  document.getElementById('gallery-add').focus();
+}
+
+function showPage(index) {
+  if (!chosen || !chosen.pages.length) return;
+  chosen.page = Math.max(0, Math.min(chosen.pages.length - 1, index));
+  const page = chosen.pages[chosen.page];
+  const figure = document.getElementById('pager-page');
+  figure.dataset.family = page.family;
+  figure.querySelector('.widget').innerHTML = '<div class="light">' + (page.light || '') + '</div><div class="dark">' + (page.dark || '') + '</div>';
+  figure.querySelector('figcaption').textContent = page.caption;
+  document.getElementById('pager-previous').disabled = chosen.page === 0;
+  document.getElementById('pager-next').disabled = chosen.page === chosen.pages.length - 1;
+  const dots = document.getElementById('pager-dots');
+  dots.textContent = '';
+  chosen.pages.forEach((_, number) => {
+    const dot = document.createElement('span');
+    if (number === chosen.page) dot.className = 'current';
+    dots.appendChild(dot);
+  });
+}
+
+function backToList() {
+  chosen = null;
+  galleryDetail.hidden = true;
+  galleryList.hidden = false;
+  gallerySearch.hidden = false;
+  gallerySearch.focus();
+}
+
 document.getElementById('add').addEventListener('click', () => {
+  backToList();
+  gallerySearch.value = '';
+  galleryList.innerHTML = '<p class="description">Loading…</p>';
   gallery.showModal();
+  gallerySearch.focus();
   fetch('/widgets', authorized())
     .then((response) => response.json())
-    .then((answer) => {
-      const list = document.getElementById('gallery-widgets');
-      list.textContent = '';
-      for (const widget of answer.widgets) {
-        const section = document.createElement('section');
-        section.className = 'choice';
-        section.innerHTML = '<h3></h3><p class="description"></p><div class="families"></div>';
-        section.querySelector('h3').textContent = widget.title;
-        section.querySelector('p').textContent = widget.description;
-        const choices = widget.families.map((family) => ({ family: family.family, caption: family.family, light: family.light, dark: family.dark }))
-          .concat((widget.previews || []).map((preview) => ({ family: preview.family, caption: preview.family + ' · ' + preview.name, light: preview.light, dark: preview.dark })));
-        for (const choice of choices) {
-          const figure = document.createElement('figure');
-          figure.innerHTML = '<div class="widget"><div class="light">' + (choice.light || '') + '</div><div class="dark">' + (choice.dark || '') + '</div></div>'
-            + '<figcaption></figcaption><button type="button" class="primary">Add</button>';
-          figure.querySelector('figcaption').textContent = choice.caption;
-          figure.querySelector('button').dataset.kind = widget.kind;
-          figure.querySelector('button').dataset.family = choice.family;
-          figure.querySelector('button').addEventListener('click', () => {
-            post('/instances', { kind: widget.kind, family: choice.family })
-              .then((added) => { gallery.close(); toast('Added ' + added.id); })
-              .catch((error) => toast(error.message, true));
-          });
-          // Nothing in a preview navigates.
-          figure.querySelector('.widget').addEventListener('click', (event) => event.preventDefault());
-          section.querySelector('.families').appendChild(figure);
-        }
-        list.appendChild(section);
-      }
-    })
+    .then((answer) => { galleryWidgets = answer.widgets || []; listWidgets(); })
+    .catch((error) => toast(error.message, true));
+});
+gallerySearch.addEventListener('input', listWidgets);
+document.getElementById('gallery-back').addEventListener('click', backToList);
+document.getElementById('pager-previous').addEventListener('click', () => showPage(chosen.page - 1));
+document.getElementById('pager-next').addEventListener('click', () => showPage(chosen.page + 1));
+// Nothing in a drawing navigates.
+document.getElementById('pager-page').addEventListener('click', (event) => event.preventDefault());
+galleryDetail.addEventListener('keydown', (event) => {
+  if (event.key === 'ArrowLeft') { showPage(chosen.page - 1); event.preventDefault(); }
+  if (event.key === 'ArrowRight') { showPage(chosen.page + 1); event.preventDefault(); }
+});
+document.getElementById('gallery-add').addEventListener('click', () => {
+  if (!chosen) return;
+  const page = chosen.pages[chosen.page];
+  post('/instances', { kind: chosen.widget.kind, family: page.family })
+    .then((added) => { gallery.close(); toast('Added ' + chosen.widget.title + ' (' + (familyNames[page.family] || page.family) + ')'); })
     .catch((error) => toast(error.message, true));
 });
 document.getElementById('gallery-close').addEventListener('click', () => gallery.close());
+
+// Edit mode, as iOS's: the Edit button (or a long press on a widget, or E) shows every card's
+// actions, where a keyboard and a finger reach them; Done (or Esc) ends it. Taps on widgets do
+// nothing meanwhile.
+const editButton = document.getElementById('edit-mode');
+function setEditing(on) {
+  document.body.classList.toggle('editing', on);
+  editButton.setAttribute('aria-pressed', on ? 'true' : 'false');
+  editButton.textContent = on ? 'Done' : 'Edit';
+}
+editButton.addEventListener('click', () => setEditing(!document.body.classList.contains('editing')));
+document.addEventListener('keydown', (event) => {
+  if (document.querySelector('dialog[open]')) return;
+  if (event.key === 'Escape' && document.body.classList.contains('editing')) setEditing(false);
+});
+let pressing = null;
+screen.addEventListener('pointerdown', (event) => {
+  if (!event.target.closest('.card') || event.target.closest('.actions')) return;
+  clearTimeout(pressing);
+  pressing = setTimeout(() => { pressing = null; setEditing(true); longPressed = true; }, 500);
+});
+let longPressed = false;
+for (const name of ['pointerup', 'pointercancel', 'pointerleave']) {
+  screen.addEventListener(name, () => { clearTimeout(pressing); pressing = null; });
+}
 
 connect();

@@ -8,7 +8,11 @@ extension Command {
     static let gallery = Command(
         "gallery", summary: "Write every widget in every family, placeholder and snapshot, and its previews, as SVG and an HTML page.",
         options: [Options.plugins.spec, Options.out.spec, Options.appearance.spec, Options.renderingMode.spec, Options.isolation.spec],
-        discussion: "Open DIR/index.html in a browser. Links and widget URLs in the images are clickable."
+        discussion: """
+            Open DIR/index.html in a browser. Links and widget URLs in the images are clickable. Without --appearance
+            each widget is drawn light (NAME.light.svg) and dark (NAME.svg), and the page shows the drawings of the
+            appearance the browser prefers; with it, that appearance only.
+            """
     ) { try await $0.gallery() }
 }
 
@@ -17,7 +21,9 @@ extension Invocation {
     /// snapshot, as SVG files and an HTML page showing them all, like the widget gallery.
     func gallery() async throws(UsageError) -> ExitCode {
         guard let out = try value(Options.out) else { throw usageError("'widgets gallery' needs --out DIR") }
-        let appearance = try value(Options.appearance) ?? Options.defaultAppearance
+        // Without --appearance, both: the page follows the browser's preference.
+        let given = try value(Options.appearance)
+        let appearances: [Appearance] = given.map { [$0] } ?? [.dark, .light]
         let directory = URL(fileURLWithPath: out)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +34,9 @@ extension Invocation {
         let (registry, _) = try loadSearchPath()
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
-        let renderer = SVGRenderer(appearance: appearance, renderingMode: try value(Options.renderingMode))
+        let renderingMode = try value(Options.renderingMode)
+        let renderers = appearances.map { SVGRenderer(appearance: $0, renderingMode: renderingMode) }
+        let renderer = renderers[0]
         var sections: [String] = []
         var images = 0
         var failures = 0
@@ -55,17 +63,14 @@ extension Invocation {
                         let result = try await registry.request(
                             requestKind, kind: widget.kind, family: family, configuration: configuration,
                             environment: renderer.environment(for: family))
-                        // Every image is inlined in one page: its gradients need ids no other image has.
-                        let svg = renderer.render(
-                            result.entries[0].view, family: family, idPrefix: "w\(images + failures + 1)-",
-                            contentMarginsDisabled: widget.contentMarginsDisabled)
-                        try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
-                        images += 1
+                        let drawn = try Self.figure(
+                            result.entries[0].view, family: family, now: Date(), file: name, caption: caption, renderers: renderers,
+                            contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, images: &images)
                         for symbol in SymbolGlyphs.unknown(in: result.entries[0].view) where !unknownSymbols.contains(symbol) {
                             unknownSymbols.append(symbol)
                             output.standardError("widgets: note: widget \"\(widget.kind)\": the symbol \"\(symbol)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
                         }
-                        figures += "<figure>\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
+                        figures += "<figure>\(drawn)</figure>\n"
                     } catch {
                         failures += 1
                         output.standardError("widgets: error: \(error)")
@@ -84,12 +89,10 @@ extension Invocation {
                         for (number, entry) in preview.entries.enumerated() {
                             let name = "\(Self.fileSafe(widget.kind)).preview\(index + 1)-\(number + 1).\(preview.family.rawValue).svg"
                             let caption = "\(preview.family.rawValue) · \(label)" + (preview.entries.count > 1 ? " \(number + 1)/\(preview.entries.count)" : "")
-                            let svg = renderer.render(
-                                entry.view, family: preview.family, now: Render.shownAt(entry), idPrefix: "w\(images + failures + 1)-",
-                                contentMarginsDisabled: widget.contentMarginsDisabled)
-                            try? svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
-                            images += 1
-                            figures += "<figure class=\"preview\">\(svg)<figcaption><a href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a></figcaption></figure>\n"
+                            let drawn = try Self.figure(
+                                entry.view, family: preview.family, now: Render.shownAt(entry), file: name, caption: caption, renderers: renderers,
+                                contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, images: &images)
+                            figures += "<figure class=\"preview\">\(drawn)</figure>\n"
                         }
                     }
                 } catch {
@@ -104,7 +107,7 @@ extension Invocation {
                 "<section><h2>\(XMLText.escape(title))</h2><p class=\"kind\">\(XMLText.escape(widget.kind)) · \(XMLText.escape(widget.bundle.fileName))</p>"
                     + "<p>\(XMLText.escape(widget.description))</p>\n<div class=\"row\">\n\(rows)</div></section>")
         }
-        let page = Self.galleryPage(sections: sections, appearance: appearance)
+        let page = Self.galleryPage(sections: sections, appearance: given)
         do {
             try page.write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
         } catch {
@@ -121,18 +124,53 @@ extension Invocation {
         String(kind.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
     }
 
-    static func galleryPage(sections: [String], appearance: Appearance) -> String {
-        let dark = appearance == .dark
+    /// A figure's drawings and caption: the view drawn by each renderer (one appearance each, the
+    /// first's file named `file`, a light one's `NAME.light.svg`), each written beside the page and
+    /// inlined in it, marked with its appearance when there are two.
+    static func figure(
+        _ view: ViewNode, family: WidgetFamily, now: Date, file: String, caption: String, renderers: [SVGRenderer],
+        contentMarginsDisabled: Bool, in directory: URL, images: inout Int
+    ) throws -> String {
+        var drawings = ""
+        var links = ""
+        for (number, renderer) in renderers.enumerated() {
+            let name = number == 0 ? file : String(file.dropLast(".svg".count)) + ".\(renderer.appearance == .light ? "light" : "dark").svg"
+            // Every image is inlined in one page: its gradients need ids no other image has.
+            let svg = renderer.render(view, family: family, now: now, idPrefix: "w\(images + 1)-", contentMarginsDisabled: contentMarginsDisabled)
+            try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            images += 1
+            let marked = renderers.count > 1 ? " class=\"\(renderer.appearance == .light ? "light" : "dark")\"" : ""
+            drawings += renderers.count > 1 ? "<div\(marked)>\(svg)</div>" : svg
+            links += "<a\(marked) href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a>"
+        }
+        return drawings + "<figcaption>\(links)</figcaption>"
+    }
+
+    /// The page: in the appearance given, else following the browser's preference (light or dark,
+    /// its colours and the drawings of that appearance).
+    static func galleryPage(sections: [String], appearance: Appearance?) -> String {
+        let scheme = appearance.map { $0 == .dark ? "dark" : "light" } ?? "light dark"
+        // Light and dark colours: fixed to one appearance when given, else as the browser prefers.
+        let light = ":root { --page: #f2f2f7; --ink: #000; --quiet: #6e6e73; --accent: #007aff; } .dark { display: none; }"
+        let dark = ":root { --page: #000; --ink: #fff; --quiet: #98989d; --accent: #0a84ff; } .light { display: none; } .dark { display: block; }"
+        let colours =
+            switch appearance {
+            case .light?: light
+            case .dark?: dark
+            case nil: light + "\n@media (prefers-color-scheme: dark) { " + dark + " }"
+            }
         return """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="\(dark ? "dark" : "light")">
+            <meta name="color-scheme" content="\(scheme)">
             <title>Widget gallery</title>
+            <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%23007aff'/%3E%3Crect x='6' y='6' width='9' height='9' rx='2.5' fill='%23fff'/%3E%3Crect x='17' y='6' width='9' height='9' rx='2.5' fill='%23fff'/%3E%3Crect x='6' y='17' width='20' height='9' rx='2.5' fill='%23fff'/%3E%3C/svg%3E">
             <style>
-            body { font-family: -apple-system, system-ui, sans-serif; margin: 2em; background: \(dark ? "#000" : "#f2f2f7"); color: \(dark ? "#fff" : "#000"); }
+            \(colours)
+            body { font-family: -apple-system, system-ui, sans-serif; margin: 2em; background: var(--page); color: var(--ink); }
             main { display: flex; flex-wrap: wrap; gap: 2.5em 3.5em; align-items: flex-start; }
             section { flex: 0 1 auto; max-width: 100%; min-width: 0; }
             h2 { margin: 0 0 0.2em; }
@@ -142,8 +180,8 @@ extension Invocation {
             figure { margin: 0; }
             figure svg { display: block; }
             figcaption { font-size: 0.8em; text-align: center; margin-top: 0.4em; }
-            figcaption a, figcaption a:visited { color: \(dark ? "#98989d" : "#6e6e73"); text-decoration: none; }
-            figcaption a:hover { color: \(dark ? "#0a84ff" : "#007aff"); text-decoration: underline; }
+            figcaption a, figcaption a:visited { color: var(--quiet); text-decoration: none; }
+            figcaption a:hover { color: var(--accent); text-decoration: underline; }
             .failed p { max-width: 20em; color: #ff3b30; }
             </style>
             </head>
