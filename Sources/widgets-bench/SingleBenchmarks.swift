@@ -91,5 +91,14 @@ func runSingleBenchmark(_ name: String) async -> Bool {
         )
         return true
     }
+
+    // BENCH_ONLY=surfaces: a page across a host restart, and the dashboard's first frame.
+    if name == "surfaces" {
+        let result = benchmarkSurfaces()
+        print(
+            "page back \(formatted(median(result.reconnect) / 1e6, 1)) ms after the spawn (host start \(formatted(median(result.hostStart) / 1e6, 1)) ms); first frame \(formatted(median(result.firstFrame) / 1e6, 1)) ms (process \(formatted(median(result.processStart) / 1e6, 1)) ms)"
+        )
+        return true
+    }
     return false
 }

@@ -58,7 +58,7 @@ if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue"
 // BENCH_ONLY=NAME runs one benchmark alone (SingleBenchmarks.swift).
 if let only = ProcessInfo.processInfo.environment["BENCH_ONLY"] {
     guard await runSingleBenchmark(only) else {
-        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build)")
+        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces)")
         exit(2)
     }
     exit(0)
@@ -86,6 +86,7 @@ let web = await benchmarkWeb()
 let slowloris = await benchmarkSlowloris()
 let listing = benchmarkListing()
 let building = benchmarkBuild()
+let surfaces = benchmarkSurfaces()
 
 let loadRatio = loading.loader / loading.floor
 /// The process-mode round trip against two thread wakeups; before issue 20's hardening (run of
@@ -297,7 +298,21 @@ let buildRows = [
         measured: "\(formatted(saveToPage)) s", floor: "the save to the watch's rebuild done: \(formatted(watchRebuild)) s",
         result: "+\(formatted(saveToPage - watchRebuild)) s", goal: "≤ 2 s over the rebuild", met: saveToPage - watchRebuild <= 2),
 ]
-let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows
+let reconnect = median(surfaces.reconnect)
+let hostStart = median(surfaces.hostStart)
+let firstFrame = median(surfaces.firstFrame)
+let processStart = median(surfaces.processStart)
+let surfaceRows = [
+    Row(
+        name: "home screen: an open page back after a host restart (from the new host's spawn to the page's first picture; median of \(surfaces.reconnect.count))",
+        measured: "\(formatted(reconnect / 1e6, 1)) ms", floor: "the host's start, spawn to serving its page: \(formatted(hostStart / 1e6, 1)) ms",
+        result: "+\(formatted((reconnect - hostStart) / 1e6, 1)) ms", goal: "≤ 2 s over the host's start", met: reconnect - hostStart <= 2e9),
+    Row(
+        name: "terminal dashboard: widgets run's first frame on an 80 × 24 terminal (spawn to the footer drawn; median of \(surfaces.firstFrame.count))",
+        measured: "\(formatted(firstFrame / 1e6, 1)) ms", floor: "a process's start and end, widgets --version: \(formatted(processStart / 1e6, 1)) ms",
+        result: "+\(formatted((firstFrame - processStart) / 1e6, 1)) ms", goal: "none set", met: true),
+]
+let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows + surfaceRows
 
 let header = ["benchmark", "measured", "floor, same run", "result", "goal", "met"]
 let table = [header] + allRows.map { [$0.name, $0.measured, $0.floor, $0.result, $0.goal, $0.met ? "yes" : "NO"] }
@@ -461,6 +476,17 @@ markdown += """
       caused); 5 saves, medians. What lies between: the watch's wait for the save's events to
       settle (150 ms), the host's notice of the renamed bundle, the worker that loads it, the
       instance's new timeline and its card.
+
+    - **Surfaces.** A page across a host restart: the release `widgets run --log --web` on an empty
+      bundle directory in a home of its own; a page's event stream open; the host stopped (SIGTERM)
+      and started again at once, as `systemctl restart` does. The page retries as the home screen's
+      script does (250 ms after the stream ended, then after 500 ms, then every second), each try a
+      connection and a `GET /events` with the token, until the first picture comes; measured from the
+      new host's spawn, against the host's own start (spawn to the line saying where it serves). The
+      port is the one kept in the state directory (the benchmark fails should it move). 5 restarts,
+      medians. The dashboard's first frame: `widgets run` on a pseudo-terminal of 80 × 24, from its
+      spawn to the footer of its first frame read from the terminal, against `widgets --version`
+      run to its end; 5 rounds, medians.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.
