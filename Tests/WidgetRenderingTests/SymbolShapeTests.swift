@@ -22,6 +22,37 @@ import WidgetWire
         #expect(SymbolShapes.resolve("cpu") == nil, "not drawn here: its glyph")
     }
 
+    /// `symbolVariant` reaches the images inside, as SwiftUI's environment does: `heart` under
+    /// `.fill` is `heart.fill`, under `.circle.fill` `heart.circle.fill`; parts a name has are kept.
+    @Test func symbolVariantsApplyToTheImagesInside() {
+        #expect(SymbolShapes.name("heart", variant: "fill") == "heart.fill")
+        #expect(SymbolShapes.name("heart", variant: "circle.fill") == "heart.circle.fill")
+        #expect(SymbolShapes.name("heart.fill", variant: "slash") == "heart.slash.fill")
+        #expect(SymbolShapes.name("checkmark.circle", variant: "circle.fill") == "checkmark.circle.fill")
+        #expect(SymbolShapes.name("heart", variant: "none") == "heart")
+        let placed = Layout(metrics: PointMetrics()).place(
+            view(#"{"view":"hstack","children":[{"view":"image","systemName":"heart"},{"view":"image","systemName":"star"}],"modifiers":[{"symbolVariant":"fill"}]}"#),
+            in: (158, 158))
+        let symbols = placed.compactMap { if case .text(_, let style) = $0.content { style.symbol } else { nil } }
+        #expect(symbols == ["heart.fill", "star.fill"])
+    }
+
+    /// Hierarchical rendering draws a symbol's secondary layer (its circle) in the primary colour,
+    /// fainter, the symbol on it; palette in the second foreground style.
+    @Test func hierarchicalAndPaletteColourTheSecondaryLayer() {
+        let hierarchical = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"checkmark.circle.fill","modifiers":[{"foregroundColor":"green"},{"symbolRenderingMode":"hierarchical"}]}"#),
+            family: .systemSmall)
+        #expect(hierarchical.contains(##"fill="#34c759" fill-opacity="0.45""##), "the circle, fainter: \(hierarchical)")
+        #expect(!hierarchical.contains(##"stroke="#ffffff""##) && hierarchical.contains(##"stroke="#34c759""##), "the checkmark lies on it in green, not knocked out")
+        let palette = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"checkmark.circle.fill","modifiers":[{"foregroundStyle":"white"},{"secondaryForegroundStyle":"blue"},{"symbolRenderingMode":"palette"}]}"#),
+            family: .systemSmall)
+        #expect(palette.contains(##"<path d="M50 4 A46 46 0 1 1 49.99 4 Z" fill-rule="evenodd" fill="#007aff"/>"##), "the circle in the second style: \(palette)")
+        let monochrome = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"checkmark.circle.fill"}"#), family: .systemSmall)
+        #expect(!monochrome.contains("fill-opacity=\"0.45\""))
+    }
+
     /// A name drawn by no shape and no glyph of its family is told to the author, once each.
     @Test func symbolsNotDrawnAreNamed() {
         let tree = view(

@@ -76,6 +76,15 @@ extension Layout {
             case .labelStyle: style.labelStyle = value.stringValue
             case .buttonStyle: style.buttonStyle = value.stringValue
             case .toggleStyle: style.toggleStyle = value.stringValue
+            case .symbolVariant: style.symbolVariant = value.stringValue.flatMap { $0 == "none" ? nil : $0 }
+            case .symbolRenderingMode: style.symbolMode = value.stringValue.flatMap { $0 == "monochrome" ? nil : $0 }
+            case .secondaryForegroundStyle:
+                switch Paint(value) {
+                case .color(let color)?: style.secondaryColor = color
+                case .linearGradient(let gradient)?: style.secondaryColor = gradient.stops.first?.color
+                case .radialGradient(let gradient)?: style.secondaryColor = gradient.stops.first?.color
+                case nil: style.secondaryColor = nil
+                }
             case .imageScale:
                 switch value.stringValue {
                 case "small": style.symbolScale = 0.8
@@ -124,7 +133,10 @@ extension Layout {
         case "image":
             // A symbol at its image scale, against its font.
             if style.symbolScale != 1 { style.size = style.points * style.symbolScale }
-            node = image(view, into: tree) { text($0, lineLimit: 1, symbol: $1) }
+            // An image's own rendering mode (`Image(...).symbolRenderingMode(_:)`) wins over the
+            // environment's.
+            if let mode = view["symbolRenderingMode"] { style.symbolMode = mode.stringValue.flatMap { $0 == "monochrome" ? nil : $0 } }
+            node = image(view, variant: style.symbolVariant, into: tree) { text($0, lineLimit: 1, symbol: $1) }
         case "shape":
             let fill = view["fill"].flatMap(Paint.init) ?? style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary")
             let shape = ShapeKind(view)
@@ -269,7 +281,7 @@ extension Layout {
 
     /// An image: a symbol as its glyph (drawn to the size it is given when resizable), a picture
     /// (a `UIImage`), or an asset this host cannot have, drawn as the photo symbol.
-    private func image(_ view: ViewNode, into tree: Tree, text: (String, String?) -> Int) -> Int {
+    private func image(_ view: ViewNode, variant: String?, into tree: Tree, text: (String, String?) -> Int) -> Int {
         let resizable = view["resizable"]?.boolValue ?? false
         if let data = view["data"]?.stringValue, data.hasPrefix("data:image/") {
             let width = view["width"]?.numberValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 100
@@ -277,7 +289,8 @@ extension Layout {
             tree.pictures.append(Picture(dataURL: data, width: width, height: height, resizable: resizable))
             return tree.add(.picture(tree.pictures.count - 1))
         }
-        let symbol = view["systemName"]?.stringValue ?? (view["name"] != nil || view["data"] != nil ? "photo" : "")
+        let named = view["systemName"]?.stringValue.map { SymbolShapes.name($0, variant: variant) }
+        let symbol = named ?? (view["name"] != nil || view["data"] != nil ? "photo" : "")
         let glyph = text(SymbolGlyphs.glyph(symbol), symbol.isEmpty ? nil : symbol)
         guard resizable, case .text(let index) = tree.kinds[glyph] else { return glyph }
         return tree.add(.glyph(index))
@@ -323,6 +336,7 @@ enum ModifierName {
     case redacted, unredacted, privacySensitive, widgetAccentable, invalidatableContent
     case lineLimit, minimumScaleFactor, textCase
     case gaugeStyle, progressViewStyle, labelStyle, buttonStyle, toggleStyle, imageScale
+    case symbolVariant, symbolRenderingMode, secondaryForegroundStyle
     case padding, frame, background, fixedSize, aspectRatio, offset, hidden, clipShape, layoutPriority
     /// `rotationEffect`, `scaleEffect`, `shadow`, `blur`: drawn, the frame unchanged.
     case effect
@@ -338,7 +352,8 @@ enum ModifierName {
         "progressViewStyle": .progressViewStyle, "labelStyle": .labelStyle, "buttonStyle": .buttonStyle, "toggleStyle": .toggleStyle, "imageScale": .imageScale, "padding": .padding,
         "frame": .frame, "background": .background, "fixedSize": .fixedSize, "aspectRatio": .aspectRatio, "offset": .offset,
         "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority, "rotationEffect": .effect, "scaleEffect": .effect,
-        "shadow": .effect, "blur": .effect, "blendMode": .effect,
+        "shadow": .effect, "blur": .effect, "blendMode": .effect, "symbolVariant": .symbolVariant,
+        "symbolRenderingMode": .symbolRenderingMode, "secondaryForegroundStyle": .secondaryForegroundStyle,
     ]
 
     init(_ name: String) { self = Self.byName[name] ?? .other }

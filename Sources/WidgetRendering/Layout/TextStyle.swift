@@ -37,6 +37,12 @@ public struct TextStyle: Equatable, Sendable {
         var live: JSONValue?
         /// The SF Symbol this text draws (`Image(systemName:)`), for a drawing that has its shape.
         var symbol: String?
+        /// `symbolVariant`: the variant symbols inside take (`fill`, `circle.fill`, `slash`...).
+        var symbolVariant: String?
+        /// `symbolRenderingMode`: monochrome (nil), hierarchical, palette or multicolor.
+        var symbolMode: String?
+        /// The second of `foregroundStyle(_:_:)`: a symbol's secondary layer under `.palette`.
+        var secondaryColor: String?
     }
 
     private final class Box: @unchecked Sendable {
@@ -185,6 +191,18 @@ public struct TextStyle: Equatable, Sendable {
     public var symbol: String? {
         get { box.values.symbol }
         set { change { $0.symbol = newValue } }
+    }
+    public var symbolVariant: String? {
+        get { box.values.symbolVariant }
+        set { change { $0.symbolVariant = newValue } }
+    }
+    public var symbolMode: String? {
+        get { box.values.symbolMode }
+        set { change { $0.symbolMode = newValue } }
+    }
+    public var secondaryColor: String? {
+        get { box.values.secondaryColor }
+        set { change { $0.secondaryColor = newValue } }
     }
 
     /// The same style at `scale` times its font size (never larger, unless allowed).

@@ -276,10 +276,13 @@ public struct SVGRenderer: Sendable {
                 let size = min(style.points * 1.1, rect.height, max(rect.width, style.points))
                 let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
                 let (strokeDefinition, stroke) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), as: "stroke", in: rect, &canvas)
+                let secondary = style.secondaryColor.map { color in
+                    (fill: paint(.color(color), &canvas).1, stroke: paint(.color(color), as: "stroke", in: rect, &canvas).1)
+                }
                 if let shape = SymbolShapes.svg(
                     symbol, x: rect.x + (rect.width - size) / 2, y: rect.y + (rect.height - size) / 2, size: size, weight: style.weight,
                     fill: fill, stroke: stroke,
-                    background: hex(SystemColors.background(appearance)))
+                    background: hex(SystemColors.background(appearance)), mode: style.symbolMode, secondary: secondary)
                 {
                     return definition + strokeDefinition + shape
                 }

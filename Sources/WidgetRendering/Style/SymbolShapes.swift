@@ -113,10 +113,17 @@ public enum SymbolShapes {
     /// (attributes for `fill`) or `stroke` (for `stroke`); nil for a name without a shape here.
     /// Its lines are as heavy as its text's weight, as an SF Symbol's are: 8 units at regular
     /// (400), a unit more or less per hundred.
+    /// `mode`: the symbol rendering mode (nil for monochrome); its secondary layer (the circle it
+    /// is enclosed in, its slash) is the primary colour fainter under `hierarchical` (and
+    /// `multicolor`, whose colours are Apple's artwork), `secondary` (attributes as `fill` and
+    /// `stroke` are) under `palette`.
     static func svg(
-        _ name: String, x: Double, y: Double, size: Double, weight: Int = 400, fill: String, stroke: String, background: String
+        _ name: String, x: Double, y: Double, size: Double, weight: Int = 400, fill: String, stroke: String, background: String,
+        mode: String? = nil, secondary: (fill: String, stroke: String)? = nil
     ) -> String? {
         guard let (base, variant) = resolve(name) else { return nil }
+        let layered = mode == "hierarchical" || mode == "multicolor" || (mode == "palette" && secondary != nil)
+        let faint = mode == "palette" ? (secondary ?? (fill, stroke)) : (fill + " fill-opacity=\"0.45\"", stroke + " stroke-opacity=\"0.45\"")
         let scale = size / 100
         let heaviness = Double(weight - 400) / 100
         var body = ""
@@ -128,16 +135,33 @@ public enum SymbolShapes {
         }
         let inner = shapes[base]!
         if variant.circle {
-            // The symbol in a circle: knocked out of a filled one, or in an outlined one.
-            body += path("M50 4 A46 46 0 1 1 49.99 4 Z", filled: variant.fill, width: 7)
-            let knockout = variant.fill ? ("fill=\"\(background)\"", "stroke=\"\(background)\"") : nil
+            // The symbol in a circle: knocked out of a filled one, or in an outlined one; with
+            // layers, the circle is the secondary layer and the symbol lies on it in the primary.
+            body += path("M50 4 A46 46 0 1 1 49.99 4 Z", filled: variant.fill, width: 7, paint: layered ? faint : nil)
+            let knockout = variant.fill && !layered ? ("fill=\"\(background)\"", "stroke=\"\(background)\"") : nil
             body += "<g transform=\"translate(22 22) scale(0.56)\">"
                 + path(inner.path, filled: !inner.strokedOnly && variant.fill, width: 12, paint: knockout) + "</g>"
         } else {
             body += path(inner.path, filled: !inner.strokedOnly && variant.fill)
         }
-        if variant.slash { body += path("M10 10 L90 90", filled: false, width: 9) }
+        if variant.slash { body += path("M10 10 L90 90", filled: false, width: 9, paint: layered ? faint : nil) }
         return "<g transform=\"translate(\(format(x)) \(format(y))) scale(\(format(scale)))\">\(body)</g>\n"
+    }
+
+    /// A symbol's name in a variant (`symbolVariant`): `heart` with `circle.fill` is
+    /// `heart.circle.fill`; parts the name has already are not added twice; `none` or nil keep it.
+    public static func name(_ name: String, variant: String?) -> String {
+        guard let variant, variant != "none", !variant.isEmpty else { return name }
+        var parts = name.split(separator: ".").map(String.init)
+        let wanted = variant.split(separator: ".").map(String.init)
+        let hadFill = parts.contains("fill")
+        parts.removeAll { $0 == "fill" }
+        // The order SF Symbols names them in: base, slash, enclosure, fill.
+        for part in ["slash", "circle", "square", "rectangle"] where wanted.contains(part) && !parts.contains(part) {
+            parts.append(part)
+        }
+        if hadFill || wanted.contains("fill") { parts.append("fill") }
+        return parts.joined(separator: ".")
     }
 
     /// Whether a name has a shape here.

@@ -72,7 +72,7 @@ public struct Image: _PrimitiveView, Equatable {
     public func renderingMode(_ renderingMode: TemplateRenderingMode?) -> Image { self }
     public func interpolation(_ interpolation: Interpolation) -> Image { self }
     public func antialiased(_ isAntialiased: Bool) -> Image { self }
-    public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> Image { self }
+    public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> Image { with("symbolRenderingMode", mode.map { .string($0.name) } ?? .null) }
 
     public enum ResizingMode: Hashable, Sendable { case tile, stretch }
     public enum TemplateRenderingMode: Hashable, Sendable { case template, original }

@@ -9,13 +9,17 @@ extension View {
     /// across each text's bounds.
     public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { wire("foregroundStyle", style._paint) }
 
-    /// The primary and secondary styles (the first is drawn).
+    /// The primary and secondary styles: text and a symbol's primary layer in the first, a
+    /// symbol's secondary layer (its enclosing circle, its slash) in the second, as `.palette`
+    /// rendering draws them.
     public func foregroundStyle<S1: ShapeStyle, S2: ShapeStyle>(_ primary: S1, _ secondary: S2) -> some View {
-        wire("foregroundStyle", primary._paint)
+        wire("foregroundStyle", primary._paint).wire("secondaryForegroundStyle", secondary._paint)
     }
 
+    /// The primary, secondary and tertiary styles (symbols here have two layers: the third is kept
+    /// for none).
     public func foregroundStyle<S1: ShapeStyle, S2: ShapeStyle, S3: ShapeStyle>(_ primary: S1, _ secondary: S2, _ tertiary: S3) -> some View {
-        wire("foregroundStyle", primary._paint)
+        wire("foregroundStyle", primary._paint).wire("secondaryForegroundStyle", secondary._paint)
     }
 
     /// The tint of controls, progress views and gauges in this view.
@@ -29,14 +33,17 @@ extension View {
     public func preferredColorScheme(_ colorScheme: ColorScheme?) -> some View { unchanged }
     public func colorScheme(_ colorScheme: ColorScheme) -> some View { environment(\.colorScheme, colorScheme) }
 
-    public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> some View { unchanged }
+    /// How symbols' layers are coloured: monochrome, hierarchical (the secondary layer in the
+    /// primary colour, fainter), palette (in the secondary style) or multicolor (drawn as
+    /// hierarchical here: the symbols' own colours are Apple's artwork).
+    public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> some View { wire("symbolRenderingMode", mode.map { .string($0.name) } ?? .null) }
     public func symbolVariant(_ variant: SymbolVariants) -> some View { wire("symbolVariant", .string(variant.name)) }
     public func imageScale(_ scale: Image.Scale) -> some View { wire("imageScale", .string(String(describing: scale))) }
     public func symbolEffect<E>(_ effect: E, options: SymbolEffectOptions = .default, isActive: Bool = true) -> some View { unchanged }
     public func symbolEffect<E, U: Equatable>(_ effect: E, options: SymbolEffectOptions = .default, value: U) -> some View { unchanged }
 }
 
-/// How a symbol's layers are coloured (drawn in one colour here).
+/// How a symbol's layers are coloured.
 public struct SymbolRenderingMode: Hashable, Sendable {
     let name: String
     public static let monochrome = SymbolRenderingMode(name: "monochrome")
