@@ -11,15 +11,23 @@ import WidgetWire
 @Suite struct SymbolShapeTests {
     @Test func variantsAreReadFromTheName() throws {
         let filled = try #require(SymbolShapes.resolve("heart.fill"))
-        #expect(filled.0 == "heart" && filled.1 == (fill: true, circle: false, slash: false))
+        #expect(filled.0 == "heart" && filled.1 == SymbolShapes.Variant(fill: true))
         let slashed = try #require(SymbolShapes.resolve("heart.slash"))
-        #expect(slashed.0 == "heart" && slashed.1 == (fill: false, circle: false, slash: true))
+        #expect(slashed.0 == "heart" && slashed.1 == SymbolShapes.Variant(slash: true))
         let circled = try #require(SymbolShapes.resolve("checkmark.circle.fill"))
-        #expect(circled.0 == "checkmark" && circled.1 == (fill: true, circle: true, slash: false))
+        #expect(circled.0 == "checkmark" && circled.1 == SymbolShapes.Variant(fill: true, enclosure: "circle"))
         #expect(SymbolShapes.resolve("sun.max.fill")?.0 == "sun.max")
         #expect(SymbolShapes.resolve("bell.badge")?.0 == "bell", "a name of the family")
         #expect(SymbolShapes.resolve("circle.fill")?.0 == "circle")
-        #expect(SymbolShapes.resolve("cpu") == nil, "not drawn here: its glyph")
+        #expect(SymbolShapes.resolve("zzz.unknown") == nil, "not drawn here: its glyph")
+        // Enclosures other than the circle, names of a family, other spellings.
+        let squared = try #require(SymbolShapes.resolve("heart.text.square.fill"))
+        #expect(squared.0 == "heart" && squared.1 == SymbolShapes.Variant(fill: true, enclosure: "square"))
+        #expect(SymbolShapes.resolve("xmark.octagon")?.1.enclosure == "octagon")
+        #expect(SymbolShapes.resolve("cloud.sun.rain.fill")?.0 == "cloud.sun")
+        #expect(SymbolShapes.resolve("tram.fill")?.0 == "bus")
+        #expect(SymbolShapes.resolve("person.crop.circle")?.0 == "person")
+        #expect(SymbolShapes.resolve("person.crop.circle")?.1.enclosure == "circle")
     }
 
     /// `symbolVariant` reaches the images inside, as SwiftUI's environment does: `heart` under
@@ -53,6 +61,49 @@ import WidgetWire
         #expect(!monochrome.contains("fill-opacity=\"0.45\""))
     }
 
+    /// Every name the glyph table knows, and the names widget code uses most, has a shape; each
+    /// shape is a well-formed drawing (an SVG path of its commands only) and every alias names one.
+    @Test func theNamesWidgetsUseMostAreShapes() {
+        let common = [
+            "star.fill", "heart.fill", "checkmark.circle.fill", "xmark.circle.fill", "plus.circle.fill", "bolt.fill", "flame.fill", "drop.fill",
+            "sun.max.fill", "moon.stars.fill", "cloud.sun.fill", "cloud.rain.fill", "cloud.bolt.rain.fill", "cloud.snow.fill", "wind", "thermometer",
+            "umbrella.fill", "sunrise.fill", "sunset.fill", "timer", "stopwatch", "alarm", "calendar", "clock.fill", "hourglass",
+            "play.fill", "pause.fill", "forward.fill", "backward.fill", "forward.end.fill", "backward.end.fill", "shuffle", "repeat",
+            "music.note", "headphones", "waveform", "speaker.wave.2.fill", "mic.fill", "video.fill", "tv", "film", "gamecontroller.fill",
+            "person.fill", "person.2.fill", "person.crop.circle.fill", "house.fill", "building.2.fill", "mappin.and.ellipse", "location.fill",
+            "car.fill", "bus.fill", "tram.fill", "bicycle", "airplane", "bed.double.fill", "cup.and.saucer.fill", "fork.knife", "cart.fill",
+            "bag.fill", "creditcard.fill", "gift.fill", "book.fill", "newspaper.fill", "doc.text.fill", "folder.fill", "tray.fill",
+            "archivebox.fill", "trash.fill", "pencil", "paintbrush.fill", "scissors", "hammer.fill", "wrench.fill", "magnifyingglass",
+            "envelope.fill", "paperplane.fill", "phone.fill", "message.fill", "bubble.left.fill", "link", "lock.fill", "lock.open.fill",
+            "key.fill", "eye.fill", "eye.slash", "gearshape.fill", "slider.horizontal.3", "line.3.horizontal", "list.bullet",
+            "square.grid.2x2.fill", "square.and.arrow.up", "cpu", "memorychip", "desktopcomputer", "laptopcomputer", "iphone", "applewatch",
+            "battery.100", "battery.75", "battery.50", "battery.25", "battery.0", "wifi", "antenna.radiowaves.left.and.right", "network",
+            "dice.fill", "puzzlepiece.fill", "bitcoinsign.circle.fill", "dollarsign.circle.fill", "eurosign.circle", "chart.bar.fill",
+            "chart.pie.fill", "chart.line.uptrend.xyaxis", "arrow.up.right", "arrow.down.right", "arrow.clockwise", "arrow.triangle.2.circlepath",
+            "arrow.up.arrow.down", "arrowtriangle.up.fill", "arrowtriangle.down.fill", "chevron.right", "chevron.down", "info.circle.fill",
+            "exclamationmark.triangle.fill", "questionmark.circle", "ellipsis", "ellipsis.circle", "sparkles", "sparkle", "crown.fill", "trophy.fill",
+            "medal.fill", "flag.fill", "bookmark.fill", "tag.fill", "leaf.fill", "tree.fill", "pawprint.fill", "snowflake", "tornado",
+            "figure.walk", "figure.run", "heart.text.square.fill", "xmark.octagon.fill", "shield.fill", "checkmark.seal.fill", "hexagon.fill",
+            "pills.fill", "cross.fill", "graduationcap.fill", "briefcase.fill", "building.columns.fill", "banknote", "lightbulb.fill", "power",
+            "fuelpump.fill", "app.fill", "rectangle.fill", "capsule.fill", "hand.thumbsup.fill", "face.smiling", "birthday.cake.fill",
+            "wineglass", "basketball", "soccerball", "dumbbell.fill", "mountain.2.fill", "water.waves", "qrcode", "barcode", "paperclip",
+            "pin.fill", "printer.fill", "keyboard", "eyeglasses", "tshirt.fill", "signature", "gauge", "safari", "externaldrive.fill",
+            "server.rack", "hifispeaker.fill", "radio", "pianokeys", "nosign", "location.north.fill", "square.stack.fill", "speedometer",
+            "yensign.circle", "sterlingsign.circle", "number", "percent", "equal", "multiply", "divide", "tortoise.fill", "hare.fill",
+            "circle.lefthalf.filled", "record.circle", "circle.dashed", "square.and.pencil", "smoke.fill", "cloud.moon.fill", "sun.min.fill",
+            "arrow.uturn.left", "arrow.left.arrow.right", "arrow.up.left", "arrow.down.left", "chart.line.downtrend.xyaxis", "timer.circle",
+            "bell.badge.fill", "bell.slash.fill", "star.circle.fill", "heart.circle.fill", "bolt.circle.fill", "house.circle", "leaf.circle",
+        ]
+        let missing = common.filter { !SymbolShapes.has($0) }
+        #expect(missing.isEmpty, "\(missing)")
+        #expect(common.count >= 200, "\(common.count)")
+        for (name, shape) in SymbolShapes.shapes {
+            #expect(shape.path.allSatisfy { "MLHVCQAZ0123456789. -".contains($0) }, "\(name)")
+        }
+        for (alias, target) in SymbolShapes.aliases { #expect(SymbolShapes.shapes[target] != nil, "\(alias) names \(target)") }
+        for (name, glyph) in SymbolGlyphs.table where !SymbolShapes.has(name) { Issue.record("\(name) (\(glyph)) has a glyph and no shape") }
+    }
+
     /// A name drawn by no shape and no glyph of its family is told to the author, once each.
     @Test func symbolsNotDrawnAreNamed() {
         let tree = view(
@@ -84,9 +135,9 @@ import WidgetWire
         #expect(symbolPoints("large") == [17 * 1.3, 17])
         #expect(symbolPoints("small") == [17 * 0.8, 17])
         #expect(symbolPoints("medium") == [17, 17])
-        // A name without a shape is its glyph, as before.
-        let chip = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"cpu"}"#), family: .systemSmall)
-        #expect(chip.contains("▣"))
+        // A name drawn by nothing is a neutral placeholder (and named to the author).
+        let unknown = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"zzz.unknown"}"#), family: .systemSmall)
+        #expect(unknown.contains(SymbolGlyphs.placeholder))
         // Measured as a square a little wider than its size.
         var style = TextStyle()
         style.symbol = "heart"
