@@ -110,6 +110,18 @@ final class WebHome: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct HomeScreenTests {
+    /// A card names the symbols its drawing has no shape or glyph for (the page puts them in the
+    /// card's tooltip); a drawing without such symbols says nothing of them.
+    @Test func aCardNamesTheSymbolsNotDrawnHere() {
+        let view = ViewNode("hstack", children: [
+            ViewNode("image", attributes: JSONObject([("systemName", .string("heart.fill"))])),
+            ViewNode("image", attributes: JSONObject([("systemName", .string("zzz.not.a.symbol"))])),
+        ])
+        let notes = HomeScreen.notes(on: view)
+        #expect(notes.count == 1 && notes.first?.key == "unknownSymbols" && notes.first?.value == .array([.string("zzz.not.a.symbol")]))
+        #expect(HomeScreen.notes(on: ViewNode("image", attributes: JSONObject([("systemName", .string("star"))]))).isEmpty)
+    }
+
     /// The page's address survives a restart: the port chosen the first time is kept and asked for
     /// again; taken by another program meanwhile, another is chosen, kept, and the move said.
     @Test func thePortIsChosenOnceAndKept() throws {

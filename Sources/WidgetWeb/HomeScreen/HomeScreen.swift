@@ -316,6 +316,7 @@ public final class HomeScreen: @unchecked Sendable {
                 }
                 members.append((name, .string(svg)))
             }
+            members += Self.notes(on: entry.view)
         }
         if let status {
             members += [
@@ -328,6 +329,13 @@ public final class HomeScreen: @unchecked Sendable {
             ]
         }
         return .object(JSONObject(members))
+    }
+
+    /// What a card says of a drawing besides the drawing: the symbols drawn by nothing here
+    /// (`unknownSymbols`), so that the neutral square standing in for each is explained.
+    static func notes(on view: ViewNode) -> [(key: String, value: JSONValue)] {
+        let unknown = SymbolGlyphs.unknown(in: view)
+        return unknown.isEmpty ? [] : [("unknownSymbols", .array(unknown.map(JSONValue.string)))]
     }
 
     /// The most bytes one drawing of a card may have, 4 MiB by default: what one card may cost each

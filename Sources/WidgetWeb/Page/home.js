@@ -142,6 +142,7 @@ function schedule() {
 function describe(card) {
   const lines = [card.kind + ' · ' + card.family];
   if (card.failure) lines.push('Last reload failed: ' + card.failure);
+  if (card.unknownSymbols) lines.push('Not drawn here (□ stands in): ' + card.unknownSymbols.join(', '));
   if (card.nextReload) lines.push('Next reload ' + clockTime(card.nextReload) + (card.reason ? ' (' + card.reason + ')' : '') + (card.deferred ? ', deferred by the budget' : ''));
   return lines.join('\n');
 }
