@@ -82,6 +82,31 @@ import WidgetWire
         #expect(svg.contains(##"height="16" rx="8" fill="#8e8e93" fill-opacity="0.2"/>"##), "\(svg)")
     }
 
+    /// Each gauge style as iOS draws it: accessory linear capacity a 6-point capsule, accessory
+    /// linear a track with a dot at the value (in SVG a circle; in a terminal ● on ─); bounds labels
+    /// flank the bar, the least at its start, the greatest at its end.
+    @Test func everyLinearGaugeStyleIsDrawnAsIOSDrawsIt() {
+        let points = Layout(metrics: PointMetrics())
+        func placed(_ style: String, labels: String = "") -> [PlacedElement] {
+            points.place(view(#"{"view":"gauge","value":0.25,"min":0,"max":1\#(labels),"modifiers":[{"gaugeStyle":"\#(style)"}]}"#), in: (158, 158))
+        }
+        func bar(_ elements: [PlacedElement]) -> PlacedElement? { elements.first { if case .bar = $0.content { true } else { false } } }
+        #expect(bar(placed("accessoryLinearCapacity"))?.rect.height == 6)
+        let linear = bar(placed("accessoryLinear"))
+        #expect(linear?.rect.height == 8)
+        #expect(linear?.content == .bar(0.25, tint: "accent", marker: true))
+        let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"gauge","value":0.25,"min":0,"max":1,"modifiers":[{"gaugeStyle":"accessoryLinear"}]}"#), family: .systemSmall)
+        #expect(svg.contains("<circle cx="), "\(svg)")
+        let terminal = TerminalRenderer(colorMode: .none, appearance: .light).grid(
+            view(#"{"view":"gauge","value":0.25,"min":0,"max":1,"modifiers":[{"gaugeStyle":"accessoryLinear"}]}"#), family: .systemMedium)
+        let row = terminal.map { $0.map(\.text).joined() }.first { $0.contains("●") } ?? ""
+        #expect(row.contains("─●─") || row.contains("─●"), "\(row)")
+        let labelled = placed("linearCapacity", labels: #","minimumLabel":"0","maximumLabel":"100""#)
+        let texts = labelled.compactMap { element -> (String, Double)? in if case .text(let text, _) = element.content { (text, element.rect.x) } else { nil } }
+        let barX = bar(labelled)?.rect.x ?? 0
+        #expect(texts.count == 2 && texts[0].0 == "0" && texts[0].1 < barX && texts[1].0 == "100" && texts[1].1 > barX, "\(texts) bar at \(barX)")
+    }
+
     /// `mask { ... }` draws the view only where the mask is opaque: in SVG a mask by alpha, the mask
     /// itself not shown; a terminal and plain text show the view whole, not the mask.
     @Test func aMaskShowsTheViewWhereTheMaskIsOpaque() {

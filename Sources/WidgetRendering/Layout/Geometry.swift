@@ -60,7 +60,9 @@ public struct PlacedElement: Equatable, Sendable {
         /// colour (the accent colour, unless the rendering mode changes it).
         /// `live`: a timer's progress (`ProgressView(timerInterval:)`) as `{"from", "to", "down"}`,
         /// where the layout marks live parts, for a drawing that moves it on its own.
-        case bar(Double?, tint: String, live: JSONValue? = nil)
+        /// A bar: filled to its fraction, or (`marker`, an `accessoryLinear` gauge) a track with a
+        /// dot at it.
+        case bar(Double?, tint: String, live: JSONValue? = nil, marker: Bool = false)
         /// A shape's outline in `rect`.
         case stroke(Stroke, ShapeKind)
         /// A picture filling `rect`.

@@ -46,7 +46,12 @@ extension Layout {
                 place(tree, child, aligned(size, in: rect, alignment), axis: nil, into: &elements)
             }
         case .bar(let fraction, let style):
-            elements.append(PlacedElement(rect: rect, content: .bar(fraction, tint: tree.tints[style] ?? "accent", live: tree.styles[style].live)))
+            elements.append(
+                PlacedElement(
+                    rect: rect,
+                    content: .bar(
+                        fraction, tint: tree.tints[style] ?? "accent", live: tree.styles[style].live,
+                        marker: tree.styles[style].indicatorStyle == "accessoryLinear")))
         case .background(let paint, let content):
             let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }

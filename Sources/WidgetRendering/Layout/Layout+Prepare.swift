@@ -321,7 +321,21 @@ extension Layout {
             guard view.view == "progress", !below.isEmpty else { return ring }
             return tree.add(.stack(.vertical, alignment: .center, spacing: nil, children: tree.add(children: [ring] + below)))
         default:
-            let bar = tree.add(.bar(fraction, styleNumber))
+            var bar = tree.add(.bar(fraction, styleNumber))
+            // A gauge's bounds labels flank its bar, in a smaller font, as iOS lays them out.
+            let bounds = [view["minimumLabel"]?.stringValue, view["maximumLabel"]?.stringValue]
+            if view.view == "gauge", bounds.contains(where: { $0 != nil }) {
+                var small = drawn(style)
+                small.font = "caption2"
+                small.size = nil
+                let sides = bounds.map { text -> Int? in
+                    guard let text, !text.isEmpty else { return nil }
+                    tree.texts.append(TextRun(text, small, lineLimit: 1, lineHeight: metrics.lineHeight(small)))
+                    return tree.add(.text(tree.texts.count - 1))
+                }
+                let row = [sides[0], bar, sides[1]].compactMap { $0 }
+                bar = tree.add(.stack(.horizontal, alignment: .center, spacing: metrics.snap(metrics.horizontal(4)), children: tree.add(children: row)))
+            }
             guard !children.isEmpty else { return bar }
             return tree.add(.stack(.vertical, alignment: .leading, spacing: 0, children: tree.add(children: children + [bar])))
         }

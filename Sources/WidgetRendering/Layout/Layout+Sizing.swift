@@ -81,11 +81,18 @@ extension Layout {
             guard let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, proposal) else { return Size(width: 0, height: 0) }
             return size(tree, chosen, proposal, axis: axis)
         case .bar(_, let style):
-            // As wide as offered (a default width when asked for its ideal), one bar high; a linear
-            // capacity gauge is a 16-point capsule, as iOS draws it.
+            // As wide as offered (a default width when asked for its ideal), one bar high: as iOS
+            // draws them, a linear capacity gauge a 16-point capsule, an accessory linear capacity
+            // one 6, an accessory linear one a track under an 8-point dot; a progress view 4.
             let width = proposal.width.flatMap { $0.isFinite ? $0 : nil } ?? metrics.snap(metrics.horizontal(100))
-            let capacity = tree.styles[style].indicatorStyle == "linearCapacity"
-            return Size(width: width, height: capacity ? max(metrics.barThickness, metrics.snap(metrics.vertical(16))) : metrics.barThickness)
+            let points: Double? =
+                switch tree.styles[style].indicatorStyle {
+                case "linearCapacity": 16
+                case "accessoryLinearCapacity": 6
+                case "accessoryLinear": 8
+                default: nil
+                }
+            return Size(width: width, height: points.map { max(metrics.barThickness, metrics.snap(metrics.vertical($0))) } ?? metrics.barThickness)
         case .frame(let frame, let content):
             return frameSize(tree, tree.frames[frame], content, proposal, axis: axis).outer
         case .stack(let stackAxis, _, let spacing, let children):

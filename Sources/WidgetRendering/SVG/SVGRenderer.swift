@@ -305,7 +305,18 @@ public struct SVGRenderer: Sendable {
                 + (style.weight != 400 ? " font-weight=\"\(style.weight)\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
                 + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)\(fitted)\(live)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
-        case .bar(let fraction, let tint, let live):
+        case .bar(let fraction, let tint, let live, let marker):
+            if marker {
+                // An accessory linear gauge: a 4-point track, a dot at the value ringed in the background.
+                let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y + rect.height / 2 - 2))\" width=\"\(format(rect.width))\" height=\"4\" rx=\"2\" "
+                    + "fill=\"\(hex(SystemColors.opaque("gray", appearance)))\" fill-opacity=\"0.35\"/>\n"
+                guard let fraction else { return track }
+                let (_, fill) = paint(.color(tint), &canvas)
+                let radius = rect.height / 2
+                let centre = rect.x + radius + (rect.width - 2 * radius) * fraction
+                return track
+                    + "<circle cx=\"\(format(centre))\" cy=\"\(format(rect.y + radius))\" r=\"\(format(radius))\" \(fill) stroke=\"\(hex(SystemColors.background(appearance)))\" stroke-width=\"1.5\"/>\n"
+            }
             // A capsule (its ends round), on iOS's translucent grey track.
             let radius = format(rect.height / 2)
             let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"\(radius)\" "

@@ -13,6 +13,7 @@ extension TerminalRenderer {
         static let separator = CellColor("separator")
         static let redactionBar = Glyphs.code("▆")
         static let (barFull, barEmpty, barUnknown) = (Glyphs.code("█"), Glyphs.code("░"), Glyphs.code("▒"))
+        static let (barTrack, barDot) = (Glyphs.code("─"), Glyphs.code("●"))
         static let horizontalRule = Cell(text: "─", color: "separator")
         static let verticalRule = Cell(text: "│", color: "separator")
 
@@ -108,7 +109,7 @@ extension TerminalRenderer {
             case .maskBegin, .maskEnd: break
             case .text(let text, let style): drawText(text, style, element)
             case .rule(let horizontal): drawRule(horizontal: horizontal, element)
-            case .bar(let fraction, let tint, _): drawBar(fraction, tint: tint, element)
+            case .bar(let fraction, let tint, _, let marker): drawBar(fraction, tint: tint, marker: marker, element)
             case .fill(let paint, let shape): fill(paint, shape, element)
             case .stroke(let stroke, .path(let path)): strokePath(stroke, path, element)
             case .stroke(let stroke, let shape): strokeOutline(stroke, shape, element)
@@ -183,14 +184,20 @@ extension TerminalRenderer {
         }
 
         /// A progress bar: filled cells in the tint, the rest as its track.
-        private mutating func drawBar(_ fraction: Double?, tint: String, _ element: PlacedElement) {
+        /// A bar across its row: filled to its fraction, or (`marker`) a track with a dot at it.
+        private mutating func drawBar(_ fraction: Double?, tint: String, marker: Bool, _ element: PlacedElement) {
             let (x, y) = (Int(element.rect.x), Int(element.rect.y))
             guard (0..<rows).contains(y) else { return }
             let columnsAcross = max(0, min(columns, x + Int(element.rect.width)) - max(0, x))
             let filled = fraction.map { Int(($0 * Double(columnsAcross)).rounded()) } ?? 0
             let (full, empty, unknown) = (Self.barFull, Self.barEmpty, Self.barUnknown)
             let (ink, track) = (CellColor(tint), Self.separator)
+            let dot = marker ? fraction.map { min(columnsAcross - 1, Int(($0 * Double(columnsAcross - 1)).rounded())) } : nil
             for (index, column) in (max(0, x)..<max(0, x) + columnsAcross).enumerated() {
+                if marker {
+                    cells[y][column] = Cell(glyph: index == dot ? Self.barDot : Self.barTrack, ink: index == dot ? ink : track, paper: cells[y][column].paper)
+                    continue
+                }
                 let isFilled = index < filled
                 cells[y][column] = Cell(
                     glyph: fraction == nil ? unknown : (isFilled ? full : empty), ink: isFilled ? ink : track, paper: cells[y][column].paper)
