@@ -62,7 +62,7 @@ import WidgetWire
     @Test func aTranslucentContainerBackgroundLiesOnTheSystemBackground() {
         let translucent = SVGRenderer(appearance: .dark).render(
             view(#"{"view":"text","text":"x","modifiers":[{"containerBackground":"blue/0.3"}]}"#), family: .systemSmall)
-        #expect(translucent.contains(##"<rect width="158" height="158" rx="22" fill="#1c1c1e"/>\##n<rect width="158" height="158" rx="22" fill="#0a84ff" fill-opacity="0.3"/>"##), "\(translucent)")
+        #expect(translucent.contains(##"Z" fill="#1c1c1e"/>\##n<path d="M33.6 0 "##) && translucent.contains(##"Z" fill="#0a84ff" fill-opacity="0.3"/>"##), "\(translucent)")
         let opaque = SVGRenderer(appearance: .dark).render(
             view(#"{"view":"text","text":"x","modifiers":[{"containerBackground":"blue"}]}"#), family: .systemSmall)
         #expect(!opaque.contains("#1c1c1e"))
@@ -105,6 +105,20 @@ import WidgetWire
         let texts = labelled.compactMap { element -> (String, Double)? in if case .text(let text, _) = element.content { (text, element.rect.x) } else { nil } }
         let barX = bar(labelled)?.rect.x ?? 0
         #expect(texts.count == 2 && texts[0].0 == "0" && texts[0].1 < barX && texts[1].0 == "100" && texts[1].1 > barX, "\(texts) bar at \(barX)")
+    }
+
+    /// Corners as iOS draws them: the widget's outline and a rounded rectangle (continuous, the
+    /// default) leave each side 1.53 radii from the corner and bend along Bézier curves; a
+    /// `.circular` one is an arc (an SVG rect's rx).
+    @Test func cornersAreContinuousAsIOSDrawsThem() {
+        let svg = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"vstack","children":[{"view":"shape","shape":"roundedRectangle","cornerRadius":10,"fill":"red"},{"view":"shape","shape":"roundedRectangle","cornerRadius":10,"style":"circular","fill":"blue"}]}"#),
+            family: .systemSmall)
+        #expect(xmlProblem(svg) == nil)
+        #expect(svg.contains(#"<path d="M33.6 0 L124.4 0 C134.1 0 138.9 0 144.1 1.6 C149.8 3.7 154.3 8.2 156.4 13.9"#), "the outline, 22 points: \(svg)")
+        #expect(!svg.contains(#"rx="22""#))
+        #expect(svg.contains(##"fill="#ff3b30""##) && svg.components(separatedBy: "<path d=").count >= 3, "the continuous shape is a path")
+        #expect(svg.contains(##" rx="10" fill="#007aff""##), "the circular one an arc")
     }
 
     /// `mask { ... }` draws the view only where the mask is opaque: in SVG a mask by alpha, the mask
@@ -257,7 +271,7 @@ import WidgetWire
         let svg = SVGRenderer(appearance: .light).render(tree, family: .systemSmall)
         #expect(xmlProblem(svg) == nil)
         #expect(svg.contains(##"<linearGradient id="gradient1" x1="0" y1="0.5" x2="1" y2="0.5"><stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/>"##))
-        #expect(svg.contains(##"<rect width="158" height="158" rx="22" fill="url(#gradient1)"/>"##))
+        #expect(svg.contains(##"Z" fill="url(#gradient1)"/>"##))
         // Text painted with a gradient gets one too.
         var painted = tree
         painted.modifiers = [ViewModifierNode("foregroundStyle", json)]
@@ -277,9 +291,10 @@ import WidgetWire
         let svg = SVGRenderer(appearance: .light).render(tree, family: .systemSmall)
         #expect(xmlProblem(svg) == nil)
         #expect(svg.contains(##"<ellipse cx="79" cy="44" rx="20" ry="20" fill="#ff3b30"/>"##))
-        #expect(svg.contains(##"width="80" height="30" rx="8" fill="#34c759"/>"##))
-        // 6 points in from the widget's edges, so its corners are 22 - 6 = 16 round: concentric.
-        #expect(svg.contains(##"<rect x="6" y="94" width="146" height="40" rx="16" fill="#007aff"/>"##))
+        #expect(svg.contains(##"Z" fill="#34c759"/>"##), "a rounded rectangle, its corners continuous")
+        // 6 points in from the widget's edges, so its corners are 22 - 6 = 16 round: concentric
+        // (on a bar 40 high, held to 13.1, so that the curves, 1.53 radii long, meet).
+        #expect(svg.contains(##"<path d="M26 94 L132 94 "##) && svg.contains(##"Z" fill="#007aff"/>"##), "\(svg)")
         // The terminal fills a circle's cells that lie inside it: a round blob, not its square.
         let circle = view(#"{"view":"shape","shape":"circle","fill":"red"}"#)
         let cells = TerminalRenderer(colorMode: .none, appearance: .light).grid(circle, family: .systemSmall)

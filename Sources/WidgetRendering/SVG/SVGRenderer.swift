@@ -229,10 +229,31 @@ public struct SVGRenderer: Sendable {
         case .accessoryCircular:
             return "<circle cx=\"\(format(size.width / 2))\" cy=\"\(format(size.height / 2))\" r=\"\(format(size.width / 2))\" \(fill)/>\n"
         case .accessoryRectangular:
-            return "<rect width=\"\(format(size.width))\" height=\"\(format(size.height))\" rx=\"10\" \(fill)/>\n"
+            return "<path d=\"\(continuousCorners(LayoutRect(x: 0, y: 0, width: size.width, height: size.height), radius: 10))\" \(fill)/>\n"
         default:
-            return "<rect width=\"\(format(size.width))\" height=\"\(format(size.height))\" rx=\"22\" \(fill)/>\n"
+            return "<path d=\"\(continuousCorners(LayoutRect(x: 0, y: 0, width: size.width, height: size.height), radius: 22))\" \(fill)/>\n"
         }
+    }
+
+    /// A rounded rectangle's outline with iOS's continuous corners (the curve a squircle has: it
+    /// leaves each side 1.53 radii from the corner and bends gradually, where an arc bends at once),
+    /// as Bézier curves; the radius shrinks where the sides are too short for it.
+    func continuousCorners(_ rect: LayoutRect, radius: Double) -> String {
+        let r = max(0, min(radius, min(rect.width, rect.height) / 2 / 1.528665))
+        let (x0, y0, x1, y1) = (rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
+        func p(_ x: Double, _ y: Double) -> String { "\(format(x)) \(format(y))" }
+        // One corner's three curves, in a frame where the corner is at (cx, cy) and the curve runs
+        // from along `u` (the side before) to along `v` (the side after).
+        func corner(_ cx: Double, _ cy: Double, _ u: (Double, Double), _ v: (Double, Double)) -> String {
+            func at(_ a: Double, _ b: Double) -> String { p(cx + u.0 * a * r + v.0 * b * r, cy + u.1 * a * r + v.1 * b * r) }
+            return " L\(at(1.528665, 0))"
+                + " C\(at(1.088493, 0)) \(at(0.868407, 0)) \(at(0.631494, 0.074911))"
+                + " C\(at(0.372824, 0.169059)) \(at(0.169059, 0.372824)) \(at(0.074911, 0.631494))"
+                + " C\(at(0, 0.868407)) \(at(0, 1.088493)) \(at(0, 1.528665))"
+        }
+        return "M\(p(x0 + 1.528665 * r, y0))"
+            + corner(x1, y0, (-1, 0), (0, 1)) + corner(x1, y1, (0, -1), (-1, 0))
+            + corner(x0, y1, (1, 0), (0, -1)) + corner(x0, y0, (0, 1), (1, 0)) + " Z"
     }
 
     /// A shape in `rect` as an SVG element with `attributes` (its paint).
@@ -241,7 +262,11 @@ public struct SVGRenderer: Sendable {
         let radius: Double?
         switch shape {
         case .rectangle: radius = 0
-        case .roundedRectangle(let cornerRadius): radius = min(cornerRadius, min(rect.width, rect.height) / 2)
+        case .roundedRectangle(let cornerRadius, let circular):
+            guard circular || cornerRadius <= 0 else {
+                return "<path d=\"\(continuousCorners(rect, radius: cornerRadius))\" \(attributes)/>\n"
+            }
+            radius = min(cornerRadius, min(rect.width, rect.height) / 2)
         case .capsule: radius = min(rect.width, rect.height) / 2
         case .circle, .ellipse: radius = nil
         case .path(let path):
@@ -252,6 +277,7 @@ public struct SVGRenderer: Sendable {
             // nearest edge. In a circular widget, the circle itself.
             let inset = min(rect.x, rect.y, canvas.size.width - rect.x - rect.width, canvas.size.height - rect.y - rect.height)
             radius = canvas.cornerRadius.map { max(0, $0 - max(0, inset)) }
+            if let radius, radius > 0 { return "<path d=\"\(continuousCorners(rect, radius: radius))\" \(attributes)/>\n" }
         }
         guard let radius else {
             let round = shape != .ellipse

@@ -167,7 +167,8 @@ public struct LinearGradientPaint: Equatable, Sendable {
 /// The outline a shape view fills.
 public enum ShapeKind: Equatable, Sendable {
     case rectangle
-    case roundedRectangle(cornerRadius: Double)
+    /// Corners as iOS's continuous curve (SwiftUI's default), or circular arcs.
+    case roundedRectangle(cornerRadius: Double, circular: Bool = false)
     case circle
     /// An ellipse filling its bounds.
     case ellipse
@@ -189,6 +190,9 @@ public enum ShapeKind: Equatable, Sendable {
             return
         }
         self.init(name: attributes["shape"]?.stringValue, cornerRadius: attributes["cornerRadius"]?.numberValue)
+        if case .roundedRectangle(let radius, _) = self, attributes["style"]?.stringValue == "circular" {
+            self = .roundedRectangle(cornerRadius: radius, circular: true)
+        }
     }
 
     init(name: String?, cornerRadius: Double?) {

@@ -213,7 +213,7 @@ public struct Rectangle: InsettableShape {
     public func inset(by amount: CGFloat) -> Rectangle { self }
 }
 
-/// How a rounded rectangle's corners curve; drawn alike here.
+/// How a rounded rectangle's corners curve: iOS's continuous curve (the default), or arcs.
 public enum RoundedCornerStyle: Hashable, Sendable {
     case circular, continuous
 }
@@ -235,7 +235,9 @@ public struct RoundedRectangle: InsettableShape {
     }
 
     public var _shape: JSONObject {
-        JSONObject([("shape", .string("roundedRectangle")), ("cornerRadius", .number(Double(cornerSize.width)))])
+        var shape = JSONObject([("shape", .string("roundedRectangle")), ("cornerRadius", .number(Double(cornerSize.width)))])
+        if style == .circular { shape["style"] = .string("circular") }
+        return shape
     }
 
     public func path(in rect: CGRect) -> Path { Path(roundedRect: rect, cornerSize: cornerSize, style: style) }
