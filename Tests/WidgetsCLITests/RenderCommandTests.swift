@@ -50,6 +50,14 @@ import WidgetTestSupport
         #expect(page.components(separatedBy: "<svg ").count - 1 == 66)
         #expect(page.contains("@media (prefers-color-scheme: dark)") && page.contains(#"<meta name="color-scheme" content="light dark">"#))
         #expect(page.contains(#"<link rel="icon""#))
+        // The fidelity page: each snapshot with its guides, beside what iOS draws for it.
+        let fidelity = try String(contentsOf: out.appendingPathComponent("fidelity.html"), encoding: .utf8)
+        #expect(page.contains(#"<a href="fidelity.html">"#))
+        #expect(fidelity.contains("<h2>Game Status · systemSmall</h2>") && fidelity.contains("What iOS draws"))
+        #expect(fidelity.contains("systemSmall: 158 × 158 points on a 390-point-wide iPhone"))
+        #expect(fidelity.contains("content margins of 16 points on every side"))
+        #expect(fidelity.contains("headline: 17 points, weight 600 (semibold), lines 22 points apart"), "\(fidelity)")
+        #expect(fidelity.contains(#"<svg xmlns="http://www.w3.org/2000/svg" class="guides""#))
         // An appearance given: that one only, and the page in it.
         let darkOnly = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path + "-dark", "--appearance", "dark"], dataHome: data)
         #expect(darkOnly.standardOutput == "wrote 33 images of 5 widget(s) and \(out.path)-dark/index.html\n")

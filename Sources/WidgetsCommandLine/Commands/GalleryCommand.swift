@@ -42,6 +42,9 @@ extension Invocation {
         var failures = 0
         // Symbols no drawing has, each named once.
         var unknownSymbols: [String] = []
+        // Each snapshot beside what iOS draws for it (fidelity.html).
+        var fidelity: [String] = []
+        let lightRenderer = SVGRenderer(appearance: .light, renderingMode: renderingMode)
         for widget in registry.widgets {
             var rows = ""
             // A configurable widget is shown as a new instance would be: its default configuration
@@ -66,6 +69,12 @@ extension Invocation {
                         let drawn = try Self.figure(
                             result.entries[0].view, family: family, now: Date(), file: name, caption: caption, renderers: renderers,
                             contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, images: &images)
+                        if requestKind == .snapshot {
+                            fidelity.append(
+                                Self.fidelityFigure(
+                                    result.entries[0].view, title: widget.displayName.isEmpty ? widget.kind : widget.displayName, family: family,
+                                    renderer: lightRenderer, contentMarginsDisabled: widget.contentMarginsDisabled, number: fidelity.count + 1))
+                        }
                         for symbol in SymbolGlyphs.unknown(in: result.entries[0].view) where !unknownSymbols.contains(symbol) {
                             unknownSymbols.append(symbol)
                             output.standardError("widgets: note: widget \"\(widget.kind)\": the symbol \"\(symbol)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
@@ -110,6 +119,7 @@ extension Invocation {
         let page = Self.galleryPage(sections: sections, appearance: given)
         do {
             try page.write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+            try Self.fidelityPage(fidelity).write(to: directory.appendingPathComponent("fidelity.html"), atomically: true, encoding: .utf8)
         } catch {
             output.standardError("widgets: error: cannot write \(out)/index.html: \(error.localizedDescription)")
             return .failure
@@ -122,6 +132,52 @@ extension Invocation {
     /// A kind as a file name: letters, digits, `.`, `-` and `_` kept, anything else `_`.
     static func fileSafe(_ kind: String) -> String {
         String(kind.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
+    }
+
+    /// One snapshot beside what iOS draws for it: the drawing (light) with its content margin and
+    /// corner guides laid over it, and the facts from Apple's published sizes.
+    static func fidelityFigure(
+        _ view: ViewNode, title: String, family: WidgetFamily, renderer: SVGRenderer, contentMarginsDisabled: Bool, number: Int
+    ) -> String {
+        let svg = renderer.render(view, family: family, idPrefix: "f\(number)-", contentMarginsDisabled: contentMarginsDisabled)
+        let guides = FidelitySheet.guides(family: family, contentMarginsDisabled: contentMarginsDisabled)
+        let facts = FidelitySheet.facts(view, family: family, contentMarginsDisabled: contentMarginsDisabled)
+        return "<section class=\"pair\"><h2>\(XMLText.escape(title)) · \(family.rawValue)</h2><div class=\"row\"><div class=\"drawn\">\(svg)\(guides)</div>"
+            + "<div><h3>What iOS draws</h3><ul>\(facts.map { "<li>\(XMLText.escape($0))</li>" }.joined())</ul></div></div></section>\n"
+    }
+
+    /// The fidelity page: every snapshot beside what iOS draws for it.
+    static func fidelityPage(_ figures: [String]) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="color-scheme" content="light">
+        <title>Widget gallery: fidelity</title>
+        <style>
+        body { font-family: -apple-system, system-ui, sans-serif; margin: 2em; background: #f2f2f7; color: #000; }
+        .pair { margin: 0 0 2.5em; }
+        .pair h2 { font-size: 1.1em; margin: 0 0 0.6em; }
+        .row { display: flex; flex-wrap: wrap; gap: 2em; align-items: flex-start; }
+        .drawn { position: relative; }
+        .drawn svg { display: block; }
+        .drawn svg.guides { position: absolute; left: 0; top: 0; pointer-events: none; }
+        h3 { margin: 0 0 0.3em; font-size: 0.95em; }
+        ul { margin: 0; padding-left: 1.2em; max-width: 36em; color: #3c3c43; }
+        .legend { color: #6e6e73; max-width: 50em; }
+        </style>
+        </head>
+        <body>
+        <h1>Fidelity</h1>
+        <p class="legend">Each snapshot as this host draws it (light), with its content margins dashed and, on the edges, where
+        each continuous corner begins; beside it what iOS draws, from Apple's published sizes. Text is set in Inter standing in
+        for SF Pro (docs/RENDERING.md). <a href="index.html">Back to the gallery</a>.</p>
+        \(figures.joined())
+        </body>
+        </html>
+
+        """
     }
 
     /// A figure's drawings and caption: the view drawn by each renderer (one appearance each, the
@@ -187,6 +243,7 @@ extension Invocation {
             </head>
             <body>
             <h1>Widget gallery</h1>
+            <p><a href="fidelity.html">Fidelity: each snapshot beside what iOS draws for it</a></p>
             <main>
             \(sections.joined(separator: "\n"))
             </main>
