@@ -92,6 +92,13 @@ func runSingleBenchmark(_ name: String) async -> Bool {
         return true
     }
 
+    // BENCH_ONLY=memory: the host and its workers hosting the samples, settled.
+    if name == "memory" {
+        let result = benchmarkHostMemory()
+        print(hostMemoryLines(result).joined(separator: "\n"))
+        return true
+    }
+
     // BENCH_ONLY=surfaces: a page across a host restart, and the dashboard's first frame.
     if name == "surfaces" {
         let result = benchmarkSurfaces()

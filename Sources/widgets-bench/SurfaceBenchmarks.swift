@@ -105,6 +105,13 @@ final class BenchHost: @unchecked Sendable {
         }
     }
 
+    /// Waits for a line for which `holds` is true (at most 60 seconds).
+    func waitForLine(_ holds: (String) -> Bool) {
+        while lines.withLock({ !$0.contains { holds($0.text) } }) {
+            precondition(arrived.wait(timeout: .now() + 60) == .success, "the host did not say what was waited for")
+        }
+    }
+
     /// The port and token of `home screen: http://127.0.0.1:PORT/#token=T`, once printed.
     func waitForAddress() -> (port: UInt16, token: String) {
         while true {

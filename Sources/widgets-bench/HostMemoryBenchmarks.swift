@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+
+// MARK: - A host's memory as a desktop sees it: the process and each worker, after they settle
+
+/// A process's memory from `/proc/PID/smaps_rollup`, in bytes.
+struct ProcessMemory {
+    let rss: Int
+    let pss: Int
+    let privateDirty: Int
+
+    init?(pid: pid_t) {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
+        func field(_ name: String) -> Int {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) * 1024
+        }
+        rss = field("Rss")
+        pss = field("Pss")
+        privateDirty = field("Private_Dirty")
+    }
+}
+
+struct HostMemoryResult {
+    let host: ProcessMemory
+    let workers: [ProcessMemory]
+    let instances: Int
+}
+
+/// `widgets run` hosting one instance of each sample widget (the samples in the release build,
+/// each bundle in its worker), measured once every instance shows its first timeline and the
+/// processes have been idle a few seconds: the host, and each worker.
+func benchmarkHostMemory() -> HostMemoryResult {
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let widgets = products.appendingPathComponent("widgets").path
+    let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-memory-\(getpid())")
+    let plugins = home.appendingPathComponent("widgets.d")
+    try! FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: home) }
+    var sources = ["libSystemWidgets.so", "libGameWidgets.so", "libCryptoWidgets.so"].map { products.appendingPathComponent($0) }
+    let hostInfo = repositoryRoot.appendingPathComponent("widgets.d/libHostInfo.so")
+    if FileManager.default.fileExists(atPath: hostInfo.path) { sources.append(hostInfo) }
+    for source in sources {
+        let target = plugins.appendingPathComponent(source.lastPathComponent)
+        try! FileManager.default.copyItem(at: source, to: target)
+        chmod(target.path, 0o644)
+    }
+    var environment = ProcessInfo.processInfo.environment
+    for (name, place) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"), ("XDG_CACHE_HOME", "cache")] {
+        let directory = home.appendingPathComponent(place)
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment[name] = directory.path
+    }
+    environment["WIDGETS_PATH"] = nil
+    var kinds = ["org.widgets.system.clock", "com.mygame.game-status", "org.widgets.crypto.price"]
+    if sources.contains(hostInfo) { kinds.append("org.widgets.host-info") }
+    for kind in kinds { _ = timedWidgets(widgets, ["--plugins", plugins.path, "add", kind], environment: environment) }
+
+    func measure(_ environment: [String: String]) -> (ProcessMemory, [ProcessMemory]) {
+        let host = BenchHost(widgets, ["--plugins", plugins.path, "run", "--log"], environment: environment)
+        defer { host.stop() }
+        host.waitForLine { $0.contains("hosting \(kinds.count) instance(s)") }
+        // Every instance's first timeline, then a few seconds of nothing due.
+        for kind in kinds { host.waitForLine { line in line.contains(kind.split(separator: ".").last!) && !line.contains("loading") } }
+        sleep(3)
+        let pid = host.process.processIdentifier
+        let workers = childProcesses(of: pid).compactMap(ProcessMemory.init(pid:))
+        return (ProcessMemory(pid: pid)!, workers)
+    }
+    // Files just written (a build) count as dirty pages until written back: written back first.
+    sync()
+    let (host, workers) = measure(environment)
+    return HostMemoryResult(host: host, workers: workers.sorted { $0.pss < $1.pss }, instances: kinds.count)
+}
+
+/// The processes whose parent is `pid`.
+func childProcesses(of pid: pid_t) -> [pid_t] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { Int32($0) }.filter { child in
+        guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 2 && Int32(fields[1]) == pid
+    }
+}
+
+/// "RSS 9.1 MiB, PSS 6.2 MiB, private dirty 3.0 MiB".
+func describe(_ memory: ProcessMemory) -> String {
+    "RSS \(mebibytes(memory.rss)), PSS \(mebibytes(memory.pss)), private dirty \(mebibytes(memory.privateDirty))"
+}
+
+func hostMemoryLines(_ result: HostMemoryResult) -> [String] {
+    ["host: \(describe(result.host))"] + result.workers.enumerated().map { "worker \($0.offset + 1): \(describe($0.element))" }
+}
