@@ -114,8 +114,9 @@ import WidgetWire
         // The generated symbols: Color(.brand) and .foregroundStyle(.brand).
         #expect(text.contains("\"fill\":\"#e02030\""), "\(text)")
         #expect(text.contains("{\"foregroundStyle\":\"#e02030\"}"), "\(text)")
-        // AccentColor (Display P3 0.1, 0.3, 0.6, as sRGB) tints the widget; WidgetBackground is its background.
-        #expect(text.contains("{\"tint\":\"#004e9e\"}"), "\(text)")
+        // AccentColor (Display P3 0.1, 0.3, 0.6) does not tint the widget (its controls are the system's
+        // blue, as on iOS); WidgetBackground is its background.
+        #expect(!text.contains("{\"tint\":\"#004e9e\"}"), "\(text)")
         #expect(text.contains("{\"containerBackground\":\"#fff2e6\"}"), "\(text)")
         // The @2x picture of 40 × 20 pixels: 20 × 10 points.
         #expect(text.contains("\"view\":\"image\",\"name\":\"Sun\",\"data\":\"data:image/png;base64,"), "\(text)")

@@ -105,15 +105,14 @@ struct ProviderRequest: Sendable {
 }
 
 extension ProviderRequest {
-    /// What an extension's asset catalog sets for all its widgets, as iOS applies it: its accent
-    /// colour tints the content, and the widget background colour (Xcode's
-    /// `ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME`) is the container background of a
-    /// widget that gives none.
+    /// What an extension's asset catalog sets for all its widgets, as iOS applies it: the widget
+    /// background colour (Xcode's `ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME`) is the
+    /// container background of a widget that gives none. Its accent colour does not tint the
+    /// content: a widget's buttons and toggles are the system's blue unless it says `.tint(_:)`, as
+    /// iOS draws them (WidgetExamples' screenshots: teal AccentColor, blue buttons); the colour is
+    /// the widget's when it names it (`Color.accentColor`).
     static func applyAssetDefaults(to root: inout ViewNode) {
         let assets = BundleResources.shared.assets
-        if let name = assets.accentColorName, assets.colors[name] != nil {
-            root.modifiers.append(ViewModifierNode("tint", Color(name).json))
-        }
         if let name = assets.widgetBackgroundName, assets.colors[name] != nil, !root.hasModifier("containerBackground") {
             root.modifiers.append(ViewModifierNode("containerBackground", Color(name).json))
         }

@@ -250,6 +250,8 @@ extension SymbolShapes {
         "calendar.day.timeline.left": lines("M12 20 H88 V90 H12 Z M12 38 H88 M32 8 V28 M68 8 V28 M30 56 H60 M30 72 H50"),
         "list.bullet.rectangle": lines("M6 14 H94 V86 H6 Z M32 34 H80 M32 50 H80 M32 66 H80 M18 34 V35 M18 50 V51 M18 66 V67"),
         "point.topleft.down.to.point.bottomright.curvepath": lines("M8 16 A8 8 0 1 0 24 16 A8 8 0 1 0 8 16 Z M76 84 A8 8 0 1 0 92 84 A8 8 0 1 0 76 84 Z M24 16 H60 C80 16 80 44 60 44 H40 C20 44 20 84 40 84 H76"),
+        // One arrow around a circle, its head at the left (two are arrow.triangle.2.circlepath).
+        "arrow.circlepath": lines("M22 40 A30 30 0 1 1 30 72 M12 30 L22 42 L32 31"),
         ]
     }()
 
@@ -269,7 +271,7 @@ extension SymbolShapes {
         "person.3": "person.2",
         "goforward": "arrow.clockwise",
         "gobackward": "arrow.counterclockwise",
-        "arrow.circlepath": "arrow.triangle.2.circlepath",
+       
         "arrow.2.circlepath": "arrow.triangle.2.circlepath",
         "arrow.clockwise.circle": "arrow.clockwise",
         "chart.xyaxis.line": "chart.line.uptrend.xyaxis",
