@@ -45,6 +45,17 @@ struct FontTests {
         #expect(mixed == (go + 17).rounded(.up))
     }
 
+    /// Text placed at the width it was sized to breaks into the same lines again: a line that fits
+    /// measured whole fits, though its words' rounded widths add up to more (WidgetExamples' intent
+    /// widget came out as "Edit Widget / to change / the…", where iOS draws three whole lines).
+    @Test func textPlacedAtItsOwnWidthKeepsItsLines() {
+        let tree = view(#"{"view":"text","text":"Edit Widget to change the background","modifiers":[{"font":"subheadline"}]}"#)
+        let lines = Layout(metrics: PointMetrics(), contentMargin: 16).place(tree, in: (158, 158)).compactMap { element -> String? in
+            if case .text(let text, _) = element.content { text } else { nil }
+        }
+        #expect(lines == ["Edit Widget to", "change the", "background"])
+    }
+
     /// Text measured in the font is drawn at its own width, with nothing stretching or squeezing it
     /// to another; only text measured by averages (no font) is held to the width measured.
     @Test func textMeasuredInTheFontIsNotForcedToAWidth() {

@@ -162,25 +162,42 @@ extension Layout {
             // Each word measured once; lines filled greedily by adding widths.
             var line = ""
             var lineWidth = 0.0
+            var wordsInLine = 0
             var started = false
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
                 let wordWidth = metrics.width(of: String(word), style: style)
                 if !started, wordWidth <= width {
                     line = String(word)
                     lineWidth = wordWidth
+                    wordsInLine = 1
                     started = true
                     continue
                 }
                 if started, lineWidth + space + wordWidth <= width {
                     line += " " + word
                     lineWidth += space + wordWidth
+                    wordsInLine += 1
                     continue
+                }
+                // The sum of the words' widths, each rounded up, runs a point or two over the line's
+                // own width (measured whole, as a text is sized): a line that fits measured whole
+                // fits, so that the width a text was sized to breaks it into the same lines again.
+                // (A point at most per word and space: the rounding, and a pair's kerning.)
+                if started, lineWidth + space + wordWidth <= width + 2 * Double(wordsInLine + 1) {
+                    let whole = metrics.width(of: line + " " + word, style: style)
+                    if whole <= width {
+                        line += " " + word
+                        lineWidth = whole
+                        wordsInLine += 1
+                        continue
+                    }
                 }
                 if started { lines.append(line) }
                 if lines.count >= maximum { return lines }
                 started = true
                 line = String(word)
                 lineWidth = wordWidth
+                wordsInLine = 1
                 // A word wider than the line is broken by characters.
                 while lineWidth > width, width > 0 {
                     var head = ""
