@@ -104,6 +104,15 @@ import WidgetWire
         for (name, glyph) in SymbolGlyphs.table where !SymbolShapes.has(name) { Issue.record("\(name) (\(glyph)) has a glyph and no shape") }
     }
 
+    /// A resizable symbol fills its frame, as `Image(systemName:).resizable().scaledToFit()` does
+    /// (WidgetExamples' shared view: a star 63 points across in a 63-point frame, not 50).
+    @Test func aResizableSymbolFillsItsFrame() {
+        let svg = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"star.fill","resizable":true,"modifiers":[{"frame":{"width":63,"height":63}}]}"#),
+            family: .systemSmall)
+        #expect(svg.contains("scale(0.63)"), "\(svg)")
+    }
+
     /// A name drawn by no shape and no glyph of its family is told to the author, once each.
     @Test func symbolsNotDrawnAreNamed() {
         let tree = view(
