@@ -214,6 +214,25 @@ final class StatusLog: @unchecked Sendable {
         #expect(lines.filter { $0.contains("the widget host is not running") }.count == 1, "\(feed.output)")
     }
 
+    /// The dashboard follows the home screen's order: the daemon tells who listens of each new
+    /// order of its instances (a reorder, not an unchanged list).
+    @Test func aNewOrderOfTheInstancesIsTold() throws {
+        let store = InstanceStore(directory: Fixtures.temporaryDirectory("state"))
+        _ = try store.update { (list) throws(StateError) in
+            for _ in 0..<3 { _ = try list.add(kind: "fixture.good", family: .systemSmall, configuration: JSONObject()) }
+        }
+        let daemon = WidgetDaemon(registry: WidgetRegistry(), store: store)
+        try daemon.start(socketPath: nil)
+        defer { daemon.stop() }
+        let orders = LockedList<[String]>()
+        daemon.onReorder { orders.append($0) }
+        try daemon.synchronize()
+        #expect(orders.values.isEmpty, "nothing moved")
+        _ = try store.update { (list) throws(StateError) in try list.order(["good-3", "good-1", "good-2"]) }
+        try daemon.synchronize()
+        #expect(orders.values == [["good-3", "good-1", "good-2"]])
+    }
+
     @Test func aDirectoryThatCannotBeWatchedIsReportedByName() throws {
         let daemon = WidgetDaemon(registry: WidgetRegistry(), store: InstanceStore(directory: Fixtures.temporaryDirectory("state")))
         let file = Fixtures.temporaryDirectory("plugins").appendingPathComponent("a-file")
