@@ -99,7 +99,7 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 	chmod 0644 $(BUNDLEDIR)/.libHostInfo.so.tmp && mv -f $(BUNDLEDIR)/.libHostInfo.so.tmp $(BUNDLEDIR)/libHostInfo.so
 	@# The SDK widgets build compiles extensions against: modules, objects, headers, the macro plugin.
 	$(WIDGETS) sdk --install $(LIBDIR)/sdk
-	$(WIDGETS) man > $(MANDIR)/widgets.1 && chmod 0644 $(MANDIR)/widgets.1
+	WIDGETS_DOC_DIR=$(PREFIX)/share/doc/widgets $(WIDGETS) man > $(MANDIR)/widgets.1 && chmod 0644 $(MANDIR)/widgets.1
 	$(WIDGETS) completions bash > $(BASHDIR)/widgets
 	$(WIDGETS) completions zsh > $(ZSHDIR)/_widgets
 	$(WIDGETS) completions fish > $(FISHDIR)/widgets.fish
@@ -126,7 +126,7 @@ uninstall:
 		[ -L "$$link" ] && [ ! -e "$$link" ] && [ "$$(readlink "$$link")" = "$(PREFIX)/share/systemd/user/widgets.service" ] && rm -f "$$link" && echo "removed $$link"; done; true
 	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
 	rm -f $(LIBDIR)/widgets-worker
-	rm -rf $(LIBDIR)/sdk $(DOCDIR)
+	rm -rf "$(LIBDIR)/sdk" "$(DOCDIR)"
 	-rmdir $(BUNDLEDIR) $(LIBDIR) 2>/dev/null
 	@[ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null || true
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"

@@ -64,7 +64,7 @@ extension PriceList {
 
     static func startSample(at url: URL) -> Data? {
         let data = Data((sample + "\n").utf8)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".prices.json.\(getpid())")
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".prices.json.\(UUID().uuidString)")
         if (try? data.write(to: temporary)) != nil { _ = link(temporary.path, url.path) }
         unlink(temporary.path)
         return FileManager.default.contents(atPath: url.path) ?? data

@@ -24,7 +24,8 @@ public final class PseudoTerminal: @unchecked Sendable {
         let name = "/dev/pts/\(number)"
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-        let slave = open(name, O_RDWR | O_NOCTTY)
+        // Close-on-exec: only the program run gets it (as its 0, 1 and 2), not others tests start.
+        let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw PseudoTerminalError("cannot open \(name): \(String(cString: strerror(errno)))") }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.executableURL = URL(fileURLWithPath: executable)

@@ -187,6 +187,25 @@ final class StatusLog: @unchecked Sendable {
         ], "the refused file is not retried until it is written again")
     }
 
+    /// An ancestor made on the way, removed, and made again with the bundle directory in it: the
+    /// watch on the removed one is replaced by one on the nearest left, and the bundle is loaded.
+    @Test func anAncestorRemovedAndMadeAgainIsWaitedForAfresh() async throws {
+        let home = HostHome()
+        let parent = home.data.appendingPathComponent("widgets")
+        let plugins = parent.appendingPathComponent("widgets.d")
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 0 instance(s)") } }, "\(host.output)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
+        try FileManager.default.removeItem(at: parent)
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: \(plugins.path) was made; watching it for bundles" } }, "\(host.output)")
+        let good = plugins.appendingPathComponent("good.so").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("good"), toPath: good)
+        #expect(await blocking { host.waitForLine { $0 == "widgets: loaded \(good): fixture.good" } }, "\(host.output)")
+        #expect(await blocking { host.terminate() } == 0)
+    }
+
     /// `widgets watch ID --format waybar` lives as long as the bar: each change printed once, a line
     /// of class "missing" while the host is away, and the widget again when it is back.
     @Test func theBarFeedOutlivesAHostRestart() async throws {

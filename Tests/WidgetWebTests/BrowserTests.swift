@@ -173,6 +173,14 @@ import WidgetWire
         #expect(try await browser.waitFor("document.getElementById('toast').textContent === 'Signed in again with the host\\'s new token'"))
         #expect(try await browser.waitFor("document.getElementById('connection').textContent === 'live'"))
         #expect(try await browser.evaluate("sessionStorage.getItem('widgets-token')") == .string(newToken))
+        // A page whose token works takes none from another tab (a stale tab cannot hand it an old one).
+        // (Messages reach a channel's listeners in the order they were made: when a probe made now
+        // hears it, the page's own listener has had it.)
+        let stale = String(repeating: "00", count: 32)
+        #expect(
+            try await browser.evaluate(
+                "new Promise((done) => { const probe = new BroadcastChannel('widgets-token'); probe.onmessage = () => done(sessionStorage.getItem('widgets-token')); new BroadcastChannel('widgets-token').postMessage('\(stale)'); })"
+            ) == .string(newToken))
 
         // Reloaded, the tab still has its token; the stream is read again.
         // (Asked while the page reloads, an element may not be there yet: `?.` says "not yet".)

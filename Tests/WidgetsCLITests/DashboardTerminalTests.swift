@@ -16,7 +16,7 @@ import WidgetTestSupport
         let enter = try #require(shown.range(of: "\u{1B}[?1049h"), "the alternate screen is entered: \(shown.debugDescription)")
         let hint = try #require(shown.range(of: "No widgets yet."))
         #expect(enter.upperBound <= hint.lowerBound, "nothing is drawn before the alternate screen: \(shown.debugDescription)")
-        // Keys are read from the first frame on: q quits, even while the host is starting.
+        // Keys are read from the first frame on: q, typed as soon as the first frame shows, quits.
         terminal.type("q")
         #expect(await blocking { terminal.waitForExit() } == 0)
         let output = terminal.output

@@ -75,6 +75,7 @@ import WidgetTestSupport
         #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets.d")) == 0o755)
         let manual = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/widgets.1"), encoding: .utf8)
         #expect(manual.hasPrefix(".TH WIDGETS 1"), "\(manual.prefix(80))")
+        #expect(manual.contains("/usr/share/doc/widgets/WEB.md") && !manual.contains(Fixtures.repositoryRoot.path), "the installed documents, not the checkout's")
         let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/widgets.service"), encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/widgets run") && !unit.contains("@BINDIR@"), "\(unit)")
         #expect(try String(contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/widgets"), encoding: .utf8).contains("complete "))

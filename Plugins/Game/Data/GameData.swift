@@ -91,7 +91,8 @@ public enum GameStore {
             // Put in place only where there is none yet (link fails on a file another process has
             // just made, which is then the game read).
             if let data = try? encoded(GameState.sample) {
-                let temporary = url.deletingLastPathComponent().appendingPathComponent(".game.json.\(getpid())")
+                // A name of its own: two widgets of this bundle may start the game at once.
+                let temporary = url.deletingLastPathComponent().appendingPathComponent(".game.json.\(UUID().uuidString)")
                 if (try? data.write(to: temporary)) != nil { _ = link(temporary.path, url.path) }
                 unlink(temporary.path)
             }

@@ -239,6 +239,10 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// dropped, changed ones reloaded. Returns how many changed.
     @discardableResult
     public func synchronize() throws(StateError) -> Int {
+        // A new order is told once the lock is let go (the dashboard draws it; a terminal that
+        // blocks must not hold up every request that synchronizes).
+        var reordered: [String]?
+        defer { if let reordered { reorderHandler.withLock { $0 }?(reordered) } }
         // Read under the lock: two syncs at once must not apply an older list last.
         lock.lock()
         defer { lock.unlock() }
@@ -288,7 +292,7 @@ public final class WidgetDaemon: @unchecked Sendable {
                     position: order.firstIndex(of: id))
                 changes += 1
             }
-            reorderHandler.withLock { $0 }?(order)
+            reordered = order
         }
         known = saved
         knownOrder = order

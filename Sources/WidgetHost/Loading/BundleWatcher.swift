@@ -189,7 +189,9 @@ public final class BundleWatcher: @unchecked Sendable {
             let name = (child as NSString).lastPathComponent
             guard !parent.isEmpty, !name.isEmpty, parent != child else { return (false, false) }
             // IN_MASK_ADD: the ancestor may be a watched directory too, whose events must go on.
-            let watch = inotify_add_watch(descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD))
+            // Its own removal too: an ancestor removed and made again is waited for afresh.
+            let watch = inotify_add_watch(
+                descriptor, parent, UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_MASK_ADD))
             if watch >= 0 {
                 parents[watch, default: [:]][name, default: []].insert(directory)
                 // The next component may have been made before the watch was set.
@@ -220,14 +222,21 @@ public final class BundleWatcher: @unchecked Sendable {
                     changes += directories.values.sorted().map(Change.rescan)
                     continue
                 }
-                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0, let directory = directories[watch] {
-                    // Reported once: the watch is dropped (a moved directory would still be watched
-                    // at its new place, under its old name) and the parent waits for its return.
-                    directories[watch] = nil
+                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0, directories[watch] != nil || parents[watch] != nil {
+                    let awaited = Set(parents.removeValue(forKey: watch)?.values.flatMap { $0 } ?? [])
                     inotify_rm_watch(descriptor, watch)
-                    let (watching, back) = awaitAppearance(of: directory)
-                    changes.append(.directoryGone(directory, watchedForReturn: watching))
-                    if back { changes += [.directoryBack(directory), .rescan(directory)] }
+                    if let directory = directories.removeValue(forKey: watch) {
+                        // Reported once: the watch is dropped (a moved directory would still be
+                        // watched at its new place, under its old name) and it is waited for.
+                        let (watching, back) = awaitAppearance(of: directory)
+                        changes.append(.directoryGone(directory, watchedForReturn: watching))
+                        if back { changes += [.directoryBack(directory), .rescan(directory)] }
+                    }
+                    // An ancestor watched for directories not there yet went: they are waited for
+                    // through the nearest one left.
+                    for directory in awaited.sorted() where !directories.values.contains(directory) {
+                        if awaitAppearance(of: directory).back { changes += [appeared(directory), .rescan(directory)] }
+                    }
                     continue
                 }
                 if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let awaited = parents[watch]?[name] {

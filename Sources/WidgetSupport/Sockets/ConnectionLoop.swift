@@ -66,6 +66,9 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         var posts: [Post] = []
         var stopped = false
         var count = 0
+        /// The wake pipe is closed (the loop has ended): nothing may write to its number, which
+        /// the process may have given to another file since.
+        var wakeClosed = false
     }
     private let mailbox = Mutex(Mailbox())
 
@@ -146,8 +149,11 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
     }
 
     private func poke() {
-        var byte: UInt8 = 1
-        _ = Glibc.write(wake[1], &byte, 1)
+        mailbox.withLock { mailbox in
+            guard !mailbox.wakeClosed else { return }
+            var byte: UInt8 = 1
+            _ = Glibc.write(wake[1], &byte, 1)
+        }
     }
 
     static func now() -> UInt64 {
@@ -223,9 +229,12 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         }
         for connection in Array(connections.values) { end(connection) }
         close(listener)
-        close(wake[0])
-        close(wake[1])
-        mailbox.withLock { $0.count = 0 }
+        mailbox.withLock { mailbox in
+            mailbox.count = 0
+            mailbox.wakeClosed = true
+            close(wake[0])
+            close(wake[1])
+        }
     }
 
     private func deliver(_ item: Post, now: UInt64) {

@@ -18,8 +18,8 @@ let reconnected = null;  // what to say once the stream is back, after it was lo
 // The token: from the address's fragment (which the browser sends nowhere), kept in this
 // tab's session storage (this origin's alone: another port is another origin, and a cookie
 // would go to every port), and sent in a header with every request.
+const given = new URLSearchParams(location.hash.slice(1)).get('token');
 let token = (() => {
-  const given = new URLSearchParams(location.hash.slice(1)).get('token');
   if (given) {
     sessionStorage.setItem('widgets-token', given);
     history.replaceState(null, '', location.pathname);
@@ -27,17 +27,19 @@ let token = (() => {
   return sessionStorage.getItem('widgets-token') || '';
 })();
 
-// A page opened with a token tells this origin's other pages (a channel between tabs, nothing
-// stored): one the host refused since its token changed takes the new one and carries on.
+// A page opened with a token in its address tells this origin's other pages (a channel between
+// tabs, nothing stored): one waiting since the host refused its token (or that had none) takes
+// the new one and carries on. A page reloaded with the token it kept says nothing, and a page
+// whose token works takes none: a stale tab cannot hand its old token to the others.
 const tokens = 'BroadcastChannel' in window ? new BroadcastChannel('widgets-token') : null;
 let tokenArrived = null;
 if (tokens) {
-  if (token) tokens.postMessage(token);
+  if (given) tokens.postMessage(given);
   tokens.onmessage = (message) => {
-    if (typeof message.data !== 'string' || !message.data || message.data === token) return;
+    if (!tokenArrived || typeof message.data !== 'string' || !message.data || message.data === token) return;
     token = message.data;
     sessionStorage.setItem('widgets-token', token);
-    if (tokenArrived) tokenArrived();
+    tokenArrived();
   };
 }
 
@@ -287,7 +289,7 @@ screen.addEventListener('click', (event) => {
   const target = event.target.closest('a, [data-button]');
   if (!target) return;
   event.preventDefault();
-  if (document.body.classList.contains('editing') || longPressed) { longPressed = false; return; }
+  if (document.body.classList.contains('editing') || longPressed) return;
   const body = { instance: id };
   if (target.hasAttribute('data-button')) body.button = Number(target.getAttribute('data-button'));
   else if (target.hasAttribute('data-link')) body.link = Number(target.getAttribute('data-link'));
@@ -526,7 +528,7 @@ document.getElementById('gallery-add').addEventListener('click', () => {
 });
 document.getElementById('gallery-close').addEventListener('click', () => gallery.close());
 
-// Edit mode, as iOS's: the Edit button (or a long press on a widget, or E) shows every card's
+// Edit mode, as iOS's: the Edit button (or a long press on a widget) shows every card's
 // actions, where a keyboard and a finger reach them; Done (or Esc) ends it. Taps on widgets do
 // nothing meanwhile.
 const editButton = document.getElementById('edit-mode');
@@ -541,12 +543,14 @@ document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && document.body.classList.contains('editing')) setEditing(false);
 });
 let pressing = null;
+let longPressed = false;  // a long press just entered edit mode: the click it ends in is not a tap
 screen.addEventListener('pointerdown', (event) => {
+  // A new touch: whatever the last long press held back is over.
+  longPressed = false;
   if (!event.target.closest('.card') || event.target.closest('.actions')) return;
   clearTimeout(pressing);
   pressing = setTimeout(() => { pressing = null; setEditing(true); longPressed = true; }, 500);
 });
-let longPressed = false;
 for (const name of ['pointerup', 'pointercancel', 'pointerleave']) {
   screen.addEventListener(name, () => { clearTimeout(pressing); pressing = null; });
 }

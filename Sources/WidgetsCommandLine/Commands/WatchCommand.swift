@@ -113,11 +113,13 @@ extension Invocation {
                 away = nil
                 for event in events { show(event) }
                 while let event = try client.nextEvent() { show(event) }
-            } catch where error.isRefusal {
+            } catch where error.isRefusal && error.description.hasPrefix("no instance") {
+                // The instance is not hosted: said, and the feed ends (a bar shows its error).
                 output.standardError("widgets: error: \(error)")
                 return .failure
             } catch {
-                // Not there, or gone mid-way: said once, then waited for.
+                // Not there, gone mid-way, stopping, or too many watchers for now: said once (a
+                // line of class missing), then waited for.
             }
             let since = away ?? Date()
             away = since

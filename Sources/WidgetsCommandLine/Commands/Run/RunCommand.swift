@@ -86,6 +86,14 @@ extension Invocation {
         // The dashboard's screen is the alternate one, entered before its first frame (an empty
         // host's hint included) and left whole on the way out: nothing stays on the normal screen.
         let restore = "\u{1B}[?25h\u{1B}[?1049l"
+        // Left once: a second leaving would put the cursor back over what was printed after the first.
+        var onAlternateScreen = dashboard != nil
+        func leaveScreen() {
+            guard onAlternateScreen else { return }
+            onAlternateScreen = false
+            FileHandle.standardOutput.write(Data(restore.utf8))
+            ExitGuard.restoreOnBundleExit(terminal: nil)
+        }
         if dashboard != nil {
             FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
             ExitGuard.restoreOnBundleExit(terminal: restore)
@@ -110,10 +118,7 @@ extension Invocation {
         if log.threshold <= .debug, dashboard == nil { daemon.debug { line in log(.debug, "widgets: debug: \(line)") } }
         defer {
             keyboard?.restore()
-            if dashboard != nil {
-                FileHandle.standardOutput.write(Data(restore.utf8))
-                ExitGuard.restoreOnBundleExit(terminal: nil)
-            }
+            leaveScreen()
         }
         let socketPath = ControlSocket.path()
         do {
@@ -124,7 +129,7 @@ extension Invocation {
             try daemon.watch(directories: searchPath) { line in say(line) }
         } catch {
             // Said on the normal screen, where it stays.
-            if dashboard != nil { FileHandle.standardOutput.write(Data(restore.utf8)) }
+            leaveScreen()
             output.standardError("widgets: error: \(error)")
             return .failure
         }
@@ -143,7 +148,7 @@ extension Invocation {
                 say("home screen: \(home.url)")
             } catch {
                 daemon.stop()
-                if dashboard != nil { FileHandle.standardOutput.write(Data(restore.utf8)) }
+                leaveScreen()
                 output.standardError("widgets: error: the home screen: \(error)")
                 return .failure
             }
