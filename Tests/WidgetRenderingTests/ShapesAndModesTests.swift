@@ -107,6 +107,20 @@ import WidgetWire
         #expect(texts.count == 2 && texts[0].0 == "0" && texts[0].1 < barX && texts[1].0 == "100" && texts[1].1 > barX, "\(texts) bar at \(barX)")
     }
 
+    /// An open ring's bounds labels sit in its opening, the least at the left end of its arc, the
+    /// greatest at the right, below its middle.
+    @Test func anOpenRingsBoundsLabelsSitInItsOpening() {
+        let placed = Layout(metrics: PointMetrics()).place(
+            view(#"{"view":"gauge","value":20,"min":0,"max":100,"minimumLabel":"0","maximumLabel":"100","modifiers":[{"gaugeStyle":"accessoryCircular"}]}"#),
+            in: (72, 72))
+        let texts = placed.compactMap { element -> (String, LayoutRect)? in if case .text(let text, _) = element.content { (text, element.rect) } else { nil } }
+        let low = texts.first { $0.0 == "0" }, high = texts.first { $0.0 == "100" }
+        #expect(low != nil && high != nil, "\(texts)")
+        if let low, let high {
+            #expect(low.1.x < high.1.x && low.1.y > 36 && high.1.y > 36, "\(texts)")
+        }
+    }
+
     /// Corners as iOS draws them: the widget's outline and a rounded rectangle (continuous, the
     /// default) leave each side 1.53 radii from the corner and bend along Bézier curves; a
     /// `.circular` one is an arc (an SVG rect's rx).

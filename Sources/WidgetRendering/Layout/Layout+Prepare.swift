@@ -312,28 +312,39 @@ extension Layout {
         if case .color(let tint) = drawn(.color("accent"), barStyle) { tree.tints[styleNumber] = tint }
         let valueIndex = view.children.firstIndex { $0.view == "gaugeValue" }
         let labels = children.indices.filter { $0 != valueIndex }.map { children[$0] }
+        // A gauge's bounds labels, in a smaller font (nil for one it has not).
+        var small = drawn(style)
+        small.font = "caption2"
+        small.size = nil
+        let bounds = [view["minimumLabel"]?.stringValue, view["maximumLabel"]?.stringValue].map { text -> Int? in
+            guard view.view == "gauge", let text, !text.isEmpty else { return nil }
+            tree.texts.append(TextRun(text, small, lineLimit: 1, lineHeight: metrics.lineHeight(small)))
+            return tree.add(.text(tree.texts.count - 1))
+        }
         switch style.indicatorStyle {
         case "accessoryCircular", "accessoryCircularCapacity", "circular":
             // The current value in the ring's middle, else the label.
             let middle = valueIndex.map { children[$0] } ?? labels.first
-            let ring = tree.add(.ring(fraction, open: style.indicatorStyle == "accessoryCircular", styleNumber, label: middle))
+            let open = style.indicatorStyle == "accessoryCircular"
+            var ring = tree.add(.ring(fraction, open: open, styleNumber, label: middle))
+            // An open ring's bounds labels sit in its opening, at the ends of its arc, as iOS
+            // draws them.
+            if open, bounds.contains(where: { $0 != nil }) {
+                let row = tree.add(
+                    .stack(
+                        .horizontal, alignment: .center, spacing: 0,
+                        children: tree.add(children: [bounds[0], tree.add(.spacer(minLength: 0)), bounds[1]].compactMap { $0 })))
+                let low = tree.add(.stack(.vertical, alignment: .center, spacing: 0, children: tree.add(children: [tree.add(.spacer(minLength: 0)), row])))
+                ring = tree.add(.zstack(alignment: Alignment(nil), children: tree.add(children: [ring, low])))
+            }
             let below = valueIndex == nil ? Array(labels.dropFirst()) : labels
             guard view.view == "progress", !below.isEmpty else { return ring }
             return tree.add(.stack(.vertical, alignment: .center, spacing: nil, children: tree.add(children: [ring] + below)))
         default:
             var bar = tree.add(.bar(fraction, styleNumber))
-            // A gauge's bounds labels flank its bar, in a smaller font, as iOS lays them out.
-            let bounds = [view["minimumLabel"]?.stringValue, view["maximumLabel"]?.stringValue]
-            if view.view == "gauge", bounds.contains(where: { $0 != nil }) {
-                var small = drawn(style)
-                small.font = "caption2"
-                small.size = nil
-                let sides = bounds.map { text -> Int? in
-                    guard let text, !text.isEmpty else { return nil }
-                    tree.texts.append(TextRun(text, small, lineLimit: 1, lineHeight: metrics.lineHeight(small)))
-                    return tree.add(.text(tree.texts.count - 1))
-                }
-                let row = [sides[0], bar, sides[1]].compactMap { $0 }
+            // A gauge's bounds labels flank its bar, as iOS lays them out.
+            if bounds.contains(where: { $0 != nil }) {
+                let row = [bounds[0], bar, bounds[1]].compactMap { $0 }
                 bar = tree.add(.stack(.horizontal, alignment: .center, spacing: metrics.snap(metrics.horizontal(4)), children: tree.add(children: row)))
             }
             guard !children.isEmpty else { return bar }
