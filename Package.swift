@@ -40,7 +40,7 @@ let package = Package(
     products: [
         // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
         // imports (`SwiftUI`, `AppIntents`, `Intents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit", "PlatformShims", "Combine"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "PlatformShims", "Combine"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -85,6 +85,7 @@ let package = Package(
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         .target(name: "AppIntents", dependencies: ["WidgetKit"]),
         .target(name: "Intents", dependencies: ["WidgetKit"]),
+        .target(name: "ActivityKit", dependencies: ["WidgetKit"]),
         .target(name: "OSLog", dependencies: ["WidgetWire"]),
         .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "UIKit", dependencies: ["WidgetKit"]),
@@ -131,7 +132,7 @@ let package = Package(
                 "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetKit", "WidgetABI", "WidgetWire", "WidgetWeb", "CWidgetABI",
                 "CMemoryGuard", "WidgetBuild",
                 // Not used by the benchmark itself: the SDK `widgets build` compiles against, in the release build directory.
-                "SwiftUI", "AppIntents", "Intents", "OSLog", "os", "UIKit", "Combine", "PlatformShims",
+                "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "Combine", "PlatformShims",
             ]),
 
         // Samples.

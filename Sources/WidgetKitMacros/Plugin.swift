@@ -5,7 +5,7 @@ import SwiftSyntaxMacros
 /// libraries but not `SwiftCompilerPlugin`: this is its main, in a few lines.
 @main
 struct WidgetKitMacrosPlugin: PluginProvider {
-    static var macros: [Macro.Type] { [WidgetPreviewMacro.self, ViewPreviewMacro.self, PreviewableMacro.self] }
+    static var macros: [Macro.Type] { [WidgetPreviewMacro.self, ViewPreviewMacro.self, PreviewableMacro.self, ActivityPreviewMacro.self] }
 
     func resolveMacro(moduleName: String, typeName: String) throws -> Macro.Type {
         guard let macro = Self.macros.first(where: { String(reflecting: $0) == "\(moduleName).\(typeName)" }) else {

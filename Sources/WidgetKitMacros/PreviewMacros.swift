@@ -34,6 +34,17 @@ public struct WidgetPreviewMacro: DeclarationMacro {
     }
 }
 
+/// `#Preview(as: .dynamicIsland(.expanded), using: attributes) { MyLiveActivity() } contentStates: { … }`:
+/// a Live Activity's preview. Its arguments are type-checked against the macro's signature; as the
+/// activity is not drawn here, it registers nothing.
+public struct ActivityPreviewMacro: DeclarationMacro {
+    public static func expansion(
+        of node: some FreestandingMacroExpansionSyntax, in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}
+
 /// `#Preview(_ name:) { view }`: a view's preview (SwiftUI's). Registered under its name, drawn in a
 /// medium widget's size by `widgets preview`.
 public struct ViewPreviewMacro: DeclarationMacro {

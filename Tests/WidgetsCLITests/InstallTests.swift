@@ -49,7 +49,7 @@ import WidgetTestSupport
         // The SDK widgets build compiles against, whole (its files are many: a few stand for them).
         let sdkFiles = files(under: prefix.appendingPathComponent("lib/widgets/sdk"))
         for expected in [
-            "Modules/WidgetKit.swiftmodule", "Modules/SwiftUI.swiftmodule", "Modules/Combine.swiftmodule", "include/CWidgetKit/module.modulemap",
+            "Modules/WidgetKit.swiftmodule", "Modules/SwiftUI.swiftmodule", "Modules/Combine.swiftmodule", "Modules/ActivityKit.swiftmodule", "include/CWidgetKit/module.modulemap",
             "include/CWidgetABI/widget_abi.h", "bin/WidgetKitMacros-tool", "toolchain",
         ] {
             #expect(sdkFiles.contains(expected), "\(expected) is not in the installed SDK: \(sdkFiles)")

@@ -14,5 +14,6 @@ struct IOSStyleWidgets: WidgetBundle {
         SharedCounterWidget()
         TimerControl()
         CatalogWidget()
+        DeliveryActivityLiveActivity()
     }
 }
