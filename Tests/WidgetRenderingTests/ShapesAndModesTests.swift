@@ -121,6 +121,19 @@ import WidgetWire
         }
     }
 
+    /// A ring's value shrinks to fit inside the ring, as iOS sets it, instead of being cut.
+    @Test func aRingsValueShrinksToFitInsideIt() {
+        let placed = Layout(metrics: PointMetrics()).place(
+            view(#"{"view":"gauge","value":0.5,"min":0,"max":1,"children":[{"view":"gaugeValue","children":[{"view":"text","text":"12345"}]}],"modifiers":[{"gaugeStyle":"accessoryCircularCapacity"}]}"#),
+            in: (50, 50))
+        let value = placed.compactMap { element -> (String, Double, LayoutRect)? in
+            if case .text(let text, let style) = element.content { (text, style.points, element.rect) } else { nil }
+        }.first
+        #expect(value?.0 == "12345", "whole, not cut: \(String(describing: value))")
+        #expect((value?.1 ?? 17) < 17, "smaller than its 17 points")
+        if let rect = value?.2 { #expect(rect.x >= 4 && rect.x + rect.width <= 46, "inside the ring's line: \(rect)") }
+    }
+
     /// Corners as iOS draws them: the widget's outline and a rounded rectangle (continuous, the
     /// default) leave each side 1.53 radii from the corner and bend along Bézier curves; a
     /// `.circular` one is an arc (an SVG rect's rx).

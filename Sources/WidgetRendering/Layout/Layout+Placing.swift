@@ -142,8 +142,13 @@ extension Layout {
                         content: .stroke(Stroke(paint: .color(tint), lineWidth: width, inside: true, trim: 0...(span * fraction), rotation: rotation), .circle)))
             }
             if let label {
-                let size = self.size(tree, label, Proposal(width: ring.width, height: ring.height), axis: nil)
-                place(tree, label, aligned(size, in: ring, .center), axis: nil, into: &elements)
+                // Inside the ring: its diameter less its line (in points) on each side and a little
+                // air, in layout units (a terminal's cells).
+                let (across, down) = (metrics.snap(metrics.horizontal(width + 2)), metrics.snap(metrics.vertical(width + 2)))
+                let inner = LayoutRect(
+                    x: ring.x + across, y: ring.y + down, width: max(1, ring.width - 2 * across), height: max(1, ring.height - 2 * down))
+                let size = self.size(tree, label, Proposal(width: inner.width, height: inner.height), axis: nil)
+                place(tree, label, aligned(size, in: inner, .center), axis: nil, into: &elements)
             }
         case .fits(let horizontal, let vertical, let children):
             if let chosen = fitting(tree, children, horizontal: horizontal, vertical: vertical, Proposal(width: rect.width, height: rect.height)) {

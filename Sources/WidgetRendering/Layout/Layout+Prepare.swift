@@ -176,6 +176,11 @@ extension Layout {
             default: node = stack(.horizontal, parts, alignment: .center, spacing: nil)
             }
         case "progress", "gauge":
+            // In a ring, the value (or label) shrinks to fit inside it, as iOS sets it, rather than
+            // being cut.
+            if ["accessoryCircular", "accessoryCircularCapacity", "circular"].contains(style.indicatorStyle ?? "") {
+                style.minimumScale = min(style.minimumScale, 0.4)
+            }
             node = indicator(view, style: style, into: tree, children: children())
         case "toggle" where style.toggleStyle != "button":
             // A switch after its label, as iOS draws a toggle: a 51-by-31 capsule, in the tint (green
