@@ -131,3 +131,17 @@ extension PlacedElement {
         return nil
     }
 }
+
+@Suite struct StackPlacementTests {
+    /// A stack placed in the size it chose gives its children what it gave them choosing it: a
+    /// bordered button beside a text was offered half the stack's own width when placed, and cut
+    /// ("Che…", the iOS-style catalog widget's Check in), though the widget had room for it.
+    @Test func aStackPlacedInItsOwnSizeKeepsItsChildrensSizes() {
+        let tree = view(
+            #"{"view":"hstack","children":[{"view":"text","text":"Seat 12A"},{"view":"button","children":[{"view":"text","text":"Check in"}],"modifiers":[{"buttonStyle":"bordered"}]}]}"#)
+        let texts = Layout(metrics: PointMetrics(), contentMargin: 0).place(tree, in: (306, 100)).compactMap { element -> String? in
+            if case .text(let text, _) = element.content { text } else { nil }
+        }
+        #expect(texts == ["Seat 12A", "Check in"])
+    }
+}

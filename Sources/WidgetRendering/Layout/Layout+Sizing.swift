@@ -104,7 +104,13 @@ extension Layout {
                 across = max(across, stackAxis == .vertical ? size.width : size.height)
             }
             along += gapLength(tree, stackAxis, spacing, children)
-            return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
+            let chosen = stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
+            // Placed in the size it chose, a stack gives its children what it gave them choosing it,
+            // as SwiftUI places a stack with the proposal it was sized for: offered its own size
+            // afresh, equal shares of a total without slack would cut a child that had room.
+            let own = ProposalKey(width: chosen.width, height: chosen.height, axis: stackAxis)
+            if tree.stackedAt.value(node, own) == nil { tree.stackedAt.insert(node, own, start) }
+            return chosen
         }
     }
 
