@@ -104,13 +104,7 @@ extension Layout {
                 across = max(across, stackAxis == .vertical ? size.width : size.height)
             }
             along += gapLength(tree, stackAxis, spacing, children)
-            let chosen = stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
-            // Placed in the size it chose, a stack gives its children what it gave them choosing it,
-            // as SwiftUI places a stack with the proposal it was sized for: offered its own size
-            // afresh, equal shares of a total without slack would cut a child that had room.
-            let own = ProposalKey(width: chosen.width, height: chosen.height, axis: stackAxis)
-            if tree.stackedAt.value(node, own) == nil { tree.stackedAt.insert(node, own, start) }
-            return chosen
+            return stackAxis == .vertical ? Size(width: across, height: along) : Size(width: along, height: across)
         }
     }
 
@@ -348,6 +342,22 @@ extension Layout {
                 let chosen = size(tree, tree.children[children.lowerBound + offset], offer(share), axis: axis)
                 tree.stacked[start + offset] = chosen
                 remaining = max(0, remaining - along(chosen))
+            }
+            // Length a later child left over goes to the earlier ones it would have let have more
+            // (where no spacer takes it): a stack placed in the size it chose, its total without
+            // slack, would otherwise cut a child given an equal share of it (a bordered button
+            // beside a text came out "Che…" in a widget with room for "Check in").
+            if spacers == 0, remaining >= 1 {
+                for position in 0..<count where remaining >= 1 {
+                    let offset = order[position].offset
+                    let child = tree.children[children.lowerBound + offset]
+                    let before = tree.stacked[start + offset]
+                    guard along(size(tree, child, offer(.infinity), axis: axis)) > along(before) else { continue }
+                    let widened = size(tree, child, offer(along(before) + remaining), axis: axis)
+                    guard along(widened) > along(before) else { continue }
+                    tree.stacked[start + offset] = widened
+                    remaining = max(0, remaining - (along(widened) - along(before)))
+                }
             }
             remaining += reserved
             var position = 0
