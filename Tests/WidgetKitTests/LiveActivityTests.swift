@@ -28,6 +28,7 @@ import Testing
                 }
                 .keylineTint(.orange)
             }
+            .supplementalActivityFamilies([.small])
         }
     }
 
@@ -40,5 +41,11 @@ import Testing
                 attributes: Order(name: "Pizza"), content: ActivityContent(state: Order.ContentState(minutes: 20), staleDate: nil))
         }
         #expect(ActivityAuthorizationError.unsupported.errorDescription?.contains("not shown by this widget host") == true)
+        #expect(throws: ActivityAuthorizationError.unsupported) {
+            _ = try Activity<Order>.request(
+                attributes: Order(name: "Pizza"), content: ActivityContent(state: Activity<Order>.ContentState(minutes: 5), staleDate: nil),
+                pushType: .token, style: .transient)
+        }
+        #expect(Activity<Order>.pushToStartToken == nil)
     }
 }

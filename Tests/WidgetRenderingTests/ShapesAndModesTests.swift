@@ -119,6 +119,13 @@ import WidgetWire
         if let low, let high {
             #expect(low.1.x < high.1.x && low.1.y > 36 && high.1.y > 36, "\(texts)")
         }
+        // Offered more room than it needs, the ring with its labels takes its own size, the labels
+        // beside its ends, not at the far edges of what was offered.
+        let wide = Layout(metrics: PointMetrics()).place(
+            view(#"{"view":"gauge","value":20,"min":0,"max":100,"minimumLabel":"0","maximumLabel":"100","modifiers":[{"gaugeStyle":"accessoryCircular"}]}"#),
+            in: (300, 72))
+        let xs = wide.compactMap { element -> Double? in if case .text(let text, _) = element.content, text == "0" || text == "100" { element.rect.x } else { nil } }
+        #expect(xs.count == 2 && xs.allSatisfy { $0 > 100 && $0 < 200 }, "\(xs)")
     }
 
     /// A ring's value shrinks to fit inside the ring, as iOS sets it, instead of being cut.

@@ -197,11 +197,9 @@ public final class BundleBuilder {
         let settings = buildSettings
         var flags = ["-module-name", source.moduleName, "-parse-as-library", "-swift-version", source.swiftVersion]
         flags += options.release ? ["-O"] : ["-Onone"]
-        // As Xcode's SDK has them in every file: Darwin's names Linux lacks, URLSession, which
-        // Linux keeps in FoundationNetworking, and the names Apple's Foundation has and Linux's
-        // lacks that the SDK defines (LocalizedStringResource, String.LocalizationValue), which a
-        // file importing Foundation alone uses (WidgetKit; a module's own names still win).
-        for module in ["PlatformShims", "FoundationNetworking", "WidgetKit"] { flags += ["-Xfrontend", "-import-module", "-Xfrontend", module] }
+        // As Xcode's SDK has them in every file: Darwin's names Linux lacks, and URLSession, which
+        // Linux keeps in FoundationNetworking.
+        for module in ["PlatformShims", "FoundationNetworking"] { flags += ["-Xfrontend", "-import-module", "-Xfrontend", module] }
         for condition in settings.list("SWIFT_ACTIVE_COMPILATION_CONDITIONS") where condition != "$(inherited)" { flags += ["-D", condition] }
         if settings["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] == nil, !options.release { flags += ["-D", "DEBUG"] }
         if let isolation = settings["SWIFT_DEFAULT_ACTOR_ISOLATION"], isolation == "MainActor" { flags += ["-default-isolation", "MainActor"] }

@@ -144,7 +144,9 @@ extension Layout {
             if let label {
                 // Inside the ring: its diameter less its line (in points) on each side and a little
                 // air, in layout units (a terminal's cells).
-                let (across, down) = (metrics.snap(metrics.horizontal(width + 2)), metrics.snap(metrics.vertical(width + 2)))
+                // (A terminal draws the ring a cell thick at the least: a cell in from each side.)
+                var (across, down) = (metrics.snap(metrics.horizontal(width + 2)), metrics.snap(metrics.vertical(width + 2)))
+                if !metrics.scalesText { (across, down) = (max(1, across), max(1, down)) }
                 let inner = LayoutRect(
                     x: ring.x + across, y: ring.y + down, width: max(1, ring.width - 2 * across), height: max(1, ring.height - 2 * down))
                 let size = self.size(tree, label, Proposal(width: inner.width, height: inner.height), axis: nil)

@@ -176,11 +176,6 @@ extension Layout {
             default: node = stack(.horizontal, parts, alignment: .center, spacing: nil)
             }
         case "progress", "gauge":
-            // In a ring, the value (or label) shrinks to fit inside it, as iOS sets it, rather than
-            // being cut.
-            if ["accessoryCircular", "accessoryCircularCapacity", "circular"].contains(style.indicatorStyle ?? "") {
-                style.minimumScale = min(style.minimumScale, 0.4)
-            }
             node = indicator(view, style: style, into: tree, children: children())
         case "toggle" where style.toggleStyle != "button":
             // A switch after its label, as iOS draws a toggle: a 51-by-31 capsule, in the tint (green
@@ -301,6 +296,28 @@ extension Layout {
         return tree.add(.glyph(index))
     }
 
+    /// The text at `node` (or at the end of a chain of one-child wrappers and stacks) shrinks to
+    /// fit on one line rather than wrapping or being cut: a ring's value.
+    private func fitsOneLine(_ node: Int, in tree: Tree) {
+        var current = node
+        while true {
+            switch tree.kinds[current] {
+            case .text(let index):
+                let run = tree.texts[index]
+                var style = run.style
+                style.minimumScale = min(style.minimumScale, 0.4)
+                tree.texts[index] = TextRun(run.text, style, lineLimit: 1, lineHeight: run.lineHeight)
+                return
+            case .stack(_, _, _, let children) where children.count == 1:
+                current = tree.children[children.lowerBound]
+            case .padding(_, _, _, _, let content), .frame(_, let content), .background(_, let content), .effect(_, let content):
+                current = content
+            default:
+                return
+            }
+        }
+    }
+
     /// A progress view or gauge: a ring with its value in the middle (`accessoryCircular`,
     /// `accessoryCircularCapacity`, `.circular`), or its labels over a bar.
     private func indicator(_ view: ViewNode, style: TextStyle, into tree: Tree, children: [Int]) -> Int {
@@ -330,17 +347,20 @@ extension Layout {
         case "accessoryCircular", "accessoryCircularCapacity", "circular":
             // The current value in the ring's middle, else the label.
             let middle = valueIndex.map { children[$0] } ?? labels.first
+            // In the ring, that text shrinks to fit on one line inside it, as iOS sets it, rather
+            // than being cut (the labels below keep their size).
+            if let middle { fitsOneLine(middle, in: tree) }
             let open = style.indicatorStyle == "accessoryCircular"
             var ring = tree.add(.ring(fraction, open: open, styleNumber, label: middle))
             // An open ring's bounds labels sit in its opening, at the ends of its arc, as iOS
             // draws them.
             if open, bounds.contains(where: { $0 != nil }) {
+                // Over the ring's bottom, sized by the ring (not by all the space offered).
                 let row = tree.add(
                     .stack(
                         .horizontal, alignment: .center, spacing: 0,
                         children: tree.add(children: [bounds[0], tree.add(.spacer(minLength: 0)), bounds[1]].compactMap { $0 })))
-                let low = tree.add(.stack(.vertical, alignment: .center, spacing: 0, children: tree.add(children: [tree.add(.spacer(minLength: 0)), row])))
-                ring = tree.add(.zstack(alignment: Alignment(nil), children: tree.add(children: [ring, low])))
+                ring = tree.add(.inFront(alignment: Alignment(horizontal: .center, vertical: .end), ring, overlay: row))
             }
             let below = valueIndex == nil ? Array(labels.dropFirst()) : labels
             guard view.view == "progress", !below.isEmpty else { return ring }

@@ -69,11 +69,16 @@ public struct ActivityAuthorizationInfo: Sendable {
 /// A Live Activity, as an app starts, updates and ends it. None starts here: `request` throws
 /// `ActivityAuthorizationError.unsupported`, and `activities` is empty.
 public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unchecked Sendable {
+    public typealias ContentState = Attributes.ContentState
     public let id: String
     public let attributes: Attributes
     public private(set) var content: ActivityContent<Attributes.ContentState>
     public private(set) var activityState: ActivityState = .ended
     public var pushToken: Data? { nil }
+    public static var pushToStartToken: Data? { nil }
+    public static var pushToStartTokenUpdates: AsyncStream<Data> { AsyncStream { $0.finish() } }
+    /// The state as iOS 16.1's API named it.
+    public var contentState: Attributes.ContentState { content.state }
     public var pushTokenUpdates: AsyncStream<Data> { AsyncStream { $0.finish() } }
     public var activityStateUpdates: AsyncStream<ActivityState> { AsyncStream { $0.finish() } }
     public var contentUpdates: AsyncStream<ActivityContent<Attributes.ContentState>> { AsyncStream { $0.finish() } }
@@ -100,11 +105,27 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
         throw ActivityAuthorizationError.unsupported
     }
 
+    public static func request(
+        attributes: Attributes, content: ActivityContent<Attributes.ContentState>, pushType: PushType? = nil, style: ActivityStyle
+    ) throws -> Activity<Attributes> {
+        throw ActivityAuthorizationError.unsupported
+    }
+
     public func update(_ content: ActivityContent<Attributes.ContentState>) async { self.content = content }
     public func update(_ content: ActivityContent<Attributes.ContentState>, alertConfiguration: AlertConfiguration?) async { self.content = content }
+    public func update(_ content: ActivityContent<Attributes.ContentState>, alertConfiguration: AlertConfiguration? = nil, timestamp: Date) async {
+        self.content = content
+    }
     public func update(using contentState: Attributes.ContentState) async { content.state = contentState }
+    public func update(using contentState: Attributes.ContentState, alertConfiguration: AlertConfiguration?) async { content.state = contentState }
 
     public func end(_ content: ActivityContent<Attributes.ContentState>?, dismissalPolicy: ActivityUIDismissalPolicy = .default) async {
+        if let content { self.content = content }
+        activityState = .ended
+    }
+    public func end(
+        _ content: ActivityContent<Attributes.ContentState>?, dismissalPolicy: ActivityUIDismissalPolicy = .default, timestamp: Date
+    ) async {
         if let content { self.content = content }
         activityState = .ended
     }
@@ -112,6 +133,11 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
         if let contentState { content.state = contentState }
         activityState = .ended
     }
+}
+
+/// How long an activity stays (iOS 18): standard, or transient (the Dynamic Island only).
+public enum ActivityStyle: Hashable, Sendable {
+    case standard, transient
 }
 
 /// An alert an update may raise on the device (none here).
@@ -140,9 +166,18 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: WidgetConfi
     ) {}
 
     public func _definitions() -> [_WidgetDefinition] { [] }
+}
 
+extension WidgetConfiguration {
     /// The families a Live Activity also shows in (the Apple Watch's Smart Stack, CarPlay).
-    public func supplementalActivityFamilies(_ families: [ActivityFamily]) -> ActivityConfiguration<Attributes> { self }
+    public func supplementalActivityFamilies(_ families: [ActivityFamily]) -> some WidgetConfiguration { self }
+}
+
+extension EnvironmentValues {
+    /// The family an activity is drawn in (iOS 18): medium, the Lock Screen's, here.
+    public var activityFamily: ActivityFamily { .medium }
+    /// Whether the activity fills the screen (StandBy): never here.
+    public var isActivityFullscreen: Bool { false }
 }
 
 /// Where else an activity may show (iOS 18).
@@ -213,7 +248,14 @@ public enum DynamicIslandExpandedContentBuilder {
     }
 }
 
+/// Where the expanded Dynamic Island's view sits against the TrueDepth camera.
+public struct DynamicIslandExpandedRegionVerticalPlacement: Hashable, Sendable {
+    public static let belowIfTooWide = DynamicIslandExpandedRegionVerticalPlacement()
+}
+
 extension View {
+    /// Where the view sits in the expanded Dynamic Island.
+    public func dynamicIsland(verticalPlacement: DynamicIslandExpandedRegionVerticalPlacement) -> some View { unchanged }
     /// The background of the activity's Lock Screen presentation.
     public func activityBackgroundTint(_ color: Color?) -> some View { unchanged }
     /// The colour of the system's action button beside the activity on the Lock Screen.

@@ -13,8 +13,3 @@ final class ForecastModel: ObservableObject {
         return current
     }
 }
-
-extension ForecastModel {
-    /// Its label as Foundation's type on iOS: a file importing Foundation alone uses it.
-    var label: LocalizedStringResource { "Temperature" }
-}
