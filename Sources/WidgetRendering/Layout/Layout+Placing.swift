@@ -4,7 +4,9 @@ import WidgetWire
 extension Layout {
     // MARK: Placing
 
-    func place(_ tree: Tree, _ node: Int, _ rect: LayoutRect, axis: Axis?, into elements: inout [PlacedElement]) {
+    /// `offered`: the proposal the node was sized for, where its parent knows it (a stack's child;
+    /// forwarded through the wrappers that do not change it); else its rect is its proposal.
+    func place(_ tree: Tree, _ node: Int, _ rect: LayoutRect, axis: Axis?, offered: Proposal? = nil, into elements: inout [PlacedElement]) {
         switch tree.kinds[node] {
         case .text(let index):
             let run = placed(tree.texts[index], in: rect)
@@ -33,12 +35,15 @@ extension Layout {
         case .divider:
             elements.append(PlacedElement(rect: rect, content: .rule(horizontal: axis != .horizontal)))
         case .padding(let top, let leading, let bottom, let trailing, let content):
+            let inner = offered.map {
+                Proposal(width: $0.width.map { max(0, $0 - leading - trailing) }, height: $0.height.map { max(0, $0 - top - bottom) })
+            }
             place(
                 tree, content,
                 LayoutRect(
                     x: rect.x + leading, y: rect.y + top, width: max(0, rect.width - leading - trailing),
                     height: max(0, rect.height - top - bottom)),
-                axis: axis, into: &elements)
+                axis: axis, offered: inner, into: &elements)
         case .zstack(let alignment, let children):
             for position in children {
                 let child = tree.children[position]
@@ -55,11 +60,11 @@ extension Layout {
         case .background(let paint, let content):
             let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, .rectangle))) }
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
         case .behind(let alignment, let content, let background):
             let size = self.size(tree, background, Proposal(width: rect.width, height: rect.height), axis: nil)
             place(tree, background, aligned(size, in: rect, alignment), axis: nil, into: &elements)
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
         case .shape(let shape, let paint):
             let paint = tree.paints[paint]
             if !paint.isClear { elements.append(PlacedElement(rect: rect, content: .fill(paint, tree.shapes[shape]))) }
@@ -67,7 +72,7 @@ extension Layout {
                 elements.append(PlacedElement(rect: rect, content: .stroke(stroke, tree.shapes[shape])))
             }
         case .inFront(let alignment, let content, let overlay):
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
             let size = self.size(tree, overlay, Proposal(width: rect.width, height: rect.height), axis: nil)
             place(tree, overlay, aligned(size, in: rect, alignment), axis: nil, into: &elements)
         case .fixed(let horizontal, let vertical, let content):
@@ -84,22 +89,22 @@ extension Layout {
             break
         case .clip(let shape, let content):
             elements.append(PlacedElement(rect: rect, content: .clip(tree.shapes[shape])))
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .unclip))
         case .masked(let alignment, let content, let mask):
             elements.append(PlacedElement(rect: rect, content: .maskBegin))
             let size = self.size(tree, mask, Proposal(width: rect.width, height: rect.height), axis: nil)
             place(tree, mask, aligned(size, in: rect, alignment), axis: nil, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .maskEnd))
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .endEffect))
         case .effect(let effect, let content):
             elements.append(PlacedElement(rect: rect, content: .effect(tree.effects[effect])))
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .endEffect))
         case .control(let number, let content):
             elements.append(PlacedElement(rect: rect, content: .control(number)))
-            place(tree, content, rect, axis: axis, into: &elements)
+            place(tree, content, rect, axis: axis, offered: offered, into: &elements)
             elements.append(PlacedElement(rect: rect, content: .endControl))
         case .picture(let index):
             elements.append(PlacedElement(rect: rect, content: .picture(tree.pictures[index])))
@@ -161,7 +166,8 @@ extension Layout {
             let inner = frameSize(tree, frame, content, Proposal(width: rect.width, height: rect.height), axis: axis).inner
             place(tree, content, aligned(inner, in: rect, frame.alignment), axis: axis, into: &elements)
         case .stack(let stackAxis, let alignment, let spacing, let children):
-            let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, Proposal(width: rect.width, height: rect.height))
+            // The distribution sizing made for the proposal it was sized for.
+            let start = stackSizes(tree, node, stackAxis, spacing: spacing, children, offered ?? Proposal(width: rect.width, height: rect.height))
             var cursor = stackAxis == .vertical ? rect.y : rect.x
             for offset in 0..<children.count {
                 let gap = offset + 1 < children.count
@@ -175,7 +181,7 @@ extension Layout {
                     : LayoutRect(x: cursor, y: rect.y, width: size.width, height: rect.height)
                 let childRect = aligned(size, in: slot, alignment)
                 cursor += (stackAxis == .vertical ? size.height : size.width) + gap
-                place(tree, tree.children[children.lowerBound + offset], childRect, axis: stackAxis, into: &elements)
+                place(tree, tree.children[children.lowerBound + offset], childRect, axis: stackAxis, offered: tree.stackedOffers[start + offset], into: &elements)
             }
         }
     }

@@ -268,6 +268,7 @@ extension Layout {
         if let known = tree.stackedAt.value(node, key) { return known }
         let start = tree.stacked.count
         tree.stacked.append(contentsOf: repeatElement(Size(width: 0, height: 0), count: children.count))
+        tree.stackedOffers.append(contentsOf: repeatElement(Proposal(width: nil, height: nil), count: children.count))
         stackSizes(tree, axis, spacing: spacing, children, proposal, into: start)
         tree.stackedAt.insert(node, key, start)
         return start
@@ -286,6 +287,7 @@ extension Layout {
         guard let total = axis == .vertical ? proposal.height : proposal.width else {
             for offset in 0..<children.count {
                 tree.stacked[start + offset] = size(tree, tree.children[children.lowerBound + offset], offer(nil), axis: axis)
+                tree.stackedOffers[start + offset] = offer(nil)
             }
             return
         }
@@ -341,23 +343,8 @@ extension Layout {
                 }
                 let chosen = size(tree, tree.children[children.lowerBound + offset], offer(share), axis: axis)
                 tree.stacked[start + offset] = chosen
+                tree.stackedOffers[start + offset] = offer(share)
                 remaining = max(0, remaining - along(chosen))
-            }
-            // Length a later child left over goes to the earlier ones it would have let have more
-            // (where no spacer takes it): a stack placed in the size it chose, its total without
-            // slack, would otherwise cut a child given an equal share of it (a bordered button
-            // beside a text came out "Che…" in a widget with room for "Check in").
-            if spacers == 0, remaining >= 1 {
-                for position in 0..<count where remaining >= 1 {
-                    let offset = order[position].offset
-                    let child = tree.children[children.lowerBound + offset]
-                    let before = tree.stacked[start + offset]
-                    guard along(size(tree, child, offer(.infinity), axis: axis)) > along(before) else { continue }
-                    let widened = size(tree, child, offer(along(before) + remaining), axis: axis)
-                    guard along(widened) > along(before) else { continue }
-                    tree.stacked[start + offset] = widened
-                    remaining = max(0, remaining - (along(widened) - along(before)))
-                }
             }
             remaining += reserved
             var position = 0
@@ -367,6 +354,7 @@ extension Layout {
                 let share = metrics.snap(remaining / Double(spacers - position))
                 let chosen = size(tree, child, offer(share), axis: axis)
                 tree.stacked[start + offset] = chosen
+                tree.stackedOffers[start + offset] = offer(share)
                 remaining = max(0, remaining - along(chosen))
                 position += 1
             }

@@ -64,7 +64,7 @@ public struct Layout: Sendable {
         let rect = LayoutRect(
             x: across + metrics.snap((inner.width - chosen.width) / 2), y: down + metrics.snap((inner.height - chosen.height) / 2),
             width: chosen.width, height: chosen.height)
-        place(tree, node, rect, axis: nil, into: &elements)
+        place(tree, node, rect, axis: nil, offered: Proposal(width: inner.width, height: inner.height), into: &elements)
         return elements
     }
 }

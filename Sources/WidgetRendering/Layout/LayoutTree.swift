@@ -107,6 +107,10 @@ extension Layout {
         /// again for the proposal sizing asked about).
         @exclusivity(unchecked) var stackedAt = Memo<ProposalKey, Int>()
         @exclusivity(unchecked) var stacked: [Size] = []
+        /// The proposal each of those sizes answered: placing a child, its stack hands it the
+        /// proposal it was sized for, as SwiftUI does (a stack placed in its own size must not
+        /// share that size out afresh).
+        @exclusivity(unchecked) var stackedOffers: [Proposal] = []
         /// Each text's sizes (by its number in `texts`) for a width and the lines it may take.
         @exclusivity(unchecked) var textSizes = Memo<TextKey, Size>()
 
@@ -157,6 +161,7 @@ extension Layout {
             strokes.removeAll(keepingCapacity: true)
             priorities.removeAll(keepingCapacity: true)
             stacked.removeAll(keepingCapacity: true)
+            stackedOffers.removeAll(keepingCapacity: true)
             effects.removeAll(keepingCapacity: true)
             tints.removeAll(keepingCapacity: true)
         }
