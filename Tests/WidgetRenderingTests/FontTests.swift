@@ -80,6 +80,10 @@ struct FontTests {
         #expect(style(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"medium"}]}"#)?.weight == 500)
         #expect(style(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"medium"}]}"#)?.isBold == false)
         #expect(style(#"{"view":"text","text":"x","modifiers":[{"font":{"size":40,"weight":"black"}}]}"#)?.weight == 900)
+        // `fontWeight` wins over the weight a font carries, whichever comes first, as in SwiftUI
+        // (`.font(.system(size: 12)).fontWeight(.semibold)`: a calendar widget's month was regular).
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"font":{"size":12,"weight":"regular"}},{"fontWeight":"semibold"}]}"#)?.weight == 600)
+        #expect(style(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"bold"},{"font":{"size":12,"weight":"regular"}}]}"#)?.weight == 700)
         let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"vstack","children":[{"view":"text","text":"Bold","modifiers":[{"bold":true}]},{"view":"text","text":"Head","modifiers":[{"font":"headline"}]}]}"#), family: .systemMedium)
         #expect(svg.contains(#"font-weight="700""#) && svg.contains(#"font-weight="600""#))
         var bold = TextStyle()

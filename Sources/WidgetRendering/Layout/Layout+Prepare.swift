@@ -19,6 +19,10 @@ extension Layout {
             tree.controls += 1
             control = tree.controls
         }
+        // A weight set by `fontWeight` or `bold` on this view wins over the weight a font carries,
+        // whichever comes first (`.font(.system(size: 12)).fontWeight(.semibold)` is semibold, as
+        // in SwiftUI, though the font says regular).
+        var weightSet: Int??
         // Modifiers are innermost first; an inner one wins, so apply the outer ones first.
         for modifier in view.modifiers.reversed() {
             let value = modifier.value
@@ -37,11 +41,15 @@ extension Layout {
                 }
             case .bold:
                 style.bold = value.boolValue ?? true
+                weightSet = .some(style.givenWeight)
             case .italic: style.italic = value.boolValue ?? true
             case .underline: style.underline = value.boolValue ?? value["active"]?.boolValue ?? true
             case .strikethrough: style.strikethrough = value.boolValue ?? value["active"]?.boolValue ?? true
             case .fontWeight:
-                if let weight = value.stringValue { style.givenWeight = TextStyle.weight(named: weight) }
+                if let weight = value.stringValue {
+                    style.givenWeight = TextStyle.weight(named: weight)
+                    weightSet = .some(style.givenWeight)
+                }
             case .multilineTextAlignment: style.alignment = value.stringValue ?? "leading"
             case .foregroundColor, .foregroundStyle:
                 switch Paint(value) {
@@ -94,6 +102,7 @@ extension Layout {
             default: break
             }
         }
+        if let weightSet { style.givenWeight = weightSet }
         if view.view == "link", let url = view["url"]?.stringValue { style.link = url }
         func children() -> [Int] { view.children.map { prepare($0, inherited: style, into: tree) } }
         func text(_ string: String, lineLimit: Int?, live: JSONValue? = nil, symbol: String? = nil) -> Int {
