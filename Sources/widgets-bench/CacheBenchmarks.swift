@@ -10,6 +10,8 @@ struct ListingResult {
     /// with it cold (every bundle loaded by its worker, then recorded), and bypassed (`--no-cache`).
     let warm: [Double]
     let cold: [Double]
+    /// Cold, each worker spawned rather than forked by the zygote (`WIDGETS_ZYGOTE=off`).
+    let coldSpawned: [Double]
     let bypassed: [Double]
     /// `stat` of every bundle file and reading and parsing the cache, in this process.
     let floor: [Double]
@@ -124,9 +126,15 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
     let arguments = ["--plugins", directory.path, "list", "--short"]
 
     var cold: [Double] = []
-    for _ in 0..<3 {
-        try? FileManager.default.removeItem(at: cacheHome)
-        cold.append(timedWidgets(widgets, arguments, environment: environment))
+    var coldSpawned: [Double] = []
+    var spawning = environment
+    spawning["WIDGETS_ZYGOTE"] = "off"
+    for round in 0..<6 {
+        for spawn in round % 2 == 0 ? [false, true] : [true, false] {
+            try? FileManager.default.removeItem(at: cacheHome)
+            let took = timedWidgets(widgets, arguments, environment: spawn ? spawning : environment)
+            if spawn { coldSpawned.append(took) } else { cold.append(took) }
+        }
     }
     var bypassed: [Double] = []
     for _ in 0..<3 { bypassed.append(timedWidgets(widgets, ["--no-cache"] + arguments, environment: environment)) }
@@ -153,6 +161,6 @@ func benchmarkListing(bundles: Int = 100, rounds: Int = 15) -> ListingResult {
         floor.append(Double(nanoseconds() - start))
     }
     return ListingResult(
-        bundles: bundles, warm: warm, cold: cold, bypassed: bypassed, floor: floor, floorProcess: floorProcess, staticFloorProcess: staticFloorProcess, start: start,
+        bundles: bundles, warm: warm, cold: cold, coldSpawned: coldSpawned, bypassed: bypassed, floor: floor, floorProcess: floorProcess, staticFloorProcess: staticFloorProcess, start: start,
         widgets: counts.widgets, problems: counts.problems)
 }

@@ -24,6 +24,11 @@ struct ProcessMemory {
 struct HostMemoryResult {
     let host: ProcessMemory
     let workers: [ProcessMemory]
+    /// The worker zygote, which forked them (nil if none ran).
+    let zygote: ProcessMemory?
+    /// The same host with each worker spawned (`WIDGETS_ZYGOTE=off`), measured right after.
+    let spawnedHost: ProcessMemory
+    let spawnedWorkers: [ProcessMemory]
     let instances: Int
 }
 
@@ -56,7 +61,7 @@ func benchmarkHostMemory() -> HostMemoryResult {
     if sources.contains(hostInfo) { kinds.append("org.widgets.host-info") }
     for kind in kinds { _ = timedWidgets(widgets, ["--plugins", plugins.path, "add", kind], environment: environment) }
 
-    func measure(_ environment: [String: String]) -> (ProcessMemory, [ProcessMemory]) {
+    func measure(_ environment: [String: String]) -> (ProcessMemory, [ProcessMemory], ProcessMemory?) {
         let host = BenchHost(widgets, ["--plugins", plugins.path, "run", "--log"], environment: environment)
         defer { host.stop() }
         host.waitForLine { $0.contains("hosting \(kinds.count) instance(s)") }
@@ -64,13 +69,27 @@ func benchmarkHostMemory() -> HostMemoryResult {
         for kind in kinds { host.waitForLine { line in line.contains(kind.split(separator: ".").last!) && !line.contains("loading") } }
         sleep(3)
         let pid = host.process.processIdentifier
-        let workers = childProcesses(of: pid).compactMap(ProcessMemory.init(pid:))
-        return (ProcessMemory(pid: pid)!, workers)
+        // Workers are the zygote's children (or the host's, spawned); the zygote is the host's.
+        let children = childProcesses(of: pid)
+        let zygote = children.first { commandLine(of: $0).contains("--zygote") }
+        let workers = (children.filter { $0 != zygote } + (zygote.map(childProcesses(of:)) ?? [])).compactMap(ProcessMemory.init(pid:))
+        return (ProcessMemory(pid: pid)!, workers, zygote.flatMap(ProcessMemory.init(pid:)))
     }
     // Files just written (a build) count as dirty pages until written back: written back first.
     sync()
-    let (host, workers) = measure(environment)
-    return HostMemoryResult(host: host, workers: workers.sorted { $0.pss < $1.pss }, instances: kinds.count)
+    let (host, workers, zygote) = measure(environment)
+    var spawning = environment
+    spawning["WIDGETS_ZYGOTE"] = "off"
+    let (spawnedHost, spawnedWorkers, _) = measure(spawning)
+    return HostMemoryResult(
+        host: host, workers: workers.sorted { $0.pss < $1.pss }, zygote: zygote, spawnedHost: spawnedHost,
+        spawnedWorkers: spawnedWorkers.sorted { $0.pss < $1.pss }, instances: kinds.count)
+}
+
+/// A process's command line, its arguments joined by spaces.
+func commandLine(of pid: pid_t) -> String {
+    let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+    return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
 }
 
 /// The processes whose parent is `pid`.
@@ -92,4 +111,6 @@ func describe(_ memory: ProcessMemory) -> String {
 
 func hostMemoryLines(_ result: HostMemoryResult) -> [String] {
     ["host: \(describe(result.host))"] + result.workers.enumerated().map { "worker \($0.offset + 1): \(describe($0.element))" }
+        + (result.zygote.map { ["zygote: \(describe($0))"] } ?? [])
+        + ["spawned: host: \(describe(result.spawnedHost))"] + result.spawnedWorkers.map { "spawned worker: \(describe($0))" }
 }

@@ -78,7 +78,7 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     if name == "listing" {
         let result = benchmarkListing()
         print(
-            "warm \(formatted(median(result.warm) / 1e6)) ms (process start \(formatted(median(result.start) / 1e6)) ms; \(result.widgets) widgets, \(result.problems) problems); floor process \(formatted(median(result.floorProcess) / 1e6)) ms (-static-stdlib: \(formatted(median(result.staticFloorProcess) / 1e6)) ms), in process \(formatted(median(result.floor) / 1e6)) ms; cold \(formatted(median(result.cold) / 1e6)) ms; --no-cache \(formatted(median(result.bypassed) / 1e6)) ms"
+            "warm \(formatted(median(result.warm) / 1e6)) ms (process start \(formatted(median(result.start) / 1e6)) ms; \(result.widgets) widgets, \(result.problems) problems); floor process \(formatted(median(result.floorProcess) / 1e6)) ms (-static-stdlib: \(formatted(median(result.staticFloorProcess) / 1e6)) ms), in process \(formatted(median(result.floor) / 1e6)) ms; cold \(formatted(median(result.cold) / 1e6)) ms (spawned: \(formatted(median(result.coldSpawned) / 1e6)) ms); --no-cache \(formatted(median(result.bypassed) / 1e6)) ms"
         )
         return true
     }
@@ -96,6 +96,13 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     if name == "memory" {
         let result = benchmarkHostMemory()
         print(hostMemoryLines(result).joined(separator: "\n"))
+        return true
+    }
+
+    // BENCH_ONLY=workerstart: a worker forked by the zygote against one spawned.
+    if name == "workerstart" {
+        let result = benchmarkWorkerStart()
+        print("forked \(formatted(median(result.forked) / 1e6)) ms; spawned \(formatted(median(result.spawned) / 1e6)) ms")
         return true
     }
 

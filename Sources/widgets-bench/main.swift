@@ -88,6 +88,7 @@ let listing = benchmarkListing()
 let building = benchmarkBuild()
 let surfaces = benchmarkSurfaces()
 let hostMemory = benchmarkHostMemory()
+let workerStart = benchmarkWorkerStart()
 
 let loadRatio = loading.loader / loading.floor
 /// The process-mode round trip against two thread wakeups; before issue 20's hardening (run of
@@ -276,9 +277,11 @@ let listingRows = [
         goal: "≤ 20 ms and ≤ 3× the floor process (until this round: the in-process floor)",
         met: listingWarm <= 20e6 && listingWarm <= 3 * listingFloorProcess),
     Row(
-        name: "widgets list of the same bundles, cache cold (each loaded by its worker, then recorded; median)",
-        measured: "\(formatted(median(listing.cold) / 1e6)) ms", floor: "as before the cache (--no-cache): \(formatted(median(listing.bypassed) / 1e6)) ms",
-        result: "\(formatted(median(listing.bypassed) / listingWarm, 0))× faster warm than without the cache", goal: "none set", met: true),
+        name: "widgets list of the same bundles, cache cold (each loaded by its worker, forked by the zygote, then recorded; median)",
+        measured: "\(formatted(median(listing.cold) / 1e6)) ms",
+        floor: "each worker spawned (WIDGETS_ZYGOTE=off), alternating: \(formatted(median(listing.coldSpawned) / 1e6)) ms; as before the cache (--no-cache): \(formatted(median(listing.bypassed) / 1e6)) ms",
+        result: "\(formatted(median(listing.coldSpawned) / median(listing.cold)))× faster than spawning; \(formatted(median(listing.bypassed) / listingWarm, 0))× faster warm than without the cache",
+        goal: "≤ 300 ms on two cores (issue 33)", met: median(listing.cold) <= 300e6),
 ]
 let buildFloor = median(building.floor)
 let rebuild = median(building.rebuild)
@@ -314,15 +317,25 @@ let surfaceRows = [
         result: "+\(formatted((firstFrame - processStart) / 1e6, 1)) ms", goal: "none set", met: true),
 ]
 let largestWorker = hostMemory.workers.map(\.pss).max() ?? 0
+let largestSpawned = hostMemory.spawnedWorkers.map(\.pss).max() ?? 0
+let forkedStart = median(workerStart.forked)
+let spawnedStart = median(workerStart.spawned)
 let memoryRows = [
+    Row(
+        name: "a worker's start: a Swift sample bundle loaded by its worker, forked by the zygote (asked to its first message, what it loaded; median of \(workerStart.forked.count))",
+        measured: "\(formatted(forkedStart / 1e6)) ms", floor: "the same worker spawned, alternating: \(formatted(spawnedStart / 1e6)) ms",
+        result: "\(formatted(spawnedStart / forkedStart))× faster", goal: "≤ 5 ms, and faster than spawning (issue 33)",
+        met: forkedStart <= 5e6 && forkedStart < spawnedStart),
     Row(
         name: "memory: widgets run hosting one instance of each of the \(hostMemory.instances) samples, settled (the host)",
         measured: describe(hostMemory.host), floor: "none: memory is measured, not timed",
         result: "PSS \(mebibytes(hostMemory.host.pss))", goal: "≤ 10 MiB PSS (issue 33)", met: hostMemory.host.pss <= 10 << 20),
     Row(
         name: "memory: each idle worker of that host (\(hostMemory.workers.count), least to most)",
-        measured: hostMemory.workers.map(describe).joined(separator: "; "), floor: "none: memory is measured, not timed",
-        result: "largest PSS \(mebibytes(largestWorker))", goal: "≤ 3 MiB PSS each (issue 33)", met: largestWorker <= 3 << 20),
+        measured: hostMemory.workers.map(describe).joined(separator: "; ")
+            + (hostMemory.zygote.map { "; the zygote that forked them: \(describe($0))" } ?? ""),
+        floor: "the same workers spawned (WIDGETS_ZYGOTE=off), measured after: " + hostMemory.spawnedWorkers.map(describe).joined(separator: "; "),
+        result: "largest PSS \(mebibytes(largestWorker)) (spawned: \(mebibytes(largestSpawned)))", goal: "≤ 3 MiB PSS each (issue 33)", met: largestWorker <= 3 << 20),
 ]
 let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows + surfaceRows + memoryRows
 

@@ -77,4 +77,34 @@ void host_set_main_bundle_executable(const char *path);
  * socket diagnostics). */
 int host_tcp_peer_uid(int fd, unsigned int *uid);
 
+/* The worker zygote (WorkerZygote.swift). Serves the host on `channel`, a SOCK_SEQPACKET socket,
+ * from a thread of its own, until the host closes it; returns 0 then (an error number if the
+ * thread could not start). Each message is one byte of kind and its body:
+ *   'S' + the worker's start (opaque here), with three descriptors: the worker's channel, output and
+ *       memory report. The zygote forks; the child leads a session of its own, has default signal
+ *       handling, /dev/null as 0, the output as 1 and 2, the three as 3 and 4, nothing else open,
+ *       and calls child_main(body, length), which must not return. Answered 'P' + int32 pid, or
+ *       'P' + -errno.
+ *   'R' + int32 pid: reaps that child, which has ended (the host saw its pidfd). Answered 'W' +
+ *       int32 wait status, or 'E' + errno.
+ * Anything else is answered 'E' + EINVAL. */
+typedef void (*host_zygote_child_main)(const char *body, unsigned long length);
+int host_zygote_serve(int channel, host_zygote_child_main child_main);
+
+/* In a worker forked by the zygote: its command line as `ps` and /proc/PID/cmdline show it (cut to
+ * the length of the zygote's own, which is started with room). */
+void host_set_process_title(const char *title);
+
+/* SCM_RIGHTS for sendmsg: the control buffer's length for `count` descriptors, and the header and
+ * descriptors written into a buffer of that length. */
+unsigned long host_cmsg_space(int count);
+void host_cmsg_put_rights(void *control, const int *fds, int count);
+
+/* dlopen(RTLD_NOW | RTLD_GLOBAL) of the library `name` in the directory Foundation was loaded from
+ * (the toolchain's or the installed runtime's): 0, or -1 when it could not be loaded. */
+int host_preload_beside_foundation(const char *name);
+
+/* The threads this process runs now (from /proc/self/status); -1 if unknown. */
+int host_thread_count(void);
+
 #endif

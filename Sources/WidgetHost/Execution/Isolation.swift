@@ -30,6 +30,10 @@ public struct ProcessIsolation: Sendable {
     /// Variables set in the workers' environment over the host's own (a program embedding the
     /// host gives its bundles a data directory of their own, say).
     public var environment: [String: String] = [:]
+    /// Workers are forked from a zygote of the worker executable that has the runtime loaded (see
+    /// `WorkerZygote`), else each spawned on its own; `WIDGETS_ZYGOTE=off` in the host's
+    /// environment spawns them whatever this says.
+    public var forksWorkers = true
 
     public init(workerExecutable: String) {
         self.workerExecutable = workerExecutable

@@ -69,6 +69,7 @@ public enum WidgetWorker {
     /// executable calls it first thing when it sees the flag (the `widgets` CLI does), from its
     /// main thread and not from an async `main`: the main thread then serves the main queue.
     public static func main(arguments: [String]) -> Never {
+        if arguments.count > 1 && arguments[1] == WorkerZygote.argument { WorkerZygote.main() }
         guard let options = Options(arguments: arguments) else {
             FileHandle.standardError.write(Data("widgets worker: bad arguments: \(arguments.joined(separator: " "))\n".utf8))
             exit(2)
@@ -107,8 +108,18 @@ public enum WidgetWorker {
         let reading = Thread { readers.read() }
         reading.name = "widgets.worker.reader"
         reading.start()
+        if forked {
+            // A worker forked on the zygote's thread (see WorkerZygote): Dispatch's fork handler
+            // bound the main queue to this thread, but only the initial thread's exit in
+            // dispatchMain hands the queue to Dispatch's threads. This thread serves it itself,
+            // through the main run loop, as an app's main thread does.
+            while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        }
         dispatchMain()
     }
+
+    /// Set by the zygote in a worker it forked, before `main`.
+    nonisolated(unsafe) static var forked = false
 
     /// What the worker loaded, for its host.
     private static func hello(_ registry: WidgetRegistry) -> WorkerHello {

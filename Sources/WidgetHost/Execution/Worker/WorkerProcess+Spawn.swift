@@ -8,7 +8,7 @@ extension WorkerProcess {
     /// worker's reader thread, when it has ended, before the replies it owed are failed.
     static func spawn(
         executable: String, arguments: [String], fileName: String, environment extra: [String: String] = [:],
-        onExit: @escaping @Sendable (WorkerExit) -> Void
+        zygote: WorkerZygote? = nil, onExit: @escaping @Sendable (WorkerExit) -> Void
     ) throws(ChannelError) -> WorkerProcess {
         // Socket pairs, not pipes, for all three: they can be made close-on-exec atomically, so no
         // other process the host starts meanwhile inherits them.
@@ -38,6 +38,19 @@ extension WorkerProcess {
             Glibc.close(workerOutput)
             Glibc.close(workerExceeded)
         }
+        // Forked by the zygote when there is one (it sets the descriptors up as below), else spawned.
+        if let zygote, zygote.isRunning() {
+            let (status, pid) = Orphans.starting { pid in
+                guard let forked = zygote.fork(arguments: arguments, descriptors: [workerSocket, workerOutput, workerExceeded]) else { return ESRCH }
+                pid = forked
+                return 0
+            }
+            if status == 0 {
+                return WorkerProcess(
+                    pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
+                    exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), zygote: zygote, onExit: onExit)
+            }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -63,10 +76,7 @@ extension WorkerProcess {
         // tells a bundle's orphan from its own children (see Orphans).
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
 
-        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
-        // Its `Fatal error:` line is still printed. A developer who wants backtraces sets it.
-        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        let environment = workerEnvironment(extra: extra)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -80,7 +90,16 @@ extension WorkerProcess {
         }
         return WorkerProcess(
             pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
-            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), onExit: onExit)
+            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), zygote: nil, onExit: onExit)
+    }
+
+    /// A worker's environment: the host's, with `extra` over it.
+    static func workerEnvironment(extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        // A crashing worker should die at once: Swift's backtracer can take seconds to symbolicate.
+        // Its `Fatal error:` line is still printed. A developer who wants backtraces sets it.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        return environment
     }
 
     static func raised(_ descriptor: Int32) -> Int32 {

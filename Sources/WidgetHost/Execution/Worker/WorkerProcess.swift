@@ -31,6 +31,8 @@ final class WorkerProcess: @unchecked Sendable {
     /// A descriptor that becomes readable when the process ends (pidfd): its end is seen even when
     /// something it forked keeps its channel open. -1 where the kernel has none.
     private let processDescriptor: Int32
+    /// The zygote that forked the worker, its parent, which reaps it; nil for a worker the host spawned.
+    private let zygote: WorkerZygote?
     private let onExit: @Sendable (WorkerExit) -> Void
 
     /// The longest line of a worker's output relayed whole; longer ones are cut, with their length.
@@ -45,8 +47,9 @@ final class WorkerProcess: @unchecked Sendable {
 
     init(
         pid: pid_t, fileName: String, channel: WorkerChannel, output: Int32, exceeded: Int32, processDescriptor: Int32,
-        onExit: @escaping @Sendable (WorkerExit) -> Void
+        zygote: WorkerZygote?, onExit: @escaping @Sendable (WorkerExit) -> Void
     ) {
+        self.zygote = zygote
         self.pid = pid
         self.fileName = fileName
         self.channel = channel
@@ -258,13 +261,11 @@ final class WorkerProcess: @unchecked Sendable {
         // it forked ends now, so nothing a bundle starts outlives its worker.
         lock.withLock { killGroup() }
         var status: Int32 = 0
-        while true {
-            let result = waitpid(pid, &status, 0)
-            if result == pid { break }
-            if result < 0 && errno == EINTR { continue }
-            // Reaped elsewhere (or SIGCHLD ignored): its status is unknown, not a clean exit.
-            status = Int32(SIGKILL)
-            break
+        // A forked worker is its zygote's child; once its zygote is gone, the host's (when it adopts).
+        if let zygote, let reaped = zygote.reap(pid) {
+            status = reaped
+        } else {
+            status = reapChild()
         }
         if processDescriptor >= 0 { Glibc.close(processDescriptor) }
         // What it started and left behind (a crash or SIGKILL gave it no time to end them) has
@@ -294,6 +295,20 @@ final class WorkerProcess: @unchecked Sendable {
         for waiter in waiters { waiter(.failure(exit)) }
         for reply in owed { reply(.failure(exit)) }
         reaped.signal()
+    }
+}
+
+extension WorkerProcess {
+    /// Reaps the worker as the host's own child: its wait status.
+    fileprivate func reapChild() -> Int32 {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, 0)
+            if result == pid { return status }
+            if result < 0 && errno == EINTR { continue }
+            // Reaped elsewhere (or SIGCHLD ignored): its status is unknown, not a clean exit.
+            return Int32(SIGKILL)
+        }
     }
 }
 

@@ -61,7 +61,8 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         do {
             let process = try WorkerProcess.spawn(
                 executable: settings.workerExecutable, arguments: Array(options.arguments), fileName: fileName,
-                environment: settings.environment
+                environment: settings.environment,
+                zygote: settings.forksWorkers ? WorkerZygote.shared(executable: settings.workerExecutable, environment: settings.environment) : nil
             ) { [weak self] exit in self?.ended(exit) }
             // The load deadline counts from the start, so workers started together share it.
             let deadline = loadDeadline

@@ -1,0 +1,312 @@
+import CHostShims
+import Foundation
+import Glibc
+import Synchronization
+import WidgetSupport
+
+/// The worker zygote: one process of the worker executable that has the Swift runtime, Foundation
+/// and FoundationNetworking (with the libraries it brings: curl, TLS...) loaded, relocated and
+/// initialized, and forks every bundle's worker from itself, as Android's zygote and Chromium's do.
+/// A worker then starts in a fork and its bundle's `dlopen` instead of an exec and the loading of
+/// some forty libraries, and the pages the runtime wrote while loading are shared copy-on-write by
+/// every worker instead of written again in each.
+///
+/// What a worker forked so still has of its own, as a spawned one does (docs/ISOLATION.md): a session
+/// and process group it leads; default signal handling and no signal blocked; /dev/null, its output,
+/// its channel and its memory report as descriptors 0 to 4, nothing else open (the zygote's channel
+/// to the host included); its own memory guard limits and kernel limit, set as it loads, over
+/// counters that start from what it holds; its command line (as `ps` shows it) naming its bundle.
+/// What it shares with its siblings: the runtime's layout in memory, and the hash seed the Swift
+/// runtime chose when the zygote started (tables built before the fork depend on it, so it cannot be
+/// chosen again); a bundle learns nothing of a sibling by it but the runtime's addresses. The bundle
+/// itself, its libraries, thread stacks and heap arenas are mapped below a reservation of random
+/// length made in each child (see zygote.c), so they lie at different addresses in each worker. Randomness (`SystemRandomNumberGenerator`,
+/// UUIDs) comes from the kernel at each call, never from state copied from the zygote. The allocator's
+/// state is the zygote's at the fork: its free lists, which hold nothing of any bundle.
+///
+/// The zygote is the workers' parent, so it reaps them, but only when the host asks: a worker that
+/// ends stays a zombie, holding its pid and its group's id, until the host has ended what it forked
+/// and takes its status (the same order as a spawned worker's). It forks on a thread that never ran
+/// Swift or Dispatch code (see zygote.c), with no other thread but its idle main thread.
+///
+/// A zygote that ends is started again at the next worker's start; one that cannot be had (the
+/// executable refuses the zygote's argument, the kernel has no pidfd, three starts failed in a row)
+/// leaves the host spawning each worker, as it did before, which it says once in its log.
+final class WorkerZygote: @unchecked Sendable {
+    /// What follows `WidgetWorker.flag` to make a worker executable a zygote.
+    static let argument = "--zygote"
+    /// Room for a forked worker's command line (see `host_set_process_title`).
+    static let titleRoom = String(repeating: " ", count: 1024)
+    /// Set to `off` in the host's environment, workers are spawned, never forked.
+    static let switchVariable = "WIDGETS_ZYGOTE"
+
+    let executable: String
+    let environment: [String: String]
+    private let lock = NSLock()
+    private var process: (pid: pid_t, channel: Int32)?
+    private var failedStarts = 0
+    private var toldFallback = false
+
+    private init(executable: String, environment: [String: String]) {
+        self.executable = executable
+        self.environment = environment
+    }
+
+    private static let zygotes = Mutex<[String: WorkerZygote]>([:])
+
+    /// The zygote of `executable` with `environment` over the host's own, started when first used;
+    /// nil where workers are spawned (`WIDGETS_ZYGOTE=off`, or no pidfd in this kernel).
+    static func shared(executable: String, environment: [String: String]) -> WorkerZygote? {
+        guard ProcessInfo.processInfo.environment[switchVariable] != "off", hasProcessDescriptors else { return nil }
+        let key = ([executable] + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: "\u{0}")
+        return zygotes.withLock { zygotes in
+            if let zygote = zygotes[key] { return zygote }
+            let zygote = WorkerZygote(executable: executable, environment: environment)
+            zygotes[key] = zygote
+            return zygote
+        }
+    }
+
+    /// Whether this kernel gives pidfds, by which the host sees a forked worker end (it is not the
+    /// host's child).
+    private static let hasProcessDescriptors: Bool = {
+        let descriptor = host_pidfd_open(getpid())
+        guard descriptor >= 0 else { return false }
+        Glibc.close(descriptor)
+        return true
+    }()
+
+    /// The pids of the zygotes running now.
+    static var running: [pid_t] { zygotes.withLock { $0.values.compactMap { zygote in zygote.lock.withLock { zygote.process?.pid } } } }
+
+    // MARK: The host's side
+
+    /// Whether the zygote runs, started now if it does not (and may be). Apart from `fork`, which
+    /// runs under the lock of `Orphans.starting`, as the zygote's own start does.
+    func isRunning() -> Bool {
+        lock.withLock { runningProcess() != nil }
+    }
+
+    /// Forks a worker with `arguments` (starting with `WidgetWorker.flag`) and the three descriptors
+    /// (channel, output, memory report), which stay the caller's to close. Nil when the zygote could
+    /// not: the caller spawns the worker itself (a zygote that did not answer is ended, and started
+    /// again for the next worker).
+    func fork(arguments: [String], descriptors: [Int32]) -> pid_t? {
+        lock.withLock {
+            guard let process else { return nil }
+            let body = Array("S".utf8) + Array((arguments.joined(separator: "\u{0}")).utf8)
+            guard let answer = ask(process.channel, body, descriptors: descriptors), answer.kind == UInt8(ascii: "P") else {
+                endProcess(because: "it did not answer a request to fork a worker")
+                return nil
+            }
+            if answer.value > 0 { return pid_t(answer.value) }
+            HostLog.warning("the worker zygote could not fork a worker: \(errnoText(-answer.value)); spawning it instead")
+            return nil
+        }
+    }
+
+    /// Reaps a worker this zygote forked, which has ended (its pidfd said so): its wait status, or
+    /// nil when the zygote could not say (it ended meanwhile, and with it the worker's parent).
+    func reap(_ pid: pid_t) -> Int32? {
+        lock.withLock {
+            guard let process else { return nil }
+            var body = Array("R".utf8)
+            withUnsafeBytes(of: Int32(pid)) { body += $0 }
+            guard let answer = ask(process.channel, body, descriptors: []) else {
+                endProcess(because: "it did not answer a request to reap a worker")
+                return nil
+            }
+            return answer.kind == UInt8(ascii: "W") ? answer.value : nil
+        }
+    }
+
+    /// The zygote, started if none runs. Called with the lock held.
+    private func runningProcess() -> (pid: pid_t, channel: Int32)? {
+        if let process {
+            // Its end of the channel closed: it ended (killed, or out of memory) since last asked.
+            var channel = pollfd(fd: process.channel, events: 0, revents: 0)
+            guard poll(&channel, 1, 0) > 0 else { return process }
+            endProcess(because: nil)
+        }
+        guard failedStarts < 3 else { return nil }
+        do throws(ChannelError) {
+            process = try start()
+            failedStarts = 0
+        } catch {
+            failedStarts += 1
+            if failedStarts == 3 && !toldFallback {
+                toldFallback = true
+                HostLog.warning("the worker zygote could not be started (\(error)); workers are spawned each on its own")
+            }
+        }
+        return process
+    }
+
+    /// Sends one request and waits up to two seconds for its answer: a kind and an int32.
+    private func ask(_ channel: Int32, _ body: [UInt8], descriptors: [Int32]) -> (kind: UInt8, value: Int32)? {
+        var sent = -1
+        body.withUnsafeBytes { bytes in
+            var part = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+            let controlLength = descriptors.isEmpty ? 0 : Int(host_cmsg_space(Int32(descriptors.count)))
+            var control = [UInt8](repeating: 0, count: max(1, controlLength))
+            control.withUnsafeMutableBytes { controlBytes in
+                var message = msghdr()
+                withUnsafeMutablePointer(to: &part) { partPointer in
+                    message.msg_iov = partPointer
+                    message.msg_iovlen = 1
+                    if !descriptors.isEmpty {
+                        message.msg_control = controlBytes.baseAddress
+                        message.msg_controllen = controlLength
+                        descriptors.withUnsafeBufferPointer { host_cmsg_put_rights(controlBytes.baseAddress, $0.baseAddress, Int32($0.count)) }
+                    }
+                    repeat { sent = sendmsg(channel, &message, Int32(MSG_NOSIGNAL)) } while sent < 0 && errno == EINTR
+                }
+            }
+        }
+        guard sent == body.count else { return nil }
+        var ready = pollfd(fd: channel, events: Int16(POLLIN), revents: 0)
+        var waited = 0
+        while true {
+            let result = poll(&ready, 1, 100)
+            if result > 0 { break }
+            if result < 0 && errno != EINTR { return nil }
+            waited += 100
+            if waited >= 2000 { return nil }
+        }
+        var answer = [UInt8](repeating: 0, count: 8)
+        var count = -1
+        repeat { count = answer.withUnsafeMutableBytes { recv(channel, $0.baseAddress, $0.count, 0) } } while count < 0 && errno == EINTR
+        guard count == 5 else { return nil }
+        let value = answer[1..<5].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+        return (answer[0], value)
+    }
+
+    /// Starts the zygote: the worker executable with the zygote's argument, its channel (a
+    /// SOCK_SEQPACKET socket, which keeps each request whole with its descriptors) on descriptor 3.
+    private func start() throws(ChannelError) -> (pid: pid_t, channel: Int32) {
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw .system("cannot create a socket pair: \(errnoText())")
+        }
+        let theirs = WorkerProcess.raised(pair[1])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_adddup2(&actions, theirs, WidgetWorker.channelDescriptor)
+        _ = host_spawn_add_closefrom(&actions, WidgetWorker.channelDescriptor + 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        var noSignal = sigset_t()
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+        // A session of its own: a terminal's signals never reach it, and its workers' sessions are theirs.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
+        let environment = WorkerProcess.workerEnvironment(extra: self.environment)
+        let argv = ([executable, WidgetWorker.flag, Self.argument, Self.titleRoom] as [String]).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        let (status, pid) = Orphans.starting { pid in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        // Only the zygote holds its end now: if it ends, the channel says so at once.
+        Glibc.close(theirs)
+        guard status == 0 else {
+            Glibc.close(pair[0])
+            throw .system("cannot start \(executable): \(errnoText(status))")
+        }
+        // Ready once it says so (it has loaded what it shares): an executable that is no zygote ends instead.
+        var ready = pollfd(fd: pair[0], events: Int16(POLLIN), revents: 0)
+        var answer = [UInt8](repeating: 0, count: 8)
+        let count = poll(&ready, 1, 10_000) > 0 ? answer.withUnsafeMutableBytes { recv(pair[0], $0.baseAddress, $0.count, 0) } : -1
+        guard count == 5, answer[0] == UInt8(ascii: "Z") else {
+            Glibc.kill(pid, SIGKILL)
+            reapZygote(pid)
+            Glibc.close(pair[0])
+            throw .system("\(executable) did not start as a worker zygote")
+        }
+        return (pid, pair[0])
+    }
+
+    /// Ends the zygote (its workers live on, reparented). Called with the lock held.
+    private func endProcess(because reason: String?) {
+        guard let process else { return }
+        let what = reason.map { "was ended: \($0)" } ?? "ended"
+        HostLog.warning("the worker zygote (pid \(process.pid)) \(what); it is started again for the next worker")
+        Glibc.kill(process.pid, SIGKILL)
+        Glibc.close(process.channel)
+        reapZygote(process.pid)
+        self.process = nil
+    }
+
+    private func reapZygote(_ pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        Orphans.didReap(pid)
+    }
+
+    /// Ends every zygote of this host (tests, and a host that is done): waits for each.
+    static func endAll() {
+        let all = zygotes.withLock { zygotes in
+            defer { zygotes = [:] }
+            return Array(zygotes.values)
+        }
+        for zygote in all {
+            zygote.lock.withLock {
+                guard let process = zygote.process else { return }
+                Glibc.close(process.channel)
+                zygote.reapZygote(process.pid)
+                zygote.process = nil
+            }
+        }
+    }
+
+    // MARK: The zygote's side
+
+    /// Runs this process as the zygote and never returns: loads what workers share, says it is
+    /// ready, and serves the host until it closes the channel.
+    static func main() -> Never {
+        let channel = WidgetWorker.channelDescriptor
+        guard fcntl(channel, F_GETFD) >= 0 else {
+            FileHandle.standardError.write(Data("widgets worker: no channel on descriptor 3; a zygote is started by a host\n".utf8))
+            exit(2)
+        }
+        _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
+        preload()
+        // Forked from a process with other threads, a child would find their locks held for ever.
+        guard host_thread_count() == 1 else { exit(3) }
+        var ready: [UInt8] = [UInt8(ascii: "Z"), 0, 0, 0, 0]
+        guard send(channel, &ready, ready.count, Int32(MSG_NOSIGNAL)) == ready.count else { exit(0) }
+        exit(host_zygote_serve(channel, { body, length in WorkerZygote.becomeWorker(body, Int(length)) }) == 0 ? 0 : 4)
+    }
+
+    /// What every worker would load and initialize itself: FoundationNetworking and its libraries
+    /// (each Swift bundle links it through the SDK), and Foundation's formats and time zone.
+    private static func preload() {
+        _ = host_preload_beside_foundation("libFoundationNetworking.so")
+        _ = TimeZone.current.identifier
+        _ = Locale.current.identifier
+        _ = Calendar.current.firstWeekday
+        _ = try? JSONSerialization.data(withJSONObject: ["ready": [1.5, "x"]])
+        _ = try? JSONSerialization.jsonObject(with: Data("{\"a\":[1,2.5,\"b\"]}".utf8))
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        _ = formatter.string(from: Date(timeIntervalSince1970: 0))
+    }
+
+    /// In a forked child: the worker's arguments, its title, then the worker itself.
+    private static func becomeWorker(_ body: UnsafePointer<CChar>?, _ length: Int) -> Never {
+        let bytes = body.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        host_set_process_title(([SwiftRuntime.executable] + arguments).joined(separator: " "))
+        WidgetWorker.forked = true
+        WidgetWorker.main(arguments: arguments)
+    }
+}
