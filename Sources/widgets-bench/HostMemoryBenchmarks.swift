@@ -29,7 +29,17 @@ struct HostMemoryResult {
     /// The same host with each worker spawned (`WIDGETS_ZYGOTE=off`), measured right after.
     let spawnedHost: ProcessMemory
     let spawnedWorkers: [ProcessMemory]
+    /// The same host once its idle workers were stopped (`WIDGETS_WORKER_IDLE=1`): the host, the
+    /// zygote, and the workers left (none, settled).
+    let idleHost: ProcessMemory
+    let idleZygote: ProcessMemory?
+    let idleWorkers: [ProcessMemory]
     let instances: Int
+
+    /// PSS of the host and everything it runs.
+    var total: Int { host.pss + (zygote?.pss ?? 0) + workers.map(\.pss).reduce(0, +) }
+    var spawnedTotal: Int { spawnedHost.pss + spawnedWorkers.map(\.pss).reduce(0, +) }
+    var idleTotal: Int { idleHost.pss + (idleZygote?.pss ?? 0) + idleWorkers.map(\.pss).reduce(0, +) }
 }
 
 /// `widgets run` hosting one instance of each sample widget (the samples in the release build,
@@ -81,9 +91,13 @@ func benchmarkHostMemory() -> HostMemoryResult {
     var spawning = environment
     spawning["WIDGETS_ZYGOTE"] = "off"
     let (spawnedHost, spawnedWorkers, _) = measure(spawning)
+    var idling = environment
+    idling["WIDGETS_WORKER_IDLE"] = "1"
+    let (idleHost, idleWorkers, idleZygote) = measure(idling)
     return HostMemoryResult(
         host: host, workers: workers.sorted { $0.pss < $1.pss }, zygote: zygote, spawnedHost: spawnedHost,
-        spawnedWorkers: spawnedWorkers.sorted { $0.pss < $1.pss }, instances: kinds.count)
+        spawnedWorkers: spawnedWorkers.sorted { $0.pss < $1.pss }, idleHost: idleHost, idleZygote: idleZygote, idleWorkers: idleWorkers,
+        instances: kinds.count)
 }
 
 /// A process's command line, its arguments joined by spaces.
@@ -113,4 +127,6 @@ func hostMemoryLines(_ result: HostMemoryResult) -> [String] {
     ["host: \(describe(result.host))"] + result.workers.enumerated().map { "worker \($0.offset + 1): \(describe($0.element))" }
         + (result.zygote.map { ["zygote: \(describe($0))"] } ?? [])
         + ["spawned: host: \(describe(result.spawnedHost))"] + result.spawnedWorkers.map { "spawned worker: \(describe($0))" }
+        + ["idle workers stopped: host \(describe(result.idleHost)); zygote \(result.idleZygote.map(describe) ?? "none"); \(result.idleWorkers.count) workers left"]
+        + ["total PSS: forked \(mebibytes(result.total)), spawned \(mebibytes(result.spawnedTotal)), idle workers stopped \(mebibytes(result.idleTotal))"]
 }

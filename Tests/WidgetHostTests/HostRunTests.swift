@@ -29,6 +29,9 @@ import WidgetWire
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.contains("game-status-1: Game Status | Your party is resting at the inn") } }, "\(host.output)")
         #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting 1 instance(s)") } }, "\(host.output)")
+        // The host runs as widgets-worker, whose runtime's pages the zygote and the workers share.
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(host.process.processIdentifier)/exe")
+        #expect(executable.hasSuffix("/widgets-worker"), "\(executable)")
 
         // The socket is the owner's alone.
         var status = stat()

@@ -258,6 +258,37 @@ import WidgetWire
         #expect(await answers(registry, "fixture.behaving"))
     }
 
+    @Test func aWorkerAskedNothingForItsIdlePeriodIsStoppedAndStartsAgainAtTheNextRequest() async throws {
+        var settings = ProcessIsolation(workerExecutable: Fixtures.workerExecutable)
+        settings.idleStop = 60
+        let registry = await load(["behaviours"], isolation: .process(settings))
+        defer { registry.shutDownWorkers() }
+        let clock = registry.clock as! ManualClock
+        #expect(await answers(registry, "fixture.behaving"))
+        let first = try #require(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID)
+        // A request in flight keeps it: asked at 0, the one that never completes fails at its
+        // deadline (15 s), and the period counts from then.
+        let never = Task { await failure(registry, "fixture.never") }
+        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        clock.advance(by: 15)
+        #expect(try #require(await never.value).reason == .timedOut)
+        clock.advance(by: 59)
+        #expect(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID == first, "not before its period")
+        clock.advance(by: 1)
+        // Closed, gently: it ends, and is not counted as a crash.
+        #expect(await blocking { () -> Bool in
+            for _ in 0..<500 where kill(first, 0) == 0 { usleep(10_000) }
+            return kill(first, 0) != 0
+        })
+        #expect(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID == nil)
+        // The next request starts one again, at once.
+        #expect(await answers(registry, "fixture.behaving"))
+        let second = try #require(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID)
+        #expect(second != first)
+        #expect(registry.statistics(kind: "fixture.behaving")?.crashes == 0)
+        #expect(registry.widget(kind: "fixture.behaving")?.bundle.disabledReason == nil)
+    }
+
     @Test func providerOverItsMemoryLimitIsKilledForRealAndStartsAfresh() async throws {
         let registry = await load(["behaviours"])
         defer { registry.shutDownWorkers() }

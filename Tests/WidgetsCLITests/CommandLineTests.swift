@@ -67,6 +67,14 @@ import WidgetWire
         #expect(result.standardError.hasPrefix("widgets: WIDGETS_LOAD_DEADLINE takes a number of seconds above 0 and at most 3600, not 'soon'\n"))
     }
 
+    @Test func anIdlePeriodThatIsNotANumberOfSecondsIsAUsageError() async {
+        let result = await widgets(["--plugins", Fixtures.directory(["good"]).path, "list"], extraEnvironment: ["WIDGETS_WORKER_IDLE": "0.5"])
+        #expect(result.status == 2)
+        #expect(result.standardError.hasPrefix("widgets: WIDGETS_WORKER_IDLE takes a number of seconds from 1 to 86400, or never, not '0.5'\n"))
+        let never = await widgets(["--plugins", Fixtures.directory(["good"]).path, "list", "--short"], extraEnvironment: ["WIDGETS_WORKER_IDLE": "never"])
+        #expect(never.status == 0, "\(never.standardError)")
+    }
+
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {
         let unknownCommand = await widgets(["frobnicate"])
         #expect(unknownCommand.status == 2)

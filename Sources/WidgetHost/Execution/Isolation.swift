@@ -34,6 +34,11 @@ public struct ProcessIsolation: Sendable {
     /// `WorkerZygote`), else each spawned on its own; `WIDGETS_ZYGOTE=off` in the host's
     /// environment spawns them whatever this says.
     public var forksWorkers = true
+    /// A worker asked nothing for this long (on the host's clock) is closed, and started again at
+    /// its bundle's next request; nil (the default) keeps workers running. The CLI's hosts stop
+    /// them after `defaultIdleStop` (`WIDGETS_WORKER_IDLE`).
+    public var idleStop: TimeInterval?
+    public static let defaultIdleStop: TimeInterval = 300
 
     public init(workerExecutable: String) {
         self.workerExecutable = workerExecutable
@@ -89,7 +94,7 @@ public enum SwiftRuntime {
     /// Set in the environment of the companion this process becomes: a companion that turns out to
     /// have the runtime linked in too (a copy of `widgets`, or a link to it) refuses to hand over
     /// again, instead of exec'ing itself for ever.
-    static let handedOverVariable = "WIDGETS_HANDED_OVER"
+    public static let handedOverVariable = "WIDGETS_HANDED_OVER"
 
     /// Why a worker executable could not be started, when it is the companion: what it is for and
     /// where it was looked for. Empty for any other executable.

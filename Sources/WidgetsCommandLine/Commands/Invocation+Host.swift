@@ -8,11 +8,26 @@ extension Invocation {
     var json: Bool { isSet(Options.json) }
 
     /// A registry with the command's settings: --memory-limit and --isolation, where it takes them,
-    /// and `WIDGETS_LOAD_DEADLINE` (seconds a bundle may take to load; default 10).
+    /// `WIDGETS_LOAD_DEADLINE` (seconds a bundle may take to load; default 10) and
+    /// `WIDGETS_WORKER_IDLE` (seconds a worker asked nothing lives on, or `never`; default 300).
     func makeRegistry() throws(UsageError) -> WidgetRegistry {
         let memoryLimit = try valueIfDeclared(Options.memoryLimit)
-        let isolation = try valueIfDeclared(Options.isolation)
-        let registry = WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation ?? .process(.thisExecutable))
+        var isolation = try valueIfDeclared(Options.isolation) ?? .process(.thisExecutable)
+        if case .process(var settings) = isolation {
+            let text = getenv("WIDGETS_WORKER_IDLE").map { String(cString: $0) }
+            if text == nil {
+                settings.idleStop = ProcessIsolation.defaultIdleStop
+            } else if let text, text == "never" {
+                settings.idleStop = nil
+            } else {
+                guard let text, let seconds = TimeInterval(text), seconds >= 1, seconds <= 86_400 else {
+                    throw UsageError(message: "WIDGETS_WORKER_IDLE takes a number of seconds from 1 to 86400, or never, not '\(text ?? "")'", command: name)
+                }
+                settings.idleStop = seconds
+            }
+            isolation = .process(settings)
+        }
+        let registry = WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation)
         // One variable read, not the whole environment made into a dictionary.
         if let text = getenv("WIDGETS_LOAD_DEADLINE").map({ String(cString: $0) }) {
             guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {

@@ -274,6 +274,15 @@ enum Reference {
             .B WIDGETS_LOG
             debug, info, warning or error: how much the host says (\\fB\\-v\\fR and \\fB\\-q\\fR win).
             .TP
+            .B WIDGETS_LOAD_DEADLINE
+            Seconds a bundle may take to load before it is refused (default 10).
+            .TP
+            .B WIDGETS_WORKER_IDLE
+            Seconds a bundle's worker asked nothing lives on before it is stopped, to start again (in a few milliseconds) at its next request; \\fBnever\\fR keeps workers running (default 300).
+            .TP
+            .B WIDGETS_ZYGOTE
+            \\fBoff\\fR: start each worker from the worker executable, not forked from the zygote that has the runtime loaded.
+            .TP
             .B XDG_DATA_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, XDG_RUNTIME_DIR
             Where the user's bundles, the instances, the registry cache and the control socket are.
             .SH FILES

@@ -45,6 +45,7 @@ extension WorkerProcess {
                 pid = forked
                 return 0
             }
+            zygote.settle()
             if status == 0 {
                 return WorkerProcess(
                     pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],

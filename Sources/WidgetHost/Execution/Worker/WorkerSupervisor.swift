@@ -35,6 +35,10 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         /// Memory guard slot of each provider in the current worker, to name the one that went over.
         var slots: [UInt32: String] = [:]
         var statistics: [String: ProviderStatistics] = [:]
+        /// Requests sent to the running worker and not yet answered.
+        var outstanding = 0
+        /// When the running worker, asked nothing meanwhile, is stopped (`ProcessIsolation.idleStop`).
+        var idleTimer: ScheduledAction?
     }
 
     private let guarded = Locked(Guarded())
@@ -69,8 +73,14 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             let timer = clock.schedule(at: clock.now().addingTimeInterval(deadline)) {
                 process.kill(because: "it did not finish loading within \(timeSpan(deadline)) (hung in its initializers or initialize)")
             }
-            process.awaitHello { _ in timer.cancel() }
-            guarded.withLock { held in held.state = .running(process) }
+            process.awaitHello { [weak self] _ in
+                timer.cancel()
+                self?.armIdleStop(for: process)
+            }
+            guarded.withLock { held in
+                held.state = .running(process)
+                held.outstanding = 0
+            }
             // Only now: a worker that dies at once must find itself the running one, to be counted.
             process.startReading()
             return .success(process)
@@ -225,6 +235,9 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             case .shutDown:
                 return .failure(Refusal("the host has shut its worker down"))
             case .running(let process) where !process.hasEnded:
+                held.outstanding += 1
+                held.idleTimer?.cancel()
+                held.idleTimer = nil
                 return .success(process)
             case .stopped(let restartAt?) where restartAt > clock.now():
                 let wait = restartAt.timeIntervalSince(clock.now())
@@ -255,7 +268,13 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
                 // The file changed since it was loaded, into something its worker refuses.
                 let reasons = hello.problems.map(\.message).joined(separator: "; ")
                 return .failure(Refusal("its worker restarted but could not load the bundle: \(reasons.isEmpty ? "no reason given" : reasons)"))
-            case .success: return .success(process)
+            case .success:
+                guarded.withLock { held in
+                    held.outstanding += 1
+                    held.idleTimer?.cancel()
+                    held.idleTimer = nil
+                }
+                return .success(process)
             }
         }
     }
@@ -297,11 +316,46 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
     }
 
     /// The worker, if one is running now.
+    /// The worker, if one is running now, with a request counted as sent to it (so that it is not
+    /// stopped as idle meanwhile).
     private func runningWorkerIfAny() -> WorkerProcess? {
         guarded.withLock { held in
-            if case .running(let process) = held.state, !process.hasEnded { return process }
+            if case .running(let process) = held.state, !process.hasEnded {
+                held.outstanding += 1
+                held.idleTimer?.cancel()
+                held.idleTimer = nil
+                return process
+            }
             return nil
         }
+    }
+
+    /// After the worker's last answer (or its start), a timer for the idle rule: a worker asked
+    /// nothing for `idleStop` is closed, and the next request starts one again (from the zygote:
+    /// a few milliseconds). As iOS ends an extension that has nothing to do: a provider keeps
+    /// nothing in memory between requests that it cannot make again.
+    private func armIdleStop(for process: WorkerProcess) {
+        guard let period = settings.idleStop else { return }
+        guarded.withLock { held in
+            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return }
+            held.idleTimer?.cancel()
+            held.idleTimer = clock.schedule(at: clock.now().addingTimeInterval(period)) { [weak self] in
+                self?.stopIfIdle(process)
+            }
+        }
+    }
+
+    private func stopIfIdle(_ process: WorkerProcess) {
+        let stop: Bool = guarded.withLock { held in
+            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
+            // Stopped before it is closed: a request from now on starts a new worker.
+            held.state = .stopped(restartAt: nil)
+            held.idleTimer = nil
+            return true
+        }
+        guard stop else { return }
+        HostLog.log(.debug, "\(fileName): its worker was asked nothing for \(timeSpan(settings.idleStop ?? 0)): stopped; it starts again at the next request")
+        process.close()
     }
 
     private func send(_ call: ProviderCall, to process: WorkerProcess, pending: PendingReply) {
@@ -313,6 +367,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             // After the caller has its answer, not before: a deadline that fires meanwhile only
             // tells the worker the time, and the grace timer it sets is cancelled here.
             pending.cancelTimers()
+            self.answered(by: process)
         }
         // At the deadline the worker is told the time, and times the request out itself; one that
         // has not reported within the grace after that is unresponsive.
@@ -327,6 +382,16 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
                             because: "it did not report on the \(call.requestKind.rawValue) of \"\(call.kind)\" within \(timeSpan(grace)) of its deadline (unresponsive)")
                     })
             })
+    }
+
+    /// One request to `process` is answered (or failed with its end).
+    private func answered(by process: WorkerProcess) {
+        let idle: Bool = guarded.withLock { held in
+            guard case .running(let current) = held.state, current === process else { return false }
+            held.outstanding = max(0, held.outstanding - 1)
+            return held.outstanding == 0
+        }
+        if idle { armIdleStop(for: process) }
     }
 
     private func outcome(

@@ -96,12 +96,26 @@ final class WorkerZygote: @unchecked Sendable {
             guard let process else { return nil }
             let body = Array("S".utf8) + Array((arguments.joined(separator: "\u{0}")).utf8)
             guard let answer = ask(process.channel, body, descriptors: descriptors), answer.kind == UInt8(ascii: "P") else {
-                endProcess(because: "it did not answer a request to fork a worker")
+                // Ended by `settle`, outside the lock of `Orphans.starting`, under which this runs
+                // and which reaping it takes.
+                unanswered = true
                 return nil
             }
             if answer.value > 0 { return pid_t(answer.value) }
             HostLog.warning("the worker zygote could not fork a worker: \(errnoText(-answer.value)); spawning it instead")
             return nil
+        }
+    }
+
+    /// Set when the zygote did not answer a request to fork.
+    private var unanswered = false
+
+    /// Ends a zygote that did not answer a request to fork; it is started again for the next worker.
+    func settle() {
+        lock.withLock {
+            guard unanswered else { return }
+            unanswered = false
+            endProcess(because: "it did not answer a request to fork a worker")
         }
     }
 
