@@ -137,12 +137,48 @@ func benchmarkSocketRoundTrip(iterations: Int) -> [Double] {
     return times.sorted()
 }
 
+/// `size` bytes there and back between this process and another (`cat`, echoing a socket pair's
+/// end): what any request to a worker process costs at least, its two wakeups across processes.
+func benchmarkProcessPingPong(iterations: Int, size: Int = 128) -> [Double] {
+    var pair: [Int32] = [-1, -1]
+    precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
+    let (near, far) = (pair[0], pair[1])
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, far, 0)
+    posix_spawn_file_actions_adddup2(&actions, far, 1)
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("cat"), nil]
+    precondition(posix_spawn(&pid, "/bin/cat", &actions, nil, argv, environ) == 0, "cannot run /bin/cat")
+    posix_spawn_file_actions_destroy(&actions)
+    for pointer in argv { free(pointer) }
+    close(far)
+    var buffer = [UInt8](repeating: 7, count: size)
+    let times = sample(iterations: iterations, warmup: iterations / 10) {
+        buffer.withUnsafeMutableBytes { bytes in
+            _ = write(near, bytes.baseAddress, size)
+            var received = 0
+            while received < size {
+                let count = read(near, bytes.baseAddress! + received, size - received)
+                if count <= 0 { break }
+                received += count
+            }
+        }
+    }
+    close(near)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return times.sorted()
+}
+
 struct IsolationResult {
     let direct: [Double]
     let queue: [Double]
     let process: [Double]
     /// One byte there and back over a socket pair, in blocks between the process-mode blocks.
     let socket: [Double]
+    /// 128 bytes there and back with another process, in blocks between the process-mode blocks.
+    let crossProcess: [Double]
     /// Each block's process-mode median over the socket pair's median in the block after it.
     let wakeupRatios: [Double]
     /// Each block's process-mode median less the socket pair's: the round trip beyond two wakeups.
@@ -204,12 +240,14 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     // block by block (a floor measured minutes apart swung five times between runs).
     var process: [Double] = []
     var socket: [Double] = []
+    var crossProcess: [Double] = []
     var wakeupRatios: [Double] = []
     var beyondWakeups: [Double] = []
     let blocks = 10
     for _ in 0..<blocks {
         let trips = await awaitedRoundTrips(processRegistry, kind: processRegistry.widgets[0].kind, iterations: iterations / blocks)
         let pings = benchmarkSocketRoundTrip(iterations: iterations / blocks)
+        crossProcess += benchmarkProcessPingPong(iterations: iterations / blocks)
         process += trips
         socket += pings
         wakeupRatios.append(percentile(trips, 0.5) / percentile(pings, 0.5))
@@ -225,7 +263,7 @@ func benchmarkIsolation(iterations: Int, providers: Int, requestsEach: Int) asyn
     let processThroughput = await requestsPerSecond(registry, requestsEach: requestsEach)
     registry.shutDownWorkers()
     return IsolationResult(
-        direct: direct.sorted(), queue: queue, process: process.sorted(), socket: socket.sorted(), wakeupRatios: wakeupRatios.sorted(),
+        direct: direct.sorted(), queue: queue, process: process.sorted(), socket: socket.sorted(), crossProcess: crossProcess.sorted(), wakeupRatios: wakeupRatios.sorted(),
         beyondWakeups: beyondWakeups.sorted(),
         processThroughput: processThroughput)
 }

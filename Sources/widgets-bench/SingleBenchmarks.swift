@@ -26,7 +26,7 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     if name == "isolation" {
         let result = await benchmarkIsolation(iterations: 20_000, providers: 16, requestsEach: 100)
         let (direct, queue, process) = (median(result.direct) / 1e3, median(result.queue) / 1e3, median(result.process) / 1e3)
-        print("direct \(formatted(direct)) µs; queue \(formatted(queue)) µs (+\(formatted(queue - direct))); process \(formatted(process)) µs (+\(formatted(process - direct))); 16 workers \(Int(result.processThroughput)) requests/s")
+        print("direct \(formatted(direct)) µs; queue \(formatted(queue)) µs (+\(formatted(queue - direct))); process \(formatted(process)) µs (+\(formatted(process - direct)); ping-pong with a process \(formatted(median(result.crossProcess) / 1e3)) µs); 16 workers \(Int(result.processThroughput)) requests/s")
         return true
     }
 

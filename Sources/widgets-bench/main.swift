@@ -148,6 +148,12 @@ let rows = [
         floor: "its request function called directly: \(formatted(directMedian / 1000)) µs",
         result: "+\(formatted(processOverhead / 1000)) µs", goal: "≤ 50 µs overhead", met: processOverhead <= 50_000),
     Row(
+        name: "the same request in process mode against a ping-pong with another process (128 bytes each way over a socket pair, to cat; in blocks between the requests'; medians)",
+        measured: "\(formatted(percentile(isolation.process, 0.5) / 1000)) µs",
+        floor: "the ping-pong: \(formatted(percentile(isolation.crossProcess, 0.5) / 1000)) µs (p90 \(formatted(percentile(isolation.crossProcess, 0.9) / 1000)) µs)",
+        result: "\(formatted(percentile(isolation.process, 0.5) / percentile(isolation.crossProcess, 0.5)))× the ping-pong; beyond it \(formatted((percentile(isolation.process, 0.5) - percentile(isolation.crossProcess, 0.5)) / 1000)) µs (the messages' coding, the worker's deadline and guard, the host's checks)",
+        goal: "≤ 3× the ping-pong (issue 33)", met: percentile(isolation.process, 0.5) <= 3 * percentile(isolation.crossProcess, 0.5)),
+    Row(
         name: "one byte there and back over a socket pair, between two threads (median)",
         measured: medianAndP90(socketRoundTrip),
         floor: "-", result: "for comparison: two thread wakeups", goal: "none set", met: true),
