@@ -421,7 +421,10 @@ markdown += """
       own work, is what issue 20's hardening could have added to, and is what its goal holds. A process-mode request wakes the host's
       reader and the awaiting task on its way, as queue mode wakes the provider's queue and the
       awaiting task; the worker's reader, asked one request after another, is still spinning when
-      the next comes (see "Cost" in ISOLATION.md).
+      the next comes (see "Cost" in ISOLATION.md). Against another process: 128 bytes written to
+      `cat` over a socket pair and read back (its two wakeups across processes, what any request to
+      a worker costs at least), in the same blocks; what the request takes beyond it is the
+      messages' coding, the worker's deadline and memory guard and the host's checks of the answer.
     - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
       (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
       guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.
@@ -481,7 +484,8 @@ markdown += """
       as 100 different bundles would: 400 widgets listed, no problems. Listed by the release
       `widgets --plugins DIR list --short`, run as a process (posix_spawn, output to /dev/null)
       with a cache home of its own: cold (no cache: every bundle loaded by its worker process, then
-      recorded; 3 runs), bypassed (`--no-cache`, as before the cache; 3 runs) and warm (15 runs
+      recorded; 6 runs each, alternating: workers forked by the zygote, the default, and spawned
+      with `WIDGETS_ZYGOTE=off`), bypassed (`--no-cache`, as before the cache; 3 runs) and warm (15 runs
       after one uncounted). Two floors, alternated with the warm runs and `widgets --version`
       (starting the process and nothing else): a process of its own
       (`Tests/Fixtures/listing_floor.swift`, `swiftc -O`: Swift with the standard library and Glibc,
@@ -533,7 +537,15 @@ markdown += """
       binary just built counts as dirty until then. A trim of the workers' free heap after each
       answer (`malloc_trim`) was tried and measured: it changed no worker's PSS or private dirty
       pages by more than the noise (their memory is the Swift runtime's and Foundation's pages, not
-      freed heap), so it is not done.
+      freed heap), so it is not done. Workers are the zygote's children (the zygote is measured
+      too); then the same host with `WIDGETS_ZYGOTE=off` (each worker spawned), and the same with
+      `WIDGETS_WORKER_IDLE=1`, whose workers are stopped as idle before the measurement (the
+      default period is 300 s): the host and the zygote alone. PSS summed over the host and what it
+      runs compares the three.
+    - **A worker's start.** A copy of the release `libSystemWidgets.so` loaded by
+      `WidgetRegistry.load` in process isolation, from the call to its return (the worker's first
+      message, what it loaded, decoded), its worker forked by the zygote (started by an uncounted
+      load first) and spawned, alternating which goes first; 21 each, medians.
 
     On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
     time, the floor moving with the measurement; compare the figures of one run with each other.

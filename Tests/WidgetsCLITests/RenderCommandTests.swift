@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetRendering
 import WidgetTestSupport
+import WidgetWire
 
 /// `widgets render` and `widgets gallery` on real bundles: what a person sees of the renderers.
 @Suite struct RenderCommandTests {
@@ -24,6 +25,47 @@ import WidgetTestSupport
         let bad = await widgets(["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--color", "pink"], dataHome: data)
         #expect(bad.status == 2)
         #expect(bad.standardError.hasPrefix("widgets: --color takes auto, none, 256 or truecolor, not 'pink'\n"))
+    }
+
+    @Test func widgetsRenderWritesThePNGOfTheGallerysDrawing() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let data = Fixtures.temporaryDirectory("data")
+        _ = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
+        let file = data.appendingPathComponent("board.png")
+        let arguments = ["--plugins", plugins.path, "render", "com.mygame.leaderboard", "--family", "systemMedium"]
+        let light = await widgets(arguments + ["--png", file.path, "--appearance", "light"], dataHome: data)
+        #expect(light.status == 0, "\(light.standardError)")
+        let size = WidgetFamily.systemMedium.displaySize
+        let (width, height) = (Int(size.width * 2), Int(size.height * 2))
+        #expect(light.standardOutput == "\(file.path): systemMedium, \(width) × \(height) pixels\n")
+        let rasterizer = try Rasterizer.shared()
+        let image = try rasterizer.image(png: Array(try Data(contentsOf: file)))
+        #expect(image.width == width && image.height == height)
+        #expect(image.color(x: 0, y: 0).alpha == 0, "transparent outside the rounded outline")
+        let background = image.color(x: width / 2, y: 3)
+        #expect(background.alpha == 255 && background.red > 240 && background.green > 240 && background.blue > 240, "\(background)")
+        // The text is there: dark ink on the light background, in the rows of the list.
+        var ink = 0
+        for y in stride(from: 0, to: height, by: 2) {
+            for x in stride(from: 0, to: width, by: 2) where image.color(x: x, y: y).alpha == 255 && image.color(x: x, y: y).red < 100 { ink += 1 }
+        }
+        #expect(ink > 200, "\(ink) dark pixels")
+
+        // To standard output (through a shell, which keeps the bytes), at one pixel a point, dark.
+        let darkFile = data.appendingPathComponent("dark.png")
+        let command = ([Fixtures.widgetsExecutable] + arguments + ["--png", "-", "--scale", "1"]).map { "'\($0)'" }.joined(separator: " ")
+        let dark = await runProcess("/bin/sh", ["-c", command + " > '\(darkFile.path)'"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
+        #expect(dark.status == 0, "\(dark.standardError)")
+        let darkImage = try rasterizer.image(png: Array(try Data(contentsOf: darkFile)))
+        #expect(darkImage.width == Int(size.width) && darkImage.height == Int(size.height))
+        let darkBackground = darkImage.color(x: Int(size.width) / 2, y: 2)
+        #expect(darkBackground.alpha == 255 && darkBackground.red < 60, "\(darkBackground)")
+
+        let badScale = await widgets(arguments + ["--png", file.path, "--scale", "9"], dataHome: data)
+        #expect(badScale.status == 2)
+        #expect(badScale.standardError.hasPrefix("widgets: --scale takes a number from 0.5 to 8, not '9'\n"))
+        let scaleAlone = await widgets(arguments + ["--scale", "2"], dataHome: data)
+        #expect(scaleAlone.status == 2 && scaleAlone.standardError.contains("--scale is for a PNG image: give --png FILE too"))
     }
 
     @Test func theGalleryShowsEveryWidgetInEveryFamilyAsWellFormedSVG() async throws {

@@ -118,6 +118,14 @@ enum Options {
 
     static let out = Option<String>("out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)")
 
+    static let png = Option<String>(
+        "png", value: "FILE", help: "write the drawing to FILE as a PNG image instead (- for standard output; needs librsvg2-2 and libcairo2)")
+
+    static let scale = Option<Double>("scale", value: "N", help: "pixels per point of a PNG image, from 0.5 to 8 (default 2, as a phone's screen)") { text in
+        guard let value = Double(text), value >= 0.5, value <= 8 else { return .failure(UsageText("--scale takes a number from 0.5 to 8, not '\(text)'")) }
+        return .success(value)
+    }
+
     static func positiveNumber(_ name: String) -> @Sendable (String) -> Result<Int, UsageText> {
         { text in
             guard let value = Int(text), value >= 1 else { return .failure(UsageText("--\(name) takes a whole number from 1, not '\(text)'")) }

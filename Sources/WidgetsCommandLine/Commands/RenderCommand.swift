@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import WidgetHost
 import WidgetRendering
+import WidgetSupport
 import WidgetWire
 
 extension Command {
@@ -11,11 +12,14 @@ extension Command {
         options: [
             Options.plugins.spec, Options.family.spec, Options.instance.spec, Options.appearance.spec, Options.color.spec,
             Options.renderingMode.spec, Options.stateDirectory.spec, Options.isolation.spec, Options.placeholder.spec, Options.locked.spec,
+            Options.png.spec, Options.scale.spec,
         ],
         discussion: """
             The widget's views are built for the appearance and rendering mode drawn (its environment's
             colorScheme and widgetRenderingMode). The current entry is the latest of the provider's timeline whose date has come. A family's box is its
             size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (\(Documentation.path("RENDERING.md")) has the table).
+            With --png, the widget is drawn as the gallery and the home screen draw it (the same layout and font), in pixels: its
+            family's size in points times --scale, transparent outside its outline. librsvg and cairo draw it, loaded when asked.
             """
     ) { try await $0.render(kind: $0.argument(0)) }
 }
@@ -24,6 +28,8 @@ extension Invocation {
     /// `widgets render KIND`: the current entry (or the placeholder), drawn in a framed box of the
     /// family's size, in colour when the output is a terminal.
     func render(kind named: String?) async throws(UsageError) -> ExitCode {
+        if let file = try value(Options.png) { return try await renderPNG(kind: named, to: file) }
+        if try value(Options.scale) != nil { throw UsageError(message: "--scale is for a PNG image: give --png FILE too", command: name) }
         let renderer = try terminalRenderer()
         guard let target = try requestTarget(kind: named) else { return .failure }
         let placeholder = isSet(Options.placeholder)
@@ -45,6 +51,63 @@ extension Invocation {
             for name in SymbolGlyphs.unknown(in: entry.view) {
                 output.standardError("widgets: note: widget \"\(target.kind)\": the symbol \"\(name)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
             }
+            return .success
+        } catch {
+            output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
+            return .failure
+        }
+    }
+
+    /// `widgets render KIND --png FILE`: the current entry (or the placeholder) drawn by the SVG
+    /// renderer and rasterized, written to FILE (by rename, so a reader never sees half of it).
+    func renderPNG(kind named: String?, to file: String) async throws(UsageError) -> ExitCode {
+        if try value(Options.color) != nil { throw UsageError(message: "--color is for the terminal's drawing, not a PNG image", command: name) }
+        let renderer = SVGRenderer(appearance: try value(Options.appearance) ?? Options.defaultAppearance, renderingMode: try value(Options.renderingMode))
+        let scale = try value(Options.scale) ?? 2
+        let rasterizer: Rasterizer
+        do {
+            rasterizer = try Rasterizer.shared()
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        guard let target = try requestTarget(kind: named) else { return .failure }
+        let (registry, _) = try loadSearchPath(for: target.kind)
+        defer { registry.shutDownWorkers() }
+        reportProblems(registry, as: "warning")
+        do {
+            let family = target.family ?? registry.widget(kind: target.kind)?.families.first
+            let result = try await registry.request(
+                isSet(Options.placeholder) ? .placeholder : .timeline, kind: target.kind, family: target.family,
+                configuration: target.configuration, environment: family.map(renderer.environment(for:)))
+            let entry = result.entry(at: Date())
+            let widget = registry.widget(kind: target.kind)
+            let svg = renderer.render(entry.view, family: result.family, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
+            let size = result.family.displaySize
+            let (width, height) = (Int((size.width * scale).rounded()), Int((size.height * scale).rounded()))
+            let png: [UInt8]
+            do {
+                png = try rasterizer.png(try rasterizer.image(svg: svg, width: width, height: height))
+            } catch {
+                output.standardError("widgets: error: widget \"\(target.kind)\": \(error)")
+                return .failure
+            }
+            if file == "-" {
+                let failed = png.withUnsafeBytes { bytes in writeAll(bytes) { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) } }
+                if let failed {
+                    output.standardError("widgets: error: cannot write the PNG to standard output: \(errnoText(failed))")
+                    return .failure
+                }
+            } else {
+                do {
+                    try Data(png).write(to: URL(fileURLWithPath: file), options: .atomic)
+                } catch {
+                    output.standardError("widgets: error: cannot write \(file): \(error.localizedDescription)")
+                    return .failure
+                }
+                output.standardOutput("\(file): \(result.family.rawValue), \(width) × \(height) pixels")
+            }
+            for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
             return .success
         } catch {
             output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
