@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -238,4 +239,18 @@ int host_preload_beside_foundation(const char *name) {
     int length = snprintf(path, sizeof path, "%.*s/%s", (int)(slash - information.dli_fname), information.dli_fname, name);
     if (length <= 0 || (size_t)length >= sizeof path) return -1;
     return dlopen(path, RTLD_NOW | RTLD_GLOBAL) ? 0 : -1;
+}
+
+int host_descriptors_above(int highest) {
+    DIR *directory = opendir("/proc/self/fd");
+    if (!directory) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(directory))) {
+        if (entry->d_name[0] == '.') continue;
+        int fd = atoi(entry->d_name);
+        if (fd > highest && fd != dirfd(directory)) count++;
+    }
+    closedir(directory);
+    return count;
 }

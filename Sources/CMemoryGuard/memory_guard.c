@@ -91,6 +91,8 @@ void memory_guard_open_slot(uint32_t slot, int64_t limit) {
 
 void memory_guard_exit_on_exceed(int fd) { atomic_store(&exceed_fd, fd); }
 
+void memory_guard_forked_child(void) { atomic_store(&worker_threads.live, 0); }
+
 void memory_guard_set_worker_limits(int64_t bytes, int64_t threads) {
     atomic_store(&worker_memory.limit, bytes > 0 ? bytes : 0);
     atomic_store(&worker_memory.counting, bytes > 0);

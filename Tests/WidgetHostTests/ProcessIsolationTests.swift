@@ -268,10 +268,12 @@ import WidgetWire
         let first = try #require(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID)
         // A request in flight keeps it: asked at 0, the one that never completes fails at its
         // deadline (15 s), and the period counts from then.
+        let start = clock.now()
         let never = Task { await failure(registry, "fixture.never") }
-        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        #expect(await blocking { clock.waitUntilScheduled(at: start.addingTimeInterval(15)) }, "the request's deadline")
         clock.advance(by: 15)
         #expect(try #require(await never.value).reason == .timedOut)
+        #expect(clock.waitUntilScheduled(at: start.addingTimeInterval(75), limit: 0), "the idle period counts from the last answer")
         clock.advance(by: 59)
         #expect(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID == first, "not before its period")
         clock.advance(by: 1)

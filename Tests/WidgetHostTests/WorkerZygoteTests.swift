@@ -31,6 +31,7 @@ import WidgetSupport
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(number)")) ?? "?"
             // A socket's inode differs from process to process, and each loaded a copy of the
             // bundle in a directory of its own: their kinds and file names do not.
+            if target.hasPrefix("anon_inode:") { return "\(number) -> \(target)" }
             return "\(number) -> \(target.hasPrefix("/dev/") ? target : target.split(separator: ":").first.map(String.init)?.pathFileName ?? target)"
         }
     }
@@ -64,9 +65,10 @@ import WidgetSupport
         #expect(Self.status(of: pid, "SigBlk") == Self.status(of: spawnedPID, "SigBlk"))
         #expect(Self.status(of: pid, "SigIgn") == Self.status(of: spawnedPID, "SigIgn"))
         #expect(Self.status(of: pid, "SigBlk") == "0000000000000000")
-        // (Beyond them a forked worker's main run loop has its event descriptors: anon_inode.)
+        // (Beyond them a forked worker's main run loop has its event descriptors: an epoll, its
+        // eventfds and timerfds; nothing the zygote had open.)
         let descriptors = Self.descriptors(of: pid)
-        let runLoop = descriptors.filter { $0.hasSuffix("-> anon_inode") }
+        let runLoop = descriptors.filter { $0.hasSuffix("-> anon_inode:[eventpoll]") || $0.hasSuffix("-> anon_inode:[eventfd]") || $0.hasSuffix("-> anon_inode:[timerfd]") }
         #expect(descriptors.filter { !runLoop.contains($0) } == Self.descriptors(of: spawnedPID), "\(descriptors) \(Self.descriptors(of: spawnedPID))")
         #expect(descriptors.prefix(6).map { $0.split(separator: " ").last.map(String.init) } == ["/dev/null", "socket", "socket", "socket", "socket", "good.so"])
         // And it serves.

@@ -27,5 +27,7 @@ import Testing
         #expect(throws: RasterError.self) { try rasterizer.image(svg: "<svg", width: 10, height: 10) }
         #expect(throws: RasterError.self) { try rasterizer.image(png: [1, 2, 3]) }
         #expect(throws: RasterError.self) { try rasterizer.image(svg: svg, width: 0, height: 10) }
+        #expect(throws: RasterError.self) { try rasterizer.png(RasterImage(width: 40, height: 20, stride: 160, pixels: [0, 0, 0, 0])) }
+        #expect(image.color(x: 40, y: 0) == (0, 0, 0, 0), "outside the image")
     }
 }

@@ -34,15 +34,19 @@ import Testing
                0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0000000000000000 100 0 0 10 0
                1: 0100007F:9C40 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 2 1 0000000000000000 20 4 30 10 -1
             """
-        var peer = sockaddr_storage()
-        var us = sockaddr_storage()
-        for (storage, port) in [(UnsafeMutablePointer(&peer), UInt16(40000)), (UnsafeMutablePointer(&us), UInt16(8080))] {
-            storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                pointer.pointee.sin_family = sa_family_t(AF_INET)
-                pointer.pointee.sin_port = port.bigEndian
-                inet_pton(AF_INET, "127.0.0.1", &pointer.pointee.sin_addr)
+        func loopback(port: UInt16) -> sockaddr_storage {
+            var storage = sockaddr_storage()
+            withUnsafeMutablePointer(to: &storage) { address in
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                    pointer.pointee.sin_family = sa_family_t(AF_INET)
+                    pointer.pointee.sin_port = port.bigEndian
+                    inet_pton(AF_INET, "127.0.0.1", &pointer.pointee.sin_addr)
+                }
             }
+            return storage
         }
+        let peer = loopback(port: 40000)
+        let us = loopback(port: 8080)
         let them = try #require(ListeningSocket.Endpoint(peer))
         let ours = try #require(ListeningSocket.Endpoint(us))
         #expect(them.procText == "0100007F:9C40")

@@ -104,6 +104,9 @@ void host_cmsg_put_rights(void *control, const int *fds, int count);
  * (the toolchain's or the installed runtime's): 0, or -1 when it could not be loaded. */
 int host_preload_beside_foundation(const char *name);
 
+/* How many descriptors above `highest` this process has open; -1 if unknown. */
+int host_descriptors_above(int highest);
+
 /* The threads this process runs now (from /proc/self/status); -1 if unknown. */
 int host_thread_count(void);
 

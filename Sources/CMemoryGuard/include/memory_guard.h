@@ -63,6 +63,10 @@ void memory_guard_exit_on_exceed(int fd);
  * worker reports and exits as for a slot (memory_guard_exit_on_exceed). */
 void memory_guard_set_worker_limits(int64_t bytes, int64_t threads);
 
+/* In a worker forked from a thread the guard counted (the zygote's): that thread is now the
+ * process's only one, its main thread, which the guard does not count in a worker spawned. */
+void memory_guard_forked_child(void);
+
 /* The worker's memory as the guard counts it, and its live threads (threads started since the
  * process began, less those that ended; the main thread is not counted). */
 int64_t memory_guard_worker_bytes(void);

@@ -117,6 +117,9 @@ public final class Rasterizer: @unchecked Sendable {
 
     /// The image as a PNG file's bytes.
     public func png(_ image: RasterImage) throws(RasterError) -> [UInt8] {
+        guard image.isWhole else {
+            throw RasterError("cannot write a PNG: the image's \(image.pixels.count) bytes are not \(image.height) rows of \(image.stride) for \(image.width) pixels")
+        }
         lock.lock()
         defer { lock.unlock() }
         do {
@@ -134,11 +137,13 @@ public final class Rasterizer: @unchecked Sendable {
             }
             markDirty(surface)
             let sink = PNGSink()
-            let status = writePNG(surface, { closure, bytes, length in
-                guard let closure, let bytes else { return 11 /* CAIRO_STATUS_WRITE_ERROR */ }
-                Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
-                return 0
-            }, Unmanaged.passUnretained(sink).toOpaque())
+            let status = withExtendedLifetime(sink) {
+                writePNG(surface, { closure, bytes, length in
+                    guard let closure, let bytes else { return 11 /* CAIRO_STATUS_WRITE_ERROR */ }
+                    Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
+                    return 0
+                }, Unmanaged.passUnretained(sink).toOpaque())
+            }
             guard status == 0 else { throw RasterError("cannot write a PNG: cairo's status \(status)") }
             return sink.bytes
         }
@@ -150,7 +155,7 @@ public final class Rasterizer: @unchecked Sendable {
         defer { lock.unlock() }
         do {
             let source = PNGSource(png)
-            let surface = readPNG({ closure, bytes, length in
+            let surface = withExtendedLifetime(source) { readPNG({ closure, bytes, length in
                 guard let closure, let bytes else { return 10 /* CAIRO_STATUS_READ_ERROR */ }
                 let source = Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue()
                 let count = Int(length)
@@ -158,7 +163,7 @@ public final class Rasterizer: @unchecked Sendable {
                 source.bytes.withUnsafeBufferPointer { (bytes + 0).update(from: $0.baseAddress! + source.offset, count: count) }
                 source.offset += count
                 return 0
-            }, Unmanaged.passUnretained(source).toOpaque())
+            }, Unmanaged.passUnretained(source).toOpaque()) }
             defer { destroySurface(surface) }
             guard surfaceStatus(surface) == 0 else { throw RasterError("cannot read the PNG: it is not one cairo reads") }
             return copy(surface)
@@ -213,8 +218,15 @@ public struct RasterImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// The colour at a pixel, its alpha taken out: (red, green, blue, alpha), each 0...255.
+    /// Whether its pixels are all there: `height` rows of `stride` bytes, each holding `width` pixels.
+    public var isWhole: Bool {
+        width > 0 && height > 0 && stride >= width * 4 && pixels.count >= (height - 1) * stride + width * 4
+    }
+
+    /// The colour at a pixel, its alpha taken out: (red, green, blue, alpha), each 0...255; nothing
+    /// (all 0) outside the image.
     public func color(x: Int, y: Int) -> (red: Int, green: Int, blue: Int, alpha: Int) {
+        guard x >= 0, y >= 0, x < width, y < height, y * stride + x * 4 + 4 <= pixels.count else { return (0, 0, 0, 0) }
         let offset = y * stride + x * 4
         let value = pixels.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
         let alpha = Int(value >> 24 & 0xff)

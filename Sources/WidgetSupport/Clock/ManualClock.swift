@@ -45,6 +45,19 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
         return true
     }
 
+    /// Blocks until an action waits to run at `date` (false if none does within `limit` of real
+    /// time): for a test that must know which of several timers has been set.
+    @discardableResult
+    public func waitUntilScheduled(at date: Date, limit: TimeInterval = 10) -> Bool {
+        let giveUp = Date().addingTimeInterval(limit)
+        lock.lock()
+        defer { lock.unlock() }
+        while !timers.isPending(at: date) {
+            if !lock.wait(until: giveUp) { return false }
+        }
+        return true
+    }
+
     /// Moves time forward, running every action that comes due, in date order (then in the order
     /// scheduled), on the calling thread, with `now()` at the action's date.
     public func advance(by interval: TimeInterval) {

@@ -20,6 +20,8 @@ struct TimerHeap {
 
     /// Timers neither cancelled nor run; counted one by one.
     var pendingCount: Int { heap.elements.count { !$0.timer.isCancelledOrDone } }
+    /// Whether an action waits to run at `date`.
+    func isPending(at date: Date) -> Bool { heap.elements.contains { !$0.timer.isCancelledOrDone && $0.timer.date == date } }
 
     mutating func add(at date: Date, _ action: @escaping @Sendable () -> Void) -> ScheduledAction {
         // Cancelled timers at the top go now, not at their dates: a request's deadline is

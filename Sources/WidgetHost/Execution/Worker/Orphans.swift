@@ -41,6 +41,11 @@ public enum Orphans {
             return (status, pid)
         }
     }
+    /// A worker the zygote forked: the zygote's child, the host's only if the zygote ends first,
+    /// never swept. (Recorded after the fork: the host's sweep looks at its own children alone,
+    /// which the worker is not while the zygote lives.)
+    static func record(_ pid: pid_t) { _ = started.withLock { $0.insert(pid) } }
+
     /// A child the host started has been reaped.
     static func didReap(_ pid: pid_t) { _ = started.withLock { $0.remove(pid) } }
 

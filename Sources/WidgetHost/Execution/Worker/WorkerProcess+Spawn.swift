@@ -10,24 +10,12 @@ extension WorkerProcess {
         executable: String, arguments: [String], fileName: String, environment extra: [String: String] = [:],
         zygote: WorkerZygote? = nil, onExit: @escaping @Sendable (WorkerExit) -> Void
     ) throws(ChannelError) -> WorkerProcess {
-        // Socket pairs, not pipes, for all three: they can be made close-on-exec atomically, so no
-        // other process the host starts meanwhile inherits them.
-        var sockets: [Int32] = [-1, -1]
-        var outputPipe: [Int32] = [-1, -1]
-        var exceededPipe: [Int32] = [-1, -1]
-        for index in 0..<3 {
-            var pair: [Int32] = [-1, -1]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-                let reason = errnoText()
-                for descriptor in sockets + outputPipe + exceededPipe where descriptor >= 0 { Glibc.close(descriptor) }
-                throw .system("cannot create a socket pair: \(reason)")
-            }
-            switch index {
-            case 0: sockets = pair
-            case 1: outputPipe = pair
-            default: exceededPipe = pair
-            }
+        // Forked by the zygote when there is one, else spawned, each with sockets of its own: a
+        // child the zygote forked too late holds the first ones, and ends when they close.
+        if let zygote, zygote.isRunning(), let process = try forked(by: zygote, arguments: arguments, fileName: fileName, onExit: onExit) {
+            return process
         }
+        let (sockets, outputPipe, exceededPipe) = try socketPairs()
         // The worker's ends go to 3 and 4 by dup2: keep them above 4, so no dup2 maps a descriptor
         // onto itself (which would keep its close-on-exec flag).
         let workerSocket = raised(sockets[1])
@@ -37,20 +25,6 @@ extension WorkerProcess {
             Glibc.close(workerSocket)
             Glibc.close(workerOutput)
             Glibc.close(workerExceeded)
-        }
-        // Forked by the zygote when there is one (it sets the descriptors up as below), else spawned.
-        if let zygote, zygote.isRunning() {
-            let (status, pid) = Orphans.starting { pid in
-                guard let forked = zygote.fork(arguments: arguments, descriptors: [workerSocket, workerOutput, workerExceeded]) else { return ESRCH }
-                pid = forked
-                return 0
-            }
-            zygote.settle()
-            if status == 0 {
-                return WorkerProcess(
-                    pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
-                    exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), zygote: zygote, onExit: onExit)
-            }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -92,6 +66,53 @@ extension WorkerProcess {
         return WorkerProcess(
             pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
             exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), zygote: nil, onExit: onExit)
+    }
+
+    /// The worker's channel, output and memory report: socket pairs, not pipes, for all three: they
+    /// can be made close-on-exec atomically, so no other process the host starts meanwhile inherits them.
+    private static func socketPairs() throws(ChannelError) -> (channel: [Int32], output: [Int32], exceeded: [Int32]) {
+        var pairs: [[Int32]] = []
+        for _ in 0..<3 {
+            var pair: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+                let reason = errnoText()
+                for descriptor in pairs.joined() { Glibc.close(descriptor) }
+                throw .system("cannot create a socket pair: \(reason)")
+            }
+            pairs.append(pair)
+        }
+        return (pairs[0], pairs[1], pairs[2])
+    }
+
+    /// The worker forked by `zygote` (which sets its descriptors up as posix_spawn's actions below
+    /// do); nil when the zygote could not, with nothing of the attempt left open.
+    private static func forked(
+        by zygote: WorkerZygote, arguments: [String], fileName: String, onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) throws(ChannelError) -> WorkerProcess? {
+        let (sockets, outputPipe, exceededPipe) = try socketPairs()
+        let theirs = [sockets[1], outputPipe[1], exceededPipe[1]]
+        let pid = zygote.fork(arguments: arguments, descriptors: theirs)
+        for descriptor in theirs { Glibc.close(descriptor) }
+        guard let pid else {
+            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
+            zygote.settle()
+            return nil
+        }
+        // A worker's end is seen by its pidfd (it is not this process's child); without one it is
+        // ended at once, and spawned instead.
+        let processDescriptor = host_pidfd_open(pid)
+        guard processDescriptor >= 0 else {
+            _ = Glibc.kill(-pid, SIGKILL)
+            _ = Glibc.kill(pid, SIGKILL)
+            _ = zygote.reap(pid)
+            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
+            return nil
+        }
+        // Known before it could come to this process (if the zygote ends), so never swept.
+        Orphans.record(pid)
+        return WorkerProcess(
+            pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
+            exceeded: exceededPipe[0], processDescriptor: processDescriptor, zygote: zygote, onExit: onExit)
     }
 
     /// A worker's environment: the host's, with `extra` over it.

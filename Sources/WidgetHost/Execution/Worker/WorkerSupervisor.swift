@@ -335,14 +335,17 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
     /// a few milliseconds). As iOS ends an extension that has nothing to do: a provider keeps
     /// nothing in memory between requests that it cannot make again.
     private func armIdleStop(for process: WorkerProcess) {
-        guard let period = settings.idleStop else { return }
-        guarded.withLock { held in
-            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return }
+        guard let period = settings.idleStop, period > 0 else { return }
+        // Scheduled outside the lock (a clock may run an action that is due at once, and this one
+        // takes the lock); kept only if the worker is still the running one and idle.
+        let timer = clock.schedule(at: clock.now().addingTimeInterval(period)) { [weak self] in self?.stopIfIdle(process) }
+        let kept: Bool = guarded.withLock { held in
+            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
             held.idleTimer?.cancel()
-            held.idleTimer = clock.schedule(at: clock.now().addingTimeInterval(period)) { [weak self] in
-                self?.stopIfIdle(process)
-            }
+            held.idleTimer = timer
+            return true
         }
+        if !kept { timer.cancel() }
     }
 
     private func stopIfIdle(_ process: WorkerProcess) {
@@ -363,11 +366,13 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         let due = now.addingTimeInterval(call.deadline.timeInterval)
         let request = WorkerRequest(call, now: now, due: due)
         process.send(request) { reply in
-            pending.resume(self.outcome(of: reply, for: call, process: process))
+            let outcome = self.outcome(of: reply, for: call, process: process)
+            // Counted before the caller has its answer: the idle rule's period starts from here.
+            self.answered(by: process)
+            pending.resume(outcome)
             // After the caller has its answer, not before: a deadline that fires meanwhile only
             // tells the worker the time, and the grace timer it sets is cancelled here.
             pending.cancelTimers()
-            self.answered(by: process)
         }
         // At the deadline the worker is told the time, and times the request out itself; one that
         // has not reported within the grace after that is unresponsive.

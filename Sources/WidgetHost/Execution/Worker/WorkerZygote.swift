@@ -1,4 +1,5 @@
 import CHostShims
+import CMemoryGuard
 import Foundation
 import Glibc
 import Synchronization
@@ -76,46 +77,46 @@ final class WorkerZygote: @unchecked Sendable {
         return true
     }()
 
-    /// The pids of the zygotes running now.
-    static var running: [pid_t] { zygotes.withLock { $0.values.compactMap { zygote in zygote.lock.withLock { zygote.process?.pid } } } }
-
     // MARK: The host's side
 
-    /// Whether the zygote runs, started now if it does not (and may be). Apart from `fork`, which
-    /// runs under the lock of `Orphans.starting`, as the zygote's own start does.
+    /// Whether the zygote runs, started now if it does not (and may be).
     func isRunning() -> Bool {
         lock.withLock { runningProcess() != nil }
     }
 
     /// Forks a worker with `arguments` (starting with `WidgetWorker.flag`) and the three descriptors
     /// (channel, output, memory report), which stay the caller's to close. Nil when the zygote could
-    /// not: the caller spawns the worker itself (a zygote that did not answer is ended, and started
-    /// again for the next worker).
+    /// not: the caller spawns the worker itself, with other descriptors (a zygote that ended or did
+    /// not answer is ended by `settle`, and started again for the next worker).
     func fork(arguments: [String], descriptors: [Int32]) -> pid_t? {
         lock.withLock {
             guard let process else { return nil }
             let body = Array("S".utf8) + Array((arguments.joined(separator: "\u{0}")).utf8)
-            guard let answer = ask(process.channel, body, descriptors: descriptors), answer.kind == UInt8(ascii: "P") else {
-                // Ended by `settle`, outside the lock of `Orphans.starting`, under which this runs
-                // and which reaping it takes.
-                unanswered = true
-                return nil
+            switch ask(process.channel, body, descriptors: descriptors) {
+            case .answer(UInt8(ascii: "P"), let value) where value > 0:
+                return pid_t(value)
+            case .answer(UInt8(ascii: "P"), let value):
+                HostLog.warning("the worker zygote could not fork a worker: \(errnoText(-value)); it is spawned instead")
+            case .answer(_, let value):
+                HostLog.warning("the worker zygote refused to fork a worker (\(errnoText(value))); it is spawned instead")
+            case .ended:
+                failure = "it ended"
+            case .silent:
+                failure = "it did not answer a request to fork a worker within 2 s"
             }
-            if answer.value > 0 { return pid_t(answer.value) }
-            HostLog.warning("the worker zygote could not fork a worker: \(errnoText(-answer.value)); spawning it instead")
             return nil
         }
     }
 
-    /// Set when the zygote did not answer a request to fork.
-    private var unanswered = false
+    /// Why the zygote failed the last request, until `settle` ends it.
+    private var failure: String?
 
-    /// Ends a zygote that did not answer a request to fork; it is started again for the next worker.
+    /// Ends a zygote that ended or did not answer (it is started again for the next worker).
     func settle() {
         lock.withLock {
-            guard unanswered else { return }
-            unanswered = false
-            endProcess(because: "it did not answer a request to fork a worker")
+            guard let reason = failure else { return }
+            failure = nil
+            endProcess(because: reason)
         }
     }
 
@@ -126,11 +127,13 @@ final class WorkerZygote: @unchecked Sendable {
             guard let process else { return nil }
             var body = Array("R".utf8)
             withUnsafeBytes(of: Int32(pid)) { body += $0 }
-            guard let answer = ask(process.channel, body, descriptors: []) else {
-                endProcess(because: "it did not answer a request to reap a worker")
-                return nil
+            switch ask(process.channel, body, descriptors: []) {
+            case .answer(UInt8(ascii: "W"), let status): return status
+            case .answer: return nil  // not its child (any more)
+            case .ended: endProcess(because: "it ended")
+            case .silent: endProcess(because: "it did not answer a request to reap a worker within 2 s")
             }
-            return answer.kind == UInt8(ascii: "W") ? answer.value : nil
+            return nil
         }
     }
 
@@ -140,7 +143,7 @@ final class WorkerZygote: @unchecked Sendable {
             // Its end of the channel closed: it ended (killed, or out of memory) since last asked.
             var channel = pollfd(fd: process.channel, events: 0, revents: 0)
             guard poll(&channel, 1, 0) > 0 else { return process }
-            endProcess(because: nil)
+            endProcess(because: "it ended")
         }
         guard failedStarts < 3 else { return nil }
         do throws(ChannelError) {
@@ -156,9 +159,19 @@ final class WorkerZygote: @unchecked Sendable {
         return process
     }
 
+    /// What the zygote made of a request.
+    private enum Reply {
+        case answer(UInt8, Int32)
+        /// Its end of the channel is closed: it ended.
+        case ended
+        /// No answer within two seconds.
+        case silent
+    }
+
     /// Sends one request and waits up to two seconds for its answer: a kind and an int32.
-    private func ask(_ channel: Int32, _ body: [UInt8], descriptors: [Int32]) -> (kind: UInt8, value: Int32)? {
+    private func ask(_ channel: Int32, _ body: [UInt8], descriptors: [Int32]) -> Reply {
         var sent = -1
+        var error: Int32 = 0
         body.withUnsafeBytes { bytes in
             var part = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
             let controlLength = descriptors.isEmpty ? 0 : Int(host_cmsg_space(Int32(descriptors.count)))
@@ -174,25 +187,25 @@ final class WorkerZygote: @unchecked Sendable {
                         descriptors.withUnsafeBufferPointer { host_cmsg_put_rights(controlBytes.baseAddress, $0.baseAddress, Int32($0.count)) }
                     }
                     repeat { sent = sendmsg(channel, &message, Int32(MSG_NOSIGNAL)) } while sent < 0 && errno == EINTR
+                    error = errno
                 }
             }
         }
-        guard sent == body.count else { return nil }
+        guard sent == body.count else { return error == EPIPE || error == ECONNRESET ? .ended : .silent }
         var ready = pollfd(fd: channel, events: Int16(POLLIN), revents: 0)
         var waited = 0
         while true {
             let result = poll(&ready, 1, 100)
             if result > 0 { break }
-            if result < 0 && errno != EINTR { return nil }
+            if result < 0 && errno != EINTR { return .ended }
             waited += 100
-            if waited >= 2000 { return nil }
+            if waited >= 2000 { return .silent }
         }
         var answer = [UInt8](repeating: 0, count: 8)
         var count = -1
         repeat { count = answer.withUnsafeMutableBytes { recv(channel, $0.baseAddress, $0.count, 0) } } while count < 0 && errno == EINTR
-        guard count == 5 else { return nil }
-        let value = answer[1..<5].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
-        return (answer[0], value)
+        guard count == 5 else { return .ended }
+        return .answer(answer[0], answer[1..<5].withUnsafeBytes { $0.loadUnaligned(as: Int32.self) })
     }
 
     /// Starts the zygote: the worker executable with the zygote's argument, its channel (a
@@ -250,10 +263,9 @@ final class WorkerZygote: @unchecked Sendable {
     }
 
     /// Ends the zygote (its workers live on, reparented). Called with the lock held.
-    private func endProcess(because reason: String?) {
+    private func endProcess(because reason: String) {
         guard let process else { return }
-        let what = reason.map { "was ended: \($0)" } ?? "ended"
-        HostLog.warning("the worker zygote (pid \(process.pid)) \(what); it is started again for the next worker")
+        HostLog.warning("the worker zygote (pid \(process.pid)) is gone: \(reason); it is started again for the next worker")
         Glibc.kill(process.pid, SIGKILL)
         Glibc.close(process.channel)
         reapZygote(process.pid)
@@ -264,22 +276,6 @@ final class WorkerZygote: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         Orphans.didReap(pid)
-    }
-
-    /// Ends every zygote of this host (tests, and a host that is done): waits for each.
-    static func endAll() {
-        let all = zygotes.withLock { zygotes in
-            defer { zygotes = [:] }
-            return Array(zygotes.values)
-        }
-        for zygote in all {
-            zygote.lock.withLock {
-                guard let process = zygote.process else { return }
-                Glibc.close(process.channel)
-                zygote.reapZygote(process.pid)
-                zygote.process = nil
-            }
-        }
     }
 
     // MARK: The zygote's side
@@ -294,25 +290,22 @@ final class WorkerZygote: @unchecked Sendable {
         }
         _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
         preload()
-        // Forked from a process with other threads, a child would find their locks held for ever.
-        guard host_thread_count() == 1 else { exit(3) }
+        // Forked from a process with other threads, a child would find their locks held for ever;
+        // with descriptors a library opened, it would find them closed under it (closefrom).
+        guard host_thread_count() == 1, host_descriptors_above(channel) == 0 else { exit(3) }
         var ready: [UInt8] = [UInt8(ascii: "Z"), 0, 0, 0, 0]
         guard send(channel, &ready, ready.count, Int32(MSG_NOSIGNAL)) == ready.count else { exit(0) }
         exit(host_zygote_serve(channel, { body, length in WorkerZygote.becomeWorker(body, Int(length)) }) == 0 ? 0 : 4)
     }
 
     /// What every worker would load and initialize itself: FoundationNetworking and its libraries
-    /// (each Swift bundle links it through the SDK), and Foundation's formats and time zone.
+    /// (each Swift bundle links it through the SDK), and Foundation's JSON.
     private static func preload() {
         _ = host_preload_beside_foundation("libFoundationNetworking.so")
-        _ = TimeZone.current.identifier
-        _ = Locale.current.identifier
-        _ = Calendar.current.firstWeekday
+        // Not the time zone, the locale or the calendar: a worker reads them as it starts, so one
+        // forked after the user changed them has the new ones, as a spawned one would.
         _ = try? JSONSerialization.data(withJSONObject: ["ready": [1.5, "x"]])
         _ = try? JSONSerialization.jsonObject(with: Data("{\"a\":[1,2.5,\"b\"]}".utf8))
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        _ = formatter.string(from: Date(timeIntervalSince1970: 0))
     }
 
     /// In a forked child: the worker's arguments, its title, then the worker itself.
@@ -320,6 +313,9 @@ final class WorkerZygote: @unchecked Sendable {
         let bytes = body.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
         let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         host_set_process_title(([SwiftRuntime.executable] + arguments).joined(separator: " "))
+        // Its only thread is the zygote's forking thread, which the guard counted as one it
+        // started: here it is the main thread, which a spawned worker's guard does not count.
+        memory_guard_forked_child()
         WidgetWorker.forked = true
         WidgetWorker.main(arguments: arguments)
     }
