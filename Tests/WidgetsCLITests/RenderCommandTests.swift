@@ -105,6 +105,17 @@ import WidgetWire
         #expect(darkOnly.standardOutput == "wrote 33 images of 5 widget(s) and \(out.path)-dark/index.html\n")
         let darkPage = try String(contentsOf: URL(fileURLWithPath: out.path + "-dark/index.html"), encoding: .utf8)
         #expect(!darkPage.contains("prefers-color-scheme") && darkPage.contains(#"content="dark""#))
+        // With --png, a PNG beside each drawing: the SVG beside it, rasterized.
+        let withPNG = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path + "-png", "--appearance", "dark", "--png"], dataHome: data)
+        #expect(withPNG.status == 0, "\(withPNG.standardError)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path + "-png")
+        #expect(written.filter { $0.hasSuffix(".png") }.count == 33, "one PNG per drawing")
+        let pngName = "com.mygame.character-detail.systemMedium.snapshot"
+        let rasterizer = try Rasterizer.shared()
+        let png = try rasterizer.image(png: Array(try Data(contentsOf: URL(fileURLWithPath: out.path + "-png/\(pngName).png"))))
+        let svg = try String(contentsOf: URL(fileURLWithPath: out.path + "-png/\(pngName).svg"), encoding: .utf8)
+        let size = WidgetFamily.systemMedium.displaySize
+        #expect(png == (try rasterizer.image(svg: svg, width: Int(size.width * 2), height: Int(size.height * 2))))
         #expect(page.contains("systemSmall · Workstation 1/2"), "the C sample's previews")
         // A configurable widget is shown in its default configuration, as a new instance would be.
         let detail = try String(contentsOf: out.appendingPathComponent("com.mygame.character-detail.systemMedium.snapshot.svg"), encoding: .utf8)

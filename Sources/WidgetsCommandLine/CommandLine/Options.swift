@@ -121,6 +121,8 @@ enum Options {
     static let png = Option<String>(
         "png", value: "FILE", help: "write the drawing to FILE as a PNG image instead (- for standard output; needs librsvg2-2 and libcairo2)")
 
+    static let galleryPNG = Option(flag: "png", help: "also write each drawing as a PNG image (needs librsvg2-2 and libcairo2)")
+
     static let scale = Option<Double>("scale", value: "N", help: "pixels per point of a PNG image, from 0.5 to 8 (default 2, as a phone's screen)") { text in
         guard let value = Double(text), value >= 0.5, value <= 8 else { return .failure(UsageText("--scale takes a number from 0.5 to 8, not '\(text)'")) }
         return .success(value)

@@ -7,11 +7,12 @@ import WidgetWire
 extension Command {
     static let gallery = Command(
         "gallery", summary: "Write every widget in every family, placeholder and snapshot, and its previews, as SVG and an HTML page.",
-        options: [Options.plugins.spec, Options.out.spec, Options.appearance.spec, Options.renderingMode.spec, Options.isolation.spec],
+        options: [Options.plugins.spec, Options.out.spec, Options.appearance.spec, Options.renderingMode.spec, Options.isolation.spec, Options.galleryPNG.spec],
         discussion: """
             Open DIR/index.html in a browser. Links and widget URLs in the images are clickable. Without --appearance
             each widget is drawn light (NAME.light.svg) and dark (NAME.svg), and the page shows the drawings of the
-            appearance the browser prefers; with it, that appearance only.
+            appearance the browser prefers; with it, that appearance only. With --png each drawing is also written as
+            a PNG image beside it (NAME.png, two pixels a point), as `widgets render --png` draws it.
             """
     ) { try await $0.gallery() }
 }
@@ -25,6 +26,15 @@ extension Invocation {
         let given = try value(Options.appearance)
         let appearances: [Appearance] = given.map { [$0] } ?? [.dark, .light]
         let directory = URL(fileURLWithPath: out)
+        var rasterizer: Rasterizer?
+        if isSet(Options.galleryPNG) {
+            do {
+                rasterizer = try Rasterizer.shared()
+            } catch {
+                output.standardError("widgets: error: --png: \(error)")
+                return .failure
+            }
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -68,7 +78,7 @@ extension Invocation {
                             environment: renderer.environment(for: family))
                         let drawn = try Self.figure(
                             result.entries[0].view, family: family, now: Date(), file: name, caption: caption, renderers: renderers,
-                            contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, images: &images)
+                            contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, rasterizer: rasterizer, images: &images)
                         if requestKind == .snapshot {
                             fidelity.append(
                                 Self.fidelityFigure(
@@ -100,7 +110,7 @@ extension Invocation {
                             let caption = "\(preview.family.rawValue) · \(label)" + (preview.entries.count > 1 ? " \(number + 1)/\(preview.entries.count)" : "")
                             let drawn = try Self.figure(
                                 entry.view, family: preview.family, now: Render.shownAt(entry), file: name, caption: caption, renderers: renderers,
-                                contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, images: &images)
+                                contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, rasterizer: rasterizer, images: &images)
                             figures += "<figure class=\"preview\">\(drawn)</figure>\n"
                         }
                     }
@@ -185,7 +195,7 @@ extension Invocation {
     /// inlined in it, marked with its appearance when there are two.
     static func figure(
         _ view: ViewNode, family: WidgetFamily, now: Date, file: String, caption: String, renderers: [SVGRenderer],
-        contentMarginsDisabled: Bool, in directory: URL, images: inout Int
+        contentMarginsDisabled: Bool, in directory: URL, rasterizer: Rasterizer? = nil, images: inout Int
     ) throws -> String {
         var drawings = ""
         var links = ""
@@ -195,6 +205,11 @@ extension Invocation {
             let svg = renderer.render(view, family: family, now: now, idPrefix: "w\(images + 1)-", contentMarginsDisabled: contentMarginsDisabled)
             try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
             images += 1
+            if let rasterizer {
+                let size = family.displaySize
+                let image = try rasterizer.image(svg: svg, width: Int((size.width * 2).rounded()), height: Int((size.height * 2).rounded()))
+                try Data(try rasterizer.png(image)).write(to: directory.appendingPathComponent(String(name.dropLast(".svg".count)) + ".png"), options: .atomic)
+            }
             let marked = renderers.count > 1 ? " class=\"\(renderer.appearance == .light ? "light" : "dark")\"" : ""
             drawings += renderers.count > 1 ? "<div\(marked)>\(svg)</div>" : svg
             links += "<a\(marked) href=\"\(XMLText.escape(name))\">\(XMLText.escape(caption))</a>"
