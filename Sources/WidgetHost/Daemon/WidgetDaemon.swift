@@ -92,6 +92,7 @@ public final class WidgetDaemon: @unchecked Sendable {
             server = try ControlServer(
                 path: socketPath, log: log,
                 subscribe: { [weak self] ids, send in
+                    self?.awaitHosting()
                     guard let (answer, token) = self?.subscribe(ids: ids, send: send) else {
                         return (ControlAnswer.refused("the host is stopping").json, nil)
                     }
@@ -99,14 +100,37 @@ public final class WidgetDaemon: @unchecked Sendable {
                 },
                 unsubscribe: { [events] token in events.unsubscribe(token) }
             ) { [weak self] request in
-                self?.handle(request) ?? ControlServer.failure("the host is stopping")
+                self?.awaitHosting()
+                return self?.handle(request) ?? ControlServer.failure("the host is stopping")
             }
         }
+        defer { openForRequests() }
         do {
             try synchronize()
         } catch {
             stop()
             throw error
+        }
+    }
+
+    /// Whether the saved instances are hosted (the first synchronize is done, or failed): until
+    /// then a request that names an instance waits, rather than being refused for an instance
+    /// about to be hosted (a bar's feed reconnecting to a host just restarted asks at once).
+    private let hosting = NSCondition()
+    private var isHosting = false
+
+    private func openForRequests() {
+        hosting.withLock {
+            isHosting = true
+            hosting.broadcast()
+        }
+    }
+
+    /// Waits (10 s at most) until the saved instances are hosted.
+    func awaitHosting() {
+        let giveUp = Date().addingTimeInterval(10)
+        hosting.withLock {
+            while !isHosting { if !hosting.wait(until: giveUp) { break } }
         }
     }
 
