@@ -73,6 +73,8 @@ test:
 		rm -f "$$log"; \
 		if [ -z "$${CHROMIUM:-}" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then \
 			echo; echo "note: no Chromium installed, so the browser test of the home screen was SKIPPED (apt-get install chromium; .ci/run installs it)"; fi; \
+		if ! command -v sway >/dev/null || ! command -v grim >/dev/null; then \
+			echo; echo "note: no sway or grim installed, so the desktop surface's test was SKIPPED (apt-get install sway grim; .ci/run installs them)"; fi; \
 		exit $$status
 
 # Everything a user lives with, outside the checkout: the executables (widgets-worker, which loads
@@ -104,7 +106,8 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 	$(WIDGETS) completions zsh > $(ZSHDIR)/_widgets
 	$(WIDGETS) completions fish > $(FISHDIR)/widgets.fish
 	install -m 0644 share/widgets-home.desktop $(APPDIR)/widgets-home.desktop
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' share/widgets.service.in > $(UNITDIR)/widgets.service && chmod 0644 $(UNITDIR)/widgets.service
+	for unit in widgets widgets-desktop; do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' share/$$unit.service.in > $(UNITDIR)/$$unit.service && chmod 0644 $(UNITDIR)/$$unit.service || exit 1; done
 	@# The documents help names (docs/WEB.md...), where it finds them installed.
 	install -d -m 0755 $(DOCDIR)
 	install -m 0644 README.md docs/*.md $(DOCDIR)/
@@ -118,12 +121,13 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 # is left pointing at a file that is gone; a link to the removed unit that is left anyway (enabled
 # by hand, or systemctl missing) is removed from the user's systemd directory.
 uninstall:
-	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && [ -f "$(UNITDIR)/widgets.service" ]; then \
-		systemctl --user disable --now widgets.service 2>/dev/null && echo "stopped and disabled widgets.service" || true; fi
+	@for unit in widgets-desktop widgets; do \
+		if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && [ -f "$(UNITDIR)/$$unit.service" ]; then \
+		systemctl --user disable --now $$unit.service 2>/dev/null && echo "stopped and disabled $$unit.service" || true; fi; done
 	rm -f $(BINDIR)/widgets $(BINDIR)/game-app $(MANDIR)/widgets.1 $(BASHDIR)/widgets $(ZSHDIR)/_widgets $(FISHDIR)/widgets.fish
-	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service
-	@for link in "$${XDG_CONFIG_HOME:-$$HOME/.config}"/systemd/user/*.wants/widgets.service; do \
-		[ -L "$$link" ] && [ ! -e "$$link" ] && [ "$$(readlink "$$link")" = "$(PREFIX)/share/systemd/user/widgets.service" ] && rm -f "$$link" && echo "removed $$link"; done; true
+	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service $(UNITDIR)/widgets-desktop.service
+	@for link in "$${XDG_CONFIG_HOME:-$$HOME/.config}"/systemd/user/*.wants/widgets.service "$${XDG_CONFIG_HOME:-$$HOME/.config}"/systemd/user/*.wants/widgets-desktop.service; do \
+		[ -L "$$link" ] && [ ! -e "$$link" ] && case "$$(readlink "$$link")" in "$(PREFIX)/share/systemd/user/widgets.service"|"$(PREFIX)/share/systemd/user/widgets-desktop.service") true;; *) false;; esac && rm -f "$$link" && echo "removed $$link"; done; true
 	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
 	rm -f $(LIBDIR)/widgets-worker
 	rm -rf "$(LIBDIR)/sdk" "$(DOCDIR)"

@@ -109,13 +109,19 @@ let package = Package(
             resources: [
                 .embedInCode("Page/home.html"), .embedInCode("Page/home.js"), .embedInCode("Page/home.css"), .embedInCode("Page/favicon.svg"),
             ]),
+        // `widgets desktop`: the widgets on the desktop, a Wayland layer-shell surface. The C part speaks
+        // Wayland through libwayland-client loaded with dlopen (no Wayland header or library to build).
+        .target(name: "CWayland"),
+        .target(name: "WidgetDesktop", dependencies: ["CWayland", "WidgetRendering", "WidgetWire"]),
         // `widgets build`: an iOS widget extension (a folder, or an Xcode project's target) read, its
         // resources compiled, its code generated and compiled against the SDK already built.
         .target(name: "WidgetBuild", dependencies: ["WidgetABI", "WidgetSupport", "WidgetWire"]),
         // The CLI's commands, options and output, in a library the tests import; `widgets` is its main.
         .target(
             name: "WidgetsCommandLine",
-            dependencies: ["WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb", "WidgetBuild"],
+            dependencies: [
+                "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb", "WidgetBuild", "WidgetDesktop",
+            ],
             swiftSettings: commandLineSettings),
         // `widgets` has the Swift runtime and Foundation linked in: a command starts in about 3 ms,
         // not 9 (no shared library's symbols to bind). A Swift bundle links the shared runtime, and
@@ -165,7 +171,9 @@ let package = Package(
                 "WidgetHost", "WidgetABI", "WidgetWire", "WidgetSupport", "WidgetTimelines", "WidgetRendering", "CWidgetABI", "CMemoryGuard",
                 "WidgetTestSupport",
             ]),
-        .testTarget(name: "WidgetsCLITests", dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetTestSupport"]),
+        .testTarget(
+            name: "WidgetsCLITests",
+            dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetRendering", "WidgetDesktop", "WidgetTestSupport"]),
         .testTarget(name: "WidgetBuildTests", dependencies: ["WidgetBuild", "WidgetWire", "WidgetTestSupport"]),
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetRendering
+import WidgetWire
 
 /// Pixels from the SVG renderer's drawings (librsvg and cairo, loaded at run time).
 @Suite struct RasterizerTests {
@@ -29,5 +30,25 @@ import Testing
         #expect(throws: RasterError.self) { try rasterizer.image(svg: svg, width: 0, height: 10) }
         #expect(throws: RasterError.self) { try rasterizer.png(RasterImage(width: 40, height: 20, stride: 160, pixels: [0, 0, 0, 0])) }
         #expect(image.color(x: 40, y: 0) == (0, 0, 0, 0), "outside the image")
+    }
+}
+
+/// Where a tap on a drawing lands: the desktop surface asks, the home screen's browser knows by itself.
+struct TapAreaTests {
+    @Test func linksAndControlsAreFoundWhereTheyAreDrawn() throws {
+        let link = ViewNode("link", attributes: JSONObject([("url", .string("app://one"))]), children: [ViewNode("text", attributes: JSONObject([("text", .string("One"))]))])
+        let button = ViewNode(
+            "button", attributes: JSONObject([("intent", .object(JSONObject([("type", .string("Heal"))])))]),
+            children: [ViewNode("text", attributes: JSONObject([("text", .string("Heal"))]))])
+        let view = ViewNode("vstack", children: [link, ViewNode("spacer"), button])
+        let renderer = SVGRenderer(appearance: .light)
+        let medium = renderer.tapAreas(view, family: .systemMedium)
+        #expect(medium.map(\.target) == [.link(1), .control(1)])
+        let (first, second) = (medium[0].rect, medium[1].rect)
+        #expect(first.y < second.y, "the link above the button")
+        #expect(first.width > 0 && first.height > 0 && second.width > 0)
+        #expect(first.x >= 16 && first.y >= 16, "inside the content margins")
+        // In a small widget the whole widget is one target, as on iOS: the link is no area of its own.
+        #expect(renderer.tapAreas(view, family: .systemSmall).map(\.target) == [.control(1)])
     }
 }

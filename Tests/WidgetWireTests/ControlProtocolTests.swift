@@ -9,7 +9,7 @@ import WidgetWire
         .reload(kind: nil, app: .init(identifier: "org.example.trips", groups: ["group.trips"]), foreground: false),
         .configurations, .sync, .home, .tap(instance: "3", target: .widget), .tap(instance: "3", target: .link(2)),
         .tap(instance: "3", target: .control(1)), .open(url: "mygame://player/ada"), .status(id: nil), .status(id: "7"),
-        .text(id: "7", family: .accessoryInline), .watch(ids: nil), .watch(ids: ["1", "2"]),
+        .text(id: "7", family: .accessoryInline), .watch(ids: nil), .watch(ids: ["1", "2"]), .entries(ids: nil), .entries(ids: ["3"]),
     ]
 
     @Test func everyRequestReadsBackAsItWasWrittenWithItsVersion() throws {
@@ -19,7 +19,7 @@ import WidgetWire
             // As a line on the socket: through its text.
             #expect(try ControlRequest(json: JSONValue.parse(request.json.jsonText)) == request)
         }
-        #expect(Set(Self.requests.map(\.name)).count == 9, "every kind of request")
+        #expect(Set(Self.requests.map(\.name)).count == 10, "every kind of request")
     }
 
     @Test func everyAnswerReadsBackAsTheAnswerToItsRequest() throws {
@@ -30,6 +30,7 @@ import WidgetWire
             (.tap(instance: "1", target: .control(1)), .performed(intent: "Heal")), (.open(url: "x://y"), .opened(url: "x://y", by: "xdg-open")),
             (.status(id: nil), .status([.object(JSONObject([("id", .string("1"))]))])), (.text(id: "1", family: .systemMedium), .text("12:00", family: .systemMedium)),
             (.home, .home(url: "http://127.0.0.1:1/#token=t")), (.watch(ids: nil), .watching(current: [])),
+            (.entries(ids: nil), .entries([.object(JSONObject([("id", .string("1")), ("view", .null)]))])),
         ]
         for (request, answer) in pairs {
             #expect(try ControlAnswer(json: answer.json, answering: request) == answer, "\(answer.json.jsonText)")
@@ -61,7 +62,7 @@ import WidgetWire
                 == "the request is of control protocol version 2; this host speaks version 1 (a newer widgets sent it: run the host of the same version)")
         #expect(refusal(#"{"request":"sync","v":"one"}"#) == "\"v\" must be the protocol version, a whole number from 1")
         #expect(refusal(#"["sync"]"#) == "malformed request: expected an object with a \"request\" member")
-        #expect(refusal(#"{"request":"dance"}"#) == "unknown request \"dance\" (reload, configurations, sync, tap, open, status, text, home, watch)")
+        #expect(refusal(#"{"request":"dance"}"#) == "unknown request \"dance\" (reload, configurations, sync, tap, open, status, text, home, watch, entries)")
         #expect(refusal(#"{"request":"reload","kind":""}"#) == "\"kind\" must be a non-empty string")
         #expect(refusal(#"{"request":"reload","kind":3}"#) == "\"kind\" must be a string")
         #expect(refusal(#"{"request":"tap","instance":"1","link":1,"button":2}"#) == "give at most one of \"link\" and \"button\", a whole number from 1")

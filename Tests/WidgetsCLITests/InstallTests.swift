@@ -64,8 +64,8 @@ import WidgetTestSupport
                 "lib/widgets/widgets.d/libCryptoWidgets.so", "lib/widgets/widgets.d/libGameWidgets.so",
                 "lib/widgets/widgets.d/libHostInfo.so", "lib/widgets/widgets.d/libSystemWidgets.so",
                 "share/applications/widgets-home.desktop", "share/bash-completion/completions/widgets",
-                "share/fish/vendor_completions.d/widgets.fish", "share/man/man1/widgets.1", "share/systemd/user/widgets.service",
-                "share/zsh/site-functions/_widgets",
+                "share/fish/vendor_completions.d/widgets.fish", "share/man/man1/widgets.1", "share/systemd/user/widgets-desktop.service",
+                "share/systemd/user/widgets.service", "share/zsh/site-functions/_widgets",
             ])
         #expect(mode(prefix.appendingPathComponent("bin/widgets")) == 0o755)
         #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets-worker")) == 0o755)
@@ -78,6 +78,9 @@ import WidgetTestSupport
         #expect(manual.contains("/usr/share/doc/widgets/WEB.md") && !manual.contains(Fixtures.repositoryRoot.path), "the installed documents, not the checkout's")
         let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/widgets.service"), encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/widgets run") && !unit.contains("@BINDIR@"), "\(unit)")
+        let desktopUnit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/widgets-desktop.service"), encoding: .utf8)
+        #expect(desktopUnit.contains("ExecStart=/usr/bin/widgets desktop\n") && desktopUnit.contains("PartOf=graphical-session.target"), "\(desktopUnit)")
+        #expect(desktopUnit.contains("After=graphical-session.target widgets.service") && desktopUnit.contains("WantedBy=graphical-session.target"))
         #expect(try String(contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/widgets"), encoding: .utf8).contains("complete "))
         // Nothing of the install went into the checkout.
         #expect(
@@ -118,12 +121,17 @@ import WidgetTestSupport
         let wants = home.appendingPathComponent(".config/systemd/user/default.target.wants")
         try FileManager.default.createDirectory(at: wants, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: wants.appendingPathComponent("widgets.service").path, withDestinationPath: "/usr/share/systemd/user/widgets.service")
+        let session = home.appendingPathComponent(".config/systemd/user/graphical-session.target.wants")
+        try FileManager.default.createDirectory(at: session, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: session.appendingPathComponent("widgets-desktop.service").path, withDestinationPath: "/usr/share/systemd/user/widgets-desktop.service")
         let other = home.appendingPathComponent(".config/systemd/user/other.target.wants")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: other.appendingPathComponent("widgets.service").path, withDestinationPath: "/opt/elsewhere/widgets.service")
         let removed = await make("uninstall", destination: destination, home: home)
         #expect(removed.status == 0, "make uninstall: \(removed.standardError)")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: wants.appendingPathComponent("widgets.service").path)) == nil, "the dangling link is removed")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: session.appendingPathComponent("widgets-desktop.service").path)) == nil)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: other.appendingPathComponent("widgets.service").path)) != nil, "another's is kept")
         #expect(files(under: destination) == [], "left behind")
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("lib/widgets").path))

@@ -61,6 +61,35 @@ extension WidgetDaemon {
         return .status(list)
     }
 
+    /// What instances show now (those of `ids`, all when nil), as view trees in the saved order, for
+    /// a client that draws them itself: each its `id`, `kind`, `family`, `phase`, `view` (the entry
+    /// shown, null before the first), `entryDate`, `contentMarginsDisabled` (the widget's), `failure`
+    /// (the last reload's, while the entry is kept) and `asOf` (the entry's date while it is kept
+    /// after a failure).
+    func entries(ids given: [String]?) -> ControlAnswer {
+        let instances = self.instances
+        if let given, let unknown = given.first(where: { id in !instances.contains { $0.id == id } }) {
+            return .refused(
+                "no instance \"\(unknown.onOneLine.cut(to: 200))\" is hosted; instances: \(instances.isEmpty ? "none" : instances.map(\.id).joined(separator: ", "))")
+        }
+        let wanted = given.map(Set.init)
+        func date(_ seconds: Double?) -> JSONValue { seconds.map(JSONValue.number) ?? .null }
+        return .entries(
+            instances.filter { wanted?.contains($0.id) ?? true }.map { instance in
+                let status = engine.status(id: instance.id)
+                let entry = status?.phase == .showing ? status?.entry : nil
+                let failure = status?.lastFailure
+                return .object(
+                    JSONObject([
+                        ("id", .string(instance.id)), ("kind", .string(instance.kind)), ("family", .string(instance.family.rawValue)),
+                        ("phase", .string(status?.phase.rawValue ?? "loading")), ("view", entry?.view.json ?? .null),
+                        ("entryDate", date(entry?.date)),
+                        ("contentMarginsDisabled", .bool(registry.widget(kind: instance.kind)?.contentMarginsDisabled ?? false)),
+                        ("failure", failure.map(JSONValue.string) ?? .null), ("asOf", failure != nil ? date(entry?.date) : .null),
+                    ]))
+            })
+    }
+
     /// What an instance shows drawn in another family (`"family"`), as one line of text: its provider's
     /// snapshot for that family with the instance's configuration, as iOS shows one widget in several
     /// places (a desktop bar takes the accessoryInline text). A family the widget does not support
@@ -185,6 +214,8 @@ extension WidgetDaemon {
                 guard case .opened(let url, let bundle) = try await registry.open(url: url) else { return .refused("not opened") }
                 return .opened(url: url, by: bundle)
             }
+        case .entries(let ids):
+            return entries(ids: ids)
         case .watch:
             return .refused("watch is served on the control socket, where its events can follow")
         }

@@ -28,6 +28,9 @@ public enum ControlRequest: Equatable, Sendable {
     case home
     /// The events of some instances (all when `ids` is nil), after what each shows now.
     case watch(ids: [String]?)
+    /// What some instances (all when `ids` is nil) show now as view trees, in the home screen's order,
+    /// for a client that lays them out and draws them itself (`widgets desktop`).
+    case entries(ids: [String]?)
 
     /// What a tap is on.
     public enum TapTarget: Equatable, Sendable {
@@ -64,10 +67,11 @@ public enum ControlRequest: Equatable, Sendable {
         case .text: "text"
         case .home: "home"
         case .watch: "watch"
+        case .entries: "entries"
         }
     }
 
-    static let names = "reload, configurations, sync, tap, open, status, text, home, watch"
+    static let names = "reload, configurations, sync, tap, open, status, text, home, watch, entries"
 
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("request", .string(name)), ("v", .number(Double(Self.version)))]
@@ -96,7 +100,7 @@ public enum ControlRequest: Equatable, Sendable {
             if let id { members.append(("id", .string(id))) }
         case .text(let id, let family):
             members += [("id", .string(id)), ("family", .string(family.rawValue))]
-        case .watch(let ids):
+        case .watch(let ids), .entries(let ids):
             if let ids { members.append(("ids", .array(ids.map(JSONValue.string)))) }
         }
         return .object(JSONObject(members))
@@ -161,15 +165,15 @@ public enum ControlRequest: Equatable, Sendable {
                 throw ControlProtocolError("\"family\" must be one of \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self = .text(id: id, family: family)
-        case "watch":
-            guard let given = json["ids"], given != .null else {
-                self = .watch(ids: nil)
-                return
+        case "watch", "entries":
+            var ids: [String]?
+            if let given = json["ids"], given != .null {
+                guard let array = given.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
+                    throw ControlProtocolError("\"ids\" must be an array of instance ids")
+                }
+                ids = array.compactMap(\.stringValue)
             }
-            guard let array = given.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
-                throw ControlProtocolError("\"ids\" must be an array of instance ids")
-            }
-            self = .watch(ids: array.compactMap(\.stringValue))
+            self = name == "watch" ? .watch(ids: ids) : .entries(ids: ids)
         default:
             throw ControlProtocolError("unknown request \"\(name.onOneLine.cut(to: 200))\" (\(Self.names))")
         }
@@ -201,6 +205,10 @@ public enum ControlAnswer: Equatable, Sendable {
     case home(url: String)
     /// A watch begins: what each watched instance shows now, as `current` events.
     case watching(current: [JSONValue])
+    /// What instances show, in the home screen's order: each an object with `id`, `kind`, `family`,
+    /// `phase`, `view` (the entry's view tree, or null), `entryDate`, `contentMarginsDisabled`,
+    /// `failure` and `asOf` (see `WidgetDaemon.entries`).
+    case entries([JSONValue])
 
     public struct DeferredReload: Equatable, Sendable {
         public var id: String
@@ -253,6 +261,7 @@ public enum ControlAnswer: Equatable, Sendable {
         case .text(let text, let family): members += [("text", .string(text)), ("family", .string(family.rawValue))]
         case .home(let url): members.append(("url", .string(url)))
         case .watching(let current): members.append(("current", .array(current)))
+        case .entries(let list): members.append(("entries", .array(list)))
         }
         return .object(JSONObject(members))
     }
@@ -315,6 +324,8 @@ public enum ControlAnswer: Equatable, Sendable {
             self = .home(url: try text("url"))
         case .watch:
             self = .watching(current: try list("current"))
+        case .entries:
+            self = .entries(try list("entries"))
         }
     }
 }

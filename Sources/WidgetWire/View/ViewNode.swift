@@ -119,3 +119,13 @@ extension JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 }
+
+extension ViewNode {
+    /// A tree from its JSON (a control client reads one from the host's `entries` answer), checked
+    /// as a provider's is (`WireLimits`, well-formed nodes).
+    public init(json: JSONValue) throws(WireFormatError) {
+        let entry = JSONValue.object(JSONObject([("date", .number(0)), ("view", json)]))
+        let timeline = try WireTimeline(json: .object(JSONObject([("entries", .array([entry]))])))
+        self = timeline.entries[0].view
+    }
+}

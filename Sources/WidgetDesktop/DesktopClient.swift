@@ -1,0 +1,363 @@
+import CWayland
+import Foundation
+import Glibc
+import WidgetRendering
+import WidgetWire
+
+/// How `widgets desktop` places and draws the widgets.
+public struct DesktopOptions: Sendable {
+    /// The output's name (`swaymsg -t get_outputs`, `wlr-randr`); nil: the compositor chooses.
+    public var output: String?
+    public var anchor: DesktopAnchor = .topLeft
+    public var margins = DesktopMargins(all: 24)
+    public var columns = 2
+    public var appearance: Appearance = .light
+    /// The host's control socket.
+    public var socketPath: String
+    /// WAYLAND_DISPLAY's form; nil: the environment's.
+    public var waylandDisplay: String?
+    /// Says what happens as it happens (the pointer coming, each drawing), for `-v` and the tests.
+    public var debug = false
+    /// Opens a URL the desktop's way (a right click opens the home screen's page).
+    public var open: @Sendable (String) -> Void = { _ in }
+
+    public init(socketPath: String) { self.socketPath = socketPath }
+}
+
+/// `widgets desktop`: every instance of the running host drawn on the desktop, below the windows, on
+/// a layer-shell surface (zwlr_layer_shell_v1, bottom layer, no exclusive zone, input only where
+/// widgets are), kept live: a new entry is drawn when the host says so, a timer's text each second
+/// (only its widget's rectangle), and a tap reaches the bundle as one on the home screen does. The
+/// drawings are the SVG renderer's, rasterized at the output's scale (see docs/DESKTOP.md).
+public final class DesktopClient {
+    private let options: DesktopOptions
+    private let log: @Sendable (String) -> Void
+    private let display: WaylandDisplay
+    private let feed: HostFeed
+    private let rasterizer: Rasterizer
+    private let renderer: SVGRenderer
+
+    private var outputs: [UInt32: WaylandOutput] = [:]
+    private var surface: OpaquePointer?
+    private var configured = false
+    /// The output the surface is on, for its scale.
+    private var surfaceOutput: UInt32 = 0
+    private var scale = 1
+    private var instances: [ShownInstance] = []
+    private var arrangement = DesktopArrangement([], columns: 2)
+    private var hostAway = false
+    /// The surface's pixels, `arrangement`'s size at `scale`.
+    private var canvas: [UInt8] = []
+    private var canvasSize = (width: 0, height: 0)
+    /// The size asked of the compositor, in points.
+    private var surfaceSize = (width: 0, height: 0)
+    /// The widgets to draw again, by id; all of them when `redrawAll`.
+    private var dirty: Set<String> = []
+    private var redrawAll = false
+    /// Taps are sent from here, never from the drawing thread.
+    private let taps = DispatchQueue(label: "widgets.desktop.taps")
+
+    /// Connects to the compositor and the rasterizer; the error says what is missing (a library and
+    /// its Debian package, the layer shell, the output named).
+    public init(options: DesktopOptions, log: @escaping @Sendable (String) -> Void) throws(DesktopError) {
+        self.options = options
+        self.log = log
+        do {
+            rasterizer = try Rasterizer.shared()
+        } catch {
+            throw DesktopError(error.description)
+        }
+        display = try WaylandDisplay(name: options.waylandDisplay)
+        feed = try HostFeed(socketPath: options.socketPath)
+        renderer = SVGRenderer(appearance: options.appearance)
+        for event in display.takeEvents() { handle(event) }
+        if let name = options.output, !outputs.values.contains(where: { $0.name == name }) {
+            let names = outputs.values.map(\.name).filter { !$0.isEmpty }.sorted()
+            throw DesktopError("no output is named \"\(name)\"; outputs: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+        }
+    }
+
+    /// Runs until the compositor goes away (thrown) or, `stoppingOnSignals`, SIGINT or SIGTERM comes.
+    public func run(stoppingOnSignals: Bool) throws(DesktopError) {
+        if stoppingOnSignals { wd_catch_termination(feed.wake) }
+        feed.start()
+        defer { feed.stop() }
+        while !(stoppingOnSignals && wd_termination_requested() != 0) {
+            let woken = try display.dispatch(wake: feed.wake, timeout: nextTick())
+            if woken { takeNews() }
+            for event in display.takeEvents() { handle(event) }
+            tickLiveWidgets()
+            try draw()
+        }
+    }
+
+    // MARK: - News
+
+    private func takeNews() {
+        let news = feed.take()
+        for message in news.messages { log(message) }
+        if let away = news.away, away != hostAway {
+            hostAway = away
+            log(away ? "the host is away; the last entries stay, marked as of their date" : "the host is back")
+            redrawAll = true
+        }
+        guard let fresh = news.instances else { return }
+        let old = Dictionary(instances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let before = instances.map { "\($0.id) \($0.family.rawValue)" }
+        instances = fresh
+        if fresh.map({ "\($0.id) \($0.family.rawValue)" }) != before {
+            arrangement = DesktopArrangement(fresh.map { ($0.id, $0.family) }, columns: options.columns)
+            redrawAll = true
+        } else {
+            for instance in fresh where old[instance.id] != instance { dirty.insert(instance.id) }
+        }
+    }
+
+    /// Widgets whose text changes as time passes (timers, relative dates) are drawn again at each
+    /// whole second; nothing else wakes the client.
+    private func nextTick() -> Double? {
+        guard instances.contains(where: { $0.view.map(DateText.containsLive) ?? false }) else { return nil }
+        let now = Date().timeIntervalSince1970
+        return max(0.001, now.rounded(.down) + 1 - now)
+    }
+
+    private var lastTick = 0.0
+
+    private func tickLiveWidgets() {
+        let second = Date().timeIntervalSince1970.rounded(.down)
+        guard second != lastTick else { return }
+        lastTick = second
+        for instance in instances where instance.view.map(DateText.containsLive) ?? false { dirty.insert(instance.id) }
+    }
+
+    // MARK: - The compositor
+
+    private func handle(_ event: WaylandDisplay.Event) {
+        switch event {
+        case .output(let output, let removed):
+            if removed {
+                outputs[output.id] = nil
+                return
+            }
+            let before = outputs[output.id]
+            outputs[output.id] = output
+            if output.id == surfaceOutput, before?.scale != output.scale {
+                scale = max(1, output.scale)
+                redrawAll = true
+            }
+        case .configure(let configuredSurface, _, _):
+            guard configuredSurface == surface else { return }
+            if !configured { redrawAll = true }
+            configured = true
+        case .closed(let closedSurface):
+            guard closedSurface == surface else { return }
+            // Its output went away: made again on the output chosen when it is back, or wherever the
+            // compositor puts it.
+            display.destroy(closedSurface)
+            surface = nil
+            configured = false
+            log("the surface's output went away")
+        case .entered(let enteredSurface, let output):
+            guard enteredSurface == surface, output != 0 else { return }
+            surfaceOutput = output
+            let newScale = max(1, outputs[output]?.scale ?? 1)
+            if newScale != scale {
+                scale = newScale
+                redrawAll = true
+            }
+        case .pointer(let present):
+            if options.debug { log(present ? "a pointer is there" : "the pointer went away") }
+        case .button(let tappedSurface, let x, let y, let button, let pressed):
+            guard tappedSurface == surface, !pressed else { return }
+            if options.debug { log("click at \(x), \(y) (button \(button))") }
+            if button == 0x110 { tap(x: x, y: y) }
+            if button == 0x111 { openHome() }
+        }
+    }
+
+    /// The output the surface goes on: the one named, when it is there; 0 (the compositor's choice)
+    /// when none is named; nil when the one named is not there now.
+    private var chosenOutput: UInt32? {
+        guard let name = options.output else { return 0 }
+        return outputs.values.first { $0.name == name }?.id
+    }
+
+    // MARK: - Drawing
+
+    private func draw() throws(DesktopError) {
+        let width = Int(arrangement.width.rounded(.up))
+        let height = Int(arrangement.height.rounded(.up))
+        guard width > 0, height > 0 else {
+            if let surface {
+                display.destroy(surface)
+                self.surface = nil
+                configured = false
+            }
+            return
+        }
+        guard let surface else {
+            guard let output = chosenOutput else { return }
+            if let made = display.layerSurface(output: output, anchor: options.anchor, margins: options.margins, width: width, height: height) {
+                self.surface = made
+                configured = false
+                surfaceSize = (width, height)
+                surfaceOutput = output
+                if output != 0 { scale = max(1, outputs[output]?.scale ?? 1) }
+            } else {
+                log("the compositor could not make a layer surface")
+            }
+            return
+        }
+        if (width, height) != surfaceSize {
+            // Another size is asked for, and drawn once the compositor has configured it.
+            display.resize(surface, width: width, height: height, margins: options.margins)
+            surfaceSize = (width, height)
+            configured = false
+            return
+        }
+        guard configured else { return }
+        let pixelWidth = width * scale
+        let pixelHeight = height * scale
+        if (pixelWidth, pixelHeight) != canvasSize {
+            canvas = [UInt8](repeating: 0, count: pixelWidth * pixelHeight * 4)
+            canvasSize = (pixelWidth, pixelHeight)
+            redrawAll = true
+        }
+        let whole = redrawAll
+        let chosen = redrawAll ? arrangement.placed : arrangement.placed.filter { dirty.contains($0.id) }
+        redrawAll = false
+        dirty.removeAll()
+        guard !chosen.isEmpty else { return }
+        let now = Date()
+        var damage: [PixelRect] = []
+        for placed in chosen {
+            guard let instance = instances.first(where: { $0.id == placed.id }) else { continue }
+            let rect = pixelRect(placed)
+            clear(rect)
+            do {
+                let image = try rasterizer.image(svg: drawing(of: instance, now: now), width: rect.width, height: rect.height)
+                blit(image, at: rect)
+            } catch {
+                log("\(instance.id): \(error)")
+            }
+            damage.append(rect)
+        }
+        let input = arrangement.placed.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width.rounded(.up)), height: Int($0.height.rounded(.up))) }
+        if options.debug { log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale)") }
+        try display.present(
+            surface, pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage,
+            input: input)
+    }
+
+    private func pixelRect(_ placed: DesktopArrangement.Placed) -> PixelRect {
+        PixelRect(
+            x: Int((placed.x * Double(scale)).rounded()), y: Int((placed.y * Double(scale)).rounded()),
+            width: Int((placed.width * Double(scale)).rounded()), height: Int((placed.height * Double(scale)).rounded()))
+    }
+
+    /// An instance's SVG: its entry, an empty widget before the first one (or its failure), and
+    /// while the host is away a note of the date the entry is as of.
+    private func drawing(of instance: ShownInstance, now: Date) -> String {
+        let view: ViewNode
+        if let shown = instance.view {
+            view = shown
+        } else {
+            let words = instance.phase == "failed" ? "Unable to load" : ""
+            view = ViewNode(
+                "text", attributes: JSONObject([("text", .string(words))]),
+                modifiers: [ViewModifierNode("font", .string("caption")), ViewModifierNode("foregroundStyle", .string("secondary"))])
+        }
+        let shownAt = max(now, Date(timeIntervalSince1970: instance.entryDate ?? 0))
+        var svg = renderer.render(
+            view, family: instance.family, now: shownAt, idPrefix: "d-", contentMarginsDisabled: instance.contentMarginsDisabled)
+        if hostAway, let date = instance.entryDate, let end = svg.range(of: "</svg>", options: .backwards) {
+            svg.insert(contentsOf: Self.asOfNote(date: date, family: instance.family, appearance: options.appearance), at: end.lowerBound)
+        }
+        return svg
+    }
+
+    /// "as of 10:42", at the bottom of the widget, on a pill that reads on any background.
+    static func asOfNote(date: Double, family: WidgetFamily, appearance: Appearance) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = Calendar.current.isDate(Date(timeIntervalSince1970: date), inSameDayAs: Date()) ? "HH:mm" : "MMM d, HH:mm"
+        let text = "as of " + formatter.string(from: Date(timeIntervalSince1970: date))
+        let size = family.displaySize
+        let width = Double(text.count) * 6.2 + 12
+        let x = (size.width - width) / 2
+        let y = size.height - 22
+        let (fill, ink) = appearance == .dark ? ("#ffffff", "#000000") : ("#000000", "#ffffff")
+        return "<g class=\"as-of\"><rect x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"16\" rx=\"8\" fill=\"\(fill)\" fill-opacity=\"0.6\"/>"
+            + "<text x=\"\(size.width / 2)\" y=\"\(y + 12)\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ink)\">\(text)</text></g>\n"
+    }
+
+    private func clear(_ rect: PixelRect) {
+        let stride = canvasSize.width * 4
+        for row in max(0, rect.y)..<min(canvasSize.height, rect.y + rect.height) {
+            let start = row * stride + max(0, rect.x) * 4
+            let end = row * stride + min(canvasSize.width, rect.x + rect.width) * 4
+            if start < end { canvas.replaceSubrange(start..<end, with: repeatElement(0, count: end - start)) }
+        }
+    }
+
+    private func blit(_ image: RasterImage, at rect: PixelRect) {
+        let stride = canvasSize.width * 4
+        let columns = min(image.width, canvasSize.width - rect.x)
+        guard columns > 0, rect.x >= 0 else { return }
+        image.pixels.withUnsafeBufferPointer { source in
+            canvas.withUnsafeMutableBufferPointer { target in
+                for row in 0..<min(image.height, canvasSize.height - rect.y) where rect.y + row >= 0 {
+                    let from = source.baseAddress! + row * image.stride
+                    let to = target.baseAddress! + (rect.y + row) * stride + rect.x * 4
+                    to.update(from: from, count: columns * 4)
+                }
+            }
+        }
+    }
+
+    // MARK: - Taps
+
+    /// A tap at a point of the surface: on a link or an intent control of the widget there when one
+    /// is under it, else on the widget itself (its widgetURL), sent to the host as the home screen
+    /// sends one.
+    private func tap(x: Double, y: Double) {
+        guard let placed = arrangement.widget(at: x, y), let instance = instances.first(where: { $0.id == placed.id }), let view = instance.view else {
+            return
+        }
+        let (localX, localY) = (x - placed.x, y - placed.y)
+        let areas = renderer.tapAreas(
+            view, family: instance.family, now: max(Date(), Date(timeIntervalSince1970: instance.entryDate ?? 0)),
+            contentMarginsDisabled: instance.contentMarginsDisabled)
+        let hit = areas.last { localX >= $0.rect.x && localX < $0.rect.x + $0.rect.width && localY >= $0.rect.y && localY < $0.rect.y + $0.rect.height }
+        let target: ControlRequest.TapTarget =
+            switch hit?.target {
+            case .link(let number): .link(number)
+            case .control(let number): .control(number)
+            case nil: .widget
+            }
+        let path = options.socketPath
+        let log = self.log
+        taps.async {
+            do throws(ControlError) {
+                let answer = try ControlClient(path: path).send(.tap(instance: instance.id, target: target))
+                if case .refused(let why) = answer { log("tap on \(instance.id): \(why)") }
+            } catch {
+                log("tap on \(instance.id): \(error)")
+            }
+        }
+    }
+
+    /// A right click opens the home screen's page, where widgets are edited and added.
+    private func openHome() {
+        let path = options.socketPath
+        let (log, open) = (self.log, options.open)
+        taps.async {
+            do throws(ControlError) {
+                guard case .home(let url) = try ControlClient(path: path).send(.home) else { return }
+                open(url)
+            } catch {
+                log("cannot open the home screen: \(error)")
+            }
+        }
+    }
+}

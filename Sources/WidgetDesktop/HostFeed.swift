@@ -1,0 +1,130 @@
+import CWayland
+import Foundation
+import Glibc
+import Synchronization
+import WidgetWire
+
+/// What one instance shows, as the host's `entries` answer says.
+struct ShownInstance: Equatable, Sendable {
+    var id: String
+    var family: WidgetFamily
+    var phase: String
+    /// The entry's view tree; nil before the first entry (or when it cannot be read).
+    var view: ViewNode?
+    var entryDate: Double?
+    var contentMarginsDisabled: Bool
+    var failure: String?
+
+    init?(_ json: JSONValue) {
+        guard let id = json["id"]?.stringValue, let family = json["family"]?.stringValue.flatMap(WidgetFamily.init(rawValue:)) else { return nil }
+        self.id = id
+        self.family = family
+        phase = json["phase"]?.stringValue ?? "loading"
+        view = json["view"].flatMap { $0 == .null ? nil : try? ViewNode(json: $0) }
+        entryDate = json["entryDate"]?.numberValue
+        contentMarginsDisabled = json["contentMarginsDisabled"]?.boolValue ?? false
+        failure = json["failure"]?.stringValue
+    }
+}
+
+/// The running host as the desktop sees it: a thread of its own watches the host's events and asks
+/// for what the instances show after each; when the host goes away it keeps what was shown, says so,
+/// and connects again each second until the host is back. The drawing thread is woken through an
+/// eventfd (`wake`) and takes the news with `take()`.
+final class HostFeed: @unchecked Sendable {
+    struct News {
+        /// The instances in the home screen's order, when they changed since the last `take`.
+        var instances: [ShownInstance]?
+        /// Whether the host is away (stopped, restarting), when that changed.
+        var away: Bool?
+        /// What the host said went wrong, to be told once.
+        var messages: [String] = []
+    }
+
+    let wake: Int32
+    private let socketPath: String
+    private let state = Mutex<(news: News, last: [ShownInstance], away: Bool)>((News(), [], false))
+    private let stopping = Atomic<Bool>(false)
+    private var watcher: ControlClient?
+
+    init(socketPath: String) throws(DesktopError) {
+        self.socketPath = socketPath
+        wake = wd_wake_fd()
+        guard wake >= 0 else { throw DesktopError("cannot make an eventfd: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(wake) }
+
+    /// Starts watching, on a thread of its own.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "widgets-desktop-host"
+        thread.start()
+    }
+
+    func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// What changed since the last call.
+    func take() -> News {
+        var counter: UInt64 = 0
+        _ = read(wake, &counter, 8)
+        return state.withLock { state in
+            defer { state.news = News() }
+            return state.news
+        }
+    }
+
+    private func post(_ change: (inout News) -> Void) {
+        state.withLock { change(&$0.news) }
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    private func run() {
+        var announcedAway = false
+        while !stopping.load(ordering: .relaxed) {
+            do throws(ControlError) {
+                let watcher = try ControlClient(path: socketPath)
+                guard case .watching = try watcher.send(.watch(ids: nil)) else { throw ControlError("the host did not start a watch") }
+                try refresh()
+                if announcedAway { setAway(false) }
+                announcedAway = false
+                while let _ = try watcher.nextEvent() {
+                    try refresh()
+                }
+            } catch {
+                if !announcedAway, !error.description.hasPrefix("no widget host is running") {
+                    post { $0.messages.append("the host: \(error)") }
+                }
+            }
+            if !announcedAway {
+                setAway(true)
+                announcedAway = true
+            }
+            // The host is away: it is looked for again each second.
+            Thread.sleep(forTimeInterval: 1)
+        }
+    }
+
+    private func setAway(_ away: Bool) {
+        let changed = state.withLock { state -> Bool in
+            guard state.away != away else { return false }
+            state.away = away
+            return true
+        }
+        if changed { post { $0.away = away } }
+    }
+
+    /// Asks what every instance shows, and posts it when it differs from what was posted last.
+    private func refresh() throws(ControlError) {
+        let client = try ControlClient(path: socketPath)
+        guard case .entries(let list) = try client.send(.entries(ids: nil)) else { throw ControlError("the host answered entries with something else") }
+        let instances = list.compactMap(ShownInstance.init)
+        let changed = state.withLock { state -> Bool in
+            guard state.last != instances else { return false }
+            state.last = instances
+            return true
+        }
+        if changed { post { $0.instances = instances } }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import WidgetDesktop
+import WidgetHost
+import WidgetRendering
+import WidgetWire
+
+extension Command {
+    static let desktop = Command(
+        "desktop", summary: "Show the running host's widgets on the desktop, below the windows (Wayland).",
+        options: [Options.output.spec, Options.anchor.spec, Options.margin.spec, Options.columns.spec, Options.appearance.spec],
+        discussion: """
+            A client of the running host, as 'watch' and 'home' are: every instance, in the home screen's order and
+            grid, drawn on a layer-shell surface on the desktop's bottom layer (sway, Hyprland, KDE Plasma, river, niri,
+            labwc and other compositors with zwlr_layer_shell_v1), transparent around the widgets, taking input only
+            where they are. A new entry is drawn as soon as the host has it, a timer's text each second. A click on a
+            Link, a button or a toggle reaches the bundle as a tap on the home screen does, elsewhere on a widget its
+            widgetURL; a right click opens the home screen's page, where widgets are edited and added. While the host
+            is away (restarting) the last entries stay, marked "as of" their date, and the client follows the host
+            again when it is back. --output names the output (default: the compositor's choice), --anchor the corner
+            or edge (top-left by default), --margin the space to the edges in points (24; or top,right,bottom,left),
+            --columns the grid's width in small widgets (2). Light or dark as the desktop prefers
+            (org.freedesktop.appearance), else --appearance, else light. Needs libwayland-client0, librsvg2-2 and
+            libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell: use 'widgets home' there.
+            """
+    ) { $0.desktop() }
+}
+
+extension Options {
+    static let output = Option<String>("output", value: "NAME", help: "the output to show the widgets on, by name (e.g. DP-1); default: the compositor's choice")
+    static let anchor = Option<DesktopAnchor>("anchor", value: "PLACE", help: "where on the output: top-left (default), top, top-right, left, center, right, bottom-left, bottom, bottom-right")
+    static let margin = Option<DesktopMargins>(
+        "margin", value: "POINTS", help: "the space between the widgets and the output's edges: N, or V,H, or T,R,B,L (default 24)"
+    ) { text in
+        guard let margins = DesktopMargins(text) else {
+            return .failure(UsageText("--margin takes points from 0 to 10000: N, V,H or T,R,B,L, not '\(text)'"))
+        }
+        return .success(margins)
+    }
+    static let columns = Option<Int>("columns", value: "N", help: "small widgets a row, from 1 to 12 (default 2)") { text in
+        guard let value = Int(text), (1...12).contains(value) else { return .failure(UsageText("--columns takes a whole number from 1 to 12, not '\(text)'")) }
+        return .success(value)
+    }
+}
+
+extension Invocation {
+    /// `widgets desktop`: the widgets on the desktop until interrupted or the compositor goes away.
+    func desktop() -> ExitCode {
+        var options = DesktopOptions(socketPath: ControlSocket.path())
+        do {
+            options.output = try value(Options.output)
+            options.anchor = try value(Options.anchor) ?? .topLeft
+            options.margins = try value(Options.margin) ?? DesktopMargins(all: 24)
+            options.columns = try value(Options.columns) ?? 2
+            options.appearance = try value(Options.appearance) ?? DesktopAppearance.preferred() ?? .light
+        } catch {
+            return CLI.usage(error, output)
+        }
+        options.debug = isSet(Options.verbose)
+        options.open = { url in _ = try? DesktopOpener.open(url) }
+        let output = self.output
+        let client: DesktopClient
+        do {
+            client = try DesktopClient(options: options) { line in output.standardError("widgets desktop: \(line)") }
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        // SIGINT and SIGTERM end it cleanly: the surface goes with the connection.
+        do {
+            try client.run(stoppingOnSignals: true)
+        } catch {
+            output.standardError("widgets: error: \(error)")
+            return .failure
+        }
+        return .success
+    }
+}
+

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import WidgetDesktop
+import WidgetRendering
+import WidgetTestSupport
+import WidgetWire
+
+/// `widgets desktop` in a real compositor: a headless sway, its screenshots taken with grim, clicks
+/// made by a virtual pointer of the compositor's own.
+@Suite(.serialized) struct DesktopTests {
+    /// The widgets appear where placed, drawn as the PNG renderer draws them; a changed entry is
+    /// drawn again; a click on a widget's button reaches its bundle; the client stays through a
+    /// restart of the host and follows the output's new scale.
+    @Test(.enabled(if: HeadlessSway.unavailable == nil, "\(HeadlessSway.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func theWidgetsLiveOnTheDesktop() async throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments) }
+        #expect(await home.gameApp(["reset"]).status == 0)
+        #expect(await cli(["add", "com.mygame.game-status", "--state-dir", home.state.path]).status == 0)
+        #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", home.state.path]).status == 0)
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") } }, "\(host.output)")
+
+        let environment = home.environment.merging(sway.clientEnvironment) { $1 }
+        let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light"], environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
+
+        // Where placed (margin 24, top left; the second small widget one cell and 22 points on), as drawn.
+        func expected(scale: Int) async throws -> RasterImage {
+            let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
+            let rendered = await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "\(scale)", "--appearance", "light"])
+            #expect(rendered.status == 0, "\(rendered.standardError)")
+            return try Rasterizer.shared().image(png: Array(try Data(contentsOf: file)))
+        }
+        let screen = try Rasterizer.shared().image(png: try sway.screenshot())
+        let first = Self.differences(try await expected(scale: 1), on: screen, at: (24, 24))
+        let kept = try Self.keep(screen)
+        #expect(first == 0, "\(first) pixels differ from render --png's: \(kept)")
+        #expect(Self.ink(on: screen, in: (x: 204, y: 24, width: 158, height: 158)) > 500, "the character's widget is drawn beside it")
+        #expect(Self.ink(on: screen, in: (x: 24, y: 210, width: 338, height: 158)) == 0, "nothing below: transparent where no widget is")
+
+        // A new entry is drawn.
+        #expect(await home.gameApp(["status", "Boss fight"]).status == 0)
+        let boss = try await expected(scale: 1)
+        #expect(Self.differences(boss, on: screen, at: (24, 24)) > 100, "the new entry is not the old one")
+        let shown = try await Self.eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }
+        #expect(shown, "the new entry, as the renderer draws it: \(desktop.output)")
+
+        // A click on the character's Heal button performs its intent in the bundle.
+        let view = try #require(try Self.entry("character-detail-2", environment: home.environment))
+        let button = try #require(SVGRenderer(appearance: .light).tapAreas(view, family: .systemSmall).first { $0.target == .control(1) })
+        #expect(throws: ControlError.self) { try ControlClient(path: ControlSocket.path(home.environment)).send(.entries(ids: ["nope"])) }
+        let pointer = try VirtualPointer(waylandDisplay: sway.waylandDisplay)
+        try pointer.move(x: 700, y: 500, extent: (800, 600))
+        #expect(await blocking { desktop.waitForLine { $0.contains("a pointer is there") } }, "\(desktop.output)")
+        try pointer.move(x: 204 + Int(button.rect.x + button.rect.width / 2), y: 24 + Int(button.rect.y + button.rect.height / 2), extent: (800, 600))
+        try pointer.click()
+        try pointer.move(x: 790, y: 590, extent: (800, 600))  // the cursor off the widgets, out of the screenshots
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
+
+        // The host restarts: the client stays, says so, and follows the new host.
+        #expect(await blocking { host.terminate() } == 0)
+        #expect(await blocking { desktop.waitForLine { $0.contains("the host is away") } }, "\(desktop.output)")
+        #expect(desktop.process.isRunning)
+        let again = try home.host(plugins: plugins)
+        defer { if again.process.isRunning { _ = again.terminate() } }
+        #expect(await blocking { desktop.waitForLine { $0.contains("the host is back") } }, "\(desktop.output)")
+
+        // The output's scale changes: drawn again at two pixels a point, in the same place.
+        try sway.message(["output", "HEADLESS-1", "scale", "2"])
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 2") } }, "\(desktop.output)")
+        let doubled = try Rasterizer.shared().image(png: try sway.screenshot())
+        let twice = Self.differences(try await expected(scale: 2), on: doubled, at: (48, 48))
+        let keptDoubled = try Self.keep(doubled)
+        #expect(twice == 0, "\(twice) pixels differ from render --png --scale 2's: \(keptDoubled)")
+        #expect(desktop.terminate() == 0)
+    }
+
+    /// The pixels of `image` that are wholly opaque and differ (by more than 2 in a channel) from
+    /// the screen's at `origin` + their place: where a widget is opaque, the screen shows it exactly.
+    static func differences(_ image: RasterImage, on screen: RasterImage, at origin: (Int, Int)) -> Int {
+        var count = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let want = image.color(x: x, y: y)
+                guard want.alpha == 255 else { continue }
+                guard origin.0 + x < screen.width, origin.1 + y < screen.height else {
+                    count += 1
+                    continue
+                }
+                let got = screen.color(x: origin.0 + x, y: origin.1 + y)
+                if abs(want.red - got.red) > 2 || abs(want.green - got.green) > 2 || abs(want.blue - got.blue) > 2 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// The pixels of a rectangle of the screen that are not the desktop's own background (its
+    /// colour at the bottom right corner).
+    static func ink(on screen: RasterImage, in rect: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+        let background = screen.color(x: screen.width - 1, y: screen.height - 1)
+        var count = 0
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) where screen.color(x: x, y: y) != background { count += 1 }
+        }
+        return count
+    }
+
+    /// Whether `holds` comes true within 10 seconds, asked every 50 ms (the compositor's frames are
+    /// its own: nothing says when one shows a buffer).
+    static func eventually(_ holds: @escaping @Sendable () throws -> Bool) async throws -> Bool {
+        let giveUp = Date().addingTimeInterval(10)
+        while Date() < giveUp {
+            if try holds() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try holds()
+    }
+
+    /// A screenshot kept for the failure's message.
+    static func keep(_ image: RasterImage) throws -> String {
+        let file = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("screen.png")
+        try Data(try Rasterizer.shared().png(image)).write(to: file)
+        return file.path
+    }
+
+    /// An instance's entry, as the host gives it to the desktop.
+    static func entry(_ id: String, environment: [String: String]) throws -> ViewNode? {
+        let client = try ControlClient(path: ControlSocket.path(environment))
+        guard case .entries(let list) = try client.send(.entries(ids: [id])), let view = list.first?["view"], view != .null else { return nil }
+        return try ViewNode(json: view)
+    }
+}
+
+/// What `widgets desktop` decides without a compositor: where widgets go, its options, what it says
+/// when it cannot run.
+struct DesktopPlacementTests {
+    /// The home screen's grid: small widgets a cell each, a medium one two cells across, a large one
+    /// two by two, each in the first place it fits, in the saved order.
+    @Test func widgetsTakeTheirFamiliesCellsInOrder() {
+        let arrangement = DesktopArrangement(
+            [("a", .systemSmall), ("b", .systemMedium), ("c", .systemSmall), ("d", .systemLarge), ("e", .accessoryCircular)], columns: 2)
+        let frames = arrangement.placed.map { "\($0.id) \(Int($0.x)),\(Int($0.y)) \(Int($0.width))x\(Int($0.height))" }
+        #expect(frames == ["a 0,0 158x158", "b 0,196 338x158", "c 180,0 158x158", "d 0,392 338x354", "e 43,827 72x72"])
+        #expect(arrangement.width == 338)
+        #expect(arrangement.height == 899)
+        #expect(arrangement.widget(at: 200, 10)?.id == "c")
+        #expect(arrangement.widget(at: 165, 10) == nil, "the gap between cells is no widget")
+        // Three columns: the medium widget fits beside the first small one.
+        let wide = DesktopArrangement([("a", .systemSmall), ("b", .systemMedium)], columns: 3)
+        #expect(wide.placed.map { Int($0.x) } == [0, 180])
+        #expect(DesktopArrangement([], columns: 2).width == 0)
+    }
+
+    @Test func marginsAreWrittenAsCSSWritesThem() {
+        #expect(DesktopMargins("24") == DesktopMargins(all: 24))
+        #expect(DesktopMargins("8,16") == DesktopMargins(top: 8, right: 16, bottom: 8, left: 16))
+        #expect(DesktopMargins("1, 2, 3, 4") == DesktopMargins(top: 1, right: 2, bottom: 3, left: 4))
+        for bad in ["", "a", "1,2,3", "-1", "1,,2,3", "99999"] { #expect(DesktopMargins(bad) == nil, "\(bad)") }
+    }
+
+    @Test func badOptionsAndNoCompositorAreSaidPlainly() async {
+        let columns = await widgets(["desktop", "--columns", "0"])
+        #expect(columns.status == 2)
+        #expect(columns.standardError.contains("--columns takes a whole number from 1 to 12, not '0'"), "\(columns.standardError)")
+        let margin = await widgets(["desktop", "--margin", "1,2,3"])
+        #expect(margin.standardError.contains("--margin takes points from 0 to 10000: N, V,H or T,R,B,L, not '1,2,3'"), "\(margin.standardError)")
+        let anchor = await widgets(["desktop", "--anchor", "middle"])
+        #expect(anchor.standardError.contains("--anchor takes top-left, top, top-right"), "\(anchor.standardError)")
+        let missing = Fixtures.temporaryDirectory("wayland").appendingPathComponent("wayland-9").path
+        let nowhere = await widgets(["desktop"], extraEnvironment: ["WAYLAND_DISPLAY": missing])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.standardError.hasPrefix("widgets: error: cannot connect to the Wayland compositor at \(missing) ("), "\(nowhere.standardError)")
+    }
+}
