@@ -385,7 +385,9 @@ wd_display *wd_connect(const char *name, const wd_callbacks *callbacks, char *er
     if (missing) {
         snprintf(error, error_size,
                  "the Wayland compositor offers no %s%s", missing,
-                 display->layer_shell ? "" : " (the layer shell of sway, Hyprland, KDE Plasma, river, niri, labwc and other wlroots compositors; GNOME has none)");
+                 display->layer_shell ? ""
+                                       : " (the layer shell of sway, Hyprland, KDE Plasma, river, niri, labwc and other wlroots compositors); "
+                                         "GNOME has none: there, 'widgets home' shows the widgets in a browser window (chromium --app=\"$(widgets home --print)\")");
         wd_disconnect(display);
         return NULL;
     }

@@ -72,8 +72,9 @@ public final class DesktopClient {
         renderer = SVGRenderer(appearance: options.appearance)
         for event in display.takeEvents() { handle(event) }
         if let name = options.output, !outputs.values.contains(where: { $0.name == name }) {
+            // Shown when it comes (a monitor plugged in later, a session still setting up).
             let names = outputs.values.map(\.name).filter { !$0.isEmpty }.sorted()
-            throw DesktopError("no output is named \"\(name)\"; outputs: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+            log("no output is named \"\(name)\" now (outputs: \(names.isEmpty ? "none" : names.joined(separator: ", "))); the widgets are shown when it comes")
         }
     }
 
@@ -137,8 +138,10 @@ public final class DesktopClient {
         case .output(let output, let removed):
             if removed {
                 outputs[output.id] = nil
+                if options.debug { log("output \(output.name) went away") }
                 return
             }
+            if options.debug, outputs[output.id] == nil { log("output \(output.name) is there, at scale \(output.scale)") }
             let before = outputs[output.id]
             outputs[output.id] = output
             if output.id == surfaceOutput, before?.scale != output.scale {
@@ -198,6 +201,7 @@ public final class DesktopClient {
         guard let surface else {
             guard let output = chosenOutput else { return }
             if let made = display.layerSurface(output: output, anchor: options.anchor, margins: options.margins, width: width, height: height) {
+                if options.debug { log("a surface of \(width) x \(height) points on \(output == 0 ? "the compositor's choice of output" : outputs[output]?.name ?? "?")") }
                 self.surface = made
                 configured = false
                 surfaceSize = (width, height)

@@ -79,6 +79,19 @@ import WidgetWire
         let keptDoubled = try Self.keep(doubled)
         #expect(twice == 0, "\(twice) pixels differ from render --png --scale 2's: \(keptDoubled)")
         #expect(desktop.terminate() == 0)
+
+        // An output named before it exists: the widgets appear on it when it comes (a monitor
+        // plugged in), at the same place.
+        let later = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "HEADLESS-2"], environment: environment)
+        defer { if later.process.isRunning { _ = later.terminate() } }
+        #expect(await blocking { later.waitForLine { $0.contains(#"no output is named "HEADLESS-2" now (outputs: HEADLESS-1); the widgets are shown when it comes"#) } }, "\(later.output)")
+        try sway.message(["create_output"])
+        #expect(await blocking { later.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(later.output)")
+        let second = try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2"))
+        let onSecond = Self.differences(try await expected(scale: 1), on: second, at: (24, 24))
+        let keptSecond = try Self.keep(second)
+        #expect(onSecond == 0, "\(onSecond) pixels differ on the new output: \(keptSecond)")
+        #expect(later.terminate() == 0)
     }
 
     /// The pixels of `image` that are wholly opaque and differ (by more than 2 in a channel) from

@@ -122,8 +122,8 @@ public enum CLI {
             // A host that runs all day runs as the companion too: its runtime's pages (Foundation,
             // ICU's tables) are then the very pages the worker zygote and every worker have mapped,
             // shared rather than a private copy linked into this executable. Where it cannot be run
-            // the host runs here, as before.
-            if command.name == "run", !SwiftRuntime.isShared, getenv(SwiftRuntime.handedOverVariable) == nil {
+            // the host runs here, as before. So does the desktop surface, which lives as long.
+            if ["run", "desktop"].contains(command.name), !SwiftRuntime.isShared, getenv(SwiftRuntime.handedOverVariable) == nil {
                 let why = SwiftRuntime.becomeCompanion(arguments: arguments)
                 HostLog.log(.debug, "the host runs in this process: \(why)")
             }
