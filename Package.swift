@@ -137,6 +137,8 @@ let package = Package(
             dependencies: [
                 "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetKit", "WidgetABI", "WidgetWire", "WidgetWeb", "CWidgetABI",
                 "CMemoryGuard", "WidgetBuild",
+                // The headless compositor of the desktop surface's test, for its figures.
+                "WidgetTestSupport",
                 // Not used by the benchmark itself: the SDK `widgets build` compiles against, in the release build directory.
                 "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "Combine", "PlatformShims",
             ]),

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 // MARK: - libwayland's ABI
@@ -630,6 +631,8 @@ void wd_catch_termination(int wake_fd) {
 }
 
 int wd_termination_requested(void) { return termination_requested != 0; }
+
+void wd_name_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 int wd_wake_fd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 

@@ -81,6 +81,8 @@ public final class DesktopClient {
     /// Runs until the compositor goes away (thrown) or, `stoppingOnSignals`, SIGINT or SIGTERM comes.
     public func run(stoppingOnSignals: Bool) throws(DesktopError) {
         if stoppingOnSignals { wd_catch_termination(feed.wake) }
+        // Named, so that its wakeups can be told from the process's others (`make bench`).
+        wd_name_thread("widgets-desktop")
         feed.start()
         defer { feed.stop() }
         while !(stoppingOnSignals && wd_termination_requested() != 0) {

@@ -106,6 +106,19 @@ func runSingleBenchmark(_ name: String) async -> Bool {
         return true
     }
 
+    // BENCH_ONLY=desktop: the desktop surface in a headless sway.
+    if name == "desktop" {
+        switch benchmarkDesktop() {
+        case .success(let result):
+            print(
+                "reload to pixels \(formatted(median(result.toPixels) / 1e6, 1)) ms (to the host \(formatted(median(result.toHost) / 1e6, 1)) ms); \(describe(result.memory)) with \(result.widgets) widgets; \(result.idleWakeups) wakeups in \(result.idleSeconds) s idle (drawing thread \(result.drawingWakeups))"
+            )
+        case .failure(let why):
+            print("not measured: \(why)")
+        }
+        return true
+    }
+
     // BENCH_ONLY=surfaces: a page across a host restart, and the dashboard's first frame.
     if name == "surfaces" {
         let result = benchmarkSurfaces()

@@ -81,13 +81,14 @@ final class BenchHost: @unchecked Sendable {
     /// When the line with the page's address was read.
     private(set) var addressAt: UInt64 = 0
 
-    init(_ widgets: String, _ arguments: [String], environment: [String: String]) {
+    /// `errorsToo`: its standard error is read as lines too (a client's log).
+    init(_ widgets: String, _ arguments: [String], environment: [String: String], errorsToo: Bool = false) {
         process.executableURL = URL(fileURLWithPath: widgets)
         process.arguments = arguments
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorsToo ? output : FileHandle.nullDevice
         try! process.run()
         Thread.detachNewThread { [self] in
             var buffer = ""
@@ -109,6 +110,15 @@ final class BenchHost: @unchecked Sendable {
     func waitForLine(_ holds: (String) -> Bool) {
         while lines.withLock({ !$0.contains { holds($0.text) } }) {
             precondition(arrived.wait(timeout: .now() + 60) == .success, "the host did not say what was waited for")
+        }
+    }
+
+    /// When the first line read after `time` for which `holds` is true was read (waiting for it, at
+    /// most 60 seconds).
+    func lineAt(after time: UInt64, _ holds: (String) -> Bool) -> UInt64 {
+        while true {
+            if let found = lines.withLock({ $0.first { $0.at >= time && holds($0.text) } }) { return found.at }
+            precondition(arrived.wait(timeout: .now() + 60) == .success, "no line came that was waited for")
         }
     }
 

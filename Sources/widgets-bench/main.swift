@@ -58,7 +58,7 @@ if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue"
 // BENCH_ONLY=NAME runs one benchmark alone (SingleBenchmarks.swift).
 if let only = ProcessInfo.processInfo.environment["BENCH_ONLY"] {
     guard await runSingleBenchmark(only) else {
-        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces, memory)")
+        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces, memory, desktop)")
         exit(2)
     }
     exit(0)
@@ -87,6 +87,7 @@ let slowloris = await benchmarkSlowloris()
 let listing = benchmarkListing()
 let building = benchmarkBuild()
 let surfaces = benchmarkSurfaces()
+let desktop = benchmarkDesktop()
 let hostMemory = benchmarkHostMemory()
 let workerStart = benchmarkWorkerStart()
 
@@ -322,6 +323,25 @@ let surfaceRows = [
         measured: "\(formatted(firstFrame / 1e6, 1)) ms", floor: "a process's start and end, widgets --version: \(formatted(processStart / 1e6, 1)) ms",
         result: "+\(formatted((firstFrame - processStart) / 1e6, 1)) ms", goal: "none set", met: true),
 ]
+let desktopRows: [Row] =
+    switch desktop {
+    case .success(let result):
+        [
+            Row(
+                name: "desktop: an app's reload to the new drawing committed on the Wayland surface (game-app status, headless sway; median of \(result.toPixels.count))",
+                measured: "\(formatted(median(result.toPixels) / 1e6, 1)) ms",
+                floor: "the same reload to the host's line of the new entry (the provider's answer taken): \(formatted(median(result.toHost) / 1e6, 1)) ms",
+                result: "+\(formatted((median(result.toPixels) - median(result.toHost)) / 1e6, 1)) ms", goal: "≤ 30 ms over the provider (issue 34)",
+                met: median(result.toPixels) - median(result.toHost) <= 30e6),
+            Row(
+                name: "desktop: the client's memory with \(result.widgets) widgets shown (release build, settled); its wakeups in \(result.idleSeconds) s with nothing due",
+                measured: "\(describe(result.memory)); \(result.idleWakeups) wakeups (the drawing thread: \(result.drawingWakeups))",
+                floor: "none", result: "PSS \(mebibytes(result.memory.pss))", goal: "≤ 15 MB PSS; no wakeups of its own idle (issue 34)",
+                met: result.memory.pss <= 15_000_000 && result.drawingWakeups == 0),
+        ]
+    case .failure(let why):
+        [Row(name: "desktop: not measured", measured: "\(why)", floor: "-", result: "-", goal: "issue 34's", met: false)]
+    }
 let largestWorker = hostMemory.workers.map(\.pss).max() ?? 0
 let largestSpawned = hostMemory.spawnedWorkers.map(\.pss).max() ?? 0
 let forkedStart = median(workerStart.forked)
@@ -349,7 +369,7 @@ let memoryRows = [
         result: "\(formatted(Double(hostMemory.total) / Double(hostMemory.spawnedTotal)))× spawned's; stopped: \(formatted(Double(hostMemory.idleTotal) / Double(hostMemory.spawnedTotal)))×",
         goal: "none set", met: true),
 ]
-let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows + surfaceRows + memoryRows
+let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows + surfaceRows + desktopRows + memoryRows
 
 let header = ["benchmark", "measured", "floor, same run", "result", "goal", "met"]
 let table = [header] + allRows.map { [$0.name, $0.measured, $0.floor, $0.result, $0.goal, $0.met ? "yes" : "NO"] }

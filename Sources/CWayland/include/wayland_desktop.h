@@ -70,6 +70,9 @@ int wd_present(
     wd_surface *surface, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride, int32_t scale, const int32_t *damage,
     int damage_count, const int32_t *input, int input_count, char *error, size_t error_size);
 
+// Names the calling thread (15 bytes at most), as ps and /proc show it.
+void wd_name_thread(const char *name);
+
 // An eventfd (close-on-exec, non-blocking) another thread writes to wake wd_dispatch.
 int wd_wake_fd(void);
 
