@@ -549,6 +549,20 @@ markdown += """
       spawn to the footer of its first frame read from the terminal, against `widgets --version`
       run to its end; 5 rounds, medians.
 
+    - **Desktop.** A headless sway (`WLR_BACKENDS=headless WLR_RENDERER=pixman`, one 800 × 600 output;
+      as the user `widgets-test` when run by root, as in the tests), `widgets run --log` (release)
+      hosting ten instances of the samples (small, medium and large), and `widgets -v desktop
+      --columns 4`. Reload to pixels: `game-app status TEXT` (which saves the status and calls
+      `WidgetCenter.reloadTimelines`), from its spawn to the client's line saying it committed the
+      new drawing of the game's widget to the compositor (its buffer attached, damaged and committed;
+      the compositor's own frame is not waited for), against the same spawn to the host's line of
+      the new entry (the provider asked and answered, the entry taken): what lies between is the
+      host's event, the client's `entries` request, layout, SVG, librsvg and the copy into shared
+      memory. 10 rounds, 300 ms apart, medians. Memory: the client's `/proc/PID/smaps_rollup` after
+      the ten are drawn and three quiet seconds. Wakeups: the client's voluntary context switches over
+      five seconds with nothing due (no timer shown), all threads, and its drawing thread's alone
+      (named `widgets-desktop`). Without sway and grim (or, as root, the user) the rows say why.
+
     - **Memory.** `widgets run --log` (release) hosting one instance each of the clock, game status,
       crypto price and host info samples (each bundle in its worker), in a home of its own; once
       every instance shows its first timeline and three seconds have passed, `/proc/PID/smaps_rollup`
