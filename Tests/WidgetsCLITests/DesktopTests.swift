@@ -4,6 +4,7 @@ import WidgetDesktop
 import WidgetRendering
 import WidgetTestSupport
 import WidgetWire
+@testable import WidgetsCommandLine
 
 /// `widgets desktop` in a real compositor: a headless sway, its screenshots taken with grim, clicks
 /// made by a virtual pointer of the compositor's own.
@@ -175,6 +176,39 @@ struct DesktopPlacementTests {
         #expect(DesktopMargins("8,16") == DesktopMargins(top: 8, right: 16, bottom: 8, left: 16))
         #expect(DesktopMargins("1, 2, 3, 4") == DesktopMargins(top: 1, right: 2, bottom: 3, left: 4))
         for bad in ["", "a", "1,2,3", "-1", "1,,2,3", "99999"] { #expect(DesktopMargins(bad) == nil, "\(bad)") }
+    }
+
+    /// The settings file: the options' names and values, comments, the command line winning.
+    @Test func theSettingsFileGivesWhatNoOptionGives() async throws {
+        let config = Fixtures.temporaryDirectory("config")
+        let file = config.appendingPathComponent("widgets/desktop.conf")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "# where the widgets go\nanchor = bottom-right\n\nmargin = 8,16   # top and bottom, sides\ncolumns=4\n".write(to: file, atomically: true, encoding: .utf8)
+        let settings = try DesktopSettings(path: file.path)
+        #expect(try settings.value(Options.anchor) == .bottomRight)
+        #expect(try settings.value(Options.margin) == DesktopMargins(top: 8, right: 16, bottom: 8, left: 16))
+        #expect(try settings.value(Options.columns) == 4)
+        #expect(try settings.value(Options.output) == nil)
+        #expect(try DesktopSettings(path: config.appendingPathComponent("none.conf").path).value(Options.anchor) == nil, "no file, no settings")
+        #expect(DesktopSettings.path(["XDG_CONFIG_HOME": config.path]) == file.path)
+        #expect(DesktopSettings.path(["HOME": "/home/ada"]) == "/home/ada/.config/widgets/desktop.conf")
+
+        // Each bad line is named by the file and its line, before anything is shown.
+        for (text, said) in [
+            ("anchor = bottom-right\ncolums = 3\n", "line 2: no setting 'colums' (did you mean columns?) (settings: output, anchor, margin, columns, appearance)"),
+            ("columns = 40\n", "line 1: --columns takes a whole number from 1 to 12, not '40'"),
+            ("anchor\n", "line 1: expected 'name = value', not 'anchor'"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let result = await widgets(["desktop"], extraEnvironment: ["XDG_CONFIG_HOME": config.path])
+            #expect(result.status == 2)
+            #expect(result.standardError.contains("\(file.path) \(said)"), "\(result.standardError)")
+        }
+        // The command line wins over the file: a bad value in the file is never read then.
+        try "columns = 40\n".write(to: file, atomically: true, encoding: .utf8)
+        let missing = Fixtures.temporaryDirectory("wayland").appendingPathComponent("wayland-9").path
+        let overridden = await widgets(["desktop", "--columns", "3"], extraEnvironment: ["XDG_CONFIG_HOME": config.path, "WAYLAND_DISPLAY": missing])
+        #expect(overridden.standardError.hasPrefix("widgets: error: cannot connect to the Wayland compositor"), "\(overridden.standardError)")
     }
 
     @Test func badOptionsAndNoCompositorAreSaidPlainly() async {

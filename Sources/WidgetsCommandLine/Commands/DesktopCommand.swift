@@ -3,6 +3,7 @@ import Glibc
 import WidgetDesktop
 import WidgetHost
 import WidgetRendering
+import WidgetSupport
 import WidgetWire
 
 extension Command {
@@ -19,8 +20,10 @@ extension Command {
             is away (restarting) the last entries stay, marked "as of" their date, and the client follows the host
             again when it is back. --output names the output (default: the compositor's choice), --anchor the corner
             or edge (top-left by default), --margin the space to the edges in points (24; or top,right,bottom,left),
-            --columns the grid's width in small widgets (2). Light or dark as the desktop prefers
-            (org.freedesktop.appearance), else --appearance, else light. Needs libwayland-client0, librsvg2-2 and
+            --columns the grid's width in small widgets (2); the same settings may be kept in
+            ~/.config/widgets/desktop.conf ($XDG_CONFIG_HOME), a 'name = value' a line (anchor = bottom-right),
+            which options on the command line override. Light or dark as --appearance or the file say, else as the
+            desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0, librsvg2-2 and
             libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell: use 'widgets home' there.
             """
     ) { $0.desktop() }
@@ -47,12 +50,18 @@ extension Invocation {
     /// `widgets desktop`: the widgets on the desktop until interrupted or the compositor goes away.
     func desktop() -> ExitCode {
         var options = DesktopOptions(socketPath: ControlSocket.path())
-        do {
-            options.output = try value(Options.output)
-            options.anchor = try value(Options.anchor) ?? .topLeft
-            options.margins = try value(Options.margin) ?? DesktopMargins(all: 24)
-            options.columns = try value(Options.columns) ?? 2
-            options.appearance = try value(Options.appearance) ?? DesktopAppearance.preferred() ?? .light
+        do throws(UsageError) {
+            let settings = try DesktopSettings(path: DesktopSettings.path())
+            // The command line's, else the file's.
+            func setting<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+                if let given = try value(option) { return given }
+                return try settings.value(option)
+            }
+            options.output = try setting(Options.output)
+            options.anchor = try setting(Options.anchor) ?? .topLeft
+            options.margins = try setting(Options.margin) ?? DesktopMargins(all: 24)
+            options.columns = try setting(Options.columns) ?? 2
+            options.appearance = try setting(Options.appearance) ?? DesktopAppearance.preferred() ?? .light
         } catch {
             return CLI.usage(error, output)
         }
@@ -77,3 +86,51 @@ extension Invocation {
     }
 }
 
+
+/// The desktop's settings, for a desktop started by its unit with no options:
+/// `${XDG_CONFIG_HOME:-~/.config}/widgets/desktop.conf`, a `name = value` a line, the names and
+/// values of `widgets desktop`'s options (output, anchor, margin, columns, appearance), `#` starting
+/// a comment. An option given on the command line wins. A line that is not one of these is an error
+/// naming the file, the line and why.
+struct DesktopSettings {
+    static let names = ["output", "anchor", "margin", "columns", "appearance"]
+
+    let path: String
+    private var values: [String: (line: Int, text: String)] = [:]
+
+    static func path(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        XDGBaseDirectory.configHome(environment) + "/widgets/desktop.conf"
+    }
+
+    /// The file read; none there is no settings.
+    init(path: String) throws(UsageError) {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw UsageError(message: "cannot read \(path) (not readable, or not UTF-8 text)", command: "desktop")
+        }
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw UsageError(message: "\(path) line \(index + 1): expected 'name = value', not '\(line.onOneLine.cut(to: 100))'", command: "desktop")
+            }
+            guard Self.names.contains(parts[0]) else {
+                throw UsageError(
+                    message: "\(path) line \(index + 1): no setting '\(parts[0].onOneLine.cut(to: 100))'\(Suggestion.hint(for: parts[0], among: Self.names)) (settings: \(Self.names.joined(separator: ", ")))",
+                    command: "desktop")
+            }
+            values[parts[0]] = (index + 1, parts[1])
+        }
+    }
+
+    /// The value the file gives `option`, parsed as the option's own; nil when it gives none.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        guard let (line, text) = values[option.spec.name] else { return nil }
+        switch option.parse(text) {
+        case .success(let value): return value
+        case .failure(let failure): throw UsageError(message: "\(path) line \(line): \(failure.text)", command: "desktop")
+        }
+    }
+}
