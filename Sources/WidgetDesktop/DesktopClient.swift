@@ -176,7 +176,7 @@ public final class DesktopClient {
             guard tappedSurface == surface, !pressed else { return }
             if options.debug { log("click at \(x), \(y) (button \(button))") }
             if button == 0x110 { tap(x: x, y: y) }
-            if button == 0x111 { openHome() }
+            if button == 0x111 { openHome(editing: arrangement.widget(at: x, y)?.id) }
         }
     }
 
@@ -353,14 +353,18 @@ public final class DesktopClient {
         }
     }
 
-    /// A right click opens the home screen's page, where widgets are edited and added.
-    private func openHome() {
+    /// A right click on a widget opens the home screen's page with its Edit Widget open (where
+    /// widgets are also added, removed and reordered).
+    private func openHome(editing id: String?) {
         let path = options.socketPath
         let (log, open) = (self.log, options.open)
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let edit = id.flatMap { $0.addingPercentEncoding(withAllowedCharacters: allowed) }.map { "&edit=" + $0 } ?? ""
         taps.async {
             do throws(ControlError) {
                 guard case .home(let url) = try ControlClient(path: path).send(.home) else { return }
-                open(url)
+                open(url + edit)
             } catch {
                 log("cannot open the home screen: \(error)")
             }

@@ -60,6 +60,14 @@ import WidgetWire
         #expect(try await browser.waitFor("\(card(detail)).textContent.includes('Unipony')"))
         #expect(try web.store.load().instance(id: detail)?.configuration["character"] == .string("Unipony"))
 
+        // The desktop's right click on a widget opens the page with that widget's Edit Widget open.
+        try await browser.navigate("about:blank")
+        try await browser.navigate(web.home.url + "&edit=" + detail)
+        #expect(try await browser.waitFor("document.getElementById('editor').open"), "Edit Widget open at once")
+        #expect(try await browser.evaluate("document.querySelector('#editor-fields select').value") == .string("Unipony"), "the widget clicked")
+        #expect(try await browser.evaluate("location.hash") == .string(""), "the token and the request leave the address")
+        _ = try await browser.evaluate("document.getElementById('editor').close()")
+
         // Add Widget, as iOS's widget gallery: a dialog that fits the window (a list that scrolls,
         // Close at its top), searchable; a widget chosen shows its sizes by name, one at a time, and
         // is added in the size shown.

@@ -19,6 +19,9 @@ let reconnected = null;  // what to say once the stream is back, after it was lo
 // tab's session storage (this origin's alone: another port is another origin, and a cookie
 // would go to every port), and sent in a header with every request.
 const given = new URLSearchParams(location.hash.slice(1)).get('token');
+// A widget to edit at once (`#token=…&edit=ID`: the desktop surface's right click on a widget),
+// once its card is there.
+let editFirst = new URLSearchParams(location.hash.slice(1)).get('edit');
 let token = (() => {
   if (given) {
     sessionStorage.setItem('widgets-token', given);
@@ -199,6 +202,11 @@ const handlers = {
     const hello = JSON.parse(data);
     for (const card of hello.cards) show(card);
     arrange(hello.order);
+    if (editFirst) {
+      const wanted = hello.cards.find((card) => card.id === editFirst);
+      editFirst = null;
+      if (wanted && wanted.configurable) edit(wanted.id);
+    }
     const status = document.getElementById('connection');
     status.textContent = 'live';
     status.classList.remove('lost');
