@@ -173,6 +173,8 @@ struct wd_surface {
 struct wd_display {
     struct wl_display *display;
     struct wl_proxy *registry, *compositor, *shm, *seat, *pointer, *layer_shell, *pointer_manager;
+    // A test's virtual pointer (wd_virtual_move), made on first use.
+    struct wl_proxy *virtual_pointer;
     uint32_t compositor_version, seat_version;
     wd_callbacks callbacks;
     struct output outputs[MAX_OUTPUTS];
@@ -399,6 +401,7 @@ void wd_disconnect(wd_display *display) {
     if (!display) return;
     for (int index = 0; index < MAX_SURFACES; index++)
         if (display->surfaces[index]) wd_surface_destroy(display->surfaces[index]);
+    if (display->virtual_pointer) wl.proxy_marshal_flags(display->virtual_pointer, 8, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
     wl.display_disconnect(display->display);
     free(display);
 }
@@ -599,7 +602,12 @@ int wd_present(wd_surface *surface, const uint8_t *pixels, int32_t width, int32_
         if (version >= 4)
             wl.proxy_marshal_flags(surface->surface, 9, NULL, version, 0, rect[0], rect[1], rect[2], rect[3]);
         else
-            wl.proxy_marshal_flags(surface->surface, 2, NULL, version, 0, rect[0] / scale, rect[1] / scale, rect[2] / scale + 1, rect[3] / scale + 1);
+        {
+            // In surface points: every point a damaged pixel touches.
+            int32_t x = rect[0] / scale, y = rect[1] / scale;
+            int32_t right = (rect[0] + rect[2] + scale - 1) / scale, bottom = (rect[1] + rect[3] + scale - 1) / scale;
+            wl.proxy_marshal_flags(surface->surface, 2, NULL, version, 0, x, y, right - x, bottom - y);
+        }
     }
     wl.proxy_marshal_flags(surface->surface, 6, NULL, version, 0);
     if (wl.display_flush(display->display) < 0 && errno != EAGAIN) {
@@ -634,15 +642,16 @@ int wd_termination_requested(void) { return termination_requested != 0; }
 
 void wd_name_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
+int wd_thread_id(void) { return (int)gettid(); }
+
 int wd_wake_fd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 // MARK: - Tests
 
 static struct wl_proxy *virtual_pointer(wd_display *display) {
-    static struct wl_proxy *made;
-    if (!made && display->pointer_manager)
-        made = wl.proxy_marshal_flags(display->pointer_manager, 0, &virtual_pointer_interface, 1, 0, display->seat, NULL);
-    return made;
+    if (!display->virtual_pointer && display->pointer_manager)
+        display->virtual_pointer = wl.proxy_marshal_flags(display->pointer_manager, 0, &virtual_pointer_interface, 1, 0, display->seat, NULL);
+    return display->virtual_pointer;
 }
 
 int wd_virtual_move(wd_display *display, uint32_t x, uint32_t y, uint32_t extent_width, uint32_t extent_height) {

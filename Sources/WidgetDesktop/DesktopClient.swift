@@ -49,8 +49,11 @@ public final class DesktopClient {
     /// The surface's pixels, `arrangement`'s size at `scale`.
     private var canvas: [UInt8] = []
     private var canvasSize = (width: 0, height: 0)
-    /// The size asked of the compositor, in points.
+    /// The size asked of the compositor, in points, and the size it configured (0: as asked).
     private var surfaceSize = (width: 0, height: 0)
+    private var configuredSize = (width: 0, height: 0)
+    /// The surface was closed (its output went away): none is made until an output comes or changes.
+    private var awaitingOutput = false
     /// The widgets to draw again, by id; all of them when `redrawAll`.
     private var dirty: Set<String> = []
     private var redrawAll = false
@@ -81,10 +84,15 @@ public final class DesktopClient {
     /// Runs until the compositor goes away (thrown) or, `stoppingOnSignals`, SIGINT or SIGTERM comes.
     public func run(stoppingOnSignals: Bool) throws(DesktopError) {
         if stoppingOnSignals { wd_catch_termination(feed.wake) }
-        // Named, so that its wakeups can be told from the process's others (`make bench`).
-        wd_name_thread("widgets-desktop")
         feed.start()
-        defer { feed.stop() }
+        defer {
+            if stoppingOnSignals { wd_catch_termination(-1) }
+            feed.stop()
+        }
+        // Named (after the feed's thread is made, which would inherit the name), and its id said,
+        // so that its wakeups can be told from the process's others (`make bench`).
+        wd_name_thread("widgets-desktop")
+        if options.debug { log("drawing on thread \(wd_thread_id())") }
         while !(stoppingOnSignals && wd_termination_requested() != 0) {
             let woken = try display.dispatch(wake: feed.wake, timeout: nextTick())
             if woken { takeNews() }
@@ -144,15 +152,19 @@ public final class DesktopClient {
                 return
             }
             if options.debug, outputs[output.id] == nil { log("output \(output.name) is there, at scale \(output.scale)") }
+            awaitingOutput = false
             let before = outputs[output.id]
             outputs[output.id] = output
             if output.id == surfaceOutput, before?.scale != output.scale {
                 scale = max(1, output.scale)
                 redrawAll = true
             }
-        case .configure(let configuredSurface, _, _):
+        case .configure(let configuredSurface, let width, let height):
             guard configuredSurface == surface else { return }
-            if !configured { redrawAll = true }
+            // Each configure is acknowledged by the next drawing: drawn whole, in the size given
+            // (0: the size asked).
+            configuredSize = (width, height)
+            redrawAll = true
             configured = true
         case .closed(let closedSurface):
             guard closedSurface == surface else { return }
@@ -161,7 +173,10 @@ public final class DesktopClient {
             display.destroy(closedSurface)
             surface = nil
             configured = false
-            log("the surface's output went away")
+            // Made again once an output comes or changes: at once, a compositor with no output
+            // would close it again as fast as it is made.
+            awaitingOutput = true
+            log("the surface's output went away; the widgets are shown again when an output is there")
         case .entered(let enteredSurface, let output):
             guard enteredSurface == surface, output != 0 else { return }
             surfaceOutput = output
@@ -201,12 +216,13 @@ public final class DesktopClient {
             return
         }
         guard let surface else {
-            guard let output = chosenOutput else { return }
+            guard !awaitingOutput, !outputs.isEmpty, let output = chosenOutput else { return }
             if let made = display.layerSurface(output: output, anchor: options.anchor, margins: options.margins, width: width, height: height) {
                 if options.debug { log("a surface of \(width) x \(height) points on \(output == 0 ? "the compositor's choice of output" : outputs[output]?.name ?? "?")") }
                 self.surface = made
                 configured = false
                 surfaceSize = (width, height)
+                configuredSize = (0, 0)
                 surfaceOutput = output
                 if output != 0 { scale = max(1, outputs[output]?.scale ?? 1) }
             } else {
@@ -222,8 +238,11 @@ public final class DesktopClient {
             return
         }
         guard configured else { return }
-        let pixelWidth = width * scale
-        let pixelHeight = height * scale
+        // A compositor may configure it smaller than asked: what does not fit is cut.
+        let shownWidth = configuredSize.width > 0 ? min(configuredSize.width, width) : width
+        let shownHeight = configuredSize.height > 0 ? min(configuredSize.height, height) : height
+        let pixelWidth = shownWidth * scale
+        let pixelHeight = shownHeight * scale
         if (pixelWidth, pixelHeight) != canvasSize {
             canvas = [UInt8](repeating: 0, count: pixelWidth * pixelHeight * 4)
             canvasSize = (pixelWidth, pixelHeight)
@@ -234,12 +253,14 @@ public final class DesktopClient {
         redrawAll = false
         dirty.removeAll()
         guard !chosen.isEmpty else { return }
+        // Drawn whole: nothing of a widget moved or removed is left where it was.
+        if whole { _ = canvas.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         let now = Date()
         var damage: [PixelRect] = []
         for placed in chosen {
             guard let instance = instances.first(where: { $0.id == placed.id }) else { continue }
             let rect = pixelRect(placed)
-            clear(rect)
+            if !whole { clear(rect) }
             do {
                 let image = try rasterizer.image(svg: drawing(of: instance, now: now), width: rect.width, height: rect.height)
                 blit(image, at: rect)
@@ -249,10 +270,10 @@ public final class DesktopClient {
             damage.append(rect)
         }
         let input = arrangement.placed.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width.rounded(.up)), height: Int($0.height.rounded(.up))) }
-        if options.debug { log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale)") }
         try display.present(
             surface, pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage,
             input: input)
+        if options.debug { log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale)") }
     }
 
     private func pixelRect(_ placed: DesktopArrangement.Placed) -> PixelRect {
@@ -268,7 +289,7 @@ public final class DesktopClient {
         if let shown = instance.view {
             view = shown
         } else {
-            let words = instance.phase == "failed" ? "Unable to load" : ""
+            let words = instance.failure != nil ? "Unable to load" : ""
             view = ViewNode(
                 "text", attributes: JSONObject([("text", .string(words))]),
                 modifiers: [ViewModifierNode("font", .string("caption")), ViewModifierNode("foregroundStyle", .string("secondary"))])
@@ -345,8 +366,7 @@ public final class DesktopClient {
         let log = self.log
         taps.async {
             do throws(ControlError) {
-                let answer = try ControlClient(path: path).send(.tap(instance: instance.id, target: target))
-                if case .refused(let why) = answer { log("tap on \(instance.id): \(why)") }
+                _ = try ControlClient(path: path).send(.tap(instance: instance.id, target: target))
             } catch {
                 log("tap on \(instance.id): \(error)")
             }

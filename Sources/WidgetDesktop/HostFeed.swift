@@ -45,7 +45,9 @@ final class HostFeed: @unchecked Sendable {
     private let socketPath: String
     private let state = Mutex<(news: News, last: [ShownInstance], away: Bool)>((News(), [], false))
     private let stopping = Atomic<Bool>(false)
-    private var watcher: ControlClient?
+    /// The watch's connection, for `stop` to close.
+    private let watchingLock = NSLock()
+    private var watching: ControlClient?
 
     init(socketPath: String) throws(DesktopError) {
         self.socketPath = socketPath
@@ -57,12 +59,19 @@ final class HostFeed: @unchecked Sendable {
 
     /// Starts watching, on a thread of its own.
     func start() {
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            wd_name_thread("widgets-feed")
+            run()
+        }
         thread.name = "widgets-desktop-host"
         thread.start()
     }
 
-    func stop() { stopping.store(true, ordering: .relaxed) }
+    /// Ends the watch: its connection is closed, and the thread ends at its next look.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        watchingLock.withLock { watching?.close() }
+    }
 
     /// What changed since the last call.
     func take() -> News {
@@ -85,6 +94,8 @@ final class HostFeed: @unchecked Sendable {
         while !stopping.load(ordering: .relaxed) {
             do throws(ControlError) {
                 let watcher = try ControlClient(path: socketPath)
+                watchingLock.withLock { watching = watcher }
+                guard !stopping.load(ordering: .relaxed) else { return }
                 guard case .watching = try watcher.send(.watch(ids: nil)) else { throw ControlError("the host did not start a watch") }
                 try refresh()
                 if announcedAway { setAway(false) }
@@ -94,9 +105,15 @@ final class HostFeed: @unchecked Sendable {
                 }
             } catch {
                 if !announcedAway, !error.description.hasPrefix("no widget host is running") {
-                    post { $0.messages.append("the host: \(error)") }
+                    // A host from before `entries` refuses it: said so, not taken for a host away.
+                    let older = error.isRefusal && error.description.contains("unknown request \"entries\"")
+                    post {
+                        $0.messages.append(
+                            older ? "the running host is older than widgets desktop (it has no entries request); restart it (systemctl --user restart widgets)" : "the host: \(error)")
+                    }
                 }
             }
+            guard !stopping.load(ordering: .relaxed) else { return }
             if !announcedAway {
                 setAway(true)
                 announcedAway = true

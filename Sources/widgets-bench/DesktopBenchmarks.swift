@@ -67,9 +67,16 @@ func benchmarkDesktop(rounds: Int = 10) -> Result<DesktopResult, SwayError> {
     let pid = desktop.process.processIdentifier
     let memory = ProcessMemory(pid: pid)!
     let idleSeconds = 5
-    let (before, drawingBefore) = contextSwitches(of: pid)
+    // The drawing thread, by the id the client says it has.
+    var drawing: Int32 = 0
+    desktop.waitForLine { line in
+        guard let range = line.range(of: "drawing on thread ") else { return false }
+        drawing = Int32(line[range.upperBound...]) ?? 0
+        return true
+    }
+    let (before, drawingBefore) = contextSwitches(of: pid, drawing: drawing)
     sleep(UInt32(idleSeconds))
-    let (after, drawingAfter) = contextSwitches(of: pid)
+    let (after, drawingAfter) = contextSwitches(of: pid, drawing: drawing)
 
     var toPixels: [Double] = []
     var toHost: [Double] = []
@@ -89,20 +96,18 @@ func benchmarkDesktop(rounds: Int = 10) -> Result<DesktopResult, SwayError> {
             drawingWakeups: drawingAfter - drawingBefore, idleSeconds: idleSeconds))
 }
 
-/// The voluntary context switches of every thread of a process, and of its drawing loop's thread
-/// (named `widgets-desktop`).
-func contextSwitches(of pid: pid_t) -> (all: Int, drawing: Int) {
+/// The voluntary context switches of every thread of a process, and of one of its threads.
+func contextSwitches(of pid: pid_t, drawing: Int32) -> (all: Int, drawing: Int) {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
     var all = 0
-    var drawing = 0
+    var drawingCount = 0
     for task in tasks {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
             let count = Int(line.split(separator: "\t").last ?? "")
         else { continue }
         all += count
-        let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
-        if name.hasPrefix("widgets-desktop") { drawing = count }
+        if Int32(task) == drawing { drawingCount = count }
     }
-    return (all, drawing)
+    return (all, drawingCount)
 }

@@ -72,6 +72,8 @@ int wd_present(
 
 // Names the calling thread (15 bytes at most), as ps and /proc show it.
 void wd_name_thread(const char *name);
+// The calling thread's id (as /proc/PID/task/ names it).
+int wd_thread_id(void);
 
 // An eventfd (close-on-exec, non-blocking) another thread writes to wake wd_dispatch.
 int wd_wake_fd(void);

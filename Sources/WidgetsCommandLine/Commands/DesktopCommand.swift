@@ -26,7 +26,7 @@ extension Command {
             desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0, librsvg2-2 and
             libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell: use 'widgets home' there.
             """
-    ) { $0.desktop() }
+    ) { await $0.desktop() }
 }
 
 extension Options {
@@ -48,7 +48,7 @@ extension Options {
 
 extension Invocation {
     /// `widgets desktop`: the widgets on the desktop until interrupted or the compositor goes away.
-    func desktop() -> ExitCode {
+    func desktop() async -> ExitCode {
         var options = DesktopOptions(socketPath: ControlSocket.path())
         do throws(UsageError) {
             let settings = try DesktopSettings(path: DesktopSettings.path())
@@ -75,11 +75,21 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
+        // On a thread of its own (it blocks in poll for as long as it runs), not the tasks' pool.
         // SIGINT and SIGTERM end it cleanly: the surface goes with the connection.
-        do {
-            try client.run(stoppingOnSignals: true)
-        } catch {
-            output.standardError("widgets: error: \(error)")
+        let running = UncheckedBox(client)
+        let ended: DesktopError? = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                do throws(DesktopError) {
+                    try running.value.run(stoppingOnSignals: true)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error)
+                }
+            }
+        }
+        if let ended {
+            output.standardError("widgets: error: \(ended)")
             return .failure
         }
         return .success
@@ -133,4 +143,10 @@ struct DesktopSettings {
         case .failure(let failure): throw UsageError(message: "\(path) line \(line): \(failure.text)", command: "desktop")
         }
     }
+}
+
+/// A value handed to the one thread that uses it from then on.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
