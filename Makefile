@@ -75,6 +75,8 @@ test:
 			echo; echo "note: no Chromium installed, so the browser test of the home screen was SKIPPED (apt-get install chromium; .ci/run installs it)"; fi; \
 		if ! command -v sway >/dev/null || ! command -v grim >/dev/null; then \
 			echo; echo "note: no sway or grim installed, so the desktop surface's test was SKIPPED (apt-get install sway grim; .ci/run installs them)"; fi; \
+		if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then \
+			echo; echo "note: no Xvfb or xdotool installed, so the X11 desktop window's test was SKIPPED (apt-get install xvfb xdotool; .ci/run installs them)"; fi; \
 		exit $$status
 
 # Everything a user lives with, outside the checkout: the executables (widgets-worker, which loads

@@ -112,7 +112,9 @@ let package = Package(
         // `widgets desktop`: the widgets on the desktop, a Wayland layer-shell surface. The C part speaks
         // Wayland through libwayland-client loaded with dlopen (no Wayland header or library to build).
         .target(name: "CWayland"),
-        .target(name: "WidgetDesktop", dependencies: ["CWayland", "WidgetRendering", "WidgetWire"]),
+        // And on X11: a desktop window, through libxcb loaded with dlopen likewise.
+        .target(name: "CX11"),
+        .target(name: "WidgetDesktop", dependencies: ["CWayland", "CX11", "WidgetRendering", "WidgetWire"]),
         // `widgets build`: an iOS widget extension (a folder, or an Xcode project's target) read, its
         // resources compiled, its code generated and compiled against the SDK already built.
         .target(name: "WidgetBuild", dependencies: ["WidgetABI", "WidgetSupport", "WidgetWire"]),

@@ -16,6 +16,8 @@ public struct DesktopOptions: Sendable {
     public var socketPath: String
     /// WAYLAND_DISPLAY's form; nil: the environment's.
     public var waylandDisplay: String?
+    /// DISPLAY's form, for X11 where there is no Wayland display; nil: the environment's.
+    public var x11Display: String?
     /// Says what happens as it happens (the pointer coming, each drawing), for `-v` and the tests.
     public var debug = false
     /// Opens a URL the desktop's way (a right click opens the home screen's page).
@@ -24,44 +26,35 @@ public struct DesktopOptions: Sendable {
     public init(socketPath: String) { self.socketPath = socketPath }
 }
 
-/// `widgets desktop`: every instance of the running host drawn on the desktop, below the windows, on
-/// a layer-shell surface (zwlr_layer_shell_v1, bottom layer, no exclusive zone, input only where
-/// widgets are), kept live: a new entry is drawn when the host says so, a timer's text each second
-/// (only its widget's rectangle), and a tap reaches the bundle as one on the home screen does. The
-/// drawings are the SVG renderer's, rasterized at the output's scale (see docs/DESKTOP.md).
+/// `widgets desktop`: every instance of the running host drawn on the desktop, below the windows
+/// (a Wayland layer surface, or an X11 desktop window: `DesktopBackend`), kept live: a new entry is
+/// drawn when the host says so, a timer's text each second (only its widget's rectangle), and a tap
+/// reaches the bundle as one on the home screen does. The drawings are the SVG renderer's,
+/// rasterized at the output's scale (see docs/DESKTOP.md).
 public final class DesktopClient {
     private let options: DesktopOptions
     private let log: @Sendable (String) -> Void
-    private let display: WaylandDisplay
+    private let backend: any DesktopBackend
     private let feed: HostFeed
     private let rasterizer: Rasterizer
     private let renderer: SVGRenderer
 
-    private var outputs: [UInt32: WaylandOutput] = [:]
-    private var surface: OpaquePointer?
-    private var configured = false
-    /// The output the surface is on, for its scale.
-    private var surfaceOutput: UInt32 = 0
     private var scale = 1
     private var instances: [ShownInstance] = []
     private var arrangement = DesktopArrangement([], columns: 2)
     private var hostAway = false
-    /// The surface's pixels, `arrangement`'s size at `scale`.
+    /// The surface's pixels, `arrangement`'s size (or the part of it shown) at `scale`.
     private var canvas: [UInt8] = []
     private var canvasSize = (width: 0, height: 0)
-    /// The size asked of the compositor, in points, and the size it configured (0: as asked).
-    private var surfaceSize = (width: 0, height: 0)
-    private var configuredSize = (width: 0, height: 0)
-    /// The surface was closed (its output went away): none is made until an output comes or changes.
-    private var awaitingOutput = false
     /// The widgets to draw again, by id; all of them when `redrawAll`.
     private var dirty: Set<String> = []
     private var redrawAll = false
     /// Taps are sent from here, never from the drawing thread.
     private let taps = DispatchQueue(label: "widgets.desktop.taps")
 
-    /// Connects to the compositor and the rasterizer; the error says what is missing (a library and
-    /// its Debian package, the layer shell, the output named).
+    /// Connects to the display (Wayland when there is one, `WAYLAND_DISPLAY`; else X11, `DISPLAY`) and
+    /// the rasterizer; the error says what is missing (a library and its Debian package, the layer
+    /// shell, any display at all).
     public init(options: DesktopOptions, log: @escaping @Sendable (String) -> Void) throws(DesktopError) {
         self.options = options
         self.log = log
@@ -70,18 +63,23 @@ public final class DesktopClient {
         } catch {
             throw DesktopError(error.description)
         }
-        display = try WaylandDisplay(name: options.waylandDisplay)
+        let environment = ProcessInfo.processInfo.environment
+        if options.waylandDisplay == nil, options.x11Display == nil, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty, (environment["DISPLAY"] ?? "").isEmpty {
+            throw DesktopError(
+                "no display to show the widgets on: neither WAYLAND_DISPLAY (a Wayland compositor) nor DISPLAY (an X server) is set; in a terminal with no desktop, 'widgets run' shows them")
+        }
+        if options.waylandDisplay != nil || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || options.x11Display == nil && (environment["DISPLAY"] ?? "").isEmpty {
+            backend = try WaylandBackend(waylandDisplay: options.waylandDisplay, output: options.output, anchor: options.anchor, margins: options.margins)
+        } else {
+            if options.output != nil { log("--output names a Wayland output; on X11 the widgets are on the screen") }
+            backend = try X11Backend(display: options.x11Display, anchor: options.anchor, margins: options.margins)
+        }
         feed = try HostFeed(socketPath: options.socketPath)
         renderer = SVGRenderer(appearance: options.appearance)
-        for event in display.takeEvents() { handle(event) }
-        if let name = options.output, !outputs.values.contains(where: { $0.name == name }) {
-            // Shown when it comes (a monitor plugged in later, a session still setting up).
-            let names = outputs.values.map(\.name).filter { !$0.isEmpty }.sorted()
-            log("no output is named \"\(name)\" now (outputs: \(names.isEmpty ? "none" : names.joined(separator: ", "))); the widgets are shown when it comes")
-        }
+        handleBackendEvents()
     }
 
-    /// Runs until the compositor goes away (thrown) or, `stoppingOnSignals`, SIGINT or SIGTERM comes.
+    /// Runs until the display goes away (thrown) or, `stoppingOnSignals`, SIGINT or SIGTERM comes.
     public func run(stoppingOnSignals: Bool) throws(DesktopError) {
         if stoppingOnSignals { wd_catch_termination(feed.wake) }
         feed.start()
@@ -94,11 +92,23 @@ public final class DesktopClient {
         wd_name_thread("widgets-desktop")
         if options.debug { log("drawing on thread \(wd_thread_id())") }
         while !(stoppingOnSignals && wd_termination_requested() != 0) {
-            let woken = try display.dispatch(wake: feed.wake, timeout: nextTick())
+            let woken = try backend.dispatch(wake: feed.wake, timeout: nextTick())
             if woken { takeNews() }
-            for event in display.takeEvents() { handle(event) }
+            handleBackendEvents()
             tickLiveWidgets()
             try draw()
+        }
+    }
+
+    private func handleBackendEvents() {
+        for event in backend.takeEvents() {
+            switch event {
+            case .redrawAll: redrawAll = true
+            case .click(let x, let y, let primary):
+                if primary { tap(x: x, y: y) } else { openHome(editing: arrangement.widget(at: x, y)?.id) }
+            case .note(let text, let debug):
+                if !debug || options.debug { log(text) }
+            }
         }
     }
 
@@ -141,108 +151,24 @@ public final class DesktopClient {
         for instance in instances where instance.view.map(DateText.containsLive) ?? false { dirty.insert(instance.id) }
     }
 
-    // MARK: - The compositor
-
-    private func handle(_ event: WaylandDisplay.Event) {
-        switch event {
-        case .output(let output, let removed):
-            if removed {
-                outputs[output.id] = nil
-                if options.debug { log("output \(output.name) went away") }
-                return
-            }
-            if options.debug, outputs[output.id] == nil { log("output \(output.name) is there, at scale \(output.scale)") }
-            awaitingOutput = false
-            let before = outputs[output.id]
-            outputs[output.id] = output
-            if output.id == surfaceOutput, before?.scale != output.scale {
-                scale = max(1, output.scale)
-                redrawAll = true
-            }
-        case .configure(let configuredSurface, let width, let height):
-            guard configuredSurface == surface else { return }
-            // Each configure is acknowledged by the next drawing: drawn whole, in the size given
-            // (0: the size asked).
-            configuredSize = (width, height)
-            redrawAll = true
-            configured = true
-        case .closed(let closedSurface):
-            guard closedSurface == surface else { return }
-            // Its output went away: made again on the output chosen when it is back, or wherever the
-            // compositor puts it.
-            display.destroy(closedSurface)
-            surface = nil
-            configured = false
-            // Made again once an output comes or changes: at once, a compositor with no output
-            // would close it again as fast as it is made.
-            awaitingOutput = true
-            log("the surface's output went away; the widgets are shown again when an output is there")
-        case .entered(let enteredSurface, let output):
-            guard enteredSurface == surface, output != 0 else { return }
-            surfaceOutput = output
-            let newScale = max(1, outputs[output]?.scale ?? 1)
-            if newScale != scale {
-                scale = newScale
-                redrawAll = true
-            }
-        case .pointer(let present):
-            if options.debug { log(present ? "a pointer is there" : "the pointer went away") }
-        case .button(let tappedSurface, let x, let y, let button, let pressed):
-            guard tappedSurface == surface, !pressed else { return }
-            if options.debug { log("click at \(x), \(y) (button \(button))") }
-            if button == 0x110 { tap(x: x, y: y) }
-            if button == 0x111 { openHome(editing: arrangement.widget(at: x, y)?.id) }
-        }
-    }
-
-    /// The output the surface goes on: the one named, when it is there; 0 (the compositor's choice)
-    /// when none is named; nil when the one named is not there now.
-    private var chosenOutput: UInt32? {
-        guard let name = options.output else { return 0 }
-        return outputs.values.first { $0.name == name }?.id
-    }
-
     // MARK: - Drawing
 
     private func draw() throws(DesktopError) {
         let width = Int(arrangement.width.rounded(.up))
         let height = Int(arrangement.height.rounded(.up))
         guard width > 0, height > 0 else {
-            if let surface {
-                display.destroy(surface)
-                self.surface = nil
-                configured = false
-            }
+            backend.hide()
             return
         }
-        guard let surface else {
-            guard !awaitingOutput, !outputs.isEmpty, let output = chosenOutput else { return }
-            if let made = display.layerSurface(output: output, anchor: options.anchor, margins: options.margins, width: width, height: height) {
-                if options.debug { log("a surface of \(width) x \(height) points on \(output == 0 ? "the compositor's choice of output" : outputs[output]?.name ?? "?")") }
-                self.surface = made
-                configured = false
-                surfaceSize = (width, height)
-                configuredSize = (0, 0)
-                surfaceOutput = output
-                if output != 0 { scale = max(1, outputs[output]?.scale ?? 1) }
-            } else {
-                log("the compositor could not make a layer surface")
-            }
+        handleBackendEvents()
+        guard let ready = backend.prepare(width: width, height: height) else {
+            handleBackendEvents()
             return
         }
-        if (width, height) != surfaceSize {
-            // Another size is asked for, and drawn once the compositor has configured it.
-            display.resize(surface, width: width, height: height, margins: options.margins)
-            surfaceSize = (width, height)
-            configured = false
-            return
-        }
-        guard configured else { return }
-        // A compositor may configure it smaller than asked: what does not fit is cut.
-        let shownWidth = configuredSize.width > 0 ? min(configuredSize.width, width) : width
-        let shownHeight = configuredSize.height > 0 ? min(configuredSize.height, height) : height
-        let pixelWidth = shownWidth * scale
-        let pixelHeight = shownHeight * scale
+        handleBackendEvents()
+        scale = ready.scale
+        let pixelWidth = ready.width * scale
+        let pixelHeight = ready.height * scale
         if (pixelWidth, pixelHeight) != canvasSize {
             canvas = [UInt8](repeating: 0, count: pixelWidth * pixelHeight * 4)
             canvasSize = (pixelWidth, pixelHeight)
@@ -270,9 +196,7 @@ public final class DesktopClient {
             damage.append(rect)
         }
         let input = arrangement.placed.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width.rounded(.up)), height: Int($0.height.rounded(.up))) }
-        try display.present(
-            surface, pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage,
-            input: input)
+        try backend.present(pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage, input: input)
         if options.debug { log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale)") }
     }
 

@@ -111,6 +111,50 @@ import WidgetWire
         #expect(later.terminate() == 0)
     }
 
+    /// On X11: a desktop window below the others, placed by its anchor, shaped to the widgets (the
+    /// screen shows through around them), drawn as the PNG renderer draws them, its clicks reaching
+    /// the bundle.
+    @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func theWidgetsLiveOnAnX11Desktop() async throws {
+        let server = try VirtualX()
+        defer { server.stop() }
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments) }
+        #expect(await home.gameApp(["reset"]).status == 0)
+        #expect(await cli(["add", "com.mygame.game-status", "--state-dir", home.state.path]).status == 0)
+        #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", home.state.path]).status == 0)
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") } }, "\(host.output)")
+
+        var environment = home.environment
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["DISPLAY"] = server.display
+        let desktop = try RunningProcess(
+            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10"], environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        // Bottom right, 10 from the edges: the pair of small widgets (338 × 158) at (452, 432).
+        #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 452, 432 of the screen") } }, "\(desktop.output)")
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
+        let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
+        #expect(await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "1", "--appearance", "light"]).status == 0)
+        let expected = try Rasterizer.shared().image(png: Array(try Data(contentsOf: file)))
+        let screen = try X11Screen(display: server.display)
+        @Sendable func captured() -> RasterImage { RasterImage(width: 800, height: 600, stride: 3200, pixels: screen.capture(x: 0, y: 0, width: 800, height: 600) ?? []) }
+        #expect(try await Self.eventually { Self.differences(expected, on: captured(), at: (452, 432)) == 0 }, "as render --png draws it")
+        // Around the widgets, the screen's own black: the window is shaped to them.
+        let corner = captured().color(x: 452, y: 432)
+        #expect(corner.red == 0 && corner.green == 0 && corner.blue == 0, "a rounded corner shows the screen: \(corner)")
+        #expect(Self.ink(on: captured(), in: (x: 0, y: 0, width: 440, height: 420)) == 0, "nothing elsewhere")
+
+        let view = try #require(try Self.entry("character-detail-2", environment: home.environment))
+        let button = try #require(SVGRenderer(appearance: .light).tapAreas(view, family: .systemSmall).first { $0.target == .control(1) })
+        try server.click(x: 452 + 180 + Int(button.rect.x + button.rect.width / 2), y: 432 + Int(button.rect.y + button.rect.height / 2))
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
+        #expect(desktop.terminate() == 0)
+    }
+
     /// The pixels of `image` that are wholly opaque and differ (by more than 2 in a channel) from
     /// the screen's at `origin` + their place: where a widget is opaque, the screen shows it exactly.
     static func differences(_ image: RasterImage, on screen: RasterImage, at origin: (Int, Int)) -> Int {
@@ -239,5 +283,9 @@ struct DesktopPlacementTests {
         let nowhere = await widgets(["desktop"], extraEnvironment: ["WAYLAND_DISPLAY": missing])
         #expect(nowhere.status == 1)
         #expect(nowhere.standardError.hasPrefix("widgets: error: cannot connect to the Wayland compositor at \(missing) ("), "\(nowhere.standardError)")
+        let noDisplay = await widgets(["desktop"], extraEnvironment: ["WAYLAND_DISPLAY": "", "DISPLAY": ""])
+        #expect(noDisplay.standardError.hasPrefix("widgets: error: no display to show the widgets on: neither WAYLAND_DISPLAY"), "\(noDisplay.standardError)")
+        let noX = await widgets(["desktop"], extraEnvironment: ["WAYLAND_DISPLAY": "", "DISPLAY": ":97"])
+        #expect(noX.standardError.hasPrefix("widgets: error: cannot connect to the X server at :97"), "\(noX.standardError)")
     }
 }

@@ -8,13 +8,14 @@ import WidgetWire
 
 extension Command {
     static let desktop = Command(
-        "desktop", summary: "Show the running host's widgets on the desktop, below the windows (Wayland).",
+        "desktop", summary: "Show the running host's widgets on the desktop, below the windows (Wayland, X11).",
         options: [Options.output.spec, Options.anchor.spec, Options.margin.spec, Options.columns.spec, Options.appearance.spec],
         discussion: """
             A client of the running host, as 'watch' and 'home' are: every instance, in the home screen's order and
             grid, drawn on a layer-shell surface on the desktop's bottom layer (sway, Hyprland, KDE Plasma, river, niri,
             labwc and other compositors with zwlr_layer_shell_v1), transparent around the widgets, taking input only
-            where they are. A new entry is drawn as soon as the host has it, a timer's text each second. A click on a
+            where they are; on X11 (no WAYLAND_DISPLAY, DISPLAY set) a desktop window below the others, shaped to the
+            widgets. A new entry is drawn as soon as the host has it, a timer's text each second. A click on a
             Link, a button or a toggle reaches the bundle as a tap on the home screen does, elsewhere on a widget its
             widgetURL; a right click opens the home screen's page, where widgets are edited and added. While the host
             is away (restarting) the last entries stay, marked "as of" their date, and the client follows the host

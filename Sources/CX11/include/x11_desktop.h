@@ -1,0 +1,46 @@
+#ifndef X11_DESKTOP_H
+#define X11_DESKTOP_H
+
+// The X11 side of `widgets desktop`: one window of type _NET_WM_WINDOW_TYPE_DESKTOP kept below the
+// others (as conky's desktop windows are), a 32-bit visual where the server has one, shaped to where
+// the widgets draw (so nothing shows around them, with or without a compositing manager), taking
+// input only where widgets are. libxcb and libxcb-shape are loaded with dlopen when `wx_connect` is
+// first called; no X header is needed to build: the wire structures used are declared in
+// x11_desktop.c.
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct wx_display wx_display;
+
+typedef struct wx_callbacks {
+    void *context;
+    // A button pressed (`pressed` 1) or released at a point of the window.
+    void (*button)(void *context, double x, double y, uint32_t button, int pressed);
+    // The window must be drawn again (exposed).
+    void (*expose)(void *context);
+    // The screen's size changed (RandR, xrandr), in pixels.
+    void (*screen)(void *context, int width, int height);
+} wx_callbacks;
+
+// Connects to the X server (`name` as DISPLAY gives it, NULL for the environment's). NULL with the
+// reason in `error` (a missing library names its Debian package).
+wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *error, size_t error_size);
+void wx_disconnect(wx_display *display);
+// The screen's size in pixels.
+void wx_screen_size(wx_display *display, int *width, int *height);
+// Waits at most `timeout_ms` (-1: as long as it takes) for the server or `wake_fd`, and handles what
+// came. 1 when wake_fd is readable, 0 otherwise, -1 when the connection is lost.
+int wx_dispatch(wx_display *display, int wake_fd, int timeout_ms, char *error, size_t error_size);
+// Makes the window (first call) or moves and resizes it: `width` × `height` pixels at (x, y) of the screen.
+int wx_place(wx_display *display, int x, int y, int width, int height, char *error, size_t error_size);
+// Draws `pixels` (premultiplied ARGB32, machine order, `stride` bytes a row) into the window, shaped to
+// the pixels that are not transparent, input taken in the rectangles of `input` (x, y, width, height).
+int wx_present(wx_display *display, const uint8_t *pixels, int width, int height, int stride, const int32_t *input, int input_count,
+               char *error, size_t error_size);
+
+// For tests: the screen's pixels in a rectangle (32 bits a pixel, 0xAARRGGBB in machine order) into
+// `out` (width × height × 4 bytes). 0 on success.
+int wx_capture(wx_display *display, int x, int y, int width, int height, uint8_t *out);
+
+#endif

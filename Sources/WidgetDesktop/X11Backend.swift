@@ -1,0 +1,132 @@
+import CX11
+
+/// The widgets on an X11 desktop: one window of type _NET_WM_WINDOW_TYPE_DESKTOP, below the others,
+/// sticky, undecorated, in no task bar (as conky's desktop windows are), shaped to where the widgets
+/// draw and taking input only there; placed on the screen by the anchor and margins, and again when
+/// the screen's size changes. One pixel a point (X has no scale of its own to follow).
+final class X11Backend: DesktopBackend {
+    private let display: OpaquePointer
+    private let anchor: DesktopAnchor
+    private let margins: DesktopMargins
+    private final class Inbox { var events: [DesktopEvent] = [] }
+    private let inbox = Inbox()
+    private let inboxPointer: UnsafeMutableRawPointer
+    /// Where the window is now, in pixels of the screen.
+    private var placed = (x: 0, y: 0, width: 0, height: 0)
+
+    init(display name: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
+        self.anchor = anchor
+        self.margins = margins
+        inboxPointer = Unmanaged.passRetained(inbox).toOpaque()
+        var callbacks = wx_callbacks()
+        callbacks.context = inboxPointer
+        callbacks.button = { context, x, y, button, pressed in
+            // X's buttons 1 and 3: primary and secondary.
+            guard pressed == 0, button == 1 || button == 3 else { return }
+            X11Backend.post(context, .click(x: x, y: y, primary: button == 1))
+        }
+        callbacks.expose = { context in X11Backend.post(context, .redrawAll) }
+        callbacks.screen = { context, width, height in
+            X11Backend.post(context, .note("the screen is \(width) x \(height) now", debug: true))
+            X11Backend.post(context, .redrawAll)
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        let connected = name.map { given in given.withCString { wx_connect($0, &callbacks, &error, error.count) } } ?? wx_connect(nil, &callbacks, &error, error.count)
+        guard let connected else {
+            Unmanaged<Inbox>.fromOpaque(inboxPointer).release()
+            throw DesktopError(WaylandDisplay.text(error))
+        }
+        display = connected
+    }
+
+    deinit {
+        wx_disconnect(display)
+        Unmanaged<Inbox>.fromOpaque(inboxPointer).release()
+    }
+
+    private static func post(_ context: UnsafeMutableRawPointer?, _ event: DesktopEvent) {
+        guard let context else { return }
+        Unmanaged<Inbox>.fromOpaque(context).takeUnretainedValue().events.append(event)
+    }
+
+    func dispatch(wake: Int32, timeout: Double?) throws(DesktopError) -> Bool {
+        var error = [CChar](repeating: 0, count: 512)
+        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
+        let result = wx_dispatch(display, wake, milliseconds, &error, error.count)
+        if result < 0 { throw DesktopError(WaylandDisplay.text(error)) }
+        return result == 1
+    }
+
+    func takeEvents() -> [DesktopEvent] {
+        defer { inbox.events.removeAll() }
+        return inbox.events
+    }
+
+    func prepare(width: Int, height: Int) -> (scale: Int, width: Int, height: Int)? {
+        var screen = (width: Int32(0), height: Int32(0))
+        wx_screen_size(display, &screen.width, &screen.height)
+        let (screenWidth, screenHeight) = (Int(screen.width), Int(screen.height))
+        let bits = anchor.bits
+        let x =
+            bits & 4 != 0 ? margins.left : bits & 8 != 0 ? screenWidth - margins.right - width : (screenWidth - width) / 2
+        let y =
+            bits & 1 != 0 ? margins.top : bits & 2 != 0 ? screenHeight - margins.bottom - height : (screenHeight - height) / 2
+        if (x, y, width, height) != placed {
+            var error = [CChar](repeating: 0, count: 512)
+            guard wx_place(display, Int32(x), Int32(y), Int32(width), Int32(height), &error, error.count) == 0 else {
+                inbox.events.append(.note(WaylandDisplay.text(error), debug: false))
+                return nil
+            }
+            let first = placed.width == 0
+            placed = (x, y, width, height)
+            inbox.events.append(.note("a window of \(width) x \(height) at \(x), \(y) of the screen", debug: true))
+            // A window just made is drawn when it is exposed; one moved or resized, now.
+            if !first { inbox.events.append(.redrawAll) }
+        }
+        return (1, width, height)
+    }
+
+    func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
+        var error = [CChar](repeating: 0, count: 512)
+        let inputValues = input.flatMap { [Int32($0.x), Int32($0.y), Int32($0.width), Int32($0.height)] }
+        let result = pixels.withUnsafeBufferPointer { pixels in
+            inputValues.withUnsafeBufferPointer { input in
+                wx_present(display, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
+            }
+        }
+        if result < 0 { throw DesktopError(WaylandDisplay.text(error)) }
+    }
+
+    func hide() {
+        // Shaped to nothing: the window stays, showing and taking nothing.
+        guard placed.width > 0 else { return }
+        let empty = [UInt8](repeating: 0, count: placed.width * placed.height * 4)
+        try? present(pixels: empty, width: placed.width, height: placed.height, scale: 1, damage: [], input: [])
+    }
+}
+
+/// For tests of the X11 desktop window: the screen's pixels, as the X server has them.
+public final class X11Screen: @unchecked Sendable {
+    private let display: OpaquePointer
+
+    public init(display name: String) throws(DesktopError) {
+        var callbacks = wx_callbacks()
+        var error = [CChar](repeating: 0, count: 512)
+        guard let connected = name.withCString({ wx_connect($0, &callbacks, &error, error.count) }) else {
+            throw DesktopError(WaylandDisplay.text(error))
+        }
+        display = connected
+    }
+
+    deinit { wx_disconnect(display) }
+
+    /// A rectangle of the screen: 4 bytes a pixel, as `RasterImage` has them, opaque.
+    public func capture(x: Int, y: Int, width: Int, height: Int) -> [UInt8]? {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let result = pixels.withUnsafeMutableBufferPointer { wx_capture(display, Int32(x), Int32(y), Int32(width), Int32(height), $0.baseAddress) }
+        guard result == 0 else { return nil }
+        // A screen is opaque: its alpha byte, which a 24-bit screen leaves undefined, is set.
+        for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+        return pixels
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A virtual X server for tests of the X11 desktop window: `Xvfb` (one 800 × 600 screen, 24 bits),
+/// on a display number it chooses itself (`-displayfd`), and `xdotool` for clicks.
+public final class VirtualX: @unchecked Sendable {
+    /// Why it cannot run here, or nil when it can.
+    public static var unavailable: String? {
+        for program in ["Xvfb", "xdotool"] where HeadlessSway.path(of: program) == nil {
+            return "\(program) is not installed (apt-get install xvfb xdotool; .ci/run installs them)"
+        }
+        return nil
+    }
+
+    private let process = Process()
+    /// DISPLAY's value for it (`:N`).
+    public let display: String
+
+    public init() throws {
+        process.executableURL = URL(fileURLWithPath: HeadlessSway.path(of: "Xvfb")!)
+        process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Its display number, on a line of its own, once it accepts connections.
+        var said = ""
+        while !said.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw SwayError("Xvfb ended before it said its display") }
+            said += String(decoding: data, as: UTF8.self)
+        }
+        display = ":" + said.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit { stop() }
+
+    /// Killed: started from a test's thread, it inherits that thread's blocked signals, and Xvfb's
+    /// SIGTERM handler would never run (it keeps nothing to save).
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A left click at a point of the screen.
+    public func click(x: Int, y: Int) throws {
+        _ = try HeadlessSway.run(HeadlessSway.path(of: "xdotool")!, ["mousemove", "\(x)", "\(y)", "click", "1"], environment: ["DISPLAY": display])
+    }
+}
