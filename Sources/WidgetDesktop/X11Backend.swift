@@ -13,6 +13,8 @@ final class X11Backend: DesktopBackend {
     private let inboxPointer: UnsafeMutableRawPointer
     /// Where the window is now, in pixels of the screen.
     private var placed = (x: 0, y: 0, width: 0, height: 0)
+    /// Shaped to nothing, there being no widget to show.
+    private var hidden = false
 
     init(display name: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
         self.anchor = anchor
@@ -95,13 +97,15 @@ final class X11Backend: DesktopBackend {
             }
         }
         if result < 0 { throw DesktopError(WaylandDisplay.text(error)) }
+        hidden = false
     }
 
     func hide() {
-        // Shaped to nothing: the window stays, showing and taking nothing.
-        guard placed.width > 0 else { return }
+        // Shaped to nothing: the window stays, showing and taking nothing (once).
+        guard placed.width > 0, !hidden else { return }
         let empty = [UInt8](repeating: 0, count: placed.width * placed.height * 4)
         try? present(pixels: empty, width: placed.width, height: placed.height, scale: 1, damage: [], input: [])
+        hidden = true
     }
 }
 
