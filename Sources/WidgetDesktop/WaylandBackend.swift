@@ -1,24 +1,32 @@
-/// The widgets on a Wayland desktop: one zwlr_layer_shell_v1 surface on the bottom layer (no
-/// exclusive zone, no keyboard, input only where widgets are) on the output named or the
-/// compositor's choice, at that output's scale; made again when the compositor closes it (its output
-/// gone) once an output comes or changes.
+/// The widgets on a Wayland desktop: a zwlr_layer_shell_v1 surface on the bottom layer (no
+/// exclusive zone, no keyboard, input only where widgets are) on the output named, on every output
+/// (`all`), or on the compositor's choice, at the output's scale (the largest of them, for every
+/// output); a surface the compositor closes (its output gone) is made again once an output comes or
+/// changes.
 final class WaylandBackend: DesktopBackend {
     private let display: WaylandDisplay
     private let outputName: String?
     private let anchor: DesktopAnchor
     private let margins: DesktopMargins
 
+    /// One surface: on an output (0: the compositor's choice), the size asked of the compositor in
+    /// points and the size it configured (0: as asked), and the output it is shown on.
+    private struct Placement {
+        var surface: OpaquePointer
+        var output: UInt32
+        var configured = false
+        var asked: (width: Int, height: Int)
+        var given = (width: 0, height: 0)
+        var shownOn: UInt32 = 0
+    }
+
     private var outputs: [UInt32: WaylandOutput] = [:]
-    private var surface: OpaquePointer?
-    private var configured = false
-    /// The output the surface is on, for its scale.
-    private var surfaceOutput: UInt32 = 0
+    private var placements: [Placement] = []
+    /// Outputs (0: the compositor's choice) whose surface the compositor closed: none is made there
+    /// until an output comes or changes, or a compositor with no output would close it as fast as it
+    /// is made.
+    private var closedOn: Set<UInt32> = []
     private var scale = 1
-    /// The size asked of the compositor, in points, and the size it configured (0: as asked).
-    private var surfaceSize = (width: 0, height: 0)
-    private var configuredSize = (width: 0, height: 0)
-    /// The surface was closed (its output went away): none is made until an output comes or changes.
-    private var awaitingOutput = false
     private var events: [DesktopEvent] = []
 
     /// Connects; the error names what is missing (the library and its Debian package, the layer
@@ -29,7 +37,7 @@ final class WaylandBackend: DesktopBackend {
         self.anchor = anchor
         self.margins = margins
         for event in display.takeEvents() { handle(event) }
-        if let name = output, !outputs.values.contains(where: { $0.name == name }) {
+        if let name = output, name != "all", !outputs.values.contains(where: { $0.name == name }) {
             // Shown when it comes (a monitor plugged in later, a session still setting up).
             let names = outputs.values.map(\.name).filter { !$0.isEmpty }.sorted()
             events.append(
@@ -52,103 +60,111 @@ final class WaylandBackend: DesktopBackend {
 
     private func note(_ text: String, debug: Bool = true) { events.append(.note(text, debug: debug)) }
 
+    private func placement(of surface: OpaquePointer) -> Int? { placements.firstIndex { $0.surface == surface } }
+
     private func handle(_ event: WaylandDisplay.Event) {
         switch event {
         case .output(let output, let removed):
             if removed {
                 outputs[output.id] = nil
                 note("output \(output.name) went away")
+                // Its surface (all outputs) goes with it; the compositor closes it too.
+                for index in placements.indices.reversed() where placements[index].output == output.id {
+                    display.destroy(placements[index].surface)
+                    placements.remove(at: index)
+                }
                 return
             }
             if outputs[output.id] == nil { note("output \(output.name) is there, at scale \(output.scale)") }
-            awaitingOutput = false
-            let before = outputs[output.id]
+            closedOn.remove(output.id)
+            closedOn.remove(0)
             outputs[output.id] = output
-            if output.id == surfaceOutput, before?.scale != output.scale {
-                scale = max(1, output.scale)
-                events.append(.redrawAll)
-            }
-        case .configure(let configuredSurface, let width, let height):
-            guard configuredSurface == surface else { return }
+            updateScale()
+        case .configure(let surface, let width, let height):
+            guard let index = placement(of: surface) else { return }
             // Each configure is acknowledged by the next drawing: drawn whole, in the size given
             // (0: the size asked).
-            configuredSize = (width, height)
-            configured = true
+            placements[index].given = (width, height)
+            placements[index].configured = true
             events.append(.redrawAll)
-        case .closed(let closedSurface):
-            guard closedSurface == surface else { return }
-            display.destroy(closedSurface)
-            surface = nil
-            configured = false
-            // Made again once an output comes or changes: at once, a compositor with no output
-            // would close it again as fast as it is made.
-            awaitingOutput = true
+        case .closed(let surface):
+            guard let index = placement(of: surface) else { return }
+            closedOn.insert(placements[index].output)
+            display.destroy(surface)
+            placements.remove(at: index)
             note("the surface's output went away; the widgets are shown again when an output is there", debug: false)
-        case .entered(let enteredSurface, let output):
-            guard enteredSurface == surface, output != 0 else { return }
-            surfaceOutput = output
-            let newScale = max(1, outputs[output]?.scale ?? 1)
-            if newScale != scale {
-                scale = newScale
-                events.append(.redrawAll)
-            }
+        case .entered(let surface, let output):
+            guard let index = placement(of: surface), output != 0 else { return }
+            placements[index].shownOn = output
+            updateScale()
         case .pointer(let present):
             note(present ? "a pointer is there" : "the pointer went away")
-        case .button(let tappedSurface, let x, let y, let button, let pressed):
-            guard tappedSurface == surface, !pressed else { return }
+        case .button(let surface, let x, let y, let button, let pressed):
+            guard placement(of: surface) != nil, !pressed else { return }
             note("click at \(x), \(y) (button \(button))")
             // evdev's BTN_LEFT and BTN_RIGHT.
             if button == 0x110 || button == 0x111 { events.append(.click(x: x, y: y, primary: button == 0x110)) }
         }
     }
 
-    /// The output the surface goes on: the one named, when it is there; 0 (the compositor's choice)
-    /// when none is named; nil when the one named is not there now.
-    private var chosenOutput: UInt32? {
-        guard let name = outputName else { return 0 }
-        return outputs.values.first { $0.name == name }?.id
+    /// The largest scale of the outputs the surfaces are on: drawn at it everywhere (sharp on the
+    /// densest, scaled down by the compositor on the others).
+    private func updateScale() {
+        let shown = placements.map { $0.output != 0 ? $0.output : $0.shownOn }.compactMap { outputs[$0]?.scale }
+        let newScale = max(1, shown.max() ?? 1)
+        if newScale != scale {
+            scale = newScale
+            events.append(.redrawAll)
+        }
+    }
+
+    /// The outputs a surface goes on: the one named, when it is there; each of them (`all`); 0 (the
+    /// compositor's choice) when none is named.
+    private var wantedOutputs: [UInt32] {
+        switch outputName {
+        case nil: [0]
+        case "all": outputs.keys.sorted()
+        case let name?: outputs.values.filter { $0.name == name }.map(\.id)
+        }
     }
 
     func prepare(width: Int, height: Int) -> (scale: Int, width: Int, height: Int)? {
-        guard let surface else {
-            guard !awaitingOutput, !outputs.isEmpty, let output = chosenOutput else { return nil }
-            if let made = display.layerSurface(output: output, anchor: anchor, margins: margins, width: width, height: height) {
-                note("a surface of \(width) x \(height) points on \(output == 0 ? "the compositor's choice of output" : outputs[output]?.name ?? "?")")
-                self.surface = made
-                configured = false
-                surfaceSize = (width, height)
-                configuredSize = (0, 0)
-                surfaceOutput = output
-                if output != 0 { scale = max(1, outputs[output]?.scale ?? 1) }
-            } else {
+        let wanted = outputs.isEmpty ? [] : wantedOutputs.filter { !closedOn.contains($0) }
+        // Surfaces on outputs no longer wanted go; those missing are made.
+        for index in placements.indices.reversed() where !wanted.contains(placements[index].output) {
+            display.destroy(placements[index].surface)
+            placements.remove(at: index)
+        }
+        for output in wanted where !placements.contains(where: { $0.output == output }) {
+            guard let made = display.layerSurface(output: output, anchor: anchor, margins: margins, width: width, height: height) else {
                 note("the compositor could not make a layer surface", debug: false)
+                continue
             }
-            return nil
+            note("a surface of \(width) x \(height) points on \(output == 0 ? "the compositor's choice of output" : outputs[output]?.name ?? "?")")
+            placements.append(Placement(surface: made, output: output, asked: (width, height)))
+            updateScale()
         }
-        if (width, height) != surfaceSize {
+        for index in placements.indices where placements[index].asked != (width, height) {
             // Another size is asked for, and drawn once the compositor has configured it.
-            display.resize(surface, width: width, height: height, margins: margins)
-            surfaceSize = (width, height)
-            configured = false
-            return nil
+            display.resize(placements[index].surface, width: width, height: height, margins: margins)
+            placements[index].asked = (width, height)
+            placements[index].configured = false
         }
-        guard configured else { return nil }
-        // A compositor may configure it smaller than asked: what does not fit is cut.
-        let shownWidth = configuredSize.width > 0 ? min(configuredSize.width, width) : width
-        let shownHeight = configuredSize.height > 0 ? min(configuredSize.height, height) : height
+        guard !placements.isEmpty, placements.allSatisfy(\.configured) else { return nil }
+        // A compositor may configure one smaller than asked: what does not fit is cut.
+        let shownWidth = placements.map { $0.given.width > 0 ? min($0.given.width, width) : width }.min() ?? width
+        let shownHeight = placements.map { $0.given.height > 0 ? min($0.given.height, height) : height }.min() ?? height
         return (scale, shownWidth, shownHeight)
     }
 
     func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
-        guard let surface else { return }
-        try display.present(surface, pixels: pixels, width: width, height: height, scale: scale, damage: damage, input: input)
+        for placement in placements where placement.configured {
+            try display.present(placement.surface, pixels: pixels, width: width, height: height, scale: scale, damage: damage, input: input)
+        }
     }
 
     func hide() {
-        guard let surface else { return }
-        display.destroy(surface)
-        self.surface = nil
-        configured = false
-        surfaceSize = (0, 0)
+        for placement in placements { display.destroy(placement.surface) }
+        placements.removeAll()
     }
 }

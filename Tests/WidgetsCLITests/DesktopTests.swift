@@ -109,6 +109,18 @@ import WidgetWire
         #expect(await cli(["remove", "character-detail-2", "--state-dir", home.state.path]).status == 0)
         #expect(try await onNewOutput { Self.ink(on: $0, in: (x: 204, y: 220, width: 158, height: 158)) == 0 && Self.ink(on: $0, in: (x: 24, y: 220, width: 158, height: 158)) > 500 }, "three: \(later.output)")
         #expect(later.terminate() == 0)
+
+        // Every output: a surface on each, drawn at the largest scale (HEADLESS-1's 2).
+        let everywhere = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "all"], environment: environment)
+        defer { if everywhere.process.isRunning { _ = everywhere.terminate() } }
+        #expect(await blocking { everywhere.waitForLine { $0.contains("drew game-status-1, leaderboard-3, leaderboard-4 at scale 2") } }, "\(everywhere.output)")
+        #expect(everywhere.output.contains("a surface of 338 x 354 points on HEADLESS-1") && everywhere.output.contains("a surface of 338 x 354 points on HEADLESS-2"), "\(everywhere.output)")
+        #expect(try await Self.eventually {
+            let first = try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-1"))
+            let second = try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2"))
+            return Self.ink(on: first, in: (x: 48, y: 48, width: 316, height: 316)) > 2000 && Self.ink(on: second, in: (x: 24, y: 24, width: 158, height: 158)) > 500
+        }, "on both outputs")
+        #expect(everywhere.terminate() == 0)
     }
 
     /// On X11: a desktop window below the others, placed by its anchor, shaped to the widgets (the

@@ -19,7 +19,7 @@ extension Command {
             Link, a button or a toggle reaches the bundle as a tap on the home screen does, elsewhere on a widget its
             widgetURL; a right click opens the home screen's page, where widgets are edited and added. While the host
             is away (restarting) the last entries stay, marked "as of" their date, and the client follows the host
-            again when it is back. --output names the output (default: the compositor's choice), --anchor the corner
+            again when it is back. --output names the output (or all; default: the compositor's choice), --anchor the corner
             or edge (top-left by default), --margin the space to the edges in points (24; or top,right,bottom,left),
             --columns the grid's width in small widgets (2); the same settings may be kept in
             ~/.config/widgets/desktop.conf ($XDG_CONFIG_HOME), a 'name = value' a line (anchor = bottom-right),
@@ -31,7 +31,7 @@ extension Command {
 }
 
 extension Options {
-    static let output = Option<String>("output", value: "NAME", help: "the output to show the widgets on, by name (e.g. DP-1); default: the compositor's choice")
+    static let output = Option<String>("output", value: "NAME", help: "the output to show the widgets on, by name (e.g. DP-1), or all; default: the compositor's choice")
     static let anchor = Option<DesktopAnchor>("anchor", value: "PLACE", help: "where on the output: top-left (default), top, top-right, left, center, right, bottom-left, bottom, bottom-right")
     static let margin = Option<DesktopMargins>(
         "margin", value: "POINTS", help: "the space between the widgets and the output's edges: N, or V,H, or T,R,B,L (default 24)"
