@@ -38,7 +38,16 @@ typedef struct {
 } xcb_visualtype_t;
 typedef struct { xcb_visualtype_t *data; int rem, index; } xcb_visualtype_iterator_t;
 typedef struct { int16_t x, y; uint16_t width, height; } xcb_rectangle_t;
-typedef struct xcb_setup_t xcb_setup_t;
+typedef struct {
+    uint8_t status, pad0;
+    uint16_t protocol_major_version, protocol_minor_version, length;
+    uint32_t release_number, resource_id_base, resource_id_mask, motion_buffer_size;
+    uint16_t vendor_len, maximum_request_length;
+    uint8_t roots_len, pixmap_formats_len, image_byte_order, bitmap_format_bit_order, bitmap_format_scanline_unit,
+        bitmap_format_scanline_pad, min_keycode, max_keycode;
+    uint8_t pad1[4];
+} xcb_setup_t;
+typedef struct { uint8_t depth, bits_per_pixel, scanline_pad, pad0[5]; } xcb_format_t;
 typedef struct {
     uint8_t response_type, detail;
     uint16_t sequence;
@@ -62,7 +71,7 @@ enum {
     EVENT_BUTTON_PRESS = 4, EVENT_BUTTON_RELEASE = 8, EVENT_EXPOSURE = 32768, EVENT_STRUCTURE_NOTIFY = 131072,
     ATOM_ATOM = 4, ATOM_CARDINAL = 6, ATOM_STRING = 31, ATOM_WM_NAME = 39, ATOM_WM_CLASS = 67,
     CONFIG_X = 1, CONFIG_Y = 2, CONFIG_WIDTH = 4, CONFIG_HEIGHT = 8, CONFIG_STACK_MODE = 64, STACK_BELOW = 1,
-    SHAPE_SET = 0, SHAPE_BOUNDING = 0, SHAPE_INPUT = 2, IMAGE_Z_PIXMAP = 2, TRUE_COLOR = 4,
+    SHAPE_SET = 0, SHAPE_UNION = 1, SHAPE_BOUNDING = 0, SHAPE_INPUT = 2, IMAGE_Z_PIXMAP = 2, TRUE_COLOR = 4,
 };
 
 static struct {
@@ -75,6 +84,9 @@ static struct {
     uint32_t (*generate_id)(xcb_connection_t *);
     uint32_t (*get_maximum_request_length)(xcb_connection_t *);
     xcb_generic_event_t *(*poll_for_event)(xcb_connection_t *);
+    xcb_generic_event_t *(*poll_for_queued_event)(xcb_connection_t *);
+    xcb_format_t *(*setup_pixmap_formats)(const xcb_setup_t *);
+    int (*setup_pixmap_formats_length)(const xcb_setup_t *);
     const xcb_setup_t *(*get_setup)(xcb_connection_t *);
     xcb_screen_iterator_t (*setup_roots_iterator)(const xcb_setup_t *);
     void (*screen_next)(xcb_screen_iterator_t *);
@@ -131,6 +143,9 @@ static int load_xcb(char *error, size_t size) {
     SYMBOL(0, generate_id, "xcb_generate_id");
     SYMBOL(0, get_maximum_request_length, "xcb_get_maximum_request_length");
     SYMBOL(0, poll_for_event, "xcb_poll_for_event");
+    SYMBOL(0, poll_for_queued_event, "xcb_poll_for_queued_event");
+    SYMBOL(0, setup_pixmap_formats, "xcb_setup_pixmap_formats");
+    SYMBOL(0, setup_pixmap_formats_length, "xcb_setup_pixmap_formats_length");
     SYMBOL(0, get_setup, "xcb_get_setup");
     SYMBOL(0, setup_roots_iterator, "xcb_setup_roots_iterator");
     SYMBOL(0, screen_next, "xcb_screen_next");
@@ -194,23 +209,47 @@ wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *er
     }
     display->connection = connection;
     display->callbacks = *callbacks;
-    xcb_screen_iterator_t screens = x.setup_roots_iterator(x.get_setup(connection));
+    const xcb_setup_t *setup = x.get_setup(connection);
+    xcb_screen_iterator_t screens = x.setup_roots_iterator(setup);
     for (int index = 0; index < number && screens.rem; index++) x.screen_next(&screens);
+    if (!screens.rem) {
+        snprintf(error, error_size, "the X server has no screen %d", number);
+        wx_disconnect(display);
+        return NULL;
+    }
     display->screen = screens.data;
-    // A 32-bit TrueColor visual, for an ARGB window a compositing manager blends; else the screen's own.
-    display->visual = display->screen->root_visual;
-    display->depth = display->screen->root_depth;
+    // A 32-bit TrueColor visual, for an ARGB window a compositing manager blends; else the screen's
+    // own, if it is TrueColor with 8 bits a channel.
+    const xcb_visualtype_t *chosen = NULL, *root = NULL;
     for (xcb_depth_iterator_t depths = x.screen_allowed_depths_iterator(display->screen); depths.rem; x.depth_next(&depths)) {
-        if (depths.data->depth != 32) continue;
         for (xcb_visualtype_iterator_t visuals = x.depth_visuals_iterator(depths.data); visuals.rem; x.visualtype_next(&visuals)) {
-            if (visuals.data->class_ == TRUE_COLOR) {
-                display->visual = visuals.data->visual_id;
+            if (visuals.data->visual_id == display->screen->root_visual) root = visuals.data;
+            if (!chosen && depths.data->depth == 32 && visuals.data->class_ == TRUE_COLOR) {
+                chosen = visuals.data;
                 display->depth = 32;
-                break;
             }
         }
-        if (display->depth == 32) break;
     }
+    if (!chosen) {
+        chosen = root;
+        display->depth = display->screen->root_depth;
+    }
+    // Pixels are sent as they are drawn: 32 bits a pixel, least significant byte first, 8 bits a
+    // channel in the usual places. A server that stores them otherwise is said so, not drawn wrong.
+    int bits = 0;
+    const xcb_format_t *formats = x.setup_pixmap_formats(setup);
+    for (int index = 0; index < x.setup_pixmap_formats_length(setup); index++)
+        if (formats[index].depth == display->depth) bits = formats[index].bits_per_pixel;
+    if (!chosen || chosen->class_ != TRUE_COLOR || chosen->red_mask != 0xff0000 || chosen->green_mask != 0xff00 || chosen->blue_mask != 0xff ||
+        bits != 32 || setup->image_byte_order != 0) {
+        snprintf(error, error_size,
+                 "the X server's pixels (depth %d, %d bits a pixel, %s first) are not the 32-bit TrueColor this draws; "
+                 "run the X server at depth 24 or 32",
+                 display->depth, bits, setup->image_byte_order ? "most significant byte" : "least significant byte");
+        wx_disconnect(display);
+        return NULL;
+    }
+    display->visual = chosen->visual_id;
     // The screen's size changes are heard on the root window.
     uint32_t mask = EVENT_STRUCTURE_NOTIFY;
     x.change_window_attributes(connection, display->screen->root, CW_EVENT_MASK, &mask);
@@ -229,17 +268,38 @@ void wx_screen_size(wx_display *display, int *width, int *height) {
     *height = display->screen->height_in_pixels;
 }
 
+static void handle(wx_display *display, xcb_generic_event_t *event);
+
 int wx_dispatch(wx_display *display, int wake_fd, int timeout_ms, char *error, size_t error_size) {
     x.flush(display->connection);
+    // Events libxcb read meanwhile (while writing a drawing, or waiting for a reply) are already off
+    // the socket: handled now, and then no waiting.
+    int queued = 0;
+    xcb_generic_event_t *event;
+    while ((event = x.poll_for_queued_event(display->connection))) {
+        handle(display, event);
+        queued = 1;
+    }
     struct pollfd fds[2] = {{x.get_file_descriptor(display->connection), POLLIN, 0}, {wake_fd, POLLIN, 0}};
-    int ready = poll(fds, wake_fd >= 0 ? 2 : 1, timeout_ms);
+    int ready = poll(fds, wake_fd >= 0 ? 2 : 1, queued ? 0 : timeout_ms);
     if (ready < 0 && errno != EINTR) {
         snprintf(error, error_size, "cannot wait for the X server: %s", strerror(errno));
         return -1;
     }
-    xcb_generic_event_t *event;
-    while ((event = x.poll_for_event(display->connection))) {
+    while ((event = x.poll_for_event(display->connection))) handle(display, event);
+    if (x.connection_has_error(display->connection)) {
+        snprintf(error, error_size, "the connection to the X server was lost");
+        return -1;
+    }
+    return (ready > 0 && wake_fd >= 0 && (fds[1].revents & POLLIN)) ? 1 : 0;
+}
+
+static void handle(wx_display *display, xcb_generic_event_t *event) {
         switch (event->response_type & 0x7f) {
+        case 0:
+            // An error the server sent for a request: said, once, where -v shows it.
+            if (display->callbacks.error) display->callbacks.error(display->callbacks.context, ((uint8_t *)event)[1]);
+            break;
         case BUTTON_PRESS:
         case BUTTON_RELEASE: {
             xcb_button_event_t *button = (xcb_button_event_t *)event;
@@ -264,12 +324,6 @@ int wx_dispatch(wx_display *display, int wake_fd, int timeout_ms, char *error, s
             break;
         }
         free(event);
-    }
-    if (x.connection_has_error(display->connection)) {
-        snprintf(error, error_size, "the connection to the X server was lost");
-        return -1;
-    }
-    return (ready > 0 && wake_fd >= 0 && (fds[1].revents & POLLIN)) ? 1 : 0;
 }
 
 static void set_atoms(wx_display *display, const char *property, const char **names, int count) {
@@ -329,16 +383,8 @@ int wx_present(wx_display *display, const uint8_t *pixels, int width, int height
         snprintf(error, error_size, "the window is not %d x %d pixels", width, height);
         return -1;
     }
-    // In strips of rows, each within the server's largest request (in 4-byte units, less the header).
-    size_t largest = (size_t)x.get_maximum_request_length(connection) * 4 - 64;
-    int rows = (int)(largest / (size_t)stride);
-    if (rows < 1) rows = 1;
-    for (int row = 0; row < height; row += rows) {
-        int count = row + rows > height ? height - row : rows;
-        x.put_image(connection, IMAGE_Z_PIXMAP, display->window, display->gc, (uint16_t)width, (uint16_t)count, 0, (int16_t)row, 0, display->depth,
-                    (uint32_t)(count * stride), pixels + (size_t)row * (size_t)stride);
-    }
-    // Shown where the drawing is not transparent: a rectangle for each run of such pixels in a row.
+    // Shown where the drawing is not transparent: a rectangle for each run of such pixels in a row,
+    // set first (pixels put where the window is not shaped yet would be lost).
     size_t capacity = 1024, used = 0;
     xcb_rectangle_t *runs = malloc(capacity * sizeof *runs);
     if (!runs) {
@@ -366,8 +412,22 @@ int wx_present(wx_display *display, const uint8_t *pixels, int width, int height
             x0 = x1;
         }
     }
-    x.shape_rectangles(connection, SHAPE_SET, SHAPE_BOUNDING, 0, display->window, 0, 0, (uint32_t)used, runs);
+    // In requests within the server's largest (in 4-byte units, less the header): set, then united.
+    size_t largest = (size_t)x.get_maximum_request_length(connection) * 4 - 64;
+    size_t batch = largest / sizeof(xcb_rectangle_t);
+    x.shape_rectangles(connection, SHAPE_SET, SHAPE_BOUNDING, 0, display->window, 0, 0, (uint32_t)(used < batch ? used : batch), runs);
+    for (size_t first = batch; first < used; first += batch)
+        x.shape_rectangles(connection, SHAPE_UNION, SHAPE_BOUNDING, 0, display->window, 0, 0,
+                           (uint32_t)(used - first < batch ? used - first : batch), runs + first);
     free(runs);
+    // The pixels, in strips of rows within the largest request.
+    int rows = (int)(largest / (size_t)stride);
+    if (rows < 1) rows = 1;
+    for (int row = 0; row < height; row += rows) {
+        int count = row + rows > height ? height - row : rows;
+        x.put_image(connection, IMAGE_Z_PIXMAP, display->window, display->gc, (uint16_t)width, (uint16_t)count, 0, (int16_t)row, 0, display->depth,
+                    (uint32_t)(count * stride), pixels + (size_t)row * (size_t)stride);
+    }
     xcb_rectangle_t *areas = calloc((size_t)(input_count > 0 ? input_count : 1), sizeof *areas);
     if (!areas) {
         snprintf(error, error_size, "out of memory");

@@ -68,7 +68,9 @@ public final class DesktopClient {
             throw DesktopError(
                 "no display to show the widgets on: neither WAYLAND_DISPLAY (a Wayland compositor) nor DISPLAY (an X server) is set; in a terminal with no desktop, 'widgets run' shows them")
         }
-        if options.waylandDisplay != nil || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || options.x11Display == nil && (environment["DISPLAY"] ?? "").isEmpty {
+        // An explicit display wins; else Wayland where there is one (XWayland's DISPLAY too), else X11.
+        let useX11 = options.waylandDisplay == nil && (options.x11Display != nil || (environment["WAYLAND_DISPLAY"] ?? "").isEmpty)
+        if !useX11 {
             backend = try WaylandBackend(waylandDisplay: options.waylandDisplay, output: options.output, anchor: options.anchor, margins: options.margins)
         } else {
             if options.output != nil { log("--output names a Wayland output; on X11 the widgets are on the screen") }

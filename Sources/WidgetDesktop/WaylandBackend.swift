@@ -73,6 +73,7 @@ final class WaylandBackend: DesktopBackend {
                     display.destroy(placements[index].surface)
                     placements.remove(at: index)
                 }
+                updateScale()
                 return
             }
             if outputs[output.id] == nil { note("output \(output.name) is there, at scale \(output.scale)") }
@@ -92,6 +93,7 @@ final class WaylandBackend: DesktopBackend {
             closedOn.insert(placements[index].output)
             display.destroy(surface)
             placements.remove(at: index)
+            updateScale()
             note("the surface's output went away; the widgets are shown again when an output is there", debug: false)
         case .entered(let surface, let output):
             guard let index = placement(of: surface), output != 0 else { return }
@@ -111,7 +113,10 @@ final class WaylandBackend: DesktopBackend {
     /// densest, scaled down by the compositor on the others).
     private func updateScale() {
         let shown = placements.map { $0.output != 0 ? $0.output : $0.shownOn }.compactMap { outputs[$0]?.scale }
-        let newScale = max(1, shown.max() ?? 1)
+        // No output known yet (a surface just made on the compositor's choice): as before, until it
+        // says where it is.
+        guard let largest = shown.max() else { return }
+        let newScale = max(1, largest)
         if newScale != scale {
             scale = newScale
             events.append(.redrawAll)
@@ -134,6 +139,7 @@ final class WaylandBackend: DesktopBackend {
         for index in placements.indices.reversed() where !wanted.contains(placements[index].output) {
             display.destroy(placements[index].surface)
             placements.remove(at: index)
+            updateScale()
         }
         for output in wanted where !placements.contains(where: { $0.output == output }) {
             guard let made = display.layerSurface(output: output, anchor: anchor, margins: margins, width: width, height: height) else {

@@ -28,6 +28,7 @@ final class X11Backend: DesktopBackend {
             X11Backend.post(context, .click(x: x, y: y, primary: button == 1))
         }
         callbacks.expose = { context in X11Backend.post(context, .redrawAll) }
+        callbacks.error = { context, code in X11Backend.post(context, .note("the X server refused a request (error \(code))", debug: true)) }
         callbacks.screen = { context, width, height in
             X11Backend.post(context, .note("the screen is \(width) x \(height) now", debug: true))
             X11Backend.post(context, .redrawAll)
@@ -82,7 +83,7 @@ final class X11Backend: DesktopBackend {
             let first = placed.width == 0
             placed = (x, y, width, height)
             inbox.events.append(.note("a window of \(width) x \(height) at \(x), \(y) of the screen", debug: true))
-            // A window just made is drawn when it is exposed; one moved or resized, now.
+            // A window just made is drawn as any new canvas is; one moved or resized, again now.
             if !first { inbox.events.append(.redrawAll) }
         }
         return (1, width, height)

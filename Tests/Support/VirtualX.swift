@@ -15,9 +15,11 @@ public final class VirtualX: @unchecked Sendable {
     /// DISPLAY's value for it (`:N`).
     public let display: String
 
-    public init() throws {
+    /// `depth`: the screen's (24, or 16 for a server whose pixels this does not draw); `composite`:
+    /// whether it has the Composite extension, which brings the 32-bit visual.
+    public init(depth: Int = 24, composite: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: HeadlessSway.path(of: "Xvfb")!)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"]
+        process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x\(depth)", "-nolisten", "tcp"] + (composite ? [] : ["-extension", "Composite"])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

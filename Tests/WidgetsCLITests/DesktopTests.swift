@@ -126,9 +126,10 @@ import WidgetWire
     /// On X11: a desktop window below the others, placed by its anchor, shaped to the widgets (the
     /// screen shows through around them), drawn as the PNG renderer draws them, its clicks reaching
     /// the bundle.
-    @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"), .timeLimit(.minutes(3)))
-    func theWidgetsLiveOnAnX11Desktop() async throws {
-        let server = try VirtualX()
+    /// With a 32-bit visual (Composite) and without one (the screen's 24-bit visual).
+    @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"), .timeLimit(.minutes(3)), arguments: [true, false])
+    func theWidgetsLiveOnAnX11Desktop(composite: Bool) async throws {
+        let server = try VirtualX(composite: composite)
         defer { server.stop() }
         let plugins = Fixtures.directory(["libGameWidgets.so"])
         let home = HostHome()
@@ -165,6 +166,18 @@ import WidgetWire
         try server.click(x: 452 + 180 + Int(button.rect.x + button.rect.width / 2), y: 432 + Int(button.rect.y + button.rect.height / 2))
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
         #expect(desktop.terminate() == 0)
+    }
+
+    /// An X server whose pixels are not 32-bit TrueColor is refused, naming its format.
+    @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"))
+    func anXServerOfSixteenBitsIsRefusedByName() async throws {
+        let server = try VirtualX(depth: 16, composite: false)
+        defer { server.stop() }
+        let result = await widgets(["desktop"], extraEnvironment: ["WAYLAND_DISPLAY": "", "DISPLAY": server.display])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains("the X server's pixels (depth 16, 16 bits a pixel, least significant byte first) are not the 32-bit TrueColor this draws"),
+            "\(result.standardError)")
     }
 
     /// The pixels of `image` that are wholly opaque and differ (by more than 2 in a channel) from

@@ -21,6 +21,8 @@ typedef struct wx_callbacks {
     void (*expose)(void *context);
     // The screen's size changed (RandR, xrandr), in pixels.
     void (*screen)(void *context, int width, int height);
+    // The server refused a request (its error code).
+    void (*error)(void *context, int code);
 } wx_callbacks;
 
 // Connects to the X server (`name` as DISPLAY gives it, NULL for the environment's). NULL with the
