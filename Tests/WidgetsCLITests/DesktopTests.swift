@@ -71,9 +71,18 @@ import WidgetWire
         #expect(await blocking { host.terminate() } == 0)
         #expect(await blocking { desktop.waitForLine { $0.contains("the host is away") } }, "\(desktop.output)")
         #expect(desktop.process.isRunning)
+        // Meanwhile the last entry stays, marked "as of" its time at its bottom: the drawing differs
+        // from the entry's there, and only there.
+        #expect(try await Self.eventually {
+            let screen = try Rasterizer.shared().image(png: try sway.screenshot())
+            let top = Self.differences(boss, on: screen, at: (24, 24), rows: 0..<120)
+            let bottom = Self.differences(boss, on: screen, at: (24, 24), rows: 120..<158)
+            return top == 0 && bottom > 50
+        }, "marked as of")
         let again = try home.host(plugins: plugins)
         defer { if again.process.isRunning { _ = again.terminate() } }
         #expect(await blocking { desktop.waitForLine { $0.contains("the host is back") } }, "\(desktop.output)")
+        #expect(try await Self.eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "the mark gone")
 
         // The output's scale changes: drawn again at two pixels a point, in the same place.
         try sway.message(["output", "HEADLESS-1", "scale", "2"])
@@ -182,9 +191,9 @@ import WidgetWire
 
     /// The pixels of `image` that are wholly opaque and differ (by more than 2 in a channel) from
     /// the screen's at `origin` + their place: where a widget is opaque, the screen shows it exactly.
-    static func differences(_ image: RasterImage, on screen: RasterImage, at origin: (Int, Int)) -> Int {
+    static func differences(_ image: RasterImage, on screen: RasterImage, at origin: (Int, Int), rows: Range<Int>? = nil) -> Int {
         var count = 0
-        for y in 0..<image.height {
+        for y in (rows ?? 0..<image.height).clamped(to: 0..<image.height) {
             for x in 0..<image.width {
                 let want = image.color(x: x, y: y)
                 guard want.alpha == 255 else { continue }
