@@ -74,9 +74,9 @@ func benchmarkDesktop(rounds: Int = 10) -> Result<DesktopResult, SwayError> {
         drawing = Int32(line[range.upperBound...]) ?? 0
         return true
     }
-    let (before, drawingBefore) = contextSwitches(of: pid, drawing: drawing)
+    let before = contextSwitches(of: pid)
     sleep(UInt32(idleSeconds))
-    let (after, drawingAfter) = contextSwitches(of: pid, drawing: drawing)
+    let after = contextSwitches(of: pid)
 
     var toPixels: [Double] = []
     var toHost: [Double] = []
@@ -92,22 +92,26 @@ func benchmarkDesktop(rounds: Int = 10) -> Result<DesktopResult, SwayError> {
     }
     return .success(
         DesktopResult(
-            toPixels: toPixels, toHost: toHost, memory: memory, widgets: placed.count, idleWakeups: after - before,
-            drawingWakeups: drawingAfter - drawingBefore, idleSeconds: idleSeconds))
+            toPixels: toPixels, toHost: toHost, memory: memory, widgets: placed.count, idleWakeups: switches(from: before, to: after),
+            drawingWakeups: (after[drawing] ?? 0) - (before[drawing] ?? 0), idleSeconds: idleSeconds))
 }
 
-/// The voluntary context switches of every thread of a process, and of one of its threads.
-func contextSwitches(of pid: pid_t, drawing: Int32) -> (all: Int, drawing: Int) {
+/// The voluntary context switches of each thread of a process, by thread id.
+func contextSwitches(of pid: pid_t) -> [Int32: Int] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-    var all = 0
-    var drawingCount = 0
+    var counts: [Int32: Int] = [:]
     for task in tasks {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
+        guard let id = Int32(task), let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
             let count = Int(line.split(separator: "\t").last ?? "")
         else { continue }
-        all += count
-        if Int32(task) == drawing { drawingCount = count }
+        counts[id] = count
     }
-    return (all, drawingCount)
+    return counts
+}
+
+/// The switches between two samples: of the threads there at the second (a thread that ended
+/// meanwhile takes its count with it; one that began counts whole).
+func switches(from before: [Int32: Int], to after: [Int32: Int]) -> Int {
+    after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
 }
