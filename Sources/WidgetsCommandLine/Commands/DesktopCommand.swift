@@ -67,7 +67,14 @@ extension Invocation {
             return CLI.usage(error, output)
         }
         options.debug = isSet(Options.verbose)
-        options.open = { url in _ = try? DesktopOpener.open(url) }
+        let said = self.output
+        options.open = { url in
+            do throws(TapError) {
+                _ = try DesktopOpener.open(url)
+            } catch {
+                said.standardError("widgets desktop: cannot open the home screen: \(error)")
+            }
+        }
         let output = self.output
         let client: DesktopClient
         do {
