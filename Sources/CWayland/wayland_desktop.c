@@ -662,10 +662,10 @@ int wd_virtual_move(wd_display *display, uint32_t x, uint32_t y, uint32_t extent
     return wl.display_roundtrip(display->display) < 0 ? -1 : 0;
 }
 
-int wd_virtual_button(wd_display *display, int pressed) {
+int wd_virtual_button(wd_display *display, int secondary, int pressed) {
     struct wl_proxy *pointer = virtual_pointer(display);
     if (!pointer) return -1;
-    wl.proxy_marshal_flags(pointer, 2, NULL, 1, 0, 0u, 0x110u /* BTN_LEFT */, pressed ? 1u : 0u);
+    wl.proxy_marshal_flags(pointer, 2, NULL, 1, 0, 0u, secondary ? 0x111u /* BTN_RIGHT */ : 0x110u /* BTN_LEFT */, pressed ? 1u : 0u);
     wl.proxy_marshal_flags(pointer, 4, NULL, 1, 0);
     return wl.display_roundtrip(display->display) < 0 ? -1 : 0;
 }

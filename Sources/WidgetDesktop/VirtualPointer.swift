@@ -15,9 +15,9 @@ public final class VirtualPointer {
         }
     }
 
-    /// Presses and releases the left button where the pointer is.
-    public func click() throws(DesktopError) {
-        guard display.virtualButton(pressed: true), display.virtualButton(pressed: false) else {
+    /// Presses and releases the left button (or, `secondary`, the right one) where the pointer is.
+    public func click(secondary: Bool = false) throws(DesktopError) {
+        guard display.virtualButton(secondary: secondary, pressed: true), display.virtualButton(secondary: secondary, pressed: false) else {
             throw DesktopError("the compositor offers no virtual pointer (zwlr_virtual_pointer_manager_v1)")
         }
     }

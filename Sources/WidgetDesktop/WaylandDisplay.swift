@@ -124,7 +124,7 @@ final class WaylandDisplay {
         wd_virtual_move(display, UInt32(x), UInt32(y), UInt32(extentWidth), UInt32(extentHeight)) == 0
     }
 
-    func virtualButton(pressed: Bool) -> Bool { wd_virtual_button(display, pressed ? 1 : 0) == 0 }
+    func virtualButton(secondary: Bool, pressed: Bool) -> Bool { wd_virtual_button(display, secondary ? 1 : 0, pressed ? 1 : 0) == 0 }
 }
 
 /// An output as the compositor describes it.

@@ -26,7 +26,13 @@ import WidgetWire
         defer { if host.process.isRunning { _ = host.terminate() } }
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") } }, "\(host.output)")
 
-        let environment = home.environment.merging(sway.clientEnvironment) { $1 }
+        // What the desktop's opener is given (a right click opens the home screen), kept in a file.
+        let opened = Fixtures.temporaryDirectory("opened").appendingPathComponent("urls")
+        let opener = Fixtures.temporaryDirectory("opener").appendingPathComponent("open")
+        try "#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
+        chmod(opener.path, 0o755)
+        var environment = home.environment.merging(sway.clientEnvironment) { $1 }
+        environment["WIDGETS_URL_OPENER"] = opener.path
         let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light"], environment: environment)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
@@ -79,9 +85,18 @@ import WidgetWire
             let bottom = Self.differences(boss, on: screen, at: (24, 24), rows: 120..<158)
             return top == 0 && bottom > 50
         }, "marked as of")
-        let again = try home.host(plugins: plugins)
+        // Back with its home screen served: a right click on a widget opens the page with that
+        // widget's Edit Widget open.
+        let again = try RunningProcess(
+            Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", home.state.path, "--web"], environment: home.environment)
         defer { if again.process.isRunning { _ = again.terminate() } }
         #expect(await blocking { desktop.waitForLine { $0.contains("the host is back") } }, "\(desktop.output)")
+        try pointer.move(x: 100, y: 100, extent: (800, 600))
+        try pointer.click(secondary: true)
+        try pointer.move(x: 790, y: 590, extent: (800, 600))
+        #expect(try await Self.eventually { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("&edit=game-status-1") }, "\(desktop.output)")
+        let page = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
+        #expect(page.hasPrefix("http://127.0.0.1:") && page.contains("/#token="), "the host's page with its token: \(page)")
         #expect(try await Self.eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "the mark gone")
 
         // The output's scale changes: drawn again at two pixels a point, in the same place.

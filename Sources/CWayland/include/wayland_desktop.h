@@ -84,9 +84,9 @@ void wd_catch_termination(int wake_fd);
 int wd_termination_requested(void);
 
 // For tests: a virtual pointer (zwlr_virtual_pointer_manager_v1, made on first use and kept) moved to
-// (x, y) of the output layout of `extent_width` × `extent_height`, and its left button pressed or
-// released. 0 on success, -1 when the compositor has no such protocol.
+// (x, y) of the output layout of `extent_width` × `extent_height`, and its left (or, `secondary`,
+// right) button pressed or released. 0 on success, -1 when the compositor has no such protocol.
 int wd_virtual_move(wd_display *display, uint32_t x, uint32_t y, uint32_t extent_width, uint32_t extent_height);
-int wd_virtual_button(wd_display *display, int pressed);
+int wd_virtual_button(wd_display *display, int secondary, int pressed);
 
 #endif
