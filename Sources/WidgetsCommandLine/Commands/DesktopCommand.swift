@@ -9,7 +9,7 @@ import WidgetWire
 extension Command {
     static let desktop = Command(
         "desktop", summary: "Show the running host's widgets on the desktop, below the windows (Wayland, X11).",
-        options: [Options.output.spec, Options.anchor.spec, Options.margin.spec, Options.columns.spec, Options.appearance.spec],
+        options: [Options.output.spec, Options.anchor.spec, Options.margin.spec, Options.columns.spec, Options.desktopAppearance.spec],
         discussion: """
             A client of the running host, as 'watch' and 'home' are: every instance, in the home screen's order and
             grid, drawn on a layer-shell surface on the desktop's bottom layer (sway, Hyprland, KDE Plasma, river, niri,
@@ -17,15 +17,16 @@ extension Command {
             where they are; on X11 (no WAYLAND_DISPLAY, DISPLAY set) a desktop window below the others, shaped to the
             widgets. A new entry is drawn as soon as the host has it, a timer's text each second. A click on a
             Link, a button or a toggle reaches the bundle as a tap on the home screen does, elsewhere on a widget its
-            widgetURL; a right click opens the home screen's page, where widgets are edited and added. While the host
+            widgetURL; a right click opens the home screen's page with that widget's Edit Widget open. While the host
             is away (restarting) the last entries stay, marked "as of" their date, and the client follows the host
             again when it is back. --output names the output (or all; default: the compositor's choice), --anchor the corner
             or edge (top-left by default), --margin the space to the edges in points (24; or top,right,bottom,left),
             --columns the grid's width in small widgets (2); the same settings may be kept in
             ~/.config/widgets/desktop.conf ($XDG_CONFIG_HOME), a 'name = value' a line (anchor = bottom-right),
             which options on the command line override. Light or dark as --appearance or the file say, else as the
-            desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0, librsvg2-2 and
-            libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell: use 'widgets home' there.
+            desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0 (on X11 libxcb1 and
+            libxcb-shape0), librsvg2-2 and libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell:
+            use 'widgets home' there.
             """
     ) { await $0.desktop() }
 }
@@ -41,6 +42,8 @@ extension Options {
         }
         return .success(margins)
     }
+    static let desktopAppearance = Option<Appearance>(
+        "appearance", value: "MODE", help: "light or dark (default: as the desktop prefers, else light)")
     static let columns = Option<Int>("columns", value: "N", help: "small widgets a row, from 1 to 12 (default 2)") { text in
         guard let value = Int(text), (1...12).contains(value) else { return .failure(UsageText("--columns takes a whole number from 1 to 12, not '\(text)'")) }
         return .success(value)
@@ -62,7 +65,7 @@ extension Invocation {
             options.anchor = try setting(Options.anchor) ?? .topLeft
             options.margins = try setting(Options.margin) ?? DesktopMargins(all: 24)
             options.columns = try setting(Options.columns) ?? 2
-            options.appearance = try setting(Options.appearance) ?? DesktopAppearance.preferred() ?? .light
+            options.appearance = try setting(Options.desktopAppearance) ?? DesktopAppearance.preferred() ?? .light
         } catch {
             return CLI.usage(error, output)
         }
