@@ -16,60 +16,44 @@ final class WaylandDisplay {
     }
 
     private let display: OpaquePointer
-    /// Filled by the callbacks, emptied by `dispatch`.
-    private final class Inbox { var events: [Event] = [] }
-    private let inbox: Inbox
-    private let inboxPointer: UnsafeMutableRawPointer
+    /// Filled by the callbacks, emptied by `takeEvents`.
+    private let inbox = CallbackInbox<Event>()
 
     /// Connects (`name` as WAYLAND_DISPLAY gives it, nil for the environment's); the error says what
     /// is missing (the library and its Debian package, or the layer shell).
     init(name: String? = nil) throws(DesktopError) {
-        inbox = Inbox()
-        inboxPointer = Unmanaged.passRetained(inbox).toOpaque()
+        typealias Inbox = CallbackInbox<Event>
         var callbacks = wd_callbacks()
-        callbacks.context = inboxPointer
+        callbacks.context = inbox.context
         callbacks.output = { context, id, name, scale, width, height, removed in
             let output = WaylandOutput(id: id, name: name.map { String(cString: $0) } ?? "", scale: Int(scale), width: Int(width), height: Int(height))
-            WaylandDisplay.post(context, .output(output, removed: removed != 0))
+            Inbox.post(context, .output(output, removed: removed != 0))
         }
         callbacks.configure = { context, surface, width, height in
-            WaylandDisplay.post(context, .configure(surface!, width: Int(width), height: Int(height)))
+            Inbox.post(context, .configure(surface!, width: Int(width), height: Int(height)))
         }
-        callbacks.closed = { context, surface in WaylandDisplay.post(context, .closed(surface!)) }
-        callbacks.entered = { context, surface, output in WaylandDisplay.post(context, .entered(surface!, output: output)) }
+        callbacks.closed = { context, surface in Inbox.post(context, .closed(surface!)) }
+        callbacks.entered = { context, surface, output in Inbox.post(context, .entered(surface!, output: output)) }
         callbacks.button = { context, surface, x, y, button, pressed in
-            WaylandDisplay.post(context, .button(surface!, x: x, y: y, button: button, pressed: pressed != 0))
+            Inbox.post(context, .button(surface!, x: x, y: y, button: button, pressed: pressed != 0))
         }
-        callbacks.pointer = { context, present in WaylandDisplay.post(context, .pointer(present: present != 0)) }
+        callbacks.pointer = { context, present in Inbox.post(context, .pointer(present: present != 0)) }
         var error = [CChar](repeating: 0, count: 512)
         let connected = name.map { given in given.withCString { wd_connect($0, &callbacks, &error, error.count) } } ?? wd_connect(nil, &callbacks, &error, error.count)
         guard let connected else {
-            Unmanaged<Inbox>.fromOpaque(inboxPointer).release()
-            throw DesktopError(Self.text(error))
+            inbox.close()
+            throw DesktopError(cText(error))
         }
         display = connected
     }
 
     deinit {
         wd_disconnect(display)
-        Unmanaged<Inbox>.fromOpaque(inboxPointer).release()
-    }
-
-    /// A C string a call filled in.
-    static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func post(_ context: UnsafeMutableRawPointer?, _ event: Event) {
-        guard let context else { return }
-        Unmanaged<Inbox>.fromOpaque(context).takeUnretainedValue().events.append(event)
+        inbox.close()
     }
 
     /// The events that came while connecting (the outputs), then those of each `dispatch`.
-    func takeEvents() -> [Event] {
-        defer { inbox.events.removeAll() }
-        return inbox.events
-    }
+    func takeEvents() -> [Event] { inbox.take() }
 
     /// Waits at most `timeout` seconds (nil: as long as it takes) for the compositor or `wake` and
     /// handles what came. True when `wake` is readable.
@@ -77,7 +61,7 @@ final class WaylandDisplay {
         var error = [CChar](repeating: 0, count: 512)
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
         let result = wd_dispatch(display, wake, milliseconds, &error, error.count)
-        if result < 0 { throw DesktopError(Self.text(error)) }
+        if result < 0 { throw DesktopError(cText(error)) }
         return result == 1
     }
 
@@ -115,7 +99,7 @@ final class WaylandDisplay {
                 }
             }
         }
-        if result < 0 { throw DesktopError(Self.text(error)) }
+        if result < 0 { throw DesktopError(cText(error)) }
     }
 
     /// For tests: a virtual pointer moved to a point of the output layout, its left button pressed

@@ -8,9 +8,7 @@ final class X11Backend: DesktopBackend {
     private let display: OpaquePointer
     private let anchor: DesktopAnchor
     private let margins: DesktopMargins
-    private final class Inbox { var events: [DesktopEvent] = [] }
-    private let inbox = Inbox()
-    private let inboxPointer: UnsafeMutableRawPointer
+    private let inbox = CallbackInbox<DesktopEvent>()
     /// Where the window is now, in pixels of the screen.
     private var placed = (x: 0, y: 0, width: 0, height: 0)
     /// Shaped to nothing, there being no widget to show.
@@ -19,51 +17,43 @@ final class X11Backend: DesktopBackend {
     init(display name: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
         self.anchor = anchor
         self.margins = margins
-        inboxPointer = Unmanaged.passRetained(inbox).toOpaque()
+        typealias Inbox = CallbackInbox<DesktopEvent>
         var callbacks = wx_callbacks()
-        callbacks.context = inboxPointer
+        callbacks.context = inbox.context
         callbacks.button = { context, x, y, button, pressed in
             // X's buttons 1 and 3: primary and secondary.
             guard pressed == 0, button == 1 || button == 3 else { return }
-            X11Backend.post(context, .click(x: x, y: y, primary: button == 1))
+            Inbox.post(context, .click(x: x, y: y, primary: button == 1))
         }
-        callbacks.expose = { context in X11Backend.post(context, .redrawAll) }
-        callbacks.error = { context, code in X11Backend.post(context, .note("the X server refused a request (error \(code))", debug: true)) }
+        callbacks.expose = { context in Inbox.post(context, .redrawAll) }
+        callbacks.error = { context, code in Inbox.post(context, .note("the X server refused a request (error \(code))", debug: true)) }
         callbacks.screen = { context, width, height in
-            X11Backend.post(context, .note("the screen is \(width) x \(height) now", debug: true))
-            X11Backend.post(context, .redrawAll)
+            Inbox.post(context, .note("the screen is \(width) x \(height) now", debug: true))
+            Inbox.post(context, .redrawAll)
         }
         var error = [CChar](repeating: 0, count: 512)
         let connected = name.map { given in given.withCString { wx_connect($0, &callbacks, &error, error.count) } } ?? wx_connect(nil, &callbacks, &error, error.count)
         guard let connected else {
-            Unmanaged<Inbox>.fromOpaque(inboxPointer).release()
-            throw DesktopError(WaylandDisplay.text(error))
+            inbox.close()
+            throw DesktopError(cText(error))
         }
         display = connected
     }
 
     deinit {
         wx_disconnect(display)
-        Unmanaged<Inbox>.fromOpaque(inboxPointer).release()
-    }
-
-    private static func post(_ context: UnsafeMutableRawPointer?, _ event: DesktopEvent) {
-        guard let context else { return }
-        Unmanaged<Inbox>.fromOpaque(context).takeUnretainedValue().events.append(event)
+        inbox.close()
     }
 
     func dispatch(wake: Int32, timeout: Double?) throws(DesktopError) -> Bool {
         var error = [CChar](repeating: 0, count: 512)
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
         let result = wx_dispatch(display, wake, milliseconds, &error, error.count)
-        if result < 0 { throw DesktopError(WaylandDisplay.text(error)) }
+        if result < 0 { throw DesktopError(cText(error)) }
         return result == 1
     }
 
-    func takeEvents() -> [DesktopEvent] {
-        defer { inbox.events.removeAll() }
-        return inbox.events
-    }
+    func takeEvents() -> [DesktopEvent] { inbox.take() }
 
     func prepare(width: Int, height: Int) -> (scale: Int, width: Int, height: Int)? {
         var screen = (width: Int32(0), height: Int32(0))
@@ -77,14 +67,14 @@ final class X11Backend: DesktopBackend {
         if (x, y, width, height) != placed {
             var error = [CChar](repeating: 0, count: 512)
             guard wx_place(display, Int32(x), Int32(y), Int32(width), Int32(height), &error, error.count) == 0 else {
-                inbox.events.append(.note(WaylandDisplay.text(error), debug: false))
+                inbox.append(.note(cText(error), debug: false))
                 return nil
             }
             let first = placed.width == 0
             placed = (x, y, width, height)
-            inbox.events.append(.note("a window of \(width) x \(height) at \(x), \(y) of the screen", debug: true))
+            inbox.append(.note("a window of \(width) x \(height) at \(x), \(y) of the screen", debug: true))
             // A window just made is drawn as any new canvas is; one moved or resized, again now.
-            if !first { inbox.events.append(.redrawAll) }
+            if !first { inbox.append(.redrawAll) }
         }
         return (1, width, height)
     }
@@ -97,7 +87,7 @@ final class X11Backend: DesktopBackend {
                 wx_present(display, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
             }
         }
-        if result < 0 { throw DesktopError(WaylandDisplay.text(error)) }
+        if result < 0 { throw DesktopError(cText(error)) }
         hidden = false
     }
 
@@ -118,7 +108,7 @@ public final class X11Screen: @unchecked Sendable {
         var callbacks = wx_callbacks()
         var error = [CChar](repeating: 0, count: 512)
         guard let connected = name.withCString({ wx_connect($0, &callbacks, &error, error.count) }) else {
-            throw DesktopError(WaylandDisplay.text(error))
+            throw DesktopError(cText(error))
         }
         display = connected
     }
