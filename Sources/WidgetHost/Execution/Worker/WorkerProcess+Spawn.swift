@@ -37,6 +37,22 @@ extension WorkerProcess {
         // Nothing else of the host's reaches a worker, whatever its close-on-exec flag: a descriptor
         // another thread opens meanwhile (a control connection, a pipe) is not yet flagged.
         _ = host_spawn_add_closefrom(&actions, WidgetWorker.exceededDescriptor + 1)
+        let (status, pid) = spawn([executable] + arguments, actions: &actions, extra: extra)
+        guard status == 0 else {
+            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
+            throw .system("cannot start the worker \(executable): \(errnoText(status))")
+        }
+        return WorkerProcess(
+            pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
+            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), zygote: nil, onExit: onExit)
+    }
+
+    /// Starts `arguments` (the executable first) with `actions`, as every worker process (and the
+    /// zygote) starts: each signal at its default and none blocked, in a session (and so a process
+    /// group) of its own: whatever the bundle forks is in it, and ends with it; and what leaves it can
+    /// never join the host's session, by which the host tells a bundle's orphan from its own children
+    /// (see Orphans). Its environment is the workers' with `extra`. posix_spawn's status, and the pid.
+    static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t, extra: [String: String]) -> (status: Int32, pid: pid_t) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -46,26 +62,14 @@ extension WorkerProcess {
         sigemptyset(&noSignal)
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignal)
-        // A session (and so a process group) of its own: whatever the bundle forks is in it, and
-        // ends with it; and what leaves it can never join the host's session, by which the host
-        // tells a bundle's orphan from its own children (see Orphans).
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
-
-        let environment = workerEnvironment(extra: extra)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = workerEnvironment(extra: extra).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        let (status, pid) = Orphans.starting { pid in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
-        guard status == 0 else {
-            for descriptor in [sockets[0], outputPipe[0], exceededPipe[0]] { Glibc.close(descriptor) }
-            throw .system("cannot start the worker \(executable): \(errnoText(status))")
-        }
-        return WorkerProcess(
-            pid: pid, fileName: fileName, channel: WorkerChannel(descriptor: sockets[0]), output: outputPipe[0],
-            exceeded: exceededPipe[0], processDescriptor: host_pidfd_open(pid), zygote: nil, onExit: onExit)
+        return Orphans.starting { pid in posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp) }
     }
 
     /// The worker's channel, output and memory report: socket pairs, not pipes, for all three: they

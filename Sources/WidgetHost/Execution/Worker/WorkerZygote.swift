@@ -224,25 +224,8 @@ final class WorkerZygote: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_adddup2(&actions, theirs, WidgetWorker.channelDescriptor)
         _ = host_spawn_add_closefrom(&actions, WidgetWorker.channelDescriptor + 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var noSignal = sigset_t()
-        sigemptyset(&noSignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
-        // A session of its own: a terminal's signals never reach it, and its workers' sessions are theirs.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
-        let environment = WorkerProcess.workerEnvironment(extra: self.environment)
-        let argv = ([executable, WidgetWorker.flag, Self.argument, Self.titleRoom] as [String]).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        let (status, pid) = Orphans.starting { pid in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        let (status, pid) = WorkerProcess.spawn(
+            [executable, WidgetWorker.flag, Self.argument, Self.titleRoom], actions: &actions, extra: self.environment)
         // Only the zygote holds its end now: if it ends, the channel says so at once.
         Glibc.close(theirs)
         guard status == 0 else {
