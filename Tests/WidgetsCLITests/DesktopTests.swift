@@ -16,15 +16,11 @@ import WidgetWire
     func theWidgetsLiveOnTheDesktop() async throws {
         let sway = try HeadlessSway()
         defer { sway.stop() }
-        let plugins = Fixtures.directory(["libGameWidgets.so"])
-        let home = HostHome()
-        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments) }
-        #expect(await home.gameApp(["reset"]).status == 0)
-        #expect(await cli(["add", "com.mygame.game-status", "--state-dir", home.state.path]).status == 0)
-        #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", home.state.path]).status == 0)
-        let host = try home.host(plugins: plugins)
+        let game = GameDesktopHome()
+        let (home, plugins) = (game.home, game.plugins)
+        let cli = game.cli
+        let host = try await game.startHost()
         defer { if host.process.isRunning { _ = host.terminate() } }
-        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") } }, "\(host.output)")
 
         // What the desktop's opener is given (a right click opens the home screen), kept in a file.
         let opened = Fixtures.temporaryDirectory("opened").appendingPathComponent("urls")
@@ -38,12 +34,7 @@ import WidgetWire
         #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
 
         // Where placed (margin 24, top left; the second small widget one cell and 22 points on), as drawn.
-        func expected(scale: Int) async throws -> RasterImage {
-            let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
-            let rendered = await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "\(scale)", "--appearance", "light"])
-            #expect(rendered.status == 0, "\(rendered.standardError)")
-            return try Rasterizer.shared().image(png: Array(try Data(contentsOf: file)))
-        }
+        func expected(scale: Int) async throws -> RasterImage { try await game.renderedStatus(scale: scale) }
         // The compositor shows a committed buffer at its next frame: screenshots are taken until it does.
         let resting = try await expected(scale: 1)
         #expect(try await Self.eventually { Self.differences(resting, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 })
@@ -62,8 +53,7 @@ import WidgetWire
         #expect(shown, "the new entry, as the renderer draws it: \(desktop.output)")
 
         // A click on the character's Heal button performs its intent in the bundle.
-        let view = try #require(try Self.entry("character-detail-2", environment: home.environment))
-        let button = try #require(SVGRenderer(appearance: .light).tapAreas(view, family: .systemSmall).first { $0.target == .control(1) })
+        let button = try #require(try game.healButton())
         #expect(throws: ControlError.self) { try ControlClient(path: ControlSocket.path(home.environment)).send(.entries(ids: ["nope"])) }
         let pointer = try VirtualPointer(waylandDisplay: sway.waylandDisplay)
         try pointer.move(x: 700, y: 500, extent: (800, 600))
@@ -155,17 +145,11 @@ import WidgetWire
     func theWidgetsLiveOnAnX11Desktop(composite: Bool) async throws {
         let server = try VirtualX(composite: composite)
         defer { server.stop() }
-        let plugins = Fixtures.directory(["libGameWidgets.so"])
-        let home = HostHome()
-        func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments) }
-        #expect(await home.gameApp(["reset"]).status == 0)
-        #expect(await cli(["add", "com.mygame.game-status", "--state-dir", home.state.path]).status == 0)
-        #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", home.state.path]).status == 0)
-        let host = try home.host(plugins: plugins)
+        let game = GameDesktopHome()
+        let host = try await game.startHost()
         defer { if host.process.isRunning { _ = host.terminate() } }
-        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") } }, "\(host.output)")
 
-        var environment = home.environment
+        var environment = game.home.environment
         environment["WAYLAND_DISPLAY"] = nil
         environment["DISPLAY"] = server.display
         let desktop = try RunningProcess(
@@ -174,9 +158,7 @@ import WidgetWire
         // Bottom right, 10 from the edges: the pair of small widgets (338 × 158) at (452, 432).
         #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 452, 432 of the screen") } }, "\(desktop.output)")
         #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
-        let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
-        #expect(await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "1", "--appearance", "light"]).status == 0)
-        let expected = try Rasterizer.shared().image(png: Array(try Data(contentsOf: file)))
+        let expected = try await game.renderedStatus(scale: 1)
         let screen = try X11Screen(display: server.display)
         @Sendable func captured() -> RasterImage { RasterImage(width: 800, height: 600, stride: 3200, pixels: screen.capture(x: 0, y: 0, width: 800, height: 600) ?? []) }
         #expect(try await Self.eventually { Self.differences(expected, on: captured(), at: (452, 432)) == 0 }, "as render --png draws it")
@@ -185,8 +167,7 @@ import WidgetWire
         #expect(corner.red == 0 && corner.green == 0 && corner.blue == 0, "a rounded corner shows the screen: \(corner)")
         #expect(Self.ink(on: captured(), in: (x: 0, y: 0, width: 440, height: 420)) == 0, "nothing elsewhere")
 
-        let view = try #require(try Self.entry("character-detail-2", environment: home.environment))
-        let button = try #require(SVGRenderer(appearance: .light).tapAreas(view, family: .systemSmall).first { $0.target == .control(1) })
+        let button = try #require(try game.healButton())
         try server.click(x: 452 + 180 + Int(button.rect.x + button.rect.width / 2), y: 432 + Int(button.rect.y + button.rect.height / 2))
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
         #expect(desktop.terminate() == 0)
@@ -252,11 +233,42 @@ import WidgetWire
         return file.path
     }
 
-    /// An instance's entry, as the host gives it to the desktop.
-    static func entry(_ id: String, environment: [String: String]) throws -> ViewNode? {
-        let client = try ControlClient(path: ControlSocket.path(environment))
-        guard case .entries(let list) = try client.send(.entries(ids: [id])), let view = list.first?["view"], view != .null else { return nil }
-        return try ViewNode(json: view)
+}
+
+/// The game sample in a home of its own, with two small widgets for a desktop to show: its status
+/// and Unipony's details, whose Heal button a click performs.
+struct GameDesktopHome {
+    let plugins = Fixtures.directory(["libGameWidgets.so"])
+    let home = HostHome()
+
+    func cli(_ arguments: [String]) async -> ProcessResult { await home.cli(["--plugins", plugins.path] + arguments) }
+
+    /// The two instances saved and the host started, once it shows them.
+    func startHost() async throws -> RunningProcess {
+        #expect(await home.gameApp(["reset"]).status == 0)
+        #expect(await cli(["add", "com.mygame.game-status", "--state-dir", home.state.path]).status == 0)
+        #expect(await cli(["add", "com.mygame.character-detail", "--set", "character=Unipony", "--state-dir", home.state.path]).status == 0)
+        let host = try home.host(plugins: plugins)
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") } }, "\(host.output)")
+        return host
+    }
+
+    /// The status widget as `widgets render --png` draws it now, in light.
+    func renderedStatus(scale: Int) async throws -> RasterImage {
+        let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
+        let rendered = await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "\(scale)", "--appearance", "light"])
+        #expect(rendered.status == 0, "\(rendered.standardError)")
+        return try Rasterizer.shared().image(png: Array(try Data(contentsOf: file)))
+    }
+
+    /// Where the Heal button of Unipony's details lies in its widget, from the entry the host gives
+    /// the desktop (`entries`).
+    func healButton() throws -> TapArea? {
+        let client = try ControlClient(path: ControlSocket.path(home.environment))
+        guard case .entries(let list) = try client.send(.entries(ids: ["character-detail-2"])), let view = list.first?["view"], view != .null else {
+            return nil
+        }
+        return SVGRenderer(appearance: .light).tapAreas(try ViewNode(json: view), family: .systemSmall).first { $0.target == .control(1) }
     }
 }
 
