@@ -25,33 +25,20 @@ struct DesktopResult {
 /// saying why where sway cannot run.
 func benchmarkDesktop(rounds: Int = 10) -> Result<DesktopResult, SwayError> {
     if let why = HeadlessSway.unavailable { return .failure(SwayError(why)) }
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let widgets = products.appendingPathComponent("widgets").path
-    let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-desktop-\(getpid())")
-    let plugins = home.appendingPathComponent("widgets.d")
-    try! FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: home) }
-    for bundle in ["libSystemWidgets.so", "libGameWidgets.so", "libCryptoWidgets.so"] {
-        try! FileManager.default.copyItem(at: products.appendingPathComponent(bundle), to: plugins.appendingPathComponent(bundle))
-        chmod(plugins.appendingPathComponent(bundle).path, 0o644)
-    }
+    let home = BenchHome("desktop", bundles: ["libSystemWidgets.so", "libGameWidgets.so", "libCryptoWidgets.so"].map { BenchHome.products.appendingPathComponent($0) })
+    defer { home.remove() }
+    let (widgets, plugins) = (home.widgets, home.plugins)
     let sway: HeadlessSway
     do { sway = try HeadlessSway() } catch { return .failure(SwayError("sway did not start: \(error)")) }
     defer { sway.stop() }
-    var environment = ProcessInfo.processInfo.environment.merging(sway.clientEnvironment) { $1 }
-    for (name, place) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"), ("XDG_CACHE_HOME", "cache")] {
-        let directory = home.appendingPathComponent(place)
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        environment[name] = directory.path
-    }
-    environment["WIDGETS_PATH"] = nil
+    let environment = home.environment.merging(sway.clientEnvironment) { $1 }
     let placed: [(String, String)] = [
         ("com.mygame.game-status", "systemSmall"), ("org.widgets.system.load", "systemMedium"), ("org.widgets.system.clock", "systemSmall"),
         ("org.widgets.crypto.price", "systemSmall"), ("com.mygame.leaderboard", "systemMedium"), ("com.mygame.character-detail", "systemSmall"),
         ("org.widgets.system.memory", "systemSmall"), ("org.widgets.system.uptime", "systemSmall"), ("org.widgets.crypto.price", "systemMedium"),
         ("com.mygame.leaderboard", "systemLarge"),
     ]
-    let gameApp = products.appendingPathComponent("game-app").path
+    let gameApp = BenchHome.products.appendingPathComponent("game-app").path
     _ = timedWidgets(gameApp, ["reset"], environment: environment)
     for (kind, family) in placed { _ = timedWidgets(widgets, ["--plugins", plugins.path, "add", kind, "--family", family], environment: environment) }
 
@@ -114,4 +101,26 @@ func contextSwitches(of pid: pid_t) -> [Int32: Int] {
 /// meanwhile takes its count with it; one that began counts whole).
 func switches(from before: [Int32: Int], to after: [Int32: Int]) -> Int {
     after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+}
+
+/// The desktop's rows of the table: its figures, or why they were not measured.
+func rows(of desktop: Result<DesktopResult, SwayError>) -> [Row] {
+    switch desktop {
+    case .success(let result):
+        [
+            Row(
+                name: "desktop: an app's reload to the new drawing committed on the Wayland surface (game-app status, headless sway; median of \(result.toPixels.count))",
+                measured: "\(formatted(median(result.toPixels) / 1e6, 1)) ms",
+                floor: "the same reload to the host's line of the new entry (the provider's answer taken): \(formatted(median(result.toHost) / 1e6, 1)) ms",
+                result: "+\(formatted((median(result.toPixels) - median(result.toHost)) / 1e6, 1)) ms", goal: "≤ 30 ms over the provider (issue 34)",
+                met: median(result.toPixels) - median(result.toHost) <= 30e6),
+            Row(
+                name: "desktop: the client's memory with \(result.widgets) widgets shown (release build, settled); its wakeups in \(result.idleSeconds) s with nothing due",
+                measured: "\(describe(result.memory)); \(result.idleWakeups) wakeups (the drawing thread: \(result.drawingWakeups))",
+                floor: "none", result: "PSS \(mebibytes(result.memory.pss))", goal: "≤ 15 MB PSS; no wakeups of its own idle (issue 34)",
+                met: result.memory.pss <= 15_000_000 && result.drawingWakeups == 0),
+        ]
+    case .failure(let why):
+        [Row(name: "desktop: not measured", measured: "\(why)", floor: "-", result: "-", goal: "issue 34's", met: false)]
+    }
 }

@@ -46,27 +46,12 @@ struct HostMemoryResult {
 /// each bundle in its worker), measured once every instance shows its first timeline and the
 /// processes have been idle a few seconds: the host, and each worker.
 func benchmarkHostMemory() -> HostMemoryResult {
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let widgets = products.appendingPathComponent("widgets").path
-    let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-memory-\(getpid())")
-    let plugins = home.appendingPathComponent("widgets.d")
-    try! FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: home) }
-    var sources = ["libSystemWidgets.so", "libGameWidgets.so", "libCryptoWidgets.so"].map { products.appendingPathComponent($0) }
+    var sources = ["libSystemWidgets.so", "libGameWidgets.so", "libCryptoWidgets.so"].map { BenchHome.products.appendingPathComponent($0) }
     let hostInfo = repositoryRoot.appendingPathComponent("widgets.d/libHostInfo.so")
     if FileManager.default.fileExists(atPath: hostInfo.path) { sources.append(hostInfo) }
-    for source in sources {
-        let target = plugins.appendingPathComponent(source.lastPathComponent)
-        try! FileManager.default.copyItem(at: source, to: target)
-        chmod(target.path, 0o644)
-    }
-    var environment = ProcessInfo.processInfo.environment
-    for (name, place) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"), ("XDG_CACHE_HOME", "cache")] {
-        let directory = home.appendingPathComponent(place)
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        environment[name] = directory.path
-    }
-    environment["WIDGETS_PATH"] = nil
+    let home = BenchHome("memory", bundles: sources)
+    defer { home.remove() }
+    let (widgets, plugins, environment) = (home.widgets, home.plugins, home.environment)
     var kinds = ["org.widgets.system.clock", "com.mygame.game-status", "org.widgets.crypto.price"]
     if sources.contains(hostInfo) { kinds.append("org.widgets.host-info") }
     for kind in kinds { _ = timedWidgets(widgets, ["--plugins", plugins.path, "add", kind], environment: environment) }

@@ -17,19 +17,9 @@ struct SurfaceResult {
 }
 
 func benchmarkSurfaces(rounds: Int = 5) -> SurfaceResult {
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let widgets = products.appendingPathComponent("widgets").path
-    let home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-surfaces-\(getpid())")
-    let plugins = home.appendingPathComponent("widgets.d")
-    try! FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: home) }
-    var environment = ProcessInfo.processInfo.environment
-    for (name, place) in [("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "runtime"), ("XDG_CACHE_HOME", "cache")] {
-        let directory = home.appendingPathComponent(place)
-        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        environment[name] = directory.path
-    }
-    environment["WIDGETS_PATH"] = nil
+    let home = BenchHome("surfaces")
+    defer { home.remove() }
+    let (widgets, plugins, environment) = (home.widgets, home.plugins, home.environment)
     let arguments = ["--plugins", plugins.path, "run", "--log", "--web"]
 
     var reconnect: [Double] = []

@@ -1,0 +1,198 @@
+/// How each figure of docs/BENCHMARKS.md is taken: the document's second part, after the table.
+let methods = """
+
+    ## How each figure is taken
+
+    - **Loading 100 bundles.** One C bundle (`Tests/Fixtures/fixture_bundle.c` built with
+      `-DKIND_FROM_FILE`, so every copy registers its own kind) is copied 100 times into a fresh
+      directory. The loader's time is `WidgetRegistry.load(searchPath:)` in queue isolation: listing,
+      sorting, opening each file once, `lstat`/`fstat`, the ownership and permission checks up to `/`,
+      reading and checking the ELF header, `dlopen` of the descriptor, `dlsym`, the ABI version check,
+      `initialize` and validating the registration, on a loader thread under a deadline. The floor is
+      what any loader that loads the very file it looked at must do (docs/SECURITY.md): a loop of
+      `open`, `fstat`, `dlopen("/proc/self/fd/N")` and `dlsym` over another fresh set of 100 copies,
+      in the same order. (Until issue 20 the floor was `dlopen` of the path, and the loader loaded by
+      path and checked less: 1.17×. Loading from the descriptor costs the floor itself about a
+      quarter more; the checks the loader added, about 60 µs a file here, are what the goal no longer
+      leaves room for.) An image loads once per process, so each of 9 rounds uses new copies (after
+      one uncounted warm-up round), the two sides alternate which runs first, and the figures are the
+      medians of the rounds.
+    - **A timeline request through the ABI.** A trivial Swift provider (one entry, one `Text`) in a
+      bundle linked into the benchmark and loaded with `WidgetRegistry.load(linkedEntry:label:)`, so
+      the request takes the full path: C request struct, the bundle's dispatch, the content closure
+      evaluated into a view tree, JSON encoding, the completion through the pending-request table,
+      the copy, JSON decoding and validation. The floor calls the same provider's `getTimeline`
+      directly and evaluates the same content closure. 100 000 timed iterations after 10 000 untimed;
+      medians, and the 90th percentile of the ABI path.
+    - **Queue mode.** The same request through `WidgetRegistry.request` (the provider's serial Dispatch
+      queue, the deadline timer, the awaited continuation), 20 000 sequential awaits. Throughput: 16
+      copies of the C bundle, 2 000 timeline requests to each, all 16 providers asked at once from a
+      task group; total requests over wall time.
+    - **Queue and process mode, one C provider.** The C fixture bundle's well-behaved widget (it
+      formats one entry with `snprintf`). The floor calls its `request` function directly with a
+      completion that only takes the length: 20 000 calls after 2 000 untimed. Queue mode: the same
+      request through `WidgetRegistry.request`, awaited, 20 000 times in sequence. Process mode: the
+      same through a worker process (the `widgets` executable in worker mode): the request message
+      (fixed fields) over a Unix socket pair, the worker's queue-mode request (deadline, guard) run
+      on the thread that read it, the provider's bytes back as it gave them, decoded and checked in
+      the host. Throughput: 16 copies of the bundle, each in its own worker, 1 000 timeline requests
+      to each, all asked at once. For comparison, one byte sent back and forth over a socket pair
+      between two threads of the benchmark (two wakeups), in 10 blocks that alternate with 10 blocks
+      of the process-mode requests; the figures are the medians of the blocks', since this machine's
+      wakeups are at times five times faster than minutes before. The ratio of the two moves with the
+      wakeups' cost (1.85× when they took 56 µs, 2.7× when they took 9 µs, with no change to the
+      host between); the time the request takes beyond the two wakeups, the host's and the worker's
+      own work, is what issue 20's hardening could have added to, and is what its goal holds. A process-mode request wakes the host's
+      reader and the awaiting task on its way, as queue mode wakes the provider's queue and the
+      awaiting task; the worker's reader, asked one request after another, is still spinning when
+      the next comes (see "Cost" in ISOLATION.md). Against another process: 128 bytes written to
+      `cat` over a socket pair and read back (its two wakeups across processes, what any request to
+      a worker costs at least), in the same blocks; what the request takes beyond it is the
+      messages' coding, the worker's deadline and memory guard and the host's checks of the answer.
+    - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
+      (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
+      guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.
+      Then two threads at once, each charging its own (neighbouring) slot, against two threads on
+      glibc directly: wall time per pair, median of 7 batches.
+
+    - **The timeline engine.** 100 000 instances on the virtual clock (`ManualClock`) under the standard
+      budget, with 60 shapes of timeline: 1 to 5 entries, 5 to 60 minutes apart, `.atEnd`, `.after` or
+      `.never`, one `Text` each. The provider answers at once with timelines built outside the
+      engine and held by reference, so the heap (glibc's `mallinfo2`) grows by the engine's own
+      memory when the instances are added (records, the id table, the event heap); after a virtual
+      day, the engine's memory is what releasing it gives back (now including each instance's budget
+      history). Per event: the wall time of advancing the virtual clock 24 hours over the entry
+      switches and timeline requests it caused, the provider's answer included.
+    - **Idle.** In real time, on the system clock: 1 000 instances whose entries fall due at 6
+      distinct times spread over 3 s, `.never`, then nothing. Counted: the engine's timer firings, and
+      the context switches of all the process's threads in the window (from
+      `/proc/self/task/*/status`), against the same window measured first with no engine. A switch
+      is a thread woken (or preempted); one per due date is the timer thread.
+
+    - **Dashboard frames.** 100 status widgets written as iOS 17 widgets are (no padding of their own: the
+      system's content margins inset them; a label with a symbol at its natural size, a ring gauge, a line
+      of text that may shrink or a timer, a divider, three rows with a spacer, a layout priority and a
+      translucent colour, an overlay and a container background), in small, medium and large, on `widgets
+      run`'s dashboard at 240 columns in truecolor, on the virtual clock. A full frame forgets every drawn
+      box and redraws: each box laid out and drawn to cells (the boxes at once, one per core), compared with
+      its place on the screen, the changes encoded (50 frames). A tick frame is one second of the clock: the
+      timer's box is laid out and drawn again, the others are kept (200 frames). Medians. The floor renders
+      the same trees with the plain-text renderer, which does no layout. Cells written per tick count what
+      the comparison wrote as the timer's seconds change, then on a redraw with nothing changed. Where a
+      full frame's time goes (callgrind of `BENCH_ONLY=frames`, 19 million instructions a full frame,
+      against 30 million before the latest changes; instruction counts do not move with this machine's
+      speed): about two thirds in layout (a third sizing, where a stack asks each child about several
+      proposals; a sixth placing; a sixth building the layout tree from the view tree), about a quarter
+      making, drawing and framing the boxes' cells, and a few per cent comparing them with the screen. The
+      layout tree is plain values stored by number, its memos in shared arrays, and is reused from layout to
+      layout with its arrays' room kept; a text is sized once per width and line limit (a stack asks at
+      several heights), by adding its words' widths, and its lines are cut out only when placed; a style is
+      copied as one reference.
+
+    - **The home screen.** Two copies of the C fixture bundle (two kinds) in queue isolation on the
+      system clock; 100 instances (99 of one kind, 1 of the other) under the standard budget (the
+      fixture's `.after` policy is then next due in five minutes); `HomeScreen` serving 10 pages, each a socket reading `/events` as a
+      browser's EventSource does. Latency: `WidgetDaemon.answer` of a `reload` request of the second
+      kind from an app in the foreground (what `widgets reload --foreground` and an app's `WidgetCenter`
+      send; outside the budget), until a page has read the card of
+      the new timeline (after the card saying a reload is under way); 200 times, median. The floor is
+      that provider's own timeline request through `WidgetRegistry.request`, awaited. Memory: the
+      heap (`mallinfo2`) grown by starting the server and opening the 10 pages (each gets every card,
+      drawn in light and dark), against what the host holds for its 100 instances. Idle: the process's
+      context switches over 2 s with the pages open and nothing due, against the same window before
+      the server started.
+
+    - **Listing from the registry cache.** 100 copies of the release build's `libSystemWidgets.so` (a
+      Swift bundle), each with its kinds' prefix `org.widgets.system.` rewritten in place to one of
+      the same length (`org.widgets.s00042.`), so that every copy registers four widgets of its own,
+      as 100 different bundles would: 400 widgets listed, no problems. Listed by the release
+      `widgets --plugins DIR list --short`, run as a process (posix_spawn, output to /dev/null)
+      with a cache home of its own: cold (no cache: every bundle loaded by its worker process, then
+      recorded; 6 runs each, alternating: workers forked by the zygote, the default, and spawned
+      with `WIDGETS_ZYGOTE=off`), bypassed (`--no-cache`, as before the cache; 3 runs) and warm (15 runs
+      after one uncounted). Two floors, alternated with the warm runs and `widgets --version`
+      (starting the process and nothing else): a process of its own
+      (`Tests/Fixtures/listing_floor.swift`, `swiftc -O`: Swift with the standard library and Glibc,
+      no Foundation) that lists the directory, `stat`s every bundle and reads the cache file whole;
+      and, in the benchmark's own (warm) process, `stat` of the 100 files and reading and parsing the
+      cache file. Medians. The goal is taken against the process floor: both figures are then a
+      process started, the same files listed and stat'ed and the same cache read. `widgets` has the
+      Swift runtime and Foundation linked into it (`-static-stdlib`; Swift bundles are loaded by
+      `widgets-worker`, which has the shared runtime): linked the usual way, its start alone
+      (binding the symbols of Foundation, ICU and libstdc++) cost about twice the floor's whole
+      run, and the listing about 4×. The floor compiled with `-static-stdlib` too is reported
+      beside it: a process of the standard library alone starts faster still so.
+
+    - **widgets build.** An extension written by the benchmark (`writeExtension`): 5 files of 100
+      lines, a widget in each (entry, provider, a view of stacks, text, symbols and a gauge, helper
+      functions), the `WidgetBundle` in the first; the release `widgets build DIR --out DIR`, run as
+      a process. First build: an empty cache (nothing compiled before), so every file is compiled
+      and the bundle linked and installed. Rebuild: one line of the third file changed (a string the
+      view shows), then `widgets build` again: reading the folder, swiftc's incremental compile
+      (the changed file, and those that depend on what changed), the link and the install by
+      rename. The floor is one `swiftc -emit-library` of the same five files with the flags
+      `widgets build` compiles them with (the SDK's modules, macro plugin and implicit imports) and
+      the SDK's objects it links: what building them by hand costs at least. Compiling alone
+      (`swiftc -c`, no link) is shown beside it. 5 rounds, first build and floor alternating which
+      runs first; medians. Edit to screen: `widgets run --web` on the bundle directory with one
+      instance of the edited widget and a page reading `/events`, `widgets build --watch` running;
+      from writing the file (write and rename, as editors save) to the page reading the card that
+      shows the new string, and to the watch printing that it compiled (the rebuild the save
+      caused); 5 saves, medians. What lies between: the watch's wait for the save's events to
+      settle (150 ms), the host's notice of the renamed bundle, the worker that loads it, the
+      instance's new timeline and its card.
+
+    - **Surfaces.** A page across a host restart: the release `widgets run --log --web` on an empty
+      bundle directory in a home of its own; a page's event stream open; the host stopped (SIGTERM)
+      and started again at once, as `systemctl restart` does. The page retries as the home screen's
+      script does (250 ms after the stream ended, then after 500 ms, then every second), each try a
+      connection and a `GET /events` with the token, until the first picture comes; measured from the
+      new host's spawn, against the host's own start (spawn to the line saying where it serves). The
+      port is the one kept in the state directory (the benchmark fails should it move). 5 restarts,
+      medians. The dashboard's first frame: `widgets run` on a pseudo-terminal of 80 × 24, from its
+      spawn to the footer of its first frame read from the terminal, against `widgets --version`
+      run to its end; 5 rounds, medians.
+
+    - **Desktop.** A headless sway (`WLR_BACKENDS=headless WLR_RENDERER=pixman`, one 800 × 600 output;
+      as the user `widgets-test` when run by root, as in the tests), `widgets run --log` (release)
+      hosting ten instances of the samples (small, medium and large), and `widgets -v desktop
+      --columns 4`. Reload to pixels: `game-app status TEXT` (which saves the status and calls
+      `WidgetCenter.reloadTimelines`), from its spawn to the client's line saying it committed the
+      new drawing of the game's widget to the compositor (its buffer attached, damaged and committed;
+      the compositor's own frame is not waited for), against the same spawn to the host's line of
+      the new entry (the provider asked and answered, the entry taken): what lies between is the
+      host's event, the client's `entries` request, layout, SVG, librsvg and the copy into shared
+      memory. 10 rounds, 300 ms apart, medians. Memory: the client's `/proc/PID/smaps_rollup` after
+      the ten are drawn and three quiet seconds. Wakeups: the client's voluntary context switches over
+      five seconds with nothing due (no timer shown), all threads, and its drawing thread's alone
+      (named `widgets-desktop`). Without sway and grim (or, as root, the user) the rows say why.
+
+    - **Memory.** `widgets run --log` (release) hosting one instance each of the clock, game status,
+      crypto price and host info samples (each bundle in its worker), in a home of its own; once
+      every instance shows its first timeline and three seconds have passed, `/proc/PID/smaps_rollup`
+      of the host and of each worker (its children): RSS, PSS (shared pages divided among the
+      processes mapping them) and private dirty pages. Files are written back first (`sync`): a
+      binary just built counts as dirty until then. A trim of the workers' free heap after each
+      answer (`malloc_trim`) was tried and measured: it changed no worker's PSS or private dirty
+      pages by more than the noise (their memory is the Swift runtime's and Foundation's pages, not
+      freed heap), so it is not done. Workers are the zygote's children (the zygote is measured
+      too); then the same host with `WIDGETS_ZYGOTE=off` (each worker spawned), and the same with
+      `WIDGETS_WORKER_IDLE=1`, whose workers are stopped as idle before the measurement (the
+      default period is 300 s): the host and the zygote alone. PSS summed over the host and what it
+      runs compares the three.
+    - **A worker's start.** A copy of the release `libSystemWidgets.so` loaded by
+      `WidgetRegistry.load` in process isolation, from the call to its return (the worker's first
+      message, what it loaded, decoded), its worker forked by the zygote (started by an uncounted
+      load first) and spawned, alternating which goes first; 21 each, medians.
+
+    On this virtual machine, repeated runs of the same binary have differed by up to 2× in absolute
+    time, the floor moving with the measurement; compare the figures of one run with each other.
+
+    ## The README's set-up commands (taken by hand, not by `make bench`)
+
+    From a fresh clone on this machine's two cores, 2026-11-27, `time`: `make run` (the release
+    build of every product, then the samples) 191 s; `make test` right after it (the debug build with
+    the tests, the iOS-style bundle, every test and the browser test) 223 s. Issue 33's goals, 120 s
+    and 180 s, are not met: the builds are most of both (the debug build alone about 160 s).
+
+    """
