@@ -31,27 +31,36 @@ extension Invocation {
         if let file = try value(Options.png) { return try await renderPNG(kind: named, to: file) }
         if try value(Options.scale) != nil { throw UsageError(message: "--scale is for a PNG image: give --png FILE too", command: name) }
         let renderer = try terminalRenderer()
+        return try await withCurrentEntry(kind: named, environment: renderer.environment(for:)) { kind, result, entry, widget in
+            let title = widget.map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
+            let lines = renderer.render(
+                entry.view, family: result.family, title: title, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
+            output.drawing(lines)
+            for note in result.notes { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
+            for name in SymbolGlyphs.unknown(in: entry.view) {
+                output.standardError("widgets: note: widget \"\(kind)\": the symbol \"\(name)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
+            }
+            return .success
+        }
+    }
+
+    /// Asks the target's provider for its entry now (or, with --placeholder, its placeholder) in the
+    /// environment its family is drawn in, and hands it to `draw` with the widget; a failure is said,
+    /// naming the instance asked for.
+    private func withCurrentEntry(
+        kind named: String?, environment: (WidgetFamily) -> RenderingEnvironment,
+        draw: (_ kind: String, ProviderResult, WireEntry, RegisteredWidget?) -> ExitCode
+    ) async throws(UsageError) -> ExitCode {
         guard let target = try requestTarget(kind: named) else { return .failure }
-        let placeholder = isSet(Options.placeholder)
         let (registry, _) = try loadSearchPath(for: target.kind)
         defer { registry.shutDownWorkers() }
         reportProblems(registry, as: "warning")
         do {
             let family = target.family ?? registry.widget(kind: target.kind)?.families.first
             let result = try await registry.request(
-                placeholder ? .placeholder : .timeline, kind: target.kind, family: target.family, configuration: target.configuration,
-                environment: family.map(renderer.environment(for:)))
-            let entry = result.entry(at: Date())
-            let widget = registry.widget(kind: target.kind)
-            let title = widget.map { $0.displayName.isEmpty ? target.kind : $0.displayName } ?? target.kind
-            let lines = renderer.render(
-                entry.view, family: result.family, title: title, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
-            output.drawing(lines)
-            for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
-            for name in SymbolGlyphs.unknown(in: entry.view) {
-                output.standardError("widgets: note: widget \"\(target.kind)\": the symbol \"\(name)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
-            }
-            return .success
+                isSet(Options.placeholder) ? .placeholder : .timeline, kind: target.kind, family: target.family,
+                configuration: target.configuration, environment: family.map(environment))
+            return draw(target.kind, result, result.entry(at: Date()), registry.widget(kind: target.kind))
         } catch {
             output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
             return .failure
@@ -71,17 +80,7 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        guard let target = try requestTarget(kind: named) else { return .failure }
-        let (registry, _) = try loadSearchPath(for: target.kind)
-        defer { registry.shutDownWorkers() }
-        reportProblems(registry, as: "warning")
-        do {
-            let family = target.family ?? registry.widget(kind: target.kind)?.families.first
-            let result = try await registry.request(
-                isSet(Options.placeholder) ? .placeholder : .timeline, kind: target.kind, family: target.family,
-                configuration: target.configuration, environment: family.map(renderer.environment(for:)))
-            let entry = result.entry(at: Date())
-            let widget = registry.widget(kind: target.kind)
+        return try await withCurrentEntry(kind: named, environment: renderer.environment(for:)) { kind, result, entry, widget in
             let svg = renderer.render(entry.view, family: result.family, contentMarginsDisabled: widget?.contentMarginsDisabled ?? false)
             let size = result.family.displaySize
             let (width, height) = (Int((size.width * scale).rounded()), Int((size.height * scale).rounded()))
@@ -89,7 +88,7 @@ extension Invocation {
             do {
                 png = try rasterizer.png(try rasterizer.image(svg: svg, width: width, height: height))
             } catch {
-                output.standardError("widgets: error: widget \"\(target.kind)\": \(error)")
+                output.standardError("widgets: error: widget \"\(kind)\": \(error)")
                 return .failure
             }
             if file == "-" {
@@ -107,11 +106,8 @@ extension Invocation {
                 }
                 output.standardOutput("\(file): \(result.family.rawValue), \(width) × \(height) pixels")
             }
-            for note in result.notes { output.standardError("widgets: note: widget \"\(target.kind)\": \(note)") }
+            for note in result.notes { output.standardError("widgets: note: widget \"\(kind)\": \(note)") }
             return .success
-        } catch {
-            output.standardError("widgets: error: " + (target.instance.map { "instance \($0.id): " } ?? "") + "\(error)")
-            return .failure
         }
     }
 
