@@ -81,6 +81,8 @@ import WidgetWire
             Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--state-dir", home.state.path, "--web"], environment: home.environment)
         defer { if again.process.isRunning { _ = again.terminate() } }
         #expect(await blocking { desktop.waitForLine { $0.contains("the host is back") } }, "\(desktop.output)")
+        // The page is served a moment after the control socket answers.
+        #expect(await blocking { again.waitForLine { $0.contains("home screen: http://") } }, "\(again.output)")
         try pointer.move(x: 100, y: 100, extent: (800, 600))
         try pointer.click(secondary: true)
         try pointer.move(x: 790, y: 590, extent: (800, 600))
