@@ -29,7 +29,8 @@ struct ShownInstance: Equatable, Sendable {
 
 /// The running host as the desktop sees it: a thread of its own watches the host's events and asks
 /// for what the instances show after each; when the host goes away it keeps what was shown, says so,
-/// and connects again each second until the host is back. The drawing thread is woken through an
+/// and connects again when a socket appears (each second at most) until the host is back. The
+/// drawing thread is woken through an
 /// eventfd (`wake`) and takes the news with `take()`.
 final class HostFeed: @unchecked Sendable {
     struct News {
@@ -118,8 +119,8 @@ final class HostFeed: @unchecked Sendable {
                 setAway(true)
                 announcedAway = true
             }
-            // The host is away: it is looked for again each second.
-            Thread.sleep(forTimeInterval: 1)
+            // The host is away: looked for again as soon as a socket appears, each second at most.
+            ControlSocket.waitForHost(path: socketPath)
         }
     }
 
