@@ -30,8 +30,7 @@ struct ShownInstance: Equatable, Sendable {
 /// The running host as the desktop sees it: a thread of its own watches the host's events and asks
 /// for what the instances show after each; when the host goes away it keeps what was shown, says so,
 /// and connects again when a socket appears (each second at most) until the host is back. The
-/// drawing thread is woken through an
-/// eventfd (`wake`) and takes the news with `take()`.
+/// drawing thread is woken through an eventfd (`wake`) and takes the news with `take()`.
 final class HostFeed: @unchecked Sendable {
     struct News {
         /// The instances in the home screen's order, when they changed since the last `take`.
