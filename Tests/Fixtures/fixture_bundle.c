@@ -206,7 +206,7 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) register_one(host, kinds[i], small);
 #endif
 #ifdef HOSTILE
-    const char *hostile[] = {"fixture.crash", "fixture.close-channel", "fixture.exit-zero", "fixture.threads",
+    const char *hostile[] = {"fixture.crash", "fixture.close-channel", "fixture.close-channel-later", "fixture.exit-zero", "fixture.threads",
                              "fixture.mmap-hoard", "fixture.thread-hoard", "fixture.wake-hoarder", "fixture.huge-result",
                              "fixture.long-line"};
     for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) register_one(host, hostile[i], small);
@@ -452,6 +452,13 @@ static const char *ok_answer = "{\"entries\":[{\"date\":1000,\"view\":{\"view\":
 static bool hostile_request(const char *kind, widget_completion_fn completion, void *context) {
     if (strcmp(kind, "fixture.close-channel") == 0) {
         close(3); /* the worker's channel to the host */
+        for (;;) pause();
+    }
+    if (strcmp(kind, "fixture.close-channel-later") == 0) {
+        /* After the worker has handed its reading to another thread, which waits on descriptor 3
+           when it is closed: that wait holds the socket open, so the host sees no end of it. */
+        usleep(200000);
+        close(3);
         for (;;) pause();
     }
     if (strcmp(kind, "fixture.exit-zero") == 0) exit(0);

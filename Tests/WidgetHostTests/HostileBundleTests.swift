@@ -85,6 +85,29 @@ import WidgetWire
         #expect(!result.standardError.contains("SIGKILL"))
     }
 
+    /// Closed while another thread of the worker waits on it: the wait holds the socket open, so the
+    /// host sees no end; the worker itself sees it and ends, before any deadline (the clock here
+    /// reaches none unless the worker has not ended after 30 s: then the test fails, and the
+    /// deadline's message to the worker ends the wait).
+    @Test func aChannelClosedDuringAWaitOnItIsSeenWithoutADeadline() async throws {
+        let plugins = Fixtures.directory(["hostile"])
+        let clock = ManualClock()
+        let registry = await blocking { WidgetRegistry.load(searchPath: [plugins.path], clock: clock, isolation: .process(ProcessIsolation(workerExecutable: Fixtures.workerExecutable))) }
+        defer { registry.shutDownWorkers() }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(30))
+            Issue.record("the worker did not end within 30 s of its bundle closing its channel")
+            clock.advance(by: 3600)
+        }
+        defer { watchdog.cancel() }
+        do {
+            _ = try await registry.request(.timeline, kind: "fixture.close-channel-later")
+            Issue.record("it answered")
+        } catch {
+            #expect(error.description.contains("the bundle closed the worker's channel to the host (descriptor 3)"), "\(error)")
+        }
+    }
+
     /// exit(0) inside a request is a crash, counted toward the backoff, not a quiet stop.
     @Test func exitInsideARequestCountsAsACrash() async throws {
         let plugins = Fixtures.directory(["hostile"])

@@ -15,8 +15,21 @@ final class WorkerChannel: @unchecked Sendable {
     /// What each read goes into, made once (reads are by one thread).
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
+    /// The socket the descriptor named when the channel was made (device and inode).
+    private let identity: (device: UInt64, inode: UInt64)?
+
     init(descriptor: Int32) {
         self.descriptor = descriptor
+        var status = stat()
+        identity = fstat(descriptor, &status) == 0 ? (UInt64(status.st_dev), UInt64(status.st_ino)) : nil
+    }
+
+    /// Whether the descriptor is still this channel's socket: not closed, nor closed and reused for
+    /// something else (as a bundle in a worker may do to descriptor 3).
+    var isStillOpen: Bool {
+        var status = stat()
+        guard let identity, fstat(descriptor, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == identity.device && UInt64(status.st_ino) == identity.inode
     }
 
     /// Sends one message; false when the other side is gone. Never raises SIGPIPE.
@@ -29,21 +42,23 @@ final class WorkerChannel: @unchecked Sendable {
     }
 
     /// The next whole message, blocking until it has arrived. Throws `.closed` at the end of the stream.
+    /// While `limit` gives a number of milliseconds (not -1), each wait lasts that long at most,
+    /// and `elapsed` is called when one passes without input.
     ///
     /// It waits in `poll`, not in `recv`: a thread blocked in `recv` on a Unix socket sleeps on the
     /// same wait queue as a writer waiting for room, so it is woken, for nothing, each time the other
     /// side reads what this side sent (every answer, for a worker). `poll` wakes only for input.
-    func receive() throws(ChannelError) -> WorkerMessage {
+    func receive(limit: () -> Int32 = { -1 }, elapsed: () -> Void = {}) throws(ChannelError) -> WorkerMessage {
         while true {
             if let message = try nextBufferedMessage() { return message }
-            try awaitInput()
+            try awaitInput(limit: limit, elapsed: elapsed)
             try fillOnce()
         }
     }
 
     /// Blocks until there is something to read, or the other side has closed. Spins first while
     /// `spinning` says the input has been coming quickly.
-    private func awaitInput() throws(ChannelError) {
+    private func awaitInput(limit: () -> Int32, elapsed: () -> Void) throws(ChannelError) {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let began = ContinuousClock.now
         if spinning.spins {
@@ -56,8 +71,14 @@ final class WorkerChannel: @unchecked Sendable {
                 sched_yield()
             }
         }
-        while poll(&waiting, 1, -1) < 0 {
-            if errno != EINTR { throw .system("cannot wait on the worker channel: \(errnoText())") }
+        while true {
+            let ready = poll(&waiting, 1, limit())
+            if ready > 0 { break }
+            if ready == 0 {
+                elapsed()
+            } else if errno != EINTR {
+                throw .system("cannot wait on the worker channel: \(errnoText())")
+            }
         }
         spinning.waited(ContinuousClock.now - began)
     }

@@ -29,6 +29,8 @@ extension WidgetWorker {
         /// The number of the call the holder is serving, if it is serving one.
         private var servingCall: UInt64?
         private var calls: UInt64 = 0
+        /// Calls being served now, by the holder or by threads that lost the reading to them.
+        private var running = 0
         private var watcherIdle = false
         /// Threads that lost the reading to a slow call, waiting to be given it again.
         private var spares = 0
@@ -62,6 +64,7 @@ extension WidgetWorker {
                     clock.advance(to: request.now)
                     let wakeWatcher: Bool = condition.withLock {
                         calls += 1
+                        running += 1
                         servingCall = calls
                         return watcherIdle
                     }
@@ -69,6 +72,7 @@ extension WidgetWorker {
                     let channel = channel
                     serve(request, registry: registry) { channel.send(.answer($0)) }
                     let stillHolder: Bool = condition.withLock {
+                        running -= 1
                         guard holder == token else { return false }
                         servingCall = nil
                         return true
@@ -126,9 +130,17 @@ extension WidgetWorker {
             }
         }
 
+        /// How often a reader waiting while calls run checks that descriptor 3 is still the channel.
+        static let channelCheck: Int32 = 500
+
+        /// The host's next message. While calls run, the wait looks every `channelCheck` ms whether
+        /// a bundle closed descriptor 3: a wait begun before the close holds the socket open, so
+        /// neither side would see the channel end. With no call running it waits without a limit.
         private func receive() -> WorkerMessage {
             do {
-                return try channel.receive()
+                return try channel.receive(
+                    limit: { condition.withLock { running } > 0 ? Self.channelCheck : -1 },
+                    elapsed: { if !channel.isStillOpen { endClosedByBundle() } })
             } catch {
                 if case .closed = error {
                     // The host closed the channel, or is gone: the worker ends, and with it its
@@ -137,14 +149,16 @@ extension WidgetWorker {
                     fflush(nil)
                     host_end_own_group()
                 }
-                // The descriptor itself is gone: the bundle closed it.
-                if fcntl(WidgetWorker.channelDescriptor, F_GETFD) < 0 {
-                    fflush(nil)
-                    _exit(WidgetWorker.channelClosedStatus)
-                }
+                // The descriptor itself is gone, or is something else now: the bundle closed it.
+                if !channel.isStillOpen { endClosedByBundle() }
                 HostLog.log(.error, "worker for \(bundlePath): \(error)")
                 exit(3)
             }
+        }
+
+        private func endClosedByBundle() -> Never {
+            fflush(nil)
+            _exit(WidgetWorker.channelClosedStatus)
         }
     }
 }
