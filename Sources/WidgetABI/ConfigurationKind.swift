@@ -5,6 +5,8 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
     case `static`
     case appIntent
     case intent
+    /// A Live Activity (`ActivityConfiguration`, ABI 1.7): not a widget; asked only to draw activities.
+    case activity
 
     /// The header's value for the kind.
     package var abiValue: UInt32 {
@@ -13,6 +15,7 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
             case .static: WIDGET_CONFIGURATION_STATIC
             case .appIntent: WIDGET_CONFIGURATION_APP_INTENT
             case .intent: WIDGET_CONFIGURATION_INTENT
+            case .activity: WIDGET_CONFIGURATION_ACTIVITY
             }
         return UInt32(value.rawValue)
     }
@@ -29,6 +32,7 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
         case .static: "StaticConfiguration"
         case .appIntent: "AppIntentConfiguration"
         case .intent: "IntentConfiguration"
+        case .activity: "ActivityConfiguration"
         }
     }
 }

@@ -17,6 +17,9 @@ public enum RequestKind: String, CaseIterable, Sendable {
     case performIntent
     /// The author's previews of a widget, in every family they are written for (ABI 1.5).
     case previews
+    /// A Live Activity's presentations, drawn for its attributes and state (ABI 1.7). The
+    /// request's configuration is the activity.
+    case activity
 
     /// The header's value for the kind.
     package var abiValue: UInt32 {
@@ -30,6 +33,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
             case .openURL: WIDGET_REQUEST_OPEN_URL
             case .performIntent: WIDGET_REQUEST_PERFORM_INTENT
             case .previews: WIDGET_REQUEST_PREVIEWS
+            case .activity: WIDGET_REQUEST_ACTIVITY
             }
         return UInt32(value.rawValue)
     }
@@ -48,6 +52,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .options, .recommendations: 2
         case .openURL, .performIntent: 3
         case .previews: 5
+        case .activity: 7
         }
     }
 
@@ -58,7 +63,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
     package var answersWithEntries: Bool {
         switch self {
         case .placeholder, .snapshot, .timeline: true
-        case .options, .recommendations, .openURL, .performIntent, .previews: false
+        case .options, .recommendations, .openURL, .performIntent, .previews, .activity: false
         }
     }
 }

@@ -159,6 +159,17 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> 
     }
 }
 
+/// Whether `holds` comes true within `seconds`, asked every 50 ms: for what a test cannot be told
+/// of (a compositor's frame, a host's drawing done on its own task).
+public func eventually(within seconds: Double = 10, _ holds: @escaping @Sendable () throws -> Bool) async throws -> Bool {
+    let giveUp = Date().addingTimeInterval(seconds)
+    while Date() < giveUp {
+        if try holds() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try holds()
+}
+
 /// Runs `body` on a thread of its own and returns what it returns or throws: for a test that must
 /// wait in a blocking call (a socket, a browser), which on the cooperative pool would starve the
 /// tasks of the code under test (the pool has a thread per core).

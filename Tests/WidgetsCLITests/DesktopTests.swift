@@ -37,7 +37,7 @@ import WidgetWire
         func expected(scale: Int) async throws -> RasterImage { try await game.renderedStatus(scale: scale) }
         // The compositor shows a committed buffer at its next frame: screenshots are taken until it does.
         let resting = try await expected(scale: 1)
-        #expect(try await Self.eventually { Self.differences(resting, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 })
+        #expect(try await eventually { Self.differences(resting, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 })
         let screen = try Rasterizer.shared().image(png: try sway.screenshot())
         let first = Self.differences(resting, on: screen, at: (24, 24))
         let kept = try Self.keep(screen)
@@ -49,7 +49,7 @@ import WidgetWire
         #expect(await home.gameApp(["status", "Boss fight"]).status == 0)
         let boss = try await expected(scale: 1)
         #expect(Self.differences(boss, on: screen, at: (24, 24)) > 100, "the new entry is not the old one")
-        let shown = try await Self.eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }
+        let shown = try await eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }
         #expect(shown, "the new entry, as the renderer draws it: \(desktop.output)")
 
         // A click on the character's Heal button performs its intent in the bundle.
@@ -69,7 +69,7 @@ import WidgetWire
         #expect(desktop.process.isRunning)
         // Meanwhile the last entry stays, marked "as of" its time at its bottom: the drawing differs
         // from the entry's there, and only there.
-        #expect(try await Self.eventually {
+        #expect(try await eventually {
             let screen = try Rasterizer.shared().image(png: try sway.screenshot())
             let top = Self.differences(boss, on: screen, at: (24, 24), rows: 0..<120)
             let bottom = Self.differences(boss, on: screen, at: (24, 24), rows: 120..<158)
@@ -86,16 +86,16 @@ import WidgetWire
         try pointer.move(x: 100, y: 100, extent: (800, 600))
         try pointer.click(secondary: true)
         try pointer.move(x: 790, y: 590, extent: (800, 600))
-        #expect(try await Self.eventually { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("&edit=game-status-1") }, "\(desktop.output)")
+        #expect(try await eventually { ((try? String(contentsOf: opened, encoding: .utf8)) ?? "").contains("&edit=game-status-1") }, "\(desktop.output)")
         let page = (try? String(contentsOf: opened, encoding: .utf8)) ?? ""
         #expect(page.hasPrefix("http://127.0.0.1:") && page.contains("/#token="), "the host's page with its token: \(page)")
-        #expect(try await Self.eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "the mark gone")
+        #expect(try await eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "the mark gone")
 
         // The output's scale changes: drawn again at two pixels a point, in the same place.
         try sway.message(["output", "HEADLESS-1", "scale", "2"])
         #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 2") } }, "\(desktop.output)")
         let large = try await expected(scale: 2)
-        #expect(try await Self.eventually { Self.differences(large, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (48, 48)) == 0 })
+        #expect(try await eventually { Self.differences(large, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (48, 48)) == 0 })
         let doubled = try Rasterizer.shared().image(png: try sway.screenshot())
         let twice = Self.differences(large, on: doubled, at: (48, 48))
         let keptDoubled = try Self.keep(doubled)
@@ -109,7 +109,7 @@ import WidgetWire
         #expect(await blocking { later.waitForLine { $0.contains(#"no output is named "HEADLESS-2" now (outputs: HEADLESS-1); the widgets are shown when it comes"#) } }, "\(later.output)")
         try sway.message(["create_output"])
         #expect(await blocking { later.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(later.output)")
-        #expect(try await Self.eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2")), at: (24, 24)) == 0 })
+        #expect(try await eventually { Self.differences(boss, on: try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2")), at: (24, 24)) == 0 })
         let second = try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2"))
         let onSecond = Self.differences(boss, on: second, at: (24, 24))
         let keptSecond = try Self.keep(second)
@@ -119,7 +119,7 @@ import WidgetWire
         // was (four widgets, then three: the surface keeps its size, two rows of two).
         for _ in 0..<2 { #expect(await cli(["add", "com.mygame.leaderboard", "--state-dir", home.state.path]).status == 0) }
         func onNewOutput(_ holds: @escaping @Sendable (RasterImage) -> Bool) async throws -> Bool {
-            try await Self.eventually { holds(try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2"))) }
+            try await eventually { holds(try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2"))) }
         }
         #expect(try await onNewOutput { Self.ink(on: $0, in: (x: 204, y: 220, width: 158, height: 158)) > 500 }, "four: \(later.output)")
         #expect(await cli(["remove", "character-detail-2", "--state-dir", home.state.path]).status == 0)
@@ -131,7 +131,7 @@ import WidgetWire
         defer { if everywhere.process.isRunning { _ = everywhere.terminate() } }
         #expect(await blocking { everywhere.waitForLine { $0.contains("drew game-status-1, leaderboard-3, leaderboard-4 at scale 2") } }, "\(everywhere.output)")
         #expect(everywhere.output.contains("a surface of 338 x 354 points on HEADLESS-1") && everywhere.output.contains("a surface of 338 x 354 points on HEADLESS-2"), "\(everywhere.output)")
-        #expect(try await Self.eventually {
+        #expect(try await eventually {
             let first = try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-1"))
             let second = try Rasterizer.shared().image(png: try sway.screenshot(output: "HEADLESS-2"))
             return Self.ink(on: first, in: (x: 48, y: 48, width: 316, height: 316)) > 2000 && Self.ink(on: second, in: (x: 24, y: 24, width: 158, height: 158)) > 500
@@ -163,7 +163,7 @@ import WidgetWire
         let expected = try await game.renderedStatus(scale: 1)
         let screen = try X11Screen(display: server.display)
         @Sendable func captured() -> RasterImage { RasterImage(width: 800, height: 600, stride: 3200, pixels: screen.capture(x: 0, y: 0, width: 800, height: 600) ?? []) }
-        #expect(try await Self.eventually { Self.differences(expected, on: captured(), at: (452, 432)) == 0 }, "as render --png draws it")
+        #expect(try await eventually { Self.differences(expected, on: captured(), at: (452, 432)) == 0 }, "as render --png draws it")
         // Around the widgets, the screen's own black: the window is shaped to them.
         let corner = captured().color(x: 452, y: 432)
         #expect(corner.red == 0 && corner.green == 0 && corner.blue == 0, "a rounded corner shows the screen: \(corner)")
@@ -215,17 +215,6 @@ import WidgetWire
             for x in rect.x..<(rect.x + rect.width) where screen.color(x: x, y: y) != background { count += 1 }
         }
         return count
-    }
-
-    /// Whether `holds` comes true within 10 seconds, asked every 50 ms (the compositor's frames are
-    /// its own: nothing says when one shows a buffer).
-    static func eventually(_ holds: @escaping @Sendable () throws -> Bool) async throws -> Bool {
-        let giveUp = Date().addingTimeInterval(10)
-        while Date() < giveUp {
-            if try holds() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try holds()
     }
 
     /// A screenshot kept for the failure's message.

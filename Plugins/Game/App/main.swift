@@ -3,14 +3,25 @@ import GameData
 import WidgetKit
 
 // The game "app": it owns the game's data and writes it into the container it shares with its
-// widgets. Usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets
+// widgets, and plays matches, shown as a Live Activity while they last. Usage: game-app reset | show |
+// status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets | match start OPPONENT |
+// match score OURS THEIRS PERIOD | match end
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("game-app: \(message)\n".utf8))
     exit(message.hasPrefix("usage") ? 2 : 1)
 }
 
-let usage = "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets"
+let usage =
+    "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets | match start OPPONENT | match score OURS THEIRS PERIOD | match end"
+
+/// The match under way: the app's Live Activity, as the host keeps it.
+func currentMatch() -> Activity<MatchAttributes> {
+    guard let match = Activity<MatchAttributes>.activities.first(where: { $0.activityState == .active || $0.activityState == .stale }) else {
+        fail("no match is under way ('game-app match start OPPONENT' starts one)")
+    }
+    return match
+}
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage) }
 arguments.removeFirst()
@@ -86,6 +97,24 @@ case ("widgets", 0):
     } catch {
         fail("\(error)")
     }
+case ("match", 2) where arguments[0] == "start":
+    do {
+        let match = try Activity.request(
+            attributes: MatchAttributes(opponent: arguments[1]), content: ActivityContent(state: MatchAttributes.ContentState(ours: 0, theirs: 0, period: 1), staleDate: nil))
+        print(match.id)
+    } catch {
+        fail("the match's Live Activity did not start: \(error.localizedDescription)")
+    }
+case ("match", 4) where arguments[0] == "score":
+    guard let ours = Int(arguments[1]), let theirs = Int(arguments[2]), let period = Int(arguments[3]) else {
+        fail("the score and period are whole numbers: match score OURS THEIRS PERIOD")
+    }
+    let match = currentMatch()
+    await match.update(ActivityContent(state: MatchAttributes.ContentState(ours: ours, theirs: theirs, period: period), staleDate: nil))
+case ("match", 1) where arguments[0] == "end":
+    let match = currentMatch()
+    await match.end(nil, dismissalPolicy: .default)
+    print("\(match.id): \(match.activityState)")
 default:
     fail(usage)
 }

@@ -188,3 +188,25 @@ extension GameStore {
         return state.characters[index].health
     }
 }
+
+/// A match the game plays, shown as a Live Activity while it lasts: who it is against, and its
+/// score and period, which change (the app's `game-app match` starts, updates and ends it).
+public struct MatchAttributes: ActivityAttributes, Sendable {
+    public struct ContentState: Codable, Hashable, Sendable {
+        public var ours: Int
+        public var theirs: Int
+        public var period: Int
+
+        public init(ours: Int, theirs: Int, period: Int) {
+            self.ours = ours
+            self.theirs = theirs
+            self.period = period
+        }
+    }
+
+    public var opponent: String
+
+    public init(opponent: String) {
+        self.opponent = opponent
+    }
+}

@@ -8,6 +8,7 @@ struct GameWidgets: WidgetBundle {
         LeaderboardWidget()
         CharacterDetailWidget()
         SiriKitStyle.CharacterDetailWidget()
+        MatchLiveActivity()
     }
 }
 

@@ -35,7 +35,7 @@ extern "C" {
 /* ABI version. A host loads a bundle only when the majors are equal and the bundle's minor is
  * not above the host's (an older bundle is accepted; a newer one may rely on what the host lacks). */
 #define WIDGET_ABI_VERSION_MAJOR 1
-#define WIDGET_ABI_VERSION_MINOR 6
+#define WIDGET_ABI_VERSION_MINOR 7
 
 /* The name of the one symbol a bundle exports. */
 #define WIDGET_BUNDLE_ENTRY_SYMBOL "widget_bundle_entry"
@@ -76,7 +76,12 @@ typedef enum widget_family {
 typedef enum widget_configuration_kind {
     WIDGET_CONFIGURATION_STATIC = 0,     /* StaticConfiguration */
     WIDGET_CONFIGURATION_APP_INTENT = 1, /* AppIntentConfiguration */
-    WIDGET_CONFIGURATION_INTENT = 2      /* IntentConfiguration (SiriKit style) */
+    WIDGET_CONFIGURATION_INTENT = 2,     /* IntentConfiguration (SiriKit style) */
+    /* ABI 1.7: a Live Activity (ActivityConfiguration), not a widget: `kind` is its attributes
+     * type's name (what `widgets activity start TYPE` and an app's Activity.request name), and it
+     * is asked only WIDGET_REQUEST_ACTIVITY. `families` is SYSTEM_MEDIUM's mask (its Lock Screen
+     * presentation is that wide); no schema. Hosts list it apart from the widgets. */
+    WIDGET_CONFIGURATION_ACTIVITY = 3
 } widget_configuration_kind_t;
 
 /* Descriptor flags. */
@@ -151,7 +156,15 @@ typedef enum widget_request_kind {
      * (the request's `family` is one the widget supports, and is not a filter). Answer OK with
      * {"previews": [{"name": "Rainy" or null, "family": "systemSmall", "entries": [...]}, ...]},
      * each preview's entries as a timeline's are (date, relevance, view); an empty list for none. */
-    WIDGET_REQUEST_PREVIEWS = 7
+    WIDGET_REQUEST_PREVIEWS = 7,
+    /* ABI 1.7, for Live Activities only (WIDGET_CONFIGURATION_ACTIVITY): draw an activity.
+     * `configuration` is {"id": "...", "attributes": {...}, "state": {...}, "isStale": bool}, the
+     * attributes and content state as the app encoded them (Codable's JSON). Answer OK with each
+     * presentation's view tree (as an entry's `view`): {"lockScreen": view, "compactLeading": view,
+     * "compactTrailing": view, "minimal": view, "expanded": {"leading": view, "trailing": view,
+     * "center": view, "bottom": view} (regions given only), "widgetURL": "..." or absent,
+     * "backgroundTint": colour or absent, "keylineTint": colour or absent}. */
+    WIDGET_REQUEST_ACTIVITY = 8
 } widget_request_kind_t;
 
 /* The appearance a widget's views are built for (SwiftUI's `colorScheme`), ABI 1.4. */

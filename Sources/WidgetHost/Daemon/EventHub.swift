@@ -91,6 +91,27 @@ package final class EventHub: Sendable {
         publish(id: id, members)
     }
 
+    /// Publishes a Live Activity's change: `activity` (started, updated, stale, ended) or
+    /// `activity-removed` (dismissed), with its presentations as text: `text` (the Lock Screen's),
+    /// `compact` (leading and trailing, as a bar shows it), `minimal` and `expanded`.
+    package func activityChanged(_ record: ActivityRecord, removed: Bool, describe: (ViewNode) -> String, now: Date) {
+        guard state.withLock({ state in state.subscribers.values.contains { $0.ids?.contains(record.id) ?? true } }) else { return }
+        publish(id: record.id, Self.event(removed ? "activity-removed" : "activity", id: record.id, now: now) + Self.activityTexts(record, describe: describe))
+    }
+
+    /// An activity's presentations as text, and where it is in its life.
+    package static func activityTexts(_ record: ActivityRecord, describe: (ViewNode) -> String) -> [(key: String, value: JSONValue)] {
+        let drawn = record.presentations
+        func text(_ view: ViewNode?) -> JSONValue { .string(view.map(describe) ?? "") }
+        let compact = [drawn?.compactLeading, drawn?.compactTrailing].compactMap { $0.map(describe) }.filter { !$0.isEmpty }
+        let expanded = (drawn?.expanded ?? []).map { describe($0.view) }.filter { !$0.isEmpty }
+        return [
+            ("type", .string(record.type)), ("phase", .string(record.phase.rawValue)), ("stale", .bool(record.isStale)),
+            ("text", text(drawn?.lockScreen)), ("compact", .string(compact.joined(separator: " "))), ("minimal", text(drawn?.minimal)),
+            ("expanded", .string(expanded.joined(separator: " · "))), ("activity", record.json),
+        ]
+    }
+
     private func publish(id: String, _ members: [(key: String, value: JSONValue)]) {
         let event = JSONValue.object(JSONObject(members))
         let receivers = state.withLock { state in

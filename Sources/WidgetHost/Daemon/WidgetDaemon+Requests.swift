@@ -15,7 +15,8 @@ extension WidgetDaemon {
     func subscribe(ids given: [String]?, send: @escaping EventHub.Send) -> (answer: ControlAnswer, token: Int?) {
         let ids = given.map(Set.init)
         let instances = engine.instances
-        if let ids, let unknown = ids.sorted().first(where: { id in !instances.contains { $0.id == id } }) {
+        let running = activities.list()
+        if let ids, let unknown = ids.sorted().first(where: { id in !instances.contains { $0.id == id } && !running.contains { $0.id == id } }) {
             let hostedIDs = instances.map(\.id).sorted()
             return (
                 .refused(
@@ -27,10 +28,17 @@ extension WidgetDaemon {
             return (.refused("too many watchers (\(EventHub.maximumSubscribers)); try again later"), nil)
         }
         let now = registry.clock.now()
-        let current: [JSONValue] = instances.filter { ids?.contains($0.id) ?? true }.sorted { $0.id < $1.id }.compactMap { instance in
+        var current: [JSONValue] = instances.filter { ids?.contains($0.id) ?? true }.sorted { $0.id < $1.id }.compactMap { instance in
             guard let status = engine.status(id: instance.id) else { return nil }
             return EventHub.event(
                 "current", id: instance.id, kind: instance.kind, family: instance.family, status: status, text: describe(status), now: now)
+        }
+        // The activities watched, as `current-activity` events.
+        current += running.filter { ids?.contains($0.id) ?? true }.map { record in
+            .object(
+                JSONObject(
+                    [("event", .string("current-activity")), ("id", .string(record.id)), ("time", .string(EventHub.isoDate(now)))]
+                        + EventHub.activityTexts(record, describe: describeView)))
         }
         return (.watching(current: current), token)
     }
@@ -218,6 +226,14 @@ extension WidgetDaemon {
             return entries(ids: ids)
         case .watch:
             return .refused("watch is served on the control socket, where its events can follow")
+        case .activityStart(let type, let attributes, let content):
+            return Self.waiting { [activities] in await activities!.start(type: type, attributes: attributes, content: content) }
+        case .activityUpdate(let id, let content):
+            return Self.waiting { [activities] in await activities!.update(id: id, content: content) }
+        case .activityEnd(let id, let content, let dismissal):
+            return Self.waiting { [activities] in await activities!.end(id: id, content: content, dismissal: dismissal) }
+        case .activities(let type):
+            return .activities(activities.list(type: type))
         }
     }
 

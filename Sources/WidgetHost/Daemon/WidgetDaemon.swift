@@ -11,6 +11,8 @@ public final class WidgetDaemon: @unchecked Sendable {
     public let registry: WidgetRegistry
     public let store: InstanceStore
     public private(set) var engine: TimelineEngine!
+    /// The Live Activities apps started, kept and drawn (see `ActivityCenter`).
+    private(set) var activities: ActivityCenter!
     private var server: ControlServer?
     private var watcher: BundleWatcher?
     let lock = NSLock()
@@ -82,6 +84,9 @@ public final class WidgetDaemon: @unchecked Sendable {
         }
         engine = TimelineEngine(
             clock: registry.clock, budget: budget, workQueue: DispatchQueue(label: "widgets.engine"), fetch: fetch, observer: observer)
+        activities = ActivityCenter(registry: registry, store: store) { record, removed in
+            events.activityChanged(record, removed: removed, describe: describeView, now: clock.now())
+        }
     }
 
     /// Given a path, listens for control requests there, then hosts the saved instances. Listening
@@ -105,6 +110,7 @@ public final class WidgetDaemon: @unchecked Sendable {
             }
         }
         defer { openForRequests() }
+        activities.restore(log: log)
         do {
             try synchronize()
         } catch {

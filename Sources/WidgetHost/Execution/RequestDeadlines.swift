@@ -22,6 +22,8 @@ public struct RequestDeadlines: Sendable, Equatable {
         case .snapshot, .options, .recommendations: snapshot
         // Previews are a gallery's: a snapshot for each.
         case .previews: snapshot
+        // An activity's drawing is shown as soon as the app updates it, as a snapshot is.
+        case .activity: snapshot
         // Work done for a tap may fetch data, as a timeline may.
         case .timeline, .openURL, .performIntent: timeline
         }

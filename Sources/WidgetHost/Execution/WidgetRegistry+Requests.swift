@@ -15,7 +15,7 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
         configuration: String = "{}", parameter: String? = nil, environment: RenderingEnvironment? = nil
     ) async throws(RequestError) -> ProviderResult {
-        if widget(kind: kind) == nil { await loads(kind: kind) }
+        if registered(kind: kind) == nil { await loads(kind: kind) }
         let call = try self.call(
             requestKind, kind: kind, family: family, isPreview: isPreview, configuration: configuration, parameter: parameter,
             environment: environment)
@@ -28,7 +28,7 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
         configuration: String = "{}", parameter: String? = nil, environment: RenderingEnvironment? = nil
     ) throws(RequestError) -> ProviderCall {
-        let (widget, family) = try widget(kind: kind, family: family)
+        let (widget, family) = requestKind == .activity ? try activity(type: kind) : try widget(kind: kind, family: family)
         let version = widget.bundle.abiVersion
         // The host never sends a request kind newer than the bundle's minor version (widget_abi.h).
         if requestKind.introducedInMinor > version.minor {
@@ -64,6 +64,19 @@ extension WidgetRegistry {
             throw call.failure(.refused, "runs in a worker process")
         }
         return try backend.requestHere(call)
+    }
+
+    /// The Live Activity of `type` and the family it is drawn in (systemMedium's width), or why not.
+    func activity(type: String) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
+        guard let activity = activityType(type) else {
+            let known = activityTypes.map(\.kind)
+            let hint = known.isEmpty ? "no bundle loaded has a Live Activity" : "known types: \(known.joined(separator: ", "))"
+            let widget = self.widget(kind: type).map { _ in "; \"\(type)\" is a widget, not a Live Activity" } ?? ""
+            throw RequestError(
+                kind: type, bundlePath: nil, reason: .unknownKind,
+                message: "no bundle loaded draws this Live Activity\(Suggestion.hint(for: type, among: known))\(widget); \(hint)")
+        }
+        return (activity, activity.families.first ?? .systemMedium)
     }
 
     /// The widget of `kind` and the family to ask for (`family`, else the widget's first), or why not:

@@ -284,11 +284,22 @@ public final class InstanceStore: Sendable {
         }
     }
 
+    /// Saves another file of the host's state beside the instances (the Live Activities), as the
+    /// instances are saved; the directory is made if missing.
+    func save(_ bytes: [UInt8], as name: String) throws(StateError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StateError(description: "cannot create the state directory \(directory.path): \(error.localizedDescription)")
+        }
+        try replace(directory.appendingPathComponent(name), with: bytes, failpoint: nil)
+    }
+
     /// Replaces a file atomically and durably: written to a temporary file, flushed, renamed over
     /// the old one, and the directory flushed.
     private func replace(_ file: URL, with bytes: [UInt8], failpoint: String?) throws(StateError) {
         func fail(_ what: String, _ code: Int32 = errno) -> StateError {
-            StateError(description: "cannot save the instance state in \(directory.path): \(what): \(errnoText(code))")
+            StateError(description: "cannot save \(file.lastPathComponent) in \(directory.path): \(what): \(errnoText(code))")
         }
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).tmp-\(getpid())").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -64,8 +64,16 @@ struct WidgetDeclaration: Sendable {
                 return refuse("widget \"\(kind)\" has an invalid configuration schema: \(error)")
             }
         }
-        if configurationKind == .static, schema != nil {
-            return refuse("widget \"\(kind)\" is static but describes configuration parameters")
+        if configurationKind == .static || configurationKind == .activity, schema != nil {
+            return refuse("widget \"\(kind)\" is \(configurationKind == .static ? "static" : "a Live Activity") but describes configuration parameters")
+        }
+        if configurationKind == .activity {
+            // An activity is drawn for its attributes and state, never configured.
+            return .success(
+                WidgetDeclaration(
+                    kind: kind, displayName: descriptor.display_name.map { String(bundleText: $0) } ?? "",
+                    description: descriptor.description.map { String(bundleText: $0) } ?? "", families: WidgetFamily.families(inMask: descriptor.families),
+                    configurationKind: .activity, configurationName: nil, contentMarginsDisabled: false, configuration: nil))
         }
         // Schemas came with ABI 1.2: an older configurable widget has none to give, and no parameters.
         let describesSchema = declared >= ABISize.descriptor(forMinor: 2)

@@ -57,8 +57,13 @@ public final class WidgetRegistry: @unchecked Sendable {
     let dynamicLoaderHolder = Mutex<String?>(nil)
 
     public var bundles: [LoadedBundle] { state.withLock { held in held.loaded } }
-    /// Accepted widgets, in load order.
-    public var widgets: [RegisteredWidget] { state.withLock { held in held.accepted } }
+    /// Accepted widgets, in load order (Live Activities apart: `activityTypes`).
+    public var widgets: [RegisteredWidget] { state.withLock { held in held.accepted.filter { $0.configurationKind != .activity } } }
+    /// Everything bundles registered, widgets and Live Activities, in load order.
+    var registrations: [RegisteredWidget] { state.withLock { held in held.accepted } }
+    /// The Live Activities bundles draw (`ActivityConfiguration`s), each its attributes type's name
+    /// as its kind, in load order.
+    public var activityTypes: [RegisteredWidget] { state.withLock { held in held.accepted.filter { $0.configurationKind == .activity } } }
     /// Everything refused, one line each, in load order.
     public var problems: [LoadProblem] { state.withLock { held in held.refusals } }
     /// Search-path directories that do not exist.
@@ -116,7 +121,18 @@ public final class WidgetRegistry: @unchecked Sendable {
     }
 
 
+    /// The widget of `kind`; nil for a Live Activity's type (`activityType(_:)`).
     public func widget(kind: String) -> RegisteredWidget? {
+        registered(kind: kind).flatMap { $0.configurationKind == .activity ? nil : $0 }
+    }
+
+    /// The Live Activity of `type` (its attributes type's name).
+    public func activityType(_ type: String) -> RegisteredWidget? {
+        registered(kind: type).flatMap { $0.configurationKind == .activity ? $0 : nil }
+    }
+
+    /// What registered `kind`, a widget or a Live Activity.
+    func registered(kind: String) -> RegisteredWidget? {
         state.withLock { held in held.widgetIndex[kind].map { held.accepted[$0] } }
     }
 

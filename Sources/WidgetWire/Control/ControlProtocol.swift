@@ -31,6 +31,49 @@ public enum ControlRequest: Equatable, Sendable {
     /// What some instances (all when `ids` is nil) show now as view trees, in the home screen's order,
     /// for a client that lays them out and draws them itself (`widgets desktop`).
     case entries(ids: [String]?)
+    /// Start a Live Activity of `type` (its attributes type's name) with its attributes and first
+    /// content (`Activity.request`, `widgets activity start`).
+    case activityStart(type: String, attributes: JSONValue, content: ActivityContentValue)
+    /// New content for an activity (`Activity.update`).
+    case activityUpdate(id: String, content: ActivityContentValue)
+    /// End an activity, with its last content if given, leaving as `dismissal` says (`Activity.end`).
+    case activityEnd(id: String, content: ActivityContentValue?, dismissal: ActivityDismissal)
+    /// The activities the host keeps (of one type, or all), ended ones not yet dismissed too.
+    case activities(type: String?)
+
+    /// An activity's content: its state, when it turns stale, and its relevance among others.
+    public struct ActivityContentValue: Equatable, Sendable {
+        public var state: JSONValue
+        public var staleDate: Double?
+        public var relevance: Double
+
+        public init(state: JSONValue, staleDate: Double? = nil, relevance: Double = 0) {
+            self.state = state
+            self.staleDate = staleDate
+            self.relevance = relevance
+        }
+
+        var members: [(key: String, value: JSONValue)] {
+            [("state", state), ("staleDate", staleDate.map(JSONValue.number) ?? .null), ("relevanceScore", .number(relevance))]
+        }
+
+        init(json: JSONValue) throws(ControlProtocolError) {
+            guard let state = json["state"], case .object = state else {
+                throw ControlProtocolError("\"state\" must be an object: the activity's ContentState as JSON")
+            }
+            self.state = state
+            switch json["staleDate"] {
+            case nil, .null?: staleDate = nil
+            case .number(let date)? where date.isFinite: staleDate = date
+            default: throw ControlProtocolError("\"staleDate\" must be a date in seconds since 1970, or null")
+            }
+            switch json["relevanceScore"] {
+            case nil, .null?: relevance = 0
+            case .number(let score)? where score.isFinite: relevance = score
+            default: throw ControlProtocolError("\"relevanceScore\" must be a number")
+            }
+        }
+    }
 
     /// What a tap is on.
     public enum TapTarget: Equatable, Sendable {
@@ -68,10 +111,14 @@ public enum ControlRequest: Equatable, Sendable {
         case .home: "home"
         case .watch: "watch"
         case .entries: "entries"
+        case .activityStart: "activity-start"
+        case .activityUpdate: "activity-update"
+        case .activityEnd: "activity-end"
+        case .activities: "activities"
         }
     }
 
-    static let names = "reload, configurations, sync, tap, open, status, text, home, watch, entries"
+    static let names = "reload, configurations, sync, tap, open, status, text, home, watch, entries, activity-start, activity-update, activity-end, activities"
 
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("request", .string(name)), ("v", .number(Double(Self.version)))]
@@ -102,6 +149,14 @@ public enum ControlRequest: Equatable, Sendable {
             members += [("id", .string(id)), ("family", .string(family.rawValue))]
         case .watch(let ids), .entries(let ids):
             if let ids { members.append(("ids", .array(ids.map(JSONValue.string)))) }
+        case .activityStart(let type, let attributes, let content):
+            members += [("type", .string(type)), ("attributes", attributes)] + content.members
+        case .activityUpdate(let id, let content):
+            members += [("id", .string(id))] + content.members
+        case .activityEnd(let id, let content, let dismissal):
+            members += [("id", .string(id))] + (content?.members ?? []) + [("dismissal", dismissal.json)]
+        case .activities(let type):
+            if let type { members.append(("type", .string(type))) }
         }
         return .object(JSONObject(members))
     }
@@ -174,6 +229,28 @@ public enum ControlRequest: Equatable, Sendable {
                 ids = array.compactMap(\.stringValue)
             }
             self = name == "watch" ? .watch(ids: ids) : .entries(ids: ids)
+        case "activity-start":
+            let type = try required("type")
+            guard !type.isEmpty else { throw ControlProtocolError("\"type\" must name an activity type (its attributes type)") }
+            guard let attributes = json["attributes"], case .object = attributes else {
+                throw ControlProtocolError("\"attributes\" must be an object: the activity's attributes as JSON")
+            }
+            self = .activityStart(type: type, attributes: attributes, content: try ActivityContentValue(json: json))
+        case "activity-update":
+            self = .activityUpdate(id: try required("id"), content: try ActivityContentValue(json: json))
+        case "activity-end":
+            let id = try required("id")
+            let content: ActivityContentValue? = json["state"].map { $0 == .null } == false ? try ActivityContentValue(json: json) : nil
+            var dismissal = ActivityDismissal.default
+            if let given = json["dismissal"], given != .null {
+                guard let policy = ActivityDismissal(json: given) else {
+                    throw ControlProtocolError("\"dismissal\" must be \"default\", \"immediate\" or a date in seconds since 1970")
+                }
+                dismissal = policy
+            }
+            self = .activityEnd(id: id, content: content, dismissal: dismissal)
+        case "activities":
+            self = .activities(type: try string("type"))
         default:
             throw ControlProtocolError("unknown request \"\(name.onOneLine.cut(to: 200))\" (\(Self.names))")
         }
@@ -209,6 +286,10 @@ public enum ControlAnswer: Equatable, Sendable {
     /// `phase`, `view` (the entry's view tree, or null), `entryDate`, `contentMarginsDisabled`,
     /// `failure` and `asOf` (see `WidgetDaemon.entries`).
     case entries([JSONValue])
+    /// An activity as the host keeps it after a start, update or end.
+    case activity(ActivityRecord)
+    /// The activities the host keeps.
+    case activities([ActivityRecord])
 
     public struct DeferredReload: Equatable, Sendable {
         public var id: String
@@ -262,6 +343,8 @@ public enum ControlAnswer: Equatable, Sendable {
         case .home(let url): members.append(("url", .string(url)))
         case .watching(let current): members.append(("current", .array(current)))
         case .entries(let list): members.append(("entries", .array(list)))
+        case .activity(let record): members.append(("activity", record.json))
+        case .activities(let list): members.append(("activities", .array(list.map(\.json))))
         }
         return .object(JSONObject(members))
     }
@@ -326,6 +409,15 @@ public enum ControlAnswer: Equatable, Sendable {
             self = .watching(current: try list("current"))
         case .entries:
             self = .entries(try list("entries"))
+        case .activityStart, .activityUpdate, .activityEnd:
+            guard let record = json["activity"] else { throw bad("activity") }
+            do { self = .activity(try ActivityRecord(json: record)) } catch { throw ControlProtocolError("the answer's activity is invalid: \(error)") }
+        case .activities:
+            var records: [ActivityRecord] = []
+            for item in try list("activities") {
+                do { records.append(try ActivityRecord(json: item)) } catch { throw ControlProtocolError("an activity of the answer is invalid: \(error)") }
+            }
+            self = .activities(records)
         }
     }
 }

@@ -28,6 +28,10 @@ extension Command {
             or "missing"; text and tooltip escaped for waybar's Pango markup. It keeps running when the host stops:
             a line of class "missing" says so, and it follows the host again when it is back. --format eww is the
             same, unescaped, for eww's deflisten.
+
+            An ID may be a Live Activity's ('widgets activity list'): its events are "activity" (started, updated,
+            stale, ended) and "activity-removed"; in a bar its "text" is the Dynamic Island's compact leading and
+            trailing views, its tooltip the expanded island, its class "stale", "ended" or "removed".
             """
     ) { $0.watch(ids: $0.positionals) }
 }
@@ -94,7 +98,7 @@ extension Invocation {
             // The bar's text is the widget drawn in accessoryInline, its tooltip drawn in systemMedium,
             // asked of the host; a widget without an inline family gives its own text, shortened.
             var drawn: [WidgetFamily: String] = [:]
-            if event["event"]?.stringValue != "removed" {
+            if event["event"]?.stringValue != "removed", !Self.isActivityEvent(event) {
                 for family in [WidgetFamily.accessoryInline, .systemMedium] {
                     if case .text(let text, let drawnIn)? = try? ControlClient().send(.text(id: id, family: family)), drawnIn == family {
                         drawn[family] = text
@@ -154,6 +158,7 @@ extension Invocation {
     /// failure, `alt` its kind, `percentage` its first gauge or progress value, and a class for
     /// stale, failed or missing instances. `markup`: text escaped for waybar's Pango markup.
     static func barLine(_ event: JSONValue, inline: String? = nil, medium: String? = nil, markup: Bool = true) -> JSONValue {
+        if isActivityEvent(event) { return activityBarLine(event, markup: markup) }
         let own = event["text"]?.stringValue ?? ""
         let text = inline ?? shortText(own)
         var classes: [JSONValue] = []
@@ -169,6 +174,32 @@ extension Invocation {
         ]
         if let value = event["value"]?.numberValue, value.isFinite { members.append(("percentage", .number((value * 100).rounded()))) }
         return .object(JSONObject(members))
+    }
+
+    /// Whether an event is a Live Activity's (`activity`, `current-activity`, `activity-removed`).
+    static func isActivityEvent(_ event: JSONValue) -> Bool {
+        event["event"]?.stringValue.map { $0.hasPrefix("activity") || $0 == "current-activity" } ?? false
+    }
+
+    /// A Live Activity in a bar, as the Dynamic Island's compact presentation shows it: its compact
+    /// leading and trailing views as text (else its minimal view, else its Lock Screen text, shortened),
+    /// the expanded island as tooltip (else the Lock Screen text), `alt` its type, a class for a stale,
+    /// ended or removed activity.
+    static func activityBarLine(_ event: JSONValue, markup: Bool) -> JSONValue {
+        func member(_ name: String) -> String? { event[name]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+        let lockScreen = member("text") ?? ""
+        let text = member("compact") ?? member("minimal") ?? shortText(lockScreen)
+        let type = member("type") ?? ""
+        let tooltip = "\(type): \(member("expanded") ?? lockScreen)"
+        var classes: [JSONValue] = []
+        if event["stale"]?.boolValue == true { classes.append(.string("stale")) }
+        if event["phase"]?.stringValue == "ended" { classes.append(.string("ended")) }
+        if event["event"]?.stringValue == "activity-removed" { classes.append(.string("removed")) }
+        return .object(
+            JSONObject([
+                ("text", .string(markup ? pango(text) : text)), ("tooltip", .string(markup ? pango(tooltip) : tooltip)), ("alt", .string(type)),
+                ("class", .array(classes)),
+            ]))
     }
 
     /// What a bar shows while the host is away: the last text, of class "missing", and since when.

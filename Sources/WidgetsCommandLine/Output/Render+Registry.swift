@@ -39,6 +39,10 @@ extension Render {
                     lines.append("      parameter \(parameter.name) \"\(parameter.title)\": \(traits.joined(separator: ", "))")
                 }
             }
+            let activities = registry.activityTypes.filter { $0.bundle === bundle }
+            if kind == nil, !activities.isEmpty {
+                lines.append("  Live Activities: \(activities.map(\.kind).joined(separator: ", ")) ('widgets activity start TYPE')")
+            }
         }
         return lines.joined(separator: "\n")
     }
@@ -65,6 +69,7 @@ extension Render {
                     ("license", bundle.metadata.license.map(JSONValue.string) ?? .null),
                     ("homepage", bundle.metadata.homepage.map(JSONValue.string) ?? .null),
                     ("widgets", .array(registry.widgets.filter { $0.bundle === bundle }.map(widgetJSON))),
+                    ("activities", .array(registry.activityTypes.filter { $0.bundle === bundle }.map { .string($0.kind) })),
                 ]))
         }
         let problems: [JSONValue] = registry.problems.map { problem in

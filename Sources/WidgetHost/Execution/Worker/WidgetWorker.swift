@@ -99,7 +99,7 @@ public enum WidgetWorker {
             host_set_main_bundle_executable(ResourceBundleLayout.executable(options.bundlePath))
         }
         registry.load(file: options.bundlePath)
-        WorkerLimits.apply(providers: registry.widgets.count, providerLimit: options.memoryLimit)
+        WorkerLimits.apply(providers: registry.registrations.count, providerLimit: options.memoryLimit)
         channel.send(.hello(hello(registry).json))
         // The main thread serves the main queue and the main actor, as an app's does: providers
         // complete with `DispatchQueue.main.async { … }` and `Task { @MainActor in … }`. The host's
@@ -127,7 +127,7 @@ public enum WidgetWorker {
         let backend = bundle?.backend as? InProcessBackend
         return WorkerHello(
             bundle: bundle?.description,
-            widgets: registry.widgets.map { WorkerHello.Widget(declaration: $0.declaration, slot: backend?.memorySlot(kind: $0.kind) ?? 0) },
+            widgets: registry.registrations.map { WorkerHello.Widget(declaration: $0.declaration, slot: backend?.memorySlot(kind: $0.kind) ?? 0) },
             problems: registry.problems)
     }
 

@@ -1,10 +1,12 @@
 import Foundation
+import WidgetWire
 
 // Live Activities (ActivityKit), which Xcode's widget-extension template puts beside the widget in
 // every bundle: its `ActivityConfiguration` with the Lock Screen view and the Dynamic Island's
-// regions. A bundle with one compiles unchanged, with Apple's names and signatures, and its widgets
-// are listed and run as ever; the activity itself is not shown anywhere yet (no surface of this
-// host draws a Live Activity, and `Activity.request` says so), as docs/PORTING.md says.
+// regions, with Apple's names and signatures. The bundle registers each configuration with the host
+// (ABI 1.7, by its attributes type's name) and draws an activity's presentations when the host asks;
+// an app starts, updates and ends activities through the running host (`Activity.request`), which
+// keeps them (docs/ACTIVITIES.md).
 
 /// What an activity is about: fixed attributes, and its `ContentState`, which updates change.
 public protocol ActivityAttributes: Decodable, Encodable {
@@ -49,31 +51,67 @@ public enum ActivityAuthorizationError: Error, LocalizedError, Equatable, Sendab
     case attributesTooLarge, denied, globalMaximumExceeded, malformedActivityIdentifier, missingProcessIdentifier
     case persistenceFailure, reconnectNotPermitted, targetMaximumExceeded, unentitled, unsupported, unsupportedTarget, visibility
 
-    public var errorDescription: String? {
-        switch self {
-        case .unsupported: "Live Activities are not shown by this widget host (Linux): the activity was not started"
-        default: "the activity was not started (\(self))"
-        }
-    }
+    public var errorDescription: String? { "the activity was not started (\(self))" }
 }
 
-/// Whether this device shows Live Activities: not this host, yet.
+/// Why the host did not start, update or list an activity: no host running, a type no bundle
+/// draws, attributes the bundle cannot read (named), in one line.
+public struct ActivityHostError: Error, LocalizedError, CustomStringConvertible, Sendable {
+    public let description: String
+    public var errorDescription: String? { description }
+}
+
+/// Whether this device shows Live Activities: whether a widget host runs for this user.
 public struct ActivityAuthorizationInfo: Sendable {
     public init() {}
-    public var areActivitiesEnabled: Bool { false }
+    public var areActivitiesEnabled: Bool { (try? ActivityHost.send(.activities(type: nil))) != nil }
     public var frequentPushesEnabled: Bool { false }
     public var activityEnablementUpdates: AsyncStream<Bool> { AsyncStream { $0.finish() } }
     public var frequentPushEnablementUpdates: AsyncStream<Bool> { AsyncStream { $0.finish() } }
 }
 
-/// A Live Activity, as an app starts, updates and ends it. None starts here: `request` throws
-/// `ActivityAuthorizationError.unsupported`, and `activities` is empty.
+/// The running host, as activities reach it: its control socket.
+enum ActivityHost {
+    static func send(_ request: ControlRequest) throws(ActivityHostError) -> ControlAnswer {
+        let answer: ControlAnswer
+        do {
+            answer = try ControlClient(path: ControlSocket.path()).send(request)
+        } catch {
+            throw ActivityHostError(description: "\(error)")
+        }
+        if case .refused(let reason) = answer { throw ActivityHostError(description: reason) }
+        return answer
+    }
+
+    static func record(_ request: ControlRequest) throws(ActivityHostError) -> ActivityRecord {
+        guard case .activity(let record) = try send(request) else { throw ActivityHostError(description: "the host answered no activity") }
+        return record
+    }
+
+    static func content<State: Encodable>(
+        _ state: State, staleDate: Date?, relevance: Double
+    ) throws(ActivityHostError) -> ControlRequest.ActivityContentValue {
+        do {
+            return ControlRequest.ActivityContentValue(
+                state: try ActivityCoding.encode(state), staleDate: staleDate?.timeIntervalSince1970, relevance: relevance)
+        } catch {
+            throw ActivityHostError(description: "the activity's content state does not encode: \(error)")
+        }
+    }
+}
+
+/// A Live Activity, as an app starts, updates and ends it: kept by the running host (`widgets
+/// run`), drawn by the bundle whose `ActivityConfiguration` is for `Attributes`, shown on the home
+/// screen page, the desktop, as a notification and in bars (docs/ACTIVITIES.md).
+///
+/// Linux differences: updates and ends reach the host at once, from the calling thread, and what
+/// the host refuses is written to standard error (iOS's `update` and `end` report nothing).
 public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unchecked Sendable {
     public typealias ContentState = Attributes.ContentState
     public let id: String
     public let attributes: Attributes
     public private(set) var content: ActivityContent<Attributes.ContentState>
-    public private(set) var activityState: ActivityState = .ended
+    public private(set) var activityState: ActivityState
     public var pushToken: Data? { nil }
     public static var pushToStartToken: Data? { nil }
     public static var pushToStartTokenUpdates: AsyncStream<Data> { AsyncStream { $0.finish() } }
@@ -83,55 +121,108 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
     public var activityStateUpdates: AsyncStream<ActivityState> { AsyncStream { $0.finish() } }
     public var contentUpdates: AsyncStream<ActivityContent<Attributes.ContentState>> { AsyncStream { $0.finish() } }
 
-    init(attributes: Attributes, content: ActivityContent<Attributes.ContentState>) {
-        id = UUID().uuidString
+    init(id: String, attributes: Attributes, content: ActivityContent<Attributes.ContentState>, state: ActivityState) {
+        self.id = id
         self.attributes = attributes
         self.content = content
+        activityState = state
     }
 
-    /// The activities of this type the app has started: none here.
-    public static var activities: [Activity<Attributes>] { [] }
+    /// The activities of this type the host keeps (ended ones until they are dismissed); none when
+    /// no host runs.
+    public static var activities: [Activity<Attributes>] {
+        guard case .activities(let records)? = try? ActivityHost.send(.activities(type: ActivityTypeName.of(Attributes.self))) else { return [] }
+        return records.compactMap { record in
+            guard let attributes = try? ActivityCoding.decode(Attributes.self, from: record.attributes, what: "attributes"),
+                let state = try? ActivityCoding.decode(ContentState.self, from: record.state, what: "content state")
+            else { return nil }
+            let content = ActivityContent(
+                state: state, staleDate: record.staleDate.map(Date.init(timeIntervalSince1970:)), relevanceScore: record.relevance)
+            return Activity(id: record.id, attributes: attributes, content: content, state: ActivityState(record.phase))
+        }
+    }
     public static var activityUpdates: AsyncStream<Activity<Attributes>> { AsyncStream { $0.finish() } }
 
     public static func request(
         attributes: Attributes, content: ActivityContent<Attributes.ContentState>, pushType: PushType? = nil
     ) throws -> Activity<Attributes> {
-        throw ActivityAuthorizationError.unsupported
+        let encoded: JSONValue
+        do { encoded = try ActivityCoding.encode(attributes) } catch { throw ActivityHostError(description: "the activity's attributes do not encode: \(error)") }
+        let record = try ActivityHost.record(
+            .activityStart(
+                type: ActivityTypeName.of(Attributes.self), attributes: encoded,
+                content: try ActivityHost.content(content.state, staleDate: content.staleDate, relevance: content.relevanceScore)))
+        return Activity(id: record.id, attributes: attributes, content: content, state: ActivityState(record.phase))
     }
 
     public static func request(
         attributes: Attributes, contentState: Attributes.ContentState, pushType: PushType? = nil
     ) throws -> Activity<Attributes> {
-        throw ActivityAuthorizationError.unsupported
+        try request(attributes: attributes, content: ActivityContent(state: contentState, staleDate: nil), pushType: pushType)
     }
 
     public static func request(
         attributes: Attributes, content: ActivityContent<Attributes.ContentState>, pushType: PushType? = nil, style: ActivityStyle
     ) throws -> Activity<Attributes> {
-        throw ActivityAuthorizationError.unsupported
+        try request(attributes: attributes, content: content, pushType: pushType)
     }
 
-    public func update(_ content: ActivityContent<Attributes.ContentState>) async { self.content = content }
-    public func update(_ content: ActivityContent<Attributes.ContentState>, alertConfiguration: AlertConfiguration?) async { self.content = content }
+    public func update(_ content: ActivityContent<Attributes.ContentState>) async { send(content) }
+    public func update(_ content: ActivityContent<Attributes.ContentState>, alertConfiguration: AlertConfiguration?) async { send(content) }
     public func update(_ content: ActivityContent<Attributes.ContentState>, alertConfiguration: AlertConfiguration? = nil, timestamp: Date) async {
-        self.content = content
+        send(content)
     }
-    public func update(using contentState: Attributes.ContentState) async { content.state = contentState }
-    public func update(using contentState: Attributes.ContentState, alertConfiguration: AlertConfiguration?) async { content.state = contentState }
+    public func update(using contentState: Attributes.ContentState) async { send(ActivityContent(state: contentState, staleDate: content.staleDate)) }
+    public func update(using contentState: Attributes.ContentState, alertConfiguration: AlertConfiguration?) async {
+        send(ActivityContent(state: contentState, staleDate: content.staleDate))
+    }
 
     public func end(_ content: ActivityContent<Attributes.ContentState>?, dismissalPolicy: ActivityUIDismissalPolicy = .default) async {
-        if let content { self.content = content }
-        activityState = .ended
+        finish(content, dismissalPolicy)
     }
     public func end(
         _ content: ActivityContent<Attributes.ContentState>?, dismissalPolicy: ActivityUIDismissalPolicy = .default, timestamp: Date
     ) async {
-        if let content { self.content = content }
-        activityState = .ended
+        finish(content, dismissalPolicy)
     }
     public func end(using contentState: Attributes.ContentState? = nil, dismissalPolicy: ActivityUIDismissalPolicy = .default) async {
-        if let contentState { content.state = contentState }
-        activityState = .ended
+        finish(contentState.map { ActivityContent(state: $0, staleDate: content.staleDate) }, dismissalPolicy)
+    }
+
+    private func send(_ content: ActivityContent<Attributes.ContentState>) {
+        do {
+            let record = try ActivityHost.record(
+                .activityUpdate(id: id, content: try ActivityHost.content(content.state, staleDate: content.staleDate, relevance: content.relevanceScore)))
+            self.content = content
+            activityState = ActivityState(record.phase)
+        } catch {
+            FileHandle.standardError.write(Data("ActivityKit: activity \(id) not updated: \(error)\n".utf8))
+        }
+    }
+
+    private func finish(_ content: ActivityContent<Attributes.ContentState>?, _ policy: ActivityUIDismissalPolicy) {
+        let dismissal: ActivityDismissal = policy.immediately ? .immediate : policy.after.map { .after($0.timeIntervalSince1970) } ?? .default
+        do {
+            let value = try content.map { content throws(ActivityHostError) in
+                try ActivityHost.content(content.state, staleDate: content.staleDate, relevance: content.relevanceScore)
+            }
+            let record = try ActivityHost.record(.activityEnd(id: id, content: value, dismissal: dismissal))
+            if let content { self.content = content }
+            activityState = ActivityState(record.phase)
+        } catch {
+            FileHandle.standardError.write(Data("ActivityKit: activity \(id) not ended: \(error)\n".utf8))
+        }
+    }
+}
+
+extension ActivityState {
+    init(_ phase: ActivityRecord.Phase) {
+        switch phase {
+        case .active: self = .active
+        case .stale: self = .stale
+        case .ended: self = .ended
+        case .dismissed: self = .dismissed
+        }
     }
 }
 
@@ -155,17 +246,44 @@ public struct ActivityViewContext<Attributes: ActivityAttributes> {
     public let state: Attributes.ContentState
     public let isStale: Bool
     public let activityID: String
+
+    /// The context of an activity request: its attributes and state decoded as the app's
+    /// `JSONEncoder` wrote them. A member that does not decode is named.
+    init(request configuration: String) throws(ActivityDecodingError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(Array(configuration.utf8)) } catch { throw ActivityDecodingError(text: "the activity is not JSON: \(error)") }
+        attributes = try ActivityCoding.decode(Attributes.self, from: value["attributes"] ?? .null, what: "attributes")
+        state = try ActivityCoding.decode(Attributes.ContentState.self, from: value["state"] ?? .null, what: "content state")
+        isStale = value["isStale"]?.boolValue ?? false
+        activityID = value["id"]?.stringValue ?? ""
+    }
 }
 
-/// A Live Activity's configuration: its Lock Screen view and its Dynamic Island. It declares no
-/// widget: the bundle's widgets are registered, the activity is accepted and not shown.
+/// A Live Activity's configuration: its Lock Screen view and its Dynamic Island. Registered with the
+/// host by its attributes type's name (`String(describing: Attributes.self)`), which is the type an
+/// app's `Activity<Attributes>.request` and `widgets activity start TYPE` name.
 public struct ActivityConfiguration<Attributes: ActivityAttributes>: WidgetConfiguration {
+    var definition: _WidgetDefinition
+
     public init<Content: View>(
         for attributesType: Attributes.Type, @ViewBuilder content: @escaping (ActivityViewContext<Attributes>) -> Content,
         dynamicIsland: @escaping (ActivityViewContext<Attributes>) -> DynamicIsland
-    ) {}
+    ) {
+        let draw = _UncheckedSendable((content, dynamicIsland))
+        definition = _WidgetDefinition(kind: ActivityTypeName.of(Attributes.self), configurationKind: .activity) { request, reply in
+            guard request.kind == .activity else { return reply(.failure("a Live Activity is asked only to draw activities")) }
+            do {
+                let context = try ActivityViewContext<Attributes>(request: request.configuration)
+                reply(.json(ActivityDrawing.draw(context, request: request, content: draw.value.0, dynamicIsland: draw.value.1).json))
+            } catch {
+                reply(.failure("\(error)"))
+            }
+        }
+        definition.families = [.systemMedium]
+        definition.displayName = ActivityTypeName.of(Attributes.self)
+    }
 
-    public func _definitions() -> [_WidgetDefinition] { [] }
+    public func _definitions() -> [_WidgetDefinition] { [definition] }
 }
 
 extension WidgetConfiguration {
@@ -188,16 +306,48 @@ public enum ActivityFamily: Hashable, Sendable {
 /// The Dynamic Island's presentations of an activity: expanded regions, compact leading and
 /// trailing views, and the minimal one.
 public struct DynamicIsland {
+    let regions: [_IslandRegion]
+    let compactLeading: _IslandView
+    let compactTrailing: _IslandView
+    let minimal: _IslandView
+    var keyline: Color?
+    var url: URL?
+
     public init<Expanded: View, CompactLeading: View, CompactTrailing: View, Minimal: View>(
         @DynamicIslandExpandedContentBuilder expanded: () -> DynamicIslandExpandedContent<Expanded>,
         @ViewBuilder compactLeading: () -> CompactLeading, @ViewBuilder compactTrailing: () -> CompactTrailing,
         @ViewBuilder minimal: () -> Minimal
-    ) {}
+    ) {
+        regions = expanded().regions
+        self.compactLeading = _IslandView(compactLeading())
+        self.compactTrailing = _IslandView(compactTrailing())
+        self.minimal = _IslandView(minimal())
+    }
 
     /// The tint of the island's outline.
-    public func keylineTint(_ color: Color?) -> DynamicIsland { self }
-    public func widgetURL(_ url: URL?) -> DynamicIsland { self }
+    public func keylineTint(_ color: Color?) -> DynamicIsland {
+        var island = self
+        island.keyline = color
+        return island
+    }
+    public func widgetURL(_ url: URL?) -> DynamicIsland {
+        var island = self
+        island.url = url
+        return island
+    }
     public func contentMargins(_ edges: Edge.Set = .all, _ length: CGFloat? = nil, for mode: DynamicIslandMode) -> DynamicIsland { self }
+}
+
+/// A view of the island, kept until it is drawn in the request's environment.
+struct _IslandView {
+    let resolve: (EnvironmentValues) -> ViewNode
+    init<V: View>(_ view: V) { resolve = { ViewResolver.root(of: view, in: $0) } }
+}
+
+/// A region of the expanded island and its view.
+public struct _IslandRegion {
+    let position: DynamicIslandExpandedRegionPosition
+    let view: _IslandView
 }
 
 /// How the Dynamic Island shows an activity.
@@ -216,30 +366,35 @@ public struct DynamicIslandExpandedRegionPosition: Hashable, Sendable {
 
 /// A view in a region of the expanded Dynamic Island.
 public struct DynamicIslandExpandedRegion<Content: View> {
-    public init(_ position: DynamicIslandExpandedRegionPosition, priority: Double = 0, @ViewBuilder content: () -> Content) {}
+    let region: _IslandRegion
+
+    public init(_ position: DynamicIslandExpandedRegionPosition, priority: Double = 0, @ViewBuilder content: () -> Content) {
+        region = _IslandRegion(position: position, view: _IslandView(content()))
+    }
 
     public func contentMargins(_ edges: Edge.Set = .all, _ length: CGFloat? = nil) -> DynamicIslandExpandedRegion<Content> { self }
 }
 
 /// The expanded Dynamic Island's regions.
 public struct DynamicIslandExpandedContent<Content: View> {
-    init() {}
+    let regions: [_IslandRegion]
+    init(_ regions: [_IslandRegion] = []) { self.regions = regions }
 }
 
 @resultBuilder
 public enum DynamicIslandExpandedContentBuilder {
     public static func buildExpression<Content: View>(_ region: DynamicIslandExpandedRegion<Content>) -> DynamicIslandExpandedContent<EmptyView> {
-        DynamicIslandExpandedContent()
+        DynamicIslandExpandedContent([region.region])
     }
     /// The regions another builder function made (`@DynamicIslandExpandedContentBuilder func …`).
     public static func buildExpression<Content: View>(_ content: DynamicIslandExpandedContent<Content>) -> DynamicIslandExpandedContent<EmptyView> {
-        DynamicIslandExpandedContent()
+        DynamicIslandExpandedContent(content.regions)
     }
     public static func buildBlock(_ regions: DynamicIslandExpandedContent<EmptyView>...) -> DynamicIslandExpandedContent<EmptyView> {
-        DynamicIslandExpandedContent()
+        DynamicIslandExpandedContent(regions.flatMap(\.regions))
     }
     public static func buildOptional(_ region: DynamicIslandExpandedContent<EmptyView>?) -> DynamicIslandExpandedContent<EmptyView> {
-        DynamicIslandExpandedContent()
+        region ?? DynamicIslandExpandedContent()
     }
     public static func buildEither(first: DynamicIslandExpandedContent<EmptyView>) -> DynamicIslandExpandedContent<EmptyView> { first }
     public static func buildEither(second: DynamicIslandExpandedContent<EmptyView>) -> DynamicIslandExpandedContent<EmptyView> { second }
@@ -256,8 +411,8 @@ public struct DynamicIslandExpandedRegionVerticalPlacement: Hashable, Sendable {
 extension View {
     /// Where the view sits in the expanded Dynamic Island.
     public func dynamicIsland(verticalPlacement: DynamicIslandExpandedRegionVerticalPlacement) -> some View { unchanged }
-    /// The background of the activity's Lock Screen presentation.
-    public func activityBackgroundTint(_ color: Color?) -> some View { unchanged }
+    /// The background of the activity's Lock Screen presentation (nil: the system's).
+    public func activityBackgroundTint(_ color: Color?) -> some View { wire(ActivityDrawing.backgroundTint, color?.json ?? .null) }
     /// The colour of the system's action button beside the activity on the Lock Screen.
     public func activitySystemActionForegroundColor(_ color: Color?) -> some View { unchanged }
 }

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import WidgetHost
+import WidgetRendering
+@_spi(WidgetsInternal) import WidgetSupport
+import WidgetTestSupport
+import WidgetTimelines
+import WidgetWire
+
+/// Live Activities kept by the running host (ABI 1.7): started, drawn by the sample bundle's
+/// `ActivityConfiguration`, stale at their date, ended and dismissed on the host's clock, saved.
+@Suite struct LiveActivityTests {
+    static let match = ControlRequest.ActivityContentValue(state: .object(JSONObject([("ours", .number(0)), ("theirs", .number(0)), ("period", .number(1))])))
+
+    func daemon(clock: ManualClock, state: URL) throws -> WidgetDaemon {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["libGameWidgets.so"]).path], clock: clock, isolation: .queue)
+        let daemon = WidgetDaemon(
+            registry: registry, store: InstanceStore(directory: state), budget: .development,
+            describeView: { PlainTextRenderer.lines($0).joined(separator: " | ") })
+        try daemon.start(socketPath: nil)
+        return daemon
+    }
+
+    func answer(_ daemon: WidgetDaemon, _ request: ControlRequest) async -> ControlAnswer {
+        await blocking { daemon.answer(request) }
+    }
+
+    func lockScreen(_ record: ActivityRecord?) -> String {
+        record?.presentations.map { PlainTextRenderer.lines($0.lockScreen).joined(separator: " | ") } ?? "not drawn"
+    }
+
+    @Test func anActivityIsDrawnTurnsStaleAtItsDateEndsAndLeavesAsItsPolicySays() async throws {
+        let clock = ManualClock()
+        let state = Fixtures.temporaryDirectory("state")
+        let daemon = try daemon(clock: clock, state: state)
+        defer { daemon.stop() }
+        let start = clock.now().timeIntervalSince1970
+        var content = Self.match
+        content.staleDate = start + 60
+        let attributes = JSONValue.object(JSONObject([("opponent", .string("Rovers"))]))
+        guard case .activity(let started) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: content)) else {
+            Issue.record("not started")
+            return
+        }
+        #expect(started.phase == .active)
+        #expect(lockScreen(started).contains("vs Rovers") && lockScreen(started).hasSuffix("0 – 0 | Period 1"), "\(lockScreen(started))")
+        // The island's presentations, as a bar shows them.
+        #expect(started.presentations?.compactTrailing.map { PlainTextRenderer.lines($0).joined() } == "0–0")
+        #expect(started.presentations?.expanded.map(\.region) == ["leading", "trailing", "bottom"])
+        #expect(started.presentations?.widgetURL == "mygame://status")
+        // activityBackgroundTint is the Lock Screen presentation's background.
+        #expect(started.presentations?.lockScreen.hasModifier("containerBackground") == true)
+        #expect(started.presentations?.lockScreen.hasModifier("activityBackgroundTint") == false)
+
+        // A watcher hears each change, with the compact text.
+        let heard = Locked<[JSONValue]>([])
+        _ = daemon.events.subscribe(ids: [started.id]) { event in
+            heard.withLock { $0.append(event) }
+            return true
+        }
+
+        // At its stale date it is drawn stale (context.isStale), and says so.
+        clock.advance(by: 61)
+        #expect(try await eventually { heard.withLock { $0 }.contains { $0["stale"] == .bool(true) } })
+        guard case .activities(let list) = await answer(daemon, .activities(type: nil)) else { return }
+        #expect(list.first?.phase == .stale)
+        #expect(lockScreen(list.first).hasSuffix("0 – 0 | Waiting for the score"), "\(lockScreen(list.first))")
+        #expect(heard.withLock { $0 }.last?["compact"]?.stringValue?.hasSuffix(" 0–0") == true)
+
+        // New content makes it active again.
+        var scored = Self.match
+        scored.state = .object(JSONObject([("ours", .number(3)), ("theirs", .number(1)), ("period", .number(2))]))
+        guard case .activity(let updated) = await answer(daemon, .activityUpdate(id: started.id, content: scored)) else { return }
+        #expect(updated.phase == .active)
+        #expect(lockScreen(updated).hasSuffix("3 – 1 | Period 2"), "\(lockScreen(updated))")
+
+        // Ended, it stays four hours (iOS's default), then leaves; the watcher hears both.
+        guard case .activity(let ended) = await answer(daemon, .activityEnd(id: started.id, content: nil, dismissal: .default)) else { return }
+        #expect(ended.phase == .ended)
+        #expect(ended.dismissAt == clock.now().timeIntervalSince1970 + 4 * 3600)
+        guard case .refused(let refusal) = await answer(daemon, .activityUpdate(id: started.id, content: scored)) else { return }
+        #expect(refusal == "activity \(started.id) has ended; an ended activity is not updated")
+        clock.advance(by: 4 * 3600 - 1)
+        guard case .activities(let stillThere) = await answer(daemon, .activities(type: "MatchAttributes")) else { return }
+        #expect(stillThere.map(\.phase) == [.ended])
+        clock.advance(by: 1)
+        #expect(try await eventually { heard.withLock { $0 }.contains { $0["event"] == .string("activity-removed") } })
+        guard case .activities(let gone) = await answer(daemon, .activities(type: nil)) else { return }
+        #expect(gone.isEmpty)
+        let saved = try String(contentsOf: state.appendingPathComponent("activities.json"), encoding: .utf8)
+        #expect(saved == #"{"version":1,"activities":[]}"# + "\n")
+
+        // Ended with an immediate policy, it leaves at once.
+        guard case .activity(let second) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)) else { return }
+        guard case .activity(let dismissed) = await answer(daemon, .activityEnd(id: second.id, content: nil, dismissal: .immediate)) else { return }
+        #expect(dismissed.phase == .dismissed)
+        guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { return }
+        #expect(none.isEmpty)
+    }
+
+    @Test func whatTheBundleCannotDrawIsRefusedNamingTheFieldAndNothingIsKept() async throws {
+        let daemon = try daemon(clock: ManualClock(), state: Fixtures.temporaryDirectory("state"))
+        defer { daemon.stop() }
+        let attributes = JSONValue.object(JSONObject([("opponent", .string("Rovers"))]))
+        let bad = ControlRequest.ActivityContentValue(state: .object(JSONObject([("ours", .string("one")), ("theirs", .number(0)), ("period", .number(1))])))
+        guard case .refused(let reason) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: bad)) else {
+            Issue.record("started")
+            return
+        }
+        #expect(reason.hasPrefix(#"Live Activity "MatchAttributes" (libGameWidgets.so): "#), "\(reason)")
+        #expect(reason.contains(#"the activity's content state (ContentState) did not decode: "ours" is not Int"#), "\(reason)")
+        guard case .refused(let missing) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: .object(JSONObject()), content: Self.match)) else { return }
+        #expect(missing.contains(#"the activity's attributes (MatchAttributes) did not decode: no value for "opponent""#), "\(missing)")
+        guard case .refused(let unknown) = await answer(daemon, .activityStart(type: "MatchAttribute", attributes: attributes, content: Self.match)) else { return }
+        #expect(unknown == #"Live Activity "MatchAttribute": no bundle loaded draws this Live Activity (did you mean MatchAttributes?); known types: MatchAttributes"#)
+        guard case .refused(let widget) = await answer(daemon, .activityStart(type: "com.mygame.game-status", attributes: attributes, content: Self.match)) else { return }
+        #expect(widget.contains(#""com.mygame.game-status" is a widget, not a Live Activity"#), "\(widget)")
+        guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { return }
+        #expect(none.isEmpty)
+        // A Live Activity is no widget: not listed, placed or asked for timelines as one.
+        #expect(!daemon.registry.widgets.contains { $0.kind == "MatchAttributes" })
+        #expect(daemon.registry.activityTypes.map(\.kind) == ["MatchAttributes"])
+    }
+
+    @Test func aRestartedHostKeepsItsActivitiesAndTheirTimers() async throws {
+        let clock = ManualClock()
+        let state = Fixtures.temporaryDirectory("state")
+        let start = clock.now().timeIntervalSince1970
+        var content = Self.match
+        content.staleDate = start + 60
+        let attributes = JSONValue.object(JSONObject([("opponent", .string("Rovers"))]))
+        let first = try daemon(clock: clock, state: state)
+        guard case .activity(let running) = await answer(first, .activityStart(type: "MatchAttributes", attributes: attributes, content: content)),
+            case .activity(let other) = await answer(first, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)),
+            case .activity = await answer(first, .activityEnd(id: other.id, content: nil, dismissal: .after(start + 600)))
+        else {
+            first.stop()
+            Issue.record("not started")
+            return
+        }
+        first.stop()
+
+        // Away past the first's stale date: it comes back stale; the ended one stays until its time.
+        clock.advance(by: 120)
+        let second = try daemon(clock: clock, state: state)
+        defer { second.stop() }
+        guard case .activities(let restored) = await answer(second, .activities(type: nil)) else { return }
+        #expect(restored.map(\.id) == [running.id, other.id])
+        #expect(restored.map(\.phase) == [.stale, .ended])
+        clock.advance(by: 480)
+        #expect(try await eventually { if case .activities(let list) = second.answer(.activities(type: nil)) { list.count == 1 } else { false } })
+    }
+}
