@@ -54,7 +54,7 @@ import WidgetTimelines
         #expect(widget.families == [.systemSmall, .systemMedium])
         #expect(widget.configurationKind == .static)
         #expect(widget.configurationName == nil)
-        #expect(widget.bundle.abiVersion == ABIVersion(major: 1, minor: 6))
+        #expect(widget.bundle.abiVersion == ABIVersion(major: 1, minor: 7))
         #expect(widget.bundle.builtWith == "c")
     }
 
@@ -220,14 +220,14 @@ import WidgetTimelines
         let (registry, _) = refusal(["abi.so": "abi-major-2"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "ABI version 2.6 is not supported: this host speaks ABI 1.6 (major versions must match)")
+        #expect(problem.message == "ABI version 2.7 is not supported: this host speaks ABI 1.7 (major versions must match)")
     }
 
     @Test func bundleNeedingANewerMinorVersionIsRefused() throws {
         let (registry, _) = refusal(["newer.so": "abi-minor-newer"])
         let problem = try #require(onlyProblem(registry))
         #expect(problem.reason == .abiMismatch)
-        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.6: update the host")
+        #expect(problem.message == "needs ABI 1.99, newer than this host's 1.7: update the host")
     }
 
     @Test func bundleWhoseInitializeFailsIsRefusedWithItsReason() throws {

@@ -151,3 +151,50 @@ import WidgetWire
         #expect(try await eventually { if case .activities(let list) = second.answer(.activities(type: nil)) { list.count == 1 } else { false } })
     }
 }
+
+extension LiveActivityTests {
+    /// As a person meets it: the game app plays a match through ActivityKit against the real host,
+    /// `widgets activity` lists and ends it, and a waybar feed of it shows the island's compact view.
+    @Test func theGameAppsMatchIsALiveActivityInTheHostTheShellAndABar() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        let none = await home.gameApp(["match", "start", "Rovers"])
+        #expect(none.status == 1)
+        #expect(none.standardError.hasPrefix("game-app: the match's Live Activity did not start: no widget host is running"), "\(none.standardError)")
+
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting") } }, "\(host.output)")
+        let list = await home.cli(["--plugins", plugins.path, "list"])
+        #expect(list.standardOutput.contains("  Live Activities: MatchAttributes ('widgets activity start TYPE')"), "\(list.standardOutput)")
+
+        let started = await home.gameApp(["match", "start", "Rovers"])
+        #expect(started.status == 0, "\(started.standardError)")
+        let id = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let listed = await home.cli(["activity", "list"])
+        #expect(listed.standardOutput.contains(id) && listed.standardOutput.contains("MatchAttributes  active"), "\(listed.standardOutput)")
+        #expect(listed.standardOutput.contains("0 – 0 | Period 1"), "\(listed.standardOutput)")
+
+        let feed = try RunningProcess(Fixtures.widgetsExecutable, ["watch", id, "--format", "waybar"], environment: home.environment)
+        defer { if feed.process.isRunning { _ = feed.terminate() } }
+        #expect(await blocking { feed.waitForLine { $0.contains(#" 0–0","tooltip":"MatchAttributes: Us 0 · Rovers 0 · Period 1""#) } }, "\(feed.output)")
+        #expect(await home.gameApp(["match", "score", "2", "1", "3"]).status == 0)
+        #expect(await blocking { feed.waitForLine { $0.contains(#" 2–1","tooltip":"MatchAttributes: Us 2 · Rovers 1 · Period 3""#) } }, "\(feed.output)")
+
+        // The shell: a state the bundle cannot read is refused, naming the field; an unknown action is a usage error.
+        let bad = await home.cli(["activity", "update", id, "--state", #"{"ours":1}"#])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains(#"did not decode: no value for "theirs""#), "\(bad.standardError)")
+        let usage = await home.cli(["activity", "stop", id])
+        #expect(usage.status == 2)
+        #expect(usage.standardError.hasPrefix("widgets: unknown action 'stop'"), "\(usage.standardError)")
+
+        let ended = await home.gameApp(["match", "end"])
+        #expect(ended.standardOutput == "\(id): ended\n", "\(ended.standardOutput) \(ended.standardError)")
+        #expect(await blocking { feed.waitForLine { $0.contains(#""class":["ended"]"#) } }, "\(feed.output)")
+        let gone = await home.cli(["activity", "end", id, "--dismissal", "immediate"])
+        #expect(gone.standardOutput == "\(id): dismissed\n", "\(gone.standardOutput) \(gone.standardError)")
+        #expect(await blocking { feed.waitForLine { $0.contains(#""class":["removed"]"#) } }, "\(feed.output)")
+        #expect(await home.cli(["activity", "list"]).standardOutput == "no activities\n")
+    }
+}

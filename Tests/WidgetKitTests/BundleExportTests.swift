@@ -114,7 +114,7 @@ final class TestHost: @unchecked Sendable {
     @Test func entryDescribesTheBundleAndItsVersion() {
         let bundle = Self.entry.pointee
         #expect(bundle.abi_version.major == 1)
-        #expect(bundle.abi_version.minor == 6)
+        #expect(bundle.abi_version.minor == 7)
         #expect(bundle.memory_limit == 0, "no limit asked for: the host's applies")
         #expect(bundle.struct_size == UInt32(MemoryLayout<widget_bundle_t>.size))
         #expect(String(cString: bundle.name) == "Countdown bundle")

@@ -62,7 +62,7 @@ import WidgetWire
                 == "the request is of control protocol version 2; this host speaks version 1 (a newer widgets sent it: run the host of the same version)")
         #expect(refusal(#"{"request":"sync","v":"one"}"#) == "\"v\" must be the protocol version, a whole number from 1")
         #expect(refusal(#"["sync"]"#) == "malformed request: expected an object with a \"request\" member")
-        #expect(refusal(#"{"request":"dance"}"#) == "unknown request \"dance\" (reload, configurations, sync, tap, open, status, text, home, watch, entries)")
+        #expect(refusal(#"{"request":"dance"}"#) == "unknown request \"dance\" (reload, configurations, sync, tap, open, status, text, home, watch, entries, activity-start, activity-update, activity-end, activities)")
         #expect(refusal(#"{"request":"reload","kind":""}"#) == "\"kind\" must be a non-empty string")
         #expect(refusal(#"{"request":"reload","kind":3}"#) == "\"kind\" must be a string")
         #expect(refusal(#"{"request":"tap","instance":"1","link":1,"button":2}"#) == "give at most one of \"link\" and \"button\", a whole number from 1")

@@ -48,7 +48,7 @@ import WidgetWire
             var arguments = command.arguments.filter { !$0.hasPrefix("[") }.map { _ in "x" }
             for option in command.declaredOptions {
                 arguments.append("--\(option.name)")
-                if !option.isFlag { arguments.append(option.choices.first ?? (["memory-limit", "link", "button", "scale", "margin", "columns"].contains(option.name) ? "1" : option.name == "web" ? "127.0.0.1:0" : "x")) }
+                if !option.isFlag { arguments.append(option.choices.first ?? (["memory-limit", "link", "button", "scale", "margin", "columns", "stale-in", "relevance", "dismissal"].contains(option.name) ? "1" : option.name == "web" ? "127.0.0.1:0" : ["attributes", "state"].contains(option.name) ? "{}" : "x")) }
             }
             let invocation = try #require(try CLI.parse(arguments[...], for: command), "\(command.name)")
             #expect(invocation.positionals.count == command.requiredArguments)
@@ -58,7 +58,7 @@ import WidgetWire
     @Test func versionNamesTheReleaseTheABIAndTheCompiler() async {
         let version = await widgets(["--version"])
         #expect(version.status == 0)
-        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.6, worker protocol 3, built with \(Toolchain.current))\n")
+        #expect(version.standardOutput == "widgets \(WidgetsRelease.version) (ABI 1.7, worker protocol 3, built with \(Toolchain.current))\n")
     }
 
     @Test func aLoadDeadlineThatIsNotANumberOfSecondsIsAUsageError() async {
@@ -100,7 +100,7 @@ import WidgetWire
         #expect(result.standardOutput.contains("  - fixture.good  Fixture\n"))
         #expect(
             result.standardError
-                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.6 is not supported: this host speaks ABI 1.6 (major versions must match)\n")
+                == "widgets: error: \(directory.path)/abi-major-2.so: ABI version 2.7 is not supported: this host speaks ABI 1.7 (major versions must match)\n")
     }
 
     @Test func listJSONDescribesBundlesWidgetsAndProblems() async throws {
@@ -110,7 +110,7 @@ import WidgetWire
         let json = try JSONValue.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["searchPath"] == .array([.string(directory.path)]))
         let bundle = try #require(json["bundles"]?.arrayValue?.first)
-        #expect(bundle["abiVersion"] == .string("1.6"))
+        #expect(bundle["abiVersion"] == .string("1.7"))
         let widget = try #require(bundle["widgets"]?.arrayValue?.first)
         #expect(widget["kind"] == .string("fixture.good"))
         #expect(widget["families"] == .array([.string("systemSmall"), .string("systemMedium")]))
@@ -123,7 +123,7 @@ import WidgetWire
     @Test func loadPrintsWhatABundleRegistersOrWhyItIsRefused() async {
         let good = await widgets(["load", Fixtures.path("good")])
         #expect(good.status == 0)
-        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.6, c): 1 widget\n  - fixture.good"))
+        #expect(good.standardOutput.hasPrefix("\(Fixtures.path("good"))\n  Fixture (ABI 1.7, c): 1 widget\n  - fixture.good"))
         let refused = await widgets(["load", Fixtures.path("no-entry")])
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)

@@ -69,7 +69,7 @@ import WidgetWire
     @Test func listAndLoadShowTheBundleLikeAnyOther() async throws {
         let list = try await ask(["list"])
         #expect(list.status == 0, "\(list.standardError)")
-        #expect(list.standardOutput.contains("Forecast.widgetbundle (ABI 1.6"), "\(list.standardOutput)")
+        #expect(list.standardOutput.contains("Forecast.widgetbundle (ABI 1.7"), "\(list.standardOutput)")
         #expect(list.standardOutput.contains("- fixture.forecast  Forecast"), "\(list.standardOutput)")
         let load = await widgets(["load", try Self.bundle.path])
         #expect(load.status == 0, "\(load.standardError)")

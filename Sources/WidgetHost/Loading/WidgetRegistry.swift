@@ -244,7 +244,8 @@ public final class WidgetRegistry: @unchecked Sendable {
         let (bundle, kinds): (LoadedBundle?, [String]) = state.withLock { held in
             guard let index = held.loaded.firstIndex(where: { $0.path == path }) else { return (nil, []) }
             let bundle = held.loaded.remove(at: index)
-            let kinds = held.accepted.filter { $0.bundle === bundle }.map(\.kind)
+            // Its widgets' kinds (its Live Activities go too, and are not widgets).
+            let kinds = held.accepted.filter { $0.bundle === bundle && $0.configurationKind != .activity }.map(\.kind)
             held.accepted.removeAll { $0.bundle === bundle }
             held.reindex()
             if bundle.backend.holdsImageInProcess {
