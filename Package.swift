@@ -147,7 +147,7 @@ let package = Package(
 
         // Samples.
         .target(name: "GameData", dependencies: ["WidgetKit"], path: "Plugins/Game/Data"),
-        .target(name: "GameWidgets", dependencies: ["WidgetKit", "SwiftUI", "ActivityKit", "GameData"], path: "Plugins/Game/Widgets"),
+        .target(name: "GameWidgets", dependencies: ["WidgetKit", "SwiftUI", "ActivityKit", "AppIntents", "GameData"], path: "Plugins/Game/Widgets"),
         .executableTarget(name: "GameApp", dependencies: ["GameData", "WidgetKit"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
         .target(name: "CryptoWidgets", dependencies: ["WidgetKit"], path: "Plugins/Crypto"),

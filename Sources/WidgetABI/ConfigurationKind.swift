@@ -7,6 +7,8 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
     case intent
     /// A Live Activity (`ActivityConfiguration`, ABI 1.7): not a widget; asked only to draw activities.
     case activity
+    /// A Control (`ControlWidget`, ABI 1.7): not a widget; asked for its state, and pressed.
+    case control
 
     /// The header's value for the kind.
     package var abiValue: UInt32 {
@@ -16,6 +18,7 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
             case .appIntent: WIDGET_CONFIGURATION_APP_INTENT
             case .intent: WIDGET_CONFIGURATION_INTENT
             case .activity: WIDGET_CONFIGURATION_ACTIVITY
+            case .control: WIDGET_CONFIGURATION_CONTROL
             }
         return UInt32(value.rawValue)
     }
@@ -26,6 +29,9 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
         self = kind
     }
 
+    /// Whether it declares no widget but a Live Activity or a Control, which hosts list apart.
+    public var isApart: Bool { self == .activity || self == .control }
+
     /// The SDK declaration it stands for.
     public var apiName: String {
         switch self {
@@ -33,6 +39,7 @@ public enum ConfigurationKind: String, CaseIterable, Sendable {
         case .appIntent: "AppIntentConfiguration"
         case .intent: "IntentConfiguration"
         case .activity: "ActivityConfiguration"
+        case .control: "ControlWidget"
         }
     }
 }

@@ -20,6 +20,8 @@ public enum RequestKind: String, CaseIterable, Sendable {
     /// A Live Activity's presentations, drawn for its attributes and state (ABI 1.7). The
     /// request's configuration is the activity.
     case activity
+    /// A control's state and action (ABI 1.7).
+    case control
 
     /// The header's value for the kind.
     package var abiValue: UInt32 {
@@ -34,6 +36,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
             case .performIntent: WIDGET_REQUEST_PERFORM_INTENT
             case .previews: WIDGET_REQUEST_PREVIEWS
             case .activity: WIDGET_REQUEST_ACTIVITY
+            case .control: WIDGET_REQUEST_CONTROL
             }
         return UInt32(value.rawValue)
     }
@@ -52,7 +55,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
         case .options, .recommendations: 2
         case .openURL, .performIntent: 3
         case .previews: 5
-        case .activity: 7
+        case .activity, .control: 7
         }
     }
 
@@ -63,7 +66,7 @@ public enum RequestKind: String, CaseIterable, Sendable {
     package var answersWithEntries: Bool {
         switch self {
         case .placeholder, .snapshot, .timeline: true
-        case .options, .recommendations, .openURL, .performIntent, .previews, .activity: false
+        case .options, .recommendations, .openURL, .performIntent, .previews, .activity, .control: false
         }
     }
 }

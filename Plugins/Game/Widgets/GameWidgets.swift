@@ -9,6 +9,8 @@ struct GameWidgets: WidgetBundle {
         CharacterDetailWidget()
         SiriKitStyle.CharacterDetailWidget()
         MatchLiveActivity()
+        PauseGameControl()
+        HealUniponyControl()
     }
 }
 

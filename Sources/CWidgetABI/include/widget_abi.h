@@ -81,7 +81,12 @@ typedef enum widget_configuration_kind {
      * type's name (what `widgets activity start TYPE` and an app's Activity.request name), and it
      * is asked only WIDGET_REQUEST_ACTIVITY. `families` is SYSTEM_MEDIUM's mask (its Lock Screen
      * presentation is that wide); no schema. Hosts list it apart from the widgets. */
-    WIDGET_CONFIGURATION_ACTIVITY = 3
+    WIDGET_CONFIGURATION_ACTIVITY = 3,
+    /* ABI 1.7: a Control (ControlWidget: StaticControlConfiguration or AppIntentControlConfiguration),
+     * not a widget: `kind` is the control's kind, and it is asked WIDGET_REQUEST_CONTROL (and, when
+     * pressed, WIDGET_REQUEST_PERFORM_INTENT with its action). `families` is SYSTEM_SMALL's mask;
+     * no schema. Hosts list it apart from the widgets. */
+    WIDGET_CONFIGURATION_CONTROL = 4
 } widget_configuration_kind_t;
 
 /* Descriptor flags. */
@@ -164,7 +169,13 @@ typedef enum widget_request_kind {
      * "compactTrailing": view, "minimal": view, "expanded": {"leading": view, "trailing": view,
      * "center": view, "bottom": view} (regions given only), "widgetURL": "..." or absent,
      * "backgroundTint": colour or absent, "keylineTint": colour or absent}. */
-    WIDGET_REQUEST_ACTIVITY = 8
+    WIDGET_REQUEST_ACTIVITY = 8,
+    /* ABI 1.7, for Controls only (WIDGET_CONFIGURATION_CONTROL): the control as it is now (its value
+     * provider's current value). Answer OK with {"template": "button" or "toggle", "label": view,
+     * "valueLabel": view or absent, "isOn": bool (toggles), "action": the intent a press performs as
+     * a view records one, "tint": colour or absent, "disabled": bool or absent}. A press is a
+     * WIDGET_REQUEST_PERFORM_INTENT of that action; a toggle's with parameters.value its new state. */
+    WIDGET_REQUEST_CONTROL = 9
 } widget_request_kind_t;
 
 /* The appearance a widget's views are built for (SwiftUI's `colorScheme`), ABI 1.4. */

@@ -112,6 +112,22 @@ package final class EventHub: Sendable {
         ]
     }
 
+    /// Publishes a Control's new state: `control`, with `text` (its label and value), `isOn`,
+    /// `template`, `failure`.
+    package func controlChanged(_ entry: ControlEntry, describe: (ViewNode) -> String, now: Date) {
+        guard state.withLock({ state in state.subscribers.values.contains { $0.ids?.contains(entry.kind) ?? true } }) else { return }
+        publish(id: entry.kind, Self.event("control", id: entry.kind, now: now) + Self.controlTexts(entry, describe: describe))
+    }
+
+    /// A control's state as an event carries it.
+    package static func controlTexts(_ entry: ControlEntry, describe: (ViewNode) -> String) -> [(key: String, value: JSONValue)] {
+        [
+            ("kind", .string(entry.kind)), ("name", .string(entry.name)), ("template", entry.control.map { .string($0.template.rawValue) } ?? .null),
+            ("text", .string(entry.control?.text(describe: describe) ?? "")), ("isOn", entry.control.map { .bool($0.isOn) } ?? .null),
+            ("disabled", .bool(entry.control?.disabled ?? false)), ("failure", entry.failure.map(JSONValue.string) ?? .null),
+        ]
+    }
+
     private func publish(id: String, _ members: [(key: String, value: JSONValue)]) {
         let event = JSONValue.object(JSONObject(members))
         let receivers = state.withLock { state in

@@ -16,7 +16,10 @@ extension WidgetDaemon {
         let ids = given.map(Set.init)
         let instances = engine.instances
         let running = activities.list()
-        if let ids, let unknown = ids.sorted().first(where: { id in !instances.contains { $0.id == id } && !running.contains { $0.id == id } }) {
+        let controlKinds = Set(registry.controls.map(\.kind))
+        if let ids, let unknown = ids.sorted().first(where: { id in
+            !instances.contains { $0.id == id } && !running.contains { $0.id == id } && !controlKinds.contains(id)
+        }) {
             let hostedIDs = instances.map(\.id).sorted()
             return (
                 .refused(
@@ -39,6 +42,13 @@ extension WidgetDaemon {
                 JSONObject(
                     [("event", .string("current-activity")), ("id", .string(record.id)), ("time", .string(EventHub.isoDate(now)))]
                         + EventHub.activityTexts(record, describe: describeView)))
+        }
+        // The controls watched by kind, as `current-control` events (all controls only when named).
+        current += (ids ?? []).filter(controlKinds.contains).sorted().map { kind in
+            .object(
+                JSONObject(
+                    [("event", .string("current-control")), ("id", .string(kind)), ("time", .string(EventHub.isoDate(now)))]
+                        + EventHub.controlTexts(controls.current(kind), describe: describeView)))
         }
         return (.watching(current: current), token)
     }
@@ -234,6 +244,12 @@ extension WidgetDaemon {
             return Self.waiting { [activities] in await activities!.end(id: id, content: content, dismissal: dismissal) }
         case .activities(let type):
             return .activities(activities.list(type: type))
+        case .controls(let kind):
+            return Self.waiting { [controls] in await controls!.entries(kind: kind) }
+        case .pressControl(let kind, let press):
+            return Self.waiting { [controls] in await controls!.press(kind: kind, press) }
+        case .reloadControls(let kind):
+            return Self.waiting { [controls] in await controls!.reload(kind: kind) }
         }
     }
 

@@ -13,6 +13,8 @@ public final class WidgetDaemon: @unchecked Sendable {
     public private(set) var engine: TimelineEngine!
     /// The Live Activities apps started, kept and drawn (see `ActivityCenter`).
     private(set) var activities: ActivityCenter!
+    /// The Controls of the loaded bundles (see `ControlBoard`).
+    private(set) var controls: ControlBoard!
     private var server: ControlServer?
     private var watcher: BundleWatcher?
     let lock = NSLock()
@@ -86,6 +88,9 @@ public final class WidgetDaemon: @unchecked Sendable {
             clock: registry.clock, budget: budget, workQueue: DispatchQueue(label: "widgets.engine"), fetch: fetch, observer: observer)
         activities = ActivityCenter(registry: registry, store: store) { record, removed in
             events.activityChanged(record, removed: removed, describe: describeView, now: clock.now())
+        }
+        controls = ControlBoard(registry: registry) { entry in
+            events.controlChanged(entry, describe: describeView, now: clock.now())
         }
     }
 

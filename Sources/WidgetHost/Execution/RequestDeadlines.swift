@@ -23,7 +23,7 @@ public struct RequestDeadlines: Sendable, Equatable {
         // Previews are a gallery's: a snapshot for each.
         case .previews: snapshot
         // An activity's drawing is shown as soon as the app updates it, as a snapshot is.
-        case .activity: snapshot
+        case .activity, .control: snapshot
         // Work done for a tap may fetch data, as a timeline may.
         case .timeline, .openURL, .performIntent: timeline
         }

@@ -57,7 +57,7 @@ enum ResultValidation {
             guard entries.count == 1 else {
                 throw fail(.invalidResult, "\(requestKind.rawValue) must have exactly one entry, it has \(entries.count)")
             }
-        case .options, .recommendations, .openURL, .performIntent, .previews, .activity:
+        case .options, .recommendations, .openURL, .performIntent, .previews, .activity, .control:
             preconditionFailure("answered above")
         case .timeline:
             guard timeline.policy != nil else { throw fail(.invalidResult, "timeline has no reload policy") }
@@ -94,6 +94,7 @@ extension ResultValidation {
             case .options: _ = try ParameterOptions(json: value)
             case .recommendations: _ = try WireRecommendation.list(json: value)
             case .activity: _ = try WireActivityPresentations(json: value)
+            case .control: _ = try WireControl(json: value)
             case .openURL, .performIntent, .previews:
                 guard case .object = value else { throw WireFormatError(path: "", reason: "expected a JSON object") }
             case .placeholder, .snapshot, .timeline: break

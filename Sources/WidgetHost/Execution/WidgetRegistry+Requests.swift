@@ -28,7 +28,15 @@ extension WidgetRegistry {
         _ requestKind: RequestKind, kind: String, family: WidgetFamily? = nil, isPreview: Bool = false,
         configuration: String = "{}", parameter: String? = nil, environment: RenderingEnvironment? = nil
     ) throws(RequestError) -> ProviderCall {
-        let (widget, family) = requestKind == .activity ? try activity(type: kind) : try widget(kind: kind, family: family)
+        let asked = family
+        let (widget, family): (RegisteredWidget, WidgetFamily)
+        switch requestKind {
+        case .activity: (widget, family) = try activity(type: kind)
+        case .control: (widget, family) = try control(named: kind)
+        // A control's press is its action performed.
+        case .performIntent where control(kind: kind) != nil: (widget, family) = try control(named: kind)
+        default: (widget, family) = try self.widget(kind: kind, family: asked)
+        }
         let version = widget.bundle.abiVersion
         // The host never sends a request kind newer than the bundle's minor version (widget_abi.h).
         if requestKind.introducedInMinor > version.minor {
@@ -77,6 +85,19 @@ extension WidgetRegistry {
                 message: "no bundle loaded draws this Live Activity\(Suggestion.hint(for: type, among: known))\(widget); \(hint)")
         }
         return (activity, activity.families.first ?? .systemMedium)
+    }
+
+    /// The Control of `kind`, or why not.
+    func control(named kind: String) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
+        guard let control = control(kind: kind) else {
+            let known = controls.map(\.kind)
+            let hint = known.isEmpty ? "no bundle loaded has a Control" : "controls: \(known.joined(separator: ", "))"
+            let widget = self.widget(kind: kind).map { _ in "; \"\(kind)\" is a widget, not a Control" } ?? ""
+            throw RequestError(
+                kind: kind, bundlePath: nil, reason: .unknownKind,
+                message: "no such Control\(Suggestion.hint(for: kind, among: known))\(widget); \(hint)")
+        }
+        return (control, control.families.first ?? .systemSmall)
     }
 
     /// The widget of `kind` and the family to ask for (`family`, else the widget's first), or why not:

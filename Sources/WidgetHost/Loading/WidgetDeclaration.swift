@@ -67,13 +67,14 @@ struct WidgetDeclaration: Sendable {
         if configurationKind == .static || configurationKind == .activity, schema != nil {
             return refuse("widget \"\(kind)\" is \(configurationKind == .static ? "static" : "a Live Activity") but describes configuration parameters")
         }
-        if configurationKind == .activity {
-            // An activity is drawn for its attributes and state, never configured.
+        if configurationKind == .activity || configurationKind == .control {
+            // An activity is drawn for its attributes and state, a control for its value: neither is
+            // configured by a person here.
             return .success(
                 WidgetDeclaration(
                     kind: kind, displayName: descriptor.display_name.map { String(bundleText: $0) } ?? "",
                     description: descriptor.description.map { String(bundleText: $0) } ?? "", families: WidgetFamily.families(inMask: descriptor.families),
-                    configurationKind: .activity, configurationName: nil, contentMarginsDisabled: false, configuration: nil))
+                    configurationKind: configurationKind, configurationName: nil, contentMarginsDisabled: false, configuration: nil))
         }
         // Schemas came with ABI 1.2: an older configurable widget has none to give, and no parameters.
         let describesSchema = declared >= ABISize.descriptor(forMinor: 2)

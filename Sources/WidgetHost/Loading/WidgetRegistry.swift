@@ -58,12 +58,14 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     public var bundles: [LoadedBundle] { state.withLock { held in held.loaded } }
     /// Accepted widgets, in load order (Live Activities apart: `activityTypes`).
-    public var widgets: [RegisteredWidget] { state.withLock { held in held.accepted.filter { $0.configurationKind != .activity } } }
+    public var widgets: [RegisteredWidget] { state.withLock { held in held.accepted.filter { !$0.configurationKind.isApart } } }
     /// Everything bundles registered, widgets and Live Activities, in load order.
     var registrations: [RegisteredWidget] { state.withLock { held in held.accepted } }
     /// The Live Activities bundles draw (`ActivityConfiguration`s), each its attributes type's name
     /// as its kind, in load order.
     public var activityTypes: [RegisteredWidget] { state.withLock { held in held.accepted.filter { $0.configurationKind == .activity } } }
+    /// The Controls bundles offer (`ControlWidget`s), by kind, in load order.
+    public var controls: [RegisteredWidget] { state.withLock { held in held.accepted.filter { $0.configurationKind == .control } } }
     /// Everything refused, one line each, in load order.
     public var problems: [LoadProblem] { state.withLock { held in held.refusals } }
     /// Search-path directories that do not exist.
@@ -123,7 +125,7 @@ public final class WidgetRegistry: @unchecked Sendable {
 
     /// The widget of `kind`; nil for a Live Activity's type (`activityType(_:)`).
     public func widget(kind: String) -> RegisteredWidget? {
-        registered(kind: kind).flatMap { $0.configurationKind == .activity ? nil : $0 }
+        registered(kind: kind).flatMap { $0.configurationKind.isApart ? nil : $0 }
     }
 
     /// The Live Activity of `type` (its attributes type's name).
@@ -131,7 +133,12 @@ public final class WidgetRegistry: @unchecked Sendable {
         registered(kind: type).flatMap { $0.configurationKind == .activity ? $0 : nil }
     }
 
-    /// What registered `kind`, a widget or a Live Activity.
+    /// The Control of `kind`.
+    public func control(kind: String) -> RegisteredWidget? {
+        registered(kind: kind).flatMap { $0.configurationKind == .control ? $0 : nil }
+    }
+
+    /// What registered `kind`, a widget, a Live Activity or a Control.
     func registered(kind: String) -> RegisteredWidget? {
         state.withLock { held in held.widgetIndex[kind].map { held.accepted[$0] } }
     }
@@ -245,7 +252,7 @@ public final class WidgetRegistry: @unchecked Sendable {
             guard let index = held.loaded.firstIndex(where: { $0.path == path }) else { return (nil, []) }
             let bundle = held.loaded.remove(at: index)
             // Its widgets' kinds (its Live Activities go too, and are not widgets).
-            let kinds = held.accepted.filter { $0.bundle === bundle && $0.configurationKind != .activity }.map(\.kind)
+            let kinds = held.accepted.filter { $0.bundle === bundle && !$0.configurationKind.isApart }.map(\.kind)
             held.accepted.removeAll { $0.bundle === bundle }
             held.reindex()
             if bundle.backend.holdsImageInProcess {

@@ -75,7 +75,7 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
                 WireRecommendation(description: description, configuration: IntentParameters.configuration(of: intent))
             }
             reply(.json(WireRecommendation.json(list)))
-        case .openURL, .performIntent, .previews, .activity:
+        case .openURL, .performIntent, .previews, .activity, .control:
             reply(.failure("taps, previews and activities are answered by the bundle, not the provider"))
         }
     }

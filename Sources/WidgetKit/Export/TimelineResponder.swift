@@ -30,7 +30,7 @@ final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unche
             provider.getTimeline(in: context, completion: completion.closure)
         case .options, .recommendations:
             reply(.failure("a static widget has no configuration"))
-        case .openURL, .performIntent, .previews, .activity:
+        case .openURL, .performIntent, .previews, .activity, .control:
             reply(.failure("taps, previews and activities are answered by the bundle, not the provider"))
         }
     }

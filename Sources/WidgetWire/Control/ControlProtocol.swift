@@ -40,6 +40,12 @@ public enum ControlRequest: Equatable, Sendable {
     case activityEnd(id: String, content: ActivityContentValue?, dismissal: ActivityDismissal)
     /// The activities the host keeps (of one type, or all), ended ones not yet dismissed too.
     case activities(type: String?)
+    /// The Controls bundles offer, each with its state now (of one kind, or all).
+    case controls(kind: String?)
+    /// Press a Control (`widgets control KIND --press`, a bar's click, the page).
+    case pressControl(kind: String, press: ControlPress)
+    /// Ask Controls for their state again (`ControlCenter.shared.reloadControls(ofKind:)`); all when nil.
+    case reloadControls(kind: String?)
 
     /// An activity's content: its state, when it turns stale, and its relevance among others.
     public struct ActivityContentValue: Equatable, Sendable {
@@ -115,10 +121,13 @@ public enum ControlRequest: Equatable, Sendable {
         case .activityUpdate: "activity-update"
         case .activityEnd: "activity-end"
         case .activities: "activities"
+        case .controls: "controls"
+        case .pressControl: "control-press"
+        case .reloadControls: "reload-controls"
         }
     }
 
-    static let names = "reload, configurations, sync, tap, open, status, text, home, watch, entries, activity-start, activity-update, activity-end, activities"
+    static let names = "reload, configurations, sync, tap, open, status, text, home, watch, entries, activity-start, activity-update, activity-end, activities, controls, control-press, reload-controls"
 
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("request", .string(name)), ("v", .number(Double(Self.version)))]
@@ -157,6 +166,14 @@ public enum ControlRequest: Equatable, Sendable {
             members += [("id", .string(id))] + (content?.members ?? []) + [("dismissal", dismissal.json)]
         case .activities(let type):
             if let type { members.append(("type", .string(type))) }
+        case .controls(let kind), .reloadControls(let kind):
+            if let kind { members.append(("kind", .string(kind))) }
+        case .pressControl(let kind, let press):
+            members.append(("kind", .string(kind)))
+            switch press {
+            case .press: members.append(("press", .bool(true)))
+            case .set(let on): members.append(("set", .bool(on)))
+            }
         }
         return .object(JSONObject(members))
     }
@@ -251,6 +268,17 @@ public enum ControlRequest: Equatable, Sendable {
             self = .activityEnd(id: id, content: content, dismissal: dismissal)
         case "activities":
             self = .activities(type: try string("type"))
+        case "controls":
+            self = .controls(kind: try string("kind"))
+        case "reload-controls":
+            self = .reloadControls(kind: try string("kind"))
+        case "control-press":
+            let kind = try required("kind")
+            switch (json["press"], json["set"]) {
+            case (.bool(true)?, nil): self = .pressControl(kind: kind, press: .press)
+            case (nil, .bool(let on)?): self = .pressControl(kind: kind, press: .set(on))
+            default: throw ControlProtocolError("give \"press\": true, or \"set\": true or false")
+            }
         default:
             throw ControlProtocolError("unknown request \"\(name.onOneLine.cut(to: 200))\" (\(Self.names))")
         }
@@ -290,6 +318,8 @@ public enum ControlAnswer: Equatable, Sendable {
     case activity(ActivityRecord)
     /// The activities the host keeps.
     case activities([ActivityRecord])
+    /// Controls and their states (after a press or a reload, too).
+    case controls([ControlEntry])
 
     public struct DeferredReload: Equatable, Sendable {
         public var id: String
@@ -345,6 +375,7 @@ public enum ControlAnswer: Equatable, Sendable {
         case .entries(let list): members.append(("entries", .array(list)))
         case .activity(let record): members.append(("activity", record.json))
         case .activities(let list): members.append(("activities", .array(list.map(\.json))))
+        case .controls(let list): members.append(("controls", .array(list.map(\.json))))
         }
         return .object(JSONObject(members))
     }
@@ -418,6 +449,12 @@ public enum ControlAnswer: Equatable, Sendable {
                 do { records.append(try ActivityRecord(json: item)) } catch { throw ControlProtocolError("an activity of the answer is invalid: \(error)") }
             }
             self = .activities(records)
+        case .controls, .pressControl, .reloadControls:
+            var entries: [ControlEntry] = []
+            for item in try list("controls") {
+                do { entries.append(try ControlEntry(json: item)) } catch { throw ControlProtocolError("a control of the answer is invalid: \(error)") }
+            }
+            self = .controls(entries)
         }
     }
 }

@@ -3,6 +3,6 @@ extension Command {
     /// their tests are all made from this table.
     static let all: [Command] = [
         .list, .load, .placeholder, .snapshot, .timeline, .add, .instances, .configure, .remove, .options, .recommendations,
-        .run, .watch, .status, .home, .desktop, .activity, .reload, .configurations, .open, .tap, .render, .preview, .gallery, .build, .sdk, .stats, .completions, .man,
+        .run, .watch, .status, .home, .desktop, .activity, .control, .reload, .configurations, .open, .tap, .render, .preview, .gallery, .build, .sdk, .stats, .completions, .man,
     ]
 }

@@ -31,7 +31,8 @@ extension Command {
 
             An ID may be a Live Activity's ('widgets activity list'): its events are "activity" (started, updated,
             stale, ended) and "activity-removed"; in a bar its "text" is the Dynamic Island's compact leading and
-            trailing views, its tooltip the expanded island, its class "stale", "ended" or "removed".
+            trailing views, its tooltip the expanded island, its class "stale", "ended" or "removed". An ID may also be
+            a Control's kind ('widgets control'): its text is its label and value, its class "on" or "off".
             """
     ) { $0.watch(ids: $0.positionals) }
 }
@@ -98,7 +99,7 @@ extension Invocation {
             // The bar's text is the widget drawn in accessoryInline, its tooltip drawn in systemMedium,
             // asked of the host; a widget without an inline family gives its own text, shortened.
             var drawn: [WidgetFamily: String] = [:]
-            if event["event"]?.stringValue != "removed", !Self.isActivityEvent(event) {
+            if event["event"]?.stringValue != "removed", !Self.isActivityEvent(event), !Self.isControlEvent(event) {
                 for family in [WidgetFamily.accessoryInline, .systemMedium] {
                     if case .text(let text, let drawnIn)? = try? ControlClient().send(.text(id: id, family: family)), drawnIn == family {
                         drawn[family] = text
@@ -159,6 +160,7 @@ extension Invocation {
     /// stale, failed or missing instances. `markup`: text escaped for waybar's Pango markup.
     static func barLine(_ event: JSONValue, inline: String? = nil, medium: String? = nil, markup: Bool = true) -> JSONValue {
         if isActivityEvent(event) { return activityBarLine(event, markup: markup) }
+        if isControlEvent(event) { return controlBarLine(event, markup: markup) }
         let own = event["text"]?.stringValue ?? ""
         let text = inline ?? shortText(own)
         var classes: [JSONValue] = []
@@ -179,6 +181,32 @@ extension Invocation {
     /// Whether an event is a Live Activity's (`activity`, `current-activity`, `activity-removed`).
     static func isActivityEvent(_ event: JSONValue) -> Bool {
         event["event"]?.stringValue.map { $0.hasPrefix("activity") || $0 == "current-activity" } ?? false
+    }
+
+    /// Whether an event is a Control's (`control`, `current-control`).
+    static func isControlEvent(_ event: JSONValue) -> Bool {
+        event["event"]?.stringValue.map { $0 == "control" || $0 == "current-control" } ?? false
+    }
+
+    /// A Control in a bar: its label and value as text, its name as tooltip, `alt` its kind, a
+    /// toggle's class "on" or "off" (waybar styles `#custom-NAME.on`), "failed" when it could not
+    /// be asked.
+    static func controlBarLine(_ event: JSONValue, markup: Bool) -> JSONValue {
+        let text = event["text"]?.stringValue ?? ""
+        let kind = event["kind"]?.stringValue ?? ""
+        var tooltip = event["name"]?.stringValue ?? kind
+        var classes: [JSONValue] = []
+        if event["template"]?.stringValue == "toggle" { classes.append(.string(event["isOn"]?.boolValue == true ? "on" : "off")) }
+        if event["disabled"]?.boolValue == true { classes.append(.string("disabled")) }
+        if let failure = event["failure"]?.stringValue {
+            classes.append(.string("failed"))
+            tooltip += "\n\(failure)"
+        }
+        return .object(
+            JSONObject([
+                ("text", .string(markup ? pango(text) : text)), ("tooltip", .string(markup ? pango(tooltip) : tooltip)), ("alt", .string(kind)),
+                ("class", .array(classes)),
+            ]))
     }
 
     /// A Live Activity in a bar, as the Dynamic Island's compact presentation shows it: its compact

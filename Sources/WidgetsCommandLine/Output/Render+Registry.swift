@@ -43,6 +43,10 @@ extension Render {
             if kind == nil, !activities.isEmpty {
                 lines.append("  Live Activities: \(activities.map(\.kind).joined(separator: ", ")) ('widgets activity start TYPE')")
             }
+            let controls = registry.controls.filter { $0.bundle === bundle }
+            if kind == nil, !controls.isEmpty {
+                lines.append("  Controls: \(controls.map(\.kind).joined(separator: ", ")) ('widgets control')")
+            }
         }
         return lines.joined(separator: "\n")
     }
@@ -70,6 +74,7 @@ extension Render {
                     ("homepage", bundle.metadata.homepage.map(JSONValue.string) ?? .null),
                     ("widgets", .array(registry.widgets.filter { $0.bundle === bundle }.map(widgetJSON))),
                     ("activities", .array(registry.activityTypes.filter { $0.bundle === bundle }.map { .string($0.kind) })),
+                    ("controls", .array(registry.controls.filter { $0.bundle === bundle }.map { .string($0.kind) })),
                 ]))
         }
         let problems: [JSONValue] = registry.problems.map { problem in

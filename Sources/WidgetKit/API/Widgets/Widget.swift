@@ -47,8 +47,8 @@ public enum WidgetBundleBuilder {
         WidgetTypes.note(widget)
         return widget
     }
-    /// A control (iOS 18) in the bundle: compiled, and not offered, as Linux has nowhere to show it.
-    public static func buildExpression<C: ControlWidget>(_ control: C) -> _WidgetList { _WidgetList([]) }
+    /// A control (iOS 18) in the bundle, registered with the host as a Control.
+    public static func buildExpression<C: ControlWidget>(_ control: C) -> _WidgetList { _WidgetList([control.body._controlDefinition()]) }
     public static func buildBlock() -> _WidgetList { _WidgetList([]) }
     public static func buildBlock<each W: Widget>(_ widget: repeat each W) -> _WidgetList {
         var definitions: [_WidgetDefinition] = []

@@ -1,0 +1,86 @@
+import Foundation
+import WidgetABI
+@_spi(WidgetsInternal) import WidgetSupport
+import WidgetWire
+
+/// The Controls of the running host's bundles, as Control Center shows them: each asked for its
+/// state when it is listed, pressed, or reloaded (`ControlCenter.shared.reloadControls`), and each
+/// change told to the subscribers (a bar's feed, the page).
+final class ControlBoard: @unchecked Sendable {
+    private let registry: WidgetRegistry
+    private let publish: @Sendable (ControlEntry) -> Void
+    /// The last state of each control asked, by kind.
+    private let last = Locked<[String: ControlEntry]>([:])
+
+    init(registry: WidgetRegistry, publish: @escaping @Sendable (ControlEntry) -> Void) {
+        self.registry = registry
+        self.publish = publish
+    }
+
+    /// Each control (of `kind`, or all) with its state now.
+    func entries(kind: String?) async -> ControlAnswer {
+        let kinds: [String]
+        if let kind {
+            do { _ = try registry.control(named: kind) } catch { return .refused(Self.describe(error)) }
+            kinds = [kind]
+        } else {
+            kinds = registry.controls.map(\.kind)
+        }
+        var entries: [ControlEntry] = []
+        for kind in kinds { entries.append(await fetch(kind)) }
+        return .controls(entries)
+    }
+
+    /// Presses a control; answers with its state after.
+    func press(kind: String, _ press: ControlPress) async -> ControlAnswer {
+        do { _ = try registry.control(named: kind) } catch { return .refused(Self.describe(error)) }
+        do {
+            let control = try await registry.press(control: kind, press)
+            let entry = keep(ControlEntry(kind: kind, name: name(kind), control: control))
+            return .controls([entry])
+        } catch let error as RequestError {
+            return .refused(Self.describe(error))
+        } catch {
+            return .refused("\(error)")
+        }
+    }
+
+    /// Asks controls (of `kind`, or all) for their state again, and tells who listens.
+    func reload(kind: String?) async -> ControlAnswer {
+        await entries(kind: kind)
+    }
+
+    /// The last state known of a control, asked now if none is.
+    func current(_ kind: String) -> ControlEntry {
+        if let known = last.withLock({ $0[kind] }) { return known }
+        return waitingOnTask { await self.fetch(kind) }
+    }
+
+    private func fetch(_ kind: String) async -> ControlEntry {
+        do {
+            return keep(ControlEntry(kind: kind, name: name(kind), control: try await registry.controlState(kind: kind)))
+        } catch {
+            return keep(ControlEntry(kind: kind, name: name(kind), control: last.withLock { $0[kind]?.control }, failure: Self.describe(error)))
+        }
+    }
+
+    /// Keeps a state, and tells the subscribers when it changed.
+    private func keep(_ entry: ControlEntry) -> ControlEntry {
+        let changed = last.withLock { known in
+            defer { known[entry.kind] = entry }
+            return known[entry.kind] != entry
+        }
+        if changed { publish(entry) }
+        return entry
+    }
+
+    private func name(_ kind: String) -> String {
+        registry.control(kind: kind).map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
+    }
+
+    /// A control's failure in its own words: `control "kind" (file.so): why`.
+    static func describe(_ error: RequestError) -> String {
+        let bundle = error.bundlePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
+        return "control \"\(error.kind)\"\(bundle): \(error.message)"
+    }
+}
