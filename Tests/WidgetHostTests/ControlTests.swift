@@ -40,6 +40,10 @@ import WidgetWire
         #expect(await home.cli(["control", "com.mygame.pause", "--press"]).status == 0)
         #expect(await blocking { feed.waitForOutput { $0.components(separatedBy: "\n").filter { $0.contains(#""class":["on"]"#) }.count == 2 } }, "\(feed.output)")
 
+        // The app pauses the game itself and reloads the control, as on iOS: the bar follows.
+        #expect(await home.gameApp(["pause", "off"]).status == 0)
+        #expect(await blocking { feed.waitForOutput { $0.components(separatedBy: "\n").filter { $0.contains(#""class":["off"]"#) }.count == 2 } }, "\(feed.output)")
+
         // A button performs its intent in the game's shared state.
         #expect(await home.cli(["control", "com.mygame.heal-unipony", "--press"]).status == 0)
         #expect(await home.gameApp(["show"]).standardOutput.contains("Unipony: health 55"))

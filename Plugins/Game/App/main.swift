@@ -5,7 +5,7 @@ import WidgetKit
 // The game "app": it owns the game's data and writes it into the container it shares with its
 // widgets, and plays matches, shown as a Live Activity while they last. Usage: game-app reset | show |
 // status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets | match start OPPONENT |
-// match score OURS THEIRS PERIOD | match end
+// match score OURS THEIRS PERIOD | match end | pause on|off
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("game-app: \(message)\n".utf8))
@@ -13,7 +13,7 @@ func fail(_ message: String) -> Never {
 }
 
 let usage =
-    "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets | match start OPPONENT | match score OURS THEIRS PERIOD | match end"
+    "usage: game-app reset | show | status TEXT | health NAME VALUE | score PLAYER POINTS | open URL | widgets | match start OPPONENT | match score OURS THEIRS PERIOD | match end | pause on|off"
 
 /// The match under way: the app's Live Activity, as the host keeps it.
 func currentMatch() -> Activity<MatchAttributes> {
@@ -115,6 +115,10 @@ case ("match", 1) where arguments[0] == "end":
     let match = currentMatch()
     await match.end(nil, dismissalPolicy: .default)
     print("\(match.id): \(match.activityState)")
+case ("pause", 1) where ["on", "off"].contains(arguments[0]):
+    // Paused in the app: its pause control shows it, as iOS's Control Center does after this call.
+    SharedDefaults(suiteName: GameStore.groupIdentifier)?.set(arguments[0] == "on", forKey: "paused")
+    ControlCenter.shared.reloadControls(ofKind: "com.mygame.pause")
 default:
     fail(usage)
 }
