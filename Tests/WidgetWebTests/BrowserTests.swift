@@ -9,6 +9,42 @@ import WidgetWire
 /// The home screen in a real browser (Debian's Chromium, driven over the DevTools protocol): what a
 /// person sees and does. Skipped, saying so, where no Chromium is installed; CI installs it.
 @Suite(.serialized) struct BrowserTests {
+    /// The page's Controls (a toggle pressed by a click, its state from the host) and Live
+    /// Activities (the match drawn above the widgets, updated in place, gone when dismissed).
+    @Test(.enabled(if: Chromium.executable != nil, "no Chromium installed (apt-get install chromium): the browser test is skipped"))
+    func aPersonPressesControlsAndSeesALiveActivity() async throws {
+        let web = try await WebHome()
+        defer { web.stop() }
+        #expect(await web.waitForTimelines())
+        let browser = try Chromium(executable: Chromium.executable!, profile: Fixtures.temporaryDirectory("chromium"))
+        defer { browser.quit() }
+        try await browser.navigate(web.home.url)
+        let pause = "document.querySelector('button.control[data-kind=\"com.mygame.pause\"]')"
+        #expect(try await browser.waitFor("\(pause) !== null && \(pause).getAttribute('aria-pressed') === 'false'"))
+        try await browser.click("button.control[data-kind=\"com.mygame.pause\"]")
+        #expect(try await browser.waitFor("\(pause).getAttribute('aria-pressed') === 'true'"), "the host's new state")
+        #expect(try await browser.evaluate("\(pause).textContent.endsWith('Paused')") == .bool(true))
+
+        let attributes = JSONValue.object(JSONObject([("opponent", .string("Rovers"))]))
+        @Sendable func state(_ ours: Int) -> JSONValue { .object(JSONObject([("ours", .number(Double(ours))), ("theirs", .number(0)), ("period", .number(1))])) }
+        guard case .activity(let match) = await blocking({ web.daemon.answer(.activityStart(type: "MatchAttributes", attributes: attributes, content: .init(state: state(1)))) }) else {
+            Issue.record("not started")
+            return
+        }
+        let activity = "document.querySelector('.activity[data-id=\"\(match.id)\"]')"
+        #expect(try await browser.waitFor("\(activity) !== null && \(activity).querySelector('.light svg').textContent.includes('Rovers')"))
+        #expect(try await browser.evaluate("document.getElementById('activities').hidden") == .bool(false))
+        _ = await blocking { web.daemon.answer(.activityUpdate(id: match.id, content: .init(state: state(4)))) }
+        #expect(try await browser.waitFor("\(activity).querySelector('.light svg').textContent.includes('4 – 0')"), "updated in place")
+        let screenshot = Fixtures.temporaryDirectory("screenshot").appendingPathComponent("controls-and-activity.png")
+        try await browser.screenshot().write(to: screenshot)
+        print("controls and a Live Activity: \(screenshot.path)")
+        _ = await blocking { web.daemon.answer(.activityEnd(id: match.id, content: nil, dismissal: .immediate)) }
+        #expect(try await browser.waitFor("\(activity) === null && document.getElementById('activities').hidden"))
+        let errors = browser.events.filter { $0["method"] == .string("Runtime.exceptionThrown") }
+        #expect(errors.isEmpty, "\(errors.map(\.jsonText))")
+    }
+
     @Test(.enabled(if: Chromium.executable != nil, "no Chromium installed (apt-get install chromium): the browser test is skipped"))
     func aPersonSeesTheWidgetsTapsThemAndEditsOne() async throws {
         let web = try await WebHome(withClock: true)

@@ -9,7 +9,7 @@ import WidgetWire
 /// drawn so (`context.isStale`); an ended one stays, as on the Lock Screen, until its dismissal
 /// policy removes it (four hours at most). Saved in the state directory (`activities.json`), so
 /// a restarted host shows the same activities, with the timers they had.
-final class ActivityCenter: @unchecked Sendable {
+package final class ActivityCenter: @unchecked Sendable {
     private let registry: WidgetRegistry
     private let store: InstanceStore
     private let publish: @Sendable (ActivityRecord, _ removed: Bool) -> Void
@@ -34,7 +34,7 @@ final class ActivityCenter: @unchecked Sendable {
     }
 
     /// The activities, in the order they started (of one type, or all).
-    func list(type: String? = nil) -> [ActivityRecord] {
+    package func list(type: String? = nil) -> [ActivityRecord] {
         state.withLock { $0.records }.filter { type == nil || $0.type == type }
     }
 

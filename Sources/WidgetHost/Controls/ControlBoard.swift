@@ -6,7 +6,7 @@ import WidgetWire
 /// The Controls of the running host's bundles, as Control Center shows them: each asked for its
 /// state when it is listed, pressed, or reloaded (`ControlCenter.shared.reloadControls`), and each
 /// change told to the subscribers (a bar's feed, the page).
-final class ControlBoard: @unchecked Sendable {
+package final class ControlBoard: @unchecked Sendable {
     private let registry: WidgetRegistry
     private let publish: @Sendable (ControlEntry) -> Void
     /// The last state of each control asked, by kind.
@@ -51,7 +51,7 @@ final class ControlBoard: @unchecked Sendable {
     }
 
     /// The last state known of a control, asked now if none is.
-    func current(_ kind: String) -> ControlEntry {
+    package func current(_ kind: String) -> ControlEntry {
         if let known = last.withLock({ $0[kind] }) { return known }
         return waitingOnTask { await self.fetch(kind) }
     }

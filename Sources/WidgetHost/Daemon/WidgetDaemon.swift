@@ -12,9 +12,9 @@ public final class WidgetDaemon: @unchecked Sendable {
     public let store: InstanceStore
     public private(set) var engine: TimelineEngine!
     /// The Live Activities apps started, kept and drawn (see `ActivityCenter`).
-    private(set) var activities: ActivityCenter!
+    package private(set) var activities: ActivityCenter!
     /// The Controls of the loaded bundles (see `ControlBoard`).
-    private(set) var controls: ControlBoard!
+    package private(set) var controls: ControlBoard!
     private var server: ControlServer?
     private var watcher: BundleWatcher?
     let lock = NSLock()

@@ -39,6 +39,19 @@ extension HomeScreen {
         return json(200, answer.json)
     }
 
+    /// A press of a Control (`{}`), or a toggle set (`{"set": true}`), as `widgets control` does.
+    func pressControl(kind: String, _ request: HTTPRequest) -> HTTPResponse {
+        let press: ControlPress
+        switch body(request)?["set"] {
+        case .bool(let on)?: press = .set(on)
+        case nil, .null?: press = .press
+        default: return failure(400, "expected a JSON object, with \"set\": true or false for a toggle set")
+        }
+        let answer = daemon.answer(.pressControl(kind: kind, press: press))
+        if case .refused = answer { return json(422, answer.json) }
+        return json(200, answer.json)
+    }
+
     /// Adds an instance of a widget in a family, in its default configuration.
     func add(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = body(request), let kind = body["kind"]?.stringValue, let familyName = body["family"]?.stringValue else {

@@ -198,6 +198,10 @@ public final class HomeScreen: @unchecked Sendable {
         func only(_ method: String, _ body: () -> HTTPReply) -> HTTPReply {
             request.method == method ? body() : .response(.text(405, "\(request.path.onOneLine.cut(to: 200)) takes \(method) only", headers: [("Allow", method)]))
         }
+        if parts.count == 3, parts[0] == "controls", parts[2] == "press" {
+            let kind = parts[1].removingPercentEncoding ?? parts[1]
+            return only("POST") { .response(pressControl(kind: kind, request)) }
+        }
         if parts.count == 3, parts[0] == "instances" {
             let id = parts[1]
             switch parts[2] {
@@ -238,7 +242,13 @@ public final class HomeScreen: @unchecked Sendable {
             // After subscribing: a change from now on follows this first picture, on the same queue.
             queue.async { [self] in
                 let cards = daemon.instances.map { card(for: $0.id) ?? .null }.filter { $0 != .null }
-                stream.send(event: "hello", data: JSONValue.object(JSONObject([("cards", .array(cards)), ("order", order)])).jsonText)
+                let activities = daemon.activities.list().map(activityCard)
+                let controls = daemon.registry.controls.map { controlCard(daemon.controls.current($0.kind)) }
+                stream.send(
+                    event: "hello",
+                    data: JSONValue.object(
+                        JSONObject([("cards", .array(cards)), ("order", order), ("activities", .array(activities)), ("controls", .array(controls))])
+                    ).jsonText)
             }
         }
     }
@@ -274,6 +284,12 @@ public final class HomeScreen: @unchecked Sendable {
         case "moved", "added":
             if let card = card(for: id) { messages.append(("card", card)) }
             messages.append(("order", .object(JSONObject([("order", order)]))))
+        case "activity":
+            if let record = daemon.activities.list().first(where: { $0.id == id }) { messages.append(("activity", activityCard(record))) }
+        case "activity-removed":
+            messages.append(("activity-removed", .object(JSONObject([("id", .string(id))]))))
+        case "control":
+            messages.append(("control", controlCard(daemon.controls.current(id))))
         default:
             if let card = card(for: id) { messages.append(("card", card)) }
         }
@@ -329,6 +345,50 @@ public final class HomeScreen: @unchecked Sendable {
             ]
         }
         return .object(JSONObject(members))
+    }
+
+    /// What the page shows of a Live Activity: its Lock Screen presentation drawn in light and dark
+    /// (a medium widget's size), its phase, and the island's texts.
+    func activityCard(_ record: ActivityRecord) -> JSONValue {
+        let now = daemon.registry.clock.now()
+        let size = WidgetFamily.systemMedium.displaySize
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(record.id)), ("type", .string(record.type)), ("phase", .string(record.phase.rawValue)), ("stale", .bool(record.isStale)),
+            ("width", .number(size.width)), ("height", .number(size.height)), ("failure", record.failure.map(JSONValue.string) ?? .null),
+        ]
+        if let drawn = record.presentations {
+            for (name, renderer) in [("light", renderers.light), ("dark", renderers.dark)] {
+                let svg = renderer.render(drawn.lockScreen, family: .systemMedium, now: now, idPrefix: "\(Self.idSafe(record.id))-\(name)-")
+                guard svg.utf8.count <= largestDrawing else { break }
+                members.append((name, .string(svg)))
+            }
+            let text = { (view: ViewNode?) in view.map(Self.words) ?? "" }
+            members.append(("compact", .string([text(drawn.compactLeading), text(drawn.compactTrailing)].filter { !$0.isEmpty }.joined(separator: " "))))
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// What the page shows of a Control: a button or a toggle, its text, its state.
+    func controlCard(_ entry: ControlEntry) -> JSONValue {
+        let text = entry.control?.text(describe: Self.words) ?? entry.name
+        return .object(
+            JSONObject([
+                ("kind", .string(entry.kind)), ("name", .string(entry.name)), ("template", .string(entry.control?.template.rawValue ?? "button")),
+                ("text", .string(text)), ("isOn", .bool(entry.control?.isOn ?? false)), ("disabled", .bool(entry.control?.disabled ?? false)),
+                ("failure", entry.failure.map(JSONValue.string) ?? .null),
+            ]))
+    }
+
+    /// A view's texts, in reading order, without its symbols: what a page's button or caption says in
+    /// the page's own font (which has no SF Symbols).
+    static func words(_ view: ViewNode) -> String {
+        var words: [String] = []
+        func walk(_ node: ViewNode) {
+            if node.view == "text", let text = node.attributes["text"]?.stringValue { words.append(text) }
+            for child in node.children { walk(child) }
+        }
+        walk(view)
+        return words.joined(separator: " ")
     }
 
     /// What a card says of a drawing besides the drawing: the symbols drawn by nothing here

@@ -197,11 +197,74 @@ function arrange(order) {
   document.getElementById('empty').hidden = cards.size > 0;
 }
 
+// Live Activities: their Lock Screen presentation, updated in place, in an area of their own
+// above the widgets (as iOS shows them above the Lock Screen's notifications).
+const activityArea = document.getElementById('activities');
+const activities = new Map();
+function showActivity(activity) {
+  let element = activities.get(activity.id);
+  if (!element) {
+    element = document.createElement('div');
+    element.className = 'activity';
+    element.dataset.id = activity.id;
+    element.innerHTML = '<div class="widget"></div><div class="caption"><span class="title"></span><span class="badge"></span></div>';
+    activities.set(activity.id, element);
+    activityArea.appendChild(element);
+  }
+  element.classList.toggle('stale', activity.stale);
+  element.classList.toggle('ended', activity.phase === 'ended');
+  const widget = element.querySelector('.widget');
+  widget.style.width = activity.width + 'px';
+  widget.style.height = activity.height + 'px';
+  if (activity.light) widget.innerHTML = '<div class="light">' + activity.light + '</div><div class="dark">' + activity.dark + '</div>';
+  element.querySelector('.title').textContent = activity.type + (activity.compact ? ' · ' + activity.compact : '');
+  element.querySelector('.badge').textContent = activity.phase === 'active' ? '' : activity.phase;
+  element.title = activity.failure || '';
+  activityArea.hidden = activities.size === 0;
+}
+function removeActivity(id) {
+  const element = activities.get(id);
+  if (element) { element.remove(); activities.delete(id); }
+  activityArea.hidden = activities.size === 0;
+}
+
+// Controls: buttons and toggles, as Control Center shows them; a press goes to the host.
+const controlArea = document.getElementById('controls');
+const controls = new Map();
+function showControl(control) {
+  let element = controls.get(control.kind);
+  if (!element) {
+    element = document.createElement('button');
+    element.type = 'button';
+    element.className = 'control';
+    element.dataset.kind = control.kind;
+    controls.set(control.kind, element);
+    controlArea.appendChild(element);
+  }
+  element.textContent = control.text;
+  element.title = control.failure || control.name;
+  element.disabled = control.disabled;
+  element.classList.toggle('failed', !!control.failure);
+  if (control.template === 'toggle') element.setAttribute('aria-pressed', String(control.isOn));
+  else element.removeAttribute('aria-pressed');
+  controlArea.hidden = controls.size === 0;
+}
+controlArea.addEventListener('click', (event) => {
+  const element = event.target.closest('button.control');
+  if (!element) return;
+  post('/controls/' + encodeURIComponent(element.dataset.kind) + '/press', {})
+    .then((answer) => { for (const control of answer.controls || []) if (control.control) toast('“' + control.name + '” done'); })
+    .catch((error) => toast(error.message, true));
+});
+
 const handlers = {
   hello(data) {
     const hello = JSON.parse(data);
     for (const card of hello.cards) show(card);
     arrange(hello.order);
+    for (const id of [...activities.keys()]) if (!hello.activities.some((activity) => activity.id === id)) removeActivity(id);
+    for (const activity of hello.activities) showActivity(activity);
+    for (const control of hello.controls) showControl(control);
     if (editFirst) {
       const wanted = hello.cards.find((card) => card.id === editFirst);
       editFirst = null;
@@ -214,6 +277,9 @@ const handlers = {
     reconnected = null;
   },
   card(data) { show(JSON.parse(data)); },
+  activity(data) { showActivity(JSON.parse(data)); },
+  'activity-removed'(data) { removeActivity(JSON.parse(data).id); },
+  control(data) { showControl(JSON.parse(data)); },
   order(data) { arrange(JSON.parse(data).order); },
   removed(data) {
     const id = JSON.parse(data).id;
