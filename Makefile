@@ -77,6 +77,8 @@ test:
 			echo; echo "note: no sway or grim installed, so the desktop surface's test was SKIPPED (apt-get install sway grim; .ci/run installs them)"; fi; \
 		if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then \
 			echo; echo "note: no Xvfb or xdotool installed, so the X11 desktop window's test was SKIPPED (apt-get install xvfb xdotool; .ci/run installs them)"; fi; \
+		if ! command -v dbus-daemon >/dev/null || ! /usr/bin/python3 -c 'import dbus, gi' >/dev/null 2>&1; then \
+			echo; echo "note: no dbus-daemon, or no python3-dbus and python3-gi, so the notification test was SKIPPED (apt-get install dbus-daemon python3-dbus python3-gi; .ci/run installs them)"; fi; \
 		exit $$status
 
 # Everything a user lives with, outside the checkout: the executables (widgets-worker, which loads

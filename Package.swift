@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "CWayland"),
         // And on X11: a desktop window, through libxcb loaded with dlopen likewise.
         .target(name: "CX11"),
-        .target(name: "WidgetDesktop", dependencies: ["CWayland", "CX11", "WidgetRendering", "WidgetWire"]),
+        .target(name: "WidgetDesktop", dependencies: ["CWayland", "CX11", "WidgetRendering", "WidgetSupport", "WidgetWire"]),
         // `widgets build`: an iOS widget extension (a folder, or an Xcode project's target) read, its
         // resources compiled, its code generated and compiled against the SDK already built.
         .target(name: "WidgetBuild", dependencies: ["WidgetABI", "WidgetSupport", "WidgetWire"]),

@@ -75,6 +75,9 @@ public struct HostHome {
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["XDG_CACHE_HOME"] = cache.path
         environment["WIDGETS_PATH"] = nil
+        // The desktop's own session bus is not the test's: its notification server would show the
+        // tests' Live Activities (a test that wants a bus gives its own).
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         return environment
     }

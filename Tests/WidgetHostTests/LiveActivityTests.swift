@@ -198,3 +198,56 @@ extension LiveActivityTests {
         #expect(await home.cli(["activity", "list"]).standardOutput == "no activities\n")
     }
 }
+
+extension LiveActivityTests {
+    /// A Live Activity is a desktop notification while it runs: sent when it starts, replaced in
+    /// place as it is updated (`replaces_id`), closed when it ends, through a notification server
+    /// on the test's own session bus.
+    @Test(.enabled(if: NotificationServer.unavailable == nil, "\(NotificationServer.unavailable ?? "")"))
+    func theMatchIsANotificationReplacedAsItChangesAndClosedWhenItEnds() async throws {
+        let server = try NotificationServer()
+        defer { server.stop() }
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        let host = try home.host(plugins: plugins, extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": server.address])
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting") } }, "\(host.output)")
+
+        let started = await home.gameApp(["match", "start", "Rovers"])
+        #expect(started.status == 0, "\(started.standardError)")
+        #expect(try await eventually(within: 30) { server.calls.count >= 1 }, "\(host.output)")
+        let first = try #require(server.calls.first)
+        #expect(first["call"] as? String == "Notify")
+        #expect(first["app"] as? String == "widgets")
+        #expect(first["replaces"] as? Int == 0)
+        #expect((first["summary"] as? String)?.contains("vs Rovers") == true, "\(first)")
+        #expect((first["body"] as? String)?.contains("0–0") == true, "the island's compact text: \(first)")
+        #expect((first["hints"] as? [String: String])?["x-widgets-activity"] == started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+
+        #expect(await home.gameApp(["match", "score", "3", "2", "4"]).status == 0)
+        #expect(try await eventually(within: 30) { server.calls.count >= 2 })
+        let second = server.calls[1]
+        #expect(second["replaces"] as? Int == first["id"] as? Int, "replaced in place: \(second)")
+        #expect((second["body"] as? String)?.contains("Period 4") == true, "\(second)")
+
+        #expect(await home.gameApp(["match", "end"]).status == 0)
+        #expect(try await eventually(within: 30) { server.calls.count >= 3 })
+        #expect(server.calls[2]["call"] as? String == "CloseNotification")
+        #expect(server.calls[2]["id"] as? Int == first["id"] as? Int)
+        #expect(!host.output.contains("not shown as notifications"), "\(host.output)")
+    }
+
+    /// With no notification server on the bus, the host says so once and goes on.
+    @Test func withNoNotificationServerTheHostSaysSoOnce() async throws {
+        let plugins = Fixtures.directory(["libGameWidgets.so"])
+        let home = HostHome()
+        let host = try home.host(plugins: plugins)
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting") } }, "\(host.output)")
+        #expect(await home.gameApp(["match", "start", "Rovers"]).status == 0)
+        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: warning: Live Activities are not shown as notifications: ") } }, "\(host.output)")
+        #expect(await home.gameApp(["match", "score", "1", "0", "1"]).status == 0)
+        #expect(await home.cli(["activity", "list"]).standardOutput.contains("1 – 0"))
+        #expect(host.output.components(separatedBy: "not shown as notifications").count == 2, "said once: \(host.output)")
+    }
+}

@@ -13,6 +13,20 @@ public final class WidgetDaemon: @unchecked Sendable {
     public private(set) var engine: TimelineEngine!
     /// The Live Activities apps started, kept and drawn (see `ActivityCenter`).
     package private(set) var activities: ActivityCenter!
+    /// Who shows Live Activities as desktop notifications, when `notifyActivities` was called.
+    private let notifier = Locked<ActivityNotifier?>(nil)
+
+    /// Shows Live Activities as freedesktop notifications from now on (`widgets run` does; see
+    /// `ActivityNotifier`), through the session bus `environment` names. `describe` gives a view's
+    /// lines of text; `log` hears the one warning when there is no notification server.
+    public func notifyActivities(
+        environment: [String: String], describe: @escaping @Sendable (ViewNode) -> [String], log: @escaping @Sendable (String) -> Void
+    ) {
+        let notifier = ActivityNotifier(environment: environment, describe: describe, log: log)
+        self.notifier.withLock { $0 = notifier }
+        for record in activities.list() { notifier.changed(record, removed: false) }
+    }
+
     /// The Controls of the loaded bundles (see `ControlBoard`).
     package private(set) var controls: ControlBoard!
     private var server: ControlServer?
@@ -86,8 +100,10 @@ public final class WidgetDaemon: @unchecked Sendable {
         }
         engine = TimelineEngine(
             clock: registry.clock, budget: budget, workQueue: DispatchQueue(label: "widgets.engine"), fetch: fetch, observer: observer)
+        let notifier = notifier
         activities = ActivityCenter(registry: registry, store: store) { record, removed in
             events.activityChanged(record, removed: removed, describe: describeView, now: clock.now())
+            notifier.withLock { $0 }?.changed(record, removed: removed)
         }
         controls = ControlBoard(registry: registry) { entry in
             events.controlChanged(entry, describe: describeView, now: clock.now())

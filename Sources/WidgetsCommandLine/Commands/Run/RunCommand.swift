@@ -123,6 +123,7 @@ extension Invocation {
         let socketPath = ControlSocket.path()
         do {
             try daemon.start(socketPath: socketPath) { line in say(line) }
+            daemon.notifyActivities(environment: ProcessInfo.processInfo.environment, describe: { PlainTextRenderer.lines($0, locked: locked) }) { line in say(line) }
             daemon.hearLateLoads { line in say(line) }
             // Every directory, those not made yet too: a user's own is often made after the host
             // started, and is taken up once it is.

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A session bus of a test's own (`dbus-daemon`) with a stand-in notification server on it
+/// (Tests/Fixtures/notification_server.py, Debian's python3 with python3-dbus and python3-gi),
+/// which records every call it gets.
+public final class NotificationServer: @unchecked Sendable {
+    /// Why it cannot run here, or nil when it can.
+    public static var unavailable: String? {
+        guard HeadlessSway.path(of: "dbus-daemon") != nil else { return "dbus-daemon is not installed (apt-get install dbus-daemon)" }
+        guard HeadlessSway.path(of: "busctl") != nil else { return "busctl is not installed (apt-get install systemd)" }
+        let probe = runProcessWaiting("/usr/bin/python3", ["-c", "import dbus, dbus.service, gi"])
+        return probe.status == 0 ? nil : "/usr/bin/python3 has no dbus or gi module (apt-get install python3-dbus python3-gi)"
+    }
+
+    private let bus = Process()
+    private let server = Process()
+    private let record: URL
+    /// DBUS_SESSION_BUS_ADDRESS's value for the bus.
+    public let address: String
+
+    public init() throws {
+        let directory = Fixtures.temporaryDirectory("session-bus")
+        record = directory.appendingPathComponent("calls.jsonl")
+        bus.executableURL = URL(fileURLWithPath: HeadlessSway.path(of: "dbus-daemon")!)
+        bus.arguments = [
+            "--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1", "--address=unix:path=\(directory.path)/bus",
+        ]
+        let said = Pipe()
+        bus.standardOutput = said
+        bus.standardError = FileHandle.nullDevice
+        bus.standardInput = FileHandle.nullDevice
+        try bus.run()
+        var line = ""
+        while !line.contains("\n") {
+            let data = said.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw SwayError("dbus-daemon ended before it said its address") }
+            line += String(decoding: data, as: UTF8.self)
+        }
+        address = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/notification_server.py").path, record.path]
+        server.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+        let ready = Pipe()
+        server.standardOutput = ready
+        server.standardError = FileHandle.nullDevice
+        server.standardInput = FileHandle.nullDevice
+        try server.run()
+        var text = ""
+        while !text.contains("ready") {
+            let data = ready.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw SwayError("the notification server ended before it was ready") }
+            text += String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    deinit { stop() }
+
+    /// The calls it got so far, in order, each a JSON object as the server recorded it.
+    public var calls: [[String: Any]] {
+        guard let text = try? String(contentsOf: record, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    public func stop() {
+        for process in [server, bus] where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
