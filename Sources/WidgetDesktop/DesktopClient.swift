@@ -12,6 +12,9 @@ public struct DesktopOptions: Sendable {
     public var margins = DesktopMargins(all: 24)
     public var columns = 2
     public var appearance: Appearance = .light
+    /// Whether the Live Activities are shown (before the widgets) and the Controls (a tile after them).
+    public var activities = true
+    public var controls = true
     /// The host's control socket.
     public var socketPath: String
     /// WAYLAND_DISPLAY's form; nil: the environment's.
@@ -76,7 +79,7 @@ public final class DesktopClient {
             if options.output != nil { log("--output names a Wayland output; on X11 the widgets are on the screen") }
             backend = try X11Backend(display: options.x11Display, anchor: options.anchor, margins: options.margins)
         }
-        feed = try HostFeed(socketPath: options.socketPath)
+        feed = try HostFeed(socketPath: options.socketPath, activities: options.activities, controls: options.controls)
         renderer = SVGRenderer(appearance: options.appearance)
         handleBackendEvents()
     }

@@ -49,6 +49,16 @@ final class HostFeed: @unchecked Sendable {
     private let watchingLock = NSLock()
     private var watching: ControlClient?
 
+    /// Whether the host's Live Activities and Controls are asked for with the instances.
+    private var activities = true
+    private var controls = true
+
+    convenience init(socketPath: String, activities: Bool, controls: Bool) throws(DesktopError) {
+        try self.init(socketPath: socketPath)
+        self.activities = activities
+        self.controls = controls
+    }
+
     init(socketPath: String) throws(DesktopError) {
         self.socketPath = socketPath
         wake = wd_wake_fd()
@@ -135,7 +145,7 @@ final class HostFeed: @unchecked Sendable {
     /// Asks what every instance shows, and posts it when it differs from what was posted last.
     private func refresh() throws(ControlError) {
         let client = try ControlClient(path: socketPath)
-        guard case .entries(let list) = try client.send(.entries(ids: nil)) else { throw ControlError("the host answered entries with something else") }
+        guard case .entries(let list) = try client.send(.entries(ids: nil, activities: activities, controls: controls)) else { throw ControlError("the host answered entries with something else") }
         let instances = list.compactMap(ShownInstance.init)
         let changed = state.withLock { state -> Bool in
             guard state.last != instances else { return false }

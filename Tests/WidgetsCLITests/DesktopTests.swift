@@ -29,7 +29,7 @@ import WidgetWire
         chmod(opener.path, 0o755)
         var environment = home.environment.merging(sway.clientEnvironment) { $1 }
         environment["WIDGETS_URL_OPENER"] = opener.path
-        let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light"], environment: environment)
+        let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--controls", "off"], environment: environment)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
 
@@ -104,7 +104,7 @@ import WidgetWire
 
         // An output named before it exists: the widgets appear on it when it comes (a monitor
         // plugged in), at the same place.
-        let later = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "HEADLESS-2"], environment: environment)
+        let later = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "HEADLESS-2", "--controls", "off"], environment: environment)
         defer { if later.process.isRunning { _ = later.terminate() } }
         #expect(await blocking { later.waitForLine { $0.contains(#"no output is named "HEADLESS-2" now (outputs: HEADLESS-1); the widgets are shown when it comes"#) } }, "\(later.output)")
         try sway.message(["create_output"])
@@ -127,7 +127,7 @@ import WidgetWire
         #expect(later.terminate() == 0)
 
         // Every output: a surface on each, drawn at the largest scale (HEADLESS-1's 2).
-        let everywhere = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "all"], environment: environment)
+        let everywhere = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "all", "--controls", "off"], environment: environment)
         defer { if everywhere.process.isRunning { _ = everywhere.terminate() } }
         #expect(await blocking { everywhere.waitForLine { $0.contains("drew game-status-1, leaderboard-3, leaderboard-4 at scale 2") } }, "\(everywhere.output)")
         #expect(everywhere.output.contains("a surface of 338 x 354 points on HEADLESS-1") && everywhere.output.contains("a surface of 338 x 354 points on HEADLESS-2"), "\(everywhere.output)")
@@ -155,7 +155,7 @@ import WidgetWire
         environment["WAYLAND_DISPLAY"] = nil
         environment["DISPLAY"] = server.display
         let desktop = try RunningProcess(
-            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10"], environment: environment)
+            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"], environment: environment)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         // Bottom right, 10 from the edges: the pair of small widgets (338 × 158) at (452, 432).
         #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 452, 432 of the screen") } }, "\(desktop.output)")
@@ -224,6 +224,56 @@ import WidgetWire
         return file.path
     }
 
+}
+
+extension DesktopTests {
+    /// A Live Activity drawn before the widgets (a medium widget's place, its Lock Screen view) and
+    /// the Controls as a tile after them, whose toggle a click presses.
+    @Test(.enabled(if: HeadlessSway.unavailable == nil, "\(HeadlessSway.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func liveActivitiesAndControlsAreOnTheDesktop() async throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let game = GameDesktopHome()
+        let home = game.home
+        let host = try await game.startHost()
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        let started = await home.cli(["activity", "start", "MatchAttributes", "--attributes", #"{"opponent":"Rovers"}"#, "--state", #"{"ours":2,"theirs":1,"period":3}"#])
+        let id = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(started.status == 0, "\(started.standardError)")
+        let environment = home.environment.merging(sway.clientEnvironment) { $1 }
+        let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light"], environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew \(id), game-status-1, character-detail-2, #controls at scale 1") } }, "\(desktop.output)")
+        // The activity a medium widget's place at the top, the widgets below it, the Controls below them.
+        #expect(try await eventually { Self.ink(on: try Rasterizer.shared().image(png: try sway.screenshot()), in: (x: 24, y: 24, width: 338, height: 158)) > 500 })
+        let screen = try Rasterizer.shared().image(png: try sway.screenshot())
+        #expect(Self.ink(on: screen, in: (x: 24, y: 220, width: 158, height: 158)) > 500, "the status below the activity")
+        let kept = try Self.keep(screen)
+        #expect(Self.ink(on: screen, in: (x: 24, y: 416, width: 338, height: 158)) > 500, "the Controls below the widgets: \(kept)")
+
+        // The pause toggle, clicked on the desktop, is pressed in the bundle.
+        let client = try ControlClient(path: ControlSocket.path(home.environment))
+        guard case .entries(let list) = try client.send(.entries(ids: nil, activities: true, controls: true)),
+            let tile = list.last, tile["id"] == .string("#controls"), let view = tile["view"]
+        else {
+            Issue.record("no Controls tile")
+            return
+        }
+        let toggle = try #require(SVGRenderer(appearance: .light).tapAreas(try ViewNode(json: view), family: .systemMedium).first { $0.target == .control(1) })
+        let pointer = try VirtualPointer(waylandDisplay: sway.waylandDisplay)
+        try pointer.move(x: 700, y: 300, extent: (800, 600))
+        #expect(await blocking { desktop.waitForLine { $0.contains("a pointer is there") } }, "\(desktop.output)")
+        try pointer.move(x: 24 + Int(toggle.rect.x + toggle.rect.width / 2), y: 416 + Int(toggle.rect.y + toggle.rect.height / 2), extent: (800, 600))
+        try pointer.click()
+        let socket = ControlSocket.path(home.environment)
+        #expect(try await eventually {
+            guard case .controls(let entries) = try ControlClient(path: socket).send(.controls(kind: "com.mygame.pause")) else { return false }
+            return entries.first?.control?.isOn == true
+        }, "\(desktop.output)")
+        // Dismissed, the activity leaves the desktop.
+        #expect(await home.cli(["activity", "end", id, "--dismissal", "immediate"]).status == 0)
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2, #controls at scale 1") } }, "\(desktop.output)")
+    }
 }
 
 /// The game sample in a home of its own, with two small widgets for a desktop to show: its status
@@ -307,7 +357,7 @@ struct DesktopPlacementTests {
 
         // Each bad line is named by the file and its line, before anything is shown.
         for (text, said) in [
-            ("anchor = bottom-right\ncolums = 3\n", "line 2: no setting 'colums' (did you mean columns?) (settings: output, anchor, margin, columns, appearance)"),
+            ("anchor = bottom-right\ncolums = 3\n", "line 2: no setting 'colums' (did you mean columns?) (settings: output, anchor, margin, columns, appearance, activities, controls)"),
             ("columns = 40\n", "line 1: --columns takes a whole number from 1 to 12, not '40'"),
             ("anchor\n", "line 1: expected 'name = value', not 'anchor'"),
         ] {

@@ -84,7 +84,7 @@ extension WidgetDaemon {
     /// shown, null before the first), `entryDate`, `contentMarginsDisabled` (the widget's), `failure`
     /// (the last reload's, while the entry is kept) and `asOf` (the entry's date while it is kept
     /// after a failure).
-    func entries(ids given: [String]?) -> ControlAnswer {
+    func entries(ids given: [String]?, activities withActivities: Bool = false, controls withControls: Bool = false) -> ControlAnswer {
         let instances = self.instances
         if let given, let unknown = given.first(where: { id in !instances.contains { $0.id == id } }) {
             return .refused(
@@ -92,8 +92,11 @@ extension WidgetDaemon {
         }
         let wanted = given.map(Set.init)
         func date(_ seconds: Double?) -> JSONValue { seconds.map(JSONValue.number) ?? .null }
+        // Asked for everything (a desktop), the Live Activities come first, each its Lock Screen
+        // view as a medium widget's, and the Controls last, as one medium tile of buttons and toggles.
+        let apart = given == nil ? (withActivities ? activityEntries() : [], withControls ? controlsEntry() : nil) : ([], nil)
         return .entries(
-            instances.filter { wanted?.contains($0.id) ?? true }.map { instance in
+            apart.0 + instances.filter { wanted?.contains($0.id) ?? true }.map { instance in
                 let status = engine.status(id: instance.id)
                 let entry = status?.phase == .showing ? status?.entry : nil
                 let failure = status?.lastFailure
@@ -105,7 +108,48 @@ extension WidgetDaemon {
                         ("contentMarginsDisabled", .bool(registry.widget(kind: instance.kind)?.contentMarginsDisabled ?? false)),
                         ("failure", failure.map(JSONValue.string) ?? .null), ("asOf", failure != nil ? date(entry?.date) : .null),
                     ]))
-            })
+            } + (apart.1.map { [$0] } ?? []))
+    }
+
+    /// The id of the Controls' tile among a desktop's entries (no instance id has a "#").
+    static let controlsTile = "#controls"
+
+    /// Each Live Activity kept, as an entry of a medium widget showing its Lock Screen view.
+    private func activityEntries() -> [JSONValue] {
+        activities.list().compactMap { record in
+            guard let drawn = record.presentations else { return nil }
+            return .object(
+                JSONObject([
+                    ("id", .string(record.id)), ("kind", .string("activity:" + record.type)), ("family", .string(WidgetFamily.systemMedium.rawValue)),
+                    ("phase", .string("showing")), ("view", drawn.lockScreen.json), ("entryDate", .number(record.updated)),
+                    ("contentMarginsDisabled", .bool(false)), ("failure", record.failure.map(JSONValue.string) ?? .null), ("asOf", .null),
+                    ("activity", .string(record.phase.rawValue)),
+                ]))
+        }
+    }
+
+    /// The Controls, as one medium tile: each a button or a toggle with its label, in their order; a
+    /// tap on the Nth presses the Nth control (`tap` of `controlsTile`).
+    private func controlsEntry() -> JSONValue? {
+        let kinds = registry.controls.map(\.kind)
+        guard !kinds.isEmpty else { return nil }
+        let rows: [ViewNode] = kinds.map { kind in
+            let entry = controls.current(kind)
+            guard let control = entry.control else { return ViewNode("text", attributes: JSONObject([("text", .string(entry.name))])) }
+            switch control.template {
+            case .toggle:
+                return ViewNode("toggle", attributes: JSONObject([("isOn", .bool(control.isOn)), ("intent", control.action)]), children: [control.label])
+            case .button:
+                return ViewNode("button", attributes: JSONObject([("intent", control.action)]), children: [control.label])
+            }
+        }
+        let view = ViewNode("vstack", attributes: JSONObject([("alignment", .string("leading"))]), children: rows)
+        return .object(
+            JSONObject([
+                ("id", .string(Self.controlsTile)), ("kind", .string("controls")), ("family", .string(WidgetFamily.systemMedium.rawValue)),
+                ("phase", .string("showing")), ("view", view.json), ("entryDate", .null), ("contentMarginsDisabled", .bool(false)),
+                ("failure", .null), ("asOf", .null),
+            ]))
     }
 
     /// What an instance shows drawn in another family (`"family"`), as one line of text: its provider's
@@ -138,6 +182,24 @@ extension WidgetDaemon {
             case .link(let number): .link(number)
             case .control(let number): .control(number)
             }
+        // The desktop's Controls tile: its Nth button or toggle is the Nth control, pressed.
+        if id == Self.controlsTile {
+            let kinds = registry.controls.map(\.kind)
+            guard case .control(let number) = target, kinds.indices.contains(number - 1) else {
+                return .refused("the Controls have \(kinds.count) button(s) and toggle(s); tap one of them")
+            }
+            let kind = kinds[number - 1]
+            return Self.waiting { [controls] in
+                let answer = await controls!.press(kind: kind, .press)
+                guard case .controls = answer else { return answer }
+                return .performed(intent: kind)
+            }
+        }
+        // A Live Activity: its widgetURL, opened as a widget's is.
+        if let record = activities.list().first(where: { $0.id == id }) {
+            guard let url = record.presentations?.widgetURL else { return .refused("activity \(id) has no widgetURL; nothing to open") }
+            return answer(.open(url: url))
+        }
         guard let instance = lock.withLock({ known[id] }) else {
             return .refused("no instance \"\(id.onOneLine.cut(to: 200))\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", "))")
         }
@@ -232,8 +294,8 @@ extension WidgetDaemon {
                 guard case .opened(let url, let bundle) = try await registry.open(url: url) else { return .refused("not opened") }
                 return .opened(url: url, by: bundle)
             }
-        case .entries(let ids):
-            return entries(ids: ids)
+        case .entries(let ids, let withActivities, let withControls):
+            return entries(ids: ids, activities: withActivities, controls: withControls)
         case .watch:
             return .refused("watch is served on the control socket, where its events can follow")
         case .activityStart(let type, let attributes, let content):

@@ -30,7 +30,9 @@ public enum ControlRequest: Equatable, Sendable {
     case watch(ids: [String]?)
     /// What some instances (all when `ids` is nil) show now as view trees, in the home screen's order,
     /// for a client that lays them out and draws them itself (`widgets desktop`).
-    case entries(ids: [String]?)
+    /// Asked for every instance (`ids` nil), `activities` adds each Live Activity (first, as a medium
+    /// widget showing its Lock Screen view) and `controls` one medium tile of the Controls (last).
+    case entries(ids: [String]?, activities: Bool = false, controls: Bool = false)
     /// Start a Live Activity of `type` (its attributes type's name) with its attributes and first
     /// content (`Activity.request`, `widgets activity start`).
     case activityStart(type: String, attributes: JSONValue, content: ActivityContentValue)
@@ -156,8 +158,12 @@ public enum ControlRequest: Equatable, Sendable {
             if let id { members.append(("id", .string(id))) }
         case .text(let id, let family):
             members += [("id", .string(id)), ("family", .string(family.rawValue))]
-        case .watch(let ids), .entries(let ids):
+        case .watch(let ids):
             if let ids { members.append(("ids", .array(ids.map(JSONValue.string)))) }
+        case .entries(let ids, let activities, let controls):
+            if let ids { members.append(("ids", .array(ids.map(JSONValue.string)))) }
+            if activities { members.append(("activities", .bool(true))) }
+            if controls { members.append(("controls", .bool(true))) }
         case .activityStart(let type, let attributes, let content):
             members += [("type", .string(type)), ("attributes", attributes)] + content.members
         case .activityUpdate(let id, let content):
@@ -245,7 +251,9 @@ public enum ControlRequest: Equatable, Sendable {
                 }
                 ids = array.compactMap(\.stringValue)
             }
-            self = name == "watch" ? .watch(ids: ids) : .entries(ids: ids)
+            self =
+                name == "watch"
+                ? .watch(ids: ids) : .entries(ids: ids, activities: json["activities"]?.boolValue == true, controls: json["controls"]?.boolValue == true)
         case "activity-start":
             let type = try required("type")
             guard !type.isEmpty else { throw ControlProtocolError("\"type\" must name an activity type (its attributes type)") }

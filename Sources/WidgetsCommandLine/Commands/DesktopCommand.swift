@@ -9,7 +9,10 @@ import WidgetWire
 extension Command {
     static let desktop = Command(
         "desktop", summary: "Show the running host's widgets on the desktop, below the windows (Wayland, X11).",
-        options: [Options.output.spec, Options.anchor.spec, Options.margin.spec, Options.columns.spec, Options.desktopAppearance.spec],
+        options: [
+            Options.output.spec, Options.anchor.spec, Options.margin.spec, Options.columns.spec, Options.desktopAppearance.spec,
+            Options.showActivities.spec, Options.showControls.spec,
+        ],
         discussion: """
             A client of the running host, as 'watch' and 'home' are: every instance, in the home screen's order and
             grid, drawn on a layer-shell surface on the desktop's bottom layer (sway, Hyprland, KDE Plasma, river, niri,
@@ -21,7 +24,9 @@ extension Command {
             is away (restarting) the last entries stay, marked "as of" their date, and the client follows the host
             again when it is back. --output names the output (or all; default: the compositor's choice), --anchor the corner
             or edge (top-left by default), --margin the space to the edges in points (24; or top,right,bottom,left),
-            --columns the grid's width in small widgets (2); the same settings may be kept in
+            --columns the grid's width in small widgets (2); Live Activities are shown before the widgets, each its Lock
+            Screen view (a click opens its widgetURL), and the Controls after them as one tile of buttons and toggles
+            (a click presses one), unless --activities off or --controls off; the same settings may be kept in
             ~/.config/widgets/desktop.conf ($XDG_CONFIG_HOME), a 'name = value' a line (anchor = bottom-right),
             which options on the command line override. Light or dark as --appearance or the file say, else as the
             desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0 (on X11 libxcb1 and
@@ -44,6 +49,19 @@ extension Options {
     }
     static let desktopAppearance = Option<Appearance>(
         "appearance", value: "MODE", help: "light or dark (default: as the desktop prefers, else light)")
+    static let showActivities = Option<Bool>("activities", value: "on|off", help: "show the Live Activities before the widgets (default on)", parse: onOff("activities"))
+    static let showControls = Option<Bool>("controls", value: "on|off", help: "show the Controls as a tile after the widgets (default on)", parse: onOff("controls"))
+
+    static func onOff(_ name: String) -> @Sendable (String) -> Result<Bool, UsageText> {
+        { text in
+            switch text {
+            case "on": .success(true)
+            case "off": .success(false)
+            default: .failure(UsageText("--\(name) takes on or off, not '\(text)'"))
+            }
+        }
+    }
+
     static let columns = Option<Int>("columns", value: "N", help: "small widgets a row, from 1 to 12 (default 2)") { text in
         guard let value = Int(text), (1...12).contains(value) else { return .failure(UsageText("--columns takes a whole number from 1 to 12, not '\(text)'")) }
         return .success(value)
@@ -66,6 +84,8 @@ extension Invocation {
             options.margins = try setting(Options.margin) ?? DesktopMargins(all: 24)
             options.columns = try setting(Options.columns) ?? 2
             options.appearance = try setting(Options.desktopAppearance) ?? DesktopAppearance.preferred() ?? .light
+            options.activities = try setting(Options.showActivities) ?? true
+            options.controls = try setting(Options.showControls) ?? true
         } catch {
             return CLI.usage(error, output)
         }
@@ -114,7 +134,7 @@ extension Invocation {
 /// a comment. An option given on the command line wins. A line that is not one of these is an error
 /// naming the file, the line and why.
 struct DesktopSettings {
-    static let names = ["output", "anchor", "margin", "columns", "appearance"]
+    static let names = ["output", "anchor", "margin", "columns", "appearance", "activities", "controls"]
 
     let path: String
     private var values: [String: (line: Int, text: String)] = [:]
