@@ -36,6 +36,7 @@ import WidgetWire
             (.options, WIDGET_REQUEST_OPTIONS, 2), (.recommendations, WIDGET_REQUEST_RECOMMENDATIONS, 2),
             (.openURL, WIDGET_REQUEST_OPEN_URL, 3), (.performIntent, WIDGET_REQUEST_PERFORM_INTENT, 3),
             (.previews, WIDGET_REQUEST_PREVIEWS, 5), (.activity, WIDGET_REQUEST_ACTIVITY, 7),
+            (.control, WIDGET_REQUEST_CONTROL, 7),
         ]
         #expect(header.map(\.0) == RequestKind.allCases)
         for (kind, constant, minor) in header {
@@ -49,7 +50,7 @@ import WidgetWire
     @Test func configurationKindsAreTheHeadersConfigurationKinds() {
         let header: [(ConfigurationKind, widget_configuration_kind_t)] = [
             (.static, WIDGET_CONFIGURATION_STATIC), (.appIntent, WIDGET_CONFIGURATION_APP_INTENT), (.intent, WIDGET_CONFIGURATION_INTENT),
-            (.activity, WIDGET_CONFIGURATION_ACTIVITY),
+            (.activity, WIDGET_CONFIGURATION_ACTIVITY), (.control, WIDGET_CONFIGURATION_CONTROL),
         ]
         #expect(header.map(\.0) == ConfigurationKind.allCases)
         for (kind, constant) in header {

@@ -168,6 +168,7 @@ final class TestHost: @unchecked Sendable {
 
     @Test func unknownKindAndRequestKindAreErrorsNotCrashes() {
         #expect(request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), "test.nope", id: 5) == (1, "this bundle has no widget of kind \"test.nope\""))
-        #expect(request(9, id: 6) == (1, "unknown request kind 9"))
+        #expect(request(99, id: 6) == (1, "unknown request kind 99"))
+        #expect(request(UInt32(WIDGET_REQUEST_CONTROL.rawValue), id: 7) == (1, "a widget draws no Live Activity and is no Control (control request)"))
     }
 }

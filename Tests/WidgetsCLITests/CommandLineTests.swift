@@ -48,7 +48,7 @@ import WidgetWire
             var arguments = command.arguments.filter { !$0.hasPrefix("[") }.map { _ in "x" }
             for option in command.declaredOptions {
                 arguments.append("--\(option.name)")
-                if !option.isFlag { arguments.append(option.choices.first ?? (["memory-limit", "link", "button", "scale", "margin", "columns", "stale-in", "relevance", "dismissal"].contains(option.name) ? "1" : option.name == "web" ? "127.0.0.1:0" : ["attributes", "state"].contains(option.name) ? "{}" : ["activities", "controls"].contains(option.name) ? "on" : "x")) }
+                if !option.isFlag { arguments.append(option.choices.first ?? (["memory-limit", "link", "button", "scale", "margin", "columns", "stale-in", "relevance", "dismissal"].contains(option.name) ? "1" : option.name == "web" ? "127.0.0.1:0" : ["attributes", "state"].contains(option.name) ? "{}" : ["activities", "controls"].contains(option.name) || (command.name, option.name) == ("control", "set") ? "on" : "x")) }
             }
             let invocation = try #require(try CLI.parse(arguments[...], for: command), "\(command.name)")
             #expect(invocation.positionals.count == command.requiredArguments)

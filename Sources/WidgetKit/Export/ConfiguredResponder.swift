@@ -75,8 +75,10 @@ final class ConfiguredResponder<Intent, Entry: TimelineEntry, Content: View>: @u
                 WireRecommendation(description: description, configuration: IntentParameters.configuration(of: intent))
             }
             reply(.json(WireRecommendation.json(list)))
-        case .openURL, .performIntent, .previews, .activity, .control:
-            reply(.failure("taps, previews and activities are answered by the bundle, not the provider"))
+        case .openURL, .performIntent, .previews:
+            reply(.failure("taps and previews are answered by the bundle, not the provider"))
+        case .activity, .control:
+            reply(.failure("a widget draws no Live Activity and is no Control (\(request.kind.rawValue) request)"))
         }
     }
 }

@@ -30,8 +30,10 @@ final class TimelineResponder<Provider: TimelineProvider, Content: View>: @unche
             provider.getTimeline(in: context, completion: completion.closure)
         case .options, .recommendations:
             reply(.failure("a static widget has no configuration"))
-        case .openURL, .performIntent, .previews, .activity, .control:
-            reply(.failure("taps, previews and activities are answered by the bundle, not the provider"))
+        case .openURL, .performIntent, .previews:
+            reply(.failure("taps and previews are answered by the bundle, not the provider"))
+        case .activity, .control:
+            reply(.failure("a widget draws no Live Activity and is no Control (\(request.kind.rawValue) request)"))
         }
     }
 }
