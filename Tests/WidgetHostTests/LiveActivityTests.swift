@@ -90,6 +90,17 @@ import WidgetWire
         let saved = try String(contentsOf: state.appendingPathComponent("activities.json"), encoding: .utf8)
         #expect(saved == #"{"version":1,"activities":[]}"# + "\n")
 
+        // The most relevant first, as iOS orders them; equal ones in the order they started.
+        var relevant = Self.match
+        relevant.relevance = 5
+        guard case .activity(let low) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)),
+            case .activity(let high) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: relevant)),
+            case .activity(let alsoLow) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)),
+            case .activities(let ordered) = await answer(daemon, .activities(type: nil))
+        else { return }
+        #expect(ordered.map(\.id) == [high.id, low.id, alsoLow.id])
+        for id in [low.id, high.id, alsoLow.id] { _ = await answer(daemon, .activityEnd(id: id, content: nil, dismissal: .immediate)) }
+
         // Ended with an immediate policy, it leaves at once.
         guard case .activity(let second) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)) else { return }
         guard case .activity(let dismissed) = await answer(daemon, .activityEnd(id: second.id, content: nil, dismissal: .immediate)) else { return }

@@ -85,3 +85,54 @@ import WidgetWire
         #expect(Activity<Order>.pushToStartToken == nil)
     }
 }
+
+/// A Control registers by its kind and answers with its value provider's current value: a toggle
+/// with its state, its labels and the intent a press performs.
+@Suite struct ControlWidgetTests {
+    struct Lamp: ControlValueProvider {
+        var previewValue: Bool { false }
+        func currentValue() async throws -> Bool { true }
+    }
+
+    struct SetLamp: SetValueIntent {
+        static var title: LocalizedStringResource { "Lamp" }
+        @Parameter(title: "On") var value: Bool
+        init() {}
+        func perform() async throws -> some IntentResult { .result() }
+    }
+
+    struct LampControl: ControlWidget {
+        var body: some ControlWidgetConfiguration {
+            StaticControlConfiguration(kind: "org.example.lamp", provider: Lamp()) { isOn in
+                ControlWidgetToggle("Lamp", isOn: isOn, action: SetLamp()) { on in Text(on ? "On" : "Off") }
+                    .tint(.yellow)
+            }
+            .displayName("Desk lamp")
+        }
+    }
+
+    @Test func aToggleIsRegisteredAndAnswersWithItsCurrentValue() throws {
+        let definition = LampControl().body._controlDefinition()
+        #expect(definition.kind == "org.example.lamp")
+        #expect(definition.configurationKind == .control)
+        #expect(definition.displayName == "Desk lamp")
+        let answer = LiveActivityTests.Answer()
+        let request = ProviderRequest(kind: .control, family: .systemSmall, isPreview: false, displaySize: CGSize(width: 158, height: 158), configuration: "{}")
+        definition.respond(request) { answer.set($0) }
+        guard case .json(let json)? = answer.value else {
+            Issue.record("no control: \(String(describing: answer.value))")
+            return
+        }
+        let control = try WireControl(json: json)
+        #expect(control.template == .toggle)
+        #expect(control.isOn, "the provider's current value, not its preview's")
+        #expect(control.valueLabel?.json["text"] == .string("On"))
+        #expect(control.label.json["text"] == .string("Lamp"))
+        #expect(control.tint != nil)
+        #expect(control.action["type"]?.stringValue?.hasSuffix("SetLamp") == true)
+        // A placeholder, for a fresh process's press: at once, from the preview value.
+        definition.respond(ProviderRequest(kind: .placeholder, family: .systemSmall, isPreview: true, displaySize: .zero, configuration: "{}")) { answer.set($0) }
+        guard case .json(let preview)? = answer.value else { return }
+        #expect(try WireControl(json: preview).isOn == false)
+    }
+}

@@ -33,9 +33,11 @@ package final class ActivityCenter: @unchecked Sendable {
         self.publish = publish
     }
 
-    /// The activities, in the order they started (of one type, or all).
+    /// The activities (of one type, or all), the most relevant first (`relevanceScore`, as iOS
+    /// orders them), then in the order they started.
     package func list(type: String? = nil) -> [ActivityRecord] {
-        state.withLock { $0.records }.filter { type == nil || $0.type == type }
+        state.withLock { $0.records }.enumerated().filter { type == nil || $0.element.type == type }
+            .sorted { ($1.element.relevance, $0.offset) < ($0.element.relevance, $1.offset) }.map(\.element)
     }
 
     // MARK: Saved state
