@@ -52,6 +52,21 @@ enum ActivityDrawing {
     /// The modifier `activityBackgroundTint(_:)` records; taken off the view and made its background.
     static let backgroundTint = "activityBackgroundTint"
 
+    /// What an activity request of this configuration is answered with: its presentations for the
+    /// request's attributes and state, or why they do not decode.
+    static func answer<Attributes: ActivityAttributes, Content: View>(
+        content: @escaping (ActivityViewContext<Attributes>) -> Content, dynamicIsland: @escaping (ActivityViewContext<Attributes>) -> DynamicIsland
+    ) -> _UncheckedSendable<(ProviderRequest) -> ProviderAnswer> {
+        _UncheckedSendable { request in
+            do {
+                let context = try ActivityViewContext<Attributes>(request: request.configuration)
+                return .json(draw(context, request: request, content: content, dynamicIsland: dynamicIsland).json)
+            } catch {
+                return .failure("\(error)")
+            }
+        }
+    }
+
     static func draw<Attributes: ActivityAttributes, Content: View>(
         _ context: ActivityViewContext<Attributes>, request: ProviderRequest, content: (ActivityViewContext<Attributes>) -> Content,
         dynamicIsland: (ActivityViewContext<Attributes>) -> DynamicIsland

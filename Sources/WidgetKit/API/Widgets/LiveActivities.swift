@@ -269,15 +269,10 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: WidgetConfi
         for attributesType: Attributes.Type, @ViewBuilder content: @escaping (ActivityViewContext<Attributes>) -> Content,
         dynamicIsland: @escaping (ActivityViewContext<Attributes>) -> DynamicIsland
     ) {
-        let draw = _UncheckedSendable((content, dynamicIsland))
+        let answer = ActivityDrawing.answer(content: content, dynamicIsland: dynamicIsland)
         definition = _WidgetDefinition(kind: ActivityTypeName.of(Attributes.self), configurationKind: .activity) { request, reply in
             guard request.kind == .activity else { return reply(.failure("a Live Activity is asked only to draw activities")) }
-            do {
-                let context = try ActivityViewContext<Attributes>(request: request.configuration)
-                reply(.json(ActivityDrawing.draw(context, request: request, content: draw.value.0, dynamicIsland: draw.value.1).json))
-            } catch {
-                reply(.failure("\(error)"))
-            }
+            reply(answer.value(request))
         }
         definition.families = [.systemMedium]
         definition.displayName = ActivityTypeName.of(Attributes.self)
