@@ -98,7 +98,7 @@ import WidgetWire
         try daemon.start(socketPath: path)
         defer { daemon.stop() }
         let client = try ControlClient(path: path, timeout: 60)
-        #expect(throws: ControlError("no instance \"clock-9\" is hosted; instances: good-1", isRefusal: true)) {
+        #expect(throws: ControlError("no instance \"clock-9\" is hosted; instances: good-1 (a Live Activity's id or a Control's kind is watched too: 'widgets activity list', 'widgets control')", isRefusal: true)) {
             try client.send(.object(JSONObject([("request", .string("watch")), ("ids", .array([.string("clock-9")]))])))
         }
         #expect(daemon.events.subscriberCount == 0)

@@ -62,7 +62,7 @@ import WidgetWire
         // At its stale date it is drawn stale (context.isStale), and says so.
         clock.advance(by: 61)
         #expect(try await eventually { heard.withLock { $0 }.contains { $0["stale"] == .bool(true) } })
-        guard case .activities(let list) = await answer(daemon, .activities(type: nil)) else { return }
+        guard case .activities(let list) = await answer(daemon, .activities(type: nil)) else { Issue.record("another answer"); return }
         #expect(list.first?.phase == .stale)
         #expect(lockScreen(list.first).hasSuffix("0 – 0 | Waiting for the score"), "\(lockScreen(list.first))")
         #expect(heard.withLock { $0 }.last?["compact"]?.stringValue?.hasSuffix(" 0–0") == true)
@@ -70,22 +70,22 @@ import WidgetWire
         // New content makes it active again.
         var scored = Self.match
         scored.state = .object(JSONObject([("ours", .number(3)), ("theirs", .number(1)), ("period", .number(2))]))
-        guard case .activity(let updated) = await answer(daemon, .activityUpdate(id: started.id, content: scored)) else { return }
+        guard case .activity(let updated) = await answer(daemon, .activityUpdate(id: started.id, content: scored)) else { Issue.record("another answer"); return }
         #expect(updated.phase == .active)
         #expect(lockScreen(updated).hasSuffix("3 – 1 | Period 2"), "\(lockScreen(updated))")
 
         // Ended, it stays four hours (iOS's default), then leaves; the watcher hears both.
-        guard case .activity(let ended) = await answer(daemon, .activityEnd(id: started.id, content: nil, dismissal: .default)) else { return }
+        guard case .activity(let ended) = await answer(daemon, .activityEnd(id: started.id, content: nil, dismissal: .default)) else { Issue.record("another answer"); return }
         #expect(ended.phase == .ended)
         #expect(ended.dismissAt == clock.now().timeIntervalSince1970 + 4 * 3600)
-        guard case .refused(let refusal) = await answer(daemon, .activityUpdate(id: started.id, content: scored)) else { return }
+        guard case .refused(let refusal) = await answer(daemon, .activityUpdate(id: started.id, content: scored)) else { Issue.record("another answer"); return }
         #expect(refusal == "activity \(started.id) has ended; an ended activity is not updated")
         clock.advance(by: 4 * 3600 - 1)
-        guard case .activities(let stillThere) = await answer(daemon, .activities(type: "MatchAttributes")) else { return }
+        guard case .activities(let stillThere) = await answer(daemon, .activities(type: "MatchAttributes")) else { Issue.record("another answer"); return }
         #expect(stillThere.map(\.phase) == [.ended])
         clock.advance(by: 1)
         #expect(try await eventually { heard.withLock { $0 }.contains { $0["event"] == .string("activity-removed") } })
-        guard case .activities(let gone) = await answer(daemon, .activities(type: nil)) else { return }
+        guard case .activities(let gone) = await answer(daemon, .activities(type: nil)) else { Issue.record("another answer"); return }
         #expect(gone.isEmpty)
         let saved = try String(contentsOf: state.appendingPathComponent("activities.json"), encoding: .utf8)
         #expect(saved == #"{"version":1,"activities":[]}"# + "\n")
@@ -97,15 +97,15 @@ import WidgetWire
             case .activity(let high) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: relevant)),
             case .activity(let alsoLow) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)),
             case .activities(let ordered) = await answer(daemon, .activities(type: nil))
-        else { return }
+        else { Issue.record("another answer"); return }
         #expect(ordered.map(\.id) == [high.id, low.id, alsoLow.id])
         for id in [low.id, high.id, alsoLow.id] { _ = await answer(daemon, .activityEnd(id: id, content: nil, dismissal: .immediate)) }
 
         // Ended with an immediate policy, it leaves at once.
-        guard case .activity(let second) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)) else { return }
-        guard case .activity(let dismissed) = await answer(daemon, .activityEnd(id: second.id, content: nil, dismissal: .immediate)) else { return }
+        guard case .activity(let second) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: attributes, content: Self.match)) else { Issue.record("another answer"); return }
+        guard case .activity(let dismissed) = await answer(daemon, .activityEnd(id: second.id, content: nil, dismissal: .immediate)) else { Issue.record("another answer"); return }
         #expect(dismissed.phase == .dismissed)
-        guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { return }
+        guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { Issue.record("another answer"); return }
         #expect(none.isEmpty)
     }
 
@@ -120,13 +120,13 @@ import WidgetWire
         }
         #expect(reason.hasPrefix(#"Live Activity "MatchAttributes" (libGameWidgets.so): "#), "\(reason)")
         #expect(reason.contains(#"the activity's content state (ContentState) did not decode: "ours" is not Int"#), "\(reason)")
-        guard case .refused(let missing) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: .object(JSONObject()), content: Self.match)) else { return }
+        guard case .refused(let missing) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: .object(JSONObject()), content: Self.match)) else { Issue.record("another answer"); return }
         #expect(missing.contains(#"the activity's attributes (MatchAttributes) did not decode: no value for "opponent""#), "\(missing)")
-        guard case .refused(let unknown) = await answer(daemon, .activityStart(type: "MatchAttribute", attributes: attributes, content: Self.match)) else { return }
+        guard case .refused(let unknown) = await answer(daemon, .activityStart(type: "MatchAttribute", attributes: attributes, content: Self.match)) else { Issue.record("another answer"); return }
         #expect(unknown == #"Live Activity "MatchAttribute": no bundle loaded draws this Live Activity (did you mean MatchAttributes?); known types: MatchAttributes"#)
-        guard case .refused(let widget) = await answer(daemon, .activityStart(type: "com.mygame.game-status", attributes: attributes, content: Self.match)) else { return }
+        guard case .refused(let widget) = await answer(daemon, .activityStart(type: "com.mygame.game-status", attributes: attributes, content: Self.match)) else { Issue.record("another answer"); return }
         #expect(widget.contains(#""com.mygame.game-status" is a widget, not a Live Activity"#), "\(widget)")
-        guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { return }
+        guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { Issue.record("another answer"); return }
         #expect(none.isEmpty)
         // A Live Activity is no widget: not listed, placed or asked for timelines as one.
         #expect(!daemon.registry.widgets.contains { $0.kind == "MatchAttributes" })
@@ -155,9 +155,14 @@ import WidgetWire
         clock.advance(by: 120)
         let second = try daemon(clock: clock, state: state)
         defer { second.stop() }
-        guard case .activities(let restored) = await answer(second, .activities(type: nil)) else { return }
+        guard case .activities(let restored) = await answer(second, .activities(type: nil)) else { Issue.record("another answer"); return }
         #expect(restored.map(\.id) == [running.id, other.id])
         #expect(restored.map(\.phase) == [.stale, .ended])
+        // Stale while the host was away: drawn stale once it is back.
+        #expect(try await eventually {
+            guard case .activities(let list) = second.answer(.activities(type: nil)) else { return false }
+            return list.first.map { PlainTextRenderer.lines($0.presentations!.lockScreen).joined(separator: " | ").hasSuffix("Waiting for the score") } ?? false
+        })
         clock.advance(by: 480)
         #expect(try await eventually { if case .activities(let list) = second.answer(.activities(type: nil)) { list.count == 1 } else { false } })
     }
@@ -199,6 +204,10 @@ extension LiveActivityTests {
         let usage = await home.cli(["activity", "stop", id])
         #expect(usage.status == 2)
         #expect(usage.standardError.hasPrefix("widgets: unknown action 'stop'"), "\(usage.standardError)")
+
+        // A tap on it opens its widgetURL (the island's, its Lock Screen view having none) in the game's app.
+        let tap = await home.cli(["tap", id])
+        #expect(tap.standardOutput.contains("mygame://status"), "\(tap.standardOutput) \(tap.standardError)")
 
         let ended = await home.gameApp(["match", "end"])
         #expect(ended.standardOutput == "\(id): ended\n", "\(ended.standardOutput) \(ended.standardError)")

@@ -335,14 +335,17 @@ final class WebHome: @unchecked Sendable {
             }
         }
 
-        let press = try await web.request("POST", "/controls/com.mygame.pause/press", body: "{}")
+        let press = try await web.request("POST", "/controls/press", body: #"{"kind":"com.mygame.pause"}"#)
         #expect(press.status == 200, "\(press.body)")
         let pressed = try await next("control") { $0["isOn"] == .bool(true) }
         #expect(pressed?["kind"] == .string("com.mygame.pause"))
         #expect(pressed?["isOn"] == .bool(true))
         #expect(pressed?["text"]?.stringValue?.hasSuffix("Paused") == true, "\(String(describing: pressed))")
-        let unknown = try await web.request("POST", "/controls/com.mygame.nothing/press", body: "{}")
+        let unknown = try await web.request("POST", "/controls/press", body: #"{"kind":"com.mygame.nothing"}"#)
         #expect(unknown.status == 422)
+        #expect(try JSONValue.parse(unknown.body)["error"]?.stringValue?.hasPrefix(#"control "com.mygame.nothing": no such Control"#) == true, "\(unknown.body)")
+        let badSet = try await web.request("POST", "/controls/press", body: #"{"kind":"com.mygame.pause","set":"yes"}"#)
+        #expect(badSet.status == 400)
 
         let attributes = JSONValue.object(JSONObject([("opponent", .string("Rovers"))]))
         let state = JSONValue.object(JSONObject([("ours", .number(1)), ("theirs", .number(0)), ("period", .number(1))]))

@@ -18,10 +18,15 @@ package final class ActivityCenter: @unchecked Sendable {
     private struct State {
         var records: [ActivityRecord] = []
         var timers: [String: ScheduledAction] = [:]
+        /// Set when the host stops: nothing is kept, saved or timed from then on.
+        var stopped = false
     }
     private let state = Locked(State())
-    /// Changes of one activity, one at a time (a drawing is awaited between reading and saving).
+    /// Keeping and saving, one change at a time. A change is drawn before it takes this lock, so it
+    /// is kept only if the activity is still as it was read (see `commit`).
     private let changes = NSLock()
+    /// Set when the saved file could not be read and was not set aside: nothing is saved over it.
+    private var saving = true
 
     static let fileName = "activities.json"
     /// The most activities kept at once (iOS allows an app five; the host holds every app's).
@@ -40,35 +45,72 @@ package final class ActivityCenter: @unchecked Sendable {
             .sorted { ($1.element.relevance, $0.offset) < ($0.element.relevance, $1.offset) }.map(\.element)
     }
 
+    /// Stops: the timers cancelled, and no change kept from now on (a drawing under way included).
+    func stop() {
+        let timers = state.withLock { held in
+            held.stopped = true
+            defer { held.timers = [:] }
+            return Array(held.timers.values)
+        }
+        for timer in timers { timer.cancel() }
+    }
+
     // MARK: Saved state
 
     /// Reads the saved activities: those dismissed meanwhile are dropped, those whose stale date
     /// passed are marked stale, and each one's timer is set again. A file that cannot be read is
     /// set aside, named, rather than lost.
     func restore(log: (String) -> Void) {
-        let url = store.directory.appendingPathComponent(Self.fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return }
+        let path = store.directory.appendingPathComponent(Self.fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            saving = false
+            log("warning: cannot read \(path); the activities in it are kept there, and new ones are not saved until it can be read")
+            return
+        }
         var records: [ActivityRecord] = []
         do {
             let json = try JSONValue.parse(Array(data))
+            if let version = json["version"]?.numberValue, version > 1 {
+                saving = false
+                log("warning: \(path) was written by a newer version of widgets (format \(Int(version))); it is left as it is, and activities are not saved")
+                return
+            }
             guard let list = json["activities"]?.arrayValue else { throw WireFormatError(path: "activities", reason: "expected an array") }
-            for item in list { records.append(try ActivityRecord(json: item)) }
+            for (index, item) in list.enumerated() {
+                do { records.append(try ActivityRecord(json: item)) } catch { throw WireFormatError(path: "activities[\(index)]." + error.path, reason: error.reason) }
+            }
         } catch {
-            let aside = url.path + ".corrupt-\(Int(clock.now().timeIntervalSince1970))"
-            rename(url.path, aside)
-            log("widgets: warning: \(url.path) is not a list of activities (\(error)); set aside as \(aside), starting with none")
+            // Kept aside, never silently replaced, under a name no earlier copy has.
+            var aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacingOccurrences(of: ":", with: "")
+            var copy = 1
+            while FileManager.default.fileExists(atPath: aside) {
+                copy += 1
+                aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacingOccurrences(of: ":", with: "") + "-\(copy)"
+            }
+            guard rename(path, aside) == 0 else {
+                saving = false
+                log("warning: \(path) is not a list of activities (\(error)) and cannot be set aside (\(errnoText())); it is left as it is, and activities are not saved")
+                return
+            }
+            log("warning: \(path) is not a list of activities (\(error)); kept as \(aside), starting with none")
             return
         }
         let now = clock.now().timeIntervalSince1970
         records.removeAll { ($0.dismissAt ?? .infinity) <= now }
+        var turned: [ActivityRecord] = []
         for index in records.indices where records[index].phase == .active && (records[index].staleDate ?? .infinity) <= now {
             records[index].phase = .stale
+            turned.append(records[index])
         }
         state.withLock { $0.records = records }
         for record in records { arm(record) }
+        // Those that turned stale while the host was away are drawn stale, as at their date.
+        for record in turned { redrawStale(record) }
     }
 
     private func save() throws(StateError) {
+        guard saving else { return }
         let records = state.withLock { $0.records }
         let json = JSONValue.object(JSONObject([("version", .number(1)), ("activities", .array(records.map(\.json)))]))
         try store.save(Array((json.jsonText + "\n").utf8), as: Self.fileName)
@@ -81,10 +123,6 @@ package final class ActivityCenter: @unchecked Sendable {
     func start(type: String, attributes: JSONValue, content: ControlRequest.ActivityContentValue) async -> ControlAnswer {
         do { _ = try registry.activity(type: type) } catch { return .refused(Self.describe(error)) }
         let now = clock.now().timeIntervalSince1970
-        let live = state.withLock { $0.records.filter { $0.phase == .active || $0.phase == .stale }.count }
-        guard live < Self.maximumCount else {
-            return .refused("\(live) activities are running, the most the host keeps; end one first ('widgets activity end ID')")
-        }
         var record = ActivityRecord(
             id: UUID().uuidString, type: type, attributes: attributes, state: content.state, staleDate: content.staleDate,
             relevance: content.relevance, phase: (content.staleDate ?? .infinity) <= now ? .stale : .active, started: now, updated: now)
@@ -93,7 +131,7 @@ package final class ActivityCenter: @unchecked Sendable {
         } catch {
             return .refused(Self.describe(error))
         }
-        return commit(record)
+        return commit(record, readAt: nil)
     }
 
     /// New content for a running activity, drawn before it is kept.
@@ -102,6 +140,7 @@ package final class ActivityCenter: @unchecked Sendable {
         guard record.phase == .active || record.phase == .stale else {
             return .refused("activity \(id) has ended; an ended activity is not updated")
         }
+        let read = record.updated
         let now = clock.now().timeIntervalSince1970
         record.state = content.state
         record.staleDate = content.staleDate
@@ -110,15 +149,17 @@ package final class ActivityCenter: @unchecked Sendable {
         record.phase = (content.staleDate ?? .infinity) <= now ? .stale : .active
         do {
             record.presentations = try await draw(record)
+            record.failure = nil
         } catch {
             return .refused(Self.describe(error))
         }
-        return commit(record)
+        return commit(record, readAt: read)
     }
 
     /// Ends an activity, with its final content if given; it leaves as `dismissal` says.
     func end(id: String, content: ControlRequest.ActivityContentValue?, dismissal: ActivityDismissal) async -> ControlAnswer {
         guard var record = find(id) else { return missing(id) }
+        let read = record.updated
         let now = clock.now().timeIntervalSince1970
         if let content {
             record.state = content.state
@@ -126,6 +167,7 @@ package final class ActivityCenter: @unchecked Sendable {
             record.relevance = content.relevance
             do {
                 record.presentations = try await draw(record)
+                record.failure = nil
             } catch {
                 return .refused(Self.describe(error))
             }
@@ -139,7 +181,7 @@ package final class ActivityCenter: @unchecked Sendable {
         case .immediate: record.dismissAt = now
         case .after(let date): record.dismissAt = min(max(date, now), ended + ActivityDismissal.longest)
         }
-        return commit(record)
+        return commit(record, readAt: read)
     }
 
     // MARK: Keeping
@@ -154,21 +196,39 @@ package final class ActivityCenter: @unchecked Sendable {
     }
 
     /// Keeps `record` (or removes it, when its dismissal has come), saves, sets its timer, and
-    /// tells the subscribers.
-    private func commit(_ given: ActivityRecord) -> ControlAnswer {
+    /// tells the subscribers. `readAt`: the `updated` of the record the change was made from, nil
+    /// for a new one; a change whose activity changed meanwhile (another update, an end, a
+    /// dismissal, while this one was drawn) is refused, never kept over it.
+    private func commit(_ given: ActivityRecord, readAt: Double?) -> ControlAnswer {
         var record = given
         let now = clock.now().timeIntervalSince1970
         let removed = (record.dismissAt ?? .infinity) <= now
         if removed { record.phase = .dismissed }
         changes.lock()
-        let previous = state.withLock { held in
+        let kept: Result<[ActivityRecord], Refusal> = state.withLock { held in
+            guard !held.stopped else { return .failure(Refusal("the host is stopping")) }
             let previous = held.records
-            if let index = held.records.firstIndex(where: { $0.id == record.id }) {
+            let index = held.records.firstIndex { $0.id == record.id }
+            switch (index, readAt) {
+            case (nil, nil):
+                let live = held.records.filter { $0.phase == .active || $0.phase == .stale }.count
+                guard live < Self.maximumCount else {
+                    return .failure(Refusal("\(live) activities are running, the most the host keeps; end one first ('widgets activity end ID')"))
+                }
+                if !removed { held.records.append(record) }
+            case (let index?, let read?) where held.records[index].updated == read:
                 if removed { held.records.remove(at: index) } else { held.records[index] = record }
-            } else if !removed {
-                held.records.append(record)
+            case (nil, _?):
+                return .failure(Refusal("activity \(record.id) was dismissed meanwhile; nothing was changed"))
+            default:
+                return .failure(Refusal("activity \(record.id) changed meanwhile (another update or its end came first); nothing was changed: ask again"))
             }
-            return previous
+            return .success(previous)
+        }
+        guard case .success(let previous) = kept else {
+            changes.unlock()
+            if case .failure(let reason) = kept { return .refused(reason.text) }
+            return .refused("not kept")
         }
         do {
             try save()
@@ -195,7 +255,12 @@ package final class ActivityCenter: @unchecked Sendable {
         guard let due else { return }
         let id = record.id
         let timer = clock.schedule(at: Date(timeIntervalSince1970: due)) { [weak self] in self?.timerFired(id) }
-        state.withLock { $0.timers[id] = timer }
+        let kept = state.withLock { held in
+            guard !held.stopped else { return false }
+            held.timers[id] = timer
+            return true
+        }
+        if !kept { timer.cancel() }
     }
 
     private func disarm(_ id: String) {
@@ -209,25 +274,33 @@ package final class ActivityCenter: @unchecked Sendable {
         switch record.phase {
         case .active where (record.staleDate ?? .infinity) <= now:
             record.phase = .stale
-            // Drawn stale; should that fail, the last drawing stays, marked stale by its phase.
-            Task { [self] in
-                var stale = record
-                do throws(RequestError) { stale.presentations = try await draw(stale) } catch { stale.failure = Self.describe(error) }
-                guard find(id)?.updated == record.updated else { return }
-                _ = commit(stale)
-            }
+            redrawStale(record)
         case .ended where (record.dismissAt ?? .infinity) <= now:
-            _ = commit(record)
+            // Off the clock's one timer thread: a commit saves, and waits for the disk.
+            let read = record.updated
+            Task { [self] in _ = commit(record, readAt: read) }
         default:
             arm(record)
         }
     }
 
-    /// A failed drawing in a Live Activity's words: `Live Activity "Type" (file.so): why`.
-    static func describe(_ error: RequestError) -> String {
-        let bundle = error.bundlePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
-        return "Live Activity \"\(error.kind)\"\(bundle): \(error.message)"
+    /// Draws a stale activity (`context.isStale`) and keeps it, unless it changed meanwhile; should
+    /// the drawing fail, the last one stays, marked stale by its phase, with the failure said.
+    private func redrawStale(_ record: ActivityRecord) {
+        Task { [self] in
+            var stale = record
+            do throws(RequestError) {
+                stale.presentations = try await draw(stale)
+                stale.failure = nil
+            } catch {
+                stale.failure = Self.describe(error)
+            }
+            _ = commit(stale, readAt: record.updated)
+        }
     }
+
+    /// A failed drawing in a Live Activity's words: `Live Activity "Type" (file.so): why`.
+    static func describe(_ error: RequestError) -> String { error.described(as: "Live Activity") }
 
     /// The presentations the activity's bundle draws for its attributes and state.
     private func draw(_ record: ActivityRecord) async throws(RequestError) -> WireActivityPresentations {
@@ -245,4 +318,10 @@ package final class ActivityCenter: @unchecked Sendable {
             throw RequestError(kind: record.type, bundlePath: nil, reason: .invalidResult, message: "invalid activity result: \(error)")
         }
     }
+}
+
+/// Why a change was not kept, said to whoever asked for it.
+private struct Refusal: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
 }

@@ -45,9 +45,21 @@ package final class ControlBoard: @unchecked Sendable {
         }
     }
 
-    /// Asks controls (of `kind`, or all) for their state again, and tells who listens.
-    func reload(kind: String?) async -> ControlAnswer {
-        await entries(kind: kind)
+    /// Asks controls (of `kind`, or all) for their state again, and tells who listens. Answered at
+    /// once with the states known, the asking done after: an app's intent that reloads its own
+    /// control (`ControlCenter.shared.reloadControls` in `perform()`, as Apple's samples do) waits
+    /// for this answer, and its control's request would wait behind the intent on the provider's queue.
+    func reload(kind: String?) -> ControlAnswer {
+        let kinds: [String]
+        if let kind {
+            do { _ = try registry.control(named: kind) } catch { return .refused(Self.describe(error)) }
+            kinds = [kind]
+        } else {
+            kinds = registry.controls.map(\.kind)
+        }
+        Task { for kind in kinds { _ = await fetch(kind) } }
+        let known = last.withLock { $0 }
+        return .controls(kinds.map { known[$0] ?? ControlEntry(kind: $0, name: name($0), control: nil) })
     }
 
     /// The last state known of a control, asked now if none is.
@@ -74,13 +86,8 @@ package final class ControlBoard: @unchecked Sendable {
         return entry
     }
 
-    private func name(_ kind: String) -> String {
-        registry.control(kind: kind).map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
-    }
+    private func name(_ kind: String) -> String { registry.controlName(kind) }
 
     /// A control's failure in its own words: `control "kind" (file.so): why`.
-    static func describe(_ error: RequestError) -> String {
-        let bundle = error.bundlePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
-        return "control \"\(error.kind)\"\(bundle): \(error.message)"
-    }
+    static func describe(_ error: RequestError) -> String { error.described(as: "control") }
 }

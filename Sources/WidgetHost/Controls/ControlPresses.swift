@@ -3,6 +3,11 @@ import WidgetABI
 import WidgetWire
 
 extension WidgetRegistry {
+    /// A Control's name: its `displayName`, else its kind.
+    public func controlName(_ kind: String) -> String {
+        control(kind: kind).map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
+    }
+
     /// A Control as it is now: its bundle asked (its value provider's current value).
     public func controlState(kind: String) async throws(RequestError) -> WireControl {
         let result = try await request(.control, kind: kind)

@@ -23,7 +23,8 @@ extension WidgetDaemon {
             let hostedIDs = instances.map(\.id).sorted()
             return (
                 .refused(
-                    "no instance \"\(unknown.onOneLine.cut(to: 200))\" is hosted; instances: \(hostedIDs.isEmpty ? "none" : hostedIDs.joined(separator: ", "))"),
+                    "no instance \"\(unknown.onOneLine.cut(to: 200))\" is hosted; instances: \(hostedIDs.isEmpty ? "none" : hostedIDs.joined(separator: ", "))"
+                        + " (a Live Activity's id or a Control's kind is watched too: 'widgets activity list', 'widgets control')"),
                 nil
             )
         }
@@ -182,9 +183,10 @@ extension WidgetDaemon {
             case .link(let number): .link(number)
             case .control(let number): .control(number)
             }
-        // The desktop's Controls tile: its Nth button or toggle is the Nth control, pressed.
+        // The desktop's Controls tile: its Nth button or toggle is the Nth control drawn as one (one
+        // that could not be asked is drawn as its name, and is no target).
         if id == Self.controlsTile {
-            let kinds = registry.controls.map(\.kind)
+            let kinds = registry.controls.map(\.kind).filter { controls.current($0).control != nil }
             guard case .control(let number) = target, kinds.indices.contains(number - 1) else {
                 return .refused("the Controls have \(kinds.count) button(s) and toggle(s); tap one of them")
             }
@@ -196,12 +198,24 @@ extension WidgetDaemon {
             }
         }
         // A Live Activity: its widgetURL, opened as a widget's is.
-        if let record = activities.list().first(where: { $0.id == id }) {
-            guard let url = record.presentations?.widgetURL else { return .refused("activity \(id) has no widgetURL; nothing to open") }
-            return answer(.open(url: url))
+        // A Live Activity: as a widget, its Lock Screen view's widgetURL (else the island's) or its Nth
+        // link, opened as a widget's are.
+        if let record = activities.list().first(where: { $0.id == id }), let drawn = record.presentations {
+            let targets = TapTargets(drawn.lockScreen)
+            switch target {
+            case .widget:
+                guard let url = targets.widgetURL ?? drawn.widgetURL else { return .refused("activity \(id) has no widgetURL; nothing to open") }
+                return answer(.open(url: url))
+            case .link(let number):
+                guard targets.links.indices.contains(number - 1) else { return .refused("activity \(id) has \(targets.links.count) link(s)") }
+                return answer(.open(url: targets.links[number - 1]))
+            case .control:
+                return .refused("activity \(id): a Live Activity's buttons are not pressed here (its widgetURL and links are)")
+            }
         }
         guard let instance = lock.withLock({ known[id] }) else {
-            return .refused("no instance \"\(id.onOneLine.cut(to: 200))\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", "))")
+            return .refused(
+                "no instance or Live Activity \"\(id.onOneLine.cut(to: 200))\" is hosted; instances: \(engine.instances.map(\.id).joined(separator: ", ")) ('widgets activity list' lists the activities)")
         }
         guard let entry = engine.status(id: id)?.entry else {
             return .refused("instance \(id) shows no entry yet (\(engine.status(id: id)?.phase.rawValue ?? "unknown")); nothing to tap")
@@ -311,7 +325,7 @@ extension WidgetDaemon {
         case .pressControl(let kind, let press):
             return Self.waiting { [controls] in await controls!.press(kind: kind, press) }
         case .reloadControls(let kind):
-            return Self.waiting { [controls] in await controls!.reload(kind: kind) }
+            return controls.reload(kind: kind)
         }
     }
 

@@ -179,6 +179,8 @@ public final class WidgetDaemon: @unchecked Sendable {
         server = nil
         watcher?.stop()
         watcher = nil
+        // A stopped host changes no activity (its timers would otherwise save over the next host's).
+        activities.stop()
     }
 
     /// Watches the bundle directories: a bundle installed while the host runs is loaded and its

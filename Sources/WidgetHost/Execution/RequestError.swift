@@ -24,9 +24,12 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
     public let reason: Reason
     public let message: String
 
-    public var description: String {
+    public var description: String { described(as: "widget") }
+
+    /// The error naming what was asked as `noun` ("Live Activity", "control"): `noun "kind" (file.so): why`.
+    public func described(as noun: String) -> String {
         let bundle = bundlePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
-        return "widget \"\(kind)\"\(bundle): \(message)"
+        return "\(noun) \"\(kind)\"\(bundle): \(message)"
     }
 
     static func timedOut(_ requestKind: RequestKind, kind: String, bundlePath: String, deadline: Duration) -> RequestError {

@@ -27,7 +27,8 @@ package enum SessionBus {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: busctl)
-        process.arguments = ["--user", "--timeout=\(timeout)", "call", destination, path, interface, method] + (signature.isEmpty ? [] : [signature]) + arguments
+        // After "--", an argument starting with "-" ("-3 laps") is one, not an option.
+        process.arguments = ["--user", "--timeout=\(timeout)", "--", "call", destination, path, interface, method] + (signature.isEmpty ? [] : [signature]) + arguments
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()

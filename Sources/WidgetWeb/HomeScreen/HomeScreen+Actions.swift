@@ -39,13 +39,17 @@ extension HomeScreen {
         return json(200, answer.json)
     }
 
-    /// A press of a Control (`{}`), or a toggle set (`{"set": true}`), as `widgets control` does.
-    func pressControl(kind: String, _ request: HTTPRequest) -> HTTPResponse {
+    /// A press of a Control (`{"kind": K}`), or a toggle set (`"set": true`), as `widgets control`
+    /// does. The kind is in the body, as written: a kind may hold any character a path would mangle.
+    func pressControl(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = body(request), let kind = body["kind"]?.stringValue else {
+            return failure(400, "expected a JSON object with \"kind\", and \"set\": true or false for a toggle set")
+        }
         let press: ControlPress
-        switch body(request)?["set"] {
+        switch body["set"] {
         case .bool(let on)?: press = .set(on)
         case nil, .null?: press = .press
-        default: return failure(400, "expected a JSON object, with \"set\": true or false for a toggle set")
+        default: return failure(400, "\"set\" must be true or false")
         }
         let answer = daemon.answer(.pressControl(kind: kind, press: press))
         if case .refused = answer { return json(422, answer.json) }

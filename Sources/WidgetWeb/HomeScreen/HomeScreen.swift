@@ -198,10 +198,6 @@ public final class HomeScreen: @unchecked Sendable {
         func only(_ method: String, _ body: () -> HTTPReply) -> HTTPReply {
             request.method == method ? body() : .response(.text(405, "\(request.path.onOneLine.cut(to: 200)) takes \(method) only", headers: [("Allow", method)]))
         }
-        if parts.count == 3, parts[0] == "controls", parts[2] == "press" {
-            let kind = parts[1].removingPercentEncoding ?? parts[1]
-            return only("POST") { .response(pressControl(kind: kind, request)) }
-        }
         if parts.count == 3, parts[0] == "instances" {
             let id = parts[1]
             switch parts[2] {
@@ -219,6 +215,7 @@ public final class HomeScreen: @unchecked Sendable {
         case ["events"]: return only("GET") { events() }
         case ["widgets"]: return only("GET") { .response(json(200, widgetGallery())) }
         case ["tap"]: return only("POST") { .response(tap(request)) }
+        case ["controls", "press"]: return only("POST") { .response(pressControl(request)) }
         case ["instances"]: return only("POST") { .response(add(request)) }
         case ["order"]: return only("POST") { .response(order(request)) }
         default: return .response(.text(404, "nothing at \(request.path.onOneLine.cut(to: 200))"))

@@ -252,7 +252,7 @@ function showControl(control) {
 controlArea.addEventListener('click', (event) => {
   const element = event.target.closest('button.control');
   if (!element) return;
-  post('/controls/' + encodeURIComponent(element.dataset.kind) + '/press', {})
+  post('/controls/press', { kind: element.dataset.kind })
     .then((answer) => { for (const control of answer.controls || []) if (control.control) toast('“' + control.name + '” done'); })
     .catch((error) => toast(error.message, true));
 });

@@ -60,13 +60,13 @@ extension Invocation {
             reportProblems(registry, as: "warning")
             var list: [ControlEntry] = []
             for kind in kind.map({ [$0] }) ?? registry.controls.map(\.kind) {
-                let name = registry.control(kind: kind).map { $0.displayName.isEmpty ? kind : $0.displayName } ?? kind
+                let name = registry.controlName(kind)
                 do {
                     let control: WireControl
                     if let press { control = try await registry.press(control: kind, press) } else { control = try await registry.controlState(kind: kind) }
                     list.append(ControlEntry(kind: kind, name: name, control: control))
                 } catch {
-                    output.standardError("widgets: error: \(error)")
+                    output.standardError("widgets: error: \((error as? RequestError)?.described(as: "control") ?? "\(error)")")
                     return .failure
                 }
             }

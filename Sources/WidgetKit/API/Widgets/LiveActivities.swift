@@ -172,9 +172,9 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
     public func update(_ content: ActivityContent<Attributes.ContentState>, alertConfiguration: AlertConfiguration? = nil, timestamp: Date) async {
         send(content)
     }
-    public func update(using contentState: Attributes.ContentState) async { send(ActivityContent(state: contentState, staleDate: content.staleDate)) }
+    public func update(using contentState: Attributes.ContentState) async { send(ActivityContent(state: contentState, staleDate: content.staleDate, relevanceScore: content.relevanceScore)) }
     public func update(using contentState: Attributes.ContentState, alertConfiguration: AlertConfiguration?) async {
-        send(ActivityContent(state: contentState, staleDate: content.staleDate))
+        send(ActivityContent(state: contentState, staleDate: content.staleDate, relevanceScore: content.relevanceScore))
     }
 
     public func end(_ content: ActivityContent<Attributes.ContentState>?, dismissalPolicy: ActivityUIDismissalPolicy = .default) async {
@@ -186,7 +186,7 @@ public final class Activity<Attributes: ActivityAttributes>: Identifiable, @unch
         finish(content, dismissalPolicy)
     }
     public func end(using contentState: Attributes.ContentState? = nil, dismissalPolicy: ActivityUIDismissalPolicy = .default) async {
-        finish(contentState.map { ActivityContent(state: $0, staleDate: content.staleDate) }, dismissalPolicy)
+        finish(contentState.map { ActivityContent(state: $0, staleDate: content.staleDate, relevanceScore: content.relevanceScore) }, dismissalPolicy)
     }
 
     private func send(_ content: ActivityContent<Attributes.ContentState>) {
