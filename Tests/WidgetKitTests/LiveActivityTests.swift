@@ -111,6 +111,40 @@ import WidgetWire
         }
     }
 
+    struct RoomIntent: ControlConfigurationIntent {
+        static var title: LocalizedStringResource { "Room" }
+        @Parameter(title: "Room", default: "Hall") var room: String
+        init() {}
+    }
+
+    struct RoomLight: AppIntentControlValueProvider {
+        func previewValue(configuration: RoomIntent) -> Bool { false }
+        func currentValue(configuration: RoomIntent) async throws -> Bool { configuration.room == "Kitchen" }
+    }
+
+    struct RoomControl: ControlWidget {
+        var body: some ControlWidgetConfiguration {
+            AppIntentControlConfiguration(kind: "org.example.room", provider: RoomLight()) { isOn in
+                ControlWidgetToggle("Light", isOn: isOn, action: SetLamp()) { on in Text(on ? "On" : "Off") }
+            }
+        }
+    }
+
+    /// A configured control runs with the configuration the host sends, else its intent's defaults.
+    @Test func aConfiguredControlReadsItsConfiguration() throws {
+        let definition = RoomControl().body._controlDefinition()
+        let answer = LiveActivityTests.Answer()
+        func isOn(_ configuration: String) throws -> Bool? {
+            definition.respond(ProviderRequest(kind: .control, family: .systemSmall, isPreview: false, displaySize: .zero, configuration: configuration)) {
+                answer.set($0)
+            }
+            guard case .json(let json)? = answer.value else { return nil }
+            return try WireControl(json: json).isOn
+        }
+        #expect(try isOn("{}") == false, "the default room, the hall")
+        #expect(try isOn(#"{"room":"Kitchen"}"#) == true)
+    }
+
     @Test func aToggleIsRegisteredAndAnswersWithItsCurrentValue() throws {
         let definition = LampControl().body._controlDefinition()
         #expect(definition.kind == "org.example.lamp")
