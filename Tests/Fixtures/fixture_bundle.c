@@ -33,6 +33,9 @@
  *   -DHOSTILE              forks a child at load that sleeps holding every descriptor, starts a thread
  *                          that hoards memory when told, and registers the hostile kinds of request()
  *   -DMETADATA             says its version, vendor, licence and homepage (ABI 1.5)
+ *   -DACTIVITY             registers the Live Activity FixtureAttributes (ABI 1.7), drawn as its state's
+ *                          text; a state with "hold":"PATH" and "held":"PATH" creates the second file
+ *                          and draws only once the first exists (a drawing the test holds)
  *   -DESCAPING             registers fixture.escape, which starts a process that leaves its worker's
  *                          session and parent and answers, and fixture.escape-and-die, which then
  *                          SIGKILLs its own process; the process's pid goes to $FIXTURE_ESCAPE_FILE
@@ -215,6 +218,15 @@ static bool initialize(const widget_host_t *host, char *error, size_t error_capa
     register_one(host, "fixture.many-views", small);
     register_one(host, "fixture.long-text", small);
     register_one(host, "fixture.largest", WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_LARGE));
+#endif
+#ifdef ACTIVITY
+    {
+        widget_descriptor_t activity = {
+            .struct_size = sizeof(widget_descriptor_t), .kind = "FixtureAttributes", .families = WIDGET_FAMILY_MASK(WIDGET_FAMILY_SYSTEM_MEDIUM),
+            .configuration_kind = WIDGET_CONFIGURATION_ACTIVITY,
+        };
+        host->register_widget(host, &activity);
+    }
 #endif
 #ifdef ESCAPING
     register_one(host, "fixture.escape", small);
@@ -528,8 +540,44 @@ __attribute__((noinline)) static int overflow(int depth) {
 }
 #endif
 
+#ifdef ACTIVITY
+/* The string value of `"name":"...` in `json`, copied into `value` (no escapes), or false. */
+static bool string_member(const char *json, const char *name, char *value, size_t capacity) {
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\":\"", name);
+    const char *start = strstr(json, key);
+    if (!start) return false;
+    start += strlen(key);
+    const char *end = strchr(start, '"');
+    if (!end || (size_t)(end - start) >= capacity) return false;
+    memcpy(value, start, (size_t)(end - start));
+    value[end - start] = 0;
+    return true;
+}
+
+/* Draws FixtureAttributes: its state as text, once a held drawing is released. */
+static bool activity_request(const widget_request_t *request, widget_completion_fn completion, void *context) {
+    if (request->request_kind != WIDGET_REQUEST_ACTIVITY) return false;
+    char hold[1024], held[1024];
+    if (string_member(request->configuration, "hold", hold, sizeof hold) && string_member(request->configuration, "held", held, sizeof held)) {
+        FILE *marker = fopen(held, "w");
+        if (marker) fclose(marker);
+        for (int i = 0; i < 6000 && access(hold, F_OK) != 0; i++) usleep(10000);
+    }
+    const char *state = strstr(request->configuration, "\"state\":");
+    char answer[512];
+    int length = snprintf(answer, sizeof answer, "{\"lockScreen\":{\"view\":\"text\",\"text\":\"%s\"}}", state && strstr(state, "\"n\":2") ? "two" : "one");
+    widget_result_t result = {sizeof(widget_result_t), WIDGET_STATUS_OK, answer, (size_t)length, NULL};
+    completion(context, &result);
+    return true;
+}
+#endif
+
 static void request(const widget_request_t *request, widget_completion_fn completion, void *context) {
     const char *kind = request->widget_kind;
+#ifdef ACTIVITY
+    if (activity_request(request, completion, context)) return;
+#endif
 #ifdef BEHAVIOURS
     if (held_request(kind, completion, context)) return;
 #endif

@@ -64,6 +64,7 @@ public enum Fixtures {
         "overflow": ["-DSTACK_OVERFLOW", "-DKIND=\"fixture.overflow\""],
         "escaping": ["-DESCAPING", "-DKIND=\"fixture.escaping\""],
         "long-kind": ["-DREGISTER_MANY=0"],
+        "activity": ["-DACTIVITY", "-DKIND=\"fixture.beside-activity\""],
         "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],
     ]
 

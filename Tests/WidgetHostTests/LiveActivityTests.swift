@@ -109,6 +109,34 @@ import WidgetWire
         #expect(none.isEmpty)
     }
 
+    /// An update whose drawing is under way when the activity is ended and dismissed is refused when
+    /// it comes back: it is never kept over the end (the activity would come back, never dismissed).
+    @Test func anUpdateDrawnWhileTheActivityEndsIsNotKeptOverTheEnd() async throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["activity"]).path], clock: ManualClock(), isolation: .queue)
+        let daemon = WidgetDaemon(registry: registry, store: InstanceStore(directory: Fixtures.temporaryDirectory("state")), budget: .development)
+        try daemon.start(socketPath: nil)
+        defer { daemon.stop() }
+        guard case .activity(let started) = await answer(daemon, .activityStart(type: "FixtureAttributes", attributes: .object(JSONObject()), content: .init(state: .object(JSONObject([("n", .number(1))])))))
+        else {
+            Issue.record("not started")
+            return
+        }
+        let files = Fixtures.temporaryDirectory("hold")
+        let (release, held) = (files.appendingPathComponent("release").path, files.appendingPathComponent("held").path)
+        let held2 = JSONValue.object(JSONObject([("n", .number(2)), ("hold", .string(release)), ("held", .string(held))]))
+        let update = Task { await answer(daemon, .activityUpdate(id: started.id, content: .init(state: held2))) }
+        #expect(try await eventually(within: 30) { FileManager.default.fileExists(atPath: held) }, "the update's drawing began")
+        guard case .activity(let ended) = await answer(daemon, .activityEnd(id: started.id, content: nil, dismissal: .immediate)) else {
+            Issue.record("not ended")
+            return
+        }
+        #expect(ended.phase == .dismissed)
+        #expect(FileManager.default.createFile(atPath: release, contents: nil))
+        #expect(await update.value == .refused("activity \(started.id) was dismissed meanwhile; nothing was changed"))
+        guard case .activities(let left) = await answer(daemon, .activities(type: nil)) else { Issue.record("another answer"); return }
+        #expect(left.isEmpty, "the end stands")
+    }
+
     @Test func whatTheBundleCannotDrawIsRefusedNamingTheFieldAndNothingIsKept() async throws {
         let daemon = try daemon(clock: ManualClock(), state: Fixtures.temporaryDirectory("state"))
         defer { daemon.stop() }

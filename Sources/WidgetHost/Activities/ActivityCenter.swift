@@ -18,6 +18,9 @@ package final class ActivityCenter: @unchecked Sendable {
     private struct State {
         var records: [ActivityRecord] = []
         var timers: [String: ScheduledAction] = [:]
+        /// Each activity's changes kept so far: a change made from revision N is kept only while the
+        /// activity is still at N.
+        var revisions: [String: Int] = [:]
         /// Set when the host stops: nothing is kept, saved or timed from then on.
         var stopped = false
     }
@@ -106,7 +109,7 @@ package final class ActivityCenter: @unchecked Sendable {
         state.withLock { $0.records = records }
         for record in records { arm(record) }
         // Those that turned stale while the host was away are drawn stale, as at their date.
-        for record in turned { redrawStale(record) }
+        for record in turned { redrawStale(record, read: 0) }
     }
 
     private func save() throws(StateError) {
@@ -136,11 +139,11 @@ package final class ActivityCenter: @unchecked Sendable {
 
     /// New content for a running activity, drawn before it is kept.
     func update(id: String, content: ControlRequest.ActivityContentValue) async -> ControlAnswer {
-        guard var record = find(id) else { return missing(id) }
+        guard let (found, read) = find(id) else { return missing(id) }
+        var record = found
         guard record.phase == .active || record.phase == .stale else {
             return .refused("activity \(id) has ended; an ended activity is not updated")
         }
-        let read = record.updated
         let now = clock.now().timeIntervalSince1970
         record.state = content.state
         record.staleDate = content.staleDate
@@ -158,8 +161,8 @@ package final class ActivityCenter: @unchecked Sendable {
 
     /// Ends an activity, with its final content if given; it leaves as `dismissal` says.
     func end(id: String, content: ControlRequest.ActivityContentValue?, dismissal: ActivityDismissal) async -> ControlAnswer {
-        guard var record = find(id) else { return missing(id) }
-        let read = record.updated
+        guard let (found, read) = find(id) else { return missing(id) }
+        var record = found
         let now = clock.now().timeIntervalSince1970
         if let content {
             record.state = content.state
@@ -186,8 +189,9 @@ package final class ActivityCenter: @unchecked Sendable {
 
     // MARK: Keeping
 
-    private func find(_ id: String) -> ActivityRecord? {
-        state.withLock { $0.records.first { $0.id == id } }
+    /// The activity of `id` and its revision.
+    private func find(_ id: String) -> (ActivityRecord, Int)? {
+        state.withLock { held in held.records.first { $0.id == id }.map { ($0, held.revisions[id, default: 0]) } }
     }
 
     private func missing(_ id: String) -> ControlAnswer {
@@ -196,10 +200,10 @@ package final class ActivityCenter: @unchecked Sendable {
     }
 
     /// Keeps `record` (or removes it, when its dismissal has come), saves, sets its timer, and
-    /// tells the subscribers. `readAt`: the `updated` of the record the change was made from, nil
-    /// for a new one; a change whose activity changed meanwhile (another update, an end, a
-    /// dismissal, while this one was drawn) is refused, never kept over it.
-    private func commit(_ given: ActivityRecord, readAt: Double?) -> ControlAnswer {
+    /// tells the subscribers. `readAt`: the revision of the record the change was made from, nil for
+    /// a new one; a change whose activity changed meanwhile (another update, an end, a dismissal,
+    /// while this one was drawn) is refused, never kept over it.
+    private func commit(_ given: ActivityRecord, readAt: Int?) -> ControlAnswer {
         var record = given
         let now = clock.now().timeIntervalSince1970
         let removed = (record.dismissAt ?? .infinity) <= now
@@ -216,13 +220,15 @@ package final class ActivityCenter: @unchecked Sendable {
                     return .failure(Refusal("\(live) activities are running, the most the host keeps; end one first ('widgets activity end ID')"))
                 }
                 if !removed { held.records.append(record) }
-            case (let index?, let read?) where held.records[index].updated == read:
+            case (let index?, let read?) where held.revisions[record.id, default: 0] == read:
                 if removed { held.records.remove(at: index) } else { held.records[index] = record }
             case (nil, _?):
                 return .failure(Refusal("activity \(record.id) was dismissed meanwhile; nothing was changed"))
             default:
                 return .failure(Refusal("activity \(record.id) changed meanwhile (another update or its end came first); nothing was changed: ask again"))
             }
+            held.revisions[record.id, default: 0] += 1
+            if removed { held.revisions[record.id] = nil }
             return .success(previous)
         }
         guard case .success(let previous) = kept else {
@@ -269,15 +275,15 @@ package final class ActivityCenter: @unchecked Sendable {
 
     private func timerFired(_ id: String) {
         _ = state.withLock { $0.timers.removeValue(forKey: id) }
-        guard var record = find(id) else { return }
+        guard let (found, read) = find(id) else { return }
+        var record = found
         let now = clock.now().timeIntervalSince1970
         switch record.phase {
         case .active where (record.staleDate ?? .infinity) <= now:
             record.phase = .stale
-            redrawStale(record)
+            redrawStale(record, read: read)
         case .ended where (record.dismissAt ?? .infinity) <= now:
             // Off the clock's one timer thread: a commit saves, and waits for the disk.
-            let read = record.updated
             Task { [self] in _ = commit(record, readAt: read) }
         default:
             arm(record)
@@ -286,7 +292,7 @@ package final class ActivityCenter: @unchecked Sendable {
 
     /// Draws a stale activity (`context.isStale`) and keeps it, unless it changed meanwhile; should
     /// the drawing fail, the last one stays, marked stale by its phase, with the failure said.
-    private func redrawStale(_ record: ActivityRecord) {
+    private func redrawStale(_ record: ActivityRecord, read: Int) {
         Task { [self] in
             var stale = record
             do throws(RequestError) {
@@ -295,7 +301,7 @@ package final class ActivityCenter: @unchecked Sendable {
             } catch {
                 stale.failure = Self.describe(error)
             }
-            _ = commit(stale, readAt: record.updated)
+            _ = commit(stale, readAt: read)
         }
     }
 
