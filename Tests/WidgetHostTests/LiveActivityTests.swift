@@ -283,6 +283,16 @@ extension LiveActivityTests {
         #expect(server.calls[2]["call"] as? String == "CloseNotification")
         #expect(server.calls[2]["id"] as? Int == first["id"] as? Int)
         #expect(!host.output.contains("not shown as notifications"), "\(host.output)")
+
+        // A host that stops takes the notifications of its running activities with it.
+        let again = await home.gameApp(["match", "start", "United"])
+        #expect(again.status == 0)
+        #expect(try await eventually(within: 30) { server.calls.count >= 4 })
+        let fourth = server.calls[3]
+        #expect(await blocking { host.terminate() } == 0)
+        #expect(try await eventually(within: 30) { server.calls.count >= 5 })
+        #expect(server.calls[4]["call"] as? String == "CloseNotification")
+        #expect(server.calls[4]["id"] as? Int == fourth["id"] as? Int)
     }
 
     /// With no notification server on the bus, the host says so once and goes on.

@@ -66,6 +66,12 @@ final class ActivityNotifier: @unchecked Sendable {
         }
     }
 
-    /// Waits until every call asked so far is made (for tests and a clean stop).
-    func drain() { queue.sync {} }
+    /// Closes every notification shown, and waits until that is done: a host stopping takes its
+    /// notifications with it (the next host sends its own; they never expire by themselves).
+    func closeAll() {
+        queue.sync {
+            for id in shown.values { call("CloseNotification", signature: "u", [id]) }
+            shown = [:]
+        }
+    }
 }

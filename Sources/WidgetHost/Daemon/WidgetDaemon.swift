@@ -179,8 +179,10 @@ public final class WidgetDaemon: @unchecked Sendable {
         server = nil
         watcher?.stop()
         watcher = nil
-        // A stopped host changes no activity (its timers would otherwise save over the next host's).
+        // A stopped host changes no activity (its timers would otherwise save over the next host's),
+        // and leaves no notification of one behind.
         activities.stop()
+        notifier.withLock { $0 }?.closeAll()
     }
 
     /// Watches the bundle directories: a bundle installed while the host runs is loaded and its
