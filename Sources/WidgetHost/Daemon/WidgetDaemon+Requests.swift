@@ -197,7 +197,6 @@ extension WidgetDaemon {
                 return .performed(intent: kind)
             }
         }
-        // A Live Activity: its widgetURL, opened as a widget's is.
         // A Live Activity: as a widget, its Lock Screen view's widgetURL (else the island's) or its Nth
         // link, opened as a widget's are.
         if let record = activities.list().first(where: { $0.id == id }), let drawn = record.presentations {

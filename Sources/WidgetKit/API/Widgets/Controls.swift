@@ -6,7 +6,7 @@ import WidgetWire
 // which Xcode 16's widget extension template adds to the bundle. Here a bundle registers each with
 // the host (ABI 1.7, by its kind), draws it for its value provider's current value, and performs its
 // action when it is pressed: in the web page's and the desktop's Controls, in a bar
-// (`widgets watch --control KIND --format waybar`) and from the shell (`widgets control KIND`).
+// (`widgets watch KIND --format waybar`) and from the shell (`widgets control KIND`).
 
 /// A control: its body says its kind, its value and its button or toggle.
 public protocol ControlWidget {
