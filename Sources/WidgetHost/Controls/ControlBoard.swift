@@ -26,9 +26,27 @@ package final class ControlBoard: @unchecked Sendable {
         } else {
             kinds = registry.controls.map(\.kind)
         }
-        var entries: [ControlEntry] = []
-        for kind in kinds { entries.append(await fetch(kind)) }
-        return .controls(entries)
+        return .controls(await fetchAll(kinds))
+    }
+
+    /// Each control's state, asked of all at once (each on its own provider's queue): one slow or
+    /// hung control delays the answer by its own deadline, not by the sum of everyone's.
+    private func fetchAll(_ kinds: [String]) async -> [ControlEntry] {
+        await withTaskGroup(of: (Int, ControlEntry).self) { group in
+            for (index, kind) in kinds.enumerated() { group.addTask { (index, await self.fetch(kind)) } }
+            var entries = [ControlEntry?](repeating: nil, count: kinds.count)
+            for await (index, entry) in group { entries[index] = entry }
+            return entries.compactMap { $0 }
+        }
+    }
+
+    /// Every control's state: those known as they are, the others asked of all together.
+    package func currentAll() -> [ControlEntry] {
+        let kinds = registry.controls.map(\.kind)
+        let missing = kinds.filter { kind in last.withLock { $0[kind] } == nil }
+        if !missing.isEmpty { _ = waitingOnTask { await self.fetchAll(missing) } }
+        let known = last.withLock { $0 }
+        return kinds.map { known[$0] ?? ControlEntry(kind: $0, name: name($0), control: nil) }
     }
 
     /// Presses a control; answers with its state after.

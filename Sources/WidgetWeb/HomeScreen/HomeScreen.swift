@@ -240,7 +240,7 @@ public final class HomeScreen: @unchecked Sendable {
             queue.async { [self] in
                 let cards = daemon.instances.map { card(for: $0.id) ?? .null }.filter { $0 != .null }
                 let activities = daemon.activities.list().map(activityCard)
-                let controls = daemon.registry.controls.map { controlCard(daemon.controls.current($0.kind)) }
+                let controls = daemon.controls.currentAll().map(controlCard)
                 stream.send(
                     event: "hello",
                     data: JSONValue.object(
