@@ -1,0 +1,10 @@
+import SwiftUI
+import WidgetKit
+
+@main
+struct KettleBundle: WidgetBundle {
+    var body: some Widget {
+        KettleControl()
+        KettleLiveActivity()
+    }
+}
