@@ -30,6 +30,24 @@ import WidgetWire
         try await offThePool { try ControlClient(path: path, timeout: 60).send(request) }
     }
 
+    /// A `home` request made while the host is about to serve its home screen (a desktop's right
+    /// click just after a restart) waits for its address, rather than being told there is none.
+    @Test func theHomeScreensAddressIsWaitedForWhileItIsAboutToBeServed() async throws {
+        let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path], clock: ManualClock(), isolation: .queue)
+        let daemon = WidgetDaemon(registry: registry, store: InstanceStore(directory: Fixtures.temporaryDirectory("state")), budget: .development)
+        daemon.servesHome = true
+        try daemon.start(socketPath: nil)
+        defer { daemon.stop() }
+        let asked = Task { await blocking { daemon.answer(.home) } }
+        #expect(try await eventually { daemon.homeWaiters == 1 })
+        daemon.homeURL = "http://127.0.0.1:1/#token=t"
+        #expect(await asked.value == .home(url: "http://127.0.0.1:1/#token=t"))
+        // A host that serves none says so at once.
+        daemon.homeURL = nil
+        daemon.servesHome = false
+        #expect(daemon.answer(.home) == .refused("this host serves no home screen; start it with 'widgets run --web'"))
+    }
+
     @Test func aWatcherGetsWhatEachInstanceShowsThenEveryChange() async throws {
         let clock = ManualClock()
         let registry = WidgetRegistry.load(searchPath: [Fixtures.directory(["good"]).path], clock: clock, isolation: .queue)

@@ -298,7 +298,7 @@ extension WidgetDaemon {
         case .text(let id, let family):
             return text(id: id, family: family)
         case .home:
-            guard let url = homeURL else {
+            guard let url = awaitHomeURL() else {
                 return .refused("this host serves no home screen; start it with 'widgets run --web'")
             }
             return .home(url: url)

@@ -169,10 +169,44 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// The home screen's address, token included, when `widgets run --web` serves one; the control
     /// socket's `home` request answers with it (`widgets home`).
     public var homeURL: String? {
-        get { lock.withLock { home } }
-        set { lock.withLock { home = newValue } }
+        get { homeReady.withLock { home } }
+        set {
+            homeReady.withLock {
+                home = newValue
+                homeReady.broadcast()
+            }
+        }
     }
     private var home: String?
+    private let homeReady = NSCondition()
+
+    /// Set before `start` by a host that serves a home screen once it has started: a `home` request
+    /// made meanwhile (a desktop's right click just after a restart) waits for its address, 10 s at
+    /// most, rather than being told there is none.
+    public var servesHome: Bool {
+        get { homeReady.withLock { serving } }
+        set {
+            homeReady.withLock {
+                serving = newValue
+                homeReady.broadcast()
+            }
+        }
+    }
+    private var serving = false
+    /// Requests waiting for the home screen's address now.
+    package var homeWaiters: Int { homeReady.withLock { waiting } }
+    private var waiting = 0
+
+    /// The home screen's address, waited for while it is about to be served.
+    func awaitHomeURL() -> String? {
+        let giveUp = Date().addingTimeInterval(10)
+        return homeReady.withLock {
+            waiting += 1
+            defer { waiting -= 1 }
+            while home == nil, serving { if !homeReady.wait(until: giveUp) { break } }
+            return home
+        }
+    }
 
     public func stop() {
         server?.stop()

@@ -134,6 +134,7 @@ extension Invocation {
             leaveScreen()
         }
         let socketPath = ControlSocket.path()
+        daemon.servesHome = webAddress != nil
         do {
             try daemon.start(socketPath: socketPath) { line in say(line) }
             daemon.notifyActivities(environment: ProcessInfo.processInfo.environment, describe: { PlainTextRenderer.lines($0, locked: locked) }) { line in say(line) }
@@ -165,6 +166,7 @@ extension Invocation {
                 }
                 say("home screen: \(home.url)")
             } catch {
+                daemon.servesHome = false
                 daemon.stop()
                 leaveScreen()
                 output.standardError("widgets: error: the home screen: \(error)")
