@@ -68,6 +68,11 @@ import WidgetWire
         #expect(steps["configurationSchema"]?["title"] == .string("Step Goal"))
         let parameters = steps["configurationSchema"]?["parameters"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(parameters == ["goal", "steps", "trail", "alsoWalked"])
+        // Xcode's template Live Activity and Control, as it writes them, are offered and run.
+        #expect(bundle["activities"] == .array([.string("DeliveryActivityAttributes")]))
+        #expect(bundle["controls"] == .array([.string("org.example.timer-control")]))
+        let control = await WidgetTestSupport.widgets(["--plugins", plugins.path, "control", "org.example.timer-control"])
+        #expect(control.standardOutput.contains("org.example.timer-control  toggle  Start Timer: ") && control.standardOutput.hasSuffix("On\n"), "\(control.standardOutput)\(control.standardError)")
     }
 
     /// A query's `@IntentParameterDependency`: the choices of a parameter follow those set before it,

@@ -194,28 +194,6 @@ import WidgetWire
         #expect(timeline.standardOutput.contains("  Wetter\n") && timeline.standardOutput.contains("  2 sonnige Tage\n"), "\(timeline.standardOutput)")
     }
 
-    /// A folder with what Xcode's template puts beside a widget (a Live Activity, an intent-configured
-    /// Control, a WidgetBundle of both) builds unchanged; the bundle offers both, and draws them.
-    @Test func aLiveActivityAndAControlAsXcodesTemplateWritesThemBuildAndRun() async throws {
-        let folder = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/Extensions/Kettle")
-        let home = HostHome()
-        let plugins = Fixtures.temporaryDirectory("kettle")
-        let build = await widgets(["build", folder.path, "--out", plugins.path])
-        #expect(build.status == 0, "\(build.standardOutput)\(build.standardError)")
-        let list = await widgets(["list", plugins.appendingPathComponent("Kettle.widgetbundle").path])
-        #expect(list.standardOutput.contains("  Live Activities: KettleAttributes"), "\(list.standardOutput)")
-        #expect(list.standardOutput.contains("  Controls: local.widgets.Kettle.control"), "\(list.standardOutput)")
-        let control = await home.cli(["--plugins", plugins.path, "control", "local.widgets.Kettle.control"])
-        #expect(control.standardOutput.contains("toggle  Boil: ") && control.standardOutput.hasSuffix("Boiling\n"), "the configuration's default, Office, boils: \(control.standardOutput)\(control.standardError)")
-        let host = try home.host(plugins: plugins)
-        defer { if host.process.isRunning { _ = host.terminate() } }
-        #expect(await blocking { host.waitForLine { $0.hasPrefix("widgets: hosting") } }, "\(host.output)")
-        let started = await home.cli(["activity", "start", "KettleAttributes", "--attributes", #"{"kitchen":"Home"}"#, "--state", #"{"degrees":96}"#])
-        #expect(started.status == 0, "\(started.standardError)")
-        let listed = await home.cli(["activity", "list"])
-        #expect(listed.standardOutput.contains("Home kettle at 96°"), "\(listed.standardOutput)")
-    }
-
     @Test func aBrokenFileIsOneErrorNamingIt() async throws {
         let copy = try Self.copy()
         try "{ \"strings\": ".write(to: copy.appendingPathComponent("Localizable.xcstrings"), atomically: true, encoding: .utf8)

@@ -2,8 +2,8 @@ import ActivityKit
 import SwiftUI
 import WidgetKit
 
-// Xcode's widget-extension template's Live Activity, as it writes it: compiled, accepted, and not
-// shown on Linux (the bundle's widgets are registered as ever).
+// Xcode's widget-extension template's Live Activity, as it writes it: registered and drawn as any
+// Live Activity is here.
 struct DeliveryActivityAttributes: ActivityAttributes {
     public struct ContentState: Codable, Hashable {
         // Dynamic stateful properties about your activity go here!

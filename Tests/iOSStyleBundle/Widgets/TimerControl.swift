@@ -2,7 +2,7 @@ import AppIntents
 import SwiftUI
 import WidgetKit
 
-// Xcode 16's template control, as it writes it: compiled, and not offered on Linux.
+// Xcode 16's template control, as it writes it: offered and pressed as any control is here.
 struct TimerControl: ControlWidget {
     static let kind: String = "org.example.timer-control"
 
