@@ -25,32 +25,11 @@ public final class NotificationServer: @unchecked Sendable {
         bus.arguments = [
             "--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1", "--address=unix:path=\(directory.path)/bus",
         ]
-        let said = Pipe()
-        bus.standardOutput = said
-        bus.standardError = FileHandle.nullDevice
-        bus.standardInput = FileHandle.nullDevice
-        try bus.run()
-        var line = ""
-        while !line.contains("\n") {
-            let data = said.fileHandleForReading.availableData
-            guard !data.isEmpty else { throw SwayError("dbus-daemon ended before it said its address") }
-            line += String(decoding: data, as: UTF8.self)
-        }
-        address = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        address = try bus.runAndRead(name: "dbus-daemon") { $0.contains("\n") }.trimmingCharacters(in: .whitespacesAndNewlines)
         server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         server.arguments = [Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/notification_server.py").path, record.path]
         server.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
-        let ready = Pipe()
-        server.standardOutput = ready
-        server.standardError = FileHandle.nullDevice
-        server.standardInput = FileHandle.nullDevice
-        try server.run()
-        var text = ""
-        while !text.contains("ready") {
-            let data = ready.fileHandleForReading.availableData
-            guard !data.isEmpty else { throw SwayError("the notification server ended before it was ready") }
-            text += String(decoding: data, as: UTF8.self)
-        }
+        _ = try server.runAndRead(name: "the notification server") { $0.contains("ready") }
     }
 
     deinit { stop() }

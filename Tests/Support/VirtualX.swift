@@ -20,18 +20,8 @@ public final class VirtualX: @unchecked Sendable {
     public init(depth: Int = 24, composite: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: HeadlessSway.path(of: "Xvfb")!)
         process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x\(depth)", "-nolisten", "tcp"] + (composite ? [] : ["-extension", "Composite"])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         // Its display number, on a line of its own, once it accepts connections.
-        var said = ""
-        while !said.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { throw SwayError("Xvfb ended before it said its display") }
-            said += String(decoding: data, as: UTF8.self)
-        }
+        let said = try process.runAndRead(name: "Xvfb") { $0.contains("\n") }
         display = ":" + said.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

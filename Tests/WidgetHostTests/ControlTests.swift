@@ -51,7 +51,7 @@ import WidgetWire
         #expect(set.status == 1)
         #expect(set.standardError == "widgets: error: control \"com.mygame.heal-unipony\" is a button, which is pressed, not set on or off\n")
         let unknown = await home.cli(["control", "com.mygame.paus", "--press"])
-        #expect(unknown.standardError.contains(#"no such Control (did you mean com.mygame.pause?)"#), "\(unknown.standardError)")
+        #expect(unknown.standardError.contains(#"no bundle loaded has this Control (did you mean com.mygame.pause?)"#), "\(unknown.standardError)")
         let both = await home.cli(["control", "com.mygame.pause", "--press", "--set", "on"])
         #expect(both.status == 2)
     }

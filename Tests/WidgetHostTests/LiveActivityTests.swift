@@ -151,7 +151,7 @@ import WidgetWire
         guard case .refused(let missing) = await answer(daemon, .activityStart(type: "MatchAttributes", attributes: .object(JSONObject()), content: Self.match)) else { Issue.record("another answer"); return }
         #expect(missing.contains(#"the activity's attributes (MatchAttributes) did not decode: no value for "opponent""#), "\(missing)")
         guard case .refused(let unknown) = await answer(daemon, .activityStart(type: "MatchAttribute", attributes: attributes, content: Self.match)) else { Issue.record("another answer"); return }
-        #expect(unknown == #"Live Activity "MatchAttribute": no bundle loaded draws this Live Activity (did you mean MatchAttributes?); known types: MatchAttributes"#)
+        #expect(unknown == #"Live Activity "MatchAttribute": no bundle loaded has this Live Activity (did you mean MatchAttributes?); Live Activities: MatchAttributes"#)
         guard case .refused(let widget) = await answer(daemon, .activityStart(type: "com.mygame.game-status", attributes: attributes, content: Self.match)) else { Issue.record("another answer"); return }
         #expect(widget.contains(#""com.mygame.game-status" is a widget, not a Live Activity"#), "\(widget)")
         guard case .activities(let none) = await answer(daemon, .activities(type: nil)) else { Issue.record("another answer"); return }

@@ -124,7 +124,7 @@ package final class ActivityCenter: @unchecked Sendable {
     /// Starts an activity of `type`: drawn first, so attributes its bundle cannot read are refused,
     /// with the bundle's reason, and nothing is kept.
     func start(type: String, attributes: JSONValue, content: ControlRequest.ActivityContentValue) async -> ControlAnswer {
-        do { _ = try registry.activity(type: type) } catch { return .refused(Self.describe(error)) }
+        do { _ = try registry.apart(type, as: .activity) } catch { return .refused(Self.describe(error)) }
         let now = clock.now().timeIntervalSince1970
         var record = ActivityRecord(
             id: UUID().uuidString, type: type, attributes: attributes, state: content.state, staleDate: content.staleDate,

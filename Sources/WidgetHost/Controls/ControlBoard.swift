@@ -21,7 +21,7 @@ package final class ControlBoard: @unchecked Sendable {
     func entries(kind: String?) async -> ControlAnswer {
         let kinds: [String]
         if let kind {
-            do { _ = try registry.control(named: kind) } catch { return .refused(Self.describe(error)) }
+            if let refused = unknown(kind) { return refused }
             kinds = [kind]
         } else {
             kinds = registry.controls.map(\.kind)
@@ -51,7 +51,7 @@ package final class ControlBoard: @unchecked Sendable {
 
     /// Presses a control; answers with its state after.
     func press(kind: String, _ press: ControlPress) async -> ControlAnswer {
-        do { _ = try registry.control(named: kind) } catch { return .refused(Self.describe(error)) }
+        if let refused = unknown(kind) { return refused }
         do {
             let control = try await registry.press(control: kind, press)
             let entry = keep(ControlEntry(kind: kind, name: name(kind), control: control))
@@ -70,7 +70,7 @@ package final class ControlBoard: @unchecked Sendable {
     func reload(kind: String?) -> ControlAnswer {
         let kinds: [String]
         if let kind {
-            do { _ = try registry.control(named: kind) } catch { return .refused(Self.describe(error)) }
+            if let refused = unknown(kind) { return refused }
             kinds = [kind]
         } else {
             kinds = registry.controls.map(\.kind)
@@ -105,6 +105,16 @@ package final class ControlBoard: @unchecked Sendable {
     }
 
     private func name(_ kind: String) -> String { registry.controlName(kind) }
+
+    /// The refusal of a kind no bundle registered as a Control, or nil for a Control's.
+    private func unknown(_ kind: String) -> ControlAnswer? {
+        do {
+            _ = try registry.apart(kind, as: .control)
+            return nil
+        } catch {
+            return .refused(Self.describe(error))
+        }
+    }
 
     /// A control's failure in its own words: `control "kind" (file.so): why`.
     static func describe(_ error: RequestError) -> String { error.described(as: "control") }

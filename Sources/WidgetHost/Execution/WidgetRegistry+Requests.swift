@@ -31,10 +31,10 @@ extension WidgetRegistry {
         let asked = family
         let (widget, family): (RegisteredWidget, WidgetFamily)
         switch requestKind {
-        case .activity: (widget, family) = try activity(type: kind)
-        case .control: (widget, family) = try control(named: kind)
+        case .activity: (widget, family) = try apart(kind, as: .activity)
+        case .control: (widget, family) = try apart(kind, as: .control)
         // A control's press is its action performed.
-        case .performIntent where control(kind: kind) != nil: (widget, family) = try control(named: kind)
+        case .performIntent where control(kind: kind) != nil: (widget, family) = try apart(kind, as: .control)
         default: (widget, family) = try self.widget(kind: kind, family: asked)
         }
         let version = widget.bundle.abiVersion
@@ -74,30 +74,17 @@ extension WidgetRegistry {
         return try backend.requestHere(call)
     }
 
-    /// The Live Activity of `type` and the family it is drawn in (systemMedium's width), or why not.
-    func activity(type: String) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
-        guard let activity = activityType(type) else {
-            let known = activityTypes.map(\.kind)
-            let hint = known.isEmpty ? "no bundle loaded has a Live Activity" : "known types: \(known.joined(separator: ", "))"
-            let widget = self.widget(kind: type).map { _ in "; \"\(type)\" is a widget, not a Live Activity" } ?? ""
-            throw RequestError(
-                kind: type, bundlePath: nil, reason: .unknownKind,
-                message: "no bundle loaded draws this Live Activity\(Suggestion.hint(for: type, among: known))\(widget); \(hint)")
-        }
-        return (activity, activity.families.first ?? .systemMedium)
-    }
-
-    /// The Control of `kind`, or why not.
-    func control(named kind: String) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
-        guard let control = control(kind: kind) else {
-            let known = controls.map(\.kind)
-            let hint = known.isEmpty ? "no bundle loaded has a Control" : "controls: \(known.joined(separator: ", "))"
-            let widget = self.widget(kind: kind).map { _ in "; \"\(kind)\" is a widget, not a Control" } ?? ""
-            throw RequestError(
-                kind: kind, bundlePath: nil, reason: .unknownKind,
-                message: "no such Control\(Suggestion.hint(for: kind, among: known))\(widget); \(hint)")
-        }
-        return (control, control.families.first ?? .systemSmall)
+    /// The Live Activity (`configurationKind` .activity, `kind` its type) or the Control of `kind`,
+    /// and the family it is drawn in, or why not: naming those there are, and a widget of that kind.
+    func apart(_ kind: String, as configurationKind: ConfigurationKind) throws(RequestError) -> (RegisteredWidget, WidgetFamily) {
+        if let found = registered(kind: kind), found.configurationKind == configurationKind { return (found, found.families[0]) }
+        let (noun, plural) = configurationKind == .activity ? ("Live Activity", "Live Activities") : ("Control", "Controls")
+        let known = registrations.filter { $0.configurationKind == configurationKind }.map(\.kind)
+        let listed = known.isEmpty ? "no bundle loaded has a \(noun)" : "\(plural): \(known.joined(separator: ", "))"
+        let widget = self.widget(kind: kind).map { _ in "; \"\(kind)\" is a widget, not a \(noun)" } ?? ""
+        throw RequestError(
+            kind: kind, bundlePath: nil, reason: .unknownKind,
+            message: "no bundle loaded has this \(noun)\(Suggestion.hint(for: kind, among: known))\(widget); \(listed)")
     }
 
     /// The widget of `kind` and the family to ask for (`family`, else the widget's first), or why not:
