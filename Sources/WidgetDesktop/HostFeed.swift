@@ -50,17 +50,13 @@ final class HostFeed: @unchecked Sendable {
     private var watching: ControlClient?
 
     /// Whether the host's Live Activities and Controls are asked for with the instances.
-    private var activities = true
-    private var controls = true
+    private let activities: Bool
+    private let controls: Bool
 
-    convenience init(socketPath: String, activities: Bool, controls: Bool) throws(DesktopError) {
-        try self.init(socketPath: socketPath)
+    init(socketPath: String, activities: Bool = true, controls: Bool = true) throws(DesktopError) {
+        self.socketPath = socketPath
         self.activities = activities
         self.controls = controls
-    }
-
-    init(socketPath: String) throws(DesktopError) {
-        self.socketPath = socketPath
         wake = wd_wake_fd()
         guard wake >= 0 else { throw DesktopError("cannot make an eventfd: \(String(cString: strerror(errno)))") }
     }

@@ -63,8 +63,6 @@ extension Invocation {
                 renderer: renderer, clock: registry.clock, width: Self.terminalWidth(), queue: DispatchQueue(label: "widgets.dashboard"),
                 write: { FileHandle.standardOutput.write(Data($0.utf8)) })
         let daemonBox = DaemonBox()
-        // The Live Activities the dashboard shows, first, in the order they started.
-        let activityBoxes = ActivityBoxes()
         let locked = renderer.isLocked
         let daemon = WidgetDaemon(
             registry: registry, store: store, budget: budget, environment: { renderer.environment(for: $0) },
@@ -75,8 +73,8 @@ extension Invocation {
                 return log(.info, Self.statusLine(id, status, locked: renderer.isLocked))
             }
             let instances = daemon.engine.instances
-            dashboard.retain(ids: Set(instances.map(\.id) + activityBoxes.ids))
-            dashboard.arrange(order: activityBoxes.ids + daemon.instances.map(\.id))
+            dashboard.retain(ids: Set(instances.map(\.id) + Self.activityBoxes(daemon)))
+            dashboard.arrange(order: Self.activityBoxes(daemon) + daemon.instances.map(\.id))
             guard let instance = instances.first(where: { $0.id == id }) else { return }
             let widget = registry.widget(kind: instance.kind)
             let name = widget?.displayName ?? ""
@@ -103,14 +101,14 @@ extension Invocation {
         // Keys are read from the first frame on.
         let keyboard = dashboard.flatMap { Keyboard(dashboard: $0) }
         if let dashboard {
-            daemon.onReorder { dashboard.arrange(order: activityBoxes.ids + $0) }
+            daemon.onReorder { dashboard.arrange(order: Self.activityBoxes(daemon) + $0) }
             // Live Activities as boxes of their own before the widgets: the Lock Screen view, drawn
             // as a medium widget is; gone when dismissed.
             _ = daemon.events.subscribe(ids: nil) { event in
                 guard let name = event["event"]?.stringValue, name == "activity" || name == "activity-removed",
                     let record = event["activity"].flatMap({ try? ActivityRecord(json: $0) })
                 else { return true }
-                Self.showActivity(record, removed: name == "activity-removed", on: dashboard, boxes: activityBoxes, daemon: daemon)
+                Self.showActivity(record, on: dashboard, daemon: daemon)
                 return true
             }
         }
@@ -150,7 +148,7 @@ extension Invocation {
         }
         // The activities a restarted host kept, in their boxes from the first frame.
         if let dashboard {
-            for record in daemon.activities.list() { Self.showActivity(record, removed: false, on: dashboard, boxes: activityBoxes, daemon: daemon) }
+            for record in daemon.activities.list() { Self.showActivity(record, on: dashboard, daemon: daemon) }
         }
         var homeScreen: HomeScreen?
         if let webAddress {
@@ -259,27 +257,20 @@ final class DaemonBox: Sendable {
 extension Invocation {
     /// A Live Activity in the dashboard, a box before the widgets: its Lock Screen view drawn as a
     /// medium widget is, its type in the box's edge; gone once dismissed.
-    fileprivate static func showActivity(_ record: ActivityRecord, removed: Bool, on dashboard: Dashboard, boxes: ActivityBoxes, daemon: WidgetDaemon) {
-        if removed || record.phase == .dismissed {
-            boxes.remove(record.id)
-        } else if let drawn = record.presentations {
-            boxes.add(record.id)
+    fileprivate static func showActivity(_ record: ActivityRecord, on dashboard: Dashboard, daemon: WidgetDaemon) {
+        if let drawn = record.presentations, record.phase != .dismissed {
             let state = record.isStale ? " (stale)" : record.phase == .ended ? " (ended)" : ""
             dashboard.show(
                 id: record.id, family: .systemMedium, title: "Live Activity · \(record.type)\(state)",
                 status: InstanceStatus(phase: .showing, entry: WireEntry(date: record.updated, view: drawn.lockScreen), timelines: 1))
         }
-        dashboard.retain(ids: Set(daemon.instances.map(\.id) + boxes.ids))
-        dashboard.arrange(order: boxes.ids + daemon.instances.map(\.id))
+        // A dismissed one is gone from the host's list, and so from the boxes kept.
+        dashboard.retain(ids: Set(daemon.instances.map(\.id) + activityBoxes(daemon)))
+        dashboard.arrange(order: activityBoxes(daemon) + daemon.instances.map(\.id))
     }
-}
 
-/// The ids of the Live Activities a dashboard shows, in the order they came.
-private final class ActivityBoxes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-
-    var ids: [String] { lock.withLock { list } }
-    func add(_ id: String) { lock.withLock { if !list.contains(id) { list.append(id) } } }
-    func remove(_ id: String) { lock.withLock { list.removeAll { $0 == id } } }
+    /// The activities the dashboard shows: those the host keeps with a drawing, as it lists them.
+    fileprivate static func activityBoxes(_ daemon: WidgetDaemon) -> [String] {
+        daemon.activities.list().filter { $0.presentations != nil }.map(\.id)
+    }
 }
