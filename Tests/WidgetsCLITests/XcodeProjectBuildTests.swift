@@ -92,16 +92,96 @@ import WidgetWire
         return copy
     }
 
-    @Test func aRemotePackageIsOneErrorSayingWhatToDo() async throws {
-        let copy = try Self.variant {
-            $0.replacingOccurrences(of: "isa = XCLocalSwiftPackageReference;\n\t\t\trelativePath = Packages/TripKit;", with: "isa = XCRemoteSwiftPackageReference;\n\t\t\trepositoryURL = \"https://github.com/example/TripKit\";")
+    static func remote(_ url: String) -> (String) -> String {
+        {
+            $0.replacingOccurrences(
+                of: "isa = XCLocalSwiftPackageReference;\n\t\t\trelativePath = Packages/TripKit;",
+                with: "isa = XCRemoteSwiftPackageReference;\n\t\t\trepositoryURL = \"\(url)\";")
         }
+    }
+
+    @Test func aRemotePackageWithoutACloneIsOneErrorSayingWhatToDo() async throws {
+        let copy = try Self.variant(Self.remote("https://github.com/example/TripKit"))
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("Packages"))
         let result = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
         #expect(result.status == 1)
         #expect(
-            result.standardError.contains("widgets: error: the target TripsWidgetExtension uses TripKit from the remote package https://github.com/example/TripKit: widgets build cannot fetch packages"),
+            result.standardError.contains(
+                "widgets: error: the target TripsWidgetExtension uses TripKit from the remote package https://github.com/example/TripKit: widgets build cannot fetch packages; "
+                    + "clone it beside the project (git clone https://github.com/example/TripKit \(copy.deletingLastPathComponent().path)/TripKit)"),
             "\(result.standardError)")
         #expect(!result.standardError.contains("\n\n"), "one error: \(result.standardError)")
+    }
+
+    /// Xcode fetches a remote package; here the user clones it beside the project, named as its
+    /// repository, and the build takes it from there.
+    @Test func aRemotePackageIsTakenFromItsCloneBesideTheProject() async throws {
+        let copy = try Self.variant(Self.remote("https://github.com/example/tripkit.git"))
+        try FileManager.default.moveItem(
+            at: copy.appendingPathComponent("Packages/TripKit"), to: copy.deletingLastPathComponent().appendingPathComponent("TripKit"))
+        let out = Fixtures.temporaryDirectory("out")
+        let result = await widgets(["build", copy.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let timeline = await widgets(["--plugins", out.path, "--no-cache", "timeline", "fixture.trip"])
+        #expect(timeline.standardOutput.contains("1850 km"), "TripKit's distance formatting: \(timeline.standardOutput) \(timeline.standardError)")
+    }
+
+    /// A product linked from a remote package that no file imports (Xcode links it; nothing uses
+    /// it) is left out with a warning; a product named without its package is found among the
+    /// local packages the project's folder holds, by the product its manifest declares.
+    @Test func anUnusedRemoteProductIsLeftOutAndAProductWithoutItsPackageIsFound() async throws {
+        let copy = try Self.variant {
+            $0.replacingOccurrences(of: "\t\t\tpackage = A100000000000000000000A0 /* XCLocalSwiftPackageReference \"Packages/TripKit\" */;\n", with: "")
+                .replacingOccurrences(
+                    of: "\t\t\t\tA10000000000000000000002 /* TripKit */,\n", with: "\t\t\t\tA10000000000000000000002 /* TripKit */,\n\t\t\t\tA100000000000000000000B2 /* ScrollUI */,\n"
+                )
+                .replacingOccurrences(
+                    of: "/* End XCSwiftPackageProductDependency section */",
+                    with: "\t\tA100000000000000000000B2 /* ScrollUI */ = {\n\t\t\tisa = XCSwiftPackageProductDependency;\n\t\t\tpackage = A100000000000000000000B0;\n\t\t\tproductName = ScrollUI;\n\t\t};\n/* End XCSwiftPackageProductDependency section */\n"
+                        + "/* Begin XCRemoteSwiftPackageReference section */\n\t\tA100000000000000000000B0 = {\n\t\t\tisa = XCRemoteSwiftPackageReference;\n\t\t\trepositoryURL = \"https://github.com/example/ScrollUI\";\n\t\t};\n/* End XCRemoteSwiftPackageReference section */")
+                .replacingOccurrences(of: "\t\t\t\tA100000000000000000000A0 /* XCLocalSwiftPackageReference \"Packages/TripKit\" */,\n", with: "")
+                // The one local package the project still names is another.
+                .replacingOccurrences(of: "relativePath = Packages/TripKit;", with: "relativePath = Packages/Themes;")
+        }
+        // A second local package beside it, which does not declare TripKit.
+        let other = copy.appendingPathComponent("Packages/Themes")
+        try FileManager.default.createDirectory(at: other.appendingPathComponent("Sources/Themes"), withIntermediateDirectories: true)
+        try """
+            // swift-tools-version: 5.9
+            import PackageDescription
+            let package = Package(name: "Themes", products: [.library(name: "Themes", targets: ["Themes"])], targets: [.target(name: "Themes")])
+            """.write(to: other.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "public let accent = 1\n".write(to: other.appendingPathComponent("Sources/Themes/Theme.swift"), atomically: true, encoding: .utf8)
+        let out = Fixtures.temporaryDirectory("out")
+        let result = await widgets(["build", copy.path, "--out", out.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.standardError.contains("links ScrollUI from the remote package https://github.com/example/ScrollUI, which none of its files imports: left out"),
+            "\(result.standardError)")
+        let timeline = await widgets(["--plugins", out.path, "--no-cache", "timeline", "fixture.trip"])
+        #expect(timeline.standardOutput.contains("1850 km"), "\(timeline.standardOutput) \(timeline.standardError)")
+    }
+
+    /// A package's files are compiled as the extension's are (URLSession without importing
+    /// FoundationNetworking), a target at the package's root leaves the manifest out, as SwiftPM
+    /// does, and a module Linux lacks is named with the package file importing it.
+    @Test func aPackagesFilesAreCompiledAsTheExtensionsAre() async throws {
+        let copy = try Self.variant { $0 }
+        let package = copy.appendingPathComponent("Packages/TripKit")
+        try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
+            .replacingOccurrences(of: ".target(name: \"TripKit\")", with: ".target(name: \"TripKit\", path: \".\")")
+            .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let network = package.appendingPathComponent("Sources/TripKit/Network.swift")
+        try "import Foundation\nimport CloudKit\npublic let tripSession = URLSession.shared\n".write(to: network, atomically: true, encoding: .utf8)
+        let missing = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(missing.status == 1)
+        #expect(
+            missing.standardError.contains("Packages/TripKit/Package.swift (the target TripKit): the package imports modules that do not exist on Linux: CloudKit (iCloud, which Linux does not have), imported by Sources/TripKit/Network.swift"),
+            "\(missing.standardError)")
+        try "import Foundation\npublic let tripSession = URLSession.shared\n".write(to: network, atomically: true, encoding: .utf8)
+        let out = Fixtures.temporaryDirectory("out")
+        let built = await widgets(["build", copy.path, "--out", out.path])
+        #expect(built.status == 0, "\(built.standardError)")
     }
 
     @Test func targetsAreChosenByNameAndAnUnknownOneIsNamed() async throws {

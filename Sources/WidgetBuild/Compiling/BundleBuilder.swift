@@ -68,18 +68,24 @@ public final class BundleBuilder {
 
     public func build() throws(BuildError) -> BuildReport {
         let start = Date()
-        warnings = []
+        warnings = source.warnings
         guard !WidgetSDK.swiftModules.contains(source.moduleName), !WidgetSDK.cModules.contains(source.moduleName) else {
             throw BuildError("\(source.origin): the module name \(source.moduleName) is one of the SDK's modules; give the product another name")
         }
         for directory in ["objects", "generated"] { try makeDirectory(work + "/" + directory) }
         var contents = try resources()
         let generated = try generatedSources(&contents)
-        let packages = try PackageBuilder(sdk: sdk, compiler: compiler, runner: runner, work: work + "/packages", release: options.release)
-            .build(source.packageProducts)
+        let packages = try PackageBuilder(
+            sdk: sdk, compiler: compiler, runner: runner, work: work + "/packages", release: options.release, projectDirectory: source.root
+        ).build(source.packageProducts)
         warnings += packages.warnings
         let available = ImportCheck.available(compiler: compiler, extra: packages.modules)
-        if let problem = ImportCheck.problem(source, files: source.swiftFiles, available: available) { throw problem }
+        if let problem = ImportCheck.problem(
+            origin: source.origin, root: source.root, files: source.swiftFiles, available: available, ownModule: source.moduleName,
+            frameworks: source.frameworks)
+        {
+            throw problem
+        }
         let compiled = try compile(source.swiftFiles + generated, packages: packages)
         let library = work + "/" + source.name + ".so"
         let linked = try link(compiled.objects + packages.objects, into: library)
@@ -192,14 +198,16 @@ public final class BundleBuilder {
         var didCompile: Bool
     }
 
+    /// As Xcode's SDK has them in every file, the extension's and its packages': Darwin's names Linux
+    /// lacks, and URLSession, which Linux keeps in FoundationNetworking.
+    static let implicitImports = ["PlatformShims", "FoundationNetworking"].flatMap { ["-Xfrontend", "-import-module", "-Xfrontend", $0] }
+
     /// Flags every Swift file of the extension is compiled with, its packages' modules aside.
     @_spi(Benchmarks) public var swiftFlags: [String] {
         let settings = buildSettings
         var flags = ["-module-name", source.moduleName, "-parse-as-library", "-swift-version", source.swiftVersion]
         flags += options.release ? ["-O"] : ["-Onone"]
-        // As Xcode's SDK has them in every file: Darwin's names Linux lacks, and URLSession, which
-        // Linux keeps in FoundationNetworking.
-        for module in ["PlatformShims", "FoundationNetworking"] { flags += ["-Xfrontend", "-import-module", "-Xfrontend", module] }
+        flags += Self.implicitImports
         for condition in settings.list("SWIFT_ACTIVE_COMPILATION_CONDITIONS") where condition != "$(inherited)" { flags += ["-D", condition] }
         if settings["SWIFT_ACTIVE_COMPILATION_CONDITIONS"] == nil, !options.release { flags += ["-D", "DEBUG"] }
         if let isolation = settings["SWIFT_DEFAULT_ACTOR_ISOLATION"], isolation == "MainActor" { flags += ["-default-isolation", "MainActor"] }

@@ -30,8 +30,8 @@ enum ImportCheck {
         return names
     }
 
-    /// The modules `files` import unconditionally, each with the files importing it.
-    static func imports(of files: [String]) -> [String: [String]] {
+    /// The modules `files` import unconditionally (or also under an `#if`), each with the files importing it.
+    static func imports(of files: [String], includingConditional: Bool = false) -> [String: [String]] {
         var found: [String: [String]] = [:]
         for file in files {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
@@ -50,7 +50,7 @@ enum ImportCheck {
                 }
                 if line.hasPrefix("#if") { depth += 1 }
                 if line.hasPrefix("#endif") { depth = max(0, depth - 1) }
-                guard depth == 0 else { continue }
+                guard depth == 0 || includingConditional else { continue }
                 var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
                 while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first) {
                     words.removeFirst()
@@ -66,22 +66,27 @@ enum ImportCheck {
         return found
     }
 
-    /// The error for an extension whose files import modules that do not exist here; nil when all do.
-    static func problem(_ source: ExtensionSource, files: [String], available: Set<String>) -> BuildError? {
-        let missing = imports(of: files).filter { !available.contains($0.key) && $0.key != source.moduleName }
+    /// The error for files (an extension's, or a package target's, read from `origin`) importing
+    /// modules that do not exist here; nil when all do.
+    static func problem(
+        origin: String, root: String, files: [String], available: Set<String>, ownModule: String, frameworks: [String], isPackage: Bool = false
+    ) -> BuildError? {
+        let missing = imports(of: files).filter { !available.contains($0.key) && $0.key != ownModule }
         guard !missing.isEmpty else { return nil }
         func relative(_ path: String) -> String {
-            let base = source.root + "/"
+            let base = root + "/"
             return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
         }
-        let frameworks = Set(source.frameworks.map { ($0.pathFileName as NSString).deletingPathExtension })
+        let frameworks = Set(frameworks.map { ($0.pathFileName as NSString).deletingPathExtension })
         let parts = missing.sorted { $0.key < $1.key }.map { module, files in
             let what = appleFrameworks[module].map { " (\($0), which Linux does not have)" }
                 ?? (frameworks.contains(module) ? " (a binary framework built for Apple's platforms)" : " (no such module here)")
             return "\(module)\(what), imported by \(files.map(relative).sorted().joined(separator: ", "))"
         }
+        let advice = isPackage
+            ? "Leave the files that need them out of the target (exclude: in its Package.swift), or the package out of the extension (docs/PORTING.md)"
+            : "Leave the widgets that need them out of the WidgetBundle, and their files out of the build (--exclude PATTERN; docs/PORTING.md)"
         return BuildError(
-            "\(source.origin): the extension imports modules that do not exist on Linux: \(parts.joined(separator: "; ")). "
-                + "Leave the widgets that need them out of the WidgetBundle, and their files out of the build (--exclude PATTERN; docs/PORTING.md)")
+            "\(origin): \(isPackage ? "the package" : "the extension") imports modules that do not exist on Linux: \(parts.joined(separator: "; ")). \(advice)")
     }
 }

@@ -13,6 +13,9 @@ struct PackageBuilder {
     let runner: ProcessRunner
     let work: String
     let release: Bool
+    /// Where a clone of a remote package a manifest depends on is looked for besides beside the
+    /// package itself: the extension's folder (or its project's).
+    var projectDirectory: String?
 
     struct Built {
         /// What the extension's files are compiled with to import the packages' modules.
@@ -106,6 +109,17 @@ struct PackageBuilder {
 
         for product in products { try visit(product: product.product, packageName: nil, from: product.packageDirectory) }
 
+        // Modules the packages' files import that do not exist here, named before the compiler stops at the first.
+        let available = ImportCheck.available(compiler: compiler, extra: order.compactMap { targets[$0]?.name })
+        for id in order {
+            guard let target = targets[id] else { continue }
+            if let problem = ImportCheck.problem(
+                origin: "\(target.package)/Package.swift (the target \(target.name))", root: target.package, files: target.sources, available: available,
+                ownModule: target.name, frameworks: [], isPackage: true)
+            {
+                throw problem
+            }
+        }
         let modules = work + "/modules"
         try? FileManager.default.createDirectory(atPath: modules, withIntermediateDirectories: true)
         for id in order {
@@ -123,9 +137,11 @@ struct PackageBuilder {
             guard Self.identity(of: dependency)?.lowercased() == name.lowercased() else { continue }
             if let local = dependency["fileSystem"]?.arrayValue?.first?["path"]?.stringValue { return local }
             let url = dependency["sourceControl"]?.arrayValue?.first?["location"]?["remote"]?.arrayValue?.first?["urlString"]?.stringValue ?? name
+            if let clone = PackageLocator.clone(of: url, near: [directory] + (projectDirectory.map { [$0] } ?? [])) { return clone }
             throw BuildError(
-                "\(directory)/Package.swift depends on the remote package \(url): widgets build cannot fetch packages; clone it beside the project "
-                    + "and point the dependency at it with .package(path:), or copy its sources into the package")
+                "\(directory)/Package.swift depends on the remote package \(url): widgets build cannot fetch packages; clone it beside the package "
+                    + "(git clone \(url) \(directory.pathDirectory)/\(PackageLocator.repositoryName(url))), where it is found, "
+                    + "or point the dependency at a clone with .package(path:), or copy its sources into the package")
         }
         throw BuildError("\(directory)/Package.swift: no dependency named \(name)")
     }
@@ -167,7 +183,7 @@ struct PackageBuilder {
         guard type == "regular" || type == "executable" else {
             throw BuildError("\(directory)/Package.swift: the target \(name) is a \(type) target, which widgets build does not build")
         }
-        let folder = entry["path"]?.stringValue.map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 } ?? directory + "/Sources/" + name
+        let folder = XcodeProject.normalized(entry["path"]?.stringValue.map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 } ?? directory + "/Sources/" + name)
         let excluded = Set((entry["exclude"]?.arrayValue ?? []).compactMap(\.stringValue).map { folder + "/" + $0 })
         var sources: [String] = []
         var hasC = false
@@ -180,6 +196,9 @@ struct PackageBuilder {
                 _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
                 if isDirectory.boolValue {
                     walk(full, depth: depth + 1)
+                } else if path == directory, child == "Package.swift" || (child.hasPrefix("Package@swift") && child.hasSuffix(".swift")) {
+                    // A target at the package's root (`path: "."`): SwiftPM leaves its manifests out.
+                    continue
                 } else if child.hasSuffix(".swift") {
                     sources.append(full)
                 } else if [".c", ".m", ".cpp", ".cc", ".mm"].contains(where: child.hasSuffix) {
@@ -242,6 +261,7 @@ struct PackageBuilder {
         var arguments = ["-c", "-incremental", "-output-file-map", mapPath, "-emit-module", "-emit-module-path", modules + "/" + target.name + ".swiftmodule"]
         arguments += ["-module-name", target.name, "-package-name", target.packageIdentity, "-parse-as-library", "-swift-version", target.swiftVersion]
         arguments += release ? ["-O"] : ["-Onone"]
+        arguments += BundleBuilder.implicitImports
         arguments += ["-I", modules] + sdk.compilerFlags + target.sources
         let outcome = try runner.run(compiler.path, arguments, directory: objects)
         guard outcome.status == 0 else {

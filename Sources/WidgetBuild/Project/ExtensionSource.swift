@@ -35,6 +35,8 @@ public struct ExtensionSource: Sendable {
     /// The class that handles the intents of its intent definitions (an Intents extension's
     /// `NSExtensionPrincipalClass`), unqualified: it is compiled into the extension's module.
     public var intentHandlerClass = "IntentHandler"
+    /// What reading it found worth telling (a package left out), shown with the build's warnings.
+    public var warnings: [String] = []
 
     public struct LocalizedFile: Sendable, Equatable {
         public var localization: String

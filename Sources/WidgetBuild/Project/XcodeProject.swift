@@ -273,9 +273,15 @@ public struct XcodeProject: Sendable {
         return found
     }
 
-    /// The local Swift package products a target uses; a remote package is an error saying what to do.
-    func packageProducts(of target: Target) throws(BuildError) -> [ExtensionSource.PackageProduct] {
+    /// The Swift package products a target uses, each from a local package: one the project names, a
+    /// clone of a remote one kept beside the project (Xcode fetches packages; `widgets build` does
+    /// not), or, for a product the project names without its package, the one local package that
+    /// declares it. A remote package without a clone is left out with a warning when no file of the
+    /// target imports it (Xcode links it; nothing uses it), else it is an error saying what to do.
+    func packageProducts(of target: Target, importedBy files: [String]) throws(BuildError) -> (products: [ExtensionSource.PackageProduct], warnings: [String]) {
         var products: [ExtensionSource.PackageProduct] = []
+        var warnings: [String] = []
+        lazy var imported = Set(ImportCheck.imports(of: files, includingConditional: true).keys)
         for dependency in ids(object(target.id)?["packageProductDependencies"]) {
             guard let item = object(dependency), let product = item["productName"]?.string else { continue }
             // "plugin:NAME" is a build-tool plugin, which runs in Xcode's build, not here.
@@ -292,30 +298,49 @@ public struct XcodeProject: Sendable {
                         packageDirectory: Self.normalized(relative.hasPrefix("/") ? relative : directory + "/" + relative), product: product))
             default:
                 let url = package["repositoryURL"]?.string ?? "a remote package"
+                if let clone = PackageLocator.clone(of: url, near: [directory]) {
+                    products.append(ExtensionSource.PackageProduct(packageDirectory: clone, product: product))
+                    continue
+                }
+                if !imported.contains(BuildSettings.c99Identifier(product)) {
+                    warnings.append(
+                        "\(path): the target \(target.name) links \(product) from the remote package \(url), which none of its files imports: left out")
+                    continue
+                }
+                let name = PackageLocator.repositoryName(url)
                 throw BuildError(
                     "the target \(target.name) uses \(product) from the remote package \(url): widgets build cannot fetch packages; "
-                        + "clone it next to the project and add it in Xcode as a local package (File > Add Package Dependencies > Add Local), "
-                        + "or copy its sources into the target")
+                        + "clone it beside the project (git clone \(url) \(directory.pathDirectory)/\(name)), where it is found, "
+                        + "or add it in Xcode as a local package, or copy its sources into the target")
             }
         }
-        return products
+        return (products, warnings)
     }
 
-    /// A local package Xcode lists among the project's files (before Xcode 15 they were added so),
-    /// for a product dependency that names no package.
+    /// The local package providing a product dependency that names no package: of the packages the
+    /// project lists among its files (before Xcode 15 they were added so), names as local packages,
+    /// or holds in its folders (a folder-synchronized group of packages), the one declaring it.
     private func localPackage(providing product: String) throws(BuildError) -> String {
         let parents = self.parents
         var candidates: [String] = []
-        for (id, value) in objects where value["isa"]?.string == "PBXFileReference" {
-            guard let path = filePath(id, parents: parents), FileManager.default.fileExists(atPath: path + "/Package.swift") else { continue }
-            candidates.append(path)
+        for (id, value) in objects {
+            switch value["isa"]?.string {
+            case "PBXFileReference", "PBXFileSystemSynchronizedRootGroup", "PBXGroup":
+                guard let path = filePath(id, parents: parents), FileManager.default.fileExists(atPath: path + "/Package.swift") else { continue }
+                candidates.append(path)
+            case "XCLocalSwiftPackageReference":
+                let relative = value["relativePath"]?.string ?? value["path"]?.string ?? ""
+                candidates.append(Self.normalized(relative.hasPrefix("/") ? relative : directory + "/" + relative))
+            default: continue
+            }
         }
-        guard candidates.count == 1 else {
-            throw BuildError(
-                "the product \(product) comes from a package the project does not name"
-                    + (candidates.isEmpty ? "" : " (local packages: \(candidates.joined(separator: ", ")))"))
-        }
-        return candidates[0]
+        if let found = PackageLocator.provider(of: product, among: candidates.sorted()) { return found }
+        candidates += PackageLocator.packages(under: directory, depth: 3)
+        if let found = PackageLocator.provider(of: product, among: candidates.sorted()) { return found }
+        throw BuildError(
+            "the product \(product) comes from a package the project does not name, and no local package in \(directory) declares it"
+                + (candidates.isEmpty ? "" : " (local packages: \(Set(candidates).sorted().joined(separator: ", ")))")
+                + "; if it is a remote package, clone it beside the project")
     }
 
     /// The Intents extension that handles a widget's intents (before iOS 17, its configuration's
@@ -365,7 +390,9 @@ public struct XcodeProject: Sendable {
         source.infoPlist = infoPlist
         source.entitlements = entitlements
         source.frameworks = members.frameworks
-        source.packageProducts = try packageProducts(of: target)
+        let packages = try packageProducts(of: target, importedBy: source.swiftFiles)
+        source.packageProducts = packages.products
+        source.warnings += packages.warnings
         if !source.intentDefinitions.isEmpty { try addIntentsExtension(to: &source, besides: target) }
         guard !source.swiftFiles.isEmpty else { throw BuildError("the target \(target.name) of \(path) has no Swift files") }
         return source
