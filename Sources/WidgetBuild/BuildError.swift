@@ -3,4 +3,8 @@ public struct BuildError: Error, CustomStringConvertible, Sendable {
     public let description: String
 
     public init(_ description: String) { self.description = description }
+
+    /// As `widgets` prints it: one already in a compiler's form (`file:line: error: ...`, which
+    /// editors read) as it is, any other after "widgets: error:".
+    public var printed: String { description.contains(": error: ") ? description : "widgets: error: " + description }
 }

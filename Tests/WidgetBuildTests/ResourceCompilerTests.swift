@@ -125,4 +125,46 @@ import WidgetWire
         }
         #expect(refused > 0, "a fuzzer that breaks nothing tests nothing")
     }
+
+    /// Xcode's template colour sets (AccentColor, WidgetBackground, with no colour: the system's is
+    /// meant) say nothing; a set whose colours are all for another device still says it is left out.
+    @Test func templateColourSetsWithNoColourAreQuiet() throws {
+        let catalog = Fixtures.temporaryDirectory("catalog").appendingPathComponent("Assets.xcassets")
+        func colourSet(_ name: String, _ json: String) throws {
+            let folder = catalog.appendingPathComponent(name + ".colorset")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try json.write(to: folder.appendingPathComponent("Contents.json"), atomically: true, encoding: .utf8)
+        }
+        let template = #"{"colors":[{"idiom":"universal"}],"info":{"author":"xcode","version":1}}"#
+        try colourSet("AccentColor", template)
+        try colourSet("WidgetBackground", template)
+        let quiet = try AssetCatalogCompiler.compile([catalog.path], accentColor: "AccentColor", widgetBackground: "WidgetBackground")
+        #expect(quiet.warnings.isEmpty, "\(quiet.warnings)")
+        try colourSet("MacOnly", #"{"colors":[{"idiom":"mac","color":{"color-space":"srgb","components":{"red":"1","green":"0","blue":"0","alpha":"1"}}}]}"#)
+        let told = try AssetCatalogCompiler.compile([catalog.path], accentColor: "AccentColor", widgetBackground: "WidgetBackground")
+        #expect(told.warnings.count == 1 && told.warnings[0].contains("the colour set \"MacOnly\" has no colour for iPhone"), "\(told.warnings)")
+    }
+
+    /// What macOS's disk forgives: a path written in another letter case than the folder's, and
+    /// Xcode 26's configuration files named by a synchronized group and a path inside it; an asset
+    /// catalog Xcode lists under Compile Sources is a resource.
+    @Test func projectsAreReadAsXcodeReadsThemOnMacOS() throws {
+        let copy = Fixtures.temporaryDirectory("project").appendingPathComponent("Trips")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("Trips"), to: copy)
+        #expect(XcodeProject.onDisk(copy.path + "/tripswidget/TRIPSWIDGET.entitlements") == copy.path + "/TripsWidget/TripsWidget.entitlements")
+        #expect(XcodeProject.onDisk(copy.path + "/nowhere/TripsWidget.entitlements") == copy.path + "/nowhere/TripsWidget.entitlements")
+        try "WIDGET_FLAVOUR = anchored\n".write(to: copy.appendingPathComponent("TripsWidget/Widget.xcconfig"), atomically: true, encoding: .utf8)
+        let file = copy.appendingPathComponent("Trips.xcodeproj/project.pbxproj")
+        let text = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(
+                of: "A100000000000000000000B4 /* Debug */ = {\n\t\t\tisa = XCBuildConfiguration;",
+                with: "A100000000000000000000B4 /* Debug */ = {\n\t\t\tisa = XCBuildConfiguration;\n\t\t\tbaseConfigurationReferenceAnchor = A10000000000000000000031;\n\t\t\tbaseConfigurationReferenceRelativePath = widget.XCCONFIG;")
+            .replacingOccurrences(of: "CODE_SIGN_ENTITLEMENTS = TripsWidget/TripsWidget.entitlements;", with: "CODE_SIGN_ENTITLEMENTS = tripsWidget/TripsWidget.entitlements;")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let project = try XcodeProject.read(copy.appendingPathComponent("Trips.xcodeproj").path)
+        let target = try project.widgetTarget(named: nil)
+        #expect(try project.settings(of: target, configuration: "Debug")["WIDGET_FLAVOUR"] == "anchored")
+        let source = try project.extensionSource(target: target, configuration: "Debug", swiftVersion: nil)
+        #expect(source.entitlements == copy.path + "/TripsWidget/TripsWidget.entitlements")
+    }
 }

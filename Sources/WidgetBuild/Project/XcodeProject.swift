@@ -62,6 +62,11 @@ public struct XcodeProject: Sendable {
             guard let chosen else { continue }
             if let base = chosen["baseConfigurationReference"]?.string, let file = filePath(base) {
                 settings = settings.overlaid(with: try Self.xcconfig(file, depth: 0))
+            } else if let anchor = chosen["baseConfigurationReferenceAnchor"]?.string, let folder = filePath(anchor),
+                let relative = chosen["baseConfigurationReferenceRelativePath"]?.string
+            {
+                // Xcode 26: a configuration file inside a folder-synchronized group, by its path there.
+                settings = settings.overlaid(with: try Self.xcconfig(Self.onDisk(folder + "/" + relative), depth: 0))
             }
             let values = (chosen["buildSettings"]?.dictionary ?? [:]).compactMapValues { value -> String? in
                 if let text = value.string { return text }
@@ -87,7 +92,7 @@ public struct XcodeProject: Sendable {
                 let optional = line.hasPrefix("#include?")
                 guard let start = line.firstIndex(of: "\""), let end = line.lastIndex(of: "\""), start < end else { continue }
                 let name = String(line[line.index(after: start)..<end])
-                let included = name.hasPrefix("/") ? name : path.pathDirectory + "/" + name
+                let included = onDisk(name.hasPrefix("/") ? name : path.pathDirectory + "/" + name)
                 if optional && !FileManager.default.fileExists(atPath: included) { continue }
                 values.merge(try xcconfig(included, depth: depth + 1)) { $1 }
                 continue
@@ -139,7 +144,27 @@ public struct XcodeProject: Sendable {
             default: return nil
             }
         }
-        return resolve(id).map(Self.normalized)
+        return resolve(id).map { Self.onDisk(Self.normalized($0)) }
+    }
+
+    /// A path as it is on disk: one that is not there as written is looked for with its letter case
+    /// aside, name by name, as macOS's disk finds `wiOS/WiOS.entitlements` in the folder `WiOS`.
+    static func onDisk(_ path: String) -> String {
+        guard !path.isEmpty, !FileManager.default.fileExists(atPath: path) else { return path }
+        var resolved = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            let folder = resolved.isEmpty ? "/" : resolved
+            let candidate = (resolved == "/" ? "" : resolved) + "/" + part
+            if FileManager.default.fileExists(atPath: candidate) {
+                resolved = candidate
+                continue
+            }
+            let lowered = part.lowercased()
+            let matches = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.lowercased() == lowered }
+            guard matches.count == 1 else { return path }
+            resolved = (resolved == "/" ? "" : resolved) + "/" + matches[0]
+        }
+        return path.hasPrefix("/") ? resolved : String(resolved.dropFirst(2))
     }
 
     static func normalized(_ path: String) -> String {
@@ -160,7 +185,7 @@ public struct XcodeProject: Sendable {
     /// The Info.plist a target names (`INFOPLIST_FILE`), resolved against the project's folder.
     func infoPlist(_ settings: BuildSettings) -> String? {
         guard let file = settings["INFOPLIST_FILE"], !file.isEmpty else { return nil }
-        return Self.normalized(file.hasPrefix("/") ? file : directory + "/" + file)
+        return Self.onDisk(Self.normalized(file.hasPrefix("/") ? file : directory + "/" + file))
     }
 
     /// The extension point a target's Info.plist (or `INFOPLIST_KEY_NSExtensionPointIdentifier`) names.
@@ -206,7 +231,9 @@ public struct XcodeProject: Sendable {
                 let isVariant = referenced["isa"]?.string == "PBXVariantGroup"
                 switch kind {
                 case "PBXSourcesBuildPhase":
-                    if let path = filePath(reference, parents: parents) { sources.append(path) }
+                    guard let path = filePath(reference, parents: parents) else { continue }
+                    // An asset catalog in Compile Sources is compiled by Xcode all the same.
+                    if path.hasSuffix(".xcassets") { resources.append((path, true)) } else { sources.append(path) }
                 case "PBXResourcesBuildPhase":
                     if isVariant {
                         // A localized file: its variants, each `xx.lproj/Name.strings` under the group's folder.
@@ -374,7 +401,7 @@ public struct XcodeProject: Sendable {
         source.projectFile = path + "/project.pbxproj"
         if let module = settings["PRODUCT_MODULE_NAME"], !module.isEmpty { source.moduleName = BuildSettings.c99Identifier(module) }
         let infoPlist = infoPlist(settings)
-        let entitlements = settings["CODE_SIGN_ENTITLEMENTS"].flatMap { $0.isEmpty ? nil : Self.normalized($0.hasPrefix("/") ? $0 : directory + "/" + $0) }
+        let entitlements = settings["CODE_SIGN_ENTITLEMENTS"].flatMap { $0.isEmpty ? nil : Self.onDisk(Self.normalized($0.hasPrefix("/") ? $0 : directory + "/" + $0)) }
         if let infoPlist, !FileManager.default.fileExists(atPath: infoPlist) {
             throw BuildError("the target \(target.name) names the Info.plist \(infoPlist) (INFOPLIST_FILE), which is not there")
         }

@@ -23,6 +23,8 @@ public struct AssetCatalogCompiler {
     var images: [String: JSONObject] = [:]
     var files: [String: String] = [:]
     var warnings: [String] = []
+    /// Colour sets with no colour in any entry, as Xcode's templates make them.
+    var emptyColorSets: Set<String> = []
 
     public static func compile(_ catalogs: [String], accentColor: String?, widgetBackground: String?) throws(BuildError) -> Output {
         var compiler = AssetCatalogCompiler()
@@ -30,13 +32,13 @@ public struct AssetCatalogCompiler {
         var root = JSONObject()
         if let accentColor, !accentColor.isEmpty {
             root["accentColor"] = .string(accentColor)
-            if compiler.colors[accentColor] == nil, accentColor != "AccentColor" {
+            if compiler.colors[accentColor] == nil, accentColor != "AccentColor", !compiler.emptyColorSets.contains(accentColor) {
                 compiler.warnings.append("the accent colour \"\(accentColor)\" (ASSETCATALOG_COMPILER_GLOBAL_ACCENT_COLOR_NAME) is not a colour set of the asset catalogs")
             }
         }
         if let widgetBackground, !widgetBackground.isEmpty {
             root["widgetBackground"] = .string(widgetBackground)
-            if compiler.colors[widgetBackground] == nil {
+            if compiler.colors[widgetBackground] == nil, !compiler.emptyColorSets.contains(widgetBackground) {
                 compiler.warnings.append(
                     "the widget background \"\(widgetBackground)\" (ASSETCATALOG_COMPILER_WIDGET_BACKGROUND_COLOR_NAME) is not a colour set of the asset catalogs")
             }
@@ -120,7 +122,13 @@ public struct AssetCatalogCompiler {
             }
         }
         guard !variants.members.isEmpty else {
-            warnings.append("\(path): the colour set \"\(name)\" has no colour for iPhone; left out")
+            // Xcode's templates make AccentColor and WidgetBackground with no colour at all (the system's
+            // is meant): nothing to say of those.
+            if (contents["colors"]?.arrayValue ?? []).contains(where: { $0["color"] != nil }) {
+                warnings.append("\(path): the colour set \"\(name)\" has no colour for iPhone; left out")
+            } else {
+                emptyColorSets.insert(name)
+            }
             return
         }
         colors[name] = variants

@@ -114,7 +114,7 @@ extension Invocation {
                 }
                 return (true, watched)
             } catch {
-                output.standardError("widgets: error: \(error)")
+                output.standardError(error.printed)
                 return (false, (try? ExtensionReader.read(absolute, target: target, swiftVersion: swiftVersion, release: release, excluding: excluded))
                     .map(ExtensionReader.watchedPaths) ?? [absolute])
             }
