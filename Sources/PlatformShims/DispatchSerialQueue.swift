@@ -29,6 +29,8 @@ public final class DispatchSerialQueue: SerialExecutor, @unchecked Sendable {
         queue.asyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
     }
 
+    public func asyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) { queue.asyncAfter(deadline: deadline, execute: workItem) }
+
     public func asyncAfter(wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable () -> Void) {
         queue.asyncAfter(wallDeadline: wallDeadline, qos: qos, flags: flags, execute: work)
     }

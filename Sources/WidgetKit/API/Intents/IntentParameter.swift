@@ -60,6 +60,13 @@ public final class IntentParameter<Value: _IntentValue>: _ConfiguredParameter, @
     ) where Value == Wrapped?, Provider.DefaultValue == Wrapped {
         self.init(title: title.text, defaultValue: nil, choices: _Choices(optionsProvider))
     }
+
+    /// An optional parameter whose choices `optionsProvider` supplies, with a default (`var city: City?`, `default: .lisbon`).
+    public convenience init<Provider: DynamicOptionsProvider, Wrapped>(
+        title: LocalizedStringResource, description: IntentDescription? = nil, default: Wrapped, optionsProvider: Provider
+    ) where Value == Wrapped?, Provider.DefaultValue == Wrapped {
+        self.init(title: title.text, defaultValue: `default`, choices: _Choices(optionsProvider))
+    }
 }
 
 extension IntentParameter where Value == Int {

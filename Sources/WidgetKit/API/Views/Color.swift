@@ -225,3 +225,89 @@ public final class UITraitCollection: Sendable {
 public enum UIUserInterfaceStyle: Int, Hashable, Sendable {
     case unspecified, light, dark
 }
+
+// MARK: - Components
+
+extension Color {
+    /// The colour's red, green, blue and opacity, 0 to 1, as the appearance of the view being built
+    /// shows it (a system colour is iOS's value for light or dark).
+    func components(dark: Bool = EnvironmentValues.current.colorScheme == .dark) -> (red: Double, green: Double, blue: Double, opacity: Double) {
+        guard let text = json.stringValue else { return (0, 0, 0, 1) }
+        let (name, opacity) = SystemColorTable.split(text)
+        let (red, green, blue) = SystemColorTable.opaque(name, dark: dark)
+        return (Double(red) / 255, Double(green) / 255, Double(blue) / 255, name == "clear" ? 0 : opacity)
+    }
+
+    /// A colour's components in an environment (iOS 17).
+    public func resolve(in environment: EnvironmentValues) -> Resolved {
+        let (red, green, blue, opacity) = components(dark: environment.colorScheme == .dark)
+        return Resolved(red: Float(red), green: Float(green), blue: Float(blue), opacity: Float(opacity))
+    }
+
+    /// A colour as components (iOS 17's `Color.Resolved`).
+    public struct Resolved: Hashable, Sendable {
+        public var red: Float
+        public var green: Float
+        public var blue: Float
+        public var opacity: Float
+        public var linearRed: Float { Self.linear(red) }
+        public var linearGreen: Float { Self.linear(green) }
+        public var linearBlue: Float { Self.linear(blue) }
+
+        public init(red: Float, green: Float, blue: Float, opacity: Float = 1) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+            self.opacity = opacity
+        }
+
+        static func linear(_ value: Float) -> Float { value <= 0.04045 ? value / 12.92 : Float(pow(Double((value + 0.055) / 1.055), 2.4)) }
+    }
+
+    public init(_ resolved: Resolved) {
+        self.init(red: Double(resolved.red), green: Double(resolved.green), blue: Double(resolved.blue), opacity: Double(resolved.opacity))
+    }
+}
+
+extension UIColor {
+    /// The colour's components, as UIKit gives them; true, as every colour here has them.
+    public func getRed(_ red: UnsafeMutablePointer<CGFloat>?, green: UnsafeMutablePointer<CGFloat>?, blue: UnsafeMutablePointer<CGFloat>?, alpha: UnsafeMutablePointer<CGFloat>?) -> Bool {
+        let parts = color.components()
+        red?.pointee = CGFloat(parts.red)
+        green?.pointee = CGFloat(parts.green)
+        blue?.pointee = CGFloat(parts.blue)
+        alpha?.pointee = CGFloat(parts.opacity)
+        return true
+    }
+
+    public func getWhite(_ white: UnsafeMutablePointer<CGFloat>?, alpha: UnsafeMutablePointer<CGFloat>?) -> Bool {
+        let parts = color.components()
+        white?.pointee = CGFloat(0.299 * parts.red + 0.587 * parts.green + 0.114 * parts.blue)
+        alpha?.pointee = CGFloat(parts.opacity)
+        return true
+    }
+
+    public func getHue(_ hue: UnsafeMutablePointer<CGFloat>?, saturation: UnsafeMutablePointer<CGFloat>?, brightness: UnsafeMutablePointer<CGFloat>?, alpha: UnsafeMutablePointer<CGFloat>?) -> Bool {
+        let parts = color.components()
+        let high = max(parts.red, parts.green, parts.blue)
+        let low = min(parts.red, parts.green, parts.blue)
+        let range = high - low
+        var h = 0.0
+        if range > 0 {
+            if high == parts.red {
+                h = (parts.green - parts.blue) / range
+            } else if high == parts.green {
+                h = 2 + (parts.blue - parts.red) / range
+            } else {
+                h = 4 + (parts.red - parts.green) / range
+            }
+            h /= 6
+            if h < 0 { h += 1 }
+        }
+        hue?.pointee = CGFloat(h)
+        saturation?.pointee = CGFloat(high == 0 ? 0 : range / high)
+        brightness?.pointee = CGFloat(high)
+        alpha?.pointee = CGFloat(parts.opacity)
+        return true
+    }
+}

@@ -169,7 +169,7 @@ public struct Label<Title: View, Icon: View>: _PrimitiveView {
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
         let icon = ViewResolver.root(of: icon, in: environment)
         let title = ViewResolver.root(of: title, in: environment)
-        return [ViewNode("label", children: [icon, title])]
+        return styled(title: [title], icon: [icon], in: environment) ?? [ViewNode("label", children: [icon, title])]
     }
 }
 

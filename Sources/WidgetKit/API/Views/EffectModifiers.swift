@@ -21,6 +21,16 @@ extension View {
         wire("scaleEffect", Self.effect([("x", Double(x)), ("y", Double(y))], anchor))
     }
 
+    /// An affine transform from the view's top-leading corner, drawn as the scale, rotation and
+    /// offset it is made of (a shear has no part here).
+    public func transformEffect(_ transform: CGAffineTransform) -> some View {
+        let scaleX = (transform.a * transform.a + transform.b * transform.b).squareRoot()
+        let scaleY = scaleX == 0 ? 0 : (transform.a * transform.d - transform.b * transform.c) / scaleX
+        return scaleEffect(x: scaleX, y: scaleY, anchor: .topLeading)
+            .rotationEffect(.radians(Double(atan2(transform.b, transform.a))), anchor: .topLeading)
+            .offset(x: transform.tx, y: transform.ty)
+    }
+
     public func shadow(color: Color = .black.opacity(0.33), radius: CGFloat, x: CGFloat = 0, y: CGFloat = 0) -> some View {
         wire(
             "shadow",

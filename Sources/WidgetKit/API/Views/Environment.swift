@@ -39,6 +39,10 @@ public struct EnvironmentValues: Sendable {
     /// The size of the widget's content area: its family's size, less its content margins. What a
     /// `GeometryReader` gives its content.
     var contentSize = CGSize(width: 158, height: 158)
+    /// Styles an author wrote, set by `.buttonStyle(_:)`, `.toggleStyle(_:)`, `.labelStyle(_:)`.
+    var customButtonStyle: _CustomStyle<_ResolvedContent>?
+    var customToggleStyle: _CustomStyle<ToggleStyleConfiguration>?
+    var customLabelStyle: _CustomStyle<LabelStyleConfiguration>?
 
     public init() {}
 

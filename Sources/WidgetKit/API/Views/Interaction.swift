@@ -59,7 +59,8 @@ public struct Button<Label: View>: _PrimitiveView {
         if let opens { return Link(destination: opens) { label }._resolve(in: environment) }
         // A button with no intent (an app's action) is drawn, and its tap does nothing.
         let attributes = intent == .null ? JSONObject() : JSONObject([("intent", intent)])
-        return [ViewNode("button", attributes: attributes, children: label._resolve(in: environment))]
+        let nodes = label._resolve(in: environment)
+        return styled(nodes, attributes: attributes, in: environment) ?? [ViewNode("button", attributes: attributes, children: nodes)]
     }
 }
 
@@ -95,7 +96,18 @@ public struct Toggle<Label: View>: _PrimitiveView {
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
-        [ViewNode("toggle", attributes: JSONObject([("isOn", .bool(isOn)), ("intent", intent)]), children: label._resolve(in: environment))]
+        let nodes = label._resolve(in: environment)
+        return styled(nodes, in: environment) ?? [ViewNode("toggle", attributes: JSONObject([("isOn", .bool(isOn)), ("intent", intent)]), children: nodes)]
+    }
+}
+
+extension Toggle {
+    /// A toggle bound to a value, as in an app: drawn in its state; a widget runs no closures, so a
+    /// tap on it does nothing (use `Toggle(isOn:intent:)`).
+    public init(isOn: Binding<Bool>, @ViewBuilder label: () -> Label) {
+        self.isOn = isOn.wrappedValue
+        intent = .null
+        self.label = label()
     }
 }
 
@@ -103,6 +115,15 @@ extension Toggle where Label == Text {
     @_disfavoredOverload
     public init<S: StringProtocol, I: AppIntent>(_ title: S, isOn: Bool, intent: I) {
         self.init(isOn: isOn, intent: intent) { Text(title) }
+    }
+
+    public init(_ titleKey: LocalizedStringKey, isOn: Binding<Bool>) {
+        self.init(isOn: isOn) { Text(titleKey) }
+    }
+
+    @_disfavoredOverload
+    public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {
+        self.init(isOn: isOn) { Text(title) }
     }
 }
 

@@ -443,3 +443,10 @@ public macro Preview<Attributes: ActivityAttributes, W: Widget>(
     _ name: String? = nil, as viewKind: ActivityPreviewViewKind, using attributes: Attributes, widget: () -> W,
     @ActivityPreviewContentStateBuilder<ActivityContent<Attributes.ContentState>> contents: @escaping () -> [ActivityContent<Attributes.ContentState>]
 ) = #externalMacro(module: "WidgetKitMacros", type: "ActivityPreviewMacro")
+
+extension ActivityAttributes {
+    /// Xcode 14's preview of a Live Activity (`attributes.previewContext(state, viewKind: .content)`
+    /// in a `PreviewProvider`): accepted and not drawn, as the activity's `#Preview` is; `widgets
+    /// activity start` shows the activity itself.
+    public func previewContext(_ contentState: ContentState, viewKind: ActivityPreviewViewKind) -> some View { EmptyView() }
+}

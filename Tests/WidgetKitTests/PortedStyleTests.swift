@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import WidgetWire
+
+@testable import WidgetKit
+
+/// Styles and UIKit calls iOS widget code makes, as it writes them: an author's `ButtonStyle`,
+/// `ToggleStyle` and `LabelStyle` draw the control, shapes by their static names, UIKit's colour
+/// components and fonts.
+@Suite struct PortedStyleTests {
+    struct Pill: ButtonStyle {
+        @Environment(\.colorScheme) var scheme
+        func makeBody(configuration: Configuration) -> some View {
+            configuration.label
+                .padding(6)
+                .background(scheme == .dark ? Color.white : Color.black, in: .capsule)
+                .opacity(configuration.isPressed ? 0.5 : 1)
+        }
+    }
+
+    struct Check: ToggleStyle {
+        func makeBody(configuration: Configuration) -> some View {
+            HStack {
+                Image(systemName: configuration.isOn ? "checkmark.circle.fill" : "circle")
+                configuration.label
+            }
+        }
+    }
+
+    struct Stacked: LabelStyle {
+        func makeBody(configuration: Configuration) -> some View {
+            VStack {
+                configuration.icon
+                configuration.title
+            }
+        }
+    }
+
+    func resolve(_ view: some View, scheme: ColorScheme = .light) -> ViewNode {
+        var environment = EnvironmentValues()
+        environment.colorScheme = scheme
+        return ViewResolver.root(of: view, in: environment)
+    }
+
+    @Test func anAuthorsButtonStyleDrawsTheButtonWhichStillPerformsItsIntent() throws {
+        let button = resolve(Button("Like", intent: LikeIntent(item: "tea")).buttonStyle(Pill()), scheme: .dark)
+        #expect(button.view == "button")
+        #expect(button["intent"]?["type"] == .string("WidgetKitTests.LikeIntent"))
+        #expect(button.modifiers.contains { $0.name == "buttonStyle" && $0.value == .string("plain") }, "the style's body is the whole look")
+        let body = try #require(button.children.first)
+        #expect(body.view == "background" && body.children.map(\.view) == ["text", "shape"], "\(body.view) \(body.children.map(\.view))")
+        #expect(body.children[0]["text"] == .string("Like") && body.children[0].modifiers.contains { $0.name == "padding" })
+        #expect(body.children[1].json.jsonText.contains("white"), "the style reads the environment: \(body.children[1].json.jsonText)")
+        // A button inside another style's body, or with none, is the system's.
+        let plain = resolve(Button("Like", intent: LikeIntent(item: "tea")))
+        #expect(!plain.modifiers.contains { $0.name == "buttonStyle" })
+    }
+
+    @Test func anAuthorsToggleStyleDrawsItsBodyAndATapPerformsTheToggle() throws {
+        let on = resolve(Toggle("Done", isOn: true, intent: LikeIntent(item: "task")).toggleStyle(Check()))
+        #expect(on.view == "button", "a tap on the styled body performs the toggle's intent")
+        #expect(on["intent"]?["parameters"]?["item"] == .string("task"))
+        let row = try #require(on.children.first)
+        #expect(row.view == "hstack")
+        #expect(row.children.map(\.view) == ["image", "text"])
+        #expect(row.children[0]["systemName"] == .string("checkmark.circle.fill"))
+        let off = resolve(Toggle("Done", isOn: false, intent: LikeIntent(item: "task")).toggleStyle(Check()))
+        #expect(off.children.first?.children.first?["systemName"] == .string("circle"))
+        // The system's styles stay what they were.
+        #expect(resolve(Toggle("Done", isOn: true, intent: LikeIntent(item: "task")).toggleStyle(.switch)).view == "toggle")
+    }
+
+    @Test func anAuthorsLabelStyleArrangesIconAndTitle() {
+        let label = resolve(Label("Rain", systemImage: "cloud.rain").labelStyle(Stacked()))
+        #expect(label.view == "vstack")
+        #expect(label.children.map(\.view) == ["image", "text"])
+        #expect(resolve(Label("Rain", systemImage: "cloud.rain").labelStyle(.iconOnly)).view == "label")
+    }
+
+    @Test func shapesByTheirStaticNames() {
+        func shape(_ view: some View) -> JSONValue? { resolve(view).modifiers.first { $0.name == "clipShape" }?.value }
+        #expect(shape(Color.red.clipShape(.rect(cornerRadius: 12)))?["cornerRadius"] == .number(12))
+        #expect(shape(Color.red.clipShape(.circle))?["shape"] == .string("circle"))
+        #expect(shape(Color.red.clipShape(.capsule))?["shape"] == .string("capsule"))
+        #expect(shape(Color.red.clipShape(.rect))?["shape"] == .string("rectangle"))
+    }
+
+    @Test func uiColorGivesItsComponentsAsIOSHasThem() {
+        var red: CGFloat = 0, green: CGFloat = 0, blue: CGFloat = 0, alpha: CGFloat = 0
+        #expect(UIColor(Color.red).getRed(&red, green: &green, blue: &blue, alpha: &alpha))
+        #expect(abs(red - 1) < 0.001 && abs(green - 59.0 / 255) < 0.001 && abs(blue - 48.0 / 255) < 0.001 && alpha == 1)
+        #expect(UIColor(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5).getRed(&red, green: &green, blue: &blue, alpha: &alpha))
+        #expect(abs(red - 0.2) < 0.003 && abs(green - 0.4) < 0.003 && abs(blue - 0.6) < 0.003 && abs(alpha - 0.5) < 0.001)
+        var dark = EnvironmentValues()
+        dark.colorScheme = .dark
+        let resolved = Color.red.resolve(in: dark)
+        #expect(abs(resolved.green - 69.0 / 255) < 0.001, "iOS's dark red")
+        var hue: CGFloat = 0, saturation: CGFloat = 0, brightness: CGFloat = 0
+        #expect(UIColor(Color.blue).getHue(&hue, saturation: &saturation, brightness: &brightness, alpha: &alpha))
+        #expect(abs(hue - 211.3 / 360) < 0.01 && abs(brightness - 1) < 0.001)
+    }
+
+    @Test func uiFontsDrawAsTheSwiftUIFontTheyName() {
+        let font = Font(UIFont.systemFont(ofSize: 14, weight: .semibold))
+        #expect(font.json["size"] == .number(14) && font.json["weight"] == .string("semibold"))
+        #expect(Font(UIFont.preferredFont(forTextStyle: .headline)).json == .string("headline"))
+        #expect(UIFont.preferredFont(forTextStyle: .body).pointSize == 17)
+        #expect(Font(UIFont.systemFont(ofSize: 20, weight: .bold, width: .condensed)).json["width"] == .number(-0.2))
+    }
+}
