@@ -199,7 +199,7 @@ import WidgetWire
         try "{ \"strings\": ".write(to: copy.appendingPathComponent("Localizable.xcstrings"), atomically: true, encoding: .utf8)
         let catalog = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
         #expect(catalog.status == 1)
-        #expect(catalog.standardError.hasPrefix("widgets: error: \(copy.path)/Localizable.xcstrings: error: not valid JSON"), "\(catalog.standardError)")
+        #expect(catalog.standardError.hasPrefix("\(copy.path)/Localizable.xcstrings: error: not valid JSON"), "\(catalog.standardError)")
         let source = try Self.copy()
         try "let broken = \n".write(to: source.appendingPathComponent("Broken.swift"), atomically: true, encoding: .utf8)
         let compile = await widgets(["build", source.path, "--out", Fixtures.temporaryDirectory("out").path])
