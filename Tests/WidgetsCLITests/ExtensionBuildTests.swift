@@ -132,6 +132,14 @@ import WidgetWire
             #expect(svg.contains(background), "\(appearance): \(background) in \(svg.prefix(2000))")
             #expect(svg.contains("<image"), "\(appearance): the Sun picture in \(svg.prefix(2000))")
         }
+        // Without --appearance both are drawn, each from the view the bundle built for it.
+        let both = Fixtures.temporaryDirectory("gallery-both")
+        let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", both.path])
+        #expect(gallery.status == 0, "\(gallery.standardError)")
+        let light = try String(contentsOf: both.appendingPathComponent("fixture.forecast.systemSmall.snapshot.light.svg"), encoding: .utf8)
+        let dark = try String(contentsOf: both.appendingPathComponent("fixture.forecast.systemSmall.snapshot.svg"), encoding: .utf8)
+        #expect(light.contains("#e02030") && !light.contains("#40ff80"), "the light drawing's brand colour: \(light.prefix(2000))")
+        #expect(dark.contains("#40ff80") && !dark.contains("#e02030"), "the dark drawing's brand colour: \(dark.prefix(2000))")
     }
 
     @Test func previewProviderPreviewsAreDrawnAsXcodesCanvasDrawsThem() async throws {

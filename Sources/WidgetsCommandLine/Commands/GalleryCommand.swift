@@ -46,7 +46,6 @@ extension Invocation {
         reportProblems(registry, as: "warning")
         let renderingMode = try value(Options.renderingMode)
         let renderers = appearances.map { SVGRenderer(appearance: $0, renderingMode: renderingMode) }
-        let renderer = renderers[0]
         var sections: [String] = []
         var images = 0
         var failures = 0
@@ -73,19 +72,32 @@ extension Invocation {
                     let name = "\(Self.fileSafe(widget.kind)).\(family.rawValue).\(requestKind.rawValue).svg"
                     let caption = "\(family.rawValue) · \(requestKind.rawValue)"
                     do {
-                        let result = try await registry.request(
-                            requestKind, kind: widget.kind, family: family, configuration: configuration,
-                            environment: renderer.environment(for: family))
+                        // Asked once per appearance: a view that reads the colour scheme is built for each.
+                        var views: [ViewNode] = []
+                        for each in renderers {
+                            let result = try await registry.request(
+                                requestKind, kind: widget.kind, family: family, configuration: configuration, environment: each.environment(for: family))
+                            views.append(result.entries[0].view)
+                        }
                         let drawn = try Self.figure(
-                            result.entries[0].view, family: family, now: Date(), file: name, caption: caption, renderers: renderers,
+                            views, family: family, now: Date(), file: name, caption: caption, renderers: renderers,
                             contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, rasterizer: rasterizer, images: &images)
                         if requestKind == .snapshot {
+                            var light = views[0]
+                            if let index = renderers.firstIndex(where: { $0.appearance == .light }) {
+                                light = views[index]
+                            } else {
+                                light = try await registry.request(
+                                    requestKind, kind: widget.kind, family: family, configuration: configuration,
+                                    environment: lightRenderer.environment(for: family)
+                                ).entries[0].view
+                            }
                             fidelity.append(
                                 Self.fidelityFigure(
-                                    result.entries[0].view, title: widget.displayName.isEmpty ? widget.kind : widget.displayName, family: family,
+                                    light, title: widget.displayName.isEmpty ? widget.kind : widget.displayName, family: family,
                                     renderer: lightRenderer, contentMarginsDisabled: widget.contentMarginsDisabled, number: fidelity.count + 1))
                         }
-                        for symbol in SymbolGlyphs.unknown(in: result.entries[0].view) where !unknownSymbols.contains(symbol) {
+                        for symbol in SymbolGlyphs.unknown(in: views[0]) where !unknownSymbols.contains(symbol) {
                             unknownSymbols.append(symbol)
                             output.standardError("widgets: note: widget \"\(widget.kind)\": the symbol \"\(symbol)\" is not drawn here; \(SymbolGlyphs.placeholder) stands in")
                         }
@@ -102,14 +114,20 @@ extension Invocation {
             if widget.bundle.abiVersion.minor >= RequestKind.previews.introducedInMinor, let first = widget.families.first {
                 var figures = ""
                 do {
-                    let result = try await registry.request(.previews, kind: widget.kind, environment: renderer.environment(for: first))
-                    for (index, preview) in result.previews.enumerated() {
+                    // Asked once per appearance, as the snapshots are.
+                    var results: [ProviderResult] = []
+                    for each in renderers { results.append(try await registry.request(.previews, kind: widget.kind, environment: each.environment(for: first))) }
+                    for (index, preview) in results[0].previews.enumerated() {
                         let label = preview.name ?? "Preview \(index + 1)"
                         for (number, entry) in preview.entries.enumerated() {
                             let name = "\(Self.fileSafe(widget.kind)).preview\(index + 1)-\(number + 1).\(preview.family.rawValue).svg"
                             let caption = "\(preview.family.rawValue) · \(label)" + (preview.entries.count > 1 ? " \(number + 1)/\(preview.entries.count)" : "")
+                            let views = results.map { result in
+                                index < result.previews.count && number < result.previews[index].entries.count
+                                    ? result.previews[index].entries[number].view : entry.view
+                            }
                             let drawn = try Self.figure(
-                                entry.view, family: preview.family, now: Render.shownAt(entry), file: name, caption: caption, renderers: renderers,
+                                views, family: preview.family, now: Render.shownAt(entry), file: name, caption: caption, renderers: renderers,
                                 contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, rasterizer: rasterizer, images: &images)
                             figures += "<figure class=\"preview\">\(drawn)</figure>\n"
                         }
@@ -190,11 +208,11 @@ extension Invocation {
         """
     }
 
-    /// A figure's drawings and caption: the view drawn by each renderer (one appearance each, the
+    /// A figure's drawings and caption: the view built for each renderer drawn by it (one appearance each, the
     /// first's file named `file`, a light one's `NAME.light.svg`), each written beside the page and
     /// inlined in it, marked with its appearance when there are two.
     static func figure(
-        _ view: ViewNode, family: WidgetFamily, now: Date, file: String, caption: String, renderers: [SVGRenderer],
+        _ views: [ViewNode], family: WidgetFamily, now: Date, file: String, caption: String, renderers: [SVGRenderer],
         contentMarginsDisabled: Bool, in directory: URL, rasterizer: Rasterizer? = nil, images: inout Int
     ) throws -> String {
         var drawings = ""
@@ -202,7 +220,7 @@ extension Invocation {
         for (number, renderer) in renderers.enumerated() {
             let name = number == 0 ? file : String(file.dropLast(".svg".count)) + ".\(renderer.appearance == .light ? "light" : "dark").svg"
             // Every image is inlined in one page: its gradients need ids no other image has.
-            let svg = renderer.render(view, family: family, now: now, idPrefix: "w\(images + 1)-", contentMarginsDisabled: contentMarginsDisabled)
+            let svg = renderer.render(views[min(number, views.count - 1)], family: family, now: now, idPrefix: "w\(images + 1)-", contentMarginsDisabled: contentMarginsDisabled)
             try svg.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
             images += 1
             if let rasterizer {
