@@ -108,3 +108,15 @@ import WidgetWire
         #expect(Font(UIFont.systemFont(ofSize: 20, weight: .bold, width: .condensed)).json["width"] == .number(-0.2))
     }
 }
+
+/// `Color.gradient` as iOS draws it: opaque, lighter at the top; a colour too light for that,
+/// darker at the bottom.
+@Suite struct ColorGradientTests {
+    @Test func aColoursGradientIsOpaqueLighterAtTheTop() {
+        let teal = Color.teal.gradient._paint
+        let stops = teal["linearGradient"]?["stops"]?.arrayValue?.compactMap { $0["color"]?.stringValue }
+        #expect(stops == ["mix:teal:white:0.25", "teal"], "\(teal.jsonText)")
+        let white = Color.white.gradient._paint["linearGradient"]?["stops"]?.arrayValue?.compactMap { $0["color"]?.stringValue }
+        #expect(white == ["white", "mix:white:black:0.1"], "\(String(describing: white))")
+    }
+}

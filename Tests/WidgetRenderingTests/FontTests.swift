@@ -38,11 +38,12 @@ struct FontTests {
     @Test func theLayoutMeasuresInTheFontAndCharactersItLacksByAverage() {
         var body = TextStyle()
         body.font = "body"
-        #expect(PointMetrics().width(of: "Digital Clock", style: body) == 101, "100.5, in whole points")
+        // 100.5 in the font, less SF Pro's tracking at 17 points after each of 13 characters: 94.9.
+        #expect(PointMetrics().width(of: "Digital Clock", style: body) == 95, "94.9, in whole points")
         // An emoji the font lacks is an em wide, as before; the text around it is the font's.
         let mixed = PointMetrics().width(of: "Go 😀", style: body)
         let go = SystemFont.width(of: "Go ", points: 17, weight: 400) { _ in 0 }!
-        #expect(mixed == (go + 17).rounded(.up))
+        #expect(mixed == (go + 17 - 4 * 0.43).rounded(.up))
     }
 
     /// Text placed at the width it was sized to breaks into the same lines again: a line that fits
@@ -84,14 +85,16 @@ struct FontTests {
         // (`.font(.system(size: 12)).fontWeight(.semibold)`: a calendar widget's month was regular).
         #expect(style(#"{"view":"text","text":"x","modifiers":[{"font":{"size":12,"weight":"regular"}},{"fontWeight":"semibold"}]}"#)?.weight == 600)
         #expect(style(#"{"view":"text","text":"x","modifiers":[{"fontWeight":"bold"},{"font":{"size":12,"weight":"regular"}}]}"#)?.weight == 700)
-        let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"vstack","children":[{"view":"text","text":"Bold","modifiers":[{"bold":true}]},{"view":"text","text":"Head","modifiers":[{"font":"headline"}]}]}"#), family: .systemMedium)
-        #expect(svg.contains(#"font-weight="700""#) && svg.contains(#"font-weight="600""#))
+        let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"vstack","children":[{"view":"text","text":"Black","modifiers":[{"font":{"size":12,"weight":"black"}}]},{"view":"text","text":"Head","modifiers":[{"font":"headline"}]}]}"#), family: .systemMedium)
+        // Drawn in Inter a step lighter from bold on (Inter's are heavier than SF Pro's of the name).
+        #expect(svg.contains(#"font-weight="800""#) && svg.contains(#"font-weight="600""#))
         var bold = TextStyle()
         bold.bold = true
         var semibold = TextStyle()
         semibold.font = "headline"
-        #expect(PointMetrics().width(of: "Interactive", style: bold) == 90, "89.6 in Inter Bold")
-        #expect(PointMetrics().width(of: "Interactive", style: semibold) == 89, "88.1 in Inter SemiBold")
+        #expect(bold.faceWeight == 600 && semibold.faceWeight == 600)
+        #expect(PointMetrics().width(of: "Interactive", style: bold) == 84, "88.1 in Inter SemiBold (bold's face), less 11 × 0.43 of tracking")
+        #expect(PointMetrics().width(of: "Interactive", style: semibold) == 84, "88.1 in Inter SemiBold, less 11 × 0.43 of tracking")
     }
 
     @Test func aBrokenFontIsAnErrorNeverACrash() throws {
@@ -117,5 +120,25 @@ struct FontTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("not a font".utf8).write(to: directory.appendingPathComponent("Inter-Regular.otf"))
         #expect(SystemFont.load(SystemFont.Face(points: 17, weight: 400), from: directory.path) == nil)
+    }
+
+    /// SF Pro's tracking, as iOS sets system text: Apple's table at its sizes, straight lines
+    /// between, none from 20 points (the display cut); an author's tracking is added; the drawing
+    /// sets what the layout measured.
+    @Test func textIsTrackedAsIOSTracksIt() {
+        #expect(SystemTracking.points(at: 17) == -0.43 && SystemTracking.points(at: 13) == -0.08 && SystemTracking.points(at: 12) == 0)
+        #expect(abs(SystemTracking.points(at: 16.5) - -0.37) < 0.001)
+        #expect(SystemTracking.points(at: 28) == 0 && SystemTracking.points(at: 4) == 0.24)
+        var body = TextStyle()
+        body.font = "body"
+        #expect(abs(body.letterSpacing - -0.43) < 0.0001)
+        body.tracking = 2
+        #expect(abs(body.letterSpacing - 1.57) < 0.0001)
+        let untracked = SystemFont.width(of: "Tap anywhere", points: 17, weight: 400) { _ in 0 }!
+        #expect(PointMetrics().width(of: "Tap anywhere", style: body) == (untracked + 12 * 1.57).rounded(.up))
+        let tree = view(#"{"view":"text","text":"Tap anywhere","modifiers":[{"tracking":2}]}"#)
+        #expect(SVGRenderer(appearance: .light).render(tree, family: .systemSmall).contains(#"letter-spacing="1.57""#))
+        let large = view(#"{"view":"text","text":"Title","modifiers":[{"font":"largeTitle"}]}"#)
+        #expect(!SVGRenderer(appearance: .light).render(large, family: .systemSmall).contains("letter-spacing"))
     }
 }

@@ -79,7 +79,17 @@ import WidgetWire
         #expect(gauge?.rect.height == 16)
         #expect(bar(#"{"view":"progress","value":0.4}"#)?.rect.height == 4)
         let svg = SVGRenderer(appearance: .light).render(view(#"{"view":"gauge","value":0.4,"modifiers":[{"gaugeStyle":"linearCapacity"}]}"#), family: .systemSmall)
-        #expect(svg.contains(##"height="16" rx="8" fill="#8e8e93" fill-opacity="0.2"/>"##), "\(svg)")
+        #expect(svg.contains(##"height="16" rx="8" fill="#767680" fill-opacity="0.12"/>"##), "iOS's tertiary system fill: \(svg)")
+        // Its label stands 9 points clear of the capsule (its baseline 14.7 above it; iOS 14.3).
+        let labelled = points.place(
+            view(#"{"view":"gauge","value":0.4,"modifiers":[{"gaugeStyle":"linearCapacity"}],"children":[{"view":"text","text":"Battery"}]}"#), in: (158, 158))
+        let label = labelled.first { if case .text = $0.content { true } else { false } }
+        let capsule = labelled.first { if case .bar = $0.content { true } else { false } }
+        if let label, let capsule {
+            #expect(capsule.rect.y - (label.rect.y + label.rect.height) == 9, "\(label.rect) \(capsule.rect)")
+        } else {
+            Issue.record("no label or capsule: \(labelled)")
+        }
     }
 
     /// Each gauge style as iOS draws it: accessory linear capacity a 6-point capsule, accessory
@@ -197,7 +207,7 @@ import WidgetWire
         #expect(texts.first?.1 == "Lights" && (texts.first.map { $0.0.x + $0.0.width } ?? 999) < track.2.x)
         // As a button: a rounded rectangle in the tint when on.
         let button = fills(#"{"view":"toggle","isOn":true,"modifiers":[{"toggleStyle":"button"}],"children":[{"view":"text","text":"Lights"}]}"#)
-        #expect(button.first?.1 == .roundedRectangle(cornerRadius: 8) && button.first?.0 == .color("accent"))
+        #expect(button.first?.1 == .roundedRectangle(cornerRadius: 6) && button.first?.0 == .color("accent"))
     }
 
     /// `.bordered` is a grey rounded rectangle behind a label in the tint, `.borderedProminent` one
@@ -213,12 +223,12 @@ import WidgetWire
             return (fill, styles(elements).first)
         }
         let bordered = look("bordered")
-        #expect(bordered.fill == .fill(.color("gray/0.2"), .roundedRectangle(cornerRadius: 8)))
+        #expect(bordered.fill == .fill(.color("gray/0.2"), .roundedRectangle(cornerRadius: 6)))
         #expect(bordered.text?.color == "accent")
         let tinted = look("bordered", tint: "red")
         #expect(tinted.text?.color == "red", "the label in the tint")
         let prominent = look("borderedProminent", tint: "green")
-        #expect(prominent.fill == .fill(.color("green"), .roundedRectangle(cornerRadius: 8)))
+        #expect(prominent.fill == .fill(.color("green"), .roundedRectangle(cornerRadius: 6)))
         #expect(prominent.text?.color == "white")
         let own = look("bordered", label: #"{"view":"text","text":"Heal","modifiers":[{"foregroundColor":"orange"}]}"#)
         #expect(own.text?.color == "orange", "a label's own colour wins")

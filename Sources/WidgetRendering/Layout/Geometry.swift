@@ -22,11 +22,15 @@ public protocol LayoutMetrics: Sendable {
     func wordWidths(of text: String, style: TextStyle) -> [Double]?
     /// Whether text can be drawn smaller to fit (`minimumScaleFactor`): in points, not in cells.
     var scalesText: Bool { get }
+    /// Whether a narrow no-break space (before AM/PM, as ICU and iOS set times) is drawn as such;
+    /// else a plain space, as every terminal font has.
+    var drawsNarrowSpaces: Bool { get }
 }
 
 extension LayoutMetrics {
     public func wordWidths(of text: String, style: TextStyle) -> [Double]? { nil }
     public var scalesText: Bool { false }
+    public var drawsNarrowSpaces: Bool { false }
 }
 
 /// A rectangle in layout units, from the widget's top-left corner.

@@ -229,19 +229,17 @@ extension Layout {
     }
 
     /// `line` cut to `width`, ending in "…": as many of its characters as fit with the ellipsis,
-    /// each measured once.
+    /// each cut measured whole with it (its kerning and tracking, rounded once: as the text is then
+    /// sized, so that placing it in that size cuts it the same), found by halving.
     func truncated(_ line: String, _ style: TextStyle, to width: Double?) -> String {
         guard let width, width.isFinite else { return line + "…" }
-        let ellipsis = metrics.width(of: "…", style: style)
-        if metrics.width(of: line, style: style) + ellipsis <= width { return line + "…" }
-        var kept = ""
-        var used = 0.0
-        for character in line {
-            let characterWidth = metrics.width(of: String(character), style: style)
-            if used + characterWidth + ellipsis > width { break }
-            kept.append(character)
-            used += characterWidth
+        if metrics.width(of: line + "…", style: style) <= width { return line + "…" }
+        let characters = Array(line)
+        var (fits, fitsNot) = (0, characters.count)
+        while fitsNot - fits > 1 {
+            let middle = (fits + fitsNot) / 2
+            if metrics.width(of: String(characters[..<middle]) + "…", style: style) <= width { fits = middle } else { fitsNot = middle }
         }
-        return kept + "…"
+        return String(characters[..<fits]) + "…"
     }
 }

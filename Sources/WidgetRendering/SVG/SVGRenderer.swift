@@ -17,8 +17,10 @@ public struct PointMetrics: LayoutMetrics {
         // A symbol drawn as its shape is a square a little wider than its size, as SF Symbols are.
         if let symbol = style.symbol, SymbolShapes.has(symbol) { return (em * 1.2).rounded(.up) }
         let bold = style.isBold
-        let measured = measuresWithFont ? SystemFont.width(of: text, points: em, weight: style.weight) { Self.averageWidth(of: $0, em: em, bold: bold) } : nil
-        let width = measured ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
+        let measured = measuresWithFont ? SystemFont.width(of: text, points: em, weight: style.faceWeight) { Self.averageWidth(of: $0, em: em, bold: bold) } : nil
+        var width = measured ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
+        // Tracking after each character, as the drawing's letter-spacing sets it.
+        width += style.letterSpacing * Double(text.count)
         // Whole points, as every other length of a layout is: a text's width then survives being
         // handed back to it (a stack sized by its children's widths gives each its own again).
         return width.rounded(.up)
@@ -40,6 +42,9 @@ public struct PointMetrics: LayoutMetrics {
     /// A line's height: a text style's leading as iOS sets it at the default Dynamic Type size
     /// (body 22 points for 17, caption 16 for 12...); a size of one's own, 1.2 times it.
     public func lineHeight(_ style: TextStyle) -> Double {
+        // A symbol drawn as its shape is as tall as it is wide, as an SF Symbol's frame is its glyph's
+        // (WidgetExamples' bordered reset button: 33 points high on iOS; 34 on a 22-point line).
+        if let symbol = style.symbol, SymbolShapes.has(symbol) { return (style.points * 1.2).rounded(.up) }
         if style.size == nil, let leading = Self.leading[style.font] { return leading }
         return (style.points * 1.2).rounded(.up)
     }
@@ -56,6 +61,7 @@ public struct PointMetrics: LayoutMetrics {
     /// A progress view's bar, 4 points high, as iOS draws it.
     public var barThickness: Double { 4 }
     public var scalesText: Bool { true }
+    public var drawsNarrowSpaces: Bool { true }
     /// Whole points, toward zero: a negative length rounds as its positive one does.
     public func snap(_ length: Double) -> Double { length.isFinite ? length.rounded(.towardZero) : length }
 }
@@ -196,6 +202,12 @@ public struct SVGRenderer: Sendable {
         switch paint {
         case .color(let color):
             let (name, opacity) = SystemColors.split(color)
+            if let level = SystemColorTable.labelLevels[String(name)] {
+                // A label colour is translucent, as UIKit's are: over a coloured background it takes its hue.
+                let base = appearance == .light ? SystemColorTable.labelBase.light : SystemColorTable.labelBase.dark
+                let alpha = (appearance == .light ? level.light : level.dark) * opacity
+                return ("", "\(property)=\"\(hex(base))\" \(property)-opacity=\"\(format(alpha, places: 3))\"")
+            }
             let value = hex(SystemColors.opaque(name, appearance))
             return ("", "\(property)=\"\(value)\"" + (opacity < 1 ? " \(property)-opacity=\"\(format(opacity, places: 3))\"" : ""))
         case .linearGradient(let gradient):
@@ -319,7 +331,12 @@ public struct SVGRenderer: Sendable {
                     return definition + strokeDefinition + shape
                 }
             }
-            let baseline = rect.y + (rect.height - style.points * 1.2) / 2 + style.points * 0.95
+            // iOS sets a line's glyphs at its top, its ascent (SF Pro's 0.96 em) above the baseline, and
+            // leaves the leading below (WidgetExamples' headline: its baseline 16.3 points below the
+            // content's top on iOS; centred in its 22-point line it fell at 17.0). A line squeezed
+            // shorter than its font is centred.
+            let ascent = style.points * 0.96
+            let baseline = rect.height >= style.points * 1.2 ? rect.y + ascent : rect.y + (rect.height - style.points * 1.2) / 2 + style.points * 0.95
             let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
             var decoration: [String] = []
             if style.underline { decoration.append("underline") }
@@ -334,7 +351,8 @@ public struct SVGRenderer: Sendable {
             // Display sizes in the font's display cut, as SF Pro switches to its own at 20 points.
             let family = style.points >= 20 ? " font-family=\"'Inter Display', Inter, -apple-system, system-ui, sans-serif\"" : ""
             return definition + "<text x=\"\(format(rect.x))\" y=\"\(format(baseline))\" font-size=\"\(format(style.points))\"\(family)"
-                + (style.weight != 400 ? " font-weight=\"\(style.weight)\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
+                + (style.faceWeight != 400 ? " font-weight=\"\(style.faceWeight)\"" : "") + (style.italic ? " font-style=\"italic\"" : "")
+                + (style.letterSpacing != 0 ? " letter-spacing=\"\(format(style.letterSpacing, places: 2))\"" : "")
                 + (decoration.isEmpty ? "" : " text-decoration=\"\(decoration.joined(separator: " "))\"") + " \(fill)\(fitted)\(live)"
                 + " xml:space=\"preserve\">\(XMLText.escape(text))</text>\n"
         case .bar(let fraction, let tint, let live, let marker):
@@ -349,10 +367,11 @@ public struct SVGRenderer: Sendable {
                 return track
                     + "<circle cx=\"\(format(centre))\" cy=\"\(format(rect.y + radius))\" r=\"\(format(radius))\" \(fill) stroke=\"\(hex(SystemColors.background(appearance)))\" stroke-width=\"1.5\"/>\n"
             }
-            // A capsule (its ends round), on iOS's translucent grey track.
+            // A capsule (its ends round), on iOS's tertiary system fill: #767680 at 12% in light, 24% in
+            // dark ((239, 239, 240) on white, as WidgetExamples' gauge shows on iOS).
             let radius = format(rect.height / 2)
             let track = "<rect x=\"\(format(rect.x))\" y=\"\(format(rect.y))\" width=\"\(format(rect.width))\" height=\"\(format(rect.height))\" rx=\"\(radius)\" "
-                + "fill=\"\(hex(SystemColors.opaque("gray", appearance)))\" fill-opacity=\"0.2\"/>\n"
+                + "fill=\"#767680\" fill-opacity=\"\(appearance == .light ? "0.12" : "0.24")\"/>\n"
             guard let fraction else { return track }
             let (_, fill) = paint(.color(tint), &canvas)
             // A timer's progress moves in the page on its own: its interval, and the whole width.

@@ -75,14 +75,13 @@ public struct DateText: Sendable {
         return formatter.formatted({ object[$0] }, now: now) ?? ""
     }
 
-    /// The node's text at `now`. ICU puts a narrow no-break space before AM/PM; a plain space is
-    /// what every terminal font draws.
-    public func text(of node: ViewNode, now: Date) -> String {
+    /// The node's text at `now`. ICU puts a narrow no-break space before AM/PM, as iOS draws it;
+    /// unless kept (a drawing in the font), a plain space, which every terminal font has.
+    public func text(of node: ViewNode, now: Date, keepingNarrowSpaces: Bool = false) -> String {
         let fallback = node["text"]?.stringValue ?? ""
         guard node.attributes.members.count > 1 else { return fallback }  // plain text: nothing to format
         let text = formatted(node, now: now, fallback: fallback)
-        // Formatters put narrow no-break spaces before AM/PM; a terminal shows a space.
-        return text.unicodeScalars.contains("\u{202F}") ? text.replacingOccurrences(of: "\u{202F}", with: " ") : text
+        return keepingNarrowSpaces || !text.unicodeScalars.contains("\u{202F}") ? text : text.replacingOccurrences(of: "\u{202F}", with: " ")
     }
 
     private func formatted(_ node: ViewNode, now: Date, fallback: String) -> String {

@@ -6,7 +6,11 @@ extension SymbolShapes {
         func lines(_ path: String) -> Shape { Shape(path: path, strokedOnly: true) }
         let circle = "M50 6 A44 44 0 1 1 49.99 6 Z"
         return [
-            "star": filled("M50 5 L61.8 38.2 L97.6 38.2 L68.9 59.1 L79.4 92.7 L50 72 L20.6 92.7 L31.1 59.1 L2.4 38.2 L38.2 38.2 Z"),
+            // Full-bodied, its points rounded, as SF's star is (inner radius half the outer).
+            "star": filled(
+                "M47.7 9.5 Q50 5 52.3 9.5 L63.2 30.9 Q64.4 33.2 66.9 33.6 L90.7 37.4 Q95.7 38.2 92.1 41.8 L75.1 58.8 Q73.3 60.6 73.7 63.1 "
+                    + "L77.4 86.8 Q78.2 91.8 73.7 89.5 L52.3 78.6 Q50 77.5 47.7 78.6 L26.3 89.5 Q21.8 91.8 22.6 86.8 L26.3 63.1 Q26.7 60.6 24.9 58.8 "
+                    + "L7.9 41.8 Q4.3 38.2 9.3 37.4 L33.1 33.6 Q35.6 33.2 36.8 30.9 Z"),
             "heart": filled("M50 88 C20 65 5 48 5 30 C5 15 17 5 30 5 C40 5 47 11 50 18 C53 11 60 5 70 5 C83 5 95 15 95 30 C95 48 80 65 50 88 Z"),
             "circle": filled(circle),
             "square": filled("M14 10 H86 Q90 10 90 14 V86 Q90 90 86 90 H14 Q10 90 10 86 V14 Q10 10 14 10 Z"),
@@ -73,7 +77,10 @@ extension SymbolShapes {
             "battery.25": lines("M6 28 H84 V72 H6 Z M92 42 V58 M16 40 V60"),
             "battery.0": lines("M6 28 H84 V72 H6 Z M92 42 V58"),
             "music.note": filled("M40 12 L84 4 V66 A14 12 0 1 1 76 56 V24 L48 30 V78 A14 12 0 1 1 40 68 Z"),
-            "photo": lines("M6 14 H94 V86 H6 Z M6 74 L34 46 L58 70 L72 56 L94 78 M70 32 A7 7 0 1 0 70.01 32"),
+            // A landscape frame (wider than tall, as SF's), its mountains and the sun at the top left solid.
+            "photo": Shape(
+                path: "M14 15 H86 A8 8 0 0 1 94 23 V77 A8 8 0 0 1 86 85 H14 A8 8 0 0 1 6 77 V23 A8 8 0 0 1 14 15 Z", strokedOnly: false,
+                solid: "M13 79 L37 53 L54 70 L66 59 L87 79 Z M23 34 A7 7 0 1 0 37 34 A7 7 0 1 0 23 34 Z"),
             "camera": filled("M8 30 H30 L38 18 H62 L70 30 H92 V86 H8 Z M50 40 A16 16 0 1 0 50.01 40 Z"),
             "mic": lines("M38 12 C38 4 62 4 62 12 V50 C62 60 38 60 38 50 Z M24 46 C24 80 76 80 76 46 M50 72 V92 M34 92 H66"),
             "speaker": filled("M8 36 H28 L56 12 V88 L28 64 H8 Z"),
@@ -250,8 +257,9 @@ extension SymbolShapes {
         "calendar.day.timeline.left": lines("M12 20 H88 V90 H12 Z M12 38 H88 M32 8 V28 M68 8 V28 M30 56 H60 M30 72 H50"),
         "list.bullet.rectangle": lines("M6 14 H94 V86 H6 Z M32 34 H80 M32 50 H80 M32 66 H80 M18 34 V35 M18 50 V51 M18 66 V67"),
         "point.topleft.down.to.point.bottomright.curvepath": lines("M8 16 A8 8 0 1 0 24 16 A8 8 0 1 0 8 16 Z M76 84 A8 8 0 1 0 92 84 A8 8 0 1 0 76 84 Z M24 16 H60 C80 16 80 44 60 44 H40 C20 44 20 84 40 84 H76"),
-        // One arrow around a circle, its head at the left (two are arrow.triangle.2.circlepath).
-        "arrow.circlepath": lines("M22 40 A30 30 0 1 1 30 72 M12 30 L22 42 L32 31"),
+        // One arrow nearly all around a circle, its solid head at the top left pointing on
+        // (two are arrow.triangle.2.circlepath).
+        "arrow.circlepath": Shape(path: "M61.6 20 A34 34 0 1 1 33 22.6", strokedOnly: true, solid: "M43.4 16.6 L27.5 13.1 L38.5 32.1 Z"),
         ]
     }()
 

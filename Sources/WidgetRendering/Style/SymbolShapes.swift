@@ -9,6 +9,9 @@ public enum SymbolShapes {
     struct Shape {
         let path: String
         let strokedOnly: Bool
+        /// Parts always filled, whatever the variant (a photo's mountains and sun, an arrow's head):
+        /// in the symbol's colour, knocked out of a filled variant.
+        var solid: String? = nil
     }
 
 
@@ -44,9 +47,15 @@ public enum SymbolShapes {
             body += path(enclosure, filled: variant.fill, width: 7, paint: layered ? faint : nil)
             let knockout = variant.fill && !layered ? ("fill=\"\(background)\"", "stroke=\"\(background)\"") : nil
             body += "<g transform=\"translate(22 22) scale(0.56)\">"
-                + path(inner.path, filled: !inner.strokedOnly && variant.fill, width: 12, paint: knockout) + "</g>"
+                + path(inner.path, filled: !inner.strokedOnly && variant.fill, width: 12, paint: knockout)
+                + (inner.solid.map { path($0, filled: true, paint: knockout) } ?? "") + "</g>"
         } else {
             body += path(inner.path, filled: !inner.strokedOnly && variant.fill)
+            if let solid = inner.solid {
+                // Knocked out of a filled outline (photo.fill's mountains), else in the symbol's colour.
+                let filledOutline = !inner.strokedOnly && variant.fill
+                body += path(solid, filled: true, paint: filledOutline ? ("fill=\"\(background)\"", "stroke=\"\(background)\"") : nil)
+            }
         }
         if variant.slash { body += path("M10 10 L90 90", filled: false, width: 9, paint: layered ? faint : nil) }
         return "<g transform=\"translate(\(format(x)) \(format(y))) scale(\(format(scale)))\">\(body)</g>\n"

@@ -8,7 +8,7 @@ public enum SystemColorTable {
         "primary": ((0, 0, 0), (255, 255, 255)),
         // The second to fourth levels of content: UIKit's secondary, tertiary and quaternary label
         // colours, translucent there, as they show on the widget's background (#8a8a8e on white).
-        "secondary": label(0.6, 0.6),
+        "secondary": label("secondary"),
         "separator": ((198, 198, 200), (84, 84, 88)),
         "redacted": ((209, 209, 214), (72, 72, 74)),
         "accent": ((0, 122, 255), (10, 132, 255)),
@@ -27,24 +27,33 @@ public enum SystemColorTable {
         "purple": ((175, 82, 222), (191, 90, 242)),
         "pink": ((255, 45, 85), (255, 55, 95)),
         "brown": ((162, 132, 94), (172, 142, 104)),
-        "tertiary": label(0.3, 0.3),
-        "quaternary": label(0.18, 0.16),
+        "tertiary": label("tertiary"),
+        "quaternary": label("quaternary"),
         // The fifth level (SwiftUI's `.quinary`, iOS 17), lighter still.
-        "quinary": label(0.08, 0.08),
+        "quinary": label("quinary"),
         // The system background, as a colour a view can use (`.background`).
         "background": ((255, 255, 255), (28, 28, 30)),
         // Nothing: where a colour must be given (a gradient's stop, text), the background shows.
         "clear": ((255, 255, 255), (28, 28, 30)),
     ]
 
-    /// A label colour as UIKit defines it, translucent (`#3c3c43` at `lightAlpha` in light,
-    /// `#ebebf5` at `darkAlpha` in dark), as it shows over the system background.
-    static func label(_ lightAlpha: Double, _ darkAlpha: Double) -> (light: (Int, Int, Int), dark: (Int, Int, Int)) {
-        func over(_ color: (Double, Double, Double), _ background: (Double, Double, Double), _ alpha: Double) -> (Int, Int, Int) {
-            func mix(_ top: Double, _ bottom: Double) -> Int { Int((top * alpha + bottom * (1 - alpha)).rounded()) }
+    /// The label colours below the first as UIKit defines them: `#3c3c43` in light and `#ebebf5` in
+    /// dark, each at its level's opacity. Drawn so where a drawing can be translucent (SVG: on a
+    /// coloured background they take its hue, as on iOS); opaque, as they show on the widget's own
+    /// background, elsewhere (`named`).
+    public static let labelBase = (light: (60, 60, 67), dark: (235, 235, 245))
+    public static let labelLevels: [String: (light: Double, dark: Double)] = [
+        "secondary": (0.6, 0.6), "tertiary": (0.3, 0.3), "quaternary": (0.18, 0.16), "quinary": (0.08, 0.08),
+    ]
+
+    /// A label colour over the system background.
+    static func label(_ level: String) -> (light: (Int, Int, Int), dark: (Int, Int, Int)) {
+        func over(_ color: (Int, Int, Int), _ background: (Double, Double, Double), _ alpha: Double) -> (Int, Int, Int) {
+            func mix(_ top: Int, _ bottom: Double) -> Int { Int((Double(top) * alpha + bottom * (1 - alpha)).rounded()) }
             return (mix(color.0, background.0), mix(color.1, background.1), mix(color.2, background.2))
         }
-        return (over((60, 60, 67), (255, 255, 255), lightAlpha), over((235, 235, 245), (28, 28, 30), darkAlpha))
+        let alpha = labelLevels[level]!
+        return (over(labelBase.light, (255, 255, 255), alpha.light), over(labelBase.dark, (28, 28, 30), alpha.dark))
     }
 
     /// A colour's name (or `#rrggbb`) and its opacity, 0 to 1: `"red/0.5"` is red at half opacity.

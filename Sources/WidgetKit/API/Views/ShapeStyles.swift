@@ -201,10 +201,18 @@ extension Gradient: ShapeStyle {
 /// A colour's gentle gradient (`Color.gradient`): a little lighter at the top.
 public struct AnyGradient: ShapeStyle, Hashable {
     let base: Color
+    /// Opaque, as iOS draws it: the colour lightened a quarter of the way to white at the top, itself
+    /// at the bottom (WidgetExamples' `.teal.gradient`: (95, 202, 222) to #30b0c7 on iOS); a colour
+    /// too light to lighten is itself at the top and a tenth of the way to black at the bottom
+    /// (`.white.gradient`: #ffffff to about #e6e6e6). A translucent colour is drawn even.
     public var _paint: JSONValue {
-        let lighter: Color =
-            if case .string(let name) = base.json, !name.contains("/") { Color(name: name + "/0.8") } else { base }
-        return LinearGradient(colors: [lighter, base], startPoint: .top, endPoint: .bottom)._paint
+        guard case .string(let name) = base.json, !name.contains("/") else {
+            return LinearGradient(colors: [base, base], startPoint: .top, endPoint: .bottom)._paint
+        }
+        let (red, green, blue, _) = base.components()
+        let colors = 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.9
+            ? [base, base.mix(with: .black, by: 0.1)] : [base.mix(with: .white, by: 0.25), base]
+        return LinearGradient(colors: colors, startPoint: .top, endPoint: .bottom)._paint
     }
 }
 

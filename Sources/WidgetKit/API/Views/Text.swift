@@ -175,8 +175,8 @@ extension Text {
     public func underline(_ isActive: Bool = true, pattern: Text.LineStyle.Pattern, color: Color? = nil) -> Text {
         adding("underline", .bool(isActive))
     }
-    public func kerning(_ kerning: CGFloat) -> Text { self }
-    public func tracking(_ tracking: CGFloat) -> Text { self }
+    public func kerning(_ kerning: CGFloat) -> Text { adding("tracking", .number(Double(kerning))) }
+    public func tracking(_ tracking: CGFloat) -> Text { adding("tracking", .number(Double(tracking))) }
     public func baselineOffset(_ baselineOffset: CGFloat) -> Text { self }
     public func textScale(_ scale: Text.Scale, isEnabled: Bool = true) -> Text { self }
 

@@ -53,8 +53,9 @@ extension View {
 
     public func allowsTightening(_ flag: Bool) -> some View { unchanged }
     public func lineSpacing(_ lineSpacing: CGFloat) -> some View { unchanged }
-    public func kerning(_ kerning: CGFloat) -> some View { unchanged }
-    public func tracking(_ tracking: CGFloat) -> some View { unchanged }
+    /// Space added after each character, in points, beside what the system's font sets.
+    public func kerning(_ kerning: CGFloat) -> some View { wire("tracking", .number(Double(kerning))) }
+    public func tracking(_ tracking: CGFloat) -> some View { wire("tracking", .number(Double(tracking))) }
     public func baselineOffset(_ baselineOffset: CGFloat) -> some View { unchanged }
     public func dynamicTypeSize(_ size: DynamicTypeSize) -> some View { unchanged }
     public func dynamicTypeSize<T: RangeExpression>(_ range: T) -> some View where T.Bound == DynamicTypeSize { unchanged }
