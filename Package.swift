@@ -40,7 +40,7 @@ let package = Package(
     products: [
         // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
         // imports (`SwiftUI`, `AppIntents`, `Intents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "PlatformShims", "Combine"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "PlatformShims", "Combine"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -90,6 +90,7 @@ let package = Package(
         .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "UIKit", dependencies: ["WidgetKit"]),
         .target(name: "CoreGraphics", dependencies: ["WidgetKit"]),
+        .target(name: "CoreLocation"),
         // The system's half of WidgetKit: timelines, reload policies, the budget, instance status.
         .target(name: "WidgetTimelines", dependencies: ["WidgetSupport", "WidgetWire"]),
         // Layout and drawing: terminal, SVG, plain text, the dashboard. No host, no memory guard.
@@ -143,7 +144,7 @@ let package = Package(
                 // The headless compositor of the desktop surface's test, for its figures.
                 "WidgetTestSupport",
                 // Not used by the benchmark itself: the SDK `widgets build` compiles against, in the release build directory.
-                "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "Combine", "PlatformShims",
+                "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Combine", "PlatformShims",
             ]),
 
         // Samples.
@@ -158,6 +159,7 @@ let package = Package(
         .target(name: "WidgetTestSupport", path: "Tests/Support"),
         // A test target per module; rendering tests build no fixture bundles.
         .testTarget(name: "WidgetWireTests", dependencies: ["WidgetWire"]),
+        .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation"]),
         .testTarget(name: "WidgetABITests", dependencies: ["WidgetABI", "WidgetWire", "CWidgetABI", "WidgetTestSupport"]),
         .testTarget(name: "WidgetSupportTests", dependencies: ["WidgetSupport", "WidgetTestSupport"]),
         .testTarget(name: "WidgetTimelinesTests", dependencies: ["WidgetTimelines", "WidgetSupport", "WidgetWire", "WidgetTestSupport"]),

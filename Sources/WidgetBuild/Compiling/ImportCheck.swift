@@ -9,7 +9,7 @@ enum ImportCheck {
     /// Apple's frameworks widget code imports that Linux has no counterpart of, and what they are.
     static let appleFrameworks: [String: String] = [
         "AVFoundation": "Apple's audio and video framework", "AVKit": "Apple's media player views", "CoreData": "Apple's object store",
-        "SwiftData": "Apple's object store", "MapKit": "Apple's maps", "CoreLocation": "Apple's location services",
+        "SwiftData": "Apple's object store", "MapKit": "Apple's maps",
         "HealthKit": "Apple's health store", "EventKit": "Apple's calendars", "Contacts": "Apple's address book", "Photos": "Apple's photo library",
         "StoreKit": "the App Store", "CloudKit": "iCloud", "GameKit": "Game Center", "MusicKit": "Apple Music", "WeatherKit": "Apple's weather service",
         "CoreMotion": "the device's motion sensors", "AppKit": "macOS's views", "WatchKit": "watchOS's views", "ClockKit": "watchOS complications",
