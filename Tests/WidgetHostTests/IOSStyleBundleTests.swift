@@ -57,7 +57,7 @@ import WidgetWire
             widgets.compactMap { $0["kind"]?.stringValue }.sorted()
                 == [
                     "org.example.catalog", "org.example.dropped", "org.example.emoji", "org.example.legacy-dropped", "org.example.main-actor",
-                    "org.example.shared-counter", "org.example.steps", "org.example.timer", "org.example.weather",
+                    "org.example.price-chart", "org.example.shared-counter", "org.example.steps", "org.example.timer", "org.example.weather",
                 ])
         let weather = try #require(widgets.first { $0["kind"] == .string("org.example.weather") })
         #expect(weather["displayName"] == .string("Weather"), "configurationDisplayName(Text)")
@@ -150,6 +150,21 @@ extension IOSStyleBundleTests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(3)) == ["🐳  whale", "🐳       whale", "🐳🐳 ab"], "columns padded by the cells they take:\n\(text)")
         #expect(!text.contains("\u{FFFD}"))
+    }
+
+    /// A Swift Charts widget as iOS code writes it: its area, line and rule drawn as paths in the
+    /// plot, the y scale's values (60 to 70, as chartYScale says) at the trailing edge.
+    @Test(.timeLimit(.minutes(15))) func aSwiftChartsWidgetIsDrawn() async throws {
+        let plugins = try Self.plugins(.swift6)
+        let result = await widgets(["--plugins", plugins.path, "snapshot", "org.example.price-chart", "--family", "systemMedium", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let entry = try #require(try Self.json(result)["entries"]?.arrayValue?.first)
+        let text = entry["text"]?.stringValue ?? ""
+        #expect(text.contains("70") && text.contains("65") && text.contains("60"), "\(text)")
+        #expect(entry["view"]?.jsonText.components(separatedBy: #""shape":"path""#).count ?? 0 >= 5, "grid, area, line, rule: \(entry["view"]?.jsonText ?? "")")
+        let small = await widgets(["--plugins", plugins.path, "snapshot", "org.example.price-chart", "--family", "systemSmall", "--json"])
+        let smallText = try #require(try Self.json(small)["entries"]?.arrayValue?.first?["text"]?.stringValue)
+        #expect(!smallText.contains("65"), "the axes hidden in the small size: \(smallText)")
     }
 
     /// Runtime bug 3: titles pulled up 3 points stay on their own rows in the terminal.

@@ -13,7 +13,7 @@ enum ImportCheck {
         "HealthKit": "Apple's health store", "EventKit": "Apple's calendars", "Contacts": "Apple's address book", "Photos": "Apple's photo library",
         "StoreKit": "the App Store", "CloudKit": "iCloud", "GameKit": "Game Center", "MusicKit": "Apple Music", "WeatherKit": "Apple's weather service",
         "CoreMotion": "the device's motion sensors", "AppKit": "macOS's views", "WatchKit": "watchOS's views", "ClockKit": "watchOS complications",
-"CoreImage": "Apple's image filters", "QuartzCore": "Apple's animation layers", "Charts": "Swift Charts",
+"CoreImage": "Apple's image filters", "QuartzCore": "Apple's animation layers",
         "UserNotifications": "Apple's notification center", "SafariServices": "Safari's views", "LocalAuthentication": "Face ID and Touch ID",
         "Security": "Apple's keychain", "CryptoKit": "Apple's cryptography", "Network": "Apple's networking framework", "CoreSpotlight": "Spotlight",
         "PhotosUI": "the photo picker", "WebKit": "Apple's web views", "TipKit": "Apple's tips",

@@ -162,13 +162,16 @@ public struct Stroke: Equatable, Sendable {
     public var inside: Bool
     public var trim: ClosedRange<Double>
     public var rotation: Double
+    /// `StrokeStyle(dash:)`: lengths of dashes and gaps, in points (empty: a solid line).
+    public var dash: [Double]
 
-    public init(paint: Paint, lineWidth: Double, inside: Bool = false, trim: ClosedRange<Double> = 0...1, rotation: Double = 0) {
+    public init(paint: Paint, lineWidth: Double, inside: Bool = false, trim: ClosedRange<Double> = 0...1, rotation: Double = 0, dash: [Double] = []) {
         self.paint = paint
         self.lineWidth = lineWidth
         self.inside = inside
         self.trim = trim
         self.rotation = rotation
+        self.dash = dash
     }
 
     /// Whether a point at `angle` degrees (clockwise from the trailing middle) is on the kept part.

@@ -158,7 +158,8 @@ extension Layout {
                     paint: drawn(strokePaint, style), lineWidth: max(0, stroke["lineWidth"]?.numberValue ?? 1),
                     inside: stroke["inside"]?.boolValue ?? false,
                     trim: trim.flatMap { $0.count == 2 && $0[0] <= $0[1] ? max(0, $0[0])...min(1, $0[1]) : nil } ?? 0...1,
-                    rotation: view["rotation"]?.numberValue ?? 0)
+                    rotation: view["rotation"]?.numberValue ?? 0,
+                    dash: Array((stroke["dash"]?.arrayValue?.compactMap(\.numberValue).filter { $0.isFinite && $0 >= 0 } ?? []).prefix(16)))
             }
             node = tree.add(.shape(number, paint(drawn(fill, style))))
             if let inset = view["inset"]?.numberValue, inset > 0 {

@@ -388,6 +388,9 @@ public struct SVGRenderer: Sendable {
             let path = LayoutRect(x: rect.x + half, y: rect.y + half, width: max(0, rect.width - 2 * half), height: max(0, rect.height - 2 * half))
             let (definition, attributes) = paint(stroke.paint, as: "stroke", in: rect, &canvas)
             var drawn = "fill=\"none\" \(attributes) stroke-width=\"\(format(stroke.lineWidth))\""
+            if !stroke.dash.isEmpty, stroke.trim == 0...1, stroke.dash.contains(where: { $0 > 0 }) {
+                drawn += " stroke-dasharray=\"\(stroke.dash.map { format($0) }.joined(separator: " "))\""
+            }
             if stroke.trim != 0...1 {
                 // The kept part as a dash of a path a hundred long; turned to where the path starts.
                 let (from, to) = (stroke.trim.lowerBound * 100, stroke.trim.upperBound * 100)

@@ -15,5 +15,6 @@ struct IOSStyleWidgets: WidgetBundle {
         TimerControl()
         CatalogWidget()
         DeliveryActivityLiveActivity()
+        PriceChartWidget()
     }
 }

@@ -43,10 +43,26 @@ public struct EnvironmentValues: Sendable {
     var customButtonStyle: _CustomStyle<_ResolvedContent>?
     var customToggleStyle: _CustomStyle<ToggleStyleConfiguration>?
     var customLabelStyle: _CustomStyle<LabelStyleConfiguration>?
+    /// Values of keys of the author's own (`EnvironmentKey`), by key type.
+    var custom: [ObjectIdentifier: _UncheckedSendable<Any>] = [:]
 
     public init() {}
 
     @TaskLocal static var current = EnvironmentValues()
+}
+
+/// A key of the author's own for a value in the environment (`extension EnvironmentValues { var
+/// accent: Color { get { self[AccentKey.self] } set { self[AccentKey.self] = newValue } } }`).
+public protocol EnvironmentKey {
+    associatedtype Value
+    static var defaultValue: Value { get }
+}
+
+extension EnvironmentValues {
+    public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
+        get { (custom[ObjectIdentifier(key)]?.value as? K.Value) ?? K.defaultValue }
+        set { custom[ObjectIdentifier(key)] = _UncheckedSendable(newValue) }
+    }
 }
 
 /// Reads a value from the environment the view is being rendered in.

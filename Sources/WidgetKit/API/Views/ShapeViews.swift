@@ -37,12 +37,12 @@ extension Shape {
     }
 
     public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _ShapeView<Self> {
-        _ShapeView(shape: self).stroke(content, lineWidth: style.lineWidth)
+        _ShapeView(shape: self).stroke(content, style: style)
     }
 
     /// The outline in the foreground style.
     public func stroke(lineWidth: CGFloat = 1) -> _ShapeView<Self> { _ShapeView(shape: self).stroke(HierarchicalShapeStyle.primary, lineWidth: lineWidth) }
-    public func stroke(style: StrokeStyle) -> _ShapeView<Self> { stroke(lineWidth: style.lineWidth) }
+    public func stroke(style: StrokeStyle) -> _ShapeView<Self> { stroke(HierarchicalShapeStyle.primary, style: style) }
 
     /// The part of the shape's outline from `from` to `to` (0 to 1), as a progress ring draws it.
     public func trim(from startFraction: CGFloat = 0, to endFraction: CGFloat = 1) -> _TrimmedShape<Self> {
@@ -69,7 +69,9 @@ extension InsettableShape {
     }
 
     public func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle, antialiased: Bool = true) -> _ShapeView<Self> {
-        strokeBorder(content, lineWidth: style.lineWidth)
+        var view = strokeBorder(content, lineWidth: style.lineWidth)
+        if !style.dash.isEmpty { view.stroke?["dash"] = .array(style.dash.map { .number(Double($0)) }) }
+        return view
     }
 
     public func strokeBorder(lineWidth: CGFloat = 1, antialiased: Bool = true) -> _ShapeView<Self> {
@@ -94,7 +96,9 @@ public struct _ShapeView<Content: Shape>: _PrimitiveView {
     }
 
     public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle, antialiased: Bool = true) -> _ShapeView<Content> {
-        stroke(content, lineWidth: style.lineWidth, inside: false)
+        var view = stroke(content, lineWidth: style.lineWidth, inside: false)
+        if !style.dash.isEmpty { view.stroke?["dash"] = .array(style.dash.map { .number(Double($0)) }) }
+        return view
     }
 
     public func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1, antialiased: Bool = true) -> _ShapeView<Content> {
@@ -152,7 +156,7 @@ public struct FillStyle: Hashable, Sendable {
     }
 }
 
-/// How an outline is drawn: its width (caps, joins and dashes are not drawn differently here).
+/// How an outline is drawn: its width and dashes (caps and joins are not drawn differently here).
 public struct StrokeStyle: Hashable, Sendable {
     public var lineWidth: CGFloat
     public var lineCap: LineCap

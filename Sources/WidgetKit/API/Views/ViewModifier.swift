@@ -131,6 +131,12 @@ extension View {
     /// A modifier with no effect in a widget.
     var unchanged: ModifiedContent<Self, _NoModifier> { modifier(_NoModifier()) }
 
+    /// Changes an environment value for the view and everything in it.
+    public func transformEnvironment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, transform: @escaping (inout V) -> Void) -> some View {
+        let transform = _UncheckedSendable(transform)
+        return modifier(_EnvironmentModifier { transform.value(&$0[keyPath: keyPath]) })
+    }
+
     /// Sets an environment value for the view and everything in it.
     public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View {
         let value = _UncheckedSendable(value)

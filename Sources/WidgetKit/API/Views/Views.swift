@@ -82,14 +82,22 @@ public struct Group<Content: View>: _PrimitiveView {
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] { content._resolve(in: environment) }
 }
 
-/// Computes views from a collection of data.
-public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: _PrimitiveView {
-    let data: Data
-    let content: (Data.Element) -> Content
+/// Computes views (or, with Charts, marks) from a collection of data: a view where its content is
+/// one, as SwiftUI's `ForEach` is.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+    public let data: Data
+    public let content: (Data.Element) -> Content
 
-    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+    /// For content of another kind (Charts' marks), whose own initializers take its builder.
+    public init(_unbuilt data: Data, content: @escaping (Data.Element) -> Content) {
         self.data = data
         self.content = content
+    }
+}
+
+extension ForEach: View, _PrimitiveView where Content: View {
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.init(_unbuilt: data, content: content)
     }
 
     public func _resolve(in environment: EnvironmentValues) -> [ViewNode] {
@@ -100,13 +108,13 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     }
 }
 
-extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+extension ForEach where Content: View, Data.Element: Identifiable, ID == Data.Element.ID {
     public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
         self.init(data, id: \.id, content: content)
     }
 }
 
-extension ForEach where Data == Range<Int>, ID == Int {
+extension ForEach where Content: View, Data == Range<Int>, ID == Int {
     public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
         self.init(data, id: \.self, content: content)
     }

@@ -1,0 +1,531 @@
+import Foundation
+
+// How a chart is drawn: its marks as shapes in a plot (points placed by the scales below, in a unit
+// square whose y runs up), the axes' values as texts beside it, grid lines behind, a legend below.
+
+/// Swift Charts' colours for series, in order.
+let seriesPalette: [Color] = [.blue, .green, .orange, .purple, .red, .cyan, .yellow, .brown, .pink, .indigo]
+
+/// One axis's scale: categories in bands, or a continuous range with the values its labels show.
+struct ChartScale {
+    var categories: [String]?
+    var low = 0.0
+    var high = 1.0
+    var ticks: [Double] = []
+    var isDate = false
+
+    /// Where a value lies, 0 to 1 (the centre of its band for a category).
+    func fraction(_ value: ChartValue?) -> Double? {
+        guard let value else { return nil }
+        if let categories {
+            guard let index = categories.firstIndex(of: value.category) else { return nil }
+            return (Double(index) + 0.5) / Double(categories.count)
+        }
+        guard let position = value.position else { return nil }
+        return (position - low) / (high - low)
+    }
+
+    func fraction(of position: Double) -> Double { (position - low) / (high - low) }
+
+    /// A band's width, 0 to 1: a category's, else that of `count` values side by side.
+    func band(count: Int) -> Double {
+        if let categories { return 1 / Double(max(1, categories.count)) }
+        return 1 / Double(max(1, count))
+    }
+
+    /// The scale of `values`, `given` its domain or categories; a quantitative one includes zero
+    /// (as Swift Charts' automatic scale does) when `zero`.
+    static func make(_ values: [ChartValue], domain given: (Double, Double)?, categories: [String]?, zero: Bool, unit: Calendar.Component?) -> ChartScale {
+        var scale = ChartScale()
+        if let categories {
+            scale.categories = categories
+            return scale
+        }
+        if values.contains(where: { $0.position == nil }) {
+            var seen: [String] = []
+            for value in values where !seen.contains(value.category) { seen.append(value.category) }
+            scale.categories = seen
+            return scale
+        }
+        scale.isDate = values.contains { if case .date = $0 { true } else { false } }
+        if let (low, high) = given {
+            (scale.low, scale.high) = (low, high)
+            scale.ticks = [low, (low + high) / 2, high]
+            return scale
+        }
+        var positions = values.compactMap(\.position)
+        if positions.isEmpty { positions = [0, 1] }
+        var low = positions.min()!
+        var high = positions.max()!
+        if scale.isDate {
+            // A value per unit (a day's bar) spans its unit.
+            if let unit, let end = Calendar.current.date(byAdding: unit, value: 1, to: Date(timeIntervalSince1970: high)) {
+                high = end.timeIntervalSince1970
+            }
+            if high <= low { high = low + 3600 }
+            (scale.low, scale.high) = (low, high)
+            scale.ticks = [low, (low + high) / 2, high]
+            return scale
+        }
+        if zero {
+            low = min(low, 0)
+            high = max(high, 0)
+        }
+        if high <= low {
+            let pad = abs(low) > 0 ? abs(low) * 0.1 : 1
+            (low, high) = (low - pad, high + pad)
+        }
+        let step = niceStep((high - low) / 3)
+        scale.low = (low / step).rounded(.down) * step
+        scale.high = (high / step).rounded(.up) * step
+        scale.ticks = Array(stride(from: scale.low, through: scale.high + step / 2, by: step))
+        return scale
+    }
+
+    /// A step of 1, 2 or 5 times a power of ten near `rough`.
+    static func niceStep(_ rough: Double) -> Double {
+        guard rough.isFinite, rough > 0 else { return 1 }
+        let magnitude = pow(10, (log10(rough)).rounded(.down))
+        let residual = rough / magnitude
+        return (residual > 5 ? 10 : residual > 2 ? 5 : residual > 1 ? 2 : 1) * magnitude
+    }
+
+    /// A tick's text: a number short (`1.5K`), a date by the span of the axis.
+    func label(_ position: Double) -> String {
+        if isDate {
+            let date = Date(timeIntervalSince1970: position)
+            let span = high - low
+            if span <= 2 * 86_400 { return date.formatted(date: .omitted, time: .shortened) }
+            if span <= 120 * 86_400 { return date.formatted(.dateTime.month(.abbreviated).day()) }
+            return date.formatted(.dateTime.month(.abbreviated))
+        }
+        let magnitude = abs(position)
+        func short(_ value: Double, _ suffix: String) -> String {
+            let rounded = (value * 10).rounded() / 10
+            return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + suffix
+        }
+        if magnitude >= 1_000_000_000 { return short(position / 1_000_000_000, "B") }
+        if magnitude >= 1_000_000 { return short(position / 1_000_000, "M") }
+        if magnitude >= 10_000 { return short(position / 1_000, "K") }
+        if position == position.rounded() { return String(Int(position)) }
+        let places = magnitude >= 10 ? 1 : 2
+        let factor = pow(10, Double(places))
+        return String((position * factor).rounded() / factor)
+    }
+}
+
+/// A chart's figure in a unit square (y up), drawn in whatever rectangle the plot is given.
+struct PlotShape: Shape {
+    enum Figure {
+        case line([CGPoint], InterpolationMethod)
+        case area(top: [CGPoint], bottom: [CGPoint], InterpolationMethod)
+        case rects([CGRect], cornerRadius: Double)
+        case dots([CGPoint], radius: Double)
+        case segments([(CGPoint, CGPoint)])
+        case sectors([(start: Double, end: Double)], inner: Double)
+    }
+
+    let figure: Figure
+
+    func path(in rect: CGRect) -> Path {
+        func place(_ point: CGPoint) -> CGPoint { CGPoint(x: rect.minX + point.x * rect.width, y: rect.minY + (1 - point.y) * rect.height) }
+        var path = Path()
+        switch figure {
+        case .line(let points, let method):
+            Self.trace(points.map(place), method, into: &path, moving: true)
+        case .area(let top, let bottom, let method):
+            guard !top.isEmpty else { break }
+            Self.trace(top.map(place), method, into: &path, moving: true)
+            Self.trace(bottom.reversed().map(place), method, into: &path, moving: false)
+            path.closeSubpath()
+        case .rects(let rects, let radius):
+            for unit in rects {
+                let a = place(CGPoint(x: unit.minX, y: unit.maxY))
+                let b = place(CGPoint(x: unit.maxX, y: unit.minY))
+                let box = CGRect(x: a.x, y: a.y, width: max(0, b.x - a.x), height: max(0, b.y - a.y))
+                if radius > 0 {
+                    let corner = min(CGFloat(radius), box.width / 2, box.height / 2)
+                    path.addRoundedRect(in: box, cornerSize: CGSize(width: corner, height: corner), style: .continuous)
+                } else {
+                    path.addRect(box)
+                }
+            }
+        case .dots(let points, let radius):
+            for point in points.map(place) {
+                path.addEllipse(in: CGRect(x: point.x - radius, y: point.y - radius, width: 2 * radius, height: 2 * radius))
+            }
+        case .segments(let segments):
+            for (start, end) in segments {
+                path.move(to: place(start))
+                path.addLine(to: place(end))
+            }
+        case .sectors(let sectors, let inner):
+            let centre = CGPoint(x: rect.midX, y: rect.midY)
+            let outer = min(rect.width, rect.height) / 2
+            for sector in sectors {
+                let start = Angle.degrees(sector.start * 360 - 90)
+                let end = Angle.degrees(sector.end * 360 - 90)
+                path.addArc(center: centre, radius: outer, startAngle: start, endAngle: end, clockwise: false)
+                if inner > 0 {
+                    path.addArc(center: centre, radius: outer * inner, startAngle: end, endAngle: start, clockwise: true)
+                } else {
+                    path.addLine(to: centre)
+                }
+                path.closeSubpath()
+            }
+        }
+        return path
+    }
+
+    /// `points` joined as `method` joins them: straight, in steps, or by a curve through each
+    /// (Catmull-Rom; monotone keeps each piece within its two points' heights).
+    static func trace(_ points: [CGPoint], _ method: InterpolationMethod, into path: inout Path, moving: Bool) {
+        guard let first = points.first else { return }
+        if moving { path.move(to: first) } else { path.addLine(to: first) }
+        guard points.count > 1 else { return }
+        switch method {
+        case .stepStart, .stepEnd, .stepCenter:
+            for index in 1..<points.count {
+                let (previous, point) = (points[index - 1], points[index])
+                switch method {
+                case .stepStart:
+                    path.addLine(to: CGPoint(x: previous.x, y: point.y))
+                case .stepEnd:
+                    path.addLine(to: CGPoint(x: point.x, y: previous.y))
+                default:
+                    let middle = (previous.x + point.x) / 2
+                    path.addLine(to: CGPoint(x: middle, y: previous.y))
+                    path.addLine(to: CGPoint(x: middle, y: point.y))
+                }
+                path.addLine(to: point)
+            }
+        case .catmullRom, .cardinal, .monotone:
+            for index in 0..<(points.count - 1) {
+                let p0 = points[max(0, index - 1)]
+                let p1 = points[index]
+                let p2 = points[index + 1]
+                let p3 = points[min(points.count - 1, index + 2)]
+                var c1 = CGPoint(x: p1.x + (p2.x - p0.x) / 6, y: p1.y + (p2.y - p0.y) / 6)
+                var c2 = CGPoint(x: p2.x - (p3.x - p1.x) / 6, y: p2.y - (p3.y - p1.y) / 6)
+                if method == .monotone {
+                    let (low, high) = (min(p1.y, p2.y), max(p1.y, p2.y))
+                    c1.y = min(max(c1.y, low), high)
+                    c2.y = min(max(c2.y, low), high)
+                }
+                path.addCurve(to: p2, control1: c1, control2: c2)
+            }
+        default:
+            for point in points.dropFirst() { path.addLine(to: point) }
+        }
+    }
+}
+
+/// What the chart draws, made once from its marks and options.
+struct ChartDrawing: View {
+    let marks: [ChartMark]
+    let options: ChartOptions
+
+    var body: some View {
+        if marks.contains(where: { $0.kind == .sector }) {
+            pie
+        } else {
+            plotted
+        }
+    }
+
+    /// The series in order of first appearance ("" for marks not coloured by a value).
+    var series: [String] {
+        var seen: [String] = []
+        for mark in marks where !seen.contains(mark.series ?? "") { seen.append(mark.series ?? "") }
+        return seen
+    }
+
+    func style(of mark: ChartMark, index: Int? = nil) -> AnyShapeStyle {
+        let base: AnyShapeStyle
+        if let paint = mark.paint {
+            base = paint
+        } else if let name = mark.series, let given = options.styles[name] {
+            base = given
+        } else {
+            let position = index ?? (series.firstIndex(of: mark.series ?? "") ?? 0)
+            base = AnyShapeStyle(seriesPalette[position % seriesPalette.count])
+        }
+        return mark.opacity < 1 ? AnyShapeStyle(base.opacity(mark.opacity)) : base
+    }
+
+    // MARK: Pie
+
+    @ViewBuilder var pie: some View {
+        let sectors = marks.filter { $0.kind == .sector && ($0.angle ?? 0) > 0 }
+        let total = sectors.reduce(0) { $0 + ($1.angle ?? 0) }
+        let inner = sectors.first?.innerRatio ?? 0
+        let layers = sectors.enumerated().map { index, mark -> (PlotShape, AnyShapeStyle) in
+            let start = sectors[..<index].reduce(0) { $0 + ($1.angle ?? 0) } / total
+            let end = start + (mark.angle ?? 0) / total
+            let inset = min(mark.angularInset / 360, (end - start) / 4)
+            return (PlotShape(figure: .sectors([(start + inset, end - inset)], inner: inner)), style(of: mark, index: index))
+        }
+        VStack(spacing: 6) {
+            ZStack {
+                ForEach(0..<layers.count, id: \.self) { index in
+                    layers[index].0.fill(layers[index].1)
+                }
+            }
+            .aspectRatio(1, contentMode: .fit)
+            legend
+        }
+    }
+
+    // MARK: Plot
+
+    var xScale: ChartScale {
+        let values = marks.flatMap { [$0.x, $0.xStart, $0.xEnd].compactMap { $0 } }
+        let zero = marks.contains { $0.kind == .bar && $0.y != nil && $0.y?.position == nil }
+        return ChartScale.make(
+            values, domain: options.xDomain, categories: options.xCategories, zero: zero, unit: marks.lazy.compactMap(\.xUnit).first)
+    }
+
+    var yScale: ChartScale {
+        var values = marks.flatMap { [$0.y, $0.yStart, $0.yEnd].compactMap { $0 } }
+        // Stacked bars reach their sums.
+        for total in stackTotals.values { values.append(.number(total)) }
+        let horizontalBars = marks.contains { $0.kind == .bar && $0.y?.position == nil && $0.y != nil }
+        return ChartScale.make(
+            values, domain: options.yDomain, categories: options.yCategories, zero: !horizontalBars, unit: marks.lazy.compactMap(\.yUnit).first)
+    }
+
+    /// Each x's bars' sum, where bars of several series share an x (they stack, as Swift Charts stacks them).
+    var stackTotals: [String: Double] {
+        var totals: [String: Double] = [:]
+        for mark in marks where mark.kind == .bar && mark.yStart == nil {
+            guard let x = mark.x, let y = mark.y?.position else { continue }
+            totals[x.category, default: 0] += y
+        }
+        return totals
+    }
+
+    @ViewBuilder var plotted: some View {
+        let (x, y) = (xScale, yScale)
+        let layers = layers(x, y)
+        let showsX = !options.xAxisHidden
+        let showsY = !options.yAxisHidden
+        VStack(alignment: .leading, spacing: 6) {
+            HStack(alignment: .top, spacing: 4) {
+                VStack(spacing: 4) {
+                    ZStack {
+                        if showsY || showsX { grid(x, y, showsX: showsX, showsY: showsY) }
+                        ForEach(0..<layers.count, id: \.self) { index in
+                            layers[index]
+                        }
+                    }
+                    if showsX { xLabels(x) }
+                }
+                if showsY {
+                    yLabels(y)
+                        .fixedSize(horizontal: true, vertical: false)
+                        .padding(.bottom, showsX ? 17 : 0)
+                }
+            }
+            legend
+        }
+    }
+
+    /// Grid lines: at each y tick across, and at each x tick (or between bands) down.
+    func grid(_ x: ChartScale, _ y: ChartScale, showsX: Bool, showsY: Bool) -> some View {
+        var segments: [(CGPoint, CGPoint)] = []
+        if showsY, y.categories == nil {
+            for tick in y.ticks { segments.append((CGPoint(x: 0, y: y.fraction(of: tick)), CGPoint(x: 1, y: y.fraction(of: tick)))) }
+        }
+        if showsX, x.categories == nil {
+            for tick in x.ticks { segments.append((CGPoint(x: x.fraction(of: tick), y: 0), CGPoint(x: x.fraction(of: tick), y: 1))) }
+        } else if showsX {
+            segments.append((CGPoint(x: 0, y: 0), CGPoint(x: 1, y: 0)))
+        }
+        return PlotShape(figure: .segments(segments)).stroke(Color.gray.opacity(0.35), lineWidth: 0.5)
+    }
+
+    /// The y axis's values at its trailing edge, each at its grid line (the top one below it, the
+    /// others above), or a category's centred in its band.
+    @ViewBuilder func yLabels(_ y: ChartScale) -> some View {
+        if let categories = y.categories {
+            VStack(alignment: .leading, spacing: 0) {
+                ForEach(Array(categories.reversed().enumerated()), id: \.offset) { _, name in
+                    Text(name).frame(maxHeight: .infinity)
+                }
+            }
+            .font(.caption2)
+            .foregroundStyle(.secondary)
+        } else {
+            let labels = y.ticks.reversed().map(y.label)
+            VStack(alignment: .leading, spacing: 0) {
+                ForEach(Array(labels.dropLast().enumerated()), id: \.offset) { index, label in
+                    if index == labels.count - 2 {
+                        ZStack(alignment: .topLeading) {
+                            Text(label).frame(maxHeight: .infinity, alignment: .top)
+                            Text(labels[labels.count - 1]).frame(maxHeight: .infinity, alignment: .bottom)
+                        }
+                    } else {
+                        Text(label).frame(maxHeight: .infinity, alignment: .top)
+                    }
+                }
+            }
+            .font(.caption2)
+            .foregroundStyle(.secondary)
+        }
+    }
+
+    /// The x axis's values below the plot: each category centred in its band, else the first
+    /// value at the start, the middle one centred, the last at the end.
+    @ViewBuilder func xLabels(_ x: ChartScale) -> some View {
+        if let categories = x.categories {
+            HStack(spacing: 0) {
+                ForEach(Array(categories.enumerated()), id: \.offset) { _, name in
+                    Text(name).lineLimit(1).frame(maxWidth: .infinity)
+                }
+            }
+            .font(.caption2)
+            .foregroundStyle(.secondary)
+        } else {
+            let labels = x.ticks.map(x.label)
+            HStack(spacing: 0) {
+                ForEach(Array(labels.enumerated()), id: \.offset) { index, label in
+                    if index > 0 { Spacer(minLength: 4) }
+                    Text(label).lineLimit(1)
+                }
+            }
+            .font(.caption2)
+            .foregroundStyle(.secondary)
+        }
+    }
+
+    @ViewBuilder var legend: some View {
+        let names = series.filter { !$0.isEmpty }
+        if !options.legendHidden, !names.isEmpty {
+            HStack(spacing: 8) {
+                ForEach(Array(names.enumerated()), id: \.offset) { index, name in
+                    HStack(spacing: 3) {
+                        Circle().fill(style(of: marks.first { $0.series == name } ?? ChartMark(kind: .point), index: series.firstIndex(of: name)))
+                            .frame(width: 7, height: 7)
+                        Text(name).lineLimit(1)
+                    }
+                }
+            }
+            .font(.caption2)
+            .foregroundStyle(.secondary)
+        }
+    }
+
+    /// The marks as shapes, areas under bars under lines under rules under points.
+    func layers(_ x: ChartScale, _ y: ChartScale) -> [AnyView] {
+        var layers: [(order: Int, view: AnyView)] = []
+        let baseline = y.categories == nil ? min(max(y.fraction(of: 0), 0), 1) : 0
+        for name in series {
+            let own = marks.filter { ($0.series ?? "") == name }
+            for kind in [ChartMark.Kind.area, .line] {
+                let chosen = own.filter { $0.kind == kind }
+                guard let first = chosen.first else { continue }
+                let points = chosen.compactMap { mark -> (CGPoint, CGPoint?)? in
+                    guard let fx = x.fraction(mark.x), let fy = y.fraction(mark.y) else { return nil }
+                    let bottom = y.fraction(mark.yStart).map { CGPoint(x: fx, y: $0) }
+                    return (CGPoint(x: fx, y: fy), bottom)
+                }.sorted { $0.0.x < $1.0.x }
+                guard !points.isEmpty else { continue }
+                let paint = style(of: first)
+                if kind == .line {
+                    let shape = PlotShape(figure: .line(points.map(\.0), first.interpolation))
+                    let line = StrokeStyle(lineWidth: CGFloat(first.lineWidth ?? 2), dash: first.dash.map { CGFloat($0) })
+                    layers.append((2, AnyView(shape.stroke(paint, style: line))))
+                    if first.showsSymbol || first.symbolSize != nil {
+                        layers.append((4, AnyView(PlotShape(figure: .dots(points.map(\.0), radius: dotRadius(first))).fill(paint))))
+                    }
+                } else {
+                    let bottom = points.map { $0.1 ?? CGPoint(x: $0.0.x, y: baseline) }
+                    layers.append((0, AnyView(PlotShape(figure: .area(top: points.map(\.0), bottom: bottom, first.interpolation)).fill(paint))))
+                }
+            }
+            let bars = own.filter { $0.kind == .bar || $0.kind == .rectangle }
+            if let first = bars.first {
+                layers.append((1, AnyView(PlotShape(figure: .rects(rects(bars, x, y, baseline: baseline), cornerRadius: first.cornerRadius)).fill(style(of: first)))))
+            }
+            let points = own.filter { $0.kind == .point }
+            if let first = points.first {
+                let placed = points.compactMap { mark -> CGPoint? in
+                    guard let fx = x.fraction(mark.x), let fy = y.fraction(mark.y) else { return nil }
+                    return CGPoint(x: fx, y: fy)
+                }
+                layers.append((4, AnyView(PlotShape(figure: .dots(placed, radius: dotRadius(first))).fill(style(of: first)))))
+            }
+            for rule in own where rule.kind == .rule {
+                var segment: (CGPoint, CGPoint)?
+                if let fy = y.fraction(rule.y) {
+                    segment = (CGPoint(x: x.fraction(rule.xStart) ?? 0, y: fy), CGPoint(x: x.fraction(rule.xEnd) ?? 1, y: fy))
+                } else if let fx = x.fraction(rule.x) {
+                    segment = (CGPoint(x: fx, y: y.fraction(rule.yStart) ?? 0), CGPoint(x: fx, y: y.fraction(rule.yEnd) ?? 1))
+                }
+                guard let segment else { continue }
+                let line = StrokeStyle(lineWidth: CGFloat(rule.lineWidth ?? 1), dash: rule.dash.map { CGFloat($0) })
+                layers.append((3, AnyView(PlotShape(figure: .segments([segment])).stroke(style(of: rule), style: line))))
+            }
+        }
+        return layers.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.view)
+    }
+
+    /// A point's radius: Swift Charts' symbol size is an area in square points (30 by default).
+    func dotRadius(_ mark: ChartMark) -> Double { ((mark.symbolSize ?? 30) / .pi).squareRoot() }
+
+    /// Bars as rectangles in the unit square: in their band (or a share of the plot), from the
+    /// baseline or the stack below them, across (a category on y) or up.
+    func rects(_ bars: [ChartMark], _ x: ChartScale, _ y: ChartScale, baseline: Double) -> [CGRect] {
+        var stacked: [String: Double] = [:]
+        // What the series before this one stacked at each x.
+        for mark in marks where mark.kind == .bar && mark.yStart == nil && (mark.series ?? "") != (bars.first?.series ?? "") {
+            guard series.firstIndex(of: mark.series ?? "") ?? 0 < series.firstIndex(of: bars.first?.series ?? "") ?? 0,
+                let key = mark.x?.category, let value = mark.y?.position
+            else { continue }
+            stacked[key, default: 0] += value
+        }
+        let count = Set(marks.filter { $0.kind == .bar }.compactMap { $0.x?.category }).count
+        return bars.compactMap { mark in
+            if y.categories != nil, x.categories == nil {
+                // A horizontal bar: a category on y, a value along x.
+                guard let fy = y.fraction(mark.y) else { return nil }
+                let thickness = y.band(count: count) * 0.6
+                let start = x.fraction(mark.xStart) ?? min(max(x.fraction(of: 0), 0), 1)
+                let end = x.fraction(mark.xEnd ?? mark.x) ?? start
+                return CGRect(x: min(start, end), y: fy - thickness / 2, width: abs(end - start), height: thickness)
+            }
+            let width = x.band(count: count) * (x.categories == nil ? 0.8 : 0.6)
+            let fx: Double
+            if let xStart = x.fraction(mark.xStart), let xEnd = x.fraction(mark.xEnd) {
+                return CGRect(
+                    x: min(xStart, xEnd), y: y.fraction(mark.yStart) ?? baseline, width: abs(xEnd - xStart),
+                    height: (y.fraction(mark.yEnd ?? mark.y) ?? baseline) - (y.fraction(mark.yStart) ?? baseline))
+            } else if let unitStart = x.fraction(mark.x), mark.xUnit != nil, x.categories == nil,
+                let position = mark.x?.position, let unit = mark.xUnit,
+                let next = Calendar.current.date(byAdding: unit, value: 1, to: Date(timeIntervalSince1970: position))
+            {
+                // A date's bar spans its unit, less a gap.
+                let span = x.fraction(of: next.timeIntervalSince1970) - unitStart
+                return barRect(x: unitStart + span * 0.1, width: span * 0.8, mark, y, baseline: baseline, stacked: stacked)
+            } else if let center = x.fraction(mark.x) {
+                fx = center
+            } else {
+                return nil
+            }
+            let given = mark.width.map { $0 / 300 }
+            let barWidth = given ?? width
+            return barRect(x: fx - barWidth / 2, width: barWidth, mark, y, baseline: baseline, stacked: stacked)
+        }
+    }
+
+    func barRect(x: Double, width: Double, _ mark: ChartMark, _ y: ChartScale, baseline: Double, stacked: [String: Double]) -> CGRect? {
+        if let start = y.fraction(mark.yStart), let end = y.fraction(mark.yEnd ?? mark.y) {
+            return CGRect(x: x, y: min(start, end), width: width, height: abs(end - start))
+        }
+        guard let value = mark.y?.position else { return nil }
+        let below = stacked[mark.x?.category ?? ""] ?? 0
+        let bottom = below == 0 ? baseline : y.fraction(of: below)
+        let top = y.fraction(of: below + value)
+        return CGRect(x: x, y: min(bottom, top), width: width, height: abs(top - bottom))
+    }
+}
