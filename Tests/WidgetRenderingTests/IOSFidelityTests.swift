@@ -49,4 +49,20 @@ import WidgetWire
         let backdrop = try #require(placed.first { if case .fill(_, .roundedRectangle(6, _)) = $0.content { true } else { false } })
         #expect(backdrop.rect.height == 33, "\(backdrop.rect)")
     }
+
+    /// `allowsTightening(true)`: a line a little too long sets its characters closer rather than
+    /// being cut; without it, it is cut; one far too long is cut all the same.
+    @Test func aLineThatAllowsTighteningSetsItsCharactersCloserBeforeItIsCut() {
+        let text = "Interactive Widgets"
+        let width = SystemFont.width(of: text, points: 17, weight: 400) { _ in 0 }! - 19 * 0.43
+        func drawn(_ tightening: Bool, frame: Double) -> String {
+            let modifiers = (tightening ? #"{"allowsTightening":true},"# : "") + #"{"lineLimit":1},{"frame":{"width":\#(frame)}}"#
+            return svg(#"{"view":"text","text":"\#(text)","modifiers":[\#(modifiers)]}"#)
+        }
+        let narrower = (width - 4).rounded(.down)
+        #expect(drawn(true, frame: narrower).contains(">\(text)</text>"), "tightened: \(drawn(true, frame: narrower))")
+        #expect(!drawn(true, frame: narrower).contains(#"letter-spacing="-0.43""#), "closer than the font's own tracking")
+        #expect(drawn(false, frame: narrower).contains("…</text>"), "cut without it")
+        #expect(drawn(true, frame: width / 2).contains("…</text>"), "too long to tighten: cut")
+    }
 }

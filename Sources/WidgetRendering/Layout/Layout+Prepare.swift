@@ -43,6 +43,7 @@ extension Layout {
                 style.bold = value.boolValue ?? true
                 weightSet = .some(style.givenWeight)
             case .italic: style.italic = value.boolValue ?? true
+            case .allowsTightening: style.allowsTightening = value.boolValue ?? true
             case .tracking: style.tracking = value.numberValue.map { $0.isFinite ? min(max($0, -20), 100) : 0 } ?? 0
             case .underline: style.underline = value.boolValue ?? value["active"]?.boolValue ?? true
             case .strikethrough: style.strikethrough = value.boolValue ?? value["active"]?.boolValue ?? true
@@ -398,7 +399,7 @@ enum ModifierName {
     case font, bold, italic, underline, strikethrough, fontWeight, multilineTextAlignment
     case foregroundColor, foregroundStyle, tint, opacity
     case redacted, unredacted, privacySensitive, widgetAccentable, invalidatableContent
-    case lineLimit, minimumScaleFactor, textCase, tracking
+    case lineLimit, minimumScaleFactor, textCase, tracking, allowsTightening
     case gaugeStyle, progressViewStyle, labelStyle, buttonStyle, toggleStyle, imageScale
     case symbolVariant, symbolRenderingMode, secondaryForegroundStyle
     case padding, frame, background, fixedSize, aspectRatio, offset, hidden, clipShape, layoutPriority
@@ -418,6 +419,7 @@ enum ModifierName {
         "hidden": .hidden, "clipShape": .clipShape, "layoutPriority": .layoutPriority, "rotationEffect": .effect, "scaleEffect": .effect,
         "shadow": .effect, "blur": .effect, "blendMode": .effect, "symbolVariant": .symbolVariant,
         "symbolRenderingMode": .symbolRenderingMode, "secondaryForegroundStyle": .secondaryForegroundStyle, "tracking": .tracking,
+        "allowsTightening": .allowsTightening,
     ]
 
     init(_ name: String) { self = Self.byName[name] ?? .other }

@@ -148,23 +148,45 @@ extension Layout {
         return Size(width: max(1, metrics.snap(metrics.horizontal(across))), height: max(1, metrics.snap(metrics.vertical(across))))
     }
 
-    /// The text as drawn for a proposal: smaller, down to its `minimumScaleFactor`, where it would
-    /// not fit its one line at its size and the metrics can draw it smaller.
+    /// The text as drawn for a proposal, where it would not fit its one line: its characters set
+    /// closer, by at most 5% of its size each, where it allows tightening (as SwiftUI tightens
+    /// before it truncates); then smaller, down to its `minimumScaleFactor`, where the metrics can
+    /// draw it smaller.
     func fitted(_ run: TextRun, _ proposal: Proposal) -> TextRun {
-        guard run.style.minimumScale < 1, metrics.scalesText, let width = proposal.width, width.isFinite, width > 0 else { return run }
+        let tightens = run.style.allowsTightening
+        guard run.style.minimumScale < 1 || tightens, metrics.scalesText, let width = proposal.width, width.isFinite, width > 0 else { return run }
         let (oneWidth, hasNewline) = oneLine(run)
         guard !hasNewline, oneWidth > width, lineCount(run, proposal) == 1 else { return run }
+        var base = run
+        if tightens {
+            // A hundredth of a point more than the overrun per character, at most 5% of the size;
+            // kept under a key no scale has (negative).
+            let needed = min(run.style.points * 0.05, ((oneWidth - width) / Double(max(1, run.text.count)) * 100).rounded(.up) / 100 + 0.01)
+            let key = -1 - needed
+            let tight: TextRun
+            if let known = run.scaled.first(where: { $0.scale == key }) {
+                tight = known.run
+            } else {
+                var style = run.style
+                style.tracking -= needed
+                tight = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: run.lineHeight)
+                run.scaled.append((key, tight))
+            }
+            if run.style.minimumScale >= 1 || metrics.width(of: run.text, style: tight.style) <= width { return tight }
+            base = tight
+        }
         // In hundredths, rounded down: close widths share one smaller run. Widths are not quite in
         // proportion to the size (a font's text cut, below 20 points, is wider than its display
         // cut): a hundredth less until it fits, or is as small as it may be.
-        var scale = max(run.style.minimumScale, ((width / oneWidth) * 100).rounded(.down) / 100)
-        while scale > run.style.minimumScale, metrics.width(of: run.text, style: run.style.scaled(scale)) > width {
+        let baseWidth = tightens ? metrics.width(of: run.text, style: base.style) : oneWidth
+        var scale = max(run.style.minimumScale, ((width / baseWidth) * 100).rounded(.down) / 100)
+        while scale > run.style.minimumScale, metrics.width(of: run.text, style: base.style.scaled(scale)) > width {
             scale = max(run.style.minimumScale, (scale * 100 - 1).rounded() / 100)
         }
-        if let known = run.scaled.first(where: { $0.scale == scale }) { return known.run }
-        let style = run.style.scaled(scale)
+        if let known = base.scaled.first(where: { $0.scale == scale }) { return known.run }
+        let style = base.style.scaled(scale)
         let smaller = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: metrics.lineHeight(style))
-        run.scaled.append((scale, smaller))
+        base.scaled.append((scale, smaller))
         return smaller
     }
 

@@ -45,6 +45,8 @@ public struct TextStyle: Equatable, Sendable {
         var secondaryColor: String?
         /// `tracking(_:)` or `kerning(_:)`: space added after each character, in points.
         var tracking = 0.0
+        /// `allowsTightening(true)`: a line too long may set its characters closer before it is cut.
+        var allowsTightening = false
     }
 
     private final class Box: @unchecked Sendable {
@@ -205,6 +207,10 @@ public struct TextStyle: Equatable, Sendable {
     public var secondaryColor: String? {
         get { box.values.secondaryColor }
         set { change { $0.secondaryColor = newValue } }
+    }
+    public var allowsTightening: Bool {
+        get { box.values.allowsTightening }
+        set { change { $0.allowsTightening = newValue } }
     }
     /// The tracking the text's author gave (`tracking(_:)`, `kerning(_:)`).
     public var tracking: Double {

@@ -51,7 +51,8 @@ extension View {
     /// Shows text in this view in upper or lower case.
     public func textCase(_ textCase: Text.Case?) -> some View { wire("textCase", textCase.map { .string($0.rawValue) } ?? .null) }
 
-    public func allowsTightening(_ flag: Bool) -> some View { unchanged }
+    /// Whether a line too long may set its characters closer before it is cut.
+    public func allowsTightening(_ flag: Bool) -> some View { wire("allowsTightening", .bool(flag)) }
     public func lineSpacing(_ lineSpacing: CGFloat) -> some View { unchanged }
     /// Space added after each character, in points, beside what the system's font sets.
     public func kerning(_ kerning: CGFloat) -> some View { wire("tracking", .number(Double(kerning))) }
