@@ -84,7 +84,7 @@ let package = Package(
         // Modules iOS widget files import, each bringing the SDK (or its part) with it.
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         .target(name: "AppIntents", dependencies: ["WidgetKit"]),
-        .target(name: "Intents", dependencies: ["WidgetKit"]),
+        .target(name: "Intents", dependencies: ["WidgetKit", "CoreLocation"]),
         .target(name: "ActivityKit", dependencies: ["WidgetKit"]),
         .target(name: "OSLog", dependencies: ["WidgetWire"]),
         .target(name: "os", dependencies: ["OSLog"]),

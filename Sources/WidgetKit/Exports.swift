@@ -9,3 +9,5 @@
 @_exported import PlatformShims
 // SwiftUI brings Combine (ObservableObject, @Published, publishers), which Linux does not have.
 @_exported import Combine
+// And, from iOS 17, Observation (`@Observable`), which the toolchain has.
+@_exported import Observation

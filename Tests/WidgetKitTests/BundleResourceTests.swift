@@ -35,4 +35,27 @@ import WidgetWire
         #expect(Text("forecast.title").plainText == "Forecast")
         #expect(Text(verbatim: "forecast.title").plainText == "forecast.title")
     }
+
+    /// Foundation's `NSLocalizedString`, called every way model code calls it in a file that
+    /// imports Foundation beside the SDK (this one: each call compiling is half the test), answered
+    /// from the bundle's tables; all five arguments with a table that may be nil are Foundation's.
+    @Test func nsLocalizedStringIsAnsweredFromTheBundlesTablesHoweverItIsCalled() throws {
+        let directory = try Self.bundle([
+            "en.lproj/Localizable.strings": Self.plist("<dict><key>greeting</key><string>Hello</string></dict>"),
+            "en.lproj/Other.strings": Self.plist("<dict><key>greeting</key><string>Hi</string></dict>"),
+        ])
+        BundleResources.shared.use(directory: directory)
+        defer { BundleResources.shared.use(directory: nil) }
+        let table: String? = "Other"
+        #expect(NSLocalizedString("greeting", comment: "") == "Hello")
+        #expect(NSLocalizedString("greeting", tableName: "Other", comment: "") == "Hi")
+        #expect(NSLocalizedString("greeting", tableName: table, comment: "") == "Hi")
+        #expect(NSLocalizedString("greeting", bundle: .main, comment: "") == "Hello")
+        #expect(NSLocalizedString("missing", value: "Fallback", comment: "") == "Fallback")
+        #expect(NSLocalizedString("greeting", tableName: "Other", bundle: .main, comment: "") == "Hi")
+        #expect(NSLocalizedString("greeting", tableName: "Other", value: "x", comment: "") == "Hi")
+        #expect(NSLocalizedString("greeting", bundle: .main, value: "x", comment: "") == "Hello")
+        #expect(NSLocalizedString("greeting", tableName: "Other", bundle: .main, value: "x", comment: "") == "Hi")
+        #expect(NSLocalizedString("missing", tableName: table, bundle: .main, value: "Fallback", comment: "") == "Fallback")
+    }
 }

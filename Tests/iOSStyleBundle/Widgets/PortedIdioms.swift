@@ -98,3 +98,9 @@ struct DeliveryActivityPreviews: PreviewProvider {
             .previewContext(DeliveryActivityAttributes.ContentState(emoji: "🚚"), viewKind: .content)
     }
 }
+
+// iOS 17's Observation, which `import SwiftUI` brings on iOS.
+@Observable final class CounterModel {
+    var count = 0
+    func increment() { count += 1 }
+}

@@ -126,8 +126,25 @@ extension String {
     public init(localized resource: LocalizedStringResource) { self = resource.text }
 }
 
-/// Foundation's function, answered from the bundle's own string tables in the user's language
-/// (Linux's Foundation would look in the host's): `value`, or the key, where no table has it.
-public func NSLocalizedString(_ key: String, tableName: String? = nil, bundle: Bundle = Bundle.main, value: String = "", comment: String) -> String {
-    Localization.string(key: key, arguments: [], isFormat: false, table: tableName, fallback: value.isEmpty ? nil : value)
+// Foundation's `NSLocalizedString`, answered from the bundle's own string tables in the user's
+// language (Linux's Foundation would look in the host's): `value`, or the key, where no table has it.
+// A file importing Foundation sees Foundation's too, and two functions of one signature in two
+// modules are ambiguous to Swift (neither shadows the other). So the SDK's is one function per
+// way of calling it, with no defaults: Swift prefers the one that needs none, so every call finds
+// the SDK's, except one naming all five arguments with a table that may be nil, which Foundation
+// answers (with `value`).
+
+public func NSLocalizedString(_ key: String, comment: String) -> String { localized(key, nil, "") }
+public func NSLocalizedString(_ key: String, tableName: String?, comment: String) -> String { localized(key, tableName, "") }
+public func NSLocalizedString(_ key: String, bundle: Bundle, comment: String) -> String { localized(key, nil, "") }
+public func NSLocalizedString(_ key: String, value: String, comment: String) -> String { localized(key, nil, value) }
+public func NSLocalizedString(_ key: String, tableName: String?, bundle: Bundle, comment: String) -> String { localized(key, tableName, "") }
+public func NSLocalizedString(_ key: String, tableName: String?, value: String, comment: String) -> String { localized(key, tableName, value) }
+public func NSLocalizedString(_ key: String, bundle: Bundle, value: String, comment: String) -> String { localized(key, nil, value) }
+public func NSLocalizedString(_ key: String, tableName: String, bundle: Bundle, value: String, comment: String) -> String {
+    localized(key, tableName, value)
+}
+
+private func localized(_ key: String, _ table: String?, _ value: String) -> String {
+    Localization.string(key: key, arguments: [], isFormat: false, table: table, fallback: value.isEmpty ? nil : value)
 }
