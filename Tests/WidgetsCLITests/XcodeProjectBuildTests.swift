@@ -107,10 +107,51 @@ import WidgetWire
         #expect(result.status == 1)
         #expect(
             result.standardError.contains(
-                "widgets: error: the target TripsWidgetExtension uses TripKit from the remote package https://github.com/example/TripKit: widgets build cannot fetch packages; "
-                    + "clone it beside the project (git clone https://github.com/example/TripKit \(copy.deletingLastPathComponent().path)/TripKit)"),
+                "widgets: error: the target TripsWidgetExtension uses TripKit from the remote package https://github.com/example/TripKit "
+                    + "(git clone https://github.com/example/TripKit \(copy.deletingLastPathComponent().path)/TripKit): widgets build cannot fetch packages; "
+                    + "clone it beside the project"),
             "\(result.standardError)")
         #expect(!result.standardError.contains("\n\n"), "one error: \(result.standardError)")
+        // The files that import it left out (as a port leaves out what it cannot build), it is left out too.
+        let excluded = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path, "--exclude", "TripsWidget/*.swift"])
+        #expect(!excluded.standardError.contains("uses TripKit"), "\(excluded.standardError)")
+        #expect(excluded.standardError.contains("links TripKit from the remote package https://github.com/example/TripKit, which none of its files imports: left out"), "\(excluded.standardError)")
+    }
+
+    /// A local package's product that no file of the extension imports is not built (its own
+    /// dependencies may be what Linux cannot build); every remote package a package depends on
+    /// without a clone here is named in one error, not one per build.
+    @Test func unimportedProductsAreLeftOutAndEveryMissingCloneIsNamedAtOnce() async throws {
+        let copy = try Self.variant { $0 }
+        let manifest = copy.appendingPathComponent("Packages/TripKit/Package.swift")
+        try """
+            // swift-tools-version: 5.9
+            import PackageDescription
+            let package = Package(
+                name: "TripKit",
+                products: [.library(name: "TripKit", targets: ["TripKit"])],
+                dependencies: [.package(url: "https://github.com/example/Alpha.git", from: "1.0.0"), .package(url: "https://github.com/example/beta", branch: "main")],
+                targets: [.target(name: "TripKit", dependencies: [.product(name: "Alpha", package: "Alpha"), .product(name: "Beta", package: "beta")])]
+            )
+            """.write(to: manifest, atomically: true, encoding: .utf8)
+        let missing = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(missing.status == 1)
+        let folder = copy.appendingPathComponent("Packages").path
+        #expect(
+            missing.standardError.contains(
+                "remote packages with no clone here: https://github.com/example/Alpha.git (git clone https://github.com/example/Alpha.git \(folder)/Alpha), "
+                    + "https://github.com/example/beta (git clone https://github.com/example/beta \(folder)/beta)"),
+            "\(missing.standardError)")
+        // Nothing imports TripKit any more: it is not built, so its missing dependencies do not matter.
+        let widget = copy.appendingPathComponent("TripsWidget/TripsWidget.swift")
+        let source = try String(contentsOf: widget, encoding: .utf8)
+        try source.replacingOccurrences(of: "import TripKit\n", with: "")
+            .replacingOccurrences(of: "distanceText(kilometers:", with: "localDistance(kilometers:")
+            .appending("\nfunc localDistance(kilometers: Double, inMiles: Bool) -> String { inMiles ? \"\\(Int((kilometers / 1.609344).rounded())) mi\" : \"\\(Int(kilometers.rounded())) km\" }\n")
+            .write(to: widget, atomically: true, encoding: .utf8)
+        let unimported = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(unimported.status == 0, "\(unimported.standardError)")
+        #expect(unimported.standardError.contains("the product TripKit, which none of the extension's files imports, is left out"), "\(unimported.standardError)")
     }
 
     /// Xcode fetches a remote package; here the user clones it beside the project, named as its

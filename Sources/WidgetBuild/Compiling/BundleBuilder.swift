@@ -77,7 +77,7 @@ public final class BundleBuilder {
         let generated = try generatedSources(&contents)
         let packages = try PackageBuilder(
             sdk: sdk, compiler: compiler, runner: runner, work: work + "/packages", release: options.release, projectDirectory: source.root
-        ).build(source.packageProducts)
+        ).build(source.packageProducts, imported: Set(ImportCheck.imports(of: source.swiftFiles, includingConditional: true).keys))
         warnings += packages.warnings
         let available = ImportCheck.available(compiler: compiler, extra: packages.modules)
         if let problem = ImportCheck.problem(

@@ -37,13 +37,27 @@ struct PackageBuilder {
         var dependencies: [String]
     }
 
-    func build(_ products: [ExtensionSource.PackageProduct]) throws(BuildError) -> Built {
+    /// `imported`: the modules the extension's files import; a product linked whose modules none
+    /// of them imports is left out with a warning (Xcode builds and links it; nothing uses it).
+    func build(_ products: [ExtensionSource.PackageProduct], imported: Set<String>? = nil) throws(BuildError) -> Built {
         var built = Built()
         guard !products.isEmpty else { return built }
         var manifests: [String: JSONValue] = [:]
         var targets: [String: Target] = [:]
         var order: [String] = []
         var visiting: Set<String> = []
+        /// Remote packages depended on with no clone here, each with the folder to clone it into:
+        /// all named in one error at the end, not one per build.
+        var missing: [(url: String, folder: String)] = []
+
+        func located(_ name: String, of package: JSONValue, at directory: String) throws(BuildError) -> String? {
+            switch try dependencyDirectory(name, of: package, at: directory) {
+            case .local(let path): return path
+            case .remote(let url):
+                if !missing.contains(where: { $0.url == url }) { missing.append((url, directory.pathDirectory)) }
+                return nil
+            }
+        }
 
         func manifest(_ directory: String) throws(BuildError) -> JSONValue {
             if let known = manifests[directory] { return known }
@@ -86,17 +100,24 @@ struct PackageBuilder {
             let package = try manifest(directory)
             var location = directory
             if let packageName, packageName != package["name"]?.stringValue {
-                location = try dependencyDirectory(packageName, of: package, at: directory)
+                guard let found = try located(packageName, of: package, at: directory) else { return }
+                location = found
             } else if packageName == nil, !(package["products"]?.arrayValue?.contains { $0["name"]?.stringValue == product } ?? false) {
                 // A product named alone: of one of the package's dependencies.
                 var found: String?
+                var unknown = false
                 for dependency in package["dependencies"]?.arrayValue ?? [] {
-                    let candidate = try dependencyDirectory(Self.identity(of: dependency) ?? "", of: package, at: directory)
+                    guard let candidate = try located(Self.identity(of: dependency) ?? "", of: package, at: directory) else {
+                        unknown = true
+                        continue
+                    }
                     if try manifest(candidate)["products"]?.arrayValue?.contains(where: { $0["name"]?.stringValue == product }) == true {
                         found = candidate
                         break
                     }
                 }
+                // Perhaps a package not cloned yet has it: that is said below.
+                if found == nil, unknown { return }
                 guard let found else { throw BuildError("\(directory)/Package.swift: no package it depends on has a product named \(product)") }
                 location = found
             }
@@ -107,7 +128,22 @@ struct PackageBuilder {
             for name in entry["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [] { try visit(target: name, in: location) }
         }
 
-        for product in products { try visit(product: product.product, packageName: nil, from: product.packageDirectory) }
+        for product in products {
+            if let imported, let modules = try? productModules(product, manifest: manifest(product.packageDirectory)),
+                !modules.isEmpty, modules.isDisjoint(with: imported)
+            {
+                built.warnings.append(
+                    "\(product.packageDirectory)/Package.swift: the product \(product.product), which none of the extension's files imports, is left out")
+                continue
+            }
+            try visit(product: product.product, packageName: nil, from: product.packageDirectory)
+        }
+        if !missing.isEmpty {
+            let parts = missing.map { "\($0.url) (git clone \($0.url) \($0.folder)/\(PackageLocator.repositoryName($0.url)))" }
+            throw BuildError(
+                "the packages depend on remote packages with no clone here: \(parts.joined(separator: ", ")): widgets build cannot fetch packages; "
+                    + "clone each beside the package depending on it (or the project), where it is found, or point the dependency at a clone with .package(path:)")
+        }
 
         // Modules the packages' files import that do not exist here, named before the compiler stops at the first.
         let available = ImportCheck.available(compiler: compiler, extra: order.compactMap { targets[$0]?.name })
@@ -131,19 +167,40 @@ struct PackageBuilder {
         return built
     }
 
-    /// The folder of the local package `name` a manifest depends on; a remote one is an error.
-    func dependencyDirectory(_ name: String, of package: JSONValue, at directory: String) throws(BuildError) -> String {
+    enum Dependency {
+        case local(String)
+        /// A remote package with no clone found: its URL.
+        case remote(String)
+    }
+
+    /// The folder of the package `name` a manifest depends on: local, or a remote one's clone found
+    /// beside the package or the project; else the remote package's URL.
+    func dependencyDirectory(_ name: String, of package: JSONValue, at directory: String) throws(BuildError) -> Dependency {
         for dependency in package["dependencies"]?.arrayValue ?? [] {
             guard Self.identity(of: dependency)?.lowercased() == name.lowercased() else { continue }
-            if let local = dependency["fileSystem"]?.arrayValue?.first?["path"]?.stringValue { return local }
+            if let local = dependency["fileSystem"]?.arrayValue?.first?["path"]?.stringValue { return .local(local) }
             let url = dependency["sourceControl"]?.arrayValue?.first?["location"]?["remote"]?.arrayValue?.first?["urlString"]?.stringValue ?? name
-            if let clone = PackageLocator.clone(of: url, near: [directory] + (projectDirectory.map { [$0] } ?? [])) { return clone }
-            throw BuildError(
-                "\(directory)/Package.swift depends on the remote package \(url): widgets build cannot fetch packages; clone it beside the package "
-                    + "(git clone \(url) \(directory.pathDirectory)/\(PackageLocator.repositoryName(url))), where it is found, "
-                    + "or point the dependency at a clone with .package(path:), or copy its sources into the package")
+            if let clone = PackageLocator.clone(of: url, near: [directory] + (projectDirectory.map { [$0] } ?? [])) { return .local(clone) }
+            return .remote(url)
         }
         throw BuildError("\(directory)/Package.swift: no dependency named \(name)")
+    }
+
+    /// The modules a product brings: its targets and the targets of its package they depend on.
+    func productModules(_ product: ExtensionSource.PackageProduct, manifest: JSONValue) -> Set<String> {
+        guard let entry = manifest["products"]?.arrayValue?.first(where: { $0["name"]?.stringValue == product.product }) else { return [] }
+        var modules: Set<String> = []
+        var pending = entry["targets"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let targets = manifest["targets"]?.arrayValue ?? []
+        while let name = pending.popLast() {
+            guard modules.insert(name).inserted, let target = targets.first(where: { $0["name"]?.stringValue == name }) else { continue }
+            for dependency in target["dependencies"]?.arrayValue ?? [] {
+                if let byName = dependency["byName"]?.arrayValue?.first?.stringValue ?? dependency["target"]?.arrayValue?.first?.stringValue {
+                    pending.append(byName)
+                }
+            }
+        }
+        return modules
     }
 
     static func identity(of dependency: JSONValue) -> String? {

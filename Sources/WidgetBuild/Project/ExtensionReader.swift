@@ -8,6 +8,7 @@ public enum ExtensionReader {
         var source = try readAll(path, target: target, swiftVersion: swiftVersion, release: release)
         source.exclude(patterns)
         guard !source.swiftFiles.isEmpty else { throw BuildError("\(source.origin): --exclude leaves no Swift files") }
+        try source.settleRemoteProducts()
         return source
     }
 

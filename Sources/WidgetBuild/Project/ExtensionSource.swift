@@ -37,6 +37,17 @@ public struct ExtensionSource: Sendable {
     public var intentHandlerClass = "IntentHandler"
     /// What reading it found worth telling (a package left out), shown with the build's warnings.
     public var warnings: [String] = []
+    /// Products of remote packages with no clone here: an error if a file the build keeps imports
+    /// one, else left out (`settleRemoteProducts`, after `--exclude`).
+    public var remoteProducts: [RemoteProduct] = []
+
+    public struct RemoteProduct: Sendable, Equatable {
+        public var product: String
+        public var url: String
+        public var target: String
+        /// Where its clone is looked for, and the folder a user would clone it into.
+        public var cloneFolder: String
+    }
 
     public struct LocalizedFile: Sendable, Equatable {
         public var localization: String
@@ -85,6 +96,28 @@ public struct ExtensionSource: Sendable {
         stringCatalogs = stringCatalogs.filter(kept)
         localizedFiles = localizedFiles.filter { kept($0.path) }
         otherResources = otherResources.filter(kept)
+    }
+
+    /// The remote products without a clone, now that the files the build keeps are known: one error
+    /// naming every one a kept file imports (with where to clone each), else each left out with a
+    /// warning (Xcode links it; nothing here uses it).
+    public mutating func settleRemoteProducts() throws(BuildError) {
+        guard !remoteProducts.isEmpty else { return }
+        let imported = Set(ImportCheck.imports(of: swiftFiles, includingConditional: true).keys)
+        let needed = remoteProducts.filter { imported.contains(BuildSettings.c99Identifier($0.product)) }
+        guard needed.isEmpty else {
+            let target = needed[0].target
+            let parts = needed.map { remote in
+                "\(remote.product) from the remote package \(remote.url) (git clone \(remote.url) \(remote.cloneFolder)/\(PackageLocator.repositoryName(remote.url)))"
+            }
+            throw BuildError(
+                "the target \(target) uses \(parts.joined(separator: ", ")): widgets build cannot fetch packages; "
+                    + "clone \(needed.count == 1 ? "it" : "each") beside the project, where it is found, or add it in Xcode as a local package, or copy its sources into the target")
+        }
+        for remote in remoteProducts {
+            warnings.append("\(origin): the target \(remote.target) links \(remote.product) from the remote package \(remote.url), which none of its files imports: left out")
+        }
+        remoteProducts = []
     }
 
     /// Sorts a file into its kind by its name: Swift sources, intent definitions, catalogs, string

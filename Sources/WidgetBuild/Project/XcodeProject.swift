@@ -303,12 +303,11 @@ public struct XcodeProject: Sendable {
     /// The Swift package products a target uses, each from a local package: one the project names, a
     /// clone of a remote one kept beside the project (Xcode fetches packages; `widgets build` does
     /// not), or, for a product the project names without its package, the one local package that
-    /// declares it. A remote package without a clone is left out with a warning when no file of the
-    /// target imports it (Xcode links it; nothing uses it), else it is an error saying what to do.
-    func packageProducts(of target: Target, importedBy files: [String]) throws(BuildError) -> (products: [ExtensionSource.PackageProduct], warnings: [String]) {
+    /// declares it. A remote package without a clone is set aside (`ExtensionSource.remoteProducts`):
+    /// an error when a file the build keeps imports it, else left out.
+    func packageProducts(of target: Target) throws(BuildError) -> (products: [ExtensionSource.PackageProduct], remote: [ExtensionSource.RemoteProduct]) {
         var products: [ExtensionSource.PackageProduct] = []
-        var warnings: [String] = []
-        lazy var imported = Set(ImportCheck.imports(of: files, includingConditional: true).keys)
+        var remote: [ExtensionSource.RemoteProduct] = []
         for dependency in ids(object(target.id)?["packageProductDependencies"]) {
             guard let item = object(dependency), let product = item["productName"]?.string else { continue }
             // "plugin:NAME" is a build-tool plugin, which runs in Xcode's build, not here.
@@ -327,21 +326,12 @@ public struct XcodeProject: Sendable {
                 let url = package["repositoryURL"]?.string ?? "a remote package"
                 if let clone = PackageLocator.clone(of: url, near: [directory]) {
                     products.append(ExtensionSource.PackageProduct(packageDirectory: clone, product: product))
-                    continue
+                } else {
+                    remote.append(ExtensionSource.RemoteProduct(product: product, url: url, target: target.name, cloneFolder: directory.pathDirectory))
                 }
-                if !imported.contains(BuildSettings.c99Identifier(product)) {
-                    warnings.append(
-                        "\(path): the target \(target.name) links \(product) from the remote package \(url), which none of its files imports: left out")
-                    continue
-                }
-                let name = PackageLocator.repositoryName(url)
-                throw BuildError(
-                    "the target \(target.name) uses \(product) from the remote package \(url): widgets build cannot fetch packages; "
-                        + "clone it beside the project (git clone \(url) \(directory.pathDirectory)/\(name)), where it is found, "
-                        + "or add it in Xcode as a local package, or copy its sources into the target")
             }
         }
-        return (products, warnings)
+        return (products, remote)
     }
 
     /// The local package providing a product dependency that names no package: of the packages the
@@ -417,9 +407,9 @@ public struct XcodeProject: Sendable {
         source.infoPlist = infoPlist
         source.entitlements = entitlements
         source.frameworks = members.frameworks
-        let packages = try packageProducts(of: target, importedBy: source.swiftFiles)
+        let packages = try packageProducts(of: target)
         source.packageProducts = packages.products
-        source.warnings += packages.warnings
+        source.remoteProducts = packages.remote
         if !source.intentDefinitions.isEmpty { try addIntentsExtension(to: &source, besides: target) }
         guard !source.swiftFiles.isEmpty else { throw BuildError("the target \(target.name) of \(path) has no Swift files") }
         return source
