@@ -225,6 +225,48 @@ import WidgetWire
         #expect(built.status == 0, "\(built.standardError)")
     }
 
+    /// A framework target of the project that the extension imports (a `Kit` the app shares with
+    /// it) is compiled as a module of its own before the extension, with the packages it imports;
+    /// one importing a module Linux lacks is named as such.
+    @Test func aFrameworkTargetOfTheProjectIsBuiltAsAModule() async throws {
+        let copy = try Self.variant {
+            $0.replacingOccurrences(
+                of: "\t\t\t\tA10000000000000000000042 /* TripsIntents */,\n\t\t\t);",
+                with: "\t\t\t\tA10000000000000000000042 /* TripsIntents */,\n\t\t\t\tA1F00000000000000000F002 /* TripsKit */,\n\t\t\t);")
+                .replacingOccurrences(
+                    of: "/* End XCSwiftPackageProductDependency section */",
+                    with: """
+                        /* End XCSwiftPackageProductDependency section */
+                        \t\tA1F00000000000000000F001 /* TripsKit */ = {isa = PBXFileSystemSynchronizedRootGroup; path = TripsKit; sourceTree = "<group>"; };
+                        \t\tA1F00000000000000000F002 /* TripsKit */ = {isa = PBXNativeTarget; buildConfigurationList = A1F00000000000000000F003; buildPhases = (); fileSystemSynchronizedGroups = (A1F00000000000000000F001); name = TripsKit; productName = TripsKit; productType = "com.apple.product-type.framework"; packageProductDependencies = (A10000000000000000000002); };
+                        \t\tA1F00000000000000000F003 = {isa = XCConfigurationList; buildConfigurations = (A1F00000000000000000F004); defaultConfigurationName = Release; };
+                        \t\tA1F00000000000000000F004 = {isa = XCBuildConfiguration; buildSettings = { PRODUCT_NAME = "$(TARGET_NAME)"; SWIFT_VERSION = 5.0; }; name = Release; };
+                        """)
+        }
+        let kit = copy.appendingPathComponent("TripsKit")
+        try FileManager.default.createDirectory(at: kit, withIntermediateDirectories: true)
+        try "import TripKit\npublic func farewell(_ kilometers: Double) -> String { \"Bon voyage: \" + distanceText(kilometers: kilometers, inMiles: false) }\n"
+            .write(to: kit.appendingPathComponent("Farewell.swift"), atomically: true, encoding: .utf8)
+        let widget = copy.appendingPathComponent("TripsWidget/TripsWidget.swift")
+        try String(contentsOf: widget, encoding: .utf8)
+            .replacingOccurrences(of: "import TripKit\n", with: "import TripKit\nimport TripsKit\n")
+            .replacingOccurrences(of: "Text(verbatim: \"\\(entry.travellers) travellers\")", with: "Text(verbatim: farewell(entry.trip.kilometers))")
+            .write(to: widget, atomically: true, encoding: .utf8)
+        let out = Fixtures.temporaryDirectory("out")
+        let built = await widgets(["build", copy.path, "--out", out.path])
+        #expect(built.status == 0, "\(built.standardError)")
+        let timeline = await widgets(["--plugins", out.path, "--no-cache", "timeline", "fixture.trip"])
+        #expect(timeline.standardOutput.contains("Bon voyage: 1850 km"), "\(timeline.standardOutput) \(timeline.standardError)")
+        try "import CloudKit\n".write(to: kit.appendingPathComponent("Sync.swift"), atomically: true, encoding: .utf8)
+        let refused = await widgets(["build", copy.path, "--out", out.path])
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardError.contains("the project's framework TripsKit (TripsKit): the framework imports modules that do not exist on Linux: CloudKit"),
+            "\(refused.standardError)")
+        let excluded = await widgets(["build", copy.path, "--out", out.path, "--exclude", "TripsKit/Sync.swift"])
+        #expect(excluded.status == 0, "--exclude reaches the framework's files: \(excluded.standardError)")
+    }
+
     @Test func targetsAreChosenByNameAndAnUnknownOneIsNamed() async throws {
         let unknown = await widgets(["build", Self.fixture.path, "--target", "Nope", "--out", Fixtures.temporaryDirectory("out").path])
         #expect(unknown.status == 1)

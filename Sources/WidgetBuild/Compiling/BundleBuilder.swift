@@ -76,13 +76,17 @@ public final class BundleBuilder {
         var contents = try resources()
         let generated = try generatedSources(&contents)
         let packages = try PackageBuilder(
-            sdk: sdk, compiler: compiler, runner: runner, work: work + "/packages", release: options.release, projectDirectory: source.root
-        ).build(source.packageProducts, imported: Set(ImportCheck.imports(of: source.swiftFiles, includingConditional: true).keys))
+            sdk: sdk, compiler: compiler, runner: runner, work: work + "/packages", release: options.release, projectDirectory: source.root,
+            keeps: { [source] in source.keeps($0) }
+        ).build(
+            source.packageProducts,
+            imported: Set(ImportCheck.imports(of: source.swiftFiles + source.frameworks.flatMap(\.swiftFiles), includingConditional: true).keys),
+            frameworks: source.frameworks)
         warnings += packages.warnings
         let available = ImportCheck.available(compiler: compiler, extra: packages.modules)
         if let problem = ImportCheck.problem(
             origin: source.origin, root: source.root, files: source.swiftFiles, available: available, ownModule: source.moduleName,
-            frameworks: source.frameworks)
+            frameworks: source.linkedFrameworks)
         {
             throw problem
         }

@@ -16,6 +16,8 @@ struct PackageBuilder {
     /// Where a clone of a remote package a manifest depends on is looked for besides beside the
     /// package itself: the extension's folder (or its project's).
     var projectDirectory: String?
+    /// Whether `--exclude` keeps a file (of a package or a framework target too).
+    var keeps: @Sendable (String) -> Bool = { _ in true }
 
     struct Built {
         /// What the extension's files are compiled with to import the packages' modules.
@@ -39,9 +41,11 @@ struct PackageBuilder {
 
     /// `imported`: the modules the extension's files import; a product linked whose modules none
     /// of them imports is left out with a warning (Xcode builds and links it; nothing uses it).
-    func build(_ products: [ExtensionSource.PackageProduct], imported: Set<String>? = nil) throws(BuildError) -> Built {
+    func build(
+        _ products: [ExtensionSource.PackageProduct], imported: Set<String>? = nil, frameworks: [ExtensionSource.FrameworkModule] = []
+    ) throws(BuildError) -> Built {
         var built = Built()
-        guard !products.isEmpty else { return built }
+        guard !products.isEmpty || !frameworks.isEmpty else { return built }
         var manifests: [String: JSONValue] = [:]
         var targets: [String: Target] = [:]
         var order: [String] = []
@@ -145,13 +149,27 @@ struct PackageBuilder {
                     + "clone each beside the package depending on it (or the project), where it is found, or point the dependency at a clone with .package(path:)")
         }
 
+        // The project's framework targets after the packages (which they may import): modules of their own.
+        let project = projectDirectory ?? work
+        for framework in frameworks {
+            let id = "\u{0}framework\u{0}" + framework.name
+            guard !framework.swiftFiles.isEmpty else { continue }
+            targets[id] = Target(
+                name: framework.name, package: project, packageIdentity: "project", directory: project, sources: framework.swiftFiles,
+                swiftVersion: framework.swiftVersion, dependencies: [])
+            order.append(id)
+        }
         // Modules the packages' files import that do not exist here, named before the compiler stops at the first.
         let available = ImportCheck.available(compiler: compiler, extra: order.compactMap { targets[$0]?.name })
         for id in order {
             guard let target = targets[id] else { continue }
+            let isFramework = id.hasPrefix("\u{0}framework\u{0}")
+            let origin = isFramework
+                ? "the project's framework \(target.name) (\(frameworks.first { $0.name == target.name }?.target ?? target.name))"
+                : "\(target.package)/Package.swift (the target \(target.name))"
             if let problem = ImportCheck.problem(
-                origin: "\(target.package)/Package.swift (the target \(target.name))", root: target.package, files: target.sources, available: available,
-                ownModule: target.name, frameworks: [], isPackage: true)
+                origin: origin, root: target.package, files: target.sources, available: available, ownModule: target.name, frameworks: [],
+                subject: isFramework ? "the framework" : "the package")
             {
                 throw problem
             }
@@ -269,6 +287,7 @@ struct PackageBuilder {
         } else {
             walk(folder, depth: 0)
         }
+        sources = sources.filter(keeps)
         if hasC { throw BuildError("\(folder): the target \(name) has C or Objective-C files, which widgets build does not compile") }
         guard !sources.isEmpty else { throw BuildError("\(folder): the target \(name) has no Swift files") }
         var warnings: [String] = []

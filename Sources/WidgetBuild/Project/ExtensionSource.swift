@@ -24,7 +24,7 @@ public struct ExtensionSource: Sendable {
     public var infoPlist: String?
     public var entitlements: String?
     /// Frameworks the target links (an `.xcframework`): built for Apple's platforms, never linked here.
-    public var frameworks: [String] = []
+    public var linkedFrameworks: [String] = []
 
     /// "5" or "6" (or "4.2", "4"): the language mode.
     public var swiftVersion: String
@@ -37,6 +37,21 @@ public struct ExtensionSource: Sendable {
     public var intentHandlerClass = "IntentHandler"
     /// What reading it found worth telling (a package left out), shown with the build's warnings.
     public var warnings: [String] = []
+    /// The project's framework targets the extension imports (a shared `Kit` of the app's), in the
+    /// order they are built: each a module of its own, compiled before the extension.
+    public var frameworks: [FrameworkModule] = []
+    /// `--exclude`'s patterns, which leave files out of its packages and frameworks too.
+    public var excludedPatterns: [String] = []
+
+    public struct FrameworkModule: Sendable, Equatable {
+        public var name: String
+        public var target: String
+        /// The target's object in the project.
+        public var id: String
+        public var swiftFiles: [String]
+        public var swiftVersion: String
+    }
+
     /// Products of remote packages with no clone here: an error if a file the build keeps imports
     /// one, else left out (`settleRemoteProducts`, after `--exclude`).
     public var remoteProducts: [RemoteProduct] = []
@@ -85,17 +100,24 @@ public struct ExtensionSource: Sendable {
     /// patterns (`widgets build --exclude`), as a port leaves out what Linux cannot build.
     public mutating func exclude(_ patterns: [String]) {
         guard !patterns.isEmpty else { return }
+        excludedPatterns += patterns
+        swiftFiles = swiftFiles.filter(keeps)
+        intentDefinitions = intentDefinitions.filter(keeps)
+        assetCatalogs = assetCatalogs.filter(keeps)
+        stringCatalogs = stringCatalogs.filter(keeps)
+        localizedFiles = localizedFiles.filter { keeps($0.path) }
+        otherResources = otherResources.filter(keeps)
+        for index in frameworks.indices { frameworks[index].swiftFiles = frameworks[index].swiftFiles.filter(keeps) }
+    }
+
+    /// Whether `--exclude` keeps a file: its path relative to `root`, or its name, matches none of
+    /// the patterns, nor is it under a folder one names.
+    public func keeps(_ path: String) -> Bool {
         let base = root + "/"
-        func kept(_ path: String) -> Bool {
-            let relative = path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
-            return !patterns.contains { fnmatch($0, relative, 0) == 0 || fnmatch($0, path.pathFileName, 0) == 0 || relative.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        let relative = path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+        return !excludedPatterns.contains {
+            fnmatch($0, relative, 0) == 0 || fnmatch($0, path.pathFileName, 0) == 0 || relative.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/")
         }
-        swiftFiles = swiftFiles.filter(kept)
-        intentDefinitions = intentDefinitions.filter(kept)
-        assetCatalogs = assetCatalogs.filter(kept)
-        stringCatalogs = stringCatalogs.filter(kept)
-        localizedFiles = localizedFiles.filter { kept($0.path) }
-        otherResources = otherResources.filter(kept)
     }
 
     /// The remote products without a clone, now that the files the build keeps are known: one error

@@ -406,12 +406,39 @@ public struct XcodeProject: Sendable {
         // An Info.plist or entitlements file among the members is the target's only when its settings name it.
         source.infoPlist = infoPlist
         source.entitlements = entitlements
-        source.frameworks = members.frameworks
+        source.linkedFrameworks = members.frameworks
         let packages = try packageProducts(of: target)
         source.packageProducts = packages.products
         source.remoteProducts = packages.remote
         if !source.intentDefinitions.isEmpty { try addIntentsExtension(to: &source, besides: target) }
         guard !source.swiftFiles.isEmpty else { throw BuildError("the target \(target.name) of \(path) has no Swift files") }
+        source.frameworks = try frameworkModules(importedBy: source.swiftFiles, configuration: configuration)
+        for framework in source.frameworks { source.packageProducts += try packageProducts(of: Target(id: framework.id, name: framework.target, productType: "")).products }
         return source
+    }
+
+    /// The project's framework targets (a `Kit` the app and its extension share) that `files`
+    /// import, and those theirs import, dependencies first: each a module of its own Swift files,
+    /// named as Xcode names it (`PRODUCT_MODULE_NAME`, else the product's name).
+    func frameworkModules(importedBy files: [String], configuration: String) throws(BuildError) -> [ExtensionSource.FrameworkModule] {
+        var byModule: [String: (target: Target, settings: BuildSettings)] = [:]
+        for target in targets where target.productType == "com.apple.product-type.framework" || target.productType == "com.apple.product-type.library.static" {
+            let settings = try self.settings(of: target, configuration: configuration)
+            let product = settings["PRODUCT_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? target.name
+            let module = settings["PRODUCT_MODULE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? BuildSettings.c99Identifier(product)
+            byModule[module] = (target, settings)
+        }
+        guard !byModule.isEmpty else { return [] }
+        var ordered: [ExtensionSource.FrameworkModule] = []
+        var visiting: Set<String> = []
+        func visit(_ module: String) throws(BuildError) {
+            guard let (target, settings) = byModule[module], !ordered.contains(where: { $0.name == module }), visiting.insert(module).inserted else { return }
+            let sources = members(of: target).sources.filter { $0.hasSuffix(".swift") && FileManager.default.fileExists(atPath: $0) }
+            for imported in ImportCheck.imports(of: sources, includingConditional: true).keys.sorted() where imported != module { try visit(imported) }
+            let version = settings["SWIFT_VERSION"].flatMap { $0.isEmpty ? nil : PackageBuilder.languageMode($0) } ?? "5"
+            ordered.append(ExtensionSource.FrameworkModule(name: module, target: target.name, id: target.id, swiftFiles: sources, swiftVersion: version))
+        }
+        for imported in ImportCheck.imports(of: files, includingConditional: true).keys.sorted() { try visit(imported) }
+        return ordered
     }
 }
