@@ -223,6 +223,10 @@ import WidgetWire
         let out = Fixtures.temporaryDirectory("out")
         let built = await widgets(["build", copy.path, "--out", out.path])
         #expect(built.status == 0, "\(built.standardError)")
+        // --exclude reaches a package's files, by their path in the project or their name.
+        try "import CloudKit\n".write(to: package.appendingPathComponent("Sources/TripKit/Sync.swift"), atomically: true, encoding: .utf8)
+        let trimmed = await widgets(["build", copy.path, "--out", out.path, "--exclude", "Packages/TripKit/Sources/TripKit/Sync.swift"])
+        #expect(trimmed.status == 0, "\(trimmed.standardError)")
     }
 
     /// A framework target of the project that the extension imports (a `Kit` the app shares with
