@@ -125,7 +125,7 @@ public struct ExtensionSource: Sendable {
     /// warning (Xcode links it; nothing here uses it).
     public mutating func settleRemoteProducts() throws(BuildError) {
         guard !remoteProducts.isEmpty else { return }
-        let imported = Set(ImportCheck.imports(of: swiftFiles, includingConditional: true).keys)
+        let imported = Set(ImportCheck.imports(of: swiftFiles + frameworks.flatMap(\.swiftFiles), includingConditional: true).keys)
         let needed = remoteProducts.filter { imported.contains(BuildSettings.c99Identifier($0.product)) }
         guard needed.isEmpty else {
             let target = needed[0].target

@@ -413,7 +413,11 @@ public struct XcodeProject: Sendable {
         if !source.intentDefinitions.isEmpty { try addIntentsExtension(to: &source, besides: target) }
         guard !source.swiftFiles.isEmpty else { throw BuildError("the target \(target.name) of \(path) has no Swift files") }
         source.frameworks = try frameworkModules(importedBy: source.swiftFiles, configuration: configuration)
-        for framework in source.frameworks { source.packageProducts += try packageProducts(of: Target(id: framework.id, name: framework.target, productType: "")).products }
+        for framework in source.frameworks {
+            let packages = try packageProducts(of: Target(id: framework.id, name: framework.target, productType: ""))
+            source.packageProducts += packages.products.filter { !source.packageProducts.contains($0) }
+            source.remoteProducts += packages.remote
+        }
         return source
     }
 
