@@ -105,12 +105,15 @@ import WidgetWire
     }
 
     /// A resizable symbol fills its frame, as `Image(systemName:).resizable().scaledToFit()` does
-    /// (WidgetExamples' shared view: a star 63 points across in a 63-point frame, not 50).
-    @Test func aResizableSymbolFillsItsFrame() {
+    /// (WidgetExamples' shared view: a star 63 points across in a 63-point frame, not 50): its
+    /// drawing's bounds, not its 100-unit square, fit the frame.
+    @Test func aResizableSymbolFillsItsFrame() throws {
         let svg = SVGRenderer(appearance: .light).render(
             view(#"{"view":"image","systemName":"star.fill","resizable":true,"modifiers":[{"frame":{"width":63,"height":63}}]}"#),
             family: .systemSmall)
-        #expect(svg.contains("scale(0.63)"), "\(svg)")
+        let scale = try #require(svg.range(of: "scale(").map { Double(svg[$0.upperBound...].prefix { $0 != ")" }) ?? 0 })
+        let box = try #require(SymbolShapes.bounds("star.fill"))
+        #expect(abs(scale * box.width - 63) < 0.5, "the star 63 points across: \(scale * box.width)")
     }
 
     /// A name drawn by no shape and no glyph of its family is told to the author, once each.
@@ -147,10 +150,12 @@ import WidgetWire
         // A name drawn by nothing is a neutral placeholder (and named to the author).
         let unknown = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"zzz.unknown"}"#), family: .systemSmall)
         #expect(unknown.contains(SymbolGlyphs.placeholder))
-        // Measured as a square a little wider than its size.
+        // Its frame 1.2 times its size high, as wide as its drawing's proportions make it.
         var style = TextStyle()
         style.symbol = "heart"
-        #expect(PointMetrics().width(of: "♡", style: style) == 21)
+        #expect(PointMetrics().width(of: "♡", style: style) == 22 && PointMetrics().lineHeight(style) == 21)
+        style.symbol = "photo"
+        #expect(PointMetrics().width(of: "🖼", style: style) == 26, "a landscape frame, wider than tall")
         // The terminal draws the glyph.
         #expect(TerminalRenderer(colorMode: .none, appearance: .light).render(view(#"{"view":"image","systemName":"heart.fill"}"#), family: .systemSmall).joined().contains("♥"))
     }

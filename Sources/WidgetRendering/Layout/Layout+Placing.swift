@@ -115,11 +115,12 @@ extension Layout {
                 let own = oneLine(run).width
                 // A symbol drawn as its shape fills the frame, as a resizable SF Symbol does
                 // (its drawing is 1.1 times its font's size); a glyph, as its text's line.
-                let shaped = run.style.symbol.map(SymbolShapes.has) ?? false
+                let box = run.style.symbol.flatMap(SymbolShapes.bounds)
                 let scale =
-                    shaped
-                    ? min(rect.height, rect.width) / max(1, run.style.points * 1.1)
-                    : min(rect.height / max(1, run.lineHeight), own > 0 ? rect.width / own : 1)
+                    box.map { box in
+                        min(rect.height / max(1, box.height / 100 * run.style.points * 1.1), rect.width / max(1, box.width / 100 * run.style.points * 1.1))
+                    }
+                    ?? min(rect.height / max(1, run.lineHeight), own > 0 ? rect.width / own : 1)
                 if scale.isFinite, scale > 0 {
                     let style = run.style.scaled(scale, allowingLarger: true)
                     run = TextRun(run.text, style, lineLimit: 1, lineHeight: metrics.lineHeight(style))

@@ -15,7 +15,8 @@ public struct PointMetrics: LayoutMetrics {
     public func width(of text: String, style: TextStyle) -> Double {
         let em = style.points
         // A symbol drawn as its shape is a square a little wider than its size, as SF Symbols are.
-        if let symbol = style.symbol, SymbolShapes.has(symbol) { return (em * 1.2).rounded(.up) }
+        // A symbol drawn as its shape is as wide as its drawing, as an SF Symbol's frame is its glyph's.
+        if let symbol = style.symbol, let frame = SymbolShapes.frame(symbol, points: em) { return frame.width }
         let bold = style.isBold
         let measured = measuresWithFont ? SystemFont.width(of: text, points: em, weight: style.faceWeight) { Self.averageWidth(of: $0, em: em, bold: bold) } : nil
         var width = measured ?? text.reduce(0) { $0 + Self.averageWidth(of: $1, em: em, bold: bold) }
@@ -42,9 +43,9 @@ public struct PointMetrics: LayoutMetrics {
     /// A line's height: a text style's leading as iOS sets it at the default Dynamic Type size
     /// (body 22 points for 17, caption 16 for 12...); a size of one's own, 1.2 times it.
     public func lineHeight(_ style: TextStyle) -> Double {
-        // A symbol drawn as its shape is as tall as it is wide, as an SF Symbol's frame is its glyph's
+        // A symbol drawn as its shape is as tall as its drawing, as an SF Symbol's frame is its glyph's
         // (WidgetExamples' bordered reset button: 33 points high on iOS; 34 on a 22-point line).
-        if let symbol = style.symbol, SymbolShapes.has(symbol) { return (style.points * 1.2).rounded(.up) }
+        if let symbol = style.symbol, let frame = SymbolShapes.frame(symbol, points: style.points) { return frame.height }
         if style.size == nil, let leading = Self.leading[style.font] { return leading }
         return (style.points * 1.2).rounded(.up)
     }
@@ -316,15 +317,20 @@ public struct SVGRenderer: Sendable {
                     + "height=\"\(format(height))\" rx=\"4\" fill=\"\(hex(SystemColors.rgb("redacted", appearance)))\"/>\n"
             }
             if let symbol = style.symbol, SymbolShapes.has(symbol) {
-                // A symbol as its shape, in the text's colour, a square of its size centred in its place.
-                let size = min(style.points * 1.1, rect.height, max(rect.width, style.points))
+                // A symbol as its shape, in the text's colour, its drawing's bounds centred in its place:
+                // 1.1 times its size, less where its place is smaller.
+                let box = SymbolShapes.bounds(symbol) ?? (x: 0, y: 0, width: 100, height: 100)
+                let size = max(0, min(style.points * 1.1, rect.height * 100 / max(1, box.height), rect.width * 100 / max(1, box.width)))
+                let origin = (
+                    x: rect.x + rect.width / 2 - (box.x + box.width / 2) / 100 * size, y: rect.y + rect.height / 2 - (box.y + box.height / 2) / 100 * size
+                )
                 let (definition, fill) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), in: rect, &canvas)
                 let (strokeDefinition, stroke) = paint(style.gradient.map(Paint.linearGradient) ?? .color(style.color ?? "primary"), as: "stroke", in: rect, &canvas)
                 let secondary = style.secondaryColor.map { color in
                     (fill: paint(.color(color), &canvas).1, stroke: paint(.color(color), as: "stroke", in: rect, &canvas).1)
                 }
                 if let shape = SymbolShapes.svg(
-                    symbol, x: rect.x + (rect.width - size) / 2, y: rect.y + (rect.height - size) / 2, size: size, weight: style.weight,
+                    symbol, x: origin.x, y: origin.y, size: size, weight: style.weight,
                     fill: fill, stroke: stroke,
                     background: hex(SystemColors.background(appearance)), mode: style.symbolMode, secondary: secondary)
                 {
