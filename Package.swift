@@ -40,7 +40,7 @@ let package = Package(
     products: [
         // What a widget author depends on: `import WidgetKit`, and the modules iOS widget code also
         // imports (`SwiftUI`, `AppIntents`, `Intents`, `OSLog`/`os`, `UIKit` for `UIImage`), so it compiles unchanged.
-        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "PlatformShims", "Combine"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "FoundationAdditions", "PlatformShims", "Combine"]),
         // The host runtime, for programs that embed the host, and the renderers, for programs that draw.
         .library(name: "WidgetHost", targets: ["WidgetHost"]),
         .library(name: "WidgetRendering", targets: ["WidgetRendering"]),
@@ -91,6 +91,8 @@ let package = Package(
         .target(name: "UIKit", dependencies: ["WidgetKit"]),
         .target(name: "CoreGraphics", dependencies: ["WidgetKit"]),
         .target(name: "CoreLocation"),
+        // Foundation's names Linux's lacks and the SDK has, imported into every file `widgets build` compiles.
+        .target(name: "FoundationAdditions", dependencies: ["WidgetKit"]),
         // Swift Charts' marks, drawn with the SDK's shapes and texts.
         .target(name: "Charts", dependencies: ["SwiftUI"]),
         // The system's half of WidgetKit: timelines, reload policies, the budget, instance status.
@@ -146,7 +148,7 @@ let package = Package(
                 // The headless compositor of the desktop surface's test, for its figures.
                 "WidgetTestSupport",
                 // Not used by the benchmark itself: the SDK `widgets build` compiles against, in the release build directory.
-                "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "Combine", "PlatformShims",
+                "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "FoundationAdditions", "Combine", "PlatformShims",
             ]),
 
         // Samples.

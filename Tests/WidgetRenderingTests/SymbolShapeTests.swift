@@ -51,14 +51,21 @@ import WidgetWire
         let hierarchical = SVGRenderer(appearance: .light).render(
             view(#"{"view":"image","systemName":"checkmark.circle.fill","modifiers":[{"foregroundColor":"green"},{"symbolRenderingMode":"hierarchical"}]}"#),
             family: .systemSmall)
-        #expect(hierarchical.contains(##"fill="#34c759" fill-opacity="0.45""##), "the circle, fainter: \(hierarchical)")
+        #expect(hierarchical.contains(##"<g opacity="0.45"><path d="M50 4 A46 46 0 1 1 49.99 4 Z" fill-rule="evenodd" fill="#34c759"/></g>"##), "the circle, fainter: \(hierarchical)")
         #expect(!hierarchical.contains(##"stroke="#ffffff""##) && hierarchical.contains(##"stroke="#34c759""##), "the checkmark lies on it in green, not knocked out")
         let palette = SVGRenderer(appearance: .light).render(
             view(#"{"view":"image","systemName":"checkmark.circle.fill","modifiers":[{"foregroundStyle":"white"},{"secondaryForegroundStyle":"blue"},{"symbolRenderingMode":"palette"}]}"#),
             family: .systemSmall)
         #expect(palette.contains(##"<path d="M50 4 A46 46 0 1 1 49.99 4 Z" fill-rule="evenodd" fill="#007aff"/>"##), "the circle in the second style: \(palette)")
         let monochrome = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"checkmark.circle.fill"}"#), family: .systemSmall)
-        #expect(!monochrome.contains("fill-opacity=\"0.45\""))
+        #expect(!monochrome.contains("opacity=\"0.45\""))
+        // A translucent colour (a label colour is one) keeps its own opacity and gets the layer's
+        // from a group: one opacity attribute per element, well-formed XML.
+        let secondary = SVGRenderer(appearance: .light).render(
+            view(#"{"view":"image","systemName":"wifi.slash","modifiers":[{"foregroundStyle":"secondary"},{"symbolRenderingMode":"hierarchical"}]}"#),
+            family: .systemSmall)
+        #expect(xmlProblem(secondary) == nil, "\(secondary)")
+        #expect(secondary.contains(#"<g opacity="0.45">"#))
     }
 
     /// Every name the glyph table knows, and the names widget code uses most, has a shape; each

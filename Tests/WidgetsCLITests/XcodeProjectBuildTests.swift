@@ -223,6 +223,15 @@ import WidgetWire
         let out = Fixtures.temporaryDirectory("out")
         let built = await widgets(["build", copy.path, "--out", out.path])
         #expect(built.status == 0, "\(built.standardError)")
+        // A package's own type named as one of the SDK's views (Link) is not ambiguous in a file
+        // that imports Foundation and the package, as on iOS: the SDK's view names are not imported
+        // into every file, Foundation's additions are.
+        try "public struct Link { public let url: String\n public init(url: String) { self.url = url } }\n"
+            .write(to: package.appendingPathComponent("Sources/TripKit/Link.swift"), atomically: true, encoding: .utf8)
+        try "import Foundation\nimport TripKit\nfunc homeLink() -> Link { Link(url: \"https://example.org\") }\nfunc title() -> LocalizedStringResource { \"Trips\" }\n"
+            .write(to: copy.appendingPathComponent("TripsWidget/Links.swift"), atomically: true, encoding: .utf8)
+        let linked = await widgets(["build", copy.path, "--out", out.path])
+        #expect(linked.status == 0, "\(linked.standardError)")
         // --exclude reaches a package's files, by their path in the project or their name.
         try "import CloudKit\n".write(to: package.appendingPathComponent("Sources/TripKit/Sync.swift"), atomically: true, encoding: .utf8)
         let trimmed = await widgets(["build", copy.path, "--out", out.path, "--exclude", "Packages/TripKit/Sources/TripKit/Sync.swift"])

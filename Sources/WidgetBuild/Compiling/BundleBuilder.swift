@@ -205,8 +205,8 @@ public final class BundleBuilder {
     /// As Xcode's SDK has them in every file, the extension's and its packages': Darwin's names Linux
     /// lacks, URLSession, which Linux keeps in FoundationNetworking, and the names Apple's Foundation
     /// has and Linux's keeps in the SDK (`LocalizedStringResource` in a file importing Foundation
-    /// alone). A file importing WidgetKit already sees all of these, so none is ambiguous more.
-    static let implicitImports = ["PlatformShims", "FoundationNetworking", "WidgetKit"].flatMap { ["-Xfrontend", "-import-module", "-Xfrontend", $0] }
+    /// alone), those alone: not the SDK's view names, which would clash with a package's own.
+    static let implicitImports = ["PlatformShims", "FoundationNetworking", "FoundationAdditions"].flatMap { ["-Xfrontend", "-import-module", "-Xfrontend", $0] }
 
     /// Flags every Swift file of the extension is compiled with, its packages' modules aside.
     @_spi(Benchmarks) public var swiftFlags: [String] {

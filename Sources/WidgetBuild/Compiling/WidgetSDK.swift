@@ -21,7 +21,7 @@ public struct WidgetSDK: Sendable {
     /// The SDK's Swift modules, in the order their objects are linked. A bundle's module may not
     /// take one of these names.
     public static let swiftModules = [
-        "WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "Combine", "PlatformShims", "WidgetABI", "WidgetWire",
+        "WidgetKit", "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "FoundationAdditions", "Combine", "PlatformShims", "WidgetABI", "WidgetWire",
     ]
     static let cModules = ["CWidgetABI", "CWidgetKit"]
     static let macroTool = "WidgetKitMacros-tool"

@@ -30,21 +30,25 @@ public enum SymbolShapes {
         guard let (base, variant) = resolve(name) else { return nil }
         let enclosure = variant.enclosure.flatMap { enclosures[$0] }
         let layered = mode == "hierarchical" || mode == "multicolor" || (mode == "palette" && secondary != nil)
-        let faint = mode == "palette" ? (secondary ?? (fill, stroke)) : (fill + " fill-opacity=\"0.45\"", stroke + " stroke-opacity=\"0.45\"")
+        // The secondary layer: the palette's second colour, else the primary fainter (in a group of
+        // its own opacity, as the paint may carry one already).
+        let fainter = mode != "palette" || secondary == nil
+        let faint = mode == "palette" ? (secondary ?? (fill, stroke)) : (fill, stroke)
         let scale = size / 100
         let heaviness = Double(weight - 400) / 100
         var body = ""
-        func path(_ data: String, filled: Bool, width: Double = 8, paint: (fill: String, stroke: String)? = nil) -> String {
+        func path(_ data: String, filled: Bool, width: Double = 8, paint: (fill: String, stroke: String)? = nil, faded: Bool = false) -> String {
             let (fillPaint, strokePaint) = paint ?? (fill, stroke)
-            return filled
+            let drawn = filled
                 ? "<path d=\"\(data)\" fill-rule=\"evenodd\" \(fillPaint)/>"
                 : "<path d=\"\(data)\" fill=\"none\" \(strokePaint) stroke-width=\"\(format(max(2, width + heaviness)))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>"
+            return faded ? "<g opacity=\"0.45\">\(drawn)</g>" : drawn
         }
         let inner = shapes[base]!
         if let enclosure {
             // The symbol in a circle (a square...): knocked out of a filled one, or in an outlined
             // one; with layers, the enclosure is the secondary layer and the symbol lies on it.
-            body += path(enclosure, filled: variant.fill, width: 7, paint: layered ? faint : nil)
+            body += path(enclosure, filled: variant.fill, width: 7, paint: layered ? faint : nil, faded: layered && fainter)
             let knockout = variant.fill && !layered ? ("fill=\"\(background)\"", "stroke=\"\(background)\"") : nil
             body += "<g transform=\"translate(22 22) scale(0.56)\">"
                 + path(inner.path, filled: !inner.strokedOnly && variant.fill, width: 12, paint: knockout)
@@ -57,7 +61,7 @@ public enum SymbolShapes {
                 body += path(solid, filled: true, paint: filledOutline ? ("fill=\"\(background)\"", "stroke=\"\(background)\"") : nil)
             }
         }
-        if variant.slash { body += path("M10 10 L90 90", filled: false, width: 9, paint: layered ? faint : nil) }
+        if variant.slash { body += path("M10 10 L90 90", filled: false, width: 9, paint: layered ? faint : nil, faded: layered && fainter) }
         return "<g transform=\"translate(\(format(x)) \(format(y))) scale(\(format(scale)))\">\(body)</g>\n"
     }
 
