@@ -66,6 +66,7 @@ enum ChartValue: Hashable {
     case date(Date)
     case category(String)
 
+    /// A value; a number that is not finite is none (a mark with it is not drawn), never a category.
     init(_ primitive: some PrimitivePlottableProtocol) {
         switch primitive {
         case let date as Date: self = .date(date)

@@ -41,7 +41,9 @@ struct ChartScale {
             scale.categories = categories
             return scale
         }
-        if values.contains(where: { $0.position == nil }) {
+        // Numbers that are not finite have no place: left out, not taken for categories.
+        let values = values.filter { if case .number(let number) = $0 { number.isFinite } else { true } }
+        if values.contains(where: { if case .category = $0 { true } else { false } }) {
             var seen: [String] = []
             for value in values where !seen.contains(value.category) { seen.append(value.category) }
             scale.categories = seen
@@ -100,14 +102,15 @@ struct ChartScale {
             return date.formatted(.dateTime.month(.abbreviated))
         }
         let magnitude = abs(position)
+        func whole(_ value: Double) -> String { abs(value) < 1e15 ? String(Int(value)) : String(value) }
         func short(_ value: Double, _ suffix: String) -> String {
             let rounded = (value * 10).rounded() / 10
-            return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + suffix
+            return (rounded == rounded.rounded() ? whole(rounded) : String(rounded)) + suffix
         }
         if magnitude >= 1_000_000_000 { return short(position / 1_000_000_000, "B") }
         if magnitude >= 1_000_000 { return short(position / 1_000_000, "M") }
         if magnitude >= 10_000 { return short(position / 1_000, "K") }
-        if position == position.rounded() { return String(Int(position)) }
+        if position == position.rounded() { return whole(position) }
         let places = magnitude >= 10 ? 1 : 2
         let factor = pow(10, Double(places))
         return String((position * factor).rounded() / factor)
@@ -224,6 +227,10 @@ struct PlotShape: Shape {
 struct ChartDrawing: View {
     let marks: [ChartMark]
     let options: ChartOptions
+    @Environment(\.widgetFamily) private var family
+
+    /// The plot's width, near enough: the widget's less its margins and the y axis's values.
+    var plotWidth: Double { Double(family.displaySize.width) - 32 - (options.yAxisHidden ? 0 : 28) }
 
     var body: some View {
         if marks.contains(where: { $0.kind == .sector }) {
@@ -280,7 +287,8 @@ struct ChartDrawing: View {
 
     var xScale: ChartScale {
         let values = marks.flatMap { [$0.x, $0.xStart, $0.xEnd].compactMap { $0 } }
-        let zero = marks.contains { $0.kind == .bar && $0.y != nil && $0.y?.position == nil }
+        // Bars along x (a category on y, or x alone) start at zero.
+        let zero = marks.contains { $0.kind == .bar && ($0.y == nil || $0.y?.position == nil) }
         return ChartScale.make(
             values, domain: options.xDomain, categories: options.xCategories, zero: zero, unit: marks.lazy.compactMap(\.xUnit).first)
     }
@@ -486,6 +494,17 @@ struct ChartDrawing: View {
         }
         let count = Set(marks.filter { $0.kind == .bar }.compactMap { $0.x?.category }).count
         return bars.compactMap { mark in
+            if mark.kind == .rectangle, x.categories != nil || y.categories != nil, let fx = x.fraction(mark.x), let fy = y.fraction(mark.y) {
+                // A cell of a grid (a heat map): its band on each axis, or its given size.
+                let width = x.categories != nil ? x.band(count: count) : (mark.width.map { $0 / max(40, plotWidth) } ?? 0.05)
+                let height = y.categories != nil ? y.band(count: 1) : 0.1
+                return CGRect(x: fx - width / 2, y: fy - height / 2, width: width, height: height)
+            }
+            if mark.y == nil, let end = x.fraction(mark.x) {
+                // One value along x alone (`BarMark(x:)`): a bar across the plot's middle.
+                let start = min(max(x.fraction(of: 0), 0), 1)
+                return CGRect(x: min(start, end), y: 0.2, width: abs(end - start), height: 0.6)
+            }
             if y.categories != nil, x.categories == nil {
                 // A horizontal bar: a category on y, a value along x.
                 guard let fy = y.fraction(mark.y) else { return nil }
@@ -512,7 +531,9 @@ struct ChartDrawing: View {
             } else {
                 return nil
             }
-            let given = mark.width.map { $0 / 300 }
+            // A fixed width in points, against the plot's width: the widget's less its margins and
+            // the y axis's values (the plot's own width is the host's to find).
+            let given = mark.width.map { $0 / max(40, plotWidth) }
             let barWidth = given ?? width
             return barRect(x: fx - barWidth / 2, width: barWidth, mark, y, baseline: baseline, stacked: stacked)
         }

@@ -141,8 +141,12 @@ enum SetLocation {
         let name: String?
     }
 
+    /// The environment read in place of the process's (tests set it: `setenv` beside other
+    /// threads reading the environment is a race in glibc).
+    nonisolated(unsafe) static var environment: [String: String]?
+
     static var current: Place? {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Self.environment ?? ProcessInfo.processInfo.environment
         if let given = environment["WIDGETS_LOCATION"], let place = parse(given) { return place }
         let configuration = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
@@ -180,7 +184,11 @@ extension CLLocationManagerDelegate {
 /// Reports the location the person set (see the top of this file), to its delegate on a queue of
 /// its own, as Core Location reports on another thread than the caller's.
 open class CLLocationManager: NSObject, @unchecked Sendable {
-    open weak var delegate: CLLocationManagerDelegate?
+    /// Told the authorization at once when set, as iOS tells a new delegate
+    /// (`locationManagerDidChangeAuthorization`), which helpers wait for before asking the location.
+    open weak var delegate: CLLocationManagerDelegate? {
+        didSet { if delegate != nil { tellAuthorization() } }
+    }
     open var desiredAccuracy: CLLocationAccuracy = kCLLocationAccuracyBest
     open var distanceFilter: CLLocationDistance = kCLDistanceFilterNone
     open var activityType: CLActivityType = .other

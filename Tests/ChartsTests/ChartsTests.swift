@@ -59,6 +59,11 @@ import WidgetWire
             })
         let bars = paths(chart).dropFirst()
         #expect(bars.count == 2, "one shape per series")
+        // B's Jan bar (2) stands on A's (4): its bottom where A's top is.
+        func points(_ shape: ViewNode) -> [Double] { shape["path"]?.arrayValue?.flatMap { $0.arrayValue?.compactMap(\.numberValue) ?? [] } ?? [] }
+        let aTops = Set(points(bars[bars.startIndex]).enumerated().filter { $0.offset % 2 == 1 }.map { ($0.element * 10).rounded() })
+        let bBottoms = Set(points(bars[bars.startIndex + 1]).enumerated().filter { $0.offset % 2 == 1 }.map { ($0.element * 10).rounded() })
+        #expect(!aTops.intersection(bBottoms).isEmpty, "stacked: \(aTops) \(bBottoms)")
         #expect(bars.map { $0["fill"] } == [.string("blue"), .string("green")])
         // Each series' two bars; the second series' stand on the first's (4 + 2 = 6 reaches the top tick, 6).
         #expect(bars.allSatisfy { $0["path"]?.arrayValue?.filter { $0.arrayValue?.first == .string("M") }.count == 2 })
@@ -102,5 +107,28 @@ import WidgetWire
         #expect(svg.components(separatedBy: "<path").count > 5, "\(svg)")
         #expect(svg.contains(">10</text>"), "\(svg)")
         #expect(svg.contains(#"stroke-dasharray="3 3""#), "the rule's dashes: \(svg)")
+    }
+
+    /// What a chart's data may hold, drawn without a crash or a wrong axis: huge values, numbers
+    /// that are not finite (left out), a grid of categories (a heat map), one value along x alone.
+    @Test func unusualDataIsDrawnAsWellAsItCanBe() {
+        let huge = resolve(Chart { BarMark(x: .value("K", "a"), y: .value("V", 1e30)) })
+        #expect(texts(huge).contains { $0.contains("e+") || $0.contains("B") }, "\(texts(huge))")
+        let notFinite = resolve(
+            Chart {
+                LineMark(x: .value("X", 1), y: .value("Y", 2.0))
+                LineMark(x: .value("X", 2), y: .value("Y", Double.nan))
+                LineMark(x: .value("X", 3), y: .value("Y", 4.0))
+            })
+        #expect(!texts(notFinite).contains("nan"), "not a category axis: \(texts(notFinite))")
+        let heat = resolve(
+            Chart {
+                RectangleMark(x: .value("Day", "Mon"), y: .value("Hour", "AM")).foregroundStyle(.red)
+                RectangleMark(x: .value("Day", "Tue"), y: .value("Hour", "PM")).foregroundStyle(.red)
+            })
+        let cells = paths(heat).last?["path"]?.arrayValue?.filter { $0.arrayValue?.first == .string("M") }.count
+        #expect(cells == 2, "two cells of the grid")
+        let single = resolve(Chart { BarMark(x: .value("Steps", 6500)) }.chartYAxis(.hidden))
+        #expect(paths(single).last?["path"]?.arrayValue?.isEmpty == false, "one bar")
     }
 }

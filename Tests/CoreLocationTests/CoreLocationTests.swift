@@ -1,6 +1,7 @@
-import CoreLocation
 import Foundation
 import Testing
+
+@testable import CoreLocation
 
 /// Core Location as widget code uses it, on Linux: the location is the one the person set
 /// (`WIDGETS_LOCATION`, else `~/.config/widgets/location`); without one the manager is denied and
@@ -18,18 +19,23 @@ import Testing
             self.error = error
             done.signal()
         }
+        let authorized = DispatchSemaphore(value: 0)
+        var status: CLAuthorizationStatus?
+        func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
+            status = manager.authorizationStatus
+            authorized.signal()
+        }
     }
 
     func withLocation<T>(_ value: String?, config: String? = nil, _ body: () async throws -> T) async rethrows -> T {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("cl-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: home.appendingPathComponent("widgets"), withIntermediateDirectories: true)
         if let config { try? config.write(to: home.appendingPathComponent("widgets/location"), atomically: true, encoding: .utf8) }
-        let saved = (ProcessInfo.processInfo.environment["WIDGETS_LOCATION"], ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"])
-        if let value { setenv("WIDGETS_LOCATION", value, 1) } else { unsetenv("WIDGETS_LOCATION") }
-        setenv("XDG_CONFIG_HOME", home.path, 1)
+        var environment = ["XDG_CONFIG_HOME": home.path]
+        if let value { environment["WIDGETS_LOCATION"] = value }
+        SetLocation.environment = environment
         defer {
-            if let old = saved.0 { setenv("WIDGETS_LOCATION", old, 1) } else { unsetenv("WIDGETS_LOCATION") }
-            if let old = saved.1 { setenv("XDG_CONFIG_HOME", old, 1) } else { unsetenv("XDG_CONFIG_HOME") }
+            SetLocation.environment = nil
             try? FileManager.default.removeItem(at: home)
         }
         return try await body()
@@ -41,6 +47,8 @@ import Testing
             #expect(manager.authorizationStatus == .authorizedWhenInUse && manager.isAuthorizedForWidgetUpdates)
             let recorder = Recorder()
             manager.delegate = recorder
+            // A delegate is told the authorization when it is set, as on iOS.
+            #expect(recorder.authorized.wait(timeout: .now() + 5) == .success && recorder.status == .authorizedWhenInUse)
             manager.requestLocation()
             #expect(recorder.done.wait(timeout: .now() + 5) == .success)
             #expect(recorder.locations.first?.coordinate == CLLocationCoordinate2D(latitude: 38.7223, longitude: -9.1393))

@@ -167,4 +167,28 @@ import WidgetWire
         let source = try project.extensionSource(target: target, configuration: "Debug", swiftVersion: nil)
         #expect(source.entitlements == copy.path + "/TripsWidget/TripsWidget.entitlements")
     }
+
+    /// After `--exclude`: a remote product imported only under `#if` is left out (the build does not
+    /// need it), one imported outright is the error; a framework target only excluded files
+    /// imported is not built.
+    @Test func whatTheKeptFilesImportDecidesRemoteProductsAndFrameworks() throws {
+        let folder = Fixtures.temporaryDirectory("settle")
+        let guarded = folder.appendingPathComponent("Guarded.swift")
+        try "#if canImport(Analytics)\nimport Analytics\n#endif\nimport KitA\n".write(to: guarded, atomically: true, encoding: .utf8)
+        var source = ExtensionSource(name: "W", origin: folder.path, swiftVersion: "5", settings: BuildSettings.defaults(target: "W", projectDirectory: folder.path))
+        source.add(guarded.path, isDirectory: false)
+        source.remoteProducts = [ExtensionSource.RemoteProduct(product: "Analytics", url: "https://example.org/Analytics", target: "W", cloneFolder: folder.path)]
+        source.frameworks = [
+            ExtensionSource.FrameworkModule(name: "KitA", target: "KitA", id: "a", swiftFiles: [], swiftVersion: "5"),
+            ExtensionSource.FrameworkModule(name: "KitB", target: "KitB", id: "b", swiftFiles: [], swiftVersion: "5"),
+        ]
+        try source.settleRemoteProducts()
+        #expect(source.frameworks.map(\.name) == ["KitA"], "KitB is imported by no kept file")
+        #expect(source.warnings.contains { $0.contains("links Analytics") && $0.contains("left out") }, "\(source.warnings)")
+        let outright = folder.appendingPathComponent("Outright.swift")
+        try "import Analytics\n".write(to: outright, atomically: true, encoding: .utf8)
+        source.add(outright.path, isDirectory: false)
+        source.remoteProducts = [ExtensionSource.RemoteProduct(product: "Analytics", url: "https://example.org/Analytics", target: "W", cloneFolder: folder.path)]
+        #expect(throws: BuildError.self) { try source.settleRemoteProducts() }
+    }
 }

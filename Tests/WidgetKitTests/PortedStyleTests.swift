@@ -51,9 +51,14 @@ import WidgetWire
         #expect(body.view == "background" && body.children.map(\.view) == ["text", "shape"], "\(body.view) \(body.children.map(\.view))")
         #expect(body.children[0]["text"] == .string("Like") && body.children[0].modifiers.contains { $0.name == "padding" })
         #expect(body.children[1].json.jsonText.contains("white"), "the style reads the environment: \(body.children[1].json.jsonText)")
-        // A button inside another style's body, or with none, is the system's.
+        // A button with no style is the system's; one given a system style inside an author's
+        // style is the system's too (the innermost style wins, as in SwiftUI).
         let plain = resolve(Button("Like", intent: LikeIntent(item: "tea")))
         #expect(!plain.modifiers.contains { $0.name == "buttonStyle" })
+        let inner = resolve(VStack { Button("Like", intent: LikeIntent(item: "tea")).buttonStyle(.bordered) }.buttonStyle(Pill()))
+        let system = try #require(inner.children.first)
+        #expect(system.view == "button" && system.children.first?.view == "text", "the label itself, not the author's body: \(system.children.map { $0.view })")
+        #expect(system.modifiers.map { $0.value } == [.string("bordered")], "\(system.modifiers)")
     }
 
     @Test func anAuthorsToggleStyleDrawsItsBodyAndATapPerformsTheToggle() throws {

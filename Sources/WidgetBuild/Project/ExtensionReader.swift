@@ -43,7 +43,7 @@ public enum ExtensionReader {
     public static func watchedPaths(of source: ExtensionSource) -> [String] {
         var folders: Set<String> = []
         let files = source.swiftFiles + source.intentDefinitions + source.stringCatalogs + source.localizedFiles.map(\.path)
-            + [source.infoPlist, source.entitlements].compactMap { $0 }
+            + source.frameworks.flatMap(\.swiftFiles) + [source.infoPlist, source.entitlements].compactMap { $0 }
         for file in files { folders.insert(file.pathDirectory) }
         func walk(_ folder: String, depth: Int) {
             guard depth < 16, folders.count < 4096 else { return }

@@ -124,8 +124,20 @@ public struct ExtensionSource: Sendable {
     /// naming every one a kept file imports (with where to clone each), else each left out with a
     /// warning (Xcode links it; nothing here uses it).
     public mutating func settleRemoteProducts() throws(BuildError) {
+        // The framework targets the kept files still import (an excluded file's framework is not built).
+        let kept = Set(ImportCheck.imports(of: swiftFiles, includingConditional: true).keys)
+        var reached: Set<String> = []
+        var pending = frameworks.filter { kept.contains($0.name) }.map(\.name)
+        while let name = pending.popLast() {
+            guard reached.insert(name).inserted, let framework = frameworks.first(where: { $0.name == name }) else { continue }
+            let theirs = Set(ImportCheck.imports(of: framework.swiftFiles, includingConditional: true).keys)
+            pending += frameworks.filter { theirs.contains($0.name) }.map(\.name)
+        }
+        frameworks = frameworks.filter { reached.contains($0.name) }
         guard !remoteProducts.isEmpty else { return }
-        let imported = Set(ImportCheck.imports(of: swiftFiles + frameworks.flatMap(\.swiftFiles), includingConditional: true).keys)
+        // An import under `#if` (`canImport`) does not need the package: only an unconditional one does.
+        let files = swiftFiles + frameworks.flatMap(\.swiftFiles)
+        let imported = Set(ImportCheck.imports(of: files).keys)
         let needed = remoteProducts.filter { imported.contains(BuildSettings.c99Identifier($0.product)) }
         guard needed.isEmpty else {
             let target = needed[0].target

@@ -205,7 +205,9 @@ extension _LabelStyle {
 
 extension View {
     /// How labels in this view show: `.iconOnly`, `.titleOnly` or `.titleAndIcon`.
-    public func labelStyle(_ style: _LabelStyle) -> some View { wire("labelStyle", .string(style.name)) }
+    public func labelStyle(_ style: _LabelStyle) -> some View {
+        wire("labelStyle", .string(style.name)).modifier(_EnvironmentModifier { $0.customLabelStyle = nil })
+    }
 }
 
 /// A view whose content is built for the size it is given (`geometry.size`). A widget's views are

@@ -198,8 +198,13 @@ public struct ButtonBorderShape: Sendable {
 
 extension View {
     /// How buttons in this view are drawn.
-    public func buttonStyle(_ style: _ButtonStyle) -> some View { wire("buttonStyle", .string(style.name)) }
-    public func toggleStyle(_ style: _ToggleStyle) -> some View { wire("toggleStyle", .string(style.name)) }
+    /// A system style: it wins over an author's style set further out, as the innermost style does in SwiftUI.
+    public func buttonStyle(_ style: _ButtonStyle) -> some View {
+        wire("buttonStyle", .string(style.name)).modifier(_EnvironmentModifier { $0.customButtonStyle = nil })
+    }
+    public func toggleStyle(_ style: _ToggleStyle) -> some View {
+        wire("toggleStyle", .string(style.name)).modifier(_EnvironmentModifier { $0.customToggleStyle = nil })
+    }
     public func controlSize(_ controlSize: ControlSize) -> some View { unchanged }
     public func buttonBorderShape(_ shape: ButtonBorderShape) -> some View { unchanged }
 }
