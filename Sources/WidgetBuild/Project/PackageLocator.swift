@@ -77,14 +77,12 @@ enum PackageLocator {
 
     /// Of `candidates`, the one package that declares `product`, or of those (or, when no manifest
     /// says so in its text, a product named by a variable, of all) the one folder named as the
-    /// product, or the only candidate.
+    /// product.
     static func provider(of product: String, among candidates: [String]) -> String? {
         let unique = candidates.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let declaring = unique.filter { declares(product, in: $0) }
         if declaring.count == 1 { return declaring[0] }
         let named = (declaring.isEmpty ? unique : declaring).filter { $0.pathFileName.lowercased() == product.lowercased() }
-        if named.count == 1 { return named[0] }
-        // One package and no manifest saying otherwise (a product named by a variable): that one.
-        return declaring.isEmpty && unique.count == 1 ? unique[0] : nil
+        return named.count == 1 ? named[0] : nil
     }
 }

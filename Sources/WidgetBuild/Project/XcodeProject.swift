@@ -352,8 +352,12 @@ public struct XcodeProject: Sendable {
             }
         }
         if let found = PackageLocator.provider(of: product, among: candidates.sorted()) { return found }
+        let named = Set(candidates)
         candidates += PackageLocator.packages(under: directory, depth: 3)
         if let found = PackageLocator.provider(of: product, among: candidates.sorted()) { return found }
+        // The one package the project names, when no manifest in its folders says whose the product
+        // is (a product named by a variable): that one, as before Xcode 15 it could only be.
+        if named.count == 1, let only = named.first { return only }
         throw BuildError(
             "the product \(product) comes from a package the project does not name, and no local package in \(directory) declares it"
                 + (candidates.isEmpty ? "" : " (local packages: \(Set(candidates).sorted().joined(separator: ", ")))")

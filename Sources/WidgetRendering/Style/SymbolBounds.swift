@@ -6,7 +6,8 @@ import Synchronization
 extension SymbolShapes {
     /// The drawing's bounds in its 100-unit square: its outline's points and curves' control points
     /// (a close bound), arcs by their sweep, a stroked line's half width around them. Nil for a name
-    /// without a shape here.
+    /// without a shape here. The drawings use absolute commands only (SymbolShapeTests holds them to
+    /// it); anything else ends the reading there.
     static func bounds(_ name: String) -> (x: Double, y: Double, width: Double, height: Double)? {
         guard let (base, variant) = resolve(name) else { return nil }
         if let known = cachedBounds.withLock({ $0[name] }) { return known }
@@ -62,7 +63,8 @@ extension SymbolShapes {
                     tokens.append(Substring(String(character)))
                 } else if character == " " || character == "," {
                     flush()
-                } else if character == "-", !current.isEmpty, current.last != "e" {
+                } else if character == "-", !current.isEmpty {
+                    // A minus starts a number of its own (the drawings write no exponents).
                     flush()
                     current.append(character)
                 } else {
