@@ -116,6 +116,16 @@ import WidgetWire
         let excluded = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path, "--exclude", "TripsWidget/*.swift"])
         #expect(!excluded.standardError.contains("uses TripKit"), "\(excluded.standardError)")
         #expect(excluded.standardError.contains("links TripKit from the remote package https://github.com/example/TripKit, which none of its files imports: left out"), "\(excluded.standardError)")
+        // A product whose module has another name is left out by its name; the missing module's
+        // error then names it.
+        let renamed = try Self.variant {
+            Self.remote("https://github.com/example/TripKit")($0).replacingOccurrences(of: "productName = TripKit;", with: "productName = TripKitLibrary;")
+        }
+        try FileManager.default.removeItem(at: renamed.appendingPathComponent("Packages"))
+        let missing = await widgets(["build", renamed.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("TripKit (no such module here)") && missing.standardError.contains("left out as no file imports a module of their name")
+            && missing.standardError.contains("TripKitLibrary (https://github.com/example/TripKit)"), "\(missing.standardError)")
     }
 
     /// A local package's product that no file of the extension imports is not built (its own

@@ -88,7 +88,12 @@ public final class BundleBuilder {
             origin: source.origin, root: source.root, files: source.swiftFiles, available: available, ownModule: source.moduleName,
             frameworks: source.linkedFrameworks)
         {
-            throw problem
+            guard !source.leftOutRemoteProducts.isEmpty else { throw problem }
+            // A remote product left out may be the module missing, under another name.
+            let products = source.leftOutRemoteProducts.map { "\($0.product) (\($0.url))" }.joined(separator: ", ")
+            throw BuildError(
+                problem.description + ". The target links remote products left out as no file imports a module of their name, "
+                    + "which may provide it under another: \(products); clone beside the project any that does")
         }
         let compiled = try compile(source.swiftFiles + generated, packages: packages)
         let library = work + "/" + source.name + ".so"

@@ -55,6 +55,9 @@ public struct ExtensionSource: Sendable {
     /// Products of remote packages with no clone here: an error if a file the build keeps imports
     /// one, else left out (`settleRemoteProducts`, after `--exclude`).
     public var remoteProducts: [RemoteProduct] = []
+    /// Those left out as nothing imports a module named after them: named again if the compiler
+    /// then misses a module (a product whose module has another name).
+    public var leftOutRemoteProducts: [RemoteProduct] = []
 
     public struct RemoteProduct: Sendable, Equatable {
         public var product: String
@@ -151,6 +154,7 @@ public struct ExtensionSource: Sendable {
         for remote in remoteProducts {
             warnings.append("\(origin): the target \(remote.target) links \(remote.product) from the remote package \(remote.url), which none of its files imports: left out")
         }
+        leftOutRemoteProducts = remoteProducts
         remoteProducts = []
     }
 
