@@ -257,9 +257,9 @@ extension SymbolShapes {
         "calendar.day.timeline.left": lines("M12 20 H88 V90 H12 Z M12 38 H88 M32 8 V28 M68 8 V28 M30 56 H60 M30 72 H50"),
         "list.bullet.rectangle": lines("M6 14 H94 V86 H6 Z M32 34 H80 M32 50 H80 M32 66 H80 M18 34 V35 M18 50 V51 M18 66 V67"),
         "point.topleft.down.to.point.bottomright.curvepath": lines("M8 16 A8 8 0 1 0 24 16 A8 8 0 1 0 8 16 Z M76 84 A8 8 0 1 0 92 84 A8 8 0 1 0 76 84 Z M24 16 H60 C80 16 80 44 60 44 H40 C20 44 20 84 40 84 H76"),
-        // One arrow nearly all around a circle, its solid head at the top left pointing on
-        // (two are arrow.triangle.2.circlepath).
-        "arrow.circlepath": Shape(path: "M61.6 20 A34 34 0 1 1 33 22.6", strokedOnly: true, solid: "M43.4 16.6 L27.5 13.1 L38.5 32.1 Z"),
+        // One arrow nearly all around a circle, anticlockwise, the gap at the left and its solid head
+        // at nine o'clock pointing down, as SF's (two are arrow.triangle.2.circlepath).
+        "arrow.circlepath": Shape(path: "M17.2 72.9 A40 40 0 1 0 11.4 39.6", strokedOnly: true, solid: "M7.8 53.1 L1.7 37 L21.1 42.2 Z"),
         ]
     }()
 
