@@ -104,3 +104,21 @@ struct DeliveryActivityPreviews: PreviewProvider {
     var count = 0
     func increment() { count += 1 }
 }
+
+// iOS 17/18/26 names widget code uses that draw nothing different in a still widget: symbol
+// effects, scroll content margins, a push handler.
+struct AnimatedSymbols: View {
+    var count: Int
+    var body: some View {
+        VStack {
+            Image(systemName: "bell.fill").symbolEffect(.bounce.up.byLayer, value: count)
+            Image(systemName: "wifi").symbolEffect(.variableColor.iterative, options: .repeating, isActive: true)
+            Image(systemName: count > 0 ? "checkmark" : "xmark").contentTransition(.symbolEffect(.replace))
+        }
+        .contentMargins(.horizontal, 8, for: .scrollContent)
+    }
+}
+
+struct ScorePushHandler: WidgetPushHandler {
+    func pushTokenDidChange(_ pushInfo: WidgetPushInfo, widgets: [WidgetInfo]) {}
+}

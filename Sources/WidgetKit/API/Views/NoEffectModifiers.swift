@@ -95,6 +95,21 @@ public struct ContentTransition: Sendable {
     public static func numericText(countsDown: Bool = false) -> ContentTransition { ContentTransition() }
     public static func numericText(value: Double) -> ContentTransition { ContentTransition() }
     public static let symbolEffect = ContentTransition()
+    public static func symbolEffect<E: SymbolEffect>(_ effect: E, options: SymbolEffectOptions = .default) -> ContentTransition { ContentTransition() }
+}
+
+/// What `contentMargins(_:_:for:)` sets them for (iOS 17): scroll views' content, which a widget has not.
+public struct ContentMarginPlacement: Sendable {
+    public static let automatic = ContentMarginPlacement()
+    public static let scrollContent = ContentMarginPlacement()
+    public static let scrollIndicators = ContentMarginPlacement()
+}
+
+extension View {
+    /// Margins of a scroll view's content (iOS 17): a widget has no scroll view, so nothing is moved.
+    public func contentMargins(_ edges: Edge.Set = .all, _ length: CGFloat?, for placement: ContentMarginPlacement = .automatic) -> some View { unchanged }
+    public func contentMargins(_ edges: Edge.Set = .all, _ insets: EdgeInsets, for placement: ContentMarginPlacement = .automatic) -> some View { unchanged }
+    public func contentMargins(_ length: CGFloat, for placement: ContentMarginPlacement = .automatic) -> some View { unchanged }
 }
 
 public enum BlendMode: Sendable {

@@ -39,8 +39,10 @@ extension View {
     public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> some View { wire("symbolRenderingMode", mode.map { .string($0.name) } ?? .null) }
     public func symbolVariant(_ variant: SymbolVariants) -> some View { wire("symbolVariant", .string(variant.name)) }
     public func imageScale(_ scale: Image.Scale) -> some View { wire("imageScale", .string(String(describing: scale))) }
-    public func symbolEffect<E>(_ effect: E, options: SymbolEffectOptions = .default, isActive: Bool = true) -> some View { unchanged }
-    public func symbolEffect<E, U: Equatable>(_ effect: E, options: SymbolEffectOptions = .default, value: U) -> some View { unchanged }
+    /// A symbol's animation (iOS 17): a widget is drawn still, as iOS draws it between updates.
+    public func symbolEffect<E: SymbolEffect>(_ effect: E, options: SymbolEffectOptions = .default, isActive: Bool = true) -> some View { unchanged }
+    public func symbolEffect<E: SymbolEffect, U: Equatable>(_ effect: E, options: SymbolEffectOptions = .default, value: U) -> some View { unchanged }
+    public func symbolEffectsRemoved(_ isEnabled: Bool = true) -> some View { unchanged }
 }
 
 /// How a symbol's layers are coloured.
@@ -72,3 +74,56 @@ public struct SymbolEffectOptions: Sendable {
     public static func `repeat`(_ count: Int) -> SymbolEffectOptions { SymbolEffectOptions() }
     public static func speed(_ speed: Double) -> SymbolEffectOptions { SymbolEffectOptions() }
 }
+
+// MARK: - Symbol effects
+
+/// An animation of a symbol (iOS 17 and 18), by Apple's names: each is drawn still here, as a
+/// widget's symbols are between updates on iOS.
+public protocol SymbolEffect: Sendable {}
+
+extension SymbolEffect {
+    // The variations Apple's effects take, each the same effect here.
+    public var up: Self { self }
+    public var down: Self { self }
+    public var byLayer: Self { self }
+    public var wholeSymbol: Self { self }
+    public var iterative: Self { self }
+    public var cumulative: Self { self }
+    public var reversing: Self { self }
+    public var nonReversing: Self { self }
+    public var hideInactiveLayers: Self { self }
+    public var dimInactiveLayers: Self { self }
+    public var offUp: Self { self }
+    public var downUp: Self { self }
+    public var upUp: Self { self }
+    public var clockwise: Self { self }
+    public var counterClockwise: Self { self }
+    public var left: Self { self }
+    public var right: Self { self }
+    public var forward: Self { self }
+    public var backward: Self { self }
+    public var pulse: Self { self }
+    public var plain: Self { self }
+}
+
+public struct BounceSymbolEffect: SymbolEffect {}
+public struct PulseSymbolEffect: SymbolEffect {}
+public struct VariableColorSymbolEffect: SymbolEffect {}
+public struct ScaleSymbolEffect: SymbolEffect {}
+public struct AppearSymbolEffect: SymbolEffect {}
+public struct DisappearSymbolEffect: SymbolEffect {}
+public struct ReplaceSymbolEffect: SymbolEffect {}
+public struct WiggleSymbolEffect: SymbolEffect {}
+public struct RotateSymbolEffect: SymbolEffect {}
+public struct BreatheSymbolEffect: SymbolEffect {}
+
+extension SymbolEffect where Self == BounceSymbolEffect { public static var bounce: BounceSymbolEffect { BounceSymbolEffect() } }
+extension SymbolEffect where Self == PulseSymbolEffect { public static var pulse: PulseSymbolEffect { PulseSymbolEffect() } }
+extension SymbolEffect where Self == VariableColorSymbolEffect { public static var variableColor: VariableColorSymbolEffect { VariableColorSymbolEffect() } }
+extension SymbolEffect where Self == ScaleSymbolEffect { public static var scale: ScaleSymbolEffect { ScaleSymbolEffect() } }
+extension SymbolEffect where Self == AppearSymbolEffect { public static var appear: AppearSymbolEffect { AppearSymbolEffect() } }
+extension SymbolEffect where Self == DisappearSymbolEffect { public static var disappear: DisappearSymbolEffect { DisappearSymbolEffect() } }
+extension SymbolEffect where Self == ReplaceSymbolEffect { public static var replace: ReplaceSymbolEffect { ReplaceSymbolEffect() } }
+extension SymbolEffect where Self == WiggleSymbolEffect { public static var wiggle: WiggleSymbolEffect { WiggleSymbolEffect() } }
+extension SymbolEffect where Self == RotateSymbolEffect { public static var rotate: RotateSymbolEffect { RotateSymbolEffect() } }
+extension SymbolEffect where Self == BreatheSymbolEffect { public static var breathe: BreatheSymbolEffect { BreatheSymbolEffect() } }

@@ -126,6 +126,21 @@ extension WidgetConfiguration {
     /// Whether a new instance asks to be configured first; no effect here.
     public func promptsForUserConfiguration() -> some WidgetConfiguration { self }
     public func onBackgroundURLSessionEvents(matching matchingString: String? = nil, _ urlSessionEvent: @escaping (String, @escaping () -> Void) -> Void) -> some WidgetConfiguration { self }
+    /// The handler of the widget's push updates (iOS 26): Apple's push service does not reach
+    /// Linux, so no token comes; an app reloads the widget through `WidgetCenter` (or `widgets
+    /// reload`) instead.
+    public func pushHandler<H: WidgetPushHandler>(_ handler: H.Type) -> some WidgetConfiguration { self }
+}
+
+/// Receives a widget's push token (iOS 26); never called here (see `pushHandler(_:)`).
+public protocol WidgetPushHandler {
+    init()
+    func pushTokenDidChange(_ pushInfo: WidgetPushInfo, widgets: [WidgetInfo])
+}
+
+/// A widget's push token.
+public struct WidgetPushInfo: Sendable {
+    public let token: Data
 }
 
 /// Where a widget can be shown.
