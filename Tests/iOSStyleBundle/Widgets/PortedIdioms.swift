@@ -122,3 +122,8 @@ struct AnimatedSymbols: View {
 struct ScorePushHandler: WidgetPushHandler {
     func pushTokenDidChange(_ pushInfo: WidgetPushInfo, widgets: [WidgetInfo]) {}
 }
+
+// iOS 18's relevance of an intent-configured widget, for the Smart Stack.
+func placeRelevance() -> WidgetRelevance<PlaceIntent> {
+    WidgetRelevance([WidgetRelevanceAttribute(configuration: PlaceIntent(), context: .date(interval: DateInterval(start: .now, duration: 3600), kind: .default))])
+}
