@@ -125,3 +125,30 @@ import WidgetWire
         #expect(white == ["white", "mix:white:black:0.1"], "\(String(describing: white))")
     }
 }
+
+/// A `Canvas` as widget code draws a sparkline: its filled and stroked paths become shapes, in the
+/// canvas's reference size (the widget's content), under its transform and opacity.
+@Suite struct CanvasTests {
+    @Test func aCanvasIsItsPathsAsShapes() throws {
+        var environment = EnvironmentValues()
+        environment.widgetFamily = .systemSmall
+        let canvas = Canvas { context, size in
+            context.fill(Path(CGRect(x: 0, y: 0, width: size.width, height: 10)), with: .color(.red))
+            context.opacity = 0.5
+            context.translateBy(x: 5, y: 0)
+            var line = Path()
+            line.move(to: CGPoint(x: 0, y: 20))
+            line.addLine(to: CGPoint(x: 40, y: 30))
+            context.stroke(line, with: .color(.blue), style: StrokeStyle(lineWidth: 2, dash: [4, 2]))
+        }
+        let node = ViewResolver.root(of: canvas, in: environment)
+        #expect(node.view == "zstack" && node.children.count == 2)
+        let fill = node.children[0]
+        #expect(fill["shape"] == .string("path") && fill["fill"] == .string("red"))
+        #expect(fill["reference"] == .array([.number(Double(environment.contentSize.width)), .number(Double(environment.contentSize.height))]))
+        let stroke = node.children[1]
+        #expect(stroke["stroke"]?["lineWidth"] == .number(2) && stroke["stroke"]?["dash"] == .array([.number(4), .number(2)]))
+        #expect(stroke["stroke"]?["paint"] == .string("blue/0.5"), "the context's opacity: \(stroke.json.jsonText)")
+        #expect(stroke["path"]?.arrayValue?.first == .array([.string("M"), .number(5), .number(20)]), "moved by the transform: \(stroke.json.jsonText)")
+    }
+}
