@@ -80,9 +80,9 @@ struct PlaceIntent: WidgetConfigurationIntent {
     @Parameter(title: "Place", default: "Lisbon", optionsProvider: PlaceOptions()) var city: String?
 }
 
-final class ImageURLProtocol: URLProtocol, @unchecked Sendable {
+final class ImageURLProtocol: URLProtocol {
     static func register() {
-        URLProtocol.registerClass(ImageURLProtocol.classForCoder())
+        _ = URLProtocol.registerClass(ImageURLProtocol.classForCoder())
         let queue = DispatchSerialQueue(label: "images")
         let work = DispatchWorkItem {}
         queue.asyncAfter(deadline: .now() + 1, execute: work)
