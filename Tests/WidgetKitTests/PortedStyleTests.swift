@@ -152,3 +152,21 @@ import WidgetWire
         #expect(stroke["path"]?.arrayValue?.first == .array([.string("M"), .number(5), .number(20)]), "moved by the transform: \(stroke.json.jsonText)")
     }
 }
+
+/// `AsyncImage` in a widget is drawn as iOS draws it there, before any download: its placeholder.
+@Suite struct AsyncImageTests {
+    func resolve(_ view: some View) -> ViewNode { ViewResolver.root(of: view, in: EnvironmentValues()) }
+
+    @Test func anAsyncImageIsItsPlaceholder() {
+        let url = URL(string: "https://example.org/a.png")
+        let given = resolve(AsyncImage(url: url) { image in image.resizable() } placeholder: { Text("Loading") })
+        #expect(given.view == "text" && given["text"] == .string("Loading"))
+        let phased = resolve(
+            AsyncImage(url: url) { phase in
+                if let image = phase.image { image } else if phase.error != nil { Text("Failed") } else { Text("Empty") }
+            })
+        #expect(phased["text"] == .string("Empty"), "the .empty phase: \(phased.json.jsonText)")
+        let plain = resolve(AsyncImage(url: url))
+        #expect(plain.view == "shape" && plain["fill"] == .string("quaternary"), "\(plain.json.jsonText)")
+    }
+}

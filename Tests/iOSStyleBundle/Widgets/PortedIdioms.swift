@@ -127,3 +127,17 @@ struct ScorePushHandler: WidgetPushHandler {
 func placeRelevance() -> WidgetRelevance<PlaceIntent> {
     WidgetRelevance([WidgetRelevanceAttribute(configuration: PlaceIntent(), context: .date(interval: DateInterval(start: .now, duration: 3600), kind: .default))])
 }
+
+// A remote picture as iOS code writes it, drawn as iOS draws it in a widget: its placeholder.
+struct Avatar: View {
+    let url: URL?
+    var body: some View {
+        AsyncImage(url: url) { image in
+            image.resizable().scaledToFill()
+        } placeholder: {
+            Circle().fill(.gray.opacity(0.3))
+        }
+        .frame(width: 32, height: 32)
+        .clipShape(Circle())
+    }
+}
