@@ -19,14 +19,10 @@ package final class ControlBoard: @unchecked Sendable {
 
     /// Each control (of `kind`, or all) with its state now.
     func entries(kind: String?) async -> ControlAnswer {
-        let kinds: [String]
-        if let kind {
-            if let refused = unknown(kind) { return refused }
-            kinds = [kind]
-        } else {
-            kinds = registry.controls.map(\.kind)
+        switch kinds(kind) {
+        case .failure(let refused): return refused.answer
+        case .success(let kinds): return .controls(await fetchAll(kinds))
         }
-        return .controls(await fetchAll(kinds))
     }
 
     /// Each control's state, asked of all at once (each on its own provider's queue): one slow or
@@ -69,11 +65,9 @@ package final class ControlBoard: @unchecked Sendable {
     /// for this answer, and its control's request would wait behind the intent on the provider's queue.
     func reload(kind: String?) -> ControlAnswer {
         let kinds: [String]
-        if let kind {
-            if let refused = unknown(kind) { return refused }
-            kinds = [kind]
-        } else {
-            kinds = registry.controls.map(\.kind)
+        switch self.kinds(kind) {
+        case .failure(let refused): return refused.answer
+        case .success(let found): kinds = found
         }
         Task { for kind in kinds { _ = await fetch(kind) } }
         let known = last.withLock { $0 }
@@ -107,6 +101,18 @@ package final class ControlBoard: @unchecked Sendable {
     private func name(_ kind: String) -> String { registry.controlName(kind) }
 
     /// The refusal of a kind no bundle registered as a Control, or nil for a Control's.
+    /// A refusal, as an error a `Result` carries.
+    private struct Refusal: Error {
+        let answer: ControlAnswer
+    }
+
+    /// The control `kind`, or every control when nil; a kind that is no control refused.
+    private func kinds(_ kind: String?) -> Result<[String], Refusal> {
+        guard let kind else { return .success(registry.controls.map(\.kind)) }
+        if let refused = unknown(kind) { return .failure(Refusal(answer: refused)) }
+        return .success([kind])
+    }
+
     private func unknown(_ kind: String) -> ControlAnswer? {
         do {
             _ = try registry.apart(kind, as: .control)

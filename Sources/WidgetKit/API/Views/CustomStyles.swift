@@ -15,11 +15,30 @@ public struct _ResolvedContent: _PrimitiveView {
 /// A custom style in the environment: its body for a configuration, resolved in an environment.
 struct _CustomStyle<Configuration>: @unchecked Sendable {
     let body: (Configuration, EnvironmentValues) -> [ViewNode]
+
+    /// The style whose body `makeBody` makes.
+    init<Body: View>(_ makeBody: @escaping (Configuration) -> Body) {
+        body = { configuration, environment in makeBody(configuration)._resolve(in: environment) }
+    }
+
+    /// Its body for `configuration`, resolved in `environment` less the author's styles (a control
+    /// inside the body is drawn as the system draws it, not by the style again).
+    func resolve(_ configuration: Configuration, in environment: EnvironmentValues) -> [ViewNode] {
+        let inner = environment.withoutCustomStyles()
+        return EnvironmentValues.$current.withValue(inner) { body(configuration, inner) }
+    }
+}
+
+/// A control drawn by an author's style: the style's body, tappable as the control (its intent),
+/// with none of the system's button look around it.
+func _styledControl(_ body: [ViewNode], attributes: JSONObject) -> [ViewNode] {
+    var node = ViewNode("button", attributes: attributes, children: body)
+    node.modifiers.append(ViewModifierNode("buttonStyle", .string("plain")))
+    return [node]
 }
 
 extension EnvironmentValues {
-    /// The environment a custom style's body is resolved in: the style itself left out, so that a
-    /// control inside the body is drawn as the system draws it, not by the style again.
+    /// The environment a custom style's body is resolved in: the author's styles left out.
     fileprivate func withoutCustomStyles() -> EnvironmentValues {
         var plain = self
         plain.customButtonStyle = nil
@@ -65,23 +84,13 @@ public struct PrimitiveButtonStyleConfiguration {
 
 extension View {
     public func buttonStyle<S: ButtonStyle>(_ style: S) -> some View {
-        modifier(
-            _EnvironmentModifier {
-                $0.customButtonStyle = _CustomStyle { label, environment in
-                    let body = style.makeBody(configuration: ButtonStyleConfiguration(role: nil, label: label, isPressed: false))
-                    return body._resolve(in: environment)
-                }
-            })
+        let custom = _CustomStyle { style.makeBody(configuration: ButtonStyleConfiguration(role: nil, label: $0, isPressed: false)) }
+        return modifier(_EnvironmentModifier { $0.customButtonStyle = custom })
     }
 
     public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> some View {
-        modifier(
-            _EnvironmentModifier {
-                $0.customButtonStyle = _CustomStyle { label, environment in
-                    let body = style.makeBody(configuration: PrimitiveButtonStyleConfiguration(role: nil, label: label))
-                    return body._resolve(in: environment)
-                }
-            })
+        let custom = _CustomStyle { style.makeBody(configuration: PrimitiveButtonStyleConfiguration(role: nil, label: $0)) }
+        return modifier(_EnvironmentModifier { $0.customButtonStyle = custom })
     }
 }
 
@@ -90,11 +99,7 @@ extension Button {
     /// with none of the system's button look around it.
     func styled(_ label: [ViewNode], attributes: JSONObject, in environment: EnvironmentValues) -> [ViewNode]? {
         guard let style = environment.customButtonStyle else { return nil }
-        let inner = environment.withoutCustomStyles()
-        let body = EnvironmentValues.$current.withValue(inner) { style.body(_ResolvedContent(nodes: label), inner) }
-        var node = ViewNode("button", attributes: attributes, children: body)
-        node.modifiers.append(ViewModifierNode("buttonStyle", .string("plain")))
-        return [node]
+        return _styledControl(style.resolve(_ResolvedContent(nodes: label), in: environment), attributes: attributes)
     }
 }
 
@@ -123,13 +128,8 @@ public struct ToggleStyleConfiguration {
 
 extension View {
     public func toggleStyle<S: ToggleStyle>(_ style: S) -> some View {
-        modifier(
-            _EnvironmentModifier {
-                $0.customToggleStyle = _CustomStyle { configuration, environment in
-                    let body = style.makeBody(configuration: configuration)
-                    return body._resolve(in: environment)
-                }
-            })
+        let custom = _CustomStyle { style.makeBody(configuration: $0) }
+        return modifier(_EnvironmentModifier { $0.customToggleStyle = custom })
     }
 }
 
@@ -138,12 +138,8 @@ extension Toggle {
     /// the toggle's intent.
     func styled(_ label: [ViewNode], in environment: EnvironmentValues) -> [ViewNode]? {
         guard let style = environment.customToggleStyle else { return nil }
-        let inner = environment.withoutCustomStyles()
-        let configuration = ToggleStyleConfiguration(label: _ResolvedContent(nodes: label), state: isOn)
-        let body = EnvironmentValues.$current.withValue(inner) { style.body(configuration, inner) }
-        var node = ViewNode("button", attributes: intent == .null ? JSONObject() : JSONObject([("intent", intent)]), children: body)
-        node.modifiers.append(ViewModifierNode("buttonStyle", .string("plain")))
-        return [node]
+        let body = style.resolve(ToggleStyleConfiguration(label: _ResolvedContent(nodes: label), state: isOn), in: environment)
+        return _styledControl(body, attributes: intent == .null ? JSONObject() : JSONObject([("intent", intent)]))
     }
 }
 
@@ -165,22 +161,15 @@ public struct LabelStyleConfiguration {
 
 extension View {
     public func labelStyle<S: LabelStyle>(_ style: S) -> some View {
-        modifier(
-            _EnvironmentModifier {
-                $0.customLabelStyle = _CustomStyle { configuration, environment in
-                    let body = style.makeBody(configuration: configuration)
-                    return body._resolve(in: environment)
-                }
-            })
+        let custom = _CustomStyle { style.makeBody(configuration: $0) }
+        return modifier(_EnvironmentModifier { $0.customLabelStyle = custom })
     }
 }
 
 extension Label {
     func styled(title: [ViewNode], icon: [ViewNode], in environment: EnvironmentValues) -> [ViewNode]? {
         guard let style = environment.customLabelStyle else { return nil }
-        let inner = environment.withoutCustomStyles()
-        let configuration = LabelStyleConfiguration(title: _ResolvedContent(nodes: title), icon: _ResolvedContent(nodes: icon))
-        return EnvironmentValues.$current.withValue(inner) { style.body(configuration, inner) }
+        return style.resolve(LabelStyleConfiguration(title: _ResolvedContent(nodes: title), icon: _ResolvedContent(nodes: icon)), in: environment)
     }
 }
 
