@@ -1,233 +1,27 @@
 import Foundation
 
-// How a chart is drawn: its marks as shapes in a plot (points placed by the scales below, in a unit
+// How a chart is drawn: its marks as shapes in a plot (points placed by its scales, ChartScale.swift, in a unit
 // square whose y runs up), the axes' values as texts beside it, grid lines behind, a legend below.
 
 /// Swift Charts' colours for series, in order.
 let seriesPalette: [Color] = [.blue, .green, .orange, .purple, .red, .cyan, .yellow, .brown, .pink, .indigo]
 
-/// One axis's scale: categories in bands, or a continuous range with the values its labels show.
-struct ChartScale {
-    var categories: [String]?
-    var low = 0.0
-    var high = 1.0
-    var ticks: [Double] = []
-    var isDate = false
-
-    /// Where a value lies, 0 to 1 (the centre of its band for a category).
-    func fraction(_ value: ChartValue?) -> Double? {
-        guard let value else { return nil }
-        if let categories {
-            guard let index = categories.firstIndex(of: value.category) else { return nil }
-            return (Double(index) + 0.5) / Double(categories.count)
-        }
-        guard let position = value.position else { return nil }
-        return (position - low) / (high - low)
-    }
-
-    func fraction(of position: Double) -> Double { (position - low) / (high - low) }
-
-    /// A band's width, 0 to 1: a category's, else that of `count` values side by side.
-    func band(count: Int) -> Double {
-        if let categories { return 1 / Double(max(1, categories.count)) }
-        return 1 / Double(max(1, count))
-    }
-
-    /// The scale of `values`, `given` its domain or categories; a quantitative one includes zero
-    /// (as Swift Charts' automatic scale does) when `zero`.
-    static func make(_ values: [ChartValue], domain given: (Double, Double)?, categories: [String]?, zero: Bool, unit: Calendar.Component?) -> ChartScale {
-        var scale = ChartScale()
-        if let categories {
-            scale.categories = categories
-            return scale
-        }
-        // Numbers that are not finite have no place: left out, not taken for categories.
-        let values = values.filter { if case .number(let number) = $0 { number.isFinite } else { true } }
-        if values.contains(where: { if case .category = $0 { true } else { false } }) {
-            var seen: [String] = []
-            for value in values where !seen.contains(value.category) { seen.append(value.category) }
-            scale.categories = seen
-            return scale
-        }
-        scale.isDate = values.contains { if case .date = $0 { true } else { false } }
-        if let (low, high) = given {
-            (scale.low, scale.high) = (low, high)
-            scale.ticks = [low, (low + high) / 2, high]
-            return scale
-        }
-        var positions = values.compactMap(\.position)
-        if positions.isEmpty { positions = [0, 1] }
-        var low = positions.min()!
-        var high = positions.max()!
-        if scale.isDate {
-            // A value per unit (a day's bar) spans its unit.
-            if let unit, let end = Calendar.current.date(byAdding: unit, value: 1, to: Date(timeIntervalSince1970: high)) {
-                high = end.timeIntervalSince1970
-            }
-            if high <= low { high = low + 3600 }
-            (scale.low, scale.high) = (low, high)
-            scale.ticks = [low, (low + high) / 2, high]
-            return scale
-        }
-        if zero {
-            low = min(low, 0)
-            high = max(high, 0)
-        }
-        if high <= low {
-            let pad = abs(low) > 0 ? abs(low) * 0.1 : 1
-            (low, high) = (low - pad, high + pad)
-        }
-        let step = niceStep((high - low) / 3)
-        scale.low = (low / step).rounded(.down) * step
-        scale.high = (high / step).rounded(.up) * step
-        scale.ticks = Array(stride(from: scale.low, through: scale.high + step / 2, by: step))
-        return scale
-    }
-
-    /// A step of 1, 2 or 5 times a power of ten near `rough`.
-    static func niceStep(_ rough: Double) -> Double {
-        guard rough.isFinite, rough > 0 else { return 1 }
-        let magnitude = pow(10, (log10(rough)).rounded(.down))
-        let residual = rough / magnitude
-        return (residual > 5 ? 10 : residual > 2 ? 5 : residual > 1 ? 2 : 1) * magnitude
-    }
-
-    /// A tick's text: a number short (`1.5K`), a date by the span of the axis.
-    func label(_ position: Double) -> String {
-        if isDate {
-            let date = Date(timeIntervalSince1970: position)
-            let span = high - low
-            if span <= 2 * 86_400 { return date.formatted(date: .omitted, time: .shortened) }
-            if span <= 120 * 86_400 { return date.formatted(.dateTime.month(.abbreviated).day()) }
-            return date.formatted(.dateTime.month(.abbreviated))
-        }
-        let magnitude = abs(position)
-        func whole(_ value: Double) -> String { abs(value) < 1e15 ? String(Int(value)) : String(value) }
-        func short(_ value: Double, _ suffix: String) -> String {
-            let rounded = (value * 10).rounded() / 10
-            return (rounded == rounded.rounded() ? whole(rounded) : String(rounded)) + suffix
-        }
-        if magnitude >= 1_000_000_000 { return short(position / 1_000_000_000, "B") }
-        if magnitude >= 1_000_000 { return short(position / 1_000_000, "M") }
-        if magnitude >= 10_000 { return short(position / 1_000, "K") }
-        if position == position.rounded() { return whole(position) }
-        let places = magnitude >= 10 ? 1 : 2
-        let factor = pow(10, Double(places))
-        return String((position * factor).rounded() / factor)
-    }
-}
-
-/// A chart's figure in a unit square (y up), drawn in whatever rectangle the plot is given.
-struct PlotShape: Shape {
-    enum Figure {
-        case line([CGPoint], InterpolationMethod)
-        case area(top: [CGPoint], bottom: [CGPoint], InterpolationMethod)
-        case rects([CGRect], cornerRadius: Double)
-        case dots([CGPoint], radius: Double)
-        case segments([(CGPoint, CGPoint)])
-        case sectors([(start: Double, end: Double)], inner: Double)
-    }
-
-    let figure: Figure
-
-    func path(in rect: CGRect) -> Path {
-        func place(_ point: CGPoint) -> CGPoint { CGPoint(x: rect.minX + point.x * rect.width, y: rect.minY + (1 - point.y) * rect.height) }
-        var path = Path()
-        switch figure {
-        case .line(let points, let method):
-            Self.trace(points.map(place), method, into: &path, moving: true)
-        case .area(let top, let bottom, let method):
-            guard !top.isEmpty else { break }
-            Self.trace(top.map(place), method, into: &path, moving: true)
-            Self.trace(bottom.reversed().map(place), method, into: &path, moving: false)
-            path.closeSubpath()
-        case .rects(let rects, let radius):
-            for unit in rects {
-                let a = place(CGPoint(x: unit.minX, y: unit.maxY))
-                let b = place(CGPoint(x: unit.maxX, y: unit.minY))
-                let box = CGRect(x: a.x, y: a.y, width: max(0, b.x - a.x), height: max(0, b.y - a.y))
-                if radius > 0 {
-                    let corner = min(CGFloat(radius), box.width / 2, box.height / 2)
-                    path.addRoundedRect(in: box, cornerSize: CGSize(width: corner, height: corner), style: .continuous)
-                } else {
-                    path.addRect(box)
-                }
-            }
-        case .dots(let points, let radius):
-            for point in points.map(place) {
-                path.addEllipse(in: CGRect(x: point.x - radius, y: point.y - radius, width: 2 * radius, height: 2 * radius))
-            }
-        case .segments(let segments):
-            for (start, end) in segments {
-                path.move(to: place(start))
-                path.addLine(to: place(end))
-            }
-        case .sectors(let sectors, let inner):
-            let centre = CGPoint(x: rect.midX, y: rect.midY)
-            let outer = min(rect.width, rect.height) / 2
-            for sector in sectors {
-                let start = Angle.degrees(sector.start * 360 - 90)
-                let end = Angle.degrees(sector.end * 360 - 90)
-                path.addArc(center: centre, radius: outer, startAngle: start, endAngle: end, clockwise: false)
-                if inner > 0 {
-                    path.addArc(center: centre, radius: outer * inner, startAngle: end, endAngle: start, clockwise: true)
-                } else {
-                    path.addLine(to: centre)
-                }
-                path.closeSubpath()
-            }
-        }
-        return path
-    }
-
-    /// `points` joined as `method` joins them: straight, in steps, or by a curve through each
-    /// (Catmull-Rom; monotone keeps each piece within its two points' heights).
-    static func trace(_ points: [CGPoint], _ method: InterpolationMethod, into path: inout Path, moving: Bool) {
-        guard let first = points.first else { return }
-        if moving { path.move(to: first) } else { path.addLine(to: first) }
-        guard points.count > 1 else { return }
-        switch method {
-        case .stepStart, .stepEnd, .stepCenter:
-            for index in 1..<points.count {
-                let (previous, point) = (points[index - 1], points[index])
-                switch method {
-                case .stepStart:
-                    path.addLine(to: CGPoint(x: previous.x, y: point.y))
-                case .stepEnd:
-                    path.addLine(to: CGPoint(x: point.x, y: previous.y))
-                default:
-                    let middle = (previous.x + point.x) / 2
-                    path.addLine(to: CGPoint(x: middle, y: previous.y))
-                    path.addLine(to: CGPoint(x: middle, y: point.y))
-                }
-                path.addLine(to: point)
-            }
-        case .catmullRom, .cardinal, .monotone:
-            for index in 0..<(points.count - 1) {
-                let p0 = points[max(0, index - 1)]
-                let p1 = points[index]
-                let p2 = points[index + 1]
-                let p3 = points[min(points.count - 1, index + 2)]
-                var c1 = CGPoint(x: p1.x + (p2.x - p0.x) / 6, y: p1.y + (p2.y - p0.y) / 6)
-                var c2 = CGPoint(x: p2.x - (p3.x - p1.x) / 6, y: p2.y - (p3.y - p1.y) / 6)
-                if method == .monotone {
-                    let (low, high) = (min(p1.y, p2.y), max(p1.y, p2.y))
-                    c1.y = min(max(c1.y, low), high)
-                    c2.y = min(max(c2.y, low), high)
-                }
-                path.addCurve(to: p2, control1: c1, control2: c2)
-            }
-        default:
-            for point in points.dropFirst() { path.addLine(to: point) }
-        }
-    }
-}
-
 /// What the chart draws, made once from its marks and options.
 struct ChartDrawing: View {
     let marks: [ChartMark]
     let options: ChartOptions
+    /// The series in order of first appearance ("" for marks not coloured by a value): found once,
+    /// as every mark's colour is looked up in it.
+    let series: [String]
     @Environment(\.widgetFamily) private var family
+
+    init(marks: [ChartMark], options: ChartOptions) {
+        self.marks = marks
+        self.options = options
+        var seen: [String] = []
+        for mark in marks where !seen.contains(mark.series ?? "") { seen.append(mark.series ?? "") }
+        series = seen
+    }
 
     /// The plot's width, near enough: the widget's less its margins and the y axis's values.
     var plotWidth: Double { Double(family.displaySize.width) - 32 - (options.yAxisHidden ? 0 : 28) }
@@ -238,13 +32,6 @@ struct ChartDrawing: View {
         } else {
             plotted
         }
-    }
-
-    /// The series in order of first appearance ("" for marks not coloured by a value).
-    var series: [String] {
-        var seen: [String] = []
-        for mark in marks where !seen.contains(mark.series ?? "") { seen.append(mark.series ?? "") }
-        return seen
     }
 
     func style(of mark: ChartMark, index: Int? = nil) -> AnyShapeStyle {

@@ -9,8 +9,9 @@ extension SymbolShapes {
     /// without a shape here. The drawings use absolute commands only (SymbolShapeTests holds them to
     /// it); anything else ends the reading there.
     static func bounds(_ name: String) -> (x: Double, y: Double, width: Double, height: Double)? {
-        guard let (base, variant) = resolve(name) else { return nil }
+        // Asked for every symbol a layout measures: the name's bounds once found, before its parts are read again.
         if let known = cachedBounds.withLock({ $0[name] }) { return known }
+        guard let (base, variant) = resolve(name) else { return nil }
         var box = Box()
         if let enclosure = variant.enclosure.flatMap({ enclosures[$0] }) {
             box.add(path: enclosure, pad: variant.fill ? 0 : 3.5)
