@@ -83,15 +83,16 @@ extension Invocation {
                             views, family: family, now: Date(), file: name, caption: caption, renderers: renderers,
                             contentMarginsDisabled: widget.contentMarginsDisabled, in: directory, rasterizer: rasterizer, images: &images)
                         if requestKind == .snapshot {
-                            var light = views[0]
-                            if let index = renderers.firstIndex(where: { $0.appearance == .light }) {
-                                light = views[index]
-                            } else {
-                                light = try await registry.request(
-                                    requestKind, kind: widget.kind, family: family, configuration: configuration,
-                                    environment: lightRenderer.environment(for: family)
-                                ).entries[0].view
-                            }
+                            // The fidelity page is light: the light view, asked for if only dark was drawn.
+                            let light =
+                                if let index = renderers.firstIndex(where: { $0.appearance == .light }) {
+                                    views[index]
+                                } else {
+                                    try await registry.request(
+                                        requestKind, kind: widget.kind, family: family, configuration: configuration,
+                                        environment: lightRenderer.environment(for: family)
+                                    ).entries[0].view
+                                }
                             fidelity.append(
                                 Self.fidelityFigure(
                                     light, title: widget.displayName.isEmpty ? widget.kind : widget.displayName, family: family,

@@ -87,10 +87,11 @@ public final class UIFont: Hashable, @unchecked Sendable {
         public let rawValue: CGFloat
         public init(rawValue: CGFloat) { self.rawValue = rawValue }
         public init(_ rawValue: CGFloat) { self.rawValue = rawValue }
-        public static let compressed = Width(-0.3)
-        public static let condensed = Width(-0.2)
-        public static let standard = Width(0)
-        public static let expanded = Width(0.2)
+        // SwiftUI's widths, which they draw as.
+        public static let compressed = Width(Font.Width.compressed.value)
+        public static let condensed = Width(Font.Width.condensed.value)
+        public static let standard = Width(Font.Width.standard.value)
+        public static let expanded = Width(Font.Width.expanded.value)
     }
 
     public struct TextStyle: Hashable, Sendable {
