@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "host_shims.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stddef.h>
 #include <string.h>
@@ -13,6 +15,14 @@
 int host_spawn_add_closefrom(void *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
 }
+
+int host_spawn_add_chdir(void *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, path);
+}
+
+int host_thread_set_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
+int host_thread_name(char *buffer, size_t size) { return pthread_getname_np(pthread_self(), buffer, size); }
 
 int host_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
 
@@ -28,12 +38,11 @@ int host_pidfd_open(int pid) {
 }
 
 
-/* CoreFoundation's (in Foundation, linked into every Swift host): the process path it takes the main
- * bundle from, computed once and kept here. */
-extern const char **_CFGetProcessPath(void);
-
+/* CoreFoundation's (in the Foundation a worker links): the process path it takes the main bundle
+ * from, computed once and kept here. Looked up, not linked: `widgets` has no Foundation. */
 void host_set_main_bundle_executable(const char *path) {
-    const char **kept = _CFGetProcessPath();
+    const char **(*process_path)(void) = (const char **(*)(void))dlsym(RTLD_DEFAULT, "_CFGetProcessPath");
+    const char **kept = process_path ? process_path() : NULL;
     if (kept) *kept = strdup(path);
 }
 

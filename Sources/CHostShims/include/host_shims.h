@@ -5,9 +5,18 @@
 #ifndef HOST_SHIMS_H
 #define HOST_SHIMS_H
 
+#include <stddef.h>
+
 /* posix_spawn_file_actions_addclosefrom_np (glibc 2.34): close every descriptor >= `from` in the
  * child. `actions` is a posix_spawn_file_actions_t *. */
 int host_spawn_add_closefrom(void *actions, int from);
+
+/* posix_spawn_file_actions_addchdir_np (glibc 2.29): the child starts in `path`. */
+int host_spawn_add_chdir(void *actions, const char *path);
+
+/* pthread_setname_np and pthread_getname_np of the calling thread (15 bytes of name at most). */
+int host_thread_set_name(const char *name);
+int host_thread_name(char *buffer, size_t size);
 
 /* accept4(fd, NULL, NULL, SOCK_CLOEXEC): the accepted descriptor is close-on-exec from the start. */
 int host_accept_cloexec(int fd);

@@ -20,4 +20,27 @@ extension String {
         guard let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")) else { return String(decoding: bytes[..<end], as: UTF8.self) }
         return end == 1 ? "/" : String(decoding: bytes[(slash + 1)..<end], as: UTF8.self)
     }
+
+    /// The extension of the last component, without its dot ("swift" of "Main.swift"); "" when it
+    /// has none (a name that only starts with a dot, ".hidden", has none), as NSString's `pathExtension`.
+    package var pathNameExtension: String {
+        let name = pathFileName
+        guard let dot = Self.extensionDot(of: name) else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// The path without the extension of its last component and its dot ("Sources/Main" of
+    /// "Sources/Main.swift"), as NSString's `deletingPathExtension`.
+    package var pathWithoutExtension: String {
+        var text = self
+        while text.count > 1, text.hasSuffix("/") { text.removeLast() }
+        guard let dot = Self.extensionDot(of: text.pathFileName) else { return self }
+        return String(text.dropLast(text.pathFileName.distance(from: dot, to: text.pathFileName.endIndex)))
+    }
+
+    /// The dot before a name's extension: its last, unless it is the first character.
+    private static func extensionDot(of name: String) -> String.Index? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return dot
+    }
 }

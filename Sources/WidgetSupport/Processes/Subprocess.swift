@@ -1,0 +1,197 @@
+import CHostShims
+import FoundationEssentials
+import Glibc
+
+/// A program the host or the CLI runs (`swiftc`, `busctl`, `xdg-open`): started with posix_spawn,
+/// its standard input /dev/null, its output captured, thrown away or shared with this process, no
+/// other descriptor of ours inherited, every signal at its default, in a process group of its own
+/// (as Foundation's `Process` starts one, which the host's orphan reaping leaves to its owner).
+package final class Subprocess: @unchecked Sendable {
+    /// Where one of its output streams goes.
+    package enum Stream: Sendable {
+        /// Into a pipe this process reads (`finish()` returns it).
+        case capture
+        /// To /dev/null.
+        case discard
+        /// To this process's own.
+        case inherit
+    }
+
+    /// It could not be started: `reason` says why ("No such file or directory").
+    package struct Failure: Error, CustomStringConvertible, Sendable {
+        package var executable: String
+        package var reason: String
+        package var description: String { "cannot run \(executable): \(reason)" }
+    }
+
+    /// What it wrote and how it ended: its exit status, or 128 plus the signal that ended it.
+    package struct Outcome: Sendable {
+        package var status: Int32
+        package var output: [UInt8]
+        package var errors: [UInt8]
+    }
+
+    package let pid: pid_t
+    private var captured: [Int32]  // its standard output's and error's read ends, -1 where not captured
+    private let reaping = Lock()
+    private var status: Int32?
+
+    /// Starts `executable` (a path) with `arguments`, in `directory` if given, with `environment`
+    /// (else this process's).
+    package init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+        standardOutput: Stream = .capture, standardError: Stream = .capture
+    ) throws(Failure) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var ends: [[Int32]] = []
+        defer { for pair in ends { close(pair[1]) } }
+        var readEnds: [Int32] = []
+        for (stream, target) in [(standardOutput, Int32(1)), (standardError, Int32(2))] {
+            switch stream {
+            case .inherit: readEnds.append(-1)
+            case .discard:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+                readEnds.append(-1)
+            case .capture:
+                var pair: [Int32] = [-1, -1]
+                guard host_pipe_cloexec(&pair) == 0 else {
+                    for end in readEnds where end >= 0 { close(end) }
+                    throw Failure(executable: executable, reason: "no pipe for its output (\(String(cString: strerror(errno))))")
+                }
+                ends.append(pair)
+                readEnds.append(pair[0])
+                posix_spawn_file_actions_adddup2(&actions, pair[1], target)
+            }
+        }
+        if let directory { _ = host_spawn_add_chdir(&actions, directory) }
+        _ = host_spawn_add_closefrom(&actions, 3)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        var noSignal = sigset_t()
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp ?? [] { free(pointer) }
+        }
+        var pid = pid_t()
+        let started = envp.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard started == 0 else {
+            for end in readEnds where end >= 0 { close(end) }
+            throw Failure(executable: executable, reason: String(cString: strerror(started)))
+        }
+        self.pid = pid
+        captured = readEnds
+    }
+
+    deinit {
+        for end in captured where end >= 0 { close(end) }
+    }
+
+    /// Reads what it writes to the captured streams until it closes them (both at once, so that
+    /// neither pipe fills and stops it), then waits for it to end.
+    package func finish() -> Outcome {
+        var texts: [[UInt8]] = [[], []]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while captured.contains(where: { $0 >= 0 }) {
+            var polled = captured.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&polled, nfds_t(polled.count), -1) >= 0 || errno == EINTR else { break }
+            for (index, entry) in polled.enumerated() where entry.fd >= 0 && entry.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    texts[index] += buffer[..<count]
+                } else if count == 0 || errno != EINTR {
+                    close(entry.fd)
+                    captured[index] = -1
+                }
+            }
+        }
+        return Outcome(status: waitForExit(), output: texts[0], errors: texts[1])
+    }
+
+    /// Waits for it to end: its status.
+    @discardableResult
+    package func waitForExit() -> Int32 {
+        reaping.withLock {
+            if let status { return status }
+            let ended = Self.reap(pid)
+            status = ended
+            return ended
+        }
+    }
+
+    /// Waits at most `seconds` for it to end: its status, or nil while it runs on (it is reaped
+    /// when it ends, by a thread that waits for it).
+    package func waitForExit(atMost seconds: Double) -> Int32? {
+        let descriptor = host_pidfd_open(pid)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var ready: Int32
+            repeat { ready = poll(&entry, 1, Int32(min(seconds, 86_400) * 1000)) } while ready < 0 && errno == EINTR
+            if ready > 0 { return waitForExit() }
+        } else {
+            // No pidfd (a kernel before 5.3): asked every 10 ms.
+            for _ in 0..<max(1, Int(seconds * 100)) {
+                if let ended = reaping.withLock({ () -> Int32? in
+                    if let status { return status }
+                    var raw: Int32 = 0
+                    guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+                    status = Self.status(raw)
+                    return status
+                }) {
+                    return ended
+                }
+                usleep(10_000)
+            }
+        }
+        startThread(named: "widgets.reap") { [self] in waitForExit() }
+        return nil
+    }
+
+    /// What it has written to its captured standard error so far, `limit` bytes at most, without waiting.
+    package func errorsSoFar(limit: Int) -> [UInt8] {
+        guard captured[1] >= 0 else { return [] }
+        var entry = pollfd(fd: captured[1], events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: max(limit, 0))
+        let count = buffer.withUnsafeMutableBytes { read(captured[1], $0.baseAddress, $0.count) }
+        return count > 0 ? Array(buffer[..<count]) : []
+    }
+
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 {
+            guard errno == EINTR else { return 127 }
+        }
+        return status(raw)
+    }
+
+    /// The exit status; 128 plus the signal for a process a signal ended, as a shell reports it.
+    private static func status(_ raw: Int32) -> Int32 {
+        raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+    }
+
+    /// The first executable of that name on `PATH` (`environment`'s, else this process's).
+    package static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = String(directory) + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import Testing
+@_spi(WidgetsInternal) import WidgetSupport
+import WidgetWire
+
+// The host and the CLI are built on FoundationEssentials alone (no ICU). What they took from
+// Foundation they now do themselves; each is held here to what Foundation, which this test process
+// links, does.
+
+@Suite struct SubprocessTests {
+    @Test func bothStreamsAreReadWhileItRunsSoNeitherPipeFills() throws {
+        // 300 KB to each stream, more than a pipe holds: a reader of one stream only would hang.
+        let outcome = try Subprocess(
+            "/bin/sh", ["-c", "head -c 300000 /dev/zero | tr '\\0' o; head -c 300000 /dev/zero | tr '\\0' e >&2; exit 3"]
+        ).finish()
+        #expect(outcome.status == 3)
+        #expect(outcome.output.count == 300_000 && outcome.output.allSatisfy { $0 == UInt8(ascii: "o") })
+        #expect(outcome.errors.count == 300_000 && outcome.errors.allSatisfy { $0 == UInt8(ascii: "e") })
+    }
+
+    @Test func itRunsInTheDirectoryWithTheEnvironmentGivenAndNothingElseOfOurs() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let outcome = try Subprocess(
+            "/bin/sh", ["-c", "pwd; echo \"$ONLY\"; echo \"${HOME-unset}\"; ls /proc/self/fd | wc -l; read line || echo eof"],
+            environment: ["ONLY": "this one"], directory: directory
+        ).finish()
+        let lines = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(lines)")
+        #expect(URL(fileURLWithPath: lines[0]).resolvingSymlinksInPath() == URL(fileURLWithPath: directory).resolvingSymlinksInPath())
+        #expect(lines[1] == "this one" && lines[2] == "unset")
+        // 0, 1, 2 and the one ls opens: none of this process's descriptors.
+        #expect(lines[3] == "4", "descriptors inherited: \(lines[3])")
+        #expect(lines[4] == "eof", "standard input is /dev/null")
+    }
+
+    @Test func aProgramThatCannotStartIsNamedWithTheReason() {
+        #expect {
+            try Subprocess("/nonexistent/tool", [])
+        } throws: { error in
+            "\(error)" == "cannot run /nonexistent/tool: No such file or directory"
+        }
+    }
+
+    @Test func aSignalEndingItIsReportedAsAShellDoes() throws {
+        #expect(try Subprocess("/bin/sh", ["-c", "kill -TERM $$"]).finish().status == 128 + SIGTERM)
+    }
+
+    @Test func oneThatRunsOnIsLeftRunningAndReapedWhenItEnds() throws {
+        let process = try Subprocess("/bin/sh", ["-c", "sleep 0.3"], standardOutput: .discard, standardError: .discard)
+        #expect(process.waitForExit(atMost: 0.02) == nil)
+        // Reaped by the thread that waits for it: no zombie is left once it has ended.
+        var state = ""
+        for _ in 0..<100 {
+            usleep(20_000)
+            state = (try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8)) ?? "gone"
+            if state == "gone" { break }
+        }
+        #expect(state == "gone", "still there: \(state)")
+        #expect(process.waitForExit() == 0)
+    }
+
+    @Test func whatItSaysOnStandardErrorIsReadWithoutWaiting() throws {
+        let process = try Subprocess("/bin/sh", ["-c", "echo refused >&2; exit 4"], standardOutput: .discard)
+        #expect(process.waitForExit(atMost: 10) == 4)
+        #expect(String(decoding: process.errorsSoFar(limit: 500), as: UTF8.self) == "refused\n")
+    }
+}
+
+@Suite struct ConditionAndThreadTests {
+    @Test func aWaitUntilADateEndsAtItOrWhenSignalled() {
+        let condition = WidgetSupport.Condition()
+        condition.lock()
+        let begun = Date()
+        #expect(condition.wait(until: begun.addingTimeInterval(0.05)) == false)
+        #expect(Date().timeIntervalSince(begun) >= 0.05)
+        condition.unlock()
+
+        let flag = Locked(false)
+        startThread(named: "widgets.test") {
+            condition.withLock {
+                flag.withLock { $0 = true }
+                condition.signal()
+            }
+        }
+        condition.lock()
+        while !flag.withLock({ $0 }) { condition.wait(until: Date().addingTimeInterval(10)) }
+        condition.unlock()
+        #expect(flag.withLock { $0 })
+    }
+
+    @Test func aThreadHasItsName() {
+        let named = Locked<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        startThread(named: "widgets.named") {
+            named.withLock { $0 = currentThreadName }
+            done.signal()
+        }
+        done.wait()
+        #expect(named.withLock { $0 } == "widgets.named")
+    }
+}
+
+@Suite struct EssentialsFormattingTests {
+    @Test func numbersAreFilledAsStringFormatFillsThem() {
+        for value in [0.0, 0.05, 0.15, 1.25, 2.5, -3.75, 1234.5678, 1e-9] {
+            #expect(cFormat("%.1f s", value) == String(format: "%.1f s", value))
+        }
+        #expect(cFormat("%02ld:%02ld", 7, 5) == "07:05")
+        #expect(cFormat("%08X:%04X", UInt32(0x0100_007F), UInt32(8080)) == String(format: "%08X:%04X", UInt32(0x0100_007F), UInt32(8080)))
+        #expect(cFormat("%0600ld", 5) == String(repeating: "0", count: 599) + "5", "longer than the first buffer")
+    }
+
+    @Test func localTimeIsWhatDateFormatterShowsInTheZone() {
+        let zones = ["UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham"]
+        let dates = [0, 1_700_000_000, 1_710_054_000, 1_800_000_000, 1_900_000_123].map { Date(timeIntervalSince1970: Double($0)) }
+        for identifier in zones {
+            let zone = TimeZone(identifier: identifier)!
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
+            let clock = LocalTime(zone)
+            for date in dates {
+                #expect(clock.text(date, "%Y-%m-%d %H:%M:%S ") + clock.offsetText(date) == formatter.string(from: date), "\(identifier)")
+            }
+            #expect(clock.isSameDay(dates[3], dates[3].addingTimeInterval(60)))
+        }
+    }
+
+    /// Instance ids and kinds: ASCII (beyond it, letters are ordered by their scalars).
+    @Test func orderIsNumericWhereFoundationsIs() {
+        let names = ["w10", "w2", "w1", "clock-2", "clock-10", "clock", "a01", "a1", "a001b", "b", "B", "10", "9", "", "x9y10", "x9y9", "org.a-2", "org.a-10"]
+        let ours = names.sorted { $0.precedesNumerically($1) }
+        let foundations = names.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        #expect(ours.filter { !$0.hasPrefix("a") } == foundations.filter { !$0.hasPrefix("a") })
+        #expect(["w1", "w2", "w10"] == ["w10", "w2", "w1"].sorted { $0.precedesNumerically($1) })
+    }
+
+    @Test func percentCodingRoundTripsAndRefusesBadEscapes() {
+        for text in ["plain", "a b&c=d/é", "🐳 100%", "", "~-._"] {
+            #expect(text.percentEncoded.percentDecoded == text)
+            #expect(text.percentEncoded.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~%".contains($0)) })
+            #expect(text.percentEncoded.removingPercentEncoding == text)
+        }
+        for bad in ["%", "%2", "%zz", "%C3"] {
+            #expect(bad.percentDecoded == nil, "\(bad)")
+            #expect(bad.removingPercentEncoding == nil, "Foundation agrees: \(bad)")
+        }
+        #expect("a%2Fb%20c".percentDecoded == "a/b c")
+    }
+
+    @Test func spacesAndNewlinesAreTrimmedAsFoundationTrimsThem() {
+        for text in ["", " \n", "\n a b \r\n", "\u{2028}x\u{85}", "\t\u{A0}é\u{3000}\n", "a"] {
+            #expect(text.trimmingSpacesAndNewlines == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
+        }
+        #expect("[…x.]".trimmingAny(of: "[]….") == "x")
+    }
+
+    @Test func isoDatesAreFoundationsISO8601() throws {
+        let formatter = ISO8601DateFormatter()
+        for seconds in [0.0, 1_800_000_000, 1_900_000_123] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISODate.text(date) == formatter.string(from: date))
+            #expect(ISODate.parse(formatter.string(from: date)) == date)
+        }
+        #expect(ISODate.parse("2026-11-21T10:30:00+01:00") == formatter.date(from: "2026-11-21T09:30:00Z"))
+        #expect(ISODate.parse("2026-11-21") == formatter.date(from: "2026-11-21T00:00:00Z"))
+        #expect(ISODate.day(Date(timeIntervalSince1970: 1_800_000_000)) == "2027-01-15")
+        #expect(ISODate.parse("tomorrow") == nil)
+    }
+
+    @Test func pathExtensionsAreNSStrings() {
+        for path in ["Main.swift", "a/b.c.d", ".hidden", "dir.d/file", "x.", "/a/b.json/", "noext", "Intents.intentdefinition"] {
+            #expect(path.pathNameExtension == (path as NSString).pathExtension, "\(path)")
+            #expect(path.pathWithoutExtension == (path as NSString).deletingPathExtension, "\(path)")
+        }
+    }
+
+    @Test func aFileErrorReadsAsTheSystemSaysIt() {
+        #expect(throws: (any Error).self) { try Data(contentsOf: URL(fileURLWithPath: "/nonexistent/x")) }
+        do {
+            _ = try Data(contentsOf: URL(fileURLWithPath: "/nonexistent/x"))
+        } catch {
+            #expect(error.explanation == "No such file or directory")
+        }
+    }
+}
