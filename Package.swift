@@ -28,11 +28,10 @@ let toolchainHostLibraries: String = {
 /// time on. Not for the library products: a package that depends on them would refuse the flag.
 let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
-/// Foundation's static archives, named: the modules' link entries leave out ICU's and CoreFoundation's,
-/// which Foundation's archives need (a group, for a linker that reads archives in order).
-let staticFoundation: [String] = (["--start-group"]
-    + ["Foundation", "CoreFoundation", "FoundationInternationalization", "_FoundationICU", "FoundationEssentials", "_FoundationCShims", "_FoundationCollections"]
-    .map { "-l" + $0 } + ["--end-group"])
+/// FoundationEssentials' static archives, named (a group, for a linker that reads archives in order):
+/// `widgets` is built on FoundationEssentials alone, without Foundation's ICU (its 30 MB of tables).
+let staticFoundationEssentials: [String] = (["--start-group"]
+    + ["FoundationEssentials", "_FoundationCShims", "_FoundationCollections"].map { "-l" + $0 } + ["--end-group"])
     .flatMap { ["-Xlinker", $0] }
 
 let package = Package(
@@ -131,14 +130,15 @@ let package = Package(
                 "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb", "WidgetBuild", "WidgetDesktop",
             ],
             swiftSettings: commandLineSettings),
-        // `widgets` has the Swift runtime and Foundation linked in: a command starts in about 3 ms,
-        // not 9 (no shared library's symbols to bind). A Swift bundle links the shared runtime, and
-        // a process holds one, so bundles are loaded by `widgets-worker`, the same program linked
-        // the usual way: every worker, and the CLI itself under `--isolation queue`. Linked by the
-        // toolchain's lld: gold repeats glibc's warning about Foundation's use of mktemp at every build.
+        // `widgets` has the Swift runtime and FoundationEssentials linked in: a command starts in about
+        // 3 ms, not 9 (no shared library's symbols to bind), and none of its code imports Foundation,
+        // so ICU is not in it. A Swift bundle links the shared runtime and all of Foundation, and a
+        // process holds one runtime, so bundles are loaded by `widgets-worker`, the same program linked
+        // the usual way (with Foundation's run loop lent to its workers): every worker, and the CLI
+        // itself under `--isolation queue`. Linked by the toolchain's lld.
         .executableTarget(
             name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings,
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"] + staticFoundation)]),
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"] + staticFoundationEssentials)]),
         .executableTarget(name: "widgets-worker", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings),
         .executableTarget(
             name: "widgets-bench",

@@ -29,8 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* CoreFoundation's record of the main thread (Thread.isMainThread compares with it). */
-extern pthread_t _CFMainPThread;
+/* CoreFoundation's record of the main thread (Thread.isMainThread compares with it), in the
+ * Foundation the worker links; looked up when the zygote starts serving (`widgets` has none). */
+static pthread_t *cf_main_thread;
 /* libdispatch's handler for a forked child, which it does not register with pthread_atfork on
  * Linux: binds the main queue to the calling thread (by its id, computed afresh on this thread). */
 extern void dispatch_atfork_child(void);
@@ -125,7 +126,7 @@ static void become_worker(const struct zygote_loop *loop, int fds[3], const char
     /* Nothing else of the zygote's reaches the worker: its channel to the host, anything else. */
     closefrom(5);
     shift_layout();
-    _CFMainPThread = pthread_self();
+    if (cf_main_thread) *cf_main_thread = pthread_self();
     loop->child_main(body, length);
     _exit(70);
 }
@@ -185,6 +186,7 @@ void host_set_process_title(const char *title) {
 }
 
 int host_zygote_serve(int channel, host_zygote_child_main child_main) {
+    cf_main_thread = (pthread_t *)dlsym(RTLD_DEFAULT, "_CFMainPThread");
     FILE *cmdline = fopen("/proc/self/cmdline", "re");
     if (cmdline) {
         size_t length = 0;
@@ -228,11 +230,10 @@ void host_cmsg_put_rights(void *control, const int *fds, int count) {
     memcpy(CMSG_DATA(header), fds, (size_t)count * sizeof(int));
 }
 
-extern const char **_CFGetProcessPath(void);
-
 int host_preload_beside_foundation(const char *name) {
+    void *foundation = dlsym(RTLD_DEFAULT, "_CFGetProcessPath");
     Dl_info information;
-    if (dladdr((void *)_CFGetProcessPath, &information) == 0 || !information.dli_fname) return -1;
+    if (!foundation || dladdr(foundation, &information) == 0 || !information.dli_fname) return -1;
     const char *slash = strrchr(information.dli_fname, '/');
     if (!slash) return -1;
     char path[4096];

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// Where each widget lies on the desktop surface: in the home screen's order, on the home screen's
@@ -119,7 +119,7 @@ public struct DesktopMargins: Equatable, Sendable {
     /// `24`, `24,32` (top and bottom, left and right) or `8,16,24,32` (top, right, bottom, left), as CSS
     /// writes margins; nil when it is none of these.
     public init?(_ text: String) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingSpaces) }
         guard !parts.isEmpty, parts.allSatisfy({ $0 != nil && $0! >= 0 && $0! <= 10_000 }) else { return nil }
         let values = parts.map { $0! }
         switch values.count {

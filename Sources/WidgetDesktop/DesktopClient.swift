@@ -1,7 +1,9 @@
 import CWayland
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import WidgetRendering
+import WidgetSupport
 import WidgetWire
 
 /// How `widgets desktop` places and draws the widgets.
@@ -226,7 +228,7 @@ public final class DesktopClient {
         let shownAt = max(now, Date(timeIntervalSince1970: instance.entryDate ?? 0))
         var svg = renderer.render(
             view, family: instance.family, now: shownAt, idPrefix: "d-", contentMarginsDisabled: instance.contentMarginsDisabled)
-        if hostAway, let date = instance.entryDate, let end = svg.range(of: "</svg>", options: .backwards) {
+        if hostAway, let date = instance.entryDate, let end = svg.ranges(of: "</svg>").last {
             svg.insert(contentsOf: Self.asOfNote(date: date, family: instance.family, appearance: options.appearance), at: end.lowerBound)
         }
         return svg
@@ -234,10 +236,9 @@ public final class DesktopClient {
 
     /// "as of 10:42", at the bottom of the widget, on a pill that reads on any background.
     static func asOfNote(date: Double, family: WidgetFamily, appearance: Appearance) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = Calendar.current.isDate(Date(timeIntervalSince1970: date), inSameDayAs: Date()) ? "HH:mm" : "MMM d, HH:mm"
-        let text = "as of " + formatter.string(from: Date(timeIntervalSince1970: date))
+        let clock = LocalTime()
+        let shown = Date(timeIntervalSince1970: date)
+        let text = "as of " + clock.text(shown, clock.isSameDay(shown, Date()) ? "%H:%M" : "%b %-d, %H:%M")
         let size = family.displaySize
         let width = Double(text.count) * 6.2 + 12
         let x = (size.width - width) / 2
@@ -307,9 +308,7 @@ public final class DesktopClient {
     private func openHome(editing id: String?) {
         let path = options.socketPath
         let (log, open) = (self.log, options.open)
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let edit = id.flatMap { $0.addingPercentEncoding(withAllowedCharacters: allowed) }.map { "&edit=" + $0 } ?? ""
+        let edit = id.map { "&edit=" + $0.percentEncoded } ?? ""
         taps.async {
             do throws(ControlError) {
                 guard case .home(let url) = try ControlClient(path: path).send(.home) else { return }

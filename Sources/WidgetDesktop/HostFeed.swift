@@ -1,7 +1,8 @@
 import CWayland
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
+import WidgetSupport
 import WidgetWire
 
 /// What one instance shows, as the host's `entries` answer says.
@@ -46,7 +47,7 @@ final class HostFeed: @unchecked Sendable {
     private let state = Mutex<(news: News, last: [ShownInstance], away: Bool)>((News(), [], false))
     private let stopping = Atomic<Bool>(false)
     /// The watch's connection, for `stop` to close.
-    private let watchingLock = NSLock()
+    private let watchingLock = Lock()
     private var watching: ControlClient?
 
     /// Whether the host's Live Activities and Controls are asked for with the instances.
@@ -65,12 +66,7 @@ final class HostFeed: @unchecked Sendable {
 
     /// Starts watching, on a thread of its own.
     func start() {
-        let thread = Thread { [self] in
-            wd_name_thread("widgets-feed")
-            run()
-        }
-        thread.name = "widgets-desktop-host"
-        thread.start()
+        startThread(named: "widgets-feed") { [self] in run() }
     }
 
     /// Ends the watch: its connection is closed, and the thread ends at its next look.

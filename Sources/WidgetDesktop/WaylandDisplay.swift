@@ -1,5 +1,5 @@
 import CWayland
-import Foundation
+import FoundationEssentials
 
 /// A connection to a Wayland compositor with the layer shell (see wayland_desktop.h): outputs,
 /// layer surfaces, buffers, pointer buttons. Used from one thread, the one that calls `dispatch`;

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// A placed widget as the engine hosts it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @_spi(WidgetsInternal) import WidgetSupport
 
 /// What the timeline engine holds, behind its one lock: every instance's record (by id, and by

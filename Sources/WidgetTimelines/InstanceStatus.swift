@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// What an instance shows and what comes next.

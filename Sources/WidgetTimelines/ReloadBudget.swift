@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How many reloads an instance gets, as iOS gives each widget a daily budget.
 ///

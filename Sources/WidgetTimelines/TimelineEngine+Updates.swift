@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 

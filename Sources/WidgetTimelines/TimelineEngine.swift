@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 @_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
@@ -31,7 +32,7 @@ public final class TimelineEngine: Sendable {
 
     /// Backoff after a failed request: 30 s, doubling, at most an hour.
     public static func retryDelay(afterFailures failures: Int) -> TimeInterval {
-        min(3600, 30 * pow(2, Double(max(0, min(failures - 1, 16)))))
+        min(3600, 30 * Double(1 << max(0, min(failures - 1, 16))))
     }
 
     /// `workQueue`: a serial queue for timer events and status reports (a host passes one); nil runs

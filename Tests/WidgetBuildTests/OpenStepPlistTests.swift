@@ -40,3 +40,36 @@ import WidgetBuild
         }
     }
 }
+
+/// XML and binary property lists (an Info.plist, a compiled `.strings`) read by FoundationEssentials'
+/// decoder, as Foundation's `PropertyListSerialization` reads them.
+@Suite struct PropertyListReadingTests {
+    nonisolated(unsafe) static let value: [String: Any] = [
+        "CFBundleDisplayName": "Weather", "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"],
+        "Count": 3, "Ratio": 0.5, "Enabled": true, "Off": false, "Items": ["a", 1, ["nested": "yes"]], "Blob": Data([0, 1, 2]),
+        "When": Date(timeIntervalSince1970: 1_800_000_000), "Empty": [String: Any](), "None": [Any](),
+    ]
+
+    static let expected: PlistValue = .dictionary([
+        "CFBundleDisplayName": .string("Weather"), "NSExtension": .dictionary(["NSExtensionPointIdentifier": .string("com.apple.widgetkit-extension")]),
+        "Count": .integer(3), "Ratio": .real(0.5), "Enabled": .bool(true), "Off": .bool(false),
+        "Items": .array([.string("a"), .integer(1), .dictionary(["nested": .string("yes")])]), "Blob": .data(Data([0, 1, 2])),
+        "When": .date(Date(timeIntervalSince1970: 1_800_000_000)), "Empty": .dictionary([:]), "None": .array([]),
+    ])
+
+    @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
+    func aPropertyListReadsAsFoundationWroteIt(_ format: PropertyListSerialization.PropertyListFormat) throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: Self.value, format: format, options: 0)
+        #expect(try PlistValue.parse(data, file: "Info.plist") == Self.expected)
+        // What this project writes reads back the same.
+        #expect(try PlistValue.parse(Self.expected.xmlData(), file: "Info.plist") == Self.expected)
+    }
+
+    @Test func aBrokenOneIsRefusedSayingWhere() {
+        #expect {
+            try PlistValue.parse(Data("<?xml version=\"1.0\"?><plist><dict><key>a</key></plist>".utf8), file: "Info.plist")
+        } throws: { error in
+            "\(error)".contains("Info.plist") && "\(error)".contains("not a valid property list: ") && "\(error)".contains("line")
+        }
+    }
+}

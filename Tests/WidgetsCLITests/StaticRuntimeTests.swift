@@ -22,6 +22,30 @@ import WidgetTestSupport
         return path
     }()
 
+    /// `widgets` is built on FoundationEssentials alone: ICU's data (30 MB, named `icudt` in
+    /// its table of contents) is not in it. Its code must not import Foundation; one that did could not
+    /// be linked (the link names only FoundationEssentials' archives).
+    @Test func widgetsCarriesNoICU() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.widgetsExecutable))
+        #expect(bytes.count > 1_000_000)
+        #expect(bytes.firstRange(of: Data("icudt".utf8)) == nil, "ICU's data is linked into \(Fixtures.widgetsExecutable)")
+    }
+
+    /// Without ICU, FoundationEssentials knows no time zone but GMT: `widgets` writes local dates
+    /// through glibc, which reads TZ and /etc/localtime, as Foundation (in this process) would.
+    @Test(arguments: ["Asia/Kolkata", "America/New_York", "UTC"])
+    func datesAreWrittenInTheSystemsTimeZone(_ zone: String) async throws {
+        let plugins = Fixtures.directory(["good"]).path
+        let shown = await widgets(["--plugins", plugins, "timeline", "fixture.good"], extraEnvironment: ["TZ": zone])
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone)
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
+        // The fixture's first entry is dated 1763750000.
+        let expected = "─ entry 1 · \(formatter.string(from: Date(timeIntervalSince1970: 1_763_750_000)))"
+        #expect(shown.status == 0 && shown.standardOutput.contains(expected), "\(expected) in \(shown.standardOutput)\(shown.standardError)")
+    }
+
     @Test func theTestsProcessHasTheSharedRuntimeAndStartsWorkersFromItself() {
         #expect(SwiftRuntime.isShared)
         #expect(ProcessIsolation.thisExecutable.workerExecutable == SwiftRuntime.executable)

@@ -17,7 +17,9 @@ import WidgetWire
         ]))
 
     @Test func aLineSaysWhatChangedWhatItShowsAsOfWhenAndWhenItNextChanges() {
-        let formatter = Invocation.timeFormatter
+        // Foundation's own formatter, in the test's process, says what the CLI (built without it) must write.
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
         let at = { (text: String) in formatter.string(from: ISO8601DateFormatter().date(from: text)!) }
         #expect(
             Invocation.watchLine(Self.stale)
@@ -33,7 +35,9 @@ import WidgetWire
     @Test func theLogMarksTheLastGoodEntryAsOfItsDateWhenAReloadFailed() {
         let entry = WireEntry(date: 1_800_000_000, view: ViewNode("text", attributes: JSONObject([("text", .string("BTC $91,234"))])))
         let stale = InstanceStatus(phase: .showing, entry: entry, timelines: 1, lastFailure: "offline")
-        let asOf = Invocation.shortTimeFormatter.string(from: Date(timeIntervalSince1970: 1_800_000_000))
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        let asOf = formatter.string(from: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(Invocation.statusText(stale) == "BTC $91,234 [as of \(asOf)] [last reload failed: offline]")
         #expect(Invocation.statusText(InstanceStatus(phase: .showing, entry: entry, timelines: 1)) == "BTC $91,234")
     }

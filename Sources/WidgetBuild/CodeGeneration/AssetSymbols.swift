@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Swift Xcode generates for an asset catalog (`GeneratedAssetSymbols.swift`, on by default since
 /// Xcode 15): a `ColorResource` and `ImageResource` for each set, and `Color.name`, `ShapeStyle`'s
@@ -49,7 +49,7 @@ enum AssetSymbols {
     static func source(colors: [String], images: [String]) -> String? {
         guard !colors.isEmpty || !images.isEmpty else { return nil }
         func literal(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
         }
         var seen: Set<String> = []
         let colorSymbols = colors.map { ($0, symbol($0, droppingSuffix: "Color")) }.filter { seen.insert("c" + $0.1).inserted }
@@ -72,7 +72,7 @@ enum AssetSymbols {
             text += "    static let \(symbol) = WidgetKit.ImageResource(name: \(literal(name)), bundle: .main)\n"
         }
         text += "}\n"
-        let extensions = colorSymbols.filter { !colorNames.contains($0.1.trimmingCharacters(in: ["`"])) }
+        let extensions = colorSymbols.filter { !colorNames.contains($0.1.trimmingAny(of: "`")) }
         if !extensions.isEmpty {
             text += "\nextension WidgetKit.Color {\n"
             for (_, symbol) in extensions { text += "    static var \(symbol): WidgetKit.Color { .init(WidgetKit.ColorResource.\(symbol)) }\n" }

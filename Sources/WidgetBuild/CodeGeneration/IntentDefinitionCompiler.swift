@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 
 /// Generates the Swift Xcode generates from a SiriKit intent definition (`.intentdefinition`), so
@@ -21,7 +21,7 @@ public enum IntentDefinitionCompiler {
             throw BuildError(error.description)
         }
         guard let root = value.dictionary else { throw BuildError("\(path): error: not an intent definition (its top level is not a dictionary)") }
-        var generator = Generator(path: path, table: (path.pathFileName as NSString).deletingPathExtension, handlerClass: handlerClass, root: root)
+        var generator = Generator(path: path, table: path.pathFileName.pathWithoutExtension, handlerClass: handlerClass, root: root)
         return try generator.source()
     }
 
@@ -205,7 +205,7 @@ public enum IntentDefinitionCompiler {
                 }
                 arguments.append("intent: \(name).self")
                 if parameter["INIntentParameterSupportsDynamicEnumeration"]?.bool == true, type.isObject || type.isString {
-                    let capital = parameterName.trimmingCharacters(in: ["`"]).prefix(1).uppercased() + parameterName.trimmingCharacters(in: ["`"]).dropFirst()
+                    let capital = parameterName.trimmingAny(of: "`").prefix(1).uppercased() + parameterName.trimmingAny(of: "`").dropFirst()
                     let search = parameter["INIntentParameterSupportsSearch"]?.bool == true
                     let collection = "INObjectCollection<\(type.element)>"
                     let handler = "INExtension._handler(for: intent, principalClass: \(Self.literal(handlerClass))) as? \(handling)"
@@ -303,7 +303,7 @@ public enum IntentDefinitionCompiler {
         static func references(_ format: String) -> [String] {
             var found: [String] = []
             var rest = Substring(format)
-            while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+            while let start = rest.firstRange(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
                 let name = String(rest[start.upperBound..<end])
                 if !found.contains(name) { found.append(name) }
                 rest = rest[rest.index(after: end)...]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 import WidgetWire
@@ -164,11 +164,11 @@ public final class BundleBuilder {
     }
 
     private func add(_ path: String, as name: String, to contents: inout [String: Content], depth: Int) throws(BuildError) {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw BuildError("\(source.origin): the resource \(path) is not there")
         }
-        guard isDirectory.boolValue else {
+        guard isDirectory else {
             contents[name] = .copy(path)
             return
         }
@@ -189,7 +189,7 @@ public final class BundleBuilder {
         }
         for definition in source.intentDefinitions {
             let generated = try IntentDefinitionCompiler.swiftSource(for: definition, handlerClass: source.moduleName + "." + source.intentHandlerClass)
-            files.append((BuildSettings.c99Identifier((definition.pathFileName as NSString).deletingPathExtension) + "+Intents.swift", generated))
+            files.append((BuildSettings.c99Identifier(definition.pathFileName.pathWithoutExtension) + "+Intents.swift", generated))
         }
         let folder = work + "/generated"
         let wanted = Set(files.map(\.0))
@@ -261,7 +261,7 @@ public final class BundleBuilder {
     static func stem(_ file: String) -> String {
         var hash: UInt32 = 2_166_136_261
         for byte in file.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return (file.pathFileName as NSString).deletingPathExtension + "-" + String(hash, radix: 16)
+        return file.pathFileName.pathWithoutExtension + "-" + String(hash, radix: 16)
     }
 
     static func modified(_ path: String) -> Int64 {
@@ -354,7 +354,7 @@ public final class BundleBuilder {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         } catch {
-            throw BuildError("cannot create \(path): \(error.localizedDescription)")
+            throw BuildError("cannot create \(path): \(error.explanation)")
         }
     }
 
@@ -374,7 +374,7 @@ public final class BundleBuilder {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw BuildError("cannot write \(path): \(error.localizedDescription)")
+            throw BuildError("cannot write \(path): \(error.explanation)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 
 /// Finds the modules an extension's files import that do not exist here, before the compiler
@@ -38,10 +38,10 @@ enum ImportCheck {
             var depth = 0
             var inComment = false
             for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                var line = raw.trimmingCharacters(in: .whitespaces)
+                var line = raw.trimmingSpaces
                 if inComment {
-                    guard let end = line.range(of: "*/") else { continue }
-                    line = String(line[end.upperBound...]).trimmingCharacters(in: .whitespaces)
+                    guard let end = line.firstRange(of: "*/") else { continue }
+                    line = String(line[end.upperBound...]).trimmingSpaces
                     inComment = false
                 }
                 if line.hasPrefix("/*"), !line.contains("*/") {
@@ -77,7 +77,7 @@ enum ImportCheck {
             let base = root + "/"
             return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
         }
-        let frameworks = Set(frameworks.map { ($0.pathFileName as NSString).deletingPathExtension })
+        let frameworks = Set(frameworks.map { $0.pathFileName.pathWithoutExtension })
         let parts = missing.sorted { $0.key < $1.key }.map { module, files in
             let what = appleFrameworks[module].map { " (\($0), which Linux does not have)" }
                 ?? (frameworks.contains(module) ? " (a binary framework built for Apple's platforms)" : " (no such module here)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 import WidgetWire
 
@@ -267,9 +267,9 @@ struct PackageBuilder {
             for child in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where !child.hasPrefix(".") {
                 let full = path + "/" + child
                 guard !excluded.contains(full) else { continue }
-                var isDirectory: ObjCBool = false
+                var isDirectory = false
                 _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
-                if isDirectory.boolValue {
+                if isDirectory {
                     walk(full, depth: depth + 1)
                 } else if path == directory, child == "Package.swift" || (child.hasPrefix("Package@swift") && child.hasSuffix(".swift")) {
                     // A target at the package's root (`path: "."`): SwiftPM leaves its manifests out.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 import WidgetABI
@@ -35,7 +35,7 @@ public struct SwiftCompiler: Sendable {
         quiet.passesOutputThrough = false
         quiet.echo = nil
         let outcome = try quiet.run(path, ["--version"])
-        guard outcome.status == 0, let range = outcome.output.range(of: "Swift version ") else {
+        guard outcome.status == 0, let range = outcome.output.firstRange(of: "Swift version ") else {
             throw BuildError("\(path) --version did not say which Swift it is: \(outcome.output.prefix(200))")
         }
         let version = String(outcome.output[range.upperBound...].prefix { !$0.isWhitespace })

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetABI
 import WidgetSupport
 
@@ -80,7 +81,7 @@ public struct WidgetSDK: Sendable {
         let lib = root + "/lib"
         let objects = ((try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []).filter { $0.hasSuffix(".o") }.sorted().map { lib + "/" + $0 }
         guard !objects.isEmpty else { throw BuildError("the SDK at \(root) has no objects in \(lib): install it again ('make install')") }
-        let toolchain = (try? String(contentsOfFile: root + "/toolchain", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+        let toolchain = (try? String(contentsOfFile: root + "/toolchain", encoding: .utf8))?.trimmingSpacesAndNewlines ?? "unknown"
         let sdk = WidgetSDK(
             root: root, isInstalled: true, moduleDirectory: root + "/Modules",
             moduleMaps: cModules.map { "\(root)/include/\($0)/module.modulemap" }, objects: objects,
@@ -108,7 +109,7 @@ public struct WidgetSDK: Sendable {
         for line in text.split(separator: "\n") {
             let words = line.split(separator: "\"", omittingEmptySubsequences: false)
             guard words.count >= 2 else { continue }
-            let keyword = words[0].trimmingCharacters(in: .whitespaces)
+            let keyword = words[0].trimmingSpaces
             var path = String(words[1])
             if !path.hasPrefix("/") { path = map.pathDirectory + "/" + path }
             if keyword == "umbrella" {
@@ -139,7 +140,7 @@ public struct WidgetSDK: Sendable {
             }
             for object in objects {
                 // Objects of two modules may share a file name: each is named with its module's.
-                let module = object.pathDirectory.pathFileName.replacingOccurrences(of: ".build", with: "")
+                let module = object.pathDirectory.pathFileName.replacing(".build", with: "")
                 try files.copyItem(atPath: object, toPath: staging + "/lib/" + (isInstalled ? object.pathFileName : module + "-" + object.pathFileName))
             }
             try files.copyItem(atPath: macroPlugin, toPath: staging + "/bin/" + Self.macroTool)
@@ -156,7 +157,7 @@ public struct WidgetSDK: Sendable {
             throw error
         } catch {
             try? files.removeItem(atPath: staging)
-            throw BuildError("cannot install the SDK into \(destination): \(error.localizedDescription)")
+            throw BuildError("cannot install the SDK into \(destination): \(error.explanation)")
         }
         let old = destination + ".old-\(getpid())"
         if files.fileExists(atPath: destination) { _ = rename(destination, old) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Xcode's build settings for one target, and the expansion of `$(NAME)` and `${NAME}` references
 /// in them and in Info.plist, with Xcode's operators (`$(PRODUCT_NAME:rfc1034identifier)`, `:lower`,
@@ -29,8 +29,8 @@ public struct BuildSettings: Sendable, Equatable {
         var merged = values
         for (name, value) in top {
             let below = values[name] ?? ""
-            merged[name] = value.replacingOccurrences(of: "$(inherited)", with: below).replacingOccurrences(of: "${inherited}", with: below)
-                .trimmingCharacters(in: .whitespaces)
+            merged[name] = value.replacing("$(inherited)", with: below).replacing("${inherited}", with: below)
+                .trimmingSpaces
         }
         return BuildSettings(merged)
     }

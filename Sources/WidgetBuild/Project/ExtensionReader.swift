@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 
 /// Reads what `widgets build PATH` is given: an `.xcodeproj` (or a folder holding one, or its
@@ -13,14 +13,14 @@ public enum ExtensionReader {
     }
 
     static func readAll(_ path: String, target: String?, swiftVersion: String?, release: Bool) throws(BuildError) -> ExtensionSource {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw BuildError("\(path): no such file or folder")
         }
         var project: String?
         if path.hasSuffix(".xcodeproj") || path.hasSuffix(".xcodeproj/") || path.hasSuffix("project.pbxproj") {
             project = path
-        } else if isDirectory.boolValue {
+        } else if isDirectory {
             let projects = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".xcodeproj") }.sorted()
             if projects.count > 1 {
                 throw BuildError("\(path) holds \(projects.count) Xcode projects (\(projects.joined(separator: ", "))): name the one to build")
@@ -49,8 +49,8 @@ public enum ExtensionReader {
             guard depth < 16, folders.count < 4096 else { return }
             folders.insert(folder)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), isDirectory.boolValue,
+                var isDirectory = false
+                if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), isDirectory,
                     !name.hasSuffix(".xcodeproj"), !name.hasSuffix(".widgetbundle")
                 {
                     walk(folder + "/" + name, depth: depth + 1)

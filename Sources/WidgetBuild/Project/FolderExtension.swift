@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 
 /// An extension given as a folder of its files, as they sit in an Xcode project: every file below
@@ -7,8 +7,8 @@ import WidgetSupport
 /// new project, unless told otherwise.
 public enum FolderExtension {
     public static func read(_ folder: String, swiftVersion: String? = nil) throws(BuildError) -> ExtensionSource {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory else {
             throw BuildError("\(folder): not a folder (widgets build takes an extension's folder or an .xcodeproj)")
         }
         let name = folder.pathFileName
@@ -31,14 +31,14 @@ public enum FolderExtension {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         } catch {
-            throw BuildError("\(folder): cannot list: \(error.localizedDescription)")
+            throw BuildError("\(folder): cannot list: \(error.explanation)")
         }
         for name in names where !name.hasPrefix(".") && !skipped.contains(name) {
             let path = folder + "/" + name
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             let lowered = name.lowercased()
-            if isDirectory.boolValue {
+            if isDirectory {
                 if lowered.hasSuffix(".xcodeproj") || lowered.hasSuffix(".xcworkspace") || lowered.hasSuffix(".widgetbundle") { continue }
                 if lowered.hasSuffix(".xcassets") {
                     source.add(path, isDirectory: true)

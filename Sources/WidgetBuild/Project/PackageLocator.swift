@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 
 /// Finds the folders of Swift packages a project uses where Xcode would have fetched or been told
@@ -58,8 +58,8 @@ enum PackageLocator {
                 guard !name.hasPrefix("."), !["build", "DerivedData", "Pods", "node_modules", "Carthage"].contains(name),
                     !name.contains(".xc"), !name.hasSuffix(".widgetbundle"), !name.hasSuffix(".app")
                 else { continue }
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), isDirectory.boolValue {
+                var isDirectory = false
+                if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), isDirectory {
                     walk(folder + "/" + name, level: level + 1)
                 }
             }

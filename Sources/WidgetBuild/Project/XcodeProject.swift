@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 
 /// An Xcode project (`NAME.xcodeproj/project.pbxproj`), read for what building one of its targets
@@ -87,7 +87,7 @@ public struct XcodeProject: Sendable {
         }
         var values: [String: String] = [:]
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = raw.trimmingCharacters(in: .whitespaces)
+            var line = raw.trimmingSpaces
             if line.hasPrefix("#include") {
                 let optional = line.hasPrefix("#include?")
                 guard let start = line.firstIndex(of: "\""), let end = line.lastIndex(of: "\""), start < end else { continue }
@@ -97,11 +97,11 @@ public struct XcodeProject: Sendable {
                 values.merge(try xcconfig(included, depth: depth + 1)) { $1 }
                 continue
             }
-            if let comment = line.range(of: "//") { line = String(line[..<comment.lowerBound]).trimmingCharacters(in: .whitespaces) }
+            if let comment = line.firstRange(of: "//") { line = String(line[..<comment.lowerBound]).trimmingSpaces }
             guard let equals = line.firstIndex(of: "=") else { continue }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let name = line[..<equals].trimmingSpaces
             guard !name.isEmpty, !name.contains("[") else { continue }
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingSpaces
             values[name] = value.hasSuffix(";") ? String(value.dropLast()) : value
         }
         return values
@@ -283,9 +283,9 @@ public struct XcodeProject: Sendable {
             let path = relative.isEmpty ? folder : folder + "/" + relative
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() where !name.hasPrefix(".") {
                 let child = relative.isEmpty ? name : relative + "/" + name
-                var isDirectory: ObjCBool = false
+                var isDirectory = false
                 guard FileManager.default.fileExists(atPath: folder + "/" + child, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                if isDirectory {
                     if name.hasSuffix(".xcassets") || explicitFolders.contains(child) {
                         found.append((child, true))
                     } else {

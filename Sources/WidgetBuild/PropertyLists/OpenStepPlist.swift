@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A reader of OpenStep ("old-style ASCII") property lists: Xcode's `project.pbxproj`, and `.strings`
 /// files, whose top level is a dictionary without braces (`"key" = "value";`).

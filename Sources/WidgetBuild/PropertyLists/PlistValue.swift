@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import WidgetWire
 
 /// A property list value, as Xcode's files hold them: Info.plist, entitlements, string tables,
 /// intent definitions (XML or binary, read by Foundation) and `project.pbxproj` (OpenStep, read by
@@ -49,55 +51,6 @@ public enum PlistValue: Equatable, Sendable {
 
     public subscript(key: String) -> PlistValue? { dictionary?[key] }
 
-    /// A value from what `PropertyListSerialization` reads; nil for a type a property list cannot hold.
-    public init?(foundation value: Any) {
-        // Foundation reads <true/> as a Bool, numbers as NSNumber (whose type says integer or real).
-        // The dynamic type decides: an NSNumber of 1 would cast to Bool too.
-        if type(of: value) == Bool.self, let flag = value as? Bool {
-            self = .bool(flag)
-            return
-        }
-        switch value {
-        case let value as String: self = .string(value)
-        case let value as NSNumber:
-            let type = String(cString: value.objCType)
-            self = type == "d" || type == "f" ? .real(value.doubleValue) : type == "c" || type == "B" ? .bool(value.boolValue) : .integer(value.intValue)
-        case let value as Int: self = .integer(value)
-        case let value as Double: self = .real(value)
-        case let value as Date: self = .date(value)
-        case let value as Data: self = .data(value)
-        case let value as [Any]:
-            var items: [PlistValue] = []
-            for item in value {
-                guard let converted = PlistValue(foundation: item) else { return nil }
-                items.append(converted)
-            }
-            self = .array(items)
-        case let value as [String: Any]:
-            var members: [String: PlistValue] = [:]
-            for (key, item) in value {
-                guard let converted = PlistValue(foundation: item) else { return nil }
-                members[key] = converted
-            }
-            self = .dictionary(members)
-        default: return nil
-        }
-    }
-
-    /// The value as `PropertyListSerialization` writes it.
-    public var foundation: Any {
-        switch self {
-        case .string(let value): value
-        case .integer(let value): value
-        case .real(let value): value
-        case .bool(let value): value
-        case .date(let value): value
-        case .data(let value): value
-        case .array(let items): items.map(\.foundation)
-        case .dictionary(let members): members.mapValues(\.foundation)
-        }
-    }
-
     /// Reads a property list file in any of its formats: XML, binary, or OpenStep (a `.strings`
     /// file's `"key" = "value";` lines included).
     public static func read(contentsOf path: String) throws(PlistError) -> PlistValue {
@@ -113,26 +66,15 @@ public enum PlistValue: Equatable, Sendable {
             || String(decoding: start, as: UTF8.self).contains("<plist")
         if start.starts(with: Array("bplist".utf8)) || isXML {
             do {
-                let value = try PropertyListSerialization.propertyList(from: data, format: nil)
-                guard let converted = PlistValue(foundation: value) else {
-                    throw PlistError(file: file, line: nil, message: "holds a value a property list cannot")
-                }
-                return converted
-            } catch let error as PlistError {
-                throw error
+                return try PropertyListDecoder().decode(PlistValue.self, from: data)
             } catch {
-                throw PlistError(file: file, line: nil, message: "not a valid property list: \(Self.reason(error))")
+                throw PlistError(file: file, line: nil, message: "not a valid property list: \(error.explanation)")
             }
         }
         guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .utf16) else {
             throw PlistError(file: file, line: nil, message: "neither a property list nor UTF-8 or UTF-16 text")
         }
         return try OpenStepPlist.parse(text, file: file)
-    }
-
-    private static func reason(_ error: Error) -> String {
-        let described = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-        return described ?? error.localizedDescription
     }
 
     /// The value as an XML property list, keys in order. Written here, not by Foundation, whose
@@ -149,14 +91,14 @@ public enum PlistValue: Equatable, Sendable {
     private func write(into text: inout String, depth: Int) {
         let indent = String(repeating: "\t", count: depth)
         func escaped(_ value: String) -> String {
-            value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            value.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
         }
         switch self {
         case .string(let value): text += "\(indent)<string>\(escaped(value))</string>\n"
         case .integer(let value): text += "\(indent)<integer>\(value)</integer>\n"
         case .real(let value): text += "\(indent)<real>\(value)</real>\n"
         case .bool(let value): text += "\(indent)<\(value ? "true" : "false")/>\n"
-        case .date(let value): text += "\(indent)<date>\(ISO8601DateFormatter().string(from: value))</date>\n"
+        case .date(let value): text += "\(indent)<date>\(ISODate.text(value))</date>\n"
         case .data(let value): text += "\(indent)<data>\(value.base64EncodedString())</data>\n"
         case .array(let items):
             guard !items.isEmpty else {
@@ -195,4 +137,43 @@ public struct PlistError: Error, CustomStringConvertible, Sendable {
 
     /// As a compiler says it: `file:line: error: message`.
     public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): error: \(message)" }
+}
+
+/// Read from an XML or binary property list by FoundationEssentials' decoder: a dictionary, an
+/// array, or the first of a flag, an integer, a real, a date, data and a string that the value
+/// is (so a `<real>` holding a whole number reads as an integer).
+extension PlistValue: Decodable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let members = try? decoder.container(keyedBy: Key.self) {
+            var dictionary: [String: PlistValue] = [:]
+            for key in members.allKeys { dictionary[key.stringValue] = try members.decode(PlistValue.self, forKey: key) }
+            self = .dictionary(dictionary)
+        } else if var items = try? decoder.unkeyedContainer() {
+            var array: [PlistValue] = []
+            while !items.isAtEnd { array.append(try items.decode(PlistValue.self)) }
+            self = .array(array)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if let flag = try? value.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let number = try? value.decode(Int.self) {
+                self = .integer(number)
+            } else if let number = try? value.decode(Double.self) {
+                self = .real(number)
+            } else if let date = try? value.decode(Date.self) {
+                self = .date(date)
+            } else if let data = try? value.decode(Data.self) {
+                self = .data(data)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
 }

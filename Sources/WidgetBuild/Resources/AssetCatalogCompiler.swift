@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetSupport
 import WidgetWire
 
@@ -57,15 +58,15 @@ public struct AssetCatalogCompiler {
         }
         for name in names where !name.hasPrefix(".") {
             let child = path + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            let base = (name as NSString).deletingPathExtension
-            switch (name as NSString).pathExtension {
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: child, isDirectory: &isDirectory), isDirectory else { continue }
+            let base = name.pathWithoutExtension
+            switch name.pathNameExtension {
             case "colorset": try colorSet(child, name: namespace + base)
             case "imageset": try imageSet(child, name: namespace + base)
             case "appiconset", "iconset", "brandassets", "launchimage", "stickerpack", "solidimagestack", "imagestack": continue
             case "symbolset", "dataset", "arimageset", "complicationset", "spriteatlas", "textureset", "cubetextureset", "mipmapset":
-                warnings.append("\(child): a \((name as NSString).pathExtension) is not drawn here; left out")
+                warnings.append("\(child): a \(name.pathNameExtension) is not drawn here; left out")
             case "":
                 // A folder: a group, which gives its children a namespace when it says so.
                 let contents = try? Self.contents(child + "/Contents.json")
@@ -164,7 +165,7 @@ public struct AssetCatalogCompiler {
     /// A component as Xcode writes it: "0.898" (0 to 1), "229" (0 to 255), or "0xE5".
     static func component(_ value: JSONValue, name: String) throws(BuildError) -> Double {
         if let number = value.numberValue { return number > 1 ? number / 255 : number }
-        guard let text = value.stringValue?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+        guard let text = value.stringValue?.trimmingSpaces, !text.isEmpty else {
             throw BuildError("its \(name) component is not a number")
         }
         if text.lowercased().hasPrefix("0x"), let hex = Int(text.dropFirst(2), radix: 16) { return Double(hex) / 255 }
@@ -218,7 +219,7 @@ public struct AssetCatalogCompiler {
                 warnings.append("\(source): only PNG and JPEG pictures are drawn here; \"\(name)\" has none other")
                 continue
             }
-            let scale = entry["scale"]?.stringValue.flatMap { Double($0.replacingOccurrences(of: "x", with: "")) } ?? 1
+            let scale = entry["scale"]?.stringValue.flatMap { Double($0.replacing("x", with: "")) } ?? 1
             let destination = "\(ResourceBundleLayout.assetDirectory)/\(Self.safe(name))/\(appearance)-\(Int(scale))x-\(Self.safe(file))"
             files[destination] = source
             variants[appearance, default: []].append(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Makes a bundle's Info.plist as Xcode does: the target's Info.plist file (any format) with Xcode's
 /// `INFOPLIST_KEY_*` settings added, every `$(SETTING)` in it expanded, and the keys every bundle has

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// A bundle's string tables, by localization and table: what `<localization>.lproj/<table>.strings`
@@ -24,7 +24,7 @@ public struct StringTables: Sendable {
 
     /// Adds a `.strings` or `.stringsdict` file of an `.lproj` folder.
     public mutating func add(file path: String, localization: String) throws(BuildError) {
-        let name = (path.pathFileName as NSString).deletingPathExtension
+        let name = path.pathFileName.pathWithoutExtension
         let isPlurals = path.hasSuffix(".stringsdict")
         let value: PlistValue
         do {
@@ -47,7 +47,7 @@ public struct StringTables: Sendable {
     /// Adds a string catalog: each key's value in each localization, its plural variations as a
     /// `.stringsdict` entry, the iPhone's device variation where a key has several.
     public mutating func add(catalog path: String) throws(BuildError) {
-        let table = (path.pathFileName as NSString).deletingPathExtension
+        let table = path.pathFileName.pathWithoutExtension
         guard let data = FileManager.default.contents(atPath: path) else { throw BuildError("\(path): error: cannot read") }
         let root: JSONValue
         do {
@@ -105,7 +105,7 @@ public struct StringTables: Sendable {
             ]
             for (category, form) in try Self.forms(plural, argument: (argument, specifier)) { rule[category] = .string(form) }
             entry[name] = .dictionary(rule)
-            format = format.replacingOccurrences(of: "%#@\(name)@", with: "%\(argument)$#@\(name)@")
+            format = format.replacing("%#@\(name)@", with: "%\(argument)$#@\(name)@")
         }
         entry["NSStringLocalizedFormatKey"] = .string(Self.positional(format, skippingVariables: true))
         self[localization, table].plurals[key] = .dictionary(entry)
@@ -125,7 +125,7 @@ public struct StringTables: Sendable {
                 throw BuildError("\"\(category)\" is not a plural category (zero, one, two, few, many, other)")
             }
             guard var value = device(form)["stringUnit"]?["value"]?.stringValue else { continue }
-            if let (position, specifier) = argument { value = value.replacingOccurrences(of: "%arg", with: "%\(position)$\(specifier)") }
+            if let (position, specifier) = argument { value = value.replacing("%arg", with: "%\(position)$\(specifier)") }
             forms[category] = value
         }
         guard !forms.isEmpty else { throw BuildError("its plural variations hold no values") }

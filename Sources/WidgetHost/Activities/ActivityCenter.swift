@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetABI
 @_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
@@ -27,7 +28,7 @@ package final class ActivityCenter: @unchecked Sendable {
     private let state = Locked(State())
     /// Keeping and saving, one change at a time. A change is drawn before it takes this lock, so it
     /// is kept only if the activity is still as it was read (see `commit`).
-    private let changes = NSLock()
+    private let changes = Lock()
     /// Set when the saved file could not be read and was not set aside: nothing is saved over it.
     private var saving = true
 
@@ -85,11 +86,11 @@ package final class ActivityCenter: @unchecked Sendable {
             }
         } catch {
             // Kept aside, never silently replaced, under a name no earlier copy has.
-            var aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacingOccurrences(of: ":", with: "")
+            var aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacing(":", with: "")
             var copy = 1
             while FileManager.default.fileExists(atPath: aside) {
                 copy += 1
-                aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacingOccurrences(of: ":", with: "") + "-\(copy)"
+                aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacing(":", with: "") + "-\(copy)"
             }
             guard rename(path, aside) == 0 else {
                 saving = false

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 @_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetSupport
@@ -37,7 +37,7 @@ package final class ControlServer: Sendable {
     ) throws(ControlError) {
         self.path = path
         self.idleTimeout = idleTimeout
-        try ControlSocket.prepareDirectory((path as NSString).deletingLastPathComponent)
+        try ControlSocket.prepareDirectory(path.pathDirectory)
         if access(path, F_OK) == 0 {
             if (try? ControlClient(path: path, timeout: 1)) != nil {
                 throw ControlError("a widget host is already running (it listens on \(path))")

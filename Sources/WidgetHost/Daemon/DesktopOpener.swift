@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import WidgetSupport
 
 /// Opens a URL that no bundle claims the way the desktop opens one, as iOS hands a widget's link to
@@ -31,26 +32,18 @@ public enum DesktopOpener {
         guard let program = program() else {
             throw TapError("no bundle opens \(scheme): URLs, and there is no xdg-open to hand it to the desktop (Debian's xdg-utils has it)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = [url]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let process: Subprocess
         do {
-            try process.run()
+            process = try Subprocess(program, [url], standardOutput: .discard, standardError: .capture)
         } catch {
-            throw TapError("cannot run \(program) to open \(url.onOneLine.cut(to: 200)): \(error.localizedDescription)")
+            throw TapError("cannot run \(program) to open \(url.onOneLine.cut(to: 200)): \(error.reason)")
         }
         let name = program.pathFileName
         // An opener that stays (the application itself) has opened it.
-        guard exited.wait(timeout: .now() + 5) == .success else { return name }
-        guard process.terminationStatus == 0 else {
-            let said = String(decoding: errors.fileHandleForReading.availableData.prefix(500), as: UTF8.self).onOneLine
-            throw TapError("\(name) could not open \(url.onOneLine.cut(to: 200)) (status \(process.terminationStatus))\(said.isEmpty ? "" : ": " + said)")
+        guard let status = process.waitForExit(atMost: 5) else { return name }
+        guard status == 0 else {
+            let said = String(decoding: process.errorsSoFar(limit: 500), as: UTF8.self).onOneLine
+            throw TapError("\(name) could not open \(url.onOneLine.cut(to: 200)) (status \(status))\(said.isEmpty ? "" : ": " + said)")
         }
         return name
     }

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 import WidgetABI
 @_spi(WidgetsInternal) import WidgetSupport
@@ -31,7 +32,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     package private(set) var controls: ControlBoard!
     private var server: ControlServer?
     private var watcher: BundleWatcher?
-    let lock = NSLock()
+    let lock = Lock()
     /// The instances as last read from the store, by id, and the lineage of that list.
     var known: [String: WidgetInstance] = [:]
     /// Their ids in the saved order (the home screen's).
@@ -143,7 +144,7 @@ public final class WidgetDaemon: @unchecked Sendable {
     /// Whether the saved instances are hosted (the first synchronize is done, or failed): until
     /// then a request that names an instance waits, rather than being refused for an instance
     /// about to be hosted (a bar's feed reconnecting to a host just restarted asks at once).
-    private let hosting = NSCondition()
+    private let hosting = Condition()
     private var isHosting = false
 
     private func openForRequests() {
@@ -178,7 +179,7 @@ public final class WidgetDaemon: @unchecked Sendable {
         }
     }
     private var home: String?
-    private let homeReady = NSCondition()
+    private let homeReady = Condition()
 
     /// Set before `start` by a host that serves a home screen once it has started: a `home` request
     /// made meanwhile (a desktop's right click just after a restart) waits for its address, 10 s at

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetABI
 
 /// Why a request produced no usable result. Prints as one line naming the widget and its bundle.
@@ -28,7 +28,7 @@ public struct RequestError: Error, Sendable, CustomStringConvertible {
 
     /// The error naming what was asked as `noun` ("Live Activity", "control"): `noun "kind" (file.so): why`.
     public func described(as noun: String) -> String {
-        let bundle = bundlePath.map { " (\(($0 as NSString).lastPathComponent))" } ?? ""
+        let bundle = bundlePath.map { " (\($0.pathFileName))" } ?? ""
         return "\(noun) \"\(kind)\"\(bundle): \(message)"
     }
 

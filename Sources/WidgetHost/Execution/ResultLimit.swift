@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The most bytes one answer of a provider may have: a timeline's whole JSON, views and all. Over it,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetSupport
 import WidgetWire
 
@@ -91,7 +91,7 @@ public enum ConfigurationValues {
             guard let date = parseDate(text) else {
                 throw fail("'\(text)' is not a date (ISO 8601: 2026-11-21 or 2026-11-21T09:30:00Z)")
             }
-            return .string(ISO8601DateFormatter().string(from: date))
+            return .string(ISODate.text(date))
         case .url:
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, text.contains(":") else {
                 throw fail("'\(text)' is not an absolute URL (such as https://example.com)")
@@ -126,11 +126,7 @@ public enum ConfigurationValues {
     }
 
     static func parseDate(_ text: String) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        return day.date(from: text)
+        ISODate.parse(text)
     }
 }
 

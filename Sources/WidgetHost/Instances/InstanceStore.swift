@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 import WidgetWire
@@ -179,7 +179,7 @@ public final class InstanceStore: Sendable {
         do {
             data = try Data(contentsOf: fileURL)
         } catch {
-            throw StateError(description: "cannot read the instance state \(path): \(error.localizedDescription)")
+            throw StateError(description: "cannot read the instance state \(path): \(error.explanation)")
         }
         do throws(StateError) {
             var list = try Self.decode(Array(data))
@@ -192,7 +192,7 @@ public final class InstanceStore: Sendable {
             }
             // Kept aside, never silently replaced: the person may want it back. A name no earlier
             // copy has, even within the same second.
-            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let stamp = ISODate.text(Date()).replacing(":", with: "")
             var aside = path + ".corrupt-" + stamp
             var copy = 1
             while FileManager.default.fileExists(atPath: aside) {
@@ -219,7 +219,7 @@ public final class InstanceStore: Sendable {
         }
         guard let version = document["version"]?.numberValue else { throw StateError(description: "no \"version\"") }
         guard version == Double(formatVersion) else {
-            var error = StateError(description: "format version \(version.formatted()) is not this host's \(formatVersion)")
+            var error = StateError(description: "format version \(version == version.rounded() && abs(version) < 1e15 ? String(Int64(version)) : String(version)) is not this host's \(formatVersion)")
             error.isNewerFormat = version > Double(formatVersion)
             throw error
         }
@@ -267,7 +267,7 @@ public final class InstanceStore: Sendable {
     /// The counter file's number, at most one past `largestNumber` (which `add` then refuses).
     private func storedCounter() -> Int {
         guard let text = try? String(contentsOf: counterURL, encoding: .utf8) else { return 0 }
-        let digits = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let digits = text.trimmingSpacesAndNewlines
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return 0 }
         return min(Int(digits) ?? .max, InstanceList.largestNumber + 1)
     }
@@ -290,7 +290,7 @@ public final class InstanceStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StateError(description: "cannot create the state directory \(directory.path): \(error.localizedDescription)")
+            throw StateError(description: "cannot create the state directory \(directory.path): \(error.explanation)")
         }
         try replace(directory.appendingPathComponent(name), with: bytes, failpoint: nil)
     }
@@ -314,7 +314,7 @@ public final class InstanceStore: Sendable {
         }
         if failpoint == "save-mid-write" {
             fsync(descriptor)
-            FileHandle.standardError.write(Data("widgets: failpoint save-mid-write reached\n".utf8))
+            writeWhole("widgets: failpoint save-mid-write reached\n")
             while true { pause() }
         }
         guard fsync(descriptor) == 0 else {
@@ -341,7 +341,7 @@ public final class InstanceStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StateError(description: "cannot create the state directory \(directory.path): \(error.localizedDescription)")
+            throw StateError(description: "cannot create the state directory \(directory.path): \(error.explanation)")
         }
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetSupport
 import WidgetWire
 
@@ -24,8 +25,8 @@ public enum BundleSearchPath {
         var directory = URL(fileURLWithPath: currentDirectory).standardizedFileURL
         while true {
             let candidate = directory.appendingPathComponent("widgets.d").path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+            var info = stat()
+            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                 directories.append(candidate)
                 break
             }

@@ -1,5 +1,5 @@
 import CHostShims
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 
@@ -33,7 +33,7 @@ public final class BundleWatcher: @unchecked Sendable {
     /// Guards `finished`: once the thread has closed its descriptors, `stop()` writes nowhere. The
     /// fields below are the watcher thread's alone once it runs, outside any lock, which is why the
     /// class is `@unchecked Sendable` and this is not a `Mutex` (it would not make the class Sendable).
-    private let lock = NSLock()
+    private let lock = Lock()
     private var finished = false
     /// Only the watcher's thread touches these once it runs.
     private var directories: [Int32: String] = [:]
@@ -81,9 +81,7 @@ public final class BundleWatcher: @unchecked Sendable {
             throw ControlWatchError("cannot watch bundle directories: pipe: \(errnoText())")
         }
         _ = watched
-        let thread = Thread { [self] in run() }
-        thread.name = "widgets.watch"
-        thread.start()
+        startThread(named: "widgets.watch") { [self] in run() }
     }
 
     /// One line for each directory that could not be watched (missing, unreadable, or the inotify
@@ -185,8 +183,8 @@ public final class BundleWatcher: @unchecked Sendable {
                 directories[watch] = directory
                 return (true, true)
             }
-            let parent = (child as NSString).deletingLastPathComponent
-            let name = (child as NSString).lastPathComponent
+            let parent = child.pathDirectory
+            let name = child.pathFileName
             guard !parent.isEmpty, !name.isEmpty, parent != child else { return (false, false) }
             // IN_MASK_ADD: the ancestor may be a watched directory too, whose events must go on.
             // Its own removal too: an ancestor removed and made again is waited for afresh.

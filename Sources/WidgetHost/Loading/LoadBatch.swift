@@ -1,11 +1,13 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
+import WidgetSupport
 
 /// The files of one directory loading together. What has loaded when the caller stops waiting is
 /// taken in file order, as if loaded one by one; what arrives later is taken as it arrives, on
 /// `lateQueue`, and said to be late.
 final class LoadBatch: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     /// Outcomes that arrived while the caller waited, by file index; each takes its file's result
     /// into the registry.
     private var arrived: [Int: @Sendable (_ late: Bool) -> Void] = [:]

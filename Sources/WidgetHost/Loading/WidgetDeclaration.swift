@@ -1,5 +1,6 @@
 import CWidgetABI
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetABI
 import WidgetWire
 

@@ -1,5 +1,6 @@
 import CWidgetABI
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetABI
@@ -53,7 +54,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Where late loads are taken and heard, one at a time.
     private let lateQueue = DispatchQueue(label: "widgets.registry.late")
     /// Held for a bundle's `dlopen` in queue isolation, with the file it opens (InProcessLoading.swift).
-    let dynamicLoader = NSLock()
+    let dynamicLoader = Lock()
     let dynamicLoaderHolder = Mutex<String?>(nil)
 
     public var bundles: [LoadedBundle] { state.withLock { held in held.loaded } }

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 import WidgetSupport
 import WidgetTimelines
@@ -34,7 +36,7 @@ public final class Dashboard: @unchecked Sendable {
     private let write: @Sendable (String) -> Void
     /// Where ticks redraw: off the clock's thread, which must never wait on a terminal.
     private let queue: DispatchQueue?
-    private let lock = NSLock()
+    private let lock = Lock()
     /// A line under the boxes: the host's latest message (a bundle loaded, a refusal).
     private var message: String?
     private var panels: [String: Panel] = [:]
@@ -191,7 +193,7 @@ public final class Dashboard: @unchecked Sendable {
     /// Called with the lock held.
     private var selectedID: String? {
         if let chosen, panels[chosen] != nil { return chosen }
-        return order.first { panels[$0] != nil } ?? panels.keys.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.first
+        return order.first { panels[$0] != nil } ?? panels.keys.sorted { $0.precedesNumerically($1) }.first
     }
 
     /// What the footer says of the selected box: when it next reloads and why, and its budget.
@@ -209,11 +211,7 @@ public final class Dashboard: @unchecked Sendable {
 
     /// "14:05" (or "14:05:09") in the dates' time zone.
     func clockTime(_ date: Date, seconds: Bool = false) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = dates.timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(two(parts.hour)):\(two(parts.minute))" + (seconds ? ":\(two(parts.second))" : "")
+        LocalTime(dates.timeZone).text(date, seconds ? "%H:%M:%S" : "%H:%M")
     }
 
     /// Rows one page scrolls: the window's height above the footer, less one kept for context.
@@ -332,7 +330,7 @@ public final class Dashboard: @unchecked Sendable {
         boxRows = [:]
         // As arranged, then the rest in id order, numbers as numbers: clock-2 before clock-10.
         let placed = arrangement.filter { panels[$0] != nil }
-        let rest = Set(panels.keys).subtracting(placed).sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+        let rest = Set(panels.keys).subtracting(placed).sorted { $0.precedesNumerically($1) }
         order = placed + rest
         func flushLine() {
             var column = 0

@@ -1,5 +1,5 @@
 import WidgetWire
-import Foundation
+import FoundationEssentials
 
 /// The units a layout is made in: terminal cells, or points for SVG. Lengths in the view tree
 /// (padding, spacing, minimum lengths) are points, converted per axis.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// Sizes and places a view tree the way SwiftUI does for these views: a parent proposes a size, the

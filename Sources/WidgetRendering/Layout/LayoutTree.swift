@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WidgetSupport
 import WidgetWire
 
 extension Layout {
@@ -132,7 +133,7 @@ extension Layout {
         static let pool = Pool()
 
         final class Pool: @unchecked Sendable {
-            private let lock = NSLock()
+            private let lock = Lock()
             private var spare: [Tree] = []
 
             func take() -> Tree {

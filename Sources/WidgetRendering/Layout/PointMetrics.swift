@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// Points as layout units, with text measured as the font sets it (`SystemFont`: Inter's advances

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// Renders a view tree as plain lines of text: stacks become lines and columns, text its content.

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import WidgetSupport
 
 /// Pixels from the drawings the SVG renderer makes, so that a PNG, a desktop surface and the page
 /// show one layout in one font: the SVG is rasterized by librsvg onto a cairo image surface, both
@@ -9,7 +10,7 @@ public final class Rasterizer: @unchecked Sendable {
     /// The libraries, each with the Debian package that provides it.
     static let libraries = [("librsvg-2.so.2", "librsvg2-2"), ("libcairo.so.2", "libcairo2")]
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let newHandle: @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<OpaquePointer?>?) -> OpaquePointer?
     private let renderDocument: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeRawPointer?, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
     private let unreference: @convention(c) (OpaquePointer?) -> Void

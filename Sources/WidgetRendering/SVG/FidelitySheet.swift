@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WidgetSupport
 import WidgetWire
 
 /// A drawing beside what iOS draws for it, described from Apple's published sizes: the family's
@@ -64,6 +65,6 @@ public enum FidelitySheet {
     }
 
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        value == value.rounded() ? String(Int(value)) : cFormat("%.1f", value)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// Draws a widget as an SVG image a browser opens: its shape and background, its text, dividers,

@@ -1,17 +1,18 @@
-import Foundation
+import FoundationEssentials
+import WidgetSupport
 import WidgetWire
 
 /// Formats a text node's self-updating date (`Text(date, style:)`, a date range, a timer) for the
 /// moment it is drawn. Other text nodes keep their text.
 ///
-/// English, as the SDK's fixed strings are; the time zone is the host's unless given (tests give UTC).
+/// English (en_US), as the SDK's fixed strings are; the time zone is the system's unless given
+/// (tests give UTC).
 public struct DateText: Sendable {
-    public var timeZone: TimeZone
-    public var locale: Locale
+    /// The zone given; nil for the system's (`TZ`, else /etc/localtime).
+    public var timeZone: TimeZone?
 
-    public init(timeZone: TimeZone = .current, locale: Locale = Locale(identifier: "en_US")) {
+    public init(timeZone: TimeZone? = nil) {
         self.timeZone = timeZone
-        self.locale = locale
     }
 
     /// Whether the node's text changes as time passes (and so is redrawn every second).
@@ -81,7 +82,7 @@ public struct DateText: Sendable {
         let fallback = node["text"]?.stringValue ?? ""
         guard node.attributes.members.count > 1 else { return fallback }  // plain text: nothing to format
         let text = formatted(node, now: now, fallback: fallback)
-        return keepingNarrowSpaces || !text.unicodeScalars.contains("\u{202F}") ? text : text.replacingOccurrences(of: "\u{202F}", with: " ")
+        return keepingNarrowSpaces || !text.unicodeScalars.contains("\u{202F}") ? text : text.replacing("\u{202F}", with: " ")
     }
 
     private func formatted(_ node: ViewNode, now: Date, fallback: String) -> String {
@@ -115,8 +116,8 @@ public struct DateText: Sendable {
     func format(_ date: Date, style: String, now: Date) -> String? {
         let difference = date.timeIntervalSince(now)
         switch style {
-        case "date": return formatter(dateStyle: .long).string(from: date)
-        case "time": return formatter(template: "jm").string(from: date)
+        case "date": return clock.text(date, "%B %-d, %Y")
+        case "time": return time(date)
         case "relative": return Self.relative(abs(difference))
         case "offset": return Self.offset(difference)
         case "timer": return Self.timer(abs(difference), showsHours: true)
@@ -124,31 +125,16 @@ public struct DateText: Sendable {
         }
     }
 
+    /// As en_US's ICU patterns write them: "November 27, 2026" (the long date style), "3:41 PM"
+    /// (`jm`, a narrow no-break space before the period), "Nov 27 at 3:41 PM" (`MMMdjm`).
     func formatRange(_ start: Date, _ end: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let time = formatter(template: "jm")
-        if calendar.isDate(start, inSameDayAs: end) { return "\(time.string(from: start))–\(time.string(from: end))" }
-        let day = formatter(template: "MMMdjm")
-        return "\(day.string(from: start)) – \(day.string(from: end))"
+        if clock.isSameDay(start, end) { return "\(time(start))–\(time(end))" }
+        return "\(clock.text(start, "%b %-d at ") + time(start)) – \(clock.text(end, "%b %-d at ") + time(end))"
     }
 
-    func formatter(dateStyle: DateFormatter.Style) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = timeZone
-        formatter.dateStyle = dateStyle
-        formatter.timeStyle = .none
-        return formatter
-    }
+    private var clock: LocalTime { LocalTime(timeZone) }
 
-    func formatter(template: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = timeZone
-        formatter.setLocalizedDateFormatFromTemplate(template)
-        return formatter
-    }
+    private func time(_ date: Date) -> String { clock.text(date, "%-I:%M\u{202F}%p") }
 
     /// "2 hr, 5 min", "47 min, 12 sec", "12 sec": the two largest units, as iOS shows `.relative`.
     static func relative(_ seconds: TimeInterval) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetWire
 
 /// The outline of a `Path`, or of a shape of the author's own: its elements in points, and the size

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// How much of its 100-unit square a symbol's drawing covers: a symbol's frame is its glyph's, as an

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// iOS's system colours, light and dark, as RGB.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A cell's colour as a plain value: one of the colours `SystemColors` names, RGB, or none.
 struct CellColor: Hashable, Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetWire
 
 /// Drawing a laid-out box into cells: each placed element (text, rules, bars, fills, strokes,

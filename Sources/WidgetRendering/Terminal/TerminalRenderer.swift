@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetWire
 
 /// Draws a widget's view tree in a framed box of its family's size, with colour.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Display widths of text in a terminal.
 public enum TerminalText {

@@ -1,8 +1,8 @@
-import Foundation
+import FoundationEssentials
 
 /// A clock that moves only when told: tests run hours of behaviour in milliseconds.
 public final class ManualClock: WidgetClock, @unchecked Sendable {
-    private let lock = NSCondition()
+    private let lock = Condition()
     private var current: Date
     private var timers = TimerHeap()
 

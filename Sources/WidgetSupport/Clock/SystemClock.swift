@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The real clock: wall time, and timers on wall time (which keep counting while the machine
 /// sleeps, as timeline dates do).
@@ -25,16 +25,14 @@ final class TimerThread: @unchecked Sendable {
     static let shared = TimerThread()
     static let longestWait: TimeInterval = 365 * 24 * 3600
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var timers = TimerHeap()
 
     /// A heap of timers and the thread that runs them; the host uses the one `shared`. Tests of the
     /// heap alone make one with no thread (`running: false`), whose timers never run.
     init(running: Bool = true) {
         guard running else { return }
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "widgets.clock"
-        thread.start()
+        startThread(named: "widgets.clock") { [unowned self] in self.run() }
     }
 
     /// Timers in the heap, cancelled ones not yet dropped included.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A clock's timers: a binary heap by date (then by the order they were set). A cancelled timer
 /// stays until it reaches the top, where the next `add` or look at the top drops it, or until

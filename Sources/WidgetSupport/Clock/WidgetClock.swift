@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The host's sense of time: what time it is, and running something once a time has come.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The user's session D-Bus, reached through `busctl` (systemd's): a method call, its answer as
 /// busctl prints it (`u 7`), or why not. Nothing of D-Bus is linked: a desktop without busctl or
@@ -25,24 +25,19 @@ package enum SessionBus {
         guard let busctl = busctl(environment: environment) else {
             return .failure(Failure(description: "busctl is not installed (Debian's systemd package has it)"))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: busctl)
-        // After "--", an argument starting with "-" ("-3 laps") is one, not an option.
-        process.arguments = ["--user", "--timeout=\(timeout)", "--", "call", destination, path, interface, method] + (signature.isEmpty ? [] : [signature]) + arguments
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return .failure(Failure(description: "cannot run \(busctl): \(error.localizedDescription)")) }
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = complaint.trimmingCharacters(in: .whitespacesAndNewlines)
-            return .failure(Failure(description: "\(destination) \(method): \(reason.isEmpty ? "busctl exited with status \(process.terminationStatus)" : reason)"))
+        let outcome: Subprocess.Outcome
+        do {
+            // After "--", an argument starting with "-" ("-3 laps") is one, not an option.
+            let arguments = ["--user", "--timeout=\(timeout)", "--", "call", destination, path, interface, method] + (signature.isEmpty ? [] : [signature]) + arguments
+            outcome = try Subprocess(busctl, arguments, environment: environment).finish()
+        } catch {
+            return .failure(Failure(description: error.description))
         }
-        return .success(said.trimmingCharacters(in: .whitespacesAndNewlines))
+        let said = String(decoding: outcome.output, as: UTF8.self).trimmingSpacesAndNewlines
+        guard outcome.status == 0 else {
+            let reason = String(decoding: outcome.errors, as: UTF8.self).trimmingSpacesAndNewlines
+            return .failure(Failure(description: "\(destination) \(method): \(reason.isEmpty ? "busctl exited with status \(outcome.status)" : reason)"))
+        }
+        return .success(said)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import WidgetWire
 
@@ -16,7 +16,7 @@ public enum HostLog {
     private static let storedThreshold = Atomic<Int>((LogLevel.environment ?? .info).rawValue)
 
     private static let handler = Mutex<@Sendable (LogLevel, String) -> Void> { level, message in
-        FileHandle.standardError.write(Data("widgets: \(level.name): \(message)\n".utf8))
+        writeWhole("widgets: \(level.name): \(message)\n")
     }
 
     /// Replaces the handler; returns the previous one.

@@ -1,5 +1,6 @@
 import CHostShims
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -112,19 +113,15 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         guard host_pipe_cloexec(&pipe) == 0 else { throw SocketError("cannot make the loop's wake pipe: \(errnoText())") }
         wake = pipe
         for descriptor in [listener, pipe[0], pipe[1]] { Self.setNonBlocking(descriptor) }
-        let thread = Thread { [self] in
+        thread = startThread(named: name, stackSize: 1 << 20) { [self] in
             run()
             finished.signal()
         }
-        thread.name = name
-        thread.stackSize = 1 << 20
-        self.thread = thread
-        thread.start()
     }
 
     /// The loop's thread, and its end: `stop` waits for the listening socket to be closed, so that
     /// the address can be had again at once (a server started again at the same port).
-    private var thread: Thread?
+    private var thread: pthread_t?
     private let finished = DispatchSemaphore(value: 0)
 
     /// Stops accepting and closes every connection, streams included.
@@ -137,7 +134,7 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         poke()
         // Not from the loop's own thread (a handler ending it), which would wait for itself; and not
         // for ever, should the loop be stuck in a write the kernel holds.
-        if Thread.current !== thread, finished.wait(timeout: .now() + 5) == .success { finished.signal() }
+        if thread.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true, finished.wait(timeout: .now() + 5) == .success { finished.signal() }
     }
 
     /// Connections open now (as of the loop's last turn).
@@ -204,7 +201,7 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
-                log("\(Thread.current.name ?? "server"): poll failed: \(errnoText())")
+                log("\(currentThreadName ?? "server"): poll failed: \(errnoText())")
                 usleep(10_000)
                 continue
             }
@@ -336,12 +333,12 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
                 if code == EINTR || code == ECONNABORTED { continue }
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) {
                     // Out of descriptors: the pending connection stays queued; try again shortly.
-                    log("\(Thread.current.name ?? "server"): accept failed: \(errnoText(code))")
+                    log("\(currentThreadName ?? "server"): accept failed: \(errnoText(code))")
                     usleep(100_000)
                     return true
                 }
                 if code == EBADF || code == EINVAL { return false }
-                log("\(Thread.current.name ?? "server"): accept failed: \(errnoText(code))")
+                log("\(currentThreadName ?? "server"): accept failed: \(errnoText(code))")
                 return true
             }
             admitConnection(descriptor)

@@ -1,5 +1,5 @@
 import CHostShims
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Listening TCP sockets, and who is at the other end of an accepted one.
@@ -97,7 +97,7 @@ package enum ListeningSocket {
             case AF_INET:
                 let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
                 // The 32-bit word as it lies in memory, printed as a number: what /proc/net/tcp shows.
-                procText = String(format: "%08X:%04X", address.sin_addr.s_addr, UInt16(bigEndian: address.sin_port))
+                procText = cFormat("%08X:%04X", address.sin_addr.s_addr, UInt32(UInt16(bigEndian: address.sin_port)))
                 var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
                 var raw = address.sin_addr
                 inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
@@ -108,7 +108,7 @@ package enum ListeningSocket {
                 let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
                 var raw = address.sin6_addr
                 let words = withUnsafeBytes(of: &raw) { bytes in (0..<4).map { bytes.load(fromByteOffset: $0 * 4, as: UInt32.self) } }
-                procText = words.map { String(format: "%08X", $0) }.joined() + String(format: ":%04X", UInt16(bigEndian: address.sin6_port))
+                procText = words.map { cFormat("%08X", $0) }.joined() + cFormat(":%04X", UInt32(UInt16(bigEndian: address.sin6_port)))
                 var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
                 inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
                 self.address = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

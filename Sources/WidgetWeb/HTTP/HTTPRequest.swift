@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP/1.1 request, as the server's parser read it: a method, an origin-form target, headers,
 /// and a body of `Content-Length` bytes (no other framing is accepted).
@@ -32,7 +32,7 @@ public struct HTTPRequest: Sendable {
     /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
     /// HTTP/1.0 only with `Connection: keep-alive`.
     public var keepsAlive: Bool {
-        let tokens = (header("connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let tokens = (header("connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
         return version == "HTTP/1.1" ? !tokens.contains("close") : tokens.contains("keep-alive")
     }
 
@@ -41,8 +41,8 @@ public struct HTTPRequest: Sendable {
         for header in headers where header.name == "cookie" {
             for pair in header.value.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                    return parts[1].trimmingCharacters(in: .whitespaces)
+                if parts.count == 2, parts[0].trimmingSpaces == name {
+                    return parts[1].trimmingSpaces
                 }
             }
         }
@@ -124,7 +124,7 @@ public enum HTTPParser {
             guard !name.isEmpty, name.utf8.allSatisfy({ tokenCharacters.contains($0) }) else {
                 return .refused(HTTPRefusal(400, "a malformed header name"))
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            let value = line[line.index(after: colon)...].trimmingAny(of: " \t")
             if value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
                 return .refused(HTTPRefusal(400, "a control character in header \(name.lowercased())"))
             }
@@ -179,13 +179,13 @@ public enum HTTPParser {
     /// A target's path and query, percent-decoded; nil for a bad escape or a path that leaves the root.
     static func split(target: String) -> (String, [String: String])? {
         let pieces = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let path = pieces[0].removingPercentEncoding, !path.contains("\0") else { return nil }
+        guard let path = pieces[0].percentDecoded, !path.contains("\0") else { return nil }
         var query: [String: String] = [:]
         if pieces.count == 2 {
             for pair in pieces[1].split(separator: "&") {
                 let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let name = nameValue[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                    let value = (nameValue.count == 2 ? String(nameValue[1]) : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+                guard let name = nameValue[0].replacing("+", with: " ").percentDecoded,
+                    let value = (nameValue.count == 2 ? String(nameValue[1]) : "").replacing("+", with: " ").percentDecoded
                 else { return nil }
                 if query[name] == nil { query[name] = value }
             }

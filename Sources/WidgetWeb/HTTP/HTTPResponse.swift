@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An answer: a status, headers and a body, sent with its `Content-Length`.
 public struct HTTPResponse: Sendable {

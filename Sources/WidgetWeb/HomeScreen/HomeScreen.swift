@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetABI
@@ -84,7 +85,7 @@ public final class HomeScreen: @unchecked Sendable {
         }
         guard address.port == 0 else { return try start(address) }
         let file = directory.appendingPathComponent("web-port")
-        let kept = (try? String(contentsOf: file, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let kept = (try? String(contentsOf: file, encoding: .utf8)).flatMap { UInt16($0.trimmingSpacesAndNewlines) }
         var home: HomeScreen?
         if let kept, kept != 0 {
             do {
@@ -110,14 +111,14 @@ public final class HomeScreen: @unchecked Sendable {
     /// a bookmark of the page and an open page stay good across restarts of the host.
     public static func token(in directory: URL) throws -> String {
         let file = directory.appendingPathComponent("web-token")
-        if let saved = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+        if let saved = try? String(contentsOf: file, encoding: .utf8).trimmingSpacesAndNewlines,
             saved.count >= 32, saved.allSatisfy(\.isHexDigit)
         {
             return saved
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
-        let made = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let made = (0..<32).map { _ in cFormat("%02x", UInt32(UInt8.random(in: 0...255, using: &generator))) }.joined()
         // Made readable by its owner only from the start (no moment with the umask's mode), then renamed.
         let temporary = directory.appendingPathComponent(".web-token.\(getpid())")
         unlink(temporary.path)
@@ -183,7 +184,7 @@ public final class HomeScreen: @unchecked Sendable {
         guard let value = request.header("authorization") else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        return parts[1].trimmingSpaces
     }
 
     /// Compares secrets in time that does not depend on where they differ.

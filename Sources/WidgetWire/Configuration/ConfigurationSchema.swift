@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A configurable widget's parameters, as its bundle describes them through the ABI (the descriptor's
 /// `configuration_schema`): what a configuration screen would show, in order. docs/CONFIGURATION.md

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The running host's control socket, through which apps (`WidgetCenter`) and the shell
@@ -62,7 +62,7 @@ public enum ControlSocket {
     /// most a second (the directory not there yet, a socket made before the watch was set or not
     /// yet listening, a stale one left by a host that crashed).
     public static func waitForHost(path: String = path()) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.pathDirectory
         let watcher = inotify_init1(Int32(IN_CLOEXEC))
         defer { if watcher >= 0 { close(watcher) } }
         guard watcher >= 0, inotify_add_watch(watcher, directory, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {

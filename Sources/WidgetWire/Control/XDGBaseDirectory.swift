@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The XDG base directories (data, state, cache, config): the variable when it holds an absolute path, else its
 /// default under the home directory, as the specification says.
@@ -25,6 +25,6 @@ public enum XDGBaseDirectory {
 
     static func path(_ environment: [String: String], _ variable: String, default relative: String) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/" + relative
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/" + relative
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONValue {
     /// The value as a person reads it: strings bare, numbers without a needless ".0", null as "none".

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ViewNode {
     /// How full a progress view or gauge is, from 0 to 1: a gauge's value within its bounds, a

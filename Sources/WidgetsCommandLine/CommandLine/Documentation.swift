@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetHost
 
 /// Where a document named in help is: `$WIDGETS_DOC_DIR/NAME` when set (`make install` sets it

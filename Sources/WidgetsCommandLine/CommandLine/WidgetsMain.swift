@@ -10,7 +10,8 @@ public enum WidgetsMain {
     /// Runs the command line this process was started with; never returns. Called from an
     /// executable's synchronous top level, so that a worker is entered from the main thread itself,
     /// which it keeps to serve the main queue.
-    public static func run() -> Never {
+    /// `worker`: what an executable linked with all of Foundation lends its workers (`widgets-worker`'s).
+    public static func run(worker: WorkerFoundation? = nil) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         SwiftRuntime.arrive()
         // Process isolation starts this program again as a worker for one bundle.
@@ -21,7 +22,7 @@ public enum WidgetsMain {
                 Output.write("widgets: error: cannot start a worker: \(why)\n", to: STDERR_FILENO)
                 _exit(70)
             }
-            WidgetWorker.main(arguments: arguments)
+            WidgetWorker.main(arguments: arguments, foundation: worker)
         }
         // The command runs as a task; the main thread serves the main queue (and the main actor)
         // meanwhile, so providers loaded in this process (`--isolation queue`) may complete on it.

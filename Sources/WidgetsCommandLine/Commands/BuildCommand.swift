@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetBuild
 import WidgetHost
 import WidgetSupport
@@ -108,7 +108,7 @@ extension Invocation {
                 let (report, watched) = try build()
                 for warning in report.warnings { output.standardError("widgets: warning: \(warning)") }
                 let what = report.installed ? (report.compiled ? "compiled" : report.linked ? "linked" : "resources changed") : "up to date"
-                output.standardOutput("\(report.bundlePath) (\(what), \(String(format: "%.1f", report.seconds)) s)")
+                output.standardOutput("\(report.bundlePath) (\(what), \(cFormat("%.1f", report.seconds)) s)")
                 if !BundleSearchPath.resolve().contains(outputDirectory) {
                     output.standardError("widgets: hint: \(outputDirectory) is not on the search path; the host loads it with --plugins \(outputDirectory)")
                 }
@@ -155,6 +155,6 @@ private struct _UncheckedSendableWatcher: @unchecked Sendable {
 /// Runs a blocking call on a thread of its own and awaits it.
 private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        startThread(named: "widgets.build") { continuation.resume(with: Result { try body() }) }
     }
 }

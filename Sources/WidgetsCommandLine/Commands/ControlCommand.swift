@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetHost
 import WidgetRendering
 import WidgetSupport

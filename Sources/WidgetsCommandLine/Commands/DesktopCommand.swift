@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetDesktop
 import WidgetHost
@@ -110,7 +110,7 @@ extension Invocation {
         // SIGINT and SIGTERM end it cleanly: the surface goes with the connection.
         let running = UncheckedBox(client)
         let ended: DesktopError? = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            startThread(named: "widgets-desktop") {
                 do throws(DesktopError) {
                     try running.value.run(stoppingOnSignals: true)
                     continuation.resume(returning: nil)
@@ -152,8 +152,8 @@ struct DesktopSettings {
         }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !line.trimmingSpaces.isEmpty else { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw UsageError(message: "\(path) line \(index + 1): expected 'name = value', not '\(line.onOneLine.cut(to: 100))'", command: "desktop")
             }

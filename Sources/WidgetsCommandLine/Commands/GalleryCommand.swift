@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetABI
 import WidgetHost
 import WidgetRendering
@@ -38,7 +38,7 @@ extension Invocation {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            output.standardError("widgets: error: cannot create \(out): \(error.localizedDescription)")
+            output.standardError("widgets: error: cannot create \(out): \(error.explanation)")
             return .failure
         }
         let (registry, _) = try loadSearchPath()
@@ -150,7 +150,7 @@ extension Invocation {
             try page.write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
             try Self.fidelityPage(fidelity).write(to: directory.appendingPathComponent("fidelity.html"), atomically: true, encoding: .utf8)
         } catch {
-            output.standardError("widgets: error: cannot write \(out)/index.html: \(error.localizedDescription)")
+            output.standardError("widgets: error: cannot write \(out)/index.html: \(error.explanation)")
             return .failure
         }
         output.standardOutput("wrote \(images) images of \(registry.widgets.count) widget(s) and \(directory.appendingPathComponent("index.html").path)")

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import WidgetHost
+import WidgetSupport
 import WidgetWire
 
 extension Command {
@@ -47,7 +48,7 @@ extension Invocation {
             output.standardOutput("reloading \(count) instance(s)" + (kind.map { " of \($0)" } ?? ""))
             let deferred = held.compactMap { item -> String? in
                 guard let until = Self.parseDate(item.until) else { return nil }
-                return "\(item.id) until \(Self.timeFormatter.string(from: until))"
+                return "\(item.id) until \(Self.clockText(until))"
             }
             if !deferred.isEmpty {
                 output.standardOutput("deferred by the reload budget (at most 50 a day, 5 minutes apart): \(deferred.joined(separator: ", "))")
@@ -72,7 +73,7 @@ extension Invocation {
                 return .success
             }
             func time(_ member: String, of item: JSONValue) -> String? {
-                item[member]?.stringValue.flatMap(Self.parseDate).map { Self.timeFormatter.string(from: $0) }
+                item[member]?.stringValue.flatMap(Self.parseDate).map(Self.clockText)
             }
             var blocks: [String] = []
             for item in list {
@@ -118,24 +119,20 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        let opener = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { "\($0)/xdg-open" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let opener = Subprocess.find("xdg-open")
         guard !isSet(Options.printOnly), let opener else {
             output.standardOutput(url)
             return .success
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: opener)
-        process.arguments = [url]
+        let status: Int32
         do {
-            try process.run()
-            process.waitUntilExit()
+            status = try Subprocess(opener, [url], standardOutput: .inherit, standardError: .inherit).waitForExit()
         } catch {
-            output.standardError("widgets: error: cannot run \(opener): \(error.localizedDescription); the home screen is at \(url)")
+            output.standardError("widgets: error: \(error); the home screen is at \(url)")
             return .failure
         }
-        guard process.terminationStatus == 0 else {
-            output.standardError("widgets: error: \(opener) failed (status \(process.terminationStatus)); the home screen is at \(url)")
+        guard status == 0 else {
+            output.standardError("widgets: error: \(opener) failed (status \(status)); the home screen is at \(url)")
             return .failure
         }
         output.standardOutput("opened \(url)")

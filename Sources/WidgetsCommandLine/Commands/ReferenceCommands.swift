@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import WidgetABI
 import WidgetHost
 import WidgetSupport
+import WidgetWire
 
 extension Command {
     static let completions = Command(
@@ -49,7 +50,7 @@ enum Reference {
 
     /// What completes a positional argument.
     static func completion(ofArgument argument: String) -> ValueCompletion {
-        let bare = argument.trimmingCharacters(in: CharacterSet(charactersIn: "[]…."))
+        let bare = argument.trimmingAny(of: "[]….")
         switch bare {
         case "KIND": return .kinds
         case "ID": return .instances
@@ -125,8 +126,8 @@ enum Reference {
 
     static func zsh() -> String {
         func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
-                .replacingOccurrences(of: ":", with: "\\:")
+            text.replacing("'", with: "'\\''").replacing("[", with: "\\[").replacing("]", with: "\\]")
+                .replacing(":", with: "\\:")
         }
         func action(_ completion: ValueCompletion) -> String {
             switch completion {
@@ -150,7 +151,7 @@ enum Reference {
                 let rest = argument.hasSuffix("…]")
                 specs.append("'\(rest ? "*" : "\(index + 1)"):\(escape(argument)):\(action(completion(ofArgument: argument)))'")
             }
-            functions += "_widgets_\(command.name.replacingOccurrences(of: "-", with: "_"))() {\n    _arguments -s \\\n        "
+            functions += "_widgets_\(command.name.replacing("-", with: "_"))() {\n    _arguments -s \\\n        "
                 + specs.joined(separator: " \\\n        ") + "\n}\n\n"
         }
         let commands = Command.all.map { "'\($0.name):\(escape($0.summary))'" }.joined(separator: "\n        ")
@@ -181,7 +182,7 @@ enum Reference {
     // MARK: fish
 
     static func fish() -> String {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'" }
+        func quoted(_ text: String) -> String { "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'" }
         func arguments(_ completion: ValueCompletion) -> String {
             switch completion {
             case .choices(let words): " -x -a \(quoted(words.joined(separator: " ")))"
@@ -221,12 +222,12 @@ enum Reference {
     static func manPage(date: Date = Date()) -> String {
         func roff(_ text: String) -> String {
             // Characters beyond ASCII as groff's named glyphs (`\[u2026]`), for any man reader.
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
-            return escaped.unicodeScalars.map { $0.isASCII ? String($0) : String(format: "\\[u%04X]", $0.value) }.joined()
+            let escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+            return escaped.unicodeScalars.map { $0.isASCII ? String($0) : cFormat("\\[u%04X]", $0.value) }.joined()
                 .split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
         }
-        let day = ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let day = ISODate.day(date)
         var page = """
             .TH WIDGETS 1 "\(day)" "widgets \(WidgetsRelease.version)" "User Commands"
             .SH NAME
@@ -248,8 +249,8 @@ enum Reference {
 
             """
         for command in Command.all {
-            page += ".TP\n.B \(roff(command.usage.replacingOccurrences(of: "widgets ", with: "")))\n\(roff(command.summary))\n"
-            if !command.discussion.isEmpty { page += ".RS\n\(roff(command.discussion.replacingOccurrences(of: "\n", with: " ")))\n.RE\n" }
+            page += ".TP\n.B \(roff(command.usage.replacing("widgets ", with: "")))\n\(roff(command.summary))\n"
+            if !command.discussion.isEmpty { page += ".RS\n\(roff(command.discussion.replacing("\n", with: " ")))\n.RE\n" }
             for option in command.declaredOptions {
                 page += ".RS\n.TP\n.B \(roff(option.synopsis))\(option.repeatable ? " ..." : "")\n\(roff(option.help))\n.RE\n"
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetHost
 import WidgetRendering
@@ -101,7 +101,7 @@ extension Invocation {
                 do {
                     try Data(png).write(to: URL(fileURLWithPath: file), options: .atomic)
                 } catch {
-                    output.standardError("widgets: error: cannot write \(file): \(error.localizedDescription)")
+                    output.standardError("widgets: error: cannot write \(file): \(error.explanation)")
                     return .failure
                 }
                 output.standardOutput("\(file): \(result.family.rawValue), \(width) × \(height) pixels")

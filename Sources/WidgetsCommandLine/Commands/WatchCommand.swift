@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetHost
 import WidgetWire
 
@@ -137,7 +137,7 @@ extension Invocation {
     /// what it shows, then what `widgets run --log` adds (a failure, the next reload), an "as of" for a
     /// stale entry, and when it next changes.
     static func watchLine(_ event: JSONValue) -> String {
-        func time(_ member: String) -> String? { event[member]?.stringValue.flatMap(parseDate).map { timeFormatter.string(from: $0) } }
+        func time(_ member: String) -> String? { event[member]?.stringValue.flatMap(parseDate).map(clockText) }
         let id = event["id"]?.stringValue ?? "?"
         var line = "\(time("time") ?? "--:--:--") \(id) \(event["event"]?.stringValue ?? "?")"
         if event["event"]?.stringValue == "removed" { return line }
@@ -234,7 +234,7 @@ extension Invocation {
     static func hostAwayLine(text: String, since: Date) -> JSONValue {
         .object(
             JSONObject([
-                ("text", .string(text)), ("tooltip", .string("the widget host is not running (since \(timeFormatter.string(from: since))); waiting for it")),
+                ("text", .string(text)), ("tooltip", .string("the widget host is not running (since \(clockText(since))); waiting for it")),
                 ("alt", .string("")), ("class", .array([.string("missing")])),
             ]))
     }
@@ -264,6 +264,6 @@ extension Invocation {
     }
 
     static func parseDate(_ text: String) -> Date? {
-        ISO8601DateFormatter().date(from: text)
+        ISODate.parse(text)
     }
 }

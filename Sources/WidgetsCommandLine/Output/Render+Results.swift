@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetABI
 import WidgetHost
 import WidgetRendering
@@ -96,20 +96,14 @@ extension Render {
 
     /// Local time, to the second, with the offset: what a person compares with their clock.
     static func dateText(_ seconds: Double) -> String {
-        localFormatter.string(from: Date(timeIntervalSince1970: seconds))
+        let date = Date(timeIntervalSince1970: seconds)
+        let clock = LocalTime()
+        return clock.text(date, "%Y-%m-%d %H:%M:%S ") + clock.offsetText(date)
     }
 
     static func isoDate(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds).formatted(.iso8601)
     }
-
-    // Made once: a timeline of 60 entries prints 60 dates, and a DateFormatter is costly to make.
-    private static let localFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
-        return formatter
-    }()
 
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WidgetABI
 import WidgetHost
 import WidgetRendering
@@ -16,7 +16,7 @@ extension Render {
             return [
                 widget.kind, widget.bundle.fileName, "\(statistics.calls)", "\(statistics.failures)", bytes(statistics.liveBytes),
                 bytes(statistics.peakBytes), bytes(statistics.memoryLimit), "\(statistics.terminations)", "\(statistics.crashes)",
-                String(format: "%.1f ms", milliseconds),
+                cFormat("%.1f ms", milliseconds),
             ]
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }

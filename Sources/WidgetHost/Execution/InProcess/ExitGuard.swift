@@ -1,5 +1,6 @@
 import CHostShims
-import Foundation
+import FoundationEssentials
+import Glibc
 import WidgetABI
 
 /// In queue isolation a bundle runs in the host's own process, where its `exit()` would end the

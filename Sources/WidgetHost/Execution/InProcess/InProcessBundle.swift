@@ -1,5 +1,6 @@
 import CWidgetABI
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import WidgetABI
 import WidgetSupport
@@ -92,7 +93,7 @@ final class InProcessBundle: @unchecked Sendable {
     private static func metadata(_ bundle: widget_bundle_t) -> BundleMetadata {
         func text(_ pointer: UnsafePointer<CChar>?) -> String? {
             guard let pointer else { return nil }
-            let text = String(bundleText: pointer).trimmingCharacters(in: .whitespaces)
+            let text = String(bundleText: pointer).trimmingSpaces
             guard !text.isEmpty else { return nil }
             return text.count > 200 ? String(text.prefix(199)) + "…" : text
         }

@@ -1,5 +1,5 @@
 import CMemoryGuard
-import Foundation
+import FoundationEssentials
 import Synchronization
 import WidgetSupport
 

@@ -1,5 +1,6 @@
 import CWidgetABI
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 import WidgetABI
 import WidgetSupport

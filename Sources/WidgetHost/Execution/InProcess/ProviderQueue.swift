@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import WidgetABI
 @_spi(WidgetsInternal) import WidgetSupport
 

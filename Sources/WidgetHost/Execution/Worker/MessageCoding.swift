@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes one message's fields in order. `message` runs the same writing twice: first only
 /// counting the bytes, then storing them in a buffer of that size, so the size cannot disagree with

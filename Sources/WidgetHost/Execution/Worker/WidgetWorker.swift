@@ -1,6 +1,7 @@
 import CHostShims
 import CMemoryGuard
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import WidgetABI
 import WidgetSupport
@@ -68,14 +69,17 @@ public enum WidgetWorker {
     /// Runs this process as a worker and never returns. `arguments` starts with `flag`. A host
     /// executable calls it first thing when it sees the flag (the `widgets` CLI does), from its
     /// main thread and not from an async `main`: the main thread then serves the main queue.
-    public static func main(arguments: [String]) -> Never {
+    /// `foundation`: what the executable, linked with all of Foundation (as the bundles it loads
+    /// are), lends the worker (this module is built on FoundationEssentials alone).
+    public static func main(arguments: [String], foundation: WorkerFoundation? = nil) -> Never {
+        if let foundation { Self.foundation = foundation }
         if arguments.count > 1 && arguments[1] == WorkerZygote.argument { WorkerZygote.main() }
         guard let options = Options(arguments: arguments) else {
-            FileHandle.standardError.write(Data("widgets worker: bad arguments: \(arguments.joined(separator: " "))\n".utf8))
+            writeWhole("widgets worker: bad arguments: \(arguments.joined(separator: " "))\n")
             exit(2)
         }
         guard fcntl(channelDescriptor, F_GETFD) >= 0 else {
-            FileHandle.standardError.write(Data("widgets worker: no channel on descriptor 3; a worker is started by a host\n".utf8))
+            writeWhole("widgets worker: no channel on descriptor 3; a worker is started by a host\n")
             exit(2)
         }
         // What the bundle starts stays in this process's tree, however it leaves its parent, and
@@ -105,18 +109,19 @@ public enum WidgetWorker {
         // complete with `DispatchQueue.main.async { … }` and `Task { @MainActor in … }`. The host's
         // messages are read on a thread of their own.
         let readers = Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath)
-        let reading = Thread { readers.read() }
-        reading.name = "widgets.worker.reader"
-        reading.start()
-        if forked {
+        startThread(named: "widgets.worker.reader") { readers.read() }
+        if forked, let foundation = Self.foundation {
             // A worker forked on the zygote's thread (see WorkerZygote): Dispatch's fork handler
             // bound the main queue to this thread, but only the initial thread's exit in
             // dispatchMain hands the queue to Dispatch's threads. This thread serves it itself,
             // through the main run loop, as an app's main thread does.
-            while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+            foundation.runMainRunLoop()
         }
         dispatchMain()
     }
+
+    /// Set once, by `main`, before any other thread runs.
+    nonisolated(unsafe) static var foundation: WorkerFoundation?
 
     /// Set by the zygote in a worker it forked, before `main`.
     nonisolated(unsafe) static var forked = false

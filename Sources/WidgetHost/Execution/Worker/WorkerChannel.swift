@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 import WidgetWire
@@ -7,7 +7,7 @@ import WidgetWire
 /// one at a time; reads are made by one thread at a time.
 final class WorkerChannel: @unchecked Sendable {
     let descriptor: Int32
-    private let writeLock = NSLock()
+    private let writeLock = Lock()
     private var buffer: [UInt8] = []
     private var start = 0
     /// Whether the next wait spins first (set by the tests, to spin without counting on time).

@@ -1,5 +1,5 @@
 import CHostShims
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 

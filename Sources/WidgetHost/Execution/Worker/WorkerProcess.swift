@@ -1,6 +1,7 @@
 import CHostShims
 import CMemoryGuard
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import WidgetABI
 import WidgetSupport
@@ -17,7 +18,7 @@ final class WorkerProcess: @unchecked Sendable {
     private let channel: WorkerChannel
     private let output: Int32
     private let exceeded: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The replies owed, with what each request was, for a crash diagnosis (`timeline of "k"`).
     private var replies: [UInt64: (kind: RequestKind, widget: String, reply: Reply)] = [:]
     private var nextID: UInt64 = 1
@@ -40,9 +41,7 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Starts the thread that reads the worker's messages and output until it ends.
     func startReading() {
-        let thread = Thread { self.readUntilExit() }
-        thread.name = "widgets.worker.\(fileName)"
-        thread.start()
+        startThread(named: "widgets.worker.\(fileName)") { self.readUntilExit() }
     }
 
     init(

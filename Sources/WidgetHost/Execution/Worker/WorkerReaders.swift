@@ -1,5 +1,5 @@
 import CHostShims
-import Foundation
+import FoundationEssentials
 import Glibc
 import WidgetSupport
 
@@ -23,7 +23,7 @@ extension WidgetWorker {
         let registry: WidgetRegistry
         let bundlePath: String
         /// Guards what follows; the watcher and the spare threads wait on it.
-        private let condition = NSCondition()
+        private let condition = Condition()
         /// Which hand-off the reading is at: a thread reads while its number is this one.
         private var holder: UInt64 = 0
         /// The number of the call the holder is serving, if it is serving one.
@@ -46,9 +46,7 @@ extension WidgetWorker {
 
         /// The calling thread's part, forever.
         func read() -> Never {
-            let watcher = Thread { self.watch() }
-            watcher.name = "widgets.worker.watcher"
-            watcher.start()
+            startThread(named: "widgets.worker.watcher") { self.watch() }
             read(holding: 0)
         }
 
@@ -123,9 +121,7 @@ extension WidgetWorker {
                     condition.broadcast()
                 } else {
                     let token = holder
-                    let thread = Thread { self.read(holding: token) }
-                    thread.name = "widgets.worker.reader"
-                    thread.start()
+                    startThread(named: "widgets.worker.reader") { self.read(holding: token) }
                 }
             }
         }

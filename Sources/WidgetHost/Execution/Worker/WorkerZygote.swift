@@ -1,6 +1,6 @@
 import CHostShims
 import CMemoryGuard
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetSupport
@@ -43,7 +43,7 @@ final class WorkerZygote: @unchecked Sendable {
 
     let executable: String
     let environment: [String: String]
-    private let lock = NSLock()
+    private let lock = Lock()
     private var process: (pid: pid_t, channel: Int32)?
     private var failedStarts = 0
     private var toldFallback = false
@@ -268,7 +268,7 @@ final class WorkerZygote: @unchecked Sendable {
     static func main() -> Never {
         let channel = WidgetWorker.channelDescriptor
         guard fcntl(channel, F_GETFD) >= 0 else {
-            FileHandle.standardError.write(Data("widgets worker: no channel on descriptor 3; a zygote is started by a host\n".utf8))
+            writeWhole("widgets worker: no channel on descriptor 3; a zygote is started by a host\n")
             exit(2)
         }
         _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
@@ -282,13 +282,10 @@ final class WorkerZygote: @unchecked Sendable {
     }
 
     /// What every worker would load and initialize itself: FoundationNetworking and its libraries
-    /// (each Swift bundle links it through the SDK), and Foundation's JSON.
+    /// (each Swift bundle links it through the SDK), and what the executable's Foundation warms.
     private static func preload() {
         _ = host_preload_beside_foundation("libFoundationNetworking.so")
-        // Not the time zone, the locale or the calendar: a worker reads them as it starts, so one
-        // forked after the user changed them has the new ones, as a spawned one would.
-        _ = try? JSONSerialization.data(withJSONObject: ["ready": [1.5, "x"]])
-        _ = try? JSONSerialization.jsonObject(with: Data("{\"a\":[1,2.5,\"b\"]}".utf8))
+        WidgetWorker.foundation?.warmUp()
     }
 
     /// In a forked child: the worker's arguments, its title, then the worker itself.

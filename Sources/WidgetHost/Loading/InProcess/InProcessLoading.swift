@@ -1,5 +1,5 @@
 import CWidgetABI
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetABI
@@ -55,7 +55,7 @@ extension WidgetRegistry {
     /// deadline meanwhile is dropped when (if ever) it returns, and the thread goes on.
     private func startLoader(_ queue: LoadQueue<QueuedLoad>, _ batch: LoadBatch, _ turns: Turns, _ verdicts: DirectoryVerdicts, _ watch: LoaderWatch) {
         let loader = watch.addLoader()
-        let thread = Thread { [self] in
+        startThread(named: "widgets.loading", stackSize: 8 << 20) { [self] in
             while let item = queue.next() {
                 let prepared = prepareInProcess(item.path, item.load, turn: item.index, of: turns, verdicts: verdicts) {
                     watch.initializing(loader)
@@ -70,9 +70,6 @@ extension WidgetRegistry {
             }
             watch.loaderDone()
         }
-        thread.name = "widgets.loading"
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// A file opened and initialized in this process, its widgets not yet taken.
@@ -217,7 +214,7 @@ extension WidgetRegistry {
         _ = dlerror()
         guard let handle = dlopen(file.loadPath, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             // The loader names the descriptor; the user knows the file.
-            let reason = (dlerror().map { String(cString: $0) } ?? "unknown error").replacingOccurrences(of: file.loadPath, with: path)
+            let reason = (dlerror().map { String(cString: $0) } ?? "unknown error").replacing(file.loadPath, with: path)
             file.close()
             return .failure(LoadProblem(path: path, reason: .dlopenFailed, message: "cannot be loaded: \(reason)"))
         }

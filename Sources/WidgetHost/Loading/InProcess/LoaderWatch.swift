@@ -1,5 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
+import WidgetSupport
 
 /// Watches a batch's loader threads (queue isolation): one whose bundle has been in `initialize`
 /// for a whole tick is stalled, and another loader thread is started to take the files after it.
@@ -43,7 +45,7 @@ final class LoaderWatch: Sendable {
 
     /// Watches until every loader is done; `stalled` starts another loader.
     func start(stalled: @escaping @Sendable () -> Void) {
-        let thread = Thread { [self] in
+        startThread(named: "widgets.loading-watch") { [self] in
             while ended.wait(timeout: .now() + Self.tick) == .timedOut {
                 // Loaders stuck since the last tick are marked so that each gets one successor.
                 let stuck = state.withLock { state in
@@ -61,7 +63,5 @@ final class LoaderWatch: Sendable {
                 for _ in 0..<stuck { stalled() }
             }
         }
-        thread.name = "widgets.loading-watch"
-        thread.start()
     }
 }

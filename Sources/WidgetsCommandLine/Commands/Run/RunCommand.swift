@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetHost
@@ -61,7 +62,7 @@ extension Invocation {
             ? nil
             : Dashboard(
                 renderer: renderer, clock: registry.clock, width: Self.terminalWidth(), queue: DispatchQueue(label: "widgets.dashboard"),
-                write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+                write: { writeWhole($0, to: STDOUT_FILENO) })
         let daemonBox = DaemonBox()
         let locked = renderer.isLocked
         let daemon = WidgetDaemon(
@@ -91,11 +92,11 @@ extension Invocation {
         func leaveScreen() {
             guard onAlternateScreen else { return }
             onAlternateScreen = false
-            FileHandle.standardOutput.write(Data(restore.utf8))
+            writeWhole(restore, to: STDOUT_FILENO)
             ExitGuard.restoreOnBundleExit(terminal: nil)
         }
         if dashboard != nil {
-            FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[?25l".utf8))
+            writeWhole("\u{1B}[?1049h\u{1B}[?25l", to: STDOUT_FILENO)
             ExitGuard.restoreOnBundleExit(terminal: restore)
         }
         // Keys are read from the first frame on.

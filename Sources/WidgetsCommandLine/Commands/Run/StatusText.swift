@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import WidgetRendering
+import WidgetSupport
 import WidgetTimelines
 
 /// What `widgets run --log`, the dashboard and `watch` say of an instance, on one line.
@@ -7,7 +8,7 @@ extension Invocation {
     /// `12:00:05 game-status-1: Level 4 | 80 HP` — what an instance now shows, on one line.
     /// `locked`: privacy-sensitive views redacted, as `--locked` draws them.
     static func statusLine(_ id: String, _ status: InstanceStatus, locked: Bool = false) -> String {
-        "\(Self.timeFormatter.string(from: Date())) \(id): \(statusText(status, locked: locked))"
+        "\(Self.clockText(Date())) \(id): \(statusText(status, locked: locked))"
     }
 
     /// What an instance shows, with its last failure and next reload, on one line.
@@ -16,12 +17,12 @@ extension Invocation {
         if let failure = status.lastFailure {
             // The last good entry stays, marked with how old it is.
             if let entry = status.entry, status.phase == .showing {
-                text += " [as of \(Self.shortTimeFormatter.string(from: Date(timeIntervalSince1970: entry.date)))]"
+                text += " [as of \(Self.shortClockText(Date(timeIntervalSince1970: entry.date)))]"
             }
             text += " [last reload failed: \(failure)]"
         }
         if let next = status.nextReload, let reason = status.nextReloadReason {
-            text += " [next reload \(Self.timeFormatter.string(from: next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
+            text += " [next reload \(Self.clockText(next)), \(reason.rawValue)\(status.deferredByBudget ? ", deferred by the budget" : "")]"
         }
         return text
     }
@@ -35,15 +36,9 @@ extension Invocation {
         }
     }
 
-    static let shortTimeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        return formatter
-    }()
+    /// "14:05:09", in the system's time zone.
+    static func clockText(_ date: Date) -> String { LocalTime().text(date, "%H:%M:%S") }
 
-    static let timeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter
-    }()
+    /// "14:05".
+    static func shortClockText(_ date: Date) -> String { LocalTime().text(date, "%H:%M") }
 }
