@@ -97,8 +97,16 @@ install: $(if $(SUDO_USER)$(DOAS_USER),,build)
 	install -d -m 0755 $(BINDIR) $(BUNDLEDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(APPDIR) $(UNITDIR)
 	@# The worker first: a widgets started meanwhile finds the worker of its own build.
 	install -m 0755 $(RELEASE)/widgets-worker $(LIBDIR)/.widgets-worker.tmp && mv -f $(LIBDIR)/.widgets-worker.tmp $(LIBDIR)/widgets-worker
-	for program in widgets game-app; do \
-		install -m 0755 $(RELEASE)/$$program $(BINDIR)/.$$program.tmp && mv -f $(BINDIR)/.$$program.tmp $(BINDIR)/$$program || exit 1; done
+	@# widgets as distributions ship a program: its symbols and debug information (over half its 39 MB)
+	@# in bin/.debug/widgets.debug, which the link left in it names (gdb and Swift's backtracer find it there).
+	install -m 0755 $(RELEASE)/widgets $(BINDIR)/.widgets.tmp
+	@if command -v objcopy >/dev/null 2>&1; then \
+		install -d -m 0755 $(BINDIR)/.debug && objcopy --only-keep-debug $(BINDIR)/.widgets.tmp $(BINDIR)/.debug/widgets.debug && \
+		chmod 0644 $(BINDIR)/.debug/widgets.debug && objcopy --strip-all --add-gnu-debuglink=$(BINDIR)/.debug/widgets.debug $(BINDIR)/.widgets.tmp && \
+		echo "installed widgets without its debug information, which is in $(BINDIR)/.debug/widgets.debug" || exit 1; \
+	else echo "note: no objcopy (Debian's binutils), so widgets is installed with its debug information"; fi
+	mv -f $(BINDIR)/.widgets.tmp $(BINDIR)/widgets
+	install -m 0755 $(RELEASE)/game-app $(BINDIR)/.game-app.tmp && mv -f $(BINDIR)/.game-app.tmp $(BINDIR)/game-app
 	for bundle in $(BUNDLES); do \
 		install -m 0644 $(RELEASE)/$$bundle $(BUNDLEDIR)/.$$bundle.tmp && mv -f $(BUNDLEDIR)/.$$bundle.tmp $(BUNDLEDIR)/$$bundle || exit 1; done
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -I Sources/CWidgetABI/include Plugins/HostInfo/hostinfo.c -o $(BUNDLEDIR)/.libHostInfo.so.tmp
@@ -128,14 +136,14 @@ uninstall:
 	@for unit in widgets-desktop widgets; do \
 		if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && [ -f "$(UNITDIR)/$$unit.service" ]; then \
 		systemctl --user disable --now $$unit.service 2>/dev/null && echo "stopped and disabled $$unit.service" || true; fi; done
-	rm -f $(BINDIR)/widgets $(BINDIR)/game-app $(MANDIR)/widgets.1 $(BASHDIR)/widgets $(ZSHDIR)/_widgets $(FISHDIR)/widgets.fish
+	rm -f $(BINDIR)/widgets $(BINDIR)/.debug/widgets.debug $(BINDIR)/game-app $(MANDIR)/widgets.1 $(BASHDIR)/widgets $(ZSHDIR)/_widgets $(FISHDIR)/widgets.fish
 	rm -f $(APPDIR)/widgets-home.desktop $(UNITDIR)/widgets.service $(UNITDIR)/widgets-desktop.service
 	@for link in "$${XDG_CONFIG_HOME:-$$HOME/.config}"/systemd/user/*.wants/widgets.service "$${XDG_CONFIG_HOME:-$$HOME/.config}"/systemd/user/*.wants/widgets-desktop.service; do \
 		[ -L "$$link" ] && [ ! -e "$$link" ] && case "$$(readlink "$$link")" in "$(PREFIX)/share/systemd/user/widgets.service"|"$(PREFIX)/share/systemd/user/widgets-desktop.service") true;; *) false;; esac && rm -f "$$link" && echo "removed $$link"; done; true
 	for bundle in $(BUNDLES) libHostInfo.so; do rm -f $(BUNDLEDIR)/$$bundle; done
 	rm -f $(LIBDIR)/widgets-worker
 	rm -rf "$(LIBDIR)/sdk" "$(DOCDIR)"
-	-rmdir $(BUNDLEDIR) $(LIBDIR) 2>/dev/null
+	-rmdir $(BUNDLEDIR) $(LIBDIR) $(BINDIR)/.debug 2>/dev/null
 	@[ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && systemctl --user daemon-reload 2>/dev/null || true
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 

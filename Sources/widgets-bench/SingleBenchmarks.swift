@@ -31,6 +31,12 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     }
 
 
+    // BENCH_ONLY=size measures `widgets` on disk, built and installed, alone.
+    if name == "size" {
+        for row in sizeRows(benchmarkSize()) { print("\(row.name): \(row.measured); floor \(row.floor); \(row.result)") }
+        return true
+    }
+
     // BENCH_ONLY=largest measures the host's memory around the largest timeline allowed, alone.
     if name == "largest" {
         let result = await benchmarkLargestTimeline(rounds: 3)

@@ -58,7 +58,7 @@ if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue"
 // BENCH_ONLY=NAME runs one benchmark alone (SingleBenchmarks.swift).
 if let only = ProcessInfo.processInfo.environment["BENCH_ONLY"] {
     guard await runSingleBenchmark(only) else {
-        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces, memory, desktop)")
+        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces, memory, desktop, size)")
         exit(2)
     }
     exit(0)
@@ -90,6 +90,7 @@ let surfaces = benchmarkSurfaces()
 let desktop = benchmarkDesktop()
 let hostMemory = benchmarkHostMemory()
 let workerStart = benchmarkWorkerStart()
+let size = benchmarkSize()
 
 let loadRatio = loading.loader / loading.floor
 /// The process-mode round trip against two thread wakeups; before issue 20's hardening (run of
@@ -351,7 +352,7 @@ let memoryRows = [
         result: "\(formatted(Double(hostMemory.total) / Double(hostMemory.spawnedTotal)))× spawned's; stopped: \(formatted(Double(hostMemory.idleTotal) / Double(hostMemory.spawnedTotal)))×",
         goal: "none set", met: true),
 ]
-let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows + surfaceRows + desktopRows + memoryRows
+let allRows = rows + engineRows + renderRows + webRows + listingRows + buildRows + surfaceRows + desktopRows + memoryRows + sizeRows(size)
 
 let header = ["benchmark", "measured", "floor, same run", "result", "goal", "met"]
 let table = [header] + allRows.map { [$0.name, $0.measured, $0.floor, $0.result, $0.goal, $0.met ? "yes" : "NO"] }

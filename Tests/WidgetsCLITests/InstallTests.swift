@@ -60,7 +60,7 @@ import WidgetTestSupport
         #expect(documents.contains("WEB.md") && documents.contains("PORTING.md") && documents.contains("README.md"), "\(documents)")
         #expect(
             files(under: prefix).filter { !$0.hasPrefix("lib/widgets/sdk/") && !$0.hasPrefix("share/doc/widgets/") } == [
-                "bin/game-app", "bin/widgets", "lib/widgets/widgets-worker",
+                "bin/.debug/widgets.debug", "bin/game-app", "bin/widgets", "lib/widgets/widgets-worker",
                 "lib/widgets/widgets.d/libCryptoWidgets.so", "lib/widgets/widgets.d/libGameWidgets.so",
                 "lib/widgets/widgets.d/libHostInfo.so", "lib/widgets/widgets.d/libSystemWidgets.so",
                 "share/applications/widgets-home.desktop", "share/bash-completion/completions/widgets",
@@ -68,6 +68,16 @@ import WidgetTestSupport
                 "share/systemd/user/widgets.service", "share/zsh/site-functions/_widgets",
             ])
         #expect(mode(prefix.appendingPathComponent("bin/widgets")) == 0o755)
+        // widgets as distributions ship programs: its symbols and debug information in a file of their
+        // own, which the link it carries names.
+        let program = try Data(contentsOf: prefix.appendingPathComponent("bin/widgets"))
+        let builtProgram = try Data(contentsOf: URL(fileURLWithPath: Fixtures.widgetsExecutable))
+        #expect(program.firstRange(of: Data(".gnu_debuglink".utf8)) != nil && program.firstRange(of: Data("widgets.debug".utf8)) != nil)
+        #expect(program.firstRange(of: Data(".debug_info".utf8)) == nil && program.firstRange(of: Data(".symtab".utf8)) == nil)
+        #expect(
+            builtProgram.firstRange(of: Data(".debug_info".utf8)) != nil && program.count < builtProgram.count * 3 / 4, "\(program.count) of \(builtProgram.count) bytes")
+        let debugInformation = try Data(contentsOf: prefix.appendingPathComponent("bin/.debug/widgets.debug"))
+        #expect(debugInformation.firstRange(of: Data(".debug_info".utf8)) != nil && debugInformation.firstRange(of: Data(".symtab".utf8)) != nil)
         #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets-worker")) == 0o755)
         for bundle in ["libGameWidgets.so", "libSystemWidgets.so", "libCryptoWidgets.so", "libHostInfo.so"] {
             #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets.d/\(bundle)")) == 0o644, "\(bundle)")
