@@ -122,7 +122,36 @@ static int is_child_of(const struct process *process, void *root) {
     return process->ppid == *(pid_t *)root;
 }
 
+/* Whether the process has a child: 1, 0, or -1 when the kernel cannot say (no
+ * /proc/PID/task/TID/children, a kernel without CONFIG_PROC_CHILDREN). */
+static int has_children(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) return -1;
+    int answer = 0;
+    struct dirent *task;
+    while (answer == 0 && (task = readdir(tasks))) {
+        if (task->d_name[0] == '.') continue;
+        char children[96];
+        snprintf(children, sizeof children, "/proc/%d/task/%s/children", (int)pid, task->d_name);
+        FILE *file = fopen(children, "re");
+        if (!file) {
+            answer = -1;
+            break;
+        }
+        if (fgetc(file) != EOF) answer = 1;
+        fclose(file);
+    }
+    closedir(tasks);
+    return answer;
+}
+
 int host_kill_descendants(int root) {
+    /* A process with no child has no descendant (its descendants are reached through its children,
+     * and an orphan of one is adopted by it as their subreaper): /proc is then not read whole, as
+     * every worker ending with its host would read it (a hundred workers, a few hundred files each). */
+    if (has_children(root) == 0) return 0;
     pid_t parent = root;
     return kill_marked(is_child_of, &parent);
 }

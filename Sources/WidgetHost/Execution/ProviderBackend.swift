@@ -26,4 +26,8 @@ protocol ProviderBackend: AnyObject, Sendable {
     /// The host is done with the bundle: a worker ends, and no request is sent to it again. In
     /// process nothing can end (an image stays loaded); the registry sends it nothing more.
     func shutDown()
+
+    /// Asks a worker to end without waiting for it, so that a host ending many ends them together
+    /// (`shutDown` then waits for each); nothing in process.
+    func beginShutDown()
 }

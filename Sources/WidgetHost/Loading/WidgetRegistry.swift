@@ -118,8 +118,10 @@ public final class WidgetRegistry: @unchecked Sendable {
     public func shutDownWorkers() {
         cache?.save()
         let starting: [WorkerSupervisor] = state.withLock { held in Array(held.startingSupervisors.values) }
-        for supervisor in starting { supervisor.shutDown() }
-        for bundle in bundles { bundle.backend.shutDown() }
+        let backends = starting.map { $0 as any ProviderBackend } + bundles.map(\.backend)
+        // Every worker is asked to end first, then each waited for: they end together.
+        for backend in backends { backend.beginShutDown() }
+        for backend in backends { backend.shutDown() }
         Orphans.sweep()
     }
 

@@ -46,6 +46,7 @@ final class InProcessBackend: ProviderBackend {
     var holdsImageInProcess: Bool { true }
     var disabledReason: String? { nil }
     func shutDown() {}
+    func beginShutDown() {}
 
     func statistics(kind: String) -> ProviderStatistics {
         queue(kind: kind)?.snapshot ?? ProviderStatistics()

@@ -146,6 +146,14 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         process?.closeAndWait(timeout: 2)
     }
 
+    func beginShutDown() {
+        let process: WorkerProcess? = guarded.withLock { held in
+            guard case .running(let process) = held.state else { return nil }
+            return process
+        }
+        process?.close()
+    }
+
     /// A worker's bundle is mapped in the worker, not in the host.
     var holdsImageInProcess: Bool { false }
 
