@@ -4,7 +4,7 @@ import WidgetWire
 /// The name a Live Activity's type has between an app, the host and the bundle: its attributes
 /// type's own name, unqualified (the app and the extension are different modules on iOS too).
 enum ActivityTypeName {
-    static func of<T>(_ type: T.Type) -> String { String(describing: type) }
+    static func of<T>(_ type: T.Type) -> String { nameOfType(type) }
 }
 
 /// Why an activity's attributes or state did not decode, naming the member.
@@ -20,9 +20,9 @@ enum ActivityCoding {
         do {
             return try JSONDecoder().decode(T.self, from: Data(value.jsonText.utf8))
         } catch let error as DecodingError {
-            throw ActivityDecodingError(text: "the activity's \(what) (\(String(describing: T.self))) did not decode: \(describe(error))")
+            throw ActivityDecodingError(text: "the activity's \(what) (\(nameOfType(T.self))) did not decode: \(describe(error))")
         } catch {
-            throw ActivityDecodingError(text: "the activity's \(what) (\(String(describing: T.self))) did not decode: \(error)")
+            throw ActivityDecodingError(text: "the activity's \(what) (\(nameOfType(T.self))) did not decode: \(error)")
         }
     }
 
@@ -38,8 +38,8 @@ enum ActivityCoding {
         case .keyNotFound(let key, let context):
             let within = path(context)
             return "no value for \"\(key.stringValue)\"\(within.isEmpty ? "" : " in \(within)")"
-        case .typeMismatch(let type, let context): return "\"\(path(context))\" is not \(String(describing: type)) (\(context.debugDescription))"
-        case .valueNotFound(let type, let context): return "\"\(path(context))\" has no \(String(describing: type))"
+        case .typeMismatch(let type, let context): return "\"\(path(context))\" is not \(nameOfType(type)) (\(context.debugDescription))"
+        case .valueNotFound(let type, let context): return "\"\(path(context))\" has no \(nameOfType(type))"
         case .dataCorrupted(let context): return "\(path(context).isEmpty ? "" : "\"\(path(context))\": ")\(context.debugDescription)"
         @unknown default: return "\(error)"
         }

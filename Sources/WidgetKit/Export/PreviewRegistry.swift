@@ -47,7 +47,7 @@ public enum _WidgetPreviews {
         }
         for pointer in found.prefix(count).compactMap({ $0 }) {
             guard let provider = unsafeBitCast(pointer, to: Any.Type.self) as? any PreviewProvider.Type else { continue }
-            let name = String(describing: provider)
+            let name = nameOfType(provider)
             let widget = ["_Previews", "Previews", "_Preview", "Preview"].lazy.compactMap { name.hasSuffix($0) ? String(name.dropLast($0.count)) : nil }.first ?? name
             let kinds = WidgetTypes.kinds(of: widget) ?? WidgetTypes.onlyKind.map { [$0] } ?? []
             let previews = _UncheckedSendable(provider)
@@ -184,7 +184,7 @@ enum WidgetTypes {
     static func note<W: Widget>(_ widget: W) {
         // Kept as an existential, so that the closure captures no metatype (W.Type is not Sendable).
         let captured = _UncheckedSendable<any Widget>(widget)
-        known.withLock { $0[String(describing: W.self)] = { captured.value._definitions().map(\.kind) } }
+        known.withLock { $0[nameOfType(W.self)] = { captured.value._definitions().map(\.kind) } }
     }
 
     static func kinds(of name: String) -> [String]? { known.withLock { $0[name] }?() }

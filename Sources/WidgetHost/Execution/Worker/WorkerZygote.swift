@@ -286,12 +286,28 @@ final class WorkerZygote: @unchecked Sendable {
     private static func preload() {
         _ = host_preload_beside_foundation("libFoundationNetworking.so")
         WidgetWorker.foundation?.warmUp()
+        rehearseWorkerStart()
+    }
+
+    /// The arguments of a fork request's body: separated by zero bytes.
+    private static func workerArguments(_ bytes: UnsafeRawBufferPointer) -> [String] {
+        bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// What every worker does first, done once here, so that the type metadata and caches it makes
+    /// (a generic type's metadata is made from its mangled name by a search of every loaded
+    /// library) are each forked worker's already: reading its arguments, as a request's body and
+    /// as options. Nothing of it is kept: each worker reads its own, which set what these set.
+    private static func rehearseWorkerStart() {
+        let options = WidgetWorker.Options(bundlePath: "/rehearsal.so", memoryLimit: 1 << 20, deadlines: .default, now: Date())
+        let body = Array(options.arguments.joined(separator: "\u{0}").utf8)
+        let arguments = body.withUnsafeBytes { workerArguments($0) }
+        _ = WidgetWorker.Options(arguments: arguments)
     }
 
     /// In a forked child: the worker's arguments, its title, then the worker itself.
     private static func becomeWorker(_ body: UnsafePointer<CChar>?, _ length: Int) -> Never {
-        let bytes = body.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let arguments = workerArguments(body.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0))
         host_set_process_title(([SwiftRuntime.executable] + arguments).joined(separator: " "))
         // Its only thread is the zygote's forking thread, which the guard counted as one it
         // started: here it is the main thread, which a spawned worker's guard does not count.

@@ -34,7 +34,7 @@ public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content:
             timeline: { intent, context in await provider.timeline(for: intent, in: context) },
             recommendations: { provider.recommendations().map { ($0.intent, $0.description) } })
         definition = _WidgetDefinition(
-            kind: kind, configurationKind: .appIntent, configurationName: String(describing: Intent.self),
+            kind: kind, configurationKind: .appIntent, configurationName: nameOfType(Intent.self),
             schema: IntentParameters.schema(
                 of: Intent(), title: Intent.title.text, description: Intent._description?.descriptionText.text ?? ""),
             respond: responder.respond)

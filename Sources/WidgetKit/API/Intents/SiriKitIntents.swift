@@ -47,7 +47,7 @@ open class INObject: _IntentValue {
     }
 
     public static var _parameterType: ParameterType { .entity }
-    public static var _typeName: String? { String(describing: self) }
+    public static var _typeName: String? { nameOfType(self) }
     public var _configurationValue: JSONValue { .string(identifier ?? displayString) }
     public var _displayRepresentation: DisplayRepresentation {
         DisplayRepresentation(title: LocalizedStringResource(displayString), subtitle: subtitleString.map { LocalizedStringResource($0) })
@@ -66,7 +66,7 @@ open class INObject: _IntentValue {
         }
         guard let match = offered.lazy.compactMap({ $0 as? Self }).first(where: { $0.identifier == identifier }) else {
             throw _ParameterFailure(
-                "no \(String(describing: self)) has the identifier \"\(identifier)\" any more (its options handler no longer offers it)")
+                "no \(nameOfType(self)) has the identifier \"\(identifier)\" any more (its options handler no longer offers it)")
         }
         return match
     }
@@ -188,8 +188,8 @@ public struct IntentConfiguration<Intent: INIntent, Content: View>: WidgetConfig
             },
             recommendations: { provider.recommendations().map { ($0.intent, $0.description) } })
         definition = _WidgetDefinition(
-            kind: kind, configurationKind: .intent, configurationName: String(describing: Intent.self),
-            schema: IntentParameters.schema(of: Intent(), title: Intent._definitionTitle?.text ?? String(describing: Intent.self), description: ""),
+            kind: kind, configurationKind: .intent, configurationName: nameOfType(Intent.self),
+            schema: IntentParameters.schema(of: Intent(), title: Intent._definitionTitle?.text ?? nameOfType(Intent.self), description: ""),
             respond: responder.respond)
         definition.renderPreview = _WidgetDefinition.previewRenderer(content)
     }
