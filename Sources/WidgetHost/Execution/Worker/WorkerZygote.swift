@@ -294,15 +294,25 @@ final class WorkerZygote: @unchecked Sendable {
         bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// What every worker does first, done once here, so that the type metadata and caches it makes
-    /// (a generic type's metadata is made from its mangled name by a search of every loaded
-    /// library) are each forked worker's already: reading its arguments, as a request's body and
-    /// as options. Nothing of it is kept: each worker reads its own, which set what these set.
+    /// What every worker does, done once here with nothing loaded, so that the type metadata and
+    /// caches it makes (a generic type's metadata is made from its mangled name, and a conformance
+    /// found, by a search of every loaded library) are each forked worker's already: reading its
+    /// arguments, as a request's body and as options; the clock's timers; the loader's bookkeeping
+    /// and its checks of a path; the first message. Nothing of it is kept: no thread, no file, and
+    /// what a worker sets from its own arguments (the result limit) it sets again.
     private static func rehearseWorkerStart() {
         let options = WidgetWorker.Options(bundlePath: "/rehearsal.so", memoryLimit: 1 << 20, deadlines: .default, now: Date())
         let body = Array(options.arguments.joined(separator: "\u{0}").utf8)
         let arguments = body.withUnsafeBytes { workerArguments($0) }
         _ = WidgetWorker.Options(arguments: arguments)
+        let clock = ManualClock(now: options.now)
+        clock.schedule(at: options.now.addingTimeInterval(60)) {}.cancel()
+        let watch = LoaderWatch()
+        let loader = watch.addLoader()
+        watch.initializing(loader)
+        watch.initialized(loader)
+        if case .success(let file) = BundleFile.open("/nonexistent/rehearsal.so") { file.close() }
+        _ = WorkerHello(bundle: nil, widgets: [], problems: [LoadProblem(path: "/rehearsal.so", reason: .unreadable, message: "")]).json
     }
 
     /// In a forked child: the worker's arguments, its title, then the worker itself.
