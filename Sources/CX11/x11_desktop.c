@@ -17,6 +17,19 @@ typedef struct xcb_connection_t xcb_connection_t;
 typedef struct { unsigned int sequence; } xcb_void_cookie_t;
 typedef struct { unsigned int sequence; } xcb_intern_atom_cookie_t;
 typedef struct { unsigned int sequence; } xcb_get_image_cookie_t;
+typedef struct { unsigned int sequence; } xcb_get_property_cookie_t;
+typedef struct {
+    uint8_t response_type, format;
+    uint16_t sequence;
+    uint32_t length, type, bytes_after, value_len;
+    uint8_t pad0[12];
+} xcb_get_property_reply_t;
+typedef struct {
+    uint8_t response_type, pad0;
+    uint16_t sequence;
+    uint32_t window, atom, time;
+    uint8_t state, pad1[3];
+} xcb_property_notify_event_t;
 typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t pad[7]; uint32_t full_sequence; } xcb_generic_event_t;
 typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length; uint32_t atom; } xcb_intern_atom_reply_t;
 typedef struct { uint8_t response_type, depth; uint16_t sequence; uint32_t length, visual; uint8_t pad0[20]; } xcb_get_image_reply_t;
@@ -66,7 +79,8 @@ typedef struct {
 } xcb_configure_notify_event_t;
 
 enum {
-    BUTTON_PRESS = 4, BUTTON_RELEASE = 5, EXPOSE = 12, CONFIGURE_NOTIFY = 22,
+    BUTTON_PRESS = 4, BUTTON_RELEASE = 5, EXPOSE = 12, CONFIGURE_NOTIFY = 22, PROPERTY_NOTIFY = 28, EVENT_PROPERTY_CHANGE = 4194304,
+    ATOM_RESOURCE_MANAGER = 23,
     CW_BACK_PIXEL = 2, CW_BORDER_PIXEL = 8, CW_OVERRIDE_REDIRECT = 512, CW_EVENT_MASK = 2048, CW_COLORMAP = 8192,
     EVENT_BUTTON_PRESS = 4, EVENT_BUTTON_RELEASE = 8, EVENT_EXPOSURE = 32768, EVENT_STRUCTURE_NOTIFY = 131072,
     ATOM_ATOM = 4, ATOM_CARDINAL = 6, ATOM_STRING = 31, ATOM_WM_NAME = 39, ATOM_WM_CLASS = 67,
@@ -109,6 +123,10 @@ static struct {
     xcb_get_image_cookie_t (*get_image)(xcb_connection_t *, uint8_t, uint32_t, int16_t, int16_t, uint16_t, uint16_t, uint32_t);
     xcb_get_image_reply_t *(*get_image_reply)(xcb_connection_t *, xcb_get_image_cookie_t, void **);
     uint8_t *(*get_image_data)(const xcb_get_image_reply_t *);
+    xcb_get_property_cookie_t (*get_property)(xcb_connection_t *, uint8_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+    xcb_get_property_reply_t *(*get_property_reply)(xcb_connection_t *, xcb_get_property_cookie_t, void **);
+    void *(*get_property_value)(const xcb_get_property_reply_t *);
+    int (*get_property_value_length)(const xcb_get_property_reply_t *);
     int (*get_image_data_length)(const xcb_get_image_reply_t *);
     xcb_void_cookie_t (*shape_rectangles)(xcb_connection_t *, uint8_t, uint8_t, uint8_t, uint32_t, int16_t, int16_t, uint32_t,
                                           const xcb_rectangle_t *);
@@ -167,6 +185,10 @@ static int load_xcb(char *error, size_t size) {
     SYMBOL(0, get_image_reply, "xcb_get_image_reply");
     SYMBOL(0, get_image_data, "xcb_get_image_data");
     SYMBOL(0, get_image_data_length, "xcb_get_image_data_length");
+    SYMBOL(0, get_property, "xcb_get_property");
+    SYMBOL(0, get_property_reply, "xcb_get_property_reply");
+    SYMBOL(0, get_property_value, "xcb_get_property_value");
+    SYMBOL(0, get_property_value_length, "xcb_get_property_value_length");
     SYMBOL(1, shape_rectangles, "xcb_shape_rectangles");
 #undef SYMBOL
     x.loaded = 1;
@@ -250,8 +272,8 @@ wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *er
         return NULL;
     }
     display->visual = chosen->visual_id;
-    // The screen's size changes are heard on the root window.
-    uint32_t mask = EVENT_STRUCTURE_NOTIFY;
+    // The screen's size changes are heard on the root window, and its resources' (Xft.dpi) too.
+    uint32_t mask = EVENT_STRUCTURE_NOTIFY | EVENT_PROPERTY_CHANGE;
     x.change_window_attributes(connection, display->screen->root, CW_EVENT_MASK, &mask);
     x.flush(connection);
     return display;
@@ -320,10 +342,48 @@ static void handle(wx_display *display, xcb_generic_event_t *event) {
             }
             break;
         }
+        case PROPERTY_NOTIFY: {
+            xcb_property_notify_event_t *property = (xcb_property_notify_event_t *)event;
+            if (property->window == display->screen->root && property->atom == ATOM_RESOURCE_MANAGER && display->callbacks.resources)
+                display->callbacks.resources(display->callbacks.context);
+            break;
+        }
         default:
             break;
         }
         free(event);
+}
+
+double wx_resource_dpi(wx_display *display) {
+    // RESOURCE_MANAGER, the resources xrdb loaded (a desktop's settings daemon sets Xft.dpi there):
+    // its text, 64 KiB at most, read for an "Xft.dpi:" line.
+    xcb_get_property_reply_t *reply = x.get_property_reply(
+        display->connection, x.get_property(display->connection, 0, display->screen->root, ATOM_RESOURCE_MANAGER, ATOM_STRING, 0, 16384), NULL);
+    if (!reply) return 0;
+    double dpi = 0;
+    int length = x.get_property_value_length(reply);
+    const char *text = x.get_property_value(reply);
+    for (int start = 0; text && start < length;) {
+        int end = start;
+        while (end < length && text[end] != '\n') end++;
+        const char *name = "Xft.dpi:";
+        size_t name_length = strlen(name);
+        if ((size_t)(end - start) > name_length && strncmp(text + start, name, name_length) == 0) {
+            char value[32] = {0};
+            int count = end - start - (int)name_length;
+            memcpy(value, text + start + name_length, count < 31 ? (size_t)count : 31);
+            dpi = strtod(value, NULL);
+        }
+        start = end + 1;
+    }
+    free(reply);
+    return dpi > 0 && dpi < 10000 ? dpi : 0;
+}
+
+int wx_set_resources(wx_display *display, const char *text) {
+    x.change_property(display->connection, 0 /* Replace */, display->screen->root, ATOM_RESOURCE_MANAGER, ATOM_STRING, 8, (uint32_t)strlen(text), text);
+    x.flush(display->connection);
+    return x.connection_has_error(display->connection) ? -1 : 0;
 }
 
 static void set_atoms(wx_display *display, const char *property, const char **names, int count) {

@@ -1,36 +1,47 @@
 import CX11
+import FoundationEssentials
 
 /// The widgets on an X11 desktop: one window of type _NET_WM_WINDOW_TYPE_DESKTOP, below the others,
 /// sticky, undecorated, in no task bar (as conky's desktop windows are), shaped to where the widgets
 /// draw and taking input only there; placed on the screen by the anchor and margins, and again when
-/// the screen's size changes. One pixel a point (X has no scale of its own to follow).
+/// the screen's size changes. Drawn at the scale the desktop asks of X11 programs (`X11Scale`), and
+/// again when it changes.
 final class X11Backend: DesktopBackend {
     private let display: OpaquePointer
     private let anchor: DesktopAnchor
     private let margins: DesktopMargins
-    private let inbox = CallbackInbox<DesktopEvent>()
+    private let inbox = CallbackInbox<Heard>()
     /// Where the window is now, in pixels of the screen.
     private var placed = (x: 0, y: 0, width: 0, height: 0)
     /// Shaped to nothing, there being no widget to show.
     private var hidden = false
+    /// Pixels a point, and what set it.
+    private var scale: X11Scale
+
+    /// What the X server's events tell: the client's events, or that the screen's resources changed.
+    private enum Heard {
+        case event(DesktopEvent)
+        case resources
+    }
 
     init(display name: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
         self.anchor = anchor
         self.margins = margins
-        typealias Inbox = CallbackInbox<DesktopEvent>
+        typealias Inbox = CallbackInbox<Heard>
         var callbacks = wx_callbacks()
         callbacks.context = inbox.context
         callbacks.button = { context, x, y, button, pressed in
             // X's buttons 1 and 3: primary and secondary.
             guard pressed == 0, button == 1 || button == 3 else { return }
-            Inbox.post(context, .click(x: x, y: y, primary: button == 1))
+            Inbox.post(context, .event(.click(x: x, y: y, primary: button == 1)))
         }
-        callbacks.expose = { context in Inbox.post(context, .redrawAll) }
-        callbacks.error = { context, code in Inbox.post(context, .note("the X server refused a request (error \(code))", debug: true)) }
+        callbacks.expose = { context in Inbox.post(context, .event(.redrawAll)) }
+        callbacks.error = { context, code in Inbox.post(context, .event(.note("the X server refused a request (error \(code))", debug: true))) }
         callbacks.screen = { context, width, height in
-            Inbox.post(context, .note("the screen is \(width) x \(height) now", debug: true))
-            Inbox.post(context, .redrawAll)
+            Inbox.post(context, .event(.note("the screen is \(width) x \(height) now", debug: true)))
+            Inbox.post(context, .event(.redrawAll))
         }
+        callbacks.resources = { context in Inbox.post(context, .resources) }
         var error = [CChar](repeating: 0, count: 512)
         let connected = name.map { given in given.withCString { wx_connect($0, &callbacks, &error, error.count) } } ?? wx_connect(nil, &callbacks, &error, error.count)
         guard let connected else {
@@ -38,6 +49,8 @@ final class X11Backend: DesktopBackend {
             throw DesktopError(cText(error))
         }
         display = connected
+        scale = X11Scale(dpi: wx_resource_dpi(connected))
+        inbox.append(.event(.note("drawn at scale \(scale.factor) (\(scale.reason))", debug: true)))
     }
 
     deinit {
@@ -53,9 +66,28 @@ final class X11Backend: DesktopBackend {
         return result == 1
     }
 
-    func takeEvents() -> [DesktopEvent] { inbox.take() }
+    func takeEvents() -> [DesktopEvent] {
+        inbox.take().flatMap { heard -> [DesktopEvent] in
+            switch heard {
+            case .event(.click(let x, let y, let primary)):
+                // In the window's pixels: in points at the scale the window is drawn at.
+                return [.click(x: x / Double(scale.factor), y: y / Double(scale.factor), primary: primary)]
+            case .event(let event):
+                return [event]
+            case .resources:
+                // Xft.dpi may have changed (a desktop's scale set anew): drawn again at the new scale.
+                let now = X11Scale(dpi: wx_resource_dpi(display))
+                guard now.factor != scale.factor else { return [] }
+                scale = now
+                return [.note("drawn at scale \(now.factor) now (\(now.reason))", debug: true), .redrawAll]
+            }
+        }
+    }
 
-    func prepare(width: Int, height: Int) -> (scale: Int, width: Int, height: Int)? {
+    func prepare(width points: Int, height heightInPoints: Int) -> (scale: Int, width: Int, height: Int)? {
+        let factor = scale.factor
+        let (width, height) = (points * factor, heightInPoints * factor)
+        let margins = (top: self.margins.top * factor, right: self.margins.right * factor, bottom: self.margins.bottom * factor, left: self.margins.left * factor)
         var screen = (width: Int32(0), height: Int32(0))
         wx_screen_size(display, &screen.width, &screen.height)
         let (screenWidth, screenHeight) = (Int(screen.width), Int(screen.height))
@@ -67,21 +99,21 @@ final class X11Backend: DesktopBackend {
         if (x, y, width, height) != placed {
             var error = [CChar](repeating: 0, count: 512)
             guard wx_place(display, Int32(x), Int32(y), Int32(width), Int32(height), &error, error.count) == 0 else {
-                inbox.append(.note(cText(error), debug: false))
+                inbox.append(.event(.note(cText(error), debug: false)))
                 return nil
             }
             let first = placed.width == 0
             placed = (x, y, width, height)
-            inbox.append(.note("a window of \(width) x \(height) at \(x), \(y) of the screen", debug: true))
+            inbox.append(.event(.note("a window of \(width) x \(height) at \(x), \(y) of the screen", debug: true)))
             // A window just made is drawn as any new canvas is; one moved or resized, again now.
-            if !first { inbox.append(.redrawAll) }
+            if !first { inbox.append(.event(.redrawAll)) }
         }
-        return (1, width, height)
+        return (factor, points, heightInPoints)
     }
 
     func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
         var error = [CChar](repeating: 0, count: 512)
-        let inputValues = input.flatMap { [Int32($0.x), Int32($0.y), Int32($0.width), Int32($0.height)] }
+        let inputValues = input.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0 * scale) } }
         let result = pixels.withUnsafeBufferPointer { pixels in
             inputValues.withUnsafeBufferPointer { input in
                 wx_present(display, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
@@ -100,6 +132,25 @@ final class X11Backend: DesktopBackend {
     }
 }
 
+/// The scale of a desktop's X11 programs: `GDK_SCALE` (a whole number, GTK's setting, as GNOME and
+/// Xfce set it), else the screen's `Xft.dpi` resource over 96, to the nearest whole number (a
+/// settings daemon sets it with the desktop's scale; 144 dpi draws at 2 and is as sharp as a 2×
+/// Wayland output), else 1. At most 4.
+struct X11Scale: Equatable {
+    let factor: Int
+    let reason: String
+
+    init(dpi: Double, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let text = environment["GDK_SCALE"], let given = Int(text), given >= 1 {
+            (factor, reason) = (min(given, 4), "GDK_SCALE=\(text)")
+        } else if dpi > 0 {
+            (factor, reason) = (min(max(Int((dpi / 96).rounded()), 1), 4), "Xft.dpi \(dpi == dpi.rounded() ? String(Int(dpi)) : String(dpi))")
+        } else {
+            (factor, reason) = (1, "no Xft.dpi or GDK_SCALE")
+        }
+    }
+}
+
 /// For tests of the X11 desktop window: the screen's pixels, as the X server has them.
 public final class X11Screen: @unchecked Sendable {
     private let display: OpaquePointer
@@ -114,6 +165,11 @@ public final class X11Screen: @unchecked Sendable {
     }
 
     deinit { wx_disconnect(display) }
+
+    /// Replaces the screen's resources (`Xft.dpi:\t192\n`), as `xrdb -load` does.
+    public func setResources(_ text: String) throws(DesktopError) {
+        guard wx_set_resources(display, text) == 0 else { throw DesktopError("the X server refused the resources") }
+    }
 
     /// A rectangle of the screen: 4 bytes a pixel, as `RasterImage` has them, opaque.
     public func capture(x: Int, y: Int, width: Int, height: Int) -> [UInt8]? {

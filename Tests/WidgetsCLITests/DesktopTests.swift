@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetDesktop
+@testable import WidgetDesktop
 import WidgetRendering
 import WidgetTestSupport
 import WidgetWire
@@ -173,6 +173,56 @@ import WidgetWire
         try server.click(x: 452 + 180 + Int(button.rect.x + button.rect.width / 2), y: 432 + Int(button.rect.y + button.rect.height / 2))
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
         #expect(desktop.terminate() == 0)
+    }
+
+    /// On an X11 desktop whose resources say `Xft.dpi: 192` (as a desktop set to 2× sets them), the
+    /// window is drawn at 2× as the PNG renderer draws at 2×, placed and clicked in points; set back
+    /// to 96 while it runs, it is drawn at 1× again.
+    @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func anX11DesktopsScaleIsFollowed() async throws {
+        let server = try VirtualX(composite: true)
+        defer { server.stop() }
+        let screen = try X11Screen(display: server.display)
+        try screen.setResources("Xft.dpi:\t192\nXft.antialias:\t1\n")
+        let game = GameDesktopHome()
+        let host = try await game.startHost()
+        defer { if host.process.isRunning { _ = host.terminate() } }
+
+        var environment = game.home.environment
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["GDK_SCALE"] = nil
+        environment["DISPLAY"] = server.display
+        let desktop = try RunningProcess(
+            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"], environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        // 338 × 158 points at 2×, 10 points (20 pixels) from the bottom right of 800 × 600.
+        #expect(await blocking { desktop.waitForLine { $0.contains("drawn at scale 2 (Xft.dpi 192)") } }, "\(desktop.output)")
+        #expect(await blocking { desktop.waitForLine { $0.contains("a window of 676 x 316 at 104, 264 of the screen") } }, "\(desktop.output)")
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 2") } }, "\(desktop.output)")
+        let expected = try await game.renderedStatus(scale: 2)
+        @Sendable func captured() -> RasterImage { RasterImage(width: 800, height: 600, stride: 3200, pixels: screen.capture(x: 0, y: 0, width: 800, height: 600) ?? []) }
+        #expect(try await eventually { Self.differences(expected, on: captured(), at: (104, 264)) == 0 }, "as render --png --scale 2 draws it")
+
+        let button = try #require(try game.healButton())
+        try server.click(x: 104 + 2 * (180 + Int(button.rect.x + button.rect.width / 2)), y: 264 + 2 * Int(button.rect.y + button.rect.height / 2))
+        #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
+
+        try screen.setResources("Xft.dpi:\t96\n")
+        #expect(await blocking { desktop.waitForLine { $0.contains("drawn at scale 1 now (Xft.dpi 96)") } }, "\(desktop.output)")
+        #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 452, 432 of the screen") } }, "\(desktop.output)")
+        #expect(desktop.terminate() == 0)
+    }
+
+    /// The scale of X11 programs: GTK's GDK_SCALE first, else Xft.dpi over 96 to the nearest whole
+    /// number, else 1; 1 to 4.
+    @Test func anX11ScaleIsTakenAsGTKAndTheResourcesSayIt() {
+        #expect(X11Scale(dpi: 0, environment: [:]) == X11Scale(dpi: 0, environment: ["GDK_SCALE": "zero"]))
+        #expect(X11Scale(dpi: 0, environment: [:]).factor == 1)
+        #expect([96.0, 120, 144, 192, 288, 1200].map { X11Scale(dpi: $0, environment: [:]).factor } == [1, 1, 2, 2, 3, 4])
+        #expect(X11Scale(dpi: 96, environment: ["GDK_SCALE": "2"]).factor == 2)
+        #expect(X11Scale(dpi: 192, environment: ["GDK_SCALE": "1"]).reason == "GDK_SCALE=1")
+        #expect(X11Scale(dpi: 192, environment: ["GDK_SCALE": "0"]).factor == 2, "a GDK_SCALE below 1 is not one")
+        #expect(X11Scale(dpi: 143.5, environment: [:]).reason == "Xft.dpi 143.5")
     }
 
     /// An X server whose pixels are not 32-bit TrueColor is refused, naming its format.

@@ -23,6 +23,8 @@ typedef struct wx_callbacks {
     void (*screen)(void *context, int width, int height);
     // The server refused a request (its error code).
     void (*error)(void *context, int code);
+    // The screen's resources (RESOURCE_MANAGER, where Xft.dpi is) changed.
+    void (*resources)(void *context);
 } wx_callbacks;
 
 // Connects to the X server (`name` as DISPLAY gives it, NULL for the environment's). NULL with the
@@ -31,6 +33,11 @@ wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *er
 void wx_disconnect(wx_display *display);
 // The screen's size in pixels.
 void wx_screen_size(wx_display *display, int *width, int *height);
+// The dots per inch the screen's resources give (`Xft.dpi`, which desktops set for their scale); 0
+// when they give none.
+double wx_resource_dpi(wx_display *display);
+// For tests: replaces the screen's resources (as `xrdb -load` does). 0 on success.
+int wx_set_resources(wx_display *display, const char *text);
 // Waits at most `timeout_ms` (-1: as long as it takes) for the server or `wake_fd`, and handles what
 // came. 1 when wake_fd is readable, 0 otherwise, -1 when the connection is lost.
 int wx_dispatch(wx_display *display, int wake_fd, int timeout_ms, char *error, size_t error_size);
