@@ -204,7 +204,26 @@ struct wx_display {
     uint32_t window, gc, visual, colormap;
     uint8_t depth;
     int width, height;
+    // The bounding and input shapes last set: a drawing that leaves them as they are sends neither.
+    xcb_rectangle_t *shape, *input;
+    size_t shape_count, input_count;
+    // Bytes of a damaged rectangle's rows, copied together for a request.
+    uint8_t *strip;
+    size_t strip_size;
 };
+
+// Whether `count` rectangles at `rects` are the shape kept in `kept`; else keeps them. -1 when
+// there is no memory to keep them (they are then sent).
+static int same_shape(xcb_rectangle_t **kept, size_t *kept_count, const xcb_rectangle_t *rects, size_t count) {
+    if (*kept && *kept_count == count && (count == 0 || memcmp(*kept, rects, count * sizeof *rects) == 0)) return 1;
+    xcb_rectangle_t *copy = malloc((count ? count : 1) * sizeof *rects);
+    free(*kept);
+    *kept = copy;
+    *kept_count = copy ? count : 0;
+    if (!copy) return -1;
+    if (count) memcpy(copy, rects, count * sizeof *rects);
+    return 0;
+}
 
 static uint32_t atom(wx_display *display, const char *name) {
     xcb_intern_atom_reply_t *reply = x.intern_atom_reply(display->connection, x.intern_atom(display->connection, 0, (uint16_t)strlen(name), name), NULL);
@@ -282,6 +301,9 @@ wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *er
 void wx_disconnect(wx_display *display) {
     if (!display) return;
     x.disconnect(display->connection);
+    free(display->shape);
+    free(display->input);
+    free(display->strip);
     free(display);
 }
 
@@ -436,8 +458,8 @@ int wx_place(wx_display *display, int left, int top, int width, int height, char
     return 0;
 }
 
-int wx_present(wx_display *display, const uint8_t *pixels, int width, int height, int stride, const int32_t *input, int input_count,
-               char *error, size_t error_size) {
+int wx_present(wx_display *display, const uint8_t *pixels, int width, int height, int stride, const int32_t *damage, int damage_count,
+               const int32_t *input, int input_count, char *error, size_t error_size) {
     xcb_connection_t *connection = display->connection;
     if (!display->window || width != display->width || height != display->height) {
         snprintf(error, error_size, "the window is not %d x %d pixels", width, height);
@@ -473,20 +495,50 @@ int wx_present(wx_display *display, const uint8_t *pixels, int width, int height
         }
     }
     // In requests within the server's largest (in 4-byte units, less the header): set, then united.
+    // Not sent when it is the shape already set (a timer's second leaves it as it was).
     size_t largest = (size_t)x.get_maximum_request_length(connection) * 4 - 64;
     size_t batch = largest / sizeof(xcb_rectangle_t);
-    x.shape_rectangles(connection, SHAPE_SET, SHAPE_BOUNDING, 0, display->window, 0, 0, (uint32_t)(used < batch ? used : batch), runs);
-    for (size_t first = batch; first < used; first += batch)
-        x.shape_rectangles(connection, SHAPE_UNION, SHAPE_BOUNDING, 0, display->window, 0, 0,
-                           (uint32_t)(used - first < batch ? used - first : batch), runs + first);
+    if (same_shape(&display->shape, &display->shape_count, runs, used) != 1) {
+        x.shape_rectangles(connection, SHAPE_SET, SHAPE_BOUNDING, 0, display->window, 0, 0, (uint32_t)(used < batch ? used : batch), runs);
+        for (size_t first = batch; first < used; first += batch)
+            x.shape_rectangles(connection, SHAPE_UNION, SHAPE_BOUNDING, 0, display->window, 0, 0,
+                               (uint32_t)(used - first < batch ? used - first : batch), runs + first);
+    }
     free(runs);
-    // The pixels, in strips of rows within the largest request.
-    int rows = (int)(largest / (size_t)stride);
-    if (rows < 1) rows = 1;
-    for (int row = 0; row < height; row += rows) {
-        int count = row + rows > height ? height - row : rows;
-        x.put_image(connection, IMAGE_Z_PIXMAP, display->window, display->gc, (uint16_t)width, (uint16_t)count, 0, (int16_t)row, 0, display->depth,
-                    (uint32_t)(count * stride), pixels + (size_t)row * (size_t)stride);
+    // The pixels of each damaged rectangle (all of them when none is given), in strips of rows
+    // within the largest request: a rectangle narrower than the window has its rows copied together.
+    int32_t whole[4] = {0, 0, width, height};
+    if (damage_count <= 0) damage = whole, damage_count = 1;
+    for (int index = 0; index < damage_count; index++) {
+        int left = damage[4 * index], top = damage[4 * index + 1], right = left + damage[4 * index + 2], bottom = top + damage[4 * index + 3];
+        if (left < 0) left = 0;
+        if (top < 0) top = 0;
+        if (right > width) right = width;
+        if (bottom > height) bottom = height;
+        if (right <= left || bottom <= top) continue;
+        size_t row_bytes = (size_t)(right - left) * 4;
+        int rows = (int)(largest / row_bytes);
+        if (rows < 1) rows = 1;
+        for (int row = top; row < bottom; row += rows) {
+            int count = row + rows > bottom ? bottom - row : rows;
+            const uint8_t *data = pixels + (size_t)row * (size_t)stride + (size_t)left * 4;
+            if (row_bytes != (size_t)stride) {
+                size_t needed = row_bytes * (size_t)count;
+                if (needed > display->strip_size) {
+                    uint8_t *grown = realloc(display->strip, needed);
+                    if (!grown) {
+                        snprintf(error, error_size, "out of memory");
+                        return -1;
+                    }
+                    display->strip = grown, display->strip_size = needed;
+                }
+                for (int line = 0; line < count; line++)
+                    memcpy(display->strip + (size_t)line * row_bytes, data + (size_t)line * (size_t)stride, row_bytes);
+                data = display->strip;
+            }
+            x.put_image(connection, IMAGE_Z_PIXMAP, display->window, display->gc, (uint16_t)(right - left), (uint16_t)count, (int16_t)left,
+                        (int16_t)row, 0, display->depth, (uint32_t)(row_bytes * (size_t)count), data);
+        }
     }
     xcb_rectangle_t *areas = calloc((size_t)(input_count > 0 ? input_count : 1), sizeof *areas);
     if (!areas) {
@@ -496,7 +548,8 @@ int wx_present(wx_display *display, const uint8_t *pixels, int width, int height
     for (int index = 0; index < input_count; index++)
         areas[index] = (xcb_rectangle_t){(int16_t)input[4 * index], (int16_t)input[4 * index + 1], (uint16_t)input[4 * index + 2],
                                          (uint16_t)input[4 * index + 3]};
-    x.shape_rectangles(connection, SHAPE_SET, SHAPE_INPUT, 0, display->window, 0, 0, (uint32_t)input_count, areas);
+    if (same_shape(&display->input, &display->input_count, areas, (size_t)input_count) != 1)
+        x.shape_rectangles(connection, SHAPE_SET, SHAPE_INPUT, 0, display->window, 0, 0, (uint32_t)input_count, areas);
     free(areas);
     x.flush(connection);
     if (x.connection_has_error(connection)) {

@@ -205,6 +205,8 @@ public final class DesktopClient {
         let input = arrangement.placed.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width.rounded(.up)), height: Int($0.height.rounded(.up))) }
         try backend.present(pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage, input: input)
         if options.debug { log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale)") }
+        // What presenting said (what it sent), now rather than at the next event.
+        handleBackendEvents()
     }
 
     private func pixelRect(_ placed: DesktopArrangement.Placed) -> PixelRect {

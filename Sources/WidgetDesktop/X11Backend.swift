@@ -114,12 +114,25 @@ final class X11Backend: DesktopBackend {
     func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
         var error = [CChar](repeating: 0, count: 512)
         let inputValues = input.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0 * scale) } }
+        let damageValues = damage.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0) } }
         let result = pixels.withUnsafeBufferPointer { pixels in
             inputValues.withUnsafeBufferPointer { input in
-                wx_present(display, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
+                damageValues.withUnsafeBufferPointer { damage in
+                    wx_present(
+                        display, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), damage.baseAddress, Int32(damageValues.count / 4),
+                        input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
+                }
             }
         }
         if result < 0 { throw DesktopError(cText(error)) }
+        // Only what changed goes to the server (a timer's second, a widget's new entry).
+        inbox.append(
+            .event(
+                .note(
+                    damage.isEmpty
+                        ? "sent the whole window (\(width) x \(height))"
+                        : "sent " + damage.map { "\($0.width) x \($0.height) at \($0.x), \($0.y)" }.joined(separator: "; ") + " of \(width) x \(height)",
+                    debug: true)))
         hidden = false
     }
 

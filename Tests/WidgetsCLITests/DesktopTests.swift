@@ -172,6 +172,10 @@ import WidgetWire
         let button = try #require(try game.healButton())
         try server.click(x: 452 + 180 + Int(button.rect.x + button.rect.width / 2), y: 432 + Int(button.rect.y + button.rect.height / 2))
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
+        // Only the widget that changed is sent again, and the shape is left as it was: the other
+        // widget's pixels stay as they were drawn.
+        #expect(await blocking { desktop.waitForLine { $0.contains("sent 158 x 158 at 180, 0 of 338 x 158") } }, "\(desktop.output)")
+        #expect(Self.differences(expected, on: captured(), at: (452, 432)) == 0)
         #expect(desktop.terminate() == 0)
     }
 

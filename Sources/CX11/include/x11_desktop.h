@@ -43,10 +43,12 @@ int wx_set_resources(wx_display *display, const char *text);
 int wx_dispatch(wx_display *display, int wake_fd, int timeout_ms, char *error, size_t error_size);
 // Makes the window (first call) or moves and resizes it: `width` × `height` pixels at (x, y) of the screen.
 int wx_place(wx_display *display, int x, int y, int width, int height, char *error, size_t error_size);
-// Draws `pixels` (premultiplied ARGB32, machine order, `stride` bytes a row) into the window, shaped to
-// the pixels that are not transparent, input taken in the rectangles of `input` (x, y, width, height).
-int wx_present(wx_display *display, const uint8_t *pixels, int width, int height, int stride, const int32_t *input, int input_count,
-               char *error, size_t error_size);
+// Draws `pixels` (premultiplied ARGB32, machine order, `stride` bytes a row) into the window: those of
+// the `damage` rectangles (x, y, width, height; all of them when there is none), shaped to the pixels
+// that are not transparent, input taken in the rectangles of `input`. A shape the same as the last
+// one set is not sent again.
+int wx_present(wx_display *display, const uint8_t *pixels, int width, int height, int stride, const int32_t *damage, int damage_count,
+               const int32_t *input, int input_count, char *error, size_t error_size);
 
 // For tests: the screen's pixels in a rectangle (32 bits a pixel, 0xAARRGGBB in machine order) into
 // `out` (width × height × 4 bytes). 0 on success.
