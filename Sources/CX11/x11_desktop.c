@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 // MARK: - xcb's ABI
 
@@ -30,6 +31,22 @@ typedef struct {
     uint32_t window, atom, time;
     uint8_t state, pad1[3];
 } xcb_property_notify_event_t;
+// RandR 1.5's monitors (libxcb-randr, optional: without it the screen is one monitor).
+typedef struct xcb_extension_t xcb_extension_t;
+typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length; uint8_t present, major_opcode, first_event, first_error; } xcb_query_extension_reply_t;
+typedef struct { unsigned int sequence; } xcb_randr_get_monitors_cookie_t;
+typedef struct { unsigned int sequence; } xcb_get_atom_name_cookie_t;
+typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length, timestamp, monitors, outputs; uint8_t pad1[12]; } xcb_randr_get_monitors_reply_t;
+typedef struct {
+    uint32_t name;
+    uint8_t primary, automatic;
+    uint16_t outputs;
+    int16_t x, y;
+    uint16_t width, height;
+    uint32_t width_in_millimeters, height_in_millimeters;
+} xcb_randr_monitor_info_t;
+typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length; uint16_t name_len; uint8_t pad1[22]; } xcb_get_atom_name_reply_t;
+typedef struct { size_t count; xcb_extension_t *ext; uint8_t opcode, isvoid; } xcb_protocol_request_t;
 typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t pad[7]; uint32_t full_sequence; } xcb_generic_event_t;
 typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length; uint32_t atom; } xcb_intern_atom_reply_t;
 typedef struct { uint8_t response_type, depth; uint16_t sequence; uint32_t length, visual; uint8_t pad0[20]; } xcb_get_image_reply_t;
@@ -127,6 +144,17 @@ static struct {
     xcb_get_property_reply_t *(*get_property_reply)(xcb_connection_t *, xcb_get_property_cookie_t, void **);
     void *(*get_property_value)(const xcb_get_property_reply_t *);
     int (*get_property_value_length)(const xcb_get_property_reply_t *);
+    const xcb_query_extension_reply_t *(*get_extension_data)(xcb_connection_t *, xcb_extension_t *);
+    xcb_get_atom_name_cookie_t (*get_atom_name)(xcb_connection_t *, uint32_t);
+    xcb_get_atom_name_reply_t *(*get_atom_name_reply)(xcb_connection_t *, xcb_get_atom_name_cookie_t, void **);
+    char *(*get_atom_name_name)(const xcb_get_atom_name_reply_t *);
+    int (*get_atom_name_name_length)(const xcb_get_atom_name_reply_t *);
+    // From libxcb-randr, when it loads.
+    xcb_extension_t *randr_id;
+    xcb_randr_get_monitors_cookie_t (*randr_get_monitors)(xcb_connection_t *, uint32_t, uint8_t);
+    xcb_randr_get_monitors_reply_t *(*randr_get_monitors_reply)(xcb_connection_t *, xcb_randr_get_monitors_cookie_t, void **);
+    xcb_void_cookie_t (*randr_select_input)(xcb_connection_t *, uint32_t, uint16_t);
+    unsigned int (*send_request)(xcb_connection_t *, int, struct iovec *, const xcb_protocol_request_t *);
     int (*get_image_data_length)(const xcb_get_image_reply_t *);
     xcb_void_cookie_t (*shape_rectangles)(xcb_connection_t *, uint8_t, uint8_t, uint8_t, uint32_t, int16_t, int16_t, uint32_t,
                                           const xcb_rectangle_t *);
@@ -190,7 +218,22 @@ static int load_xcb(char *error, size_t size) {
     SYMBOL(0, get_property_value, "xcb_get_property_value");
     SYMBOL(0, get_property_value_length, "xcb_get_property_value_length");
     SYMBOL(1, shape_rectangles, "xcb_shape_rectangles");
+    SYMBOL(0, get_extension_data, "xcb_get_extension_data");
+    SYMBOL(0, get_atom_name, "xcb_get_atom_name");
+    SYMBOL(0, get_atom_name_reply, "xcb_get_atom_name_reply");
+    SYMBOL(0, get_atom_name_name, "xcb_get_atom_name_name");
+    SYMBOL(0, get_atom_name_name_length, "xcb_get_atom_name_name_length");
+    SYMBOL(0, send_request, "xcb_send_request");
 #undef SYMBOL
+    // Monitors are optional: without libxcb-randr (Debian's libxcb-randr0) the screen is one.
+    void *randr = dlopen("libxcb-randr.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (randr) {
+        x.randr_id = dlsym(randr, "xcb_randr_id");
+        *(void **)&x.randr_get_monitors = dlsym(randr, "xcb_randr_get_monitors");
+        *(void **)&x.randr_get_monitors_reply = dlsym(randr, "xcb_randr_get_monitors_reply");
+        *(void **)&x.randr_select_input = dlsym(randr, "xcb_randr_select_input");
+        if (!x.randr_id || !x.randr_get_monitors || !x.randr_get_monitors_reply || !x.randr_select_input) x.randr_id = NULL;
+    }
     x.loaded = 1;
     return 0;
 }
@@ -204,6 +247,8 @@ struct wx_display {
     uint32_t window, gc, visual, colormap;
     uint8_t depth;
     int width, height;
+    // RandR's first event code, when the server has RandR and libxcb-randr loaded; else 0.
+    uint8_t randr_event;
     // The bounding and input shapes last set: a drawing that leaves them as they are sends neither.
     xcb_rectangle_t *shape, *input;
     size_t shape_count, input_count;
@@ -294,6 +339,12 @@ wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *er
     // The screen's size changes are heard on the root window, and its resources' (Xft.dpi) too.
     uint32_t mask = EVENT_STRUCTURE_NOTIFY | EVENT_PROPERTY_CHANGE;
     x.change_window_attributes(connection, display->screen->root, CW_EVENT_MASK, &mask);
+    // And its monitors' (RandR's screen change notification, sent when they are set or change).
+    const xcb_query_extension_reply_t *randr = x.randr_id ? x.get_extension_data(connection, x.randr_id) : NULL;
+    if (randr && randr->present) {
+        display->randr_event = randr->first_event;
+        x.randr_select_input(connection, display->screen->root, 1 /* ScreenChangeNotify */);
+    }
     x.flush(connection);
     return display;
 }
@@ -371,6 +422,9 @@ static void handle(wx_display *display, xcb_generic_event_t *event) {
             break;
         }
         default:
+            // RandR's screen change: the monitors may have changed (set, moved, a screen plugged in).
+            if (display->randr_event && (event->response_type & 0x7f) == display->randr_event && display->callbacks.screen)
+                display->callbacks.screen(display->callbacks.context, display->screen->width_in_pixels, display->screen->height_in_pixels);
             break;
         }
         free(event);
@@ -400,6 +454,52 @@ double wx_resource_dpi(wx_display *display) {
     }
     free(reply);
     return dpi > 0 && dpi < 10000 ? dpi : 0;
+}
+
+int wx_monitors(wx_display *display, wx_monitor *out, int capacity) {
+    if (!display->randr_event || !x.randr_get_monitors) return -1;
+    xcb_randr_get_monitors_reply_t *reply =
+        x.randr_get_monitors_reply(display->connection, x.randr_get_monitors(display->connection, display->screen->root, 1), NULL);
+    if (!reply) return -1;
+    // The monitors follow the reply's 32 bytes, each with its outputs' ids after it.
+    const uint8_t *next = (const uint8_t *)(reply + 1), *end = (const uint8_t *)reply + 32 + 4 * (size_t)reply->length;
+    int count = 0;
+    for (uint32_t index = 0; index < reply->monitors && next + sizeof(xcb_randr_monitor_info_t) <= end; index++) {
+        const xcb_randr_monitor_info_t *monitor = (const xcb_randr_monitor_info_t *)next;
+        next += sizeof *monitor + 4 * (size_t)monitor->outputs;
+        if (count == capacity) continue;
+        wx_monitor *shown = &out[count++];
+        shown->x = monitor->x, shown->y = monitor->y, shown->width = monitor->width, shown->height = monitor->height;
+        shown->primary = monitor->primary;
+        shown->name[0] = 0;
+        xcb_get_atom_name_reply_t *name = x.get_atom_name_reply(display->connection, x.get_atom_name(display->connection, monitor->name), NULL);
+        if (name) {
+            int length = x.get_atom_name_name_length(name);
+            if (length > (int)sizeof shown->name - 1) length = (int)sizeof shown->name - 1;
+            memcpy(shown->name, x.get_atom_name_name(name), (size_t)length);
+            shown->name[length] = 0;
+            free(name);
+        }
+    }
+    free(reply);
+    return count;
+}
+
+int wx_set_monitor(wx_display *display, const char *name, int left, int top, int width, int height, int primary) {
+    if (!display->randr_event || !x.send_request) return -1;
+    // RandR's SetMonitor (minor opcode 43), its request made here: libxcb-randr's own asserts in
+    // libxcb 1.15 over the padding it makes for a monitor of no outputs.
+    struct {
+        uint8_t major, minor;
+        uint16_t length;
+        uint32_t window;
+    } header = {0, 43, 0, display->screen->root};
+    xcb_randr_monitor_info_t monitor = {atom(display, name), (uint8_t)primary, 0, 0, (int16_t)left, (int16_t)top, (uint16_t)width, (uint16_t)height, 0, 0};
+    struct iovec parts[4] = {{NULL, 0}, {NULL, 0}, {&header, sizeof header}, {&monitor, sizeof monitor}};
+    xcb_protocol_request_t request = {2, x.randr_id, 43, 1};
+    x.send_request(display->connection, 0, parts + 2, &request);
+    x.flush(display->connection);
+    return x.connection_has_error(display->connection) ? -1 : 0;
 }
 
 int wx_set_resources(wx_display *display, const char *text) {

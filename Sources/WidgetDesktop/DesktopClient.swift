@@ -78,8 +78,10 @@ public final class DesktopClient {
         if !useX11 {
             backend = try WaylandBackend(waylandDisplay: options.waylandDisplay, output: options.output, anchor: options.anchor, margins: options.margins)
         } else {
-            if options.output != nil { log("--output names a Wayland output; on X11 the widgets are on the screen") }
-            backend = try X11Backend(display: options.x11Display, anchor: options.anchor, margins: options.margins)
+            // On X11 a monitor (RandR's, as xrandr --listmonitors names them); one window, so not all.
+            let all = options.output == "all"
+            if all { log("--output all: on X11 the widgets are in one window, on the primary monitor") }
+            backend = try X11Backend(display: options.x11Display, output: all ? nil : options.output, anchor: options.anchor, margins: options.margins)
         }
         feed = try HostFeed(socketPath: options.socketPath, activities: options.activities, controls: options.controls)
         renderer = SVGRenderer(appearance: options.appearance)

@@ -17,16 +17,23 @@ final class X11Backend: DesktopBackend {
     private var hidden = false
     /// Pixels a point, and what set it.
     private var scale: X11Scale
+    /// The monitor asked for (`--output`): nil for the primary one.
+    private let output: String?
+    /// The part of the screen the widgets are placed in (a monitor's, or the whole screen's), read
+    /// again when the screen or its monitors change; nil until then.
+    private var area: (x: Int, y: Int, width: Int, height: Int)?
 
     /// What the X server's events tell: the client's events, or that the screen's resources changed.
     private enum Heard {
         case event(DesktopEvent)
         case resources
+        case screen
     }
 
-    init(display name: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
+    init(display name: String?, output: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
         self.anchor = anchor
         self.margins = margins
+        self.output = output
         typealias Inbox = CallbackInbox<Heard>
         var callbacks = wx_callbacks()
         callbacks.context = inbox.context
@@ -39,7 +46,7 @@ final class X11Backend: DesktopBackend {
         callbacks.error = { context, code in Inbox.post(context, .event(.note("the X server refused a request (error \(code))", debug: true))) }
         callbacks.screen = { context, width, height in
             Inbox.post(context, .event(.note("the screen is \(width) x \(height) now", debug: true)))
-            Inbox.post(context, .event(.redrawAll))
+            Inbox.post(context, .screen)
         }
         callbacks.resources = { context in Inbox.post(context, .resources) }
         var error = [CChar](repeating: 0, count: 512)
@@ -74,6 +81,10 @@ final class X11Backend: DesktopBackend {
                 return [.click(x: x / Double(scale.factor), y: y / Double(scale.factor), primary: primary)]
             case .event(let event):
                 return [event]
+            case .screen:
+                // Placed again on the monitor as it is now, and drawn there.
+                area = nil
+                return [.redrawAll]
             case .resources:
                 // Xft.dpi may have changed (a desktop's scale set anew): drawn again at the new scale.
                 let now = X11Scale(dpi: wx_resource_dpi(display))
@@ -88,14 +99,13 @@ final class X11Backend: DesktopBackend {
         let factor = scale.factor
         let (width, height) = (points * factor, heightInPoints * factor)
         let margins = (top: self.margins.top * factor, right: self.margins.right * factor, bottom: self.margins.bottom * factor, left: self.margins.left * factor)
-        var screen = (width: Int32(0), height: Int32(0))
-        wx_screen_size(display, &screen.width, &screen.height)
-        let (screenWidth, screenHeight) = (Int(screen.width), Int(screen.height))
+        let area = self.area ?? chooseArea()
+        self.area = area
         let bits = anchor.bits
         let x =
-            bits & 4 != 0 ? margins.left : bits & 8 != 0 ? screenWidth - margins.right - width : (screenWidth - width) / 2
+            area.x + (bits & 4 != 0 ? margins.left : bits & 8 != 0 ? area.width - margins.right - width : (area.width - width) / 2)
         let y =
-            bits & 1 != 0 ? margins.top : bits & 2 != 0 ? screenHeight - margins.bottom - height : (screenHeight - height) / 2
+            area.y + (bits & 1 != 0 ? margins.top : bits & 2 != 0 ? area.height - margins.bottom - height : (area.height - height) / 2)
         if (x, y, width, height) != placed {
             var error = [CChar](repeating: 0, count: 512)
             guard wx_place(display, Int32(x), Int32(y), Int32(width), Int32(height), &error, error.count) == 0 else {
@@ -109,6 +119,35 @@ final class X11Backend: DesktopBackend {
             if !first { inbox.append(.event(.redrawAll)) }
         }
         return (factor, points, heightInPoints)
+    }
+
+    /// The monitor named by `--output`, else the primary one, else the first (RandR's monitors);
+    /// the whole screen where there are none to ask for.
+    private func chooseArea() -> (x: Int, y: Int, width: Int, height: Int) {
+        var screen = (width: Int32(0), height: Int32(0))
+        wx_screen_size(display, &screen.width, &screen.height)
+        let whole = (x: 0, y: 0, width: Int(screen.width), height: Int(screen.height))
+        var found = [wx_monitor](repeating: wx_monitor(), count: 16)
+        let count = Int(wx_monitors(display, &found, Int32(found.count)))
+        guard count > 0 else {
+            inbox.append(.event(.note("no monitors to choose from (no RandR 1.5, or no libxcb-randr0): the whole screen", debug: output != nil)))
+            return whole
+        }
+        let monitors = found.prefix(count).map { monitor in
+            (name: withUnsafeBytes(of: monitor.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
+             area: (x: Int(monitor.x), y: Int(monitor.y), width: Int(monitor.width), height: Int(monitor.height)), primary: monitor.primary != 0)
+        }
+        var chosen = monitors.first(where: \.primary) ?? monitors[0]
+        if let output {
+            if let named = monitors.first(where: { $0.name == output }) {
+                chosen = named
+            } else {
+                inbox.append(
+                    .event(.note("no monitor is named \(output) on this X server (it has \(monitors.map(\.name).joined(separator: ", "))): on \(chosen.name)", debug: false)))
+            }
+        }
+        inbox.append(.event(.note("on the monitor \(chosen.name), \(chosen.area.width) x \(chosen.area.height) at \(chosen.area.x), \(chosen.area.y)", debug: true)))
+        return chosen.area
     }
 
     func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
@@ -182,6 +221,13 @@ public final class X11Screen: @unchecked Sendable {
     /// Replaces the screen's resources (`Xft.dpi:\t192\n`), as `xrdb -load` does.
     public func setResources(_ text: String) throws(DesktopError) {
         guard wx_set_resources(display, text) == 0 else { throw DesktopError("the X server refused the resources") }
+    }
+
+    /// Sets a monitor of the screen, as `xrandr --setmonitor` does.
+    public func setMonitor(_ name: String, x: Int, y: Int, width: Int, height: Int, primary: Bool) throws(DesktopError) {
+        guard wx_set_monitor(display, name, Int32(x), Int32(y), Int32(width), Int32(height), primary ? 1 : 0) == 0 else {
+            throw DesktopError("the X server refused the monitor \(name)")
+        }
     }
 
     /// A rectangle of the screen: 4 bytes a pixel, as `RasterImage` has them, opaque.

@@ -217,6 +217,50 @@ import WidgetWire
         #expect(desktop.terminate() == 0)
     }
 
+    /// On an X11 screen of several monitors (RandR's), the widgets are placed on the primary one, or
+    /// the one `--output` names, and follow the monitors as they change.
+    @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func anX11DesktopsMonitorsAreFollowed() async throws {
+        let server = try VirtualX(composite: true)
+        defer { server.stop() }
+        let screen = try X11Screen(display: server.display)
+        try screen.setMonitor("SIDE", x: 400, y: 100, width: 400, height: 400, primary: true)
+        let game = GameDesktopHome()
+        let host = try await game.startHost()
+        defer { if host.process.isRunning { _ = host.terminate() } }
+
+        var environment = game.home.environment
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["DISPLAY"] = server.display
+        let arguments = ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"]
+        let desktop = try RunningProcess(Fixtures.widgetsExecutable, arguments, environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        // 338 × 158 at the bottom right of the primary monitor, 10 from its edges.
+        #expect(await blocking { desktop.waitForLine { $0.contains("on the monitor SIDE, 400 x 400 at 400, 100") } }, "\(desktop.output)")
+        #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 452, 332 of the screen") } }, "\(desktop.output)")
+        let expected = try await game.renderedStatus(scale: 1)
+        @Sendable func captured() -> RasterImage { RasterImage(width: 800, height: 600, stride: 3200, pixels: screen.capture(x: 0, y: 0, width: 800, height: 600) ?? []) }
+        #expect(try await eventually { Self.differences(expected, on: captured(), at: (452, 332)) == 0 }, "drawn there")
+
+        // Another monitor made primary: the widgets move to it.
+        try screen.setMonitor("MAIN", x: 0, y: 0, width: 400, height: 300, primary: true)
+        #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 52, 132 of the screen") } }, "\(desktop.output)")
+        #expect(try await eventually { Self.differences(expected, on: captured(), at: (52, 132)) == 0 }, "drawn there")
+        #expect(desktop.terminate() == 0)
+
+        // One named, and one that is not there (said, with those that are).
+        let named = try RunningProcess(Fixtures.widgetsExecutable, arguments + ["--output", "SIDE"], environment: environment)
+        defer { if named.process.isRunning { _ = named.terminate() } }
+        #expect(await blocking { named.waitForLine { $0.contains("a window of 338 x 158 at 452, 332 of the screen") } }, "\(named.output)")
+        #expect(named.terminate() == 0)
+        let missing = try RunningProcess(Fixtures.widgetsExecutable, arguments + ["--output", "HDMI-9"], environment: environment)
+        defer { if missing.process.isRunning { _ = missing.terminate() } }
+        #expect(
+            await blocking { missing.waitForLine { $0.contains("no monitor is named HDMI-9 on this X server (it has ") && $0.contains("SIDE") && $0.contains("): on MAIN") } },
+            "\(missing.output)")
+        #expect(missing.terminate() == 0)
+    }
+
     /// The scale of X11 programs: GTK's GDK_SCALE first, else Xft.dpi over 96 to the nearest whole
     /// number, else 1; 1 to 4.
     @Test func anX11ScaleIsTakenAsGTKAndTheResourcesSayIt() {

@@ -19,7 +19,7 @@ typedef struct wx_callbacks {
     void (*button)(void *context, double x, double y, uint32_t button, int pressed);
     // The window must be drawn again (exposed).
     void (*expose)(void *context);
-    // The screen's size changed (RandR, xrandr), in pixels.
+    // The screen's size or its monitors changed (RandR, xrandr), in pixels.
     void (*screen)(void *context, int width, int height);
     // The server refused a request (its error code).
     void (*error)(void *context, int code);
@@ -36,6 +36,16 @@ void wx_screen_size(wx_display *display, int *width, int *height);
 // The dots per inch the screen's resources give (`Xft.dpi`, which desktops set for their scale); 0
 // when they give none.
 double wx_resource_dpi(wx_display *display);
+// A monitor of the screen (RandR 1.5: a physical one, or one set with `xrandr --setmonitor`).
+typedef struct wx_monitor {
+    char name[64];
+    int x, y, width, height, primary;
+} wx_monitor;
+// The screen's monitors, `capacity` at most into `out`: their count, or -1 when there are none to ask
+// for (no RandR 1.5 on the server, or no libxcb-randr here): the screen is then one.
+int wx_monitors(wx_display *display, wx_monitor *out, int capacity);
+// For tests: sets a monitor, as `xrandr --setmonitor` does. 0 on success.
+int wx_set_monitor(wx_display *display, const char *name, int x, int y, int width, int height, int primary);
 // For tests: replaces the screen's resources (as `xrdb -load` does). 0 on success.
 int wx_set_resources(wx_display *display, const char *text);
 // Waits at most `timeout_ms` (-1: as long as it takes) for the server or `wake_fd`, and handles what

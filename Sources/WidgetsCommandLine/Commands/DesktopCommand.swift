@@ -37,7 +37,8 @@ extension Command {
 }
 
 extension Options {
-    static let output = Option<String>("output", value: "NAME", help: "the output to show the widgets on, by name (e.g. DP-1), or all; default: the compositor's choice")
+    static let output = Option<String>(
+        "output", value: "NAME", help: "the output to show the widgets on, by name (e.g. DP-1), or all; default: the compositor's choice (on X11: a monitor, default the primary one)")
     static let anchor = Option<DesktopAnchor>("anchor", value: "PLACE", help: "where on the output: top-left (default), top, top-right, left, center, right, bottom-left, bottom, bottom-right")
     static let margin = Option<DesktopMargins>(
         "margin", value: "POINTS", help: "the space between the widgets and the output's edges: N, or V,H, or T,R,B,L (default 24)"
