@@ -502,6 +502,21 @@ int wx_set_monitor(wx_display *display, const char *name, int left, int top, int
     return x.connection_has_error(display->connection) ? -1 : 0;
 }
 
+int wx_delete_monitor(wx_display *display, const char *name) {
+    if (!display->randr_event || !x.send_request) return -1;
+    // RandR's DeleteMonitor (minor opcode 44), made here as SetMonitor is.
+    struct {
+        uint8_t major, minor;
+        uint16_t length;
+        uint32_t window, name;
+    } header = {0, 44, 0, display->screen->root, atom(display, name)};
+    struct iovec parts[3] = {{NULL, 0}, {NULL, 0}, {&header, sizeof header}};
+    xcb_protocol_request_t request = {1, x.randr_id, 44, 1};
+    x.send_request(display->connection, 0, parts + 2, &request);
+    x.flush(display->connection);
+    return x.connection_has_error(display->connection) ? -1 : 0;
+}
+
 int wx_set_resources(wx_display *display, const char *text) {
     x.change_property(display->connection, 0 /* Replace */, display->screen->root, ATOM_RESOURCE_MANAGER, ATOM_STRING, 8, (uint32_t)strlen(text), text);
     x.flush(display->connection);

@@ -230,6 +230,11 @@ public final class X11Screen: @unchecked Sendable {
         }
     }
 
+    /// Removes a monitor, as `xrandr --delmonitor` does.
+    public func deleteMonitor(_ name: String) throws(DesktopError) {
+        guard wx_delete_monitor(display, name) == 0 else { throw DesktopError("the X server refused to remove the monitor \(name)") }
+    }
+
     /// A rectangle of the screen: 4 bytes a pixel, as `RasterImage` has them, opaque.
     public func capture(x: Int, y: Int, width: Int, height: Int) -> [UInt8]? {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

@@ -218,7 +218,7 @@ import WidgetWire
     }
 
     /// On an X11 screen of several monitors (RandR's), the widgets are placed on the primary one, or
-    /// the one `--output` names, and follow the monitors as they change.
+    /// the one `--output` names, and follow the monitors as they change: one set primary, one removed.
     @Test(.enabled(if: VirtualX.unavailable == nil, "\(VirtualX.unavailable ?? "")"), .timeLimit(.minutes(3)))
     func anX11DesktopsMonitorsAreFollowed() async throws {
         let server = try VirtualX(composite: true)
@@ -246,6 +246,16 @@ import WidgetWire
         try screen.setMonitor("MAIN", x: 0, y: 0, width: 400, height: 300, primary: true)
         #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 52, 132 of the screen") } }, "\(desktop.output)")
         #expect(try await eventually { Self.differences(expected, on: captured(), at: (52, 132)) == 0 }, "drawn there")
+        // That monitor removed (unplugged): back on the one left that shows them, SIDE.
+        try screen.deleteMonitor("MAIN")
+        #expect(
+            await blocking {
+                desktop.waitForOutput { output in
+                    guard let moved = output.ranges(of: "at 52, 132 of the screen").last else { return false }
+                    return output[moved.upperBound...].contains("a window of 338 x 158 at 452, 332 of the screen")
+                }
+            }, "\(desktop.output)")
+        #expect(try await eventually { Self.differences(expected, on: captured(), at: (452, 332)) == 0 }, "drawn there")
         #expect(desktop.terminate() == 0)
 
         // One named, and one that is not there (said, with those that are).
@@ -256,7 +266,7 @@ import WidgetWire
         let missing = try RunningProcess(Fixtures.widgetsExecutable, arguments + ["--output", "HDMI-9"], environment: environment)
         defer { if missing.process.isRunning { _ = missing.terminate() } }
         #expect(
-            await blocking { missing.waitForLine { $0.contains("no monitor is named HDMI-9 on this X server (it has ") && $0.contains("SIDE") && $0.contains("): on MAIN") } },
+            await blocking { missing.waitForLine { $0.contains("no monitor is named HDMI-9 on this X server (it has ") && $0.contains("SIDE") && $0.contains("): on SIDE") } },
             "\(missing.output)")
         #expect(missing.terminate() == 0)
     }

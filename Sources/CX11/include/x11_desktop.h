@@ -46,6 +46,8 @@ typedef struct wx_monitor {
 int wx_monitors(wx_display *display, wx_monitor *out, int capacity);
 // For tests: sets a monitor, as `xrandr --setmonitor` does. 0 on success.
 int wx_set_monitor(wx_display *display, const char *name, int x, int y, int width, int height, int primary);
+// For tests: removes a monitor, as `xrandr --delmonitor` does (a monitor unplugged). 0 on success.
+int wx_delete_monitor(wx_display *display, const char *name);
 // For tests: replaces the screen's resources (as `xrdb -load` does). 0 on success.
 int wx_set_resources(wx_display *display, const char *text);
 // Waits at most `timeout_ms` (-1: as long as it takes) for the server or `wake_fd`, and handles what
