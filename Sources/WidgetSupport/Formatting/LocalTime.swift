@@ -28,13 +28,17 @@ package struct LocalTime: Sendable {
         return fields
     }
 
-    /// The date as `strftime` writes `format` in the C locale ("%H:%M", "%B %-d, %Y": English names).
+    /// The date as `strftime` writes `format` in the C locale ("%H:%M", "%B %-d, %Y": English names,
+    /// whatever locale a library set for the process).
     package func text(_ date: Date, _ format: String) -> String {
         var fields = fields(date)
         var buffer = [CChar](repeating: 0, count: 256)
-        let count = strftime(&buffer, buffer.count, format, &fields)
+        let count = Self.cLocale.map { strftime_l(&buffer, buffer.count, format, &fields, $0) } ?? strftime(&buffer, buffer.count, format, &fields)
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// The C locale's dates (LC_TIME), made once and never freed; only read.
+    nonisolated(unsafe) private static let cLocale: locale_t? = newlocale(1 << LC_TIME, "C", nil)
 
     /// "+01:00", "-05:30", "+00:00": the zone's offset at the date, as ISO 8601 writes it.
     package func offsetText(_ date: Date) -> String {
