@@ -1,6 +1,7 @@
 import CHostShims
 import FoundationEssentials
 import Glibc
+import WidgetWire
 
 // Threads, a lock and a condition on pthreads: what the host took from Foundation's `Thread`,
 // `NSLock` and `NSCondition`, which live in the Foundation that brings ICU with it (the host and
@@ -81,10 +82,12 @@ package final class Condition: @unchecked Sendable {
     package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-/// Runs `body` on a new detached thread named `name` (at most 15 bytes show in `ps` and `top`),
-/// with a stack of `stackSize` bytes if given; returns the thread.
+/// Runs `body` on a new detached thread named `name` (its first 15 bytes, whole characters, show in
+/// `ps` and `top`), with a stack of `stackSize` bytes if given; returns the thread, or nil, said in
+/// the log, when the system makes no more (a cgroup's pids.max reached): the caller decides what it
+/// cannot do without it.
 @discardableResult
-package func startThread(named name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+package func startThread(named name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
     final class Start {
         let name: String
         let body: @Sendable () -> Void
@@ -99,16 +102,22 @@ package func startThread(named name: String, stackSize: Int? = nil, _ body: @esc
     var thread = pthread_t()
     let status = pthread_create(&thread, &attributes, { argument in
         let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-        _ = host_thread_set_name(String(decoding: start.name.utf8.prefix(15), as: UTF8.self))
+        var shown = ""
+        for scalar in start.name.unicodeScalars where shown.utf8.count + String(scalar).utf8.count <= 15 { shown.unicodeScalars.append(scalar) }
+        _ = host_thread_set_name(shown)
         start.body()
         return nil
     }, start)
-    // As Foundation's `Thread.start()` does: a process that cannot make a thread cannot go on.
-    precondition(status == 0, "cannot start the thread \(name): \(String(cString: strerror(status)))")
+    guard status == 0 else {
+        Unmanaged<Start>.fromOpaque(start).release()
+        HostLog.log(.error, "cannot start the thread \(name): \(String(cString: strerror(status)))")
+        return nil
+    }
     return thread
 }
 
-/// The calling thread's name ("widgets.clock"); nil when it has none but the program's.
+/// The calling thread's name ("widgets.clock": a thread is named after the one that made it until
+/// it names itself); nil when the kernel gives none.
 package var currentThreadName: String? {
     var buffer = [CChar](repeating: 0, count: 64)
     guard host_thread_name(&buffer, buffer.count) == 0 else { return nil }
@@ -116,13 +125,9 @@ package var currentThreadName: String? {
     return name.isEmpty ? nil : name
 }
 
-/// Writes `text` whole to standard error (or another descriptor), as a program's diagnostics go.
+/// Writes `text` whole to standard error (or another descriptor), as a program's diagnostics go:
+/// `writeAll`'s loop, waiting on a descriptor left non-blocking (a terminal shared with tmux).
 package func writeWhole(_ text: String, to descriptor: Int32 = 2) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        bytes = bytes.dropFirst(written)
-    }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { all in writeAll(all, pollingWhenFull: descriptor) { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
 }

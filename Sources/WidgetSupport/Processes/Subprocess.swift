@@ -5,7 +5,7 @@ import Glibc
 /// A program the host or the CLI runs (`swiftc`, `busctl`, `xdg-open`): started with posix_spawn,
 /// its standard input /dev/null, its output captured, thrown away or shared with this process, no
 /// other descriptor of ours inherited, every signal at its default, in a process group of its own
-/// (as Foundation's `Process` starts one, which the host's orphan reaping leaves to its owner).
+/// (which the host's orphan reaping leaves to its owner, this).
 package final class Subprocess: @unchecked Sendable {
     /// Where one of its output streams goes.
     package enum Stream: Sendable {
@@ -33,8 +33,10 @@ package final class Subprocess: @unchecked Sendable {
 
     package let pid: pid_t
     private var captured: [Int32]  // its standard output's and error's read ends, -1 where not captured
-    private let reaping = Lock()
+    /// Its status once reaped, and whether a thread reaps it; the condition is broadcast when it is.
+    private let ended = Condition()
     private var status: Int32?
+    private var reaper = false
 
     /// Starts `executable` (a path) with `arguments`, in `directory` if given, with `environment`
     /// (else this process's).
@@ -66,7 +68,10 @@ package final class Subprocess: @unchecked Sendable {
                 posix_spawn_file_actions_adddup2(&actions, pair[1], target)
             }
         }
-        if let directory { _ = host_spawn_add_chdir(&actions, directory) }
+        if let directory, host_spawn_add_chdir(&actions, directory) != 0 {
+            for end in readEnds where end >= 0 { close(end) }
+            throw Failure(executable: executable, reason: "cannot start it in \(directory)")
+        }
         _ = host_spawn_add_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
@@ -92,7 +97,11 @@ package final class Subprocess: @unchecked Sendable {
             ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard started == 0 else {
             for end in readEnds where end >= 0 { close(end) }
-            throw Failure(executable: executable, reason: String(cString: strerror(started)))
+            // A directory that is not there fails as the program would: say which it is.
+            let missingDirectory = directory.map { access($0, X_OK) != 0 } ?? false
+            throw Failure(
+                executable: executable,
+                reason: String(cString: strerror(started)) + (missingDirectory ? " (in \(directory!): \(String(cString: strerror(errno))))" : ""))
         }
         self.pid = pid
         captured = readEnds
@@ -126,17 +135,41 @@ package final class Subprocess: @unchecked Sendable {
     /// Waits for it to end: its status.
     @discardableResult
     package func waitForExit() -> Int32 {
-        reaping.withLock {
-            if let status { return status }
-            let ended = Self.reap(pid)
-            status = ended
-            return ended
+        let (known, mine) = ended.withLock { () -> (Int32?, Bool) in
+            if let status { return (status, false) }
+            if reaper { return (nil, false) }
+            reaper = true
+            return (nil, true)
         }
+        if let known { return known }
+        guard mine else {
+            // Another thread reaps it: its status is waited for.
+            return ended.withLock {
+                while status == nil { ended.wait() }
+                return status!
+            }
+        }
+        let reaped = Self.reap(pid)
+        ended.withLock {
+            status = reaped
+            ended.broadcast()
+        }
+        return reaped
     }
 
     /// Waits at most `seconds` for it to end: its status, or nil while it runs on (it is reaped
-    /// when it ends, by a thread that waits for it).
+    /// when it ends, by a thread that waits for it). Once it is reaped its pid may be another
+    /// process's: only the thread that reaps it waits on the pid.
     package func waitForExit(atMost seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        let (known, reaping) = ended.withLock { (status, reaper) }
+        if let known { return known }
+        if reaping {
+            return ended.withLock {
+                while status == nil, ended.wait(until: deadline) {}
+                return status
+            }
+        }
         let descriptor = host_pidfd_open(pid)
         if descriptor >= 0 {
             defer { close(descriptor) }
@@ -145,21 +178,27 @@ package final class Subprocess: @unchecked Sendable {
             repeat { ready = poll(&entry, 1, Int32(min(seconds, 86_400) * 1000)) } while ready < 0 && errno == EINTR
             if ready > 0 { return waitForExit() }
         } else {
-            // No pidfd (a kernel before 5.3): asked every 10 ms.
-            for _ in 0..<max(1, Int(seconds * 100)) {
-                if let ended = reaping.withLock({ () -> Int32? in
-                    if let status { return status }
+            // No pidfd (a kernel before 5.3): asked every 10 ms, unless another thread reaps it meanwhile.
+            while Date() < deadline {
+                let reaped = ended.withLock { () -> Int32?? in
+                    if let status { return .some(status) }
+                    if reaper { return .none }
                     var raw: Int32 = 0
-                    guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+                    guard waitpid(pid, &raw, WNOHANG) == pid else { return .some(nil) }
                     status = Self.status(raw)
-                    return status
-                }) {
-                    return ended
+                    ended.broadcast()
+                    return .some(status)
                 }
-                usleep(10_000)
+                switch reaped {
+                case .some(let status?): return status
+                case .none: return waitForExit(atMost: deadline.timeIntervalSinceNow)
+                case .some(nil): usleep(10_000)
+                }
             }
         }
-        startThread(named: "widgets.reap") { [self] in waitForExit() }
+        if startThread(named: "widgets.reap", { [self] in waitForExit() }) == nil {
+            HostLog.log(.warning, "\(pid) is left unreaped until this process ends")
+        }
         return nil
     }
 

@@ -113,15 +113,21 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         guard host_pipe_cloexec(&pipe) == 0 else { throw SocketError("cannot make the loop's wake pipe: \(errnoText())") }
         wake = pipe
         for descriptor in [listener, pipe[0], pipe[1]] { Self.setNonBlocking(descriptor) }
-        thread = startThread(named: name, stackSize: 1 << 20) { [self] in
+        let started = startThread(named: name, stackSize: 1 << 20) { [self] in
+            loopThread.store(pthread_self(), ordering: .releasing)
             run()
             finished.signal()
         }
+        guard started != nil else {
+            for descriptor in pipe { close(descriptor) }
+            throw SocketError("cannot start the server's thread (the system makes no more threads)")
+        }
     }
 
-    /// The loop's thread, and its end: `stop` waits for the listening socket to be closed, so that
-    /// the address can be had again at once (a server started again at the same port).
-    private var thread: pthread_t?
+    /// The loop's thread, as it says itself once running (0 before), and its end: `stop` waits for
+    /// the listening socket to be closed, so that the address can be had again at once (a server
+    /// started again at the same port).
+    private let loopThread = Atomic<UInt>(0)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Stops accepting and closes every connection, streams included.
@@ -134,7 +140,7 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         poke()
         // Not from the loop's own thread (a handler ending it), which would wait for itself; and not
         // for ever, should the loop be stuck in a write the kernel holds.
-        if thread.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true, finished.wait(timeout: .now() + 5) == .success { finished.signal() }
+        if loopThread.load(ordering: .acquiring) != pthread_self(), finished.wait(timeout: .now() + 5) == .success { finished.signal() }
     }
 
     /// Connections open now (as of the loop's last turn).

@@ -109,7 +109,10 @@ public enum WidgetWorker {
         // complete with `DispatchQueue.main.async { … }` and `Task { @MainActor in … }`. The host's
         // messages are read on a thread of their own.
         let readers = Readers(channel: channel, clock: clock, registry: registry, bundlePath: options.bundlePath)
-        startThread(named: "widgets.worker.reader") { readers.read() }
+        guard startThread(named: "widgets.worker.reader", { readers.read() }) != nil else {
+            // Said in the log already; the host sees the worker end and reports it.
+            exit(71)
+        }
         if forked, let foundation = Self.foundation {
             // A worker forked on the zygote's thread (see WorkerZygote): Dispatch's fork handler
             // bound the main queue to this thread, but only the initial thread's exit in

@@ -272,6 +272,10 @@ final class WorkerZygote: @unchecked Sendable {
             exit(2)
         }
         _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
+        // A forked worker serves its main queue through Foundation's run loop, which only an
+        // executable linked with Foundation lends (`WorkerFoundation`); without it, no zygote: the
+        // host spawns each worker, whose main thread serves the main queue in dispatchMain.
+        guard WidgetWorker.foundation != nil else { exit(3) }
         preload()
         // Forked from a process with other threads, a child would find their locks held for ever;
         // with descriptors a library opened, it would find them closed under it (closefrom).
