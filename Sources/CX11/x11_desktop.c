@@ -35,6 +35,8 @@ typedef struct {
 typedef struct xcb_extension_t xcb_extension_t;
 typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length; uint8_t present, major_opcode, first_event, first_error; } xcb_query_extension_reply_t;
 typedef struct { unsigned int sequence; } xcb_randr_get_monitors_cookie_t;
+typedef struct { unsigned int sequence; } xcb_randr_query_version_cookie_t;
+typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length, major_version, minor_version; uint8_t pad1[16]; } xcb_randr_query_version_reply_t;
 typedef struct { unsigned int sequence; } xcb_get_atom_name_cookie_t;
 typedef struct { uint8_t response_type, pad0; uint16_t sequence; uint32_t length, timestamp, monitors, outputs; uint8_t pad1[12]; } xcb_randr_get_monitors_reply_t;
 typedef struct {
@@ -151,6 +153,8 @@ static struct {
     int (*get_atom_name_name_length)(const xcb_get_atom_name_reply_t *);
     // From libxcb-randr, when it loads.
     xcb_extension_t *randr_id;
+    xcb_randr_query_version_cookie_t (*randr_query_version)(xcb_connection_t *, uint32_t, uint32_t);
+    xcb_randr_query_version_reply_t *(*randr_query_version_reply)(xcb_connection_t *, xcb_randr_query_version_cookie_t, void **);
     xcb_randr_get_monitors_cookie_t (*randr_get_monitors)(xcb_connection_t *, uint32_t, uint8_t);
     xcb_randr_get_monitors_reply_t *(*randr_get_monitors_reply)(xcb_connection_t *, xcb_randr_get_monitors_cookie_t, void **);
     xcb_void_cookie_t (*randr_select_input)(xcb_connection_t *, uint32_t, uint16_t);
@@ -229,10 +233,14 @@ static int load_xcb(char *error, size_t size) {
     void *randr = dlopen("libxcb-randr.so.0", RTLD_NOW | RTLD_LOCAL);
     if (randr) {
         x.randr_id = dlsym(randr, "xcb_randr_id");
+        *(void **)&x.randr_query_version = dlsym(randr, "xcb_randr_query_version");
+        *(void **)&x.randr_query_version_reply = dlsym(randr, "xcb_randr_query_version_reply");
         *(void **)&x.randr_get_monitors = dlsym(randr, "xcb_randr_get_monitors");
         *(void **)&x.randr_get_monitors_reply = dlsym(randr, "xcb_randr_get_monitors_reply");
         *(void **)&x.randr_select_input = dlsym(randr, "xcb_randr_select_input");
-        if (!x.randr_id || !x.randr_get_monitors || !x.randr_get_monitors_reply || !x.randr_select_input) x.randr_id = NULL;
+        if (!x.randr_id || !x.randr_query_version || !x.randr_query_version_reply || !x.randr_get_monitors || !x.randr_get_monitors_reply ||
+            !x.randr_select_input)
+            x.randr_id = NULL;
     }
     x.loaded = 1;
     return 0;
@@ -342,8 +350,13 @@ wx_display *wx_connect(const char *name, const wx_callbacks *callbacks, char *er
     // And its monitors' (RandR's screen change notification, sent when they are set or change).
     const xcb_query_extension_reply_t *randr = x.randr_id ? x.get_extension_data(connection, x.randr_id) : NULL;
     if (randr && randr->present) {
-        display->randr_event = randr->first_event;
-        x.randr_select_input(connection, display->screen->root, 1 /* ScreenChangeNotify */);
+        // Monitors are RandR 1.5's: the version is agreed first, as the protocol asks.
+        xcb_randr_query_version_reply_t *version = x.randr_query_version_reply(connection, x.randr_query_version(connection, 1, 5), NULL);
+        if (version && (version->major_version > 1 || (version->major_version == 1 && version->minor_version >= 5))) {
+            display->randr_event = randr->first_event;
+            x.randr_select_input(connection, display->screen->root, 1 /* ScreenChangeNotify */);
+        }
+        free(version);
     }
     x.flush(connection);
     return display;
@@ -434,7 +447,7 @@ double wx_resource_dpi(wx_display *display) {
     // RESOURCE_MANAGER, the resources xrdb loaded (a desktop's settings daemon sets Xft.dpi there):
     // its text, 64 KiB at most, read for an "Xft.dpi:" line.
     xcb_get_property_reply_t *reply = x.get_property_reply(
-        display->connection, x.get_property(display->connection, 0, display->screen->root, ATOM_RESOURCE_MANAGER, ATOM_STRING, 0, 16384), NULL);
+        display->connection, x.get_property(display->connection, 0, display->screen->root, ATOM_RESOURCE_MANAGER, 0 /* any type */, 0, 16384), NULL);
     if (!reply) return 0;
     double dpi = 0;
     int length = x.get_property_value_length(reply);
