@@ -164,14 +164,14 @@ struct orphan_rule {
 
 /* A child of this process it did not start: one in another session (a bundle's, whose worker led
  * that session, or which left it), one in this process's own group (forked by a bundle running in
- * this process: what the host starts itself gets a group of its own, as Foundation's Process
- * gives one), or an adopted one that has ended (reaped here, as init would). */
+ * this process: what the host starts itself gets a group of its own, as `Subprocess` and
+ * Foundation's Process give one), or an adopted one that has ended (reaped here, as init would). */
 static int is_orphan(const struct process *process, void *context) {
     const struct orphan_rule *rule = context;
     if (process->ppid != getpid()) return 0;
     if (process->sid == rule->session && process->group != rule->group) {
         /* Of this session, in a group of its own: left to run. Once ended, reaped here, unless it
-         * leads its group, as a child Foundation's Process started does: its owner reaps it. */
+         * leads its group, as a child `Subprocess` started does: its owner reaps it. */
         if (!process->ended || process->group == process->pid) return 0;
     }
     for (int i = 0; i < rule->keep_count; i++)

@@ -24,8 +24,3 @@ final class CallbackInbox<Event> {
         return events
     }
 }
-
-/// The text a C call wrote into `buffer` (up to its NUL): its error message.
-func cText(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -1,5 +1,6 @@
 import CWayland
 import FoundationEssentials
+import WidgetSupport
 
 /// A connection to a Wayland compositor with the layer shell (see wayland_desktop.h): outputs,
 /// layer surfaces, buffers, pointer buttons. Used from one thread, the one that calls `dispatch`;
@@ -42,7 +43,7 @@ final class WaylandDisplay {
         let connected = name.map { given in given.withCString { wd_connect($0, &callbacks, &error, error.count) } } ?? wd_connect(nil, &callbacks, &error, error.count)
         guard let connected else {
             inbox.close()
-            throw DesktopError(cText(error))
+            throw DesktopError(decodedCString(error))
         }
         display = connected
     }
@@ -61,7 +62,7 @@ final class WaylandDisplay {
         var error = [CChar](repeating: 0, count: 512)
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
         let result = wd_dispatch(display, wake, milliseconds, &error, error.count)
-        if result < 0 { throw DesktopError(cText(error)) }
+        if result < 0 { throw DesktopError(decodedCString(error)) }
         return result == 1
     }
 
@@ -99,7 +100,7 @@ final class WaylandDisplay {
                 }
             }
         }
-        if result < 0 { throw DesktopError(cText(error)) }
+        if result < 0 { throw DesktopError(decodedCString(error)) }
     }
 
     /// For tests: a virtual pointer moved to a point of the output layout, its left button pressed

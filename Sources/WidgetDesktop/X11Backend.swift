@@ -1,5 +1,6 @@
 import CX11
 import FoundationEssentials
+import WidgetSupport
 
 /// The widgets on an X11 desktop: one window of type _NET_WM_WINDOW_TYPE_DESKTOP, below the others,
 /// sticky, undecorated, in no task bar (as conky's desktop windows are), shaped to where the widgets
@@ -53,7 +54,7 @@ final class X11Backend: DesktopBackend {
         let connected = name.map { given in given.withCString { wx_connect($0, &callbacks, &error, error.count) } } ?? wx_connect(nil, &callbacks, &error, error.count)
         guard let connected else {
             inbox.close()
-            throw DesktopError(cText(error))
+            throw DesktopError(decodedCString(error))
         }
         display = connected
         scale = X11Scale(dpi: wx_resource_dpi(connected))
@@ -69,7 +70,7 @@ final class X11Backend: DesktopBackend {
         var error = [CChar](repeating: 0, count: 512)
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
         let result = wx_dispatch(display, wake, milliseconds, &error, error.count)
-        if result < 0 { throw DesktopError(cText(error)) }
+        if result < 0 { throw DesktopError(decodedCString(error)) }
         return result == 1
     }
 
@@ -109,7 +110,7 @@ final class X11Backend: DesktopBackend {
         if (x, y, width, height) != placed {
             var error = [CChar](repeating: 0, count: 512)
             guard wx_place(display, Int32(x), Int32(y), Int32(width), Int32(height), &error, error.count) == 0 else {
-                inbox.append(.event(.note(cText(error), debug: false)))
+                inbox.append(.event(.note(decodedCString(error), debug: false)))
                 return nil
             }
             let first = placed.width == 0
@@ -163,7 +164,7 @@ final class X11Backend: DesktopBackend {
                 }
             }
         }
-        if result < 0 { throw DesktopError(cText(error)) }
+        if result < 0 { throw DesktopError(decodedCString(error)) }
         // Only what changed goes to the server (a timer's second, a widget's new entry).
         inbox.append(
             .event(
@@ -211,7 +212,7 @@ public final class X11Screen: @unchecked Sendable {
         var callbacks = wx_callbacks()
         var error = [CChar](repeating: 0, count: 512)
         guard let connected = name.withCString({ wx_connect($0, &callbacks, &error, error.count) }) else {
-            throw DesktopError(cText(error))
+            throw DesktopError(decodedCString(error))
         }
         display = connected
     }

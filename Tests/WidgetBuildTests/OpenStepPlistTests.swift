@@ -42,7 +42,8 @@ import WidgetBuild
 }
 
 /// XML and binary property lists (an Info.plist, a compiled `.strings`) read by FoundationEssentials'
-/// decoder, as Foundation's `PropertyListSerialization` reads them.
+/// decoder, as Foundation's `PropertyListSerialization` reads them, but for one thing the decoder
+/// cannot tell: a `<real>` holding a whole number reads as an integer (checked below).
 @Suite struct PropertyListReadingTests {
     nonisolated(unsafe) static let value: [String: Any] = [
         "CFBundleDisplayName": "Weather", "NSExtension": ["NSExtensionPointIdentifier": "com.apple.widgetkit-extension"],
@@ -63,6 +64,11 @@ import WidgetBuild
         #expect(try PlistValue.parse(data, file: "Info.plist") == Self.expected)
         // What this project writes reads back the same.
         #expect(try PlistValue.parse(Self.expected.xmlData(), file: "Info.plist") == Self.expected)
+    }
+
+    @Test func aWholeRealReadsAsAnInteger() throws {
+        let text = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>a</key><real>2</real><key>b</key><real>2.5</real></dict></plist>"
+        #expect(try PlistValue.parse(Data(text.utf8), file: "Info.plist") == .dictionary(["a": .integer(2), "b": .real(2.5)]))
     }
 
     @Test func aBrokenOneIsRefusedSayingWhere() {

@@ -153,7 +153,7 @@ import WidgetWire
         let deferred = try #require(answer["deferred"]?.arrayValue)
         #expect(deferred.count == 1)
         #expect(deferred.first?["id"] == .string("good-1"))
-        #expect(deferred.first?["until"]?.stringValue == EventHub.isoDate(daemon.engine.status(id: "good-1")!.nextReload!))
+        #expect(deferred.first?["until"]?.stringValue == ISODate.text(daemon.engine.status(id: "good-1")!.nextReload!))
         clock.advance(by: 300)
         #expect(await blocking { statuses.wait { $0.timelines == 2 } })
         #expect(daemon.engine.counters.requests.values.reduce(0, +) == 2, "the first timeline, then one reload for them all")

@@ -50,7 +50,8 @@ int host_kill_descendants(int root);
  * in this process's own group (forked by a bundle loaded in this process), and to its descendants;
  * reaps them, and any other adopted child that has ended. An adopted process in a group of its own
  * in this session (an application a desktop opener started) is left to run, and reaped once it ends;
- * a child leading its own group (as Foundation's Process starts one) is left to its owner. A
+ * a child leading its own group (as `Subprocess` and Foundation's Process start one) is left to its
+ * owner. A
  * process that cannot be killed (a setuid program) is never waited for. Returns how many were
  * killed. */
 int host_kill_adopted(const int *keep, int keep_count);

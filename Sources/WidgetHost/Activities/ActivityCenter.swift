@@ -86,11 +86,11 @@ package final class ActivityCenter: @unchecked Sendable {
             }
         } catch {
             // Kept aside, never silently replaced, under a name no earlier copy has.
-            var aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacing(":", with: "")
+            var aside = path + ".corrupt-" + ISODate.text(clock.now()).replacing(":", with: "")
             var copy = 1
             while FileManager.default.fileExists(atPath: aside) {
                 copy += 1
-                aside = path + ".corrupt-" + EventHub.isoDate(clock.now()).replacing(":", with: "") + "-\(copy)"
+                aside = path + ".corrupt-" + ISODate.text(clock.now()).replacing(":", with: "") + "-\(copy)"
             }
             guard rename(path, aside) == 0 else {
                 saving = false

@@ -39,7 +39,7 @@ final class ActivityNotifier: @unchecked Sendable {
             let compact = [drawn.compactLeading, drawn.compactTrailing].compactMap { $0.map(describe)?.joined(separator: " ") }.filter { !$0.isEmpty }
             var body = lines.joined(separator: "\n")
             if !compact.isEmpty { body += (body.isEmpty ? "" : "\n") + compact.joined(separator: " ") }
-            if record.isStale { body += (body.isEmpty ? "" : "\n") + "(not updated since \(EventHub.isoDate(Date(timeIntervalSince1970: record.updated))))" }
+            if record.isStale { body += (body.isEmpty ? "" : "\n") + "(not updated since \(ISODate.text(Date(timeIntervalSince1970: record.updated))))" }
             // app_name, replaces_id, app_icon, summary, body, actions, hints (resident, the activity's
             // id), expire_timeout (never: it lasts as long as the activity).
             let arguments = [

@@ -13,11 +13,7 @@ public enum DesktopOpener {
     /// What opens URLs: `$WIDGETS_URL_OPENER`, else `xdg-open` on PATH.
     public static func program(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let given = environment["WIDGETS_URL_OPENER"], !given.isEmpty { return given }
-        for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = String(directory) + "/xdg-open"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
+        return Subprocess.find("xdg-open", environment: environment)
     }
 
     /// Hands `url` to the desktop; returns what opened it ("xdg-open"). Waits a little for the

@@ -160,7 +160,7 @@ package final class EventHub: Sendable {
     }
 
     private static func event(_ name: String, id: String, now: Date) -> [(key: String, value: JSONValue)] {
-        [("event", .string(name)), ("id", .string(id)), ("time", .string(isoDate(now)))]
+        [("event", .string(name)), ("id", .string(id)), ("time", .string(ISODate.text(now)))]
     }
 
     /// What an instance shows: `value` is its first gauge's or progress view's fraction (0 to 1),
@@ -168,7 +168,7 @@ package final class EventHub: Sendable {
     private static func shows(
         kind: String?, family: WidgetFamily?, status: InstanceStatus, text: String, now: Date
     ) -> [(key: String, value: JSONValue)] {
-        func date(_ date: Date?) -> JSONValue { date.map { .string(isoDate($0)) } ?? .null }
+        func date(_ date: Date?) -> JSONValue { date.map { .string(ISODate.text($0)) } ?? .null }
         return [
             ("kind", kind.map(JSONValue.string) ?? .null), ("family", family.map { .string($0.rawValue) } ?? .null),
             ("phase", .string(status.phase.rawValue)), ("text", .string(text)), ("entryDate", date(status.entry.map { Date(timeIntervalSince1970: $0.date) })),
@@ -178,16 +178,5 @@ package final class EventHub: Sendable {
             ("stale", .bool(status.lastFailure != nil && status.entry != nil)),
             ("value", status.entry?.view.firstIndicatorFraction(now: now).map(JSONValue.number) ?? .null),
         ]
-    }
-
-    /// "2026-11-23T14:05:00Z": UTC to the second, formatted without a formatter object (events are
-    /// made on the engine's queue, and a formatter is neither cheap nor safe to share).
-    package static func isoDate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(parts.tm_year + 1900)
-        return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

@@ -41,14 +41,14 @@ extension WidgetDaemon {
         current += running.filter { ids?.contains($0.id) ?? true }.map { record in
             .object(
                 JSONObject(
-                    [("event", .string("current-activity")), ("id", .string(record.id)), ("time", .string(EventHub.isoDate(now)))]
+                    [("event", .string("current-activity")), ("id", .string(record.id)), ("time", .string(ISODate.text(now)))]
                         + EventHub.activityTexts(record, describe: describeView)))
         }
         // The controls watched by kind, as `current-control` events (all controls only when named).
         current += (ids ?? []).filter(controlKinds.contains).sorted().map { kind in
             .object(
                 JSONObject(
-                    [("event", .string("current-control")), ("id", .string(kind)), ("time", .string(EventHub.isoDate(now)))]
+                    [("event", .string("current-control")), ("id", .string(kind)), ("time", .string(ISODate.text(now)))]
                         + EventHub.controlTexts(controls.current(kind), describe: describeView)))
         }
         return (.watching(current: current), token)
@@ -275,7 +275,7 @@ extension WidgetDaemon {
             let deferred: [ControlAnswer.DeferredReload] = engine.instances.filter { kinds?.contains($0.kind) ?? true }.sorted { $0.id < $1.id }
                 .compactMap { instance in
                     guard let status = engine.status(id: instance.id), status.deferredByBudget, let until = status.nextReload else { return nil }
-                    return ControlAnswer.DeferredReload(id: instance.id, until: EventHub.isoDate(until))
+                    return ControlAnswer.DeferredReload(id: instance.id, until: ISODate.text(until))
                 }
             return .reloaded(count: count, deferred: deferred)
         case .configurations:

@@ -10,7 +10,7 @@ package enum SessionBus {
 
     /// busctl on `PATH`, if any.
     package static func busctl(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/busctl" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        Subprocess.find("busctl", environment: environment)
     }
 
     /// Calls `method` of `interface` on `destination` at `path`, its arguments as busctl takes them

@@ -1,7 +1,8 @@
 extension StringProtocol {
     /// Whether this text sorts before `other` when runs of ASCII digits compare as the numbers they
-    /// write ("w2" before "w10"), other characters by their scalars: the order of Foundation's
-    /// `compare(_:options: .numeric)`.
+    /// write ("w2" before "w10"; leading zeros ignored, so "a01" and "a1" are alike), other
+    /// characters by their scalars: the order of Foundation's `compare(_:options: .numeric)` for
+    /// ASCII names (beyond ASCII, Foundation compares decomposed characters).
     package func precedesNumerically(_ other: some StringProtocol) -> Bool {
         let left = Array(unicodeScalars), right = Array(other.unicodeScalars)
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }

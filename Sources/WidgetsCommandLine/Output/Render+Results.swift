@@ -102,7 +102,7 @@ extension Render {
     }
 
     static func isoDate(_ seconds: Double) -> String {
-        Date(timeIntervalSince1970: seconds).formatted(.iso8601)
+        ISODate.text(Date(timeIntervalSince1970: seconds))
     }
 
     static func number(_ value: Double) -> String {

@@ -11,7 +11,7 @@ import Synchronization
 /// cannot; so a host that `adopt`s is a subreaper too: the worker's processes come to it, and each
 /// `sweep` ends every child of the host that it did not start and that is in another session than
 /// its own, with all their descendants. A process of the host's own session in a group of its own
-/// that it adopts (an application a desktop opener started: Foundation's `Process` gives each child
+/// that it adopts (an application a desktop opener started: `Subprocess` gives each child
 /// a group) is left to run, and reaped once it ends.
 ///
 /// In queue isolation, where bundles run in the host, the sweep when the host shuts down also ends
