@@ -151,11 +151,7 @@ import WidgetWire
         let host = try await game.startHost()
         defer { if host.process.isRunning { _ = host.terminate() } }
 
-        var environment = game.home.environment
-        environment["WAYLAND_DISPLAY"] = nil
-        environment["DISPLAY"] = server.display
-        let desktop = try RunningProcess(
-            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"], environment: environment)
+        let desktop = try game.x11Desktop(on: server.display)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         // Bottom right, 10 from the edges: the pair of small widgets (338 × 158) at (452, 432).
         #expect(await blocking { desktop.waitForLine { $0.contains("a window of 338 x 158 at 452, 432 of the screen") } }, "\(desktop.output)")
@@ -192,12 +188,7 @@ import WidgetWire
         let host = try await game.startHost()
         defer { if host.process.isRunning { _ = host.terminate() } }
 
-        var environment = game.home.environment
-        environment["WAYLAND_DISPLAY"] = nil
-        environment["GDK_SCALE"] = nil
-        environment["DISPLAY"] = server.display
-        let desktop = try RunningProcess(
-            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"], environment: environment)
+        let desktop = try game.x11Desktop(on: server.display)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         // 338 × 158 points at 2×, 10 points (20 pixels) from the bottom right of 800 × 600.
         #expect(await blocking { desktop.waitForLine { $0.contains("drawn at scale 2 (Xft.dpi 192)") } }, "\(desktop.output)")
@@ -229,11 +220,7 @@ import WidgetWire
         let host = try await game.startHost()
         defer { if host.process.isRunning { _ = host.terminate() } }
 
-        var environment = game.home.environment
-        environment["WAYLAND_DISPLAY"] = nil
-        environment["DISPLAY"] = server.display
-        let arguments = ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"]
-        let desktop = try RunningProcess(Fixtures.widgetsExecutable, arguments, environment: environment)
+        let desktop = try game.x11Desktop(on: server.display)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         // 338 × 158 at the bottom right of the primary monitor, 10 from its edges.
         #expect(await blocking { desktop.waitForLine { $0.contains("on the monitor SIDE, 400 x 400 at 400, 100") } }, "\(desktop.output)")
@@ -259,11 +246,11 @@ import WidgetWire
         #expect(desktop.terminate() == 0)
 
         // One named, and one that is not there (said, with those that are).
-        let named = try RunningProcess(Fixtures.widgetsExecutable, arguments + ["--output", "SIDE"], environment: environment)
+        let named = try game.x11Desktop(on: server.display, ["--output", "SIDE"])
         defer { if named.process.isRunning { _ = named.terminate() } }
         #expect(await blocking { named.waitForLine { $0.contains("a window of 338 x 158 at 452, 332 of the screen") } }, "\(named.output)")
         #expect(named.terminate() == 0)
-        let missing = try RunningProcess(Fixtures.widgetsExecutable, arguments + ["--output", "HDMI-9"], environment: environment)
+        let missing = try game.x11Desktop(on: server.display, ["--output", "HDMI-9"])
         defer { if missing.process.isRunning { _ = missing.terminate() } }
         #expect(
             await blocking { missing.waitForLine { $0.contains("no monitor is named HDMI-9 on this X server (it has ") && $0.contains("SIDE") && $0.contains("): on SIDE") } },
@@ -403,6 +390,18 @@ struct GameDesktopHome {
     }
 
     /// The status widget as `widgets render --png` draws it now, in light.
+    /// `widgets -v desktop` on the X server `display`: light, at the bottom right 10 points from the
+    /// edges, without the Controls tile, at the scale the X resources give (and `extra`).
+    func x11Desktop(on display: String, _ extra: [String] = []) throws -> RunningProcess {
+        var environment = home.environment
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["GDK_SCALE"] = nil
+        environment["DISPLAY"] = display
+        return try RunningProcess(
+            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--anchor", "bottom-right", "--margin", "10", "--controls", "off"] + extra,
+            environment: environment)
+    }
+
     func renderedStatus(scale: Int) async throws -> RasterImage {
         let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
         let rendered = await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "\(scale)", "--appearance", "light"])

@@ -9,8 +9,8 @@ import WidgetWire
 
 /// A mutual-exclusion lock, for state a `Mutex` cannot hold (kept beside other locks' state, or
 /// taken across calls).
-package final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+package class Lock: @unchecked Sendable {
+    fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init() {
         mutex = .allocate(capacity: 1)
@@ -23,10 +23,10 @@ package final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
+    package final func lock() { pthread_mutex_lock(mutex) }
+    package final func unlock() { pthread_mutex_unlock(mutex) }
 
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package final func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
@@ -35,33 +35,19 @@ package final class Lock: @unchecked Sendable {
 
 /// A lock with a condition to wait on, as `NSCondition` is: `wait()` releases the lock while it
 /// waits and holds it again when it returns; `wait(until:)` waits for the wall clock's date.
-package final class Condition: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+package final class Condition: Lock, @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    package init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+    package override init() {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)  // CLOCK_REALTIME: `wait(until:)` takes a wall-clock date
+        super.init()
     }
 
     deinit {
         pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    package func lock() { pthread_mutex_lock(mutex) }
-    package func unlock() { pthread_mutex_unlock(mutex) }
-
-    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 
     /// Waits for a signal, the lock held.

@@ -74,17 +74,8 @@ package final class Subprocess: @unchecked Sendable {
         }
         _ = host_spawn_add_closefrom(&actions, 3)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var noSignal = sigset_t()
-        sigemptyset(&noSignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let attributes = SpawnAttributes(flags: Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes.value, 0)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -93,8 +84,8 @@ package final class Subprocess: @unchecked Sendable {
             for pointer in envp ?? [] { free(pointer) }
         }
         var pid = pid_t()
-        let started = envp.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) }
-            ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let started = envp.map { posix_spawn(&pid, executable, &actions, &attributes.value, argv, $0) }
+            ?? posix_spawn(&pid, executable, &actions, &attributes.value, argv, environ)
         guard started == 0 else {
             for end in readEnds where end >= 0 { close(end) }
             // A directory that is not there fails as the program would: say which it is.

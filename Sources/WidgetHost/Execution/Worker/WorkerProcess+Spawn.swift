@@ -53,23 +53,14 @@ extension WorkerProcess {
     /// never join the host's session, by which the host tells a bundle's orphan from its own children
     /// (see Orphans). Its environment is the workers' with `extra`. posix_spawn's status, and the pid.
     static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t, extra: [String: String]) -> (status: Int32, pid: pid_t) {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        var noSignal = sigset_t()
-        sigemptyset(&noSignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | host_spawn_setsid_flag())
+        let attributes = SpawnAttributes(flags: host_spawn_setsid_flag())
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = workerEnvironment(extra: extra).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        return Orphans.starting { pid in posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp) }
+        return Orphans.starting { pid in posix_spawn(&pid, arguments[0], &actions, &attributes.value, argv, envp) }
     }
 
     /// The worker's channel, output and memory report: socket pairs, not pipes, for all three: they
