@@ -131,7 +131,7 @@ final class X11Backend: DesktopBackend {
         var found = [wx_monitor](repeating: wx_monitor(), count: 16)
         let count = Int(wx_monitors(display, &found, Int32(found.count)))
         guard count > 0 else {
-            inbox.append(.event(.note("no monitors to choose from (no RandR 1.5, or no libxcb-randr0): the whole screen", debug: output != nil)))
+            inbox.append(.event(.note("no monitors to choose from (no RandR 1.5, or no libxcb-randr0): the whole screen", debug: output == nil)))
             return whole
         }
         let monitors = found.prefix(count).map { monitor in
