@@ -32,10 +32,11 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
 
     /// Blocks until at least `count` actions are waiting to run: a test that started work on another
     /// thread uses it to know the work has set its timers before moving time. Returns false if that
-    /// has not happened within `limit` of real time (a safety net, so a broken test fails, not hangs).
+    /// has not happened within `limit` of real time (a safety net, so a broken test fails, not hangs;
+    /// generous, as a worker started while the whole suite runs on two cores can take seconds).
     /// Blocking: call it off Swift's cooperative thread pool.
     @discardableResult
-    public func waitUntilScheduled(atLeast count: Int, limit: TimeInterval = 10) -> Bool {
+    public func waitUntilScheduled(atLeast count: Int, limit: TimeInterval = 30) -> Bool {
         let giveUp = Date().addingTimeInterval(limit)
         lock.lock()
         defer { lock.unlock() }
@@ -48,7 +49,7 @@ public final class ManualClock: WidgetClock, @unchecked Sendable {
     /// Blocks until an action waits to run at `date` (false if none does within `limit` of real
     /// time): for a test that must know which of several timers has been set.
     @discardableResult
-    public func waitUntilScheduled(at date: Date, limit: TimeInterval = 10) -> Bool {
+    public func waitUntilScheduled(at date: Date, limit: TimeInterval = 30) -> Bool {
         let giveUp = Date().addingTimeInterval(limit)
         lock.lock()
         defer { lock.unlock() }
