@@ -18,6 +18,9 @@ final class X11Backend: DesktopBackend {
     private var hidden = false
     /// Pixels a point, and what set it.
     private var scale: X11Scale
+    /// The scale of what the window shows now: a click is in its pixels, even when a new scale has
+    /// been read and not yet drawn at.
+    private var shownScale = 1
     /// The monitor asked for (`--output`): nil for the primary one.
     private let output: String?
     /// The part of the screen the widgets are placed in (a monitor's, or the whole screen's), read
@@ -78,8 +81,8 @@ final class X11Backend: DesktopBackend {
         inbox.take().flatMap { heard -> [DesktopEvent] in
             switch heard {
             case .event(.click(let x, let y, let primary)):
-                // In the window's pixels: in points at the scale the window is drawn at.
-                return [.click(x: x / Double(scale.factor), y: y / Double(scale.factor), primary: primary)]
+                // In the window's pixels: in points at the scale the window shows.
+                return [.click(x: x / Double(shownScale), y: y / Double(shownScale), primary: primary)]
             case .event(let event):
                 return [event]
             case .screen:
@@ -165,6 +168,7 @@ final class X11Backend: DesktopBackend {
             }
         }
         if result < 0 { throw DesktopError(decodedCString(error)) }
+        shownScale = scale
         // Only what changed goes to the server (a timer's second, a widget's new entry).
         inbox.append(
             .event(
