@@ -38,8 +38,4 @@ public struct ProcessRunner: Sendable {
         return "'" + word.replacing("'", with: "'\\''") + "'"
     }
 
-    /// The first executable of that name on `PATH`.
-    public static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        Subprocess.find(name, environment: environment)
-    }
 }

@@ -18,7 +18,7 @@ public struct SwiftCompiler: Sendable {
         let path: String
         if let given = environment["SWIFTC"], !given.isEmpty {
             path = given
-        } else if let found = ProcessRunner.find("swiftc", environment: environment) {
+        } else if let found = Subprocess.find("swiftc", environment: environment) {
             path = found
         } else {
             throw BuildError("no swiftc on PATH: widgets build compiles with the Swift compiler that built widgets (\(Toolchain.current)); put its bin folder on PATH, or set SWIFTC")

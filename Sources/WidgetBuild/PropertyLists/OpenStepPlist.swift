@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WidgetSupport
 
 /// A reader of OpenStep ("old-style ASCII") property lists: Xcode's `project.pbxproj`, and `.strings`
 /// files, whose top level is a dictionary without braces (`"key" = "value";`).
@@ -185,7 +186,7 @@ public enum OpenStepPlist {
                 case UInt8(ascii: "U"), UInt8(ascii: "u"):
                     var value: UInt32 = 0
                     var digits = 0
-                    while digits < 4, let hex = peek, let digit = Self.hexDigit(hex) {
+                    while digits < 4, let hex = peek, let digit = hexDigitValue(hex) {
                         value = value * 16 + UInt32(digit)
                         index += 1
                         digits += 1
@@ -199,7 +200,7 @@ public enum OpenStepPlist {
                         index += 2
                         var low: UInt32 = 0
                         var count = 0
-                        while count < 4, let hex = peek, let digit = Self.hexDigit(hex) {
+                        while count < 4, let hex = peek, let digit = hexDigitValue(hex) {
                             low = low * 16 + UInt32(digit)
                             index += 1
                             count += 1
@@ -237,22 +238,13 @@ public enum OpenStepPlist {
                     guard high == nil else { throw error("data has an odd number of hexadecimal digits") }
                     return Data(out)
                 }
-                guard let digit = Self.hexDigit(byte) else { throw error("data holds a character that is not a hexadecimal digit") }
+                guard let digit = hexDigitValue(byte) else { throw error("data holds a character that is not a hexadecimal digit") }
                 if let first = high {
                     out.append(first << 4 | digit)
                     high = nil
                 } else {
                     high = digit
                 }
-            }
-        }
-
-        static func hexDigit(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
             }
         }
     }

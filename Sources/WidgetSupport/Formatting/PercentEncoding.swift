@@ -25,19 +25,20 @@ extension StringProtocol {
                 bytes.append(byte)
                 continue
             }
-            guard rest.count >= 2, let high = Self.hexDigit(rest[rest.startIndex]), let low = Self.hexDigit(rest[rest.startIndex + 1]) else { return nil }
+            guard rest.count >= 2, let high = hexDigitValue(rest[rest.startIndex]), let low = hexDigitValue(rest[rest.startIndex + 1]) else { return nil }
             bytes.append(high << 4 | low)
             rest = rest.dropFirst(2)
         }
         return String(validating: bytes, as: UTF8.self)
     }
+}
 
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+/// The value of an ASCII hexadecimal digit ("7", "b", "F"); nil for any other byte.
+package func hexDigitValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
     }
 }

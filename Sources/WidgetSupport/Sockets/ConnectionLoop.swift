@@ -120,7 +120,7 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
         }
         guard started != nil else {
             for descriptor in pipe { close(descriptor) }
-            throw SocketError("cannot start the server's thread (the system makes no more threads)")
+            throw SocketError("cannot start \(name)'s thread: the system makes no more threads")
         }
     }
 
