@@ -107,8 +107,9 @@ import WidgetWire
         #expect(result.status == 1)
         #expect(
             result.standardError.contains(
-                "widgets: error: the target TripsWidgetExtension uses TripKit from the remote package https://github.com/example/TripKit "
-                    + "(git clone https://github.com/example/TripKit \(copy.deletingLastPathComponent().path)/TripKit): widgets build cannot fetch packages; "
+                "(target TripsWidgetExtension) uses TripKit from the remote package https://github.com/example/TripKit "
+                    + "(the target TripsWidgetExtension, imported by TripsWidget.swift; "
+                    + "git clone https://github.com/example/TripKit \(copy.deletingLastPathComponent().path)/TripKit): widgets build cannot fetch packages; "
                     + "clone it beside the project"),
             "\(result.standardError)")
         #expect(!result.standardError.contains("\n\n"), "one error: \(result.standardError)")
@@ -149,8 +150,9 @@ import WidgetWire
         let folder = copy.appendingPathComponent("Packages").path
         #expect(
             missing.standardError.contains(
-                "remote packages with no clone here: https://github.com/example/Alpha.git (git clone https://github.com/example/Alpha.git \(folder)/Alpha), "
-                    + "https://github.com/example/beta (git clone https://github.com/example/beta \(folder)/beta)"),
+                "remote packages with no clone here: https://github.com/example/Alpha.git, which \(manifest.path) depends on "
+                    + "(git clone https://github.com/example/Alpha.git \(folder)/Alpha); "
+                    + "https://github.com/example/beta, which \(manifest.path) depends on (git clone https://github.com/example/beta \(folder)/beta)"),
             "\(missing.standardError)")
         // Nothing imports TripKit any more: it is not built, so its missing dependencies do not matter.
         let widget = copy.appendingPathComponent("TripsWidget/TripsWidget.swift")

@@ -52,13 +52,13 @@ struct PackageBuilder {
         var visiting: Set<String> = []
         /// Remote packages depended on with no clone here, each with the folder to clone it into:
         /// all named in one error at the end, not one per build.
-        var missing: [(url: String, folder: String)] = []
+        var missing: [(url: String, folder: String, manifest: String)] = []
 
         func located(_ name: String, of package: JSONValue, at directory: String) throws(BuildError) -> String? {
             switch try dependencyDirectory(name, of: package, at: directory) {
             case .local(let path): return path
             case .remote(let url):
-                if !missing.contains(where: { $0.url == url }) { missing.append((url, directory.pathDirectory)) }
+                if !missing.contains(where: { $0.url == url }) { missing.append((url, directory.pathDirectory, directory + "/Package.swift")) }
                 return nil
             }
         }
@@ -143,9 +143,9 @@ struct PackageBuilder {
             try visit(product: product.product, packageName: nil, from: product.packageDirectory)
         }
         if !missing.isEmpty {
-            let parts = missing.map { "\($0.url) (git clone \($0.url) \($0.folder)/\(PackageLocator.repositoryName($0.url)))" }
+            let parts = missing.map { "\($0.url), which \($0.manifest) depends on (git clone \($0.url) \($0.folder)/\(PackageLocator.repositoryName($0.url)))" }
             throw BuildError(
-                "the packages depend on remote packages with no clone here: \(parts.joined(separator: ", ")): widgets build cannot fetch packages; "
+                "remote packages with no clone here: \(parts.joined(separator: "; ")): widgets build cannot fetch packages; "
                     + "clone each beside the package depending on it (or the project), where it is found, or point the dependency at a clone with .package(path:)")
         }
 

@@ -140,15 +140,17 @@ public struct ExtensionSource: Sendable {
         guard !remoteProducts.isEmpty else { return }
         // An import under `#if` (`canImport`) does not need the package: only an unconditional one does.
         let files = swiftFiles + frameworks.flatMap(\.swiftFiles)
-        let imported = Set(ImportCheck.imports(of: files).keys)
-        let needed = remoteProducts.filter { imported.contains(BuildSettings.c99Identifier($0.product)) }
+        let imported = ImportCheck.imports(of: files)
+        let needed = remoteProducts.filter { imported[BuildSettings.c99Identifier($0.product)] != nil }
         guard needed.isEmpty else {
-            let target = needed[0].target
+            // Each with the target linking it and a file importing it (a framework target's too).
             let parts = needed.map { remote in
-                "\(remote.product) from the remote package \(remote.url) (git clone \(remote.url) \(remote.cloneFolder)/\(PackageLocator.repositoryName(remote.url)))"
+                let file = imported[BuildSettings.c99Identifier(remote.product)]?.first.map { ", imported by \($0.pathFileName)" } ?? ""
+                return "\(remote.product) from the remote package \(remote.url) (the target \(remote.target)\(file); "
+                    + "git clone \(remote.url) \(remote.cloneFolder)/\(PackageLocator.repositoryName(remote.url)))"
             }
             throw BuildError(
-                "the target \(target) uses \(parts.joined(separator: ", ")): widgets build cannot fetch packages; "
+                "\(origin) uses \(parts.joined(separator: ", ")): widgets build cannot fetch packages; "
                     + "clone \(needed.count == 1 ? "it" : "each") beside the project, where it is found, or add it in Xcode as a local package, or copy its sources into the target")
         }
         for remote in remoteProducts {
