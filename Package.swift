@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "os", dependencies: ["OSLog"]),
         .target(name: "UIKit", dependencies: ["WidgetKit"]),
         .target(name: "CoreGraphics", dependencies: ["WidgetKit"]),
-        .target(name: "CoreLocation"),
+        .target(name: "CoreLocation", dependencies: ["WidgetWire"]),
         // Foundation's names Linux's lacks and the SDK has, imported into every file `widgets build` compiles.
         .target(name: "FoundationAdditions", dependencies: ["WidgetKit"]),
         // Swift Charts' marks, drawn with the SDK's shapes and texts.

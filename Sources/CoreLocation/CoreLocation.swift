@@ -6,6 +6,7 @@
 // and reports it; without, it is denied and says so through its delegate, as iOS does when a person
 // declines (docs/PORTING.md).
 @_exported import Foundation
+import WidgetWire
 
 public typealias CLLocationDegrees = Double
 public typealias CLLocationDistance = Double
@@ -148,9 +149,8 @@ enum SetLocation {
     static var current: Place? {
         let environment = Self.environment ?? ProcessInfo.processInfo.environment
         if let given = environment["WIDGETS_LOCATION"], let place = parse(given) { return place }
-        let configuration = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        guard let text = try? String(contentsOfFile: configuration + "/widgets/location", encoding: .utf8) else { return nil }
+        let file = XDGBaseDirectory.configHome(environment) + "/widgets/location"
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
         return text.split(whereSeparator: \.isNewline).lazy.map(String.init).filter { !$0.hasPrefix("#") }.compactMap(parse).first
     }
 
