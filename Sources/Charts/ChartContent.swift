@@ -464,24 +464,24 @@ extension ChartContent {
         let area = Double(size.width * size.height)
         return changed { $0.symbolSize = area }
     }
-    public func symbolSize<D: Plottable>(by value: PlottableValue<D>) -> some ChartContent { self.changed { _ in } }
+    public func symbolSize<D: Plottable>(by value: PlottableValue<D>) -> some ChartContent { self }
     public func cornerRadius(_ radius: CGFloat, style: RoundedCornerStyle = .continuous) -> some ChartContent {
         let radius = Double(radius)
         return changed { $0.cornerRadius = radius }
     }
     public func opacity(_ opacity: Double) -> some ChartContent { changed { $0.opacity *= opacity } }
 
-    // What a drawing does not show: labels read aloud, annotations (drawn by the author's view
+    // What a drawing does not show, returned as it is: labels read aloud, annotations (drawn by the author's view
     // in a chart on iOS), and the rest of the accessibility of a mark.
-    public func annotation<C: View>(position: AnnotationPosition = .automatic, alignment: Alignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> C) -> some ChartContent { changed { _ in } }
-    public func accessibilityLabel(_ label: Text) -> some ChartContent { changed { _ in } }
-    public func accessibilityLabel(_ label: LocalizedStringKey) -> some ChartContent { changed { _ in } }
-    public func accessibilityValue(_ value: Text) -> some ChartContent { changed { _ in } }
-    public func accessibilityValue(_ value: LocalizedStringKey) -> some ChartContent { changed { _ in } }
-    public func accessibilityHidden(_ hidden: Bool) -> some ChartContent { changed { _ in } }
-    public func offset(x: CGFloat = 0, y: CGFloat = 0) -> some ChartContent { changed { _ in } }
-    public func zIndex(_ value: Double) -> some ChartContent { changed { _ in } }
-    public func alignsMarkStylesWithPlotArea(_ aligns: Bool = true) -> some ChartContent { changed { _ in } }
+    public func annotation<C: View>(position: AnnotationPosition = .automatic, alignment: Alignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> C) -> some ChartContent { self }
+    public func accessibilityLabel(_ label: Text) -> some ChartContent { self }
+    public func accessibilityLabel(_ label: LocalizedStringKey) -> some ChartContent { self }
+    public func accessibilityValue(_ value: Text) -> some ChartContent { self }
+    public func accessibilityValue(_ value: LocalizedStringKey) -> some ChartContent { self }
+    public func accessibilityHidden(_ hidden: Bool) -> some ChartContent { self }
+    public func offset(x: CGFloat = 0, y: CGFloat = 0) -> some ChartContent { self }
+    public func zIndex(_ value: Double) -> some ChartContent { self }
+    public func alignsMarkStylesWithPlotArea(_ aligns: Bool = true) -> some ChartContent { self }
 }
 
 public struct AnnotationPosition: Sendable {

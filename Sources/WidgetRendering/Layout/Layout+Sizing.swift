@@ -158,6 +158,7 @@ extension Layout {
         let (oneWidth, hasNewline) = oneLine(run)
         guard !hasNewline, oneWidth > width, lineCount(run, proposal) == 1 else { return run }
         var base = run
+        var baseWidth = oneWidth
         if tightens {
             // A hundredth of a point more than the overrun per character, at most 5% of the size;
             // kept under a key no scale has (negative).
@@ -172,13 +173,13 @@ extension Layout {
                 tight = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: run.lineHeight)
                 run.scaled.append((key, tight))
             }
-            if run.style.minimumScale >= 1 || metrics.width(of: run.text, style: tight.style) <= width { return tight }
+            baseWidth = metrics.width(of: run.text, style: tight.style)
+            if run.style.minimumScale >= 1 || baseWidth <= width { return tight }
             base = tight
         }
         // In hundredths, rounded down: close widths share one smaller run. Widths are not quite in
         // proportion to the size (a font's text cut, below 20 points, is wider than its display
         // cut): a hundredth less until it fits, or is as small as it may be.
-        let baseWidth = tightens ? metrics.width(of: run.text, style: base.style) : oneWidth
         var scale = max(run.style.minimumScale, ((width / baseWidth) * 100).rounded(.down) / 100)
         while scale > run.style.minimumScale, metrics.width(of: run.text, style: base.style.scaled(scale)) > width {
             scale = max(run.style.minimumScale, (scale * 100 - 1).rounded() / 100)

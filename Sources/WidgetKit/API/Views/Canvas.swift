@@ -29,7 +29,7 @@ public struct Canvas<Symbols: View>: _PrimitiveView {
             if let stroke = drawing.stroke {
                 attributes["fill"] = .string("clear")
                 var object = JSONObject([("paint", drawing.paint), ("lineWidth", .number(Double(stroke.lineWidth)))])
-                if !stroke.dash.isEmpty { object["dash"] = .array(stroke.dash.map { .number(Double($0)) }) }
+                if let dash = stroke.dashWire { object["dash"] = dash }
                 attributes["stroke"] = .object(object)
             } else {
                 attributes["fill"] = drawing.paint

@@ -70,7 +70,7 @@ extension InsettableShape {
 
     public func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle, antialiased: Bool = true) -> _ShapeView<Self> {
         var view = strokeBorder(content, lineWidth: style.lineWidth)
-        if !style.dash.isEmpty { view.stroke?["dash"] = .array(style.dash.map { .number(Double($0)) }) }
+        if let dash = style.dashWire { view.stroke?["dash"] = dash }
         return view
     }
 
@@ -97,7 +97,7 @@ public struct _ShapeView<Content: Shape>: _PrimitiveView {
 
     public func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle, antialiased: Bool = true) -> _ShapeView<Content> {
         var view = stroke(content, lineWidth: style.lineWidth, inside: false)
-        if !style.dash.isEmpty { view.stroke?["dash"] = .array(style.dash.map { .number(Double($0)) }) }
+        if let dash = style.dashWire { view.stroke?["dash"] = dash }
         return view
     }
 
@@ -164,6 +164,9 @@ public struct StrokeStyle: Hashable, Sendable {
     public var miterLimit: CGFloat
     public var dash: [CGFloat]
     public var dashPhase: CGFloat
+
+    /// The dash pattern as the wire carries it; nil for a solid line.
+    var dashWire: JSONValue? { dash.isEmpty ? nil : .array(dash.map { .number(Double($0)) }) }
 
     public enum LineCap: Hashable, Sendable { case butt, round, square }
     public enum LineJoin: Hashable, Sendable { case miter, round, bevel }
