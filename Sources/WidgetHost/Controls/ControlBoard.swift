@@ -100,7 +100,6 @@ package final class ControlBoard: @unchecked Sendable {
 
     private func name(_ kind: String) -> String { registry.controlName(kind) }
 
-    /// The refusal of a kind no bundle registered as a Control, or nil for a Control's.
     /// A refusal, as an error a `Result` carries.
     private struct Refusal: Error {
         let answer: ControlAnswer
@@ -113,6 +112,7 @@ package final class ControlBoard: @unchecked Sendable {
         return .success([kind])
     }
 
+    /// The refusal of a kind no bundle registered as a Control, or nil for a Control's.
     private func unknown(_ kind: String) -> ControlAnswer? {
         do {
             _ = try registry.apart(kind, as: .control)

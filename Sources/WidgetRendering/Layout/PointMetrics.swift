@@ -14,7 +14,6 @@ public struct PointMetrics: LayoutMetrics {
 
     public func width(of text: String, style: TextStyle) -> Double {
         let em = style.points
-        // A symbol drawn as its shape is a square a little wider than its size, as SF Symbols are.
         // A symbol drawn as its shape is as wide as its drawing, as an SF Symbol's frame is its glyph's.
         if let symbol = style.symbol, let frame = SymbolShapes.frame(symbol, points: em) { return frame.width }
         let bold = style.isBold
