@@ -53,9 +53,10 @@ struct ChartDrawing: View {
         let sectors = marks.filter { $0.kind == .sector && ($0.angle ?? 0) > 0 }
         let total = sectors.reduce(0) { $0 + ($1.angle ?? 0) }
         let inner = sectors.first?.innerRatio ?? 0
+        // Each sector from where the ones before it end.
+        let ends = sectors.reduce(into: [0.0]) { $0.append($0.last! + ($1.angle ?? 0) / total) }
         let layers = sectors.enumerated().map { index, mark -> (PlotShape, AnyShapeStyle) in
-            let start = sectors[..<index].reduce(0) { $0 + ($1.angle ?? 0) } / total
-            let end = start + (mark.angle ?? 0) / total
+            let (start, end) = (ends[index], ends[index + 1])
             let inset = min(mark.angularInset / 360, (end - start) / 4)
             return (PlotShape(figure: .sectors([(start + inset, end - inset)], inner: inner)), style(of: mark, index: index))
         }
@@ -90,13 +91,16 @@ struct ChartDrawing: View {
     }
 
     /// Each x's bars' sum, where bars of several series share an x (they stack, as Swift Charts stacks them).
-    var stackTotals: [String: Double] {
-        var totals: [String: Double] = [:]
-        for mark in marks where mark.kind == .bar && mark.yStart == nil {
+    var stackTotals: [String: Double] { stackSums { _ in true } }
+
+    /// Each x's sum of the bars of the series `counts` takes (by their series' place in `series`).
+    func stackSums(_ counts: (Int) -> Bool) -> [String: Double] {
+        var sums: [String: Double] = [:]
+        for mark in marks where mark.kind == .bar && mark.yStart == nil && counts(series.firstIndex(of: mark.series ?? "") ?? 0) {
             guard let x = mark.x, let y = mark.y?.position else { continue }
-            totals[x.category, default: 0] += y
+            sums[x.category, default: 0] += y
         }
-        return totals
+        return sums
     }
 
     @ViewBuilder var plotted: some View {
@@ -271,14 +275,9 @@ struct ChartDrawing: View {
     /// Bars as rectangles in the unit square: in their band (or a share of the plot), from the
     /// baseline or the stack below them, across (a category on y) or up.
     func rects(_ bars: [ChartMark], _ x: ChartScale, _ y: ChartScale, baseline: Double) -> [CGRect] {
-        var stacked: [String: Double] = [:]
         // What the series before this one stacked at each x.
-        for mark in marks where mark.kind == .bar && mark.yStart == nil && (mark.series ?? "") != (bars.first?.series ?? "") {
-            guard series.firstIndex(of: mark.series ?? "") ?? 0 < series.firstIndex(of: bars.first?.series ?? "") ?? 0,
-                let key = mark.x?.category, let value = mark.y?.position
-            else { continue }
-            stacked[key, default: 0] += value
-        }
+        let place = series.firstIndex(of: bars.first?.series ?? "") ?? 0
+        let stacked = stackSums { $0 < place }
         let count = Set(marks.filter { $0.kind == .bar }.compactMap { $0.x?.category }).count
         return bars.compactMap { mark in
             if mark.kind == .rectangle, x.categories != nil || y.categories != nil, let fx = x.fraction(mark.x), let fy = y.fraction(mark.y) {
