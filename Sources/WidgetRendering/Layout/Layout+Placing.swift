@@ -118,7 +118,8 @@ extension Layout {
                 let box = run.style.symbol.flatMap(SymbolShapes.bounds)
                 let scale =
                     box.map { box in
-                        min(rect.height / max(1, box.height / 100 * run.style.points * 1.1), rect.width / max(1, box.width / 100 * run.style.points * 1.1))
+                        let side = SymbolShapes.drawnSide(run.style.symbol!, points: run.style.points)
+                        return min(rect.height / max(1, box.height / 100 * side), rect.width / max(1, box.width / 100 * side))
                     }
                     ?? min(rect.height / max(1, run.lineHeight), own > 0 ? rect.width / own : 1)
                 if scale.isFinite, scale > 0 {

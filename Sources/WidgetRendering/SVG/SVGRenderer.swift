@@ -254,7 +254,7 @@ public struct SVGRenderer: Sendable {
                 // A symbol as its shape, in the text's colour, its drawing's bounds centred in its place:
                 // 1.1 times its size, less where its place is smaller.
                 let box = SymbolShapes.bounds(symbol) ?? (x: 0, y: 0, width: 100, height: 100)
-                let size = max(0, min(style.points * 1.1, rect.height * 100 / max(1, box.height), rect.width * 100 / max(1, box.width)))
+                let size = SymbolShapes.drawnSide(symbol, points: style.points, room: (rect.width, rect.height))
                 let origin = (
                     x: rect.x + rect.width / 2 - (box.x + box.width / 2) / 100 * size, y: rect.y + rect.height / 2 - (box.y + box.height / 2) / 100 * size
                 )

@@ -40,6 +40,14 @@ extension SymbolShapes {
         return (width.rounded(.up), height.rounded(.up))
     }
 
+    /// The side of a symbol's 100-unit drawing at a font size, in points (1.1 times the size), at
+    /// most what fits `room` by the drawing's bounds (its place, when smaller): what layout sizes a
+    /// resizable symbol to and what the SVG draws.
+    static func drawnSide(_ name: String, points: Double, room: (width: Double, height: Double) = (.infinity, .infinity)) -> Double {
+        let box = bounds(name) ?? (x: 0, y: 0, width: 100, height: 100)
+        return max(0, min(points * 1.1, room.height * 100 / max(1, box.height), room.width * 100 / max(1, box.width)))
+    }
+
     /// The points a path's data passes through or bends towards.
     struct Box {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
