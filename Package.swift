@@ -75,9 +75,15 @@ let package = Package(
         // operators, @Published, URLSession and Timer publishers): Linux has none.
         .target(name: "Combine"),
         .target(name: "CWidgetKit", dependencies: ["CWidgetABI"]),
-        // `#Preview`, against the toolchain's own swift-syntax.
+        // `#Preview`, against the toolchain's own swift-syntax: the expansions in a library, the compiler plugin
+        // around them. The tests take the library, not the macro. A test that depends on a macro makes SwiftPM
+        // build every test's dependencies a second time, for the host (the "-tool" modules): that doubled every
+        // build, `make run` included, as all tests share one test product.
+        .target(
+            name: "WidgetKitMacroExpansions",
+            swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])]),
         .macro(
-            name: "WidgetKitMacros",
+            name: "WidgetKitMacros", dependencies: ["WidgetKitMacroExpansions"],
             swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
             linkerSettings: [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]),
         // Modules iOS widget files import, each bringing the SDK (or its part) with it.
@@ -174,7 +180,7 @@ let package = Package(
         .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetABI", "WidgetWire", "CWidgetABI"]),
         // The macros, expanded by the toolchain's own expansion library (its test support is not shipped).
         .testTarget(
-            name: "WidgetKitMacrosTests", dependencies: ["WidgetKitMacros"],
+            name: "WidgetKitMacrosTests", dependencies: ["WidgetKitMacroExpansions"],
             swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
             linkerSettings: [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]),
         .testTarget(

@@ -1,5 +1,6 @@
 @_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import SwiftSyntaxMacros
+import WidgetKitMacroExpansions
 
 /// The compiler plugin that expands the SDK's macros (`#Preview`). The toolchain ships swift-syntax's
 /// libraries but not `SwiftCompilerPlugin`: this is its main, in a few lines.
@@ -7,8 +8,10 @@ import SwiftSyntaxMacros
 struct WidgetKitMacrosPlugin: PluginProvider {
     static var macros: [Macro.Type] { [WidgetPreviewMacro.self, ViewPreviewMacro.self, PreviewableMacro.self, ActivityPreviewMacro.self] }
 
+    /// The SDK declares its macros as `#externalMacro(module: "WidgetKitMacros", type: …)`, the plugin's
+    /// name; the types themselves live in WidgetKitMacroExpansions.
     func resolveMacro(moduleName: String, typeName: String) throws -> Macro.Type {
-        guard let macro = Self.macros.first(where: { String(reflecting: $0) == "\(moduleName).\(typeName)" }) else {
+        guard moduleName == "WidgetKitMacros", let macro = Self.macros.first(where: { String(describing: $0) == typeName }) else {
             throw PluginError(description: "no macro \(moduleName).\(typeName) in the WidgetKit macro plugin")
         }
         return macro

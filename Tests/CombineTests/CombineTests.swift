@@ -171,7 +171,7 @@ struct Failure: Error, Equatable { let reason: String }
                 receiveValue: { _ in seen.append(DispatchQueue.getSpecific(key: key) ?? false) })
         }
         #expect(onQueue == [true, true])
-        keep = nil
+        withExtendedLifetime(keep) {}  // the subscription lives until here
     }
 
     final class Model: ObservableObject {
@@ -240,7 +240,7 @@ struct Failure: Error, Equatable { let reason: String }
                 }, receiveValue: { _ in })
         }
         #expect(failed != nil, "a refused connection is a URLError")
-        keep = nil
+        withExtendedLifetime(keep) {}  // the subscription lives until here
     }
 
     @Test func aTimerPublisherTicksOnceConnectedAndStopsWithItsLastSubscriber() async {
@@ -253,6 +253,6 @@ struct Failure: Error, Equatable { let reason: String }
             }
         }
         #expect(ticks == 2)
-        keep = nil
+        withExtendedLifetime(keep) {}  // the subscription lives until here
     }
 }

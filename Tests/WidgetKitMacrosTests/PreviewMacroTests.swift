@@ -4,7 +4,7 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import Testing
 
-@testable import WidgetKitMacros
+@testable import WidgetKitMacroExpansions
 
 /// `#Preview` expanded as the compiler expands it, by the toolchain's expansion library, in a file
 /// of a module: what a bundle's source turns into.
