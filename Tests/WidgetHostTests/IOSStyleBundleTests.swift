@@ -12,13 +12,13 @@ import WidgetWire
         case swift6 = "IOSWidgets6"
     }
 
-    /// The package's products: both bundles and the app. `make test` builds them before the tests
-    /// (Tests/iOSStyleBundle/build.sh), so that no test runs beside a compiler taking every core;
-    /// run alone, the tests build them here, once.
+    /// The package's products: both bundles, the app, and Author/'s bundle (ThirdPartyBundleTests).
+    /// `make test` builds them before the tests (Tests/iOSStyleBundle/build.sh), so that no test runs
+    /// beside a compiler taking every core; run alone, the tests build them here, once.
     static let products: Result<URL, BuildFailure> = {
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/iOSStyleBundle/build.sh").path
         let products = Fixtures.repositoryRoot.appendingPathComponent(".build-ios-style/package/.build/debug")
-        let expected = Mode.allCases.map { "lib\($0.rawValue).so" } + ["ios-app"]
+        let expected = Mode.allCases.map { "lib\($0.rawValue).so" } + ["ios-app", "libWeatherWidgets.so"]
         if expected.allSatisfy({ FileManager.default.fileExists(atPath: products.appendingPathComponent($0).path) }) {
             return .success(products)
         }

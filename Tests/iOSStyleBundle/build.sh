@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds Tests/iOSStyleBundle as an author's package outside this one would be: a package of its
 # own in .build-ios-style/package that depends on this repository by path, with the widgets built
-# as a Swift 5 mode bundle and a Swift 6 mode bundle, and the app. `make test` runs it before the
+# as a Swift 5 mode bundle and a Swift 6 mode bundle, the app, and Author/ (the README's smallest
+# author package, ThirdPartyBundleTests), all in one package, so that the SDK is compiled for them
+# once per run. `make test` runs it before the
 # tests; the tests run it themselves when its products are missing. Incremental: files are copied
 # only when they changed.
 set -euo pipefail
@@ -24,6 +26,7 @@ sync() {
 sync "$here/Widgets" "$package/Sources/IOSWidgets5"
 sync "$here/Widgets" "$package/Sources/IOSWidgets6"
 sync "$here/App" "$package/Sources/IOSApp"
+sync "$here/Author" "$package/Sources/WeatherWidgets"
 
 manifest=$(cat <<MANIFEST
 // swift-tools-version: 6.2
@@ -37,12 +40,14 @@ let package = Package(
         .library(name: "IOSWidgets5", type: .dynamic, targets: ["IOSWidgets5"]),
         .library(name: "IOSWidgets6", type: .dynamic, targets: ["IOSWidgets6"]),
         .executable(name: "ios-app", targets: ["IOSApp"]),
+        .library(name: "WeatherWidgets", type: .dynamic, targets: ["WeatherWidgets"]),
     ],
     dependencies: [.package(path: "$root")],
     targets: [
         .target(name: "IOSWidgets5", dependencies: [widgetKit], swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "IOSWidgets6", dependencies: [widgetKit], swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(name: "IOSApp", dependencies: [widgetKit]),
+        .target(name: "WeatherWidgets", dependencies: [widgetKit]),
     ]
 )
 MANIFEST
