@@ -100,8 +100,30 @@ import WidgetWire
         }
     }
 
+    @Test func targetsAreChosenByNameAndAnUnknownOneIsNamed() async throws {
+        let unknown = await widgets(["build", Self.fixture.path, "--target", "Nope", "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("has no target named \"Nope\"; its targets: Trips, TripsWidgetExtension, TripsIntents"), "\(unknown.standardError)")
+        let two = try Self.variant { $0.replacingOccurrences(of: "productName = TripsIntents;", with: "productName = TripsIntents;") }
+        // The Intents extension made a second widget extension: the choice is the user's.
+        let intentsInfo = two.appendingPathComponent("TripsIntents/Info.plist")
+        try String(contentsOf: intentsInfo, encoding: .utf8).replacingOccurrences(of: "com.apple.intents-service", with: "com.apple.widgetkit-extension")
+            .write(to: intentsInfo, atomically: true, encoding: .utf8)
+        let ambiguous = await widgets(["build", two.path, "--out", Fixtures.temporaryDirectory("out").path])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.standardError.contains("has 2 WidgetKit extensions: choose one with --target (TripsWidgetExtension, TripsIntents)"), "\(ambiguous.standardError)")
+    }
+}
+
+
+/// The Trips project with its packages changed: remote packages with and without their clones, products
+/// that no file imports, a package's own files and a framework target. Each test works on a copy of its
+/// own, so they run beside each other (serialized, they were the test run's longest chain).
+@Suite struct XcodeProjectPackageTests {
+    typealias Project = XcodeProjectBuildTests
+
     @Test func aRemotePackageWithoutACloneIsOneErrorSayingWhatToDo() async throws {
-        let copy = try Self.variant(Self.remote("https://github.com/example/TripKit"))
+        let copy = try Project.variant(Project.remote("https://github.com/example/TripKit"))
         try FileManager.default.removeItem(at: copy.appendingPathComponent("Packages"))
         let result = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
         #expect(result.status == 1)
@@ -119,8 +141,8 @@ import WidgetWire
         #expect(excluded.standardError.contains("links TripKit from the remote package https://github.com/example/TripKit, which none of its files imports: left out"), "\(excluded.standardError)")
         // A product whose module has another name is left out by its name; the missing module's
         // error then names it.
-        let renamed = try Self.variant {
-            Self.remote("https://github.com/example/TripKit")($0).replacingOccurrences(of: "productName = TripKit;", with: "productName = TripKitLibrary;")
+        let renamed = try Project.variant {
+            Project.remote("https://github.com/example/TripKit")($0).replacingOccurrences(of: "productName = TripKit;", with: "productName = TripKitLibrary;")
         }
         try FileManager.default.removeItem(at: renamed.appendingPathComponent("Packages"))
         let missing = await widgets(["build", renamed.path, "--out", Fixtures.temporaryDirectory("out").path])
@@ -133,7 +155,7 @@ import WidgetWire
     /// dependencies may be what Linux cannot build); every remote package a package depends on
     /// without a clone here is named in one error, not one per build.
     @Test func unimportedProductsAreLeftOutAndEveryMissingCloneIsNamedAtOnce() async throws {
-        let copy = try Self.variant { $0 }
+        let copy = try Project.variant { $0 }
         let manifest = copy.appendingPathComponent("Packages/TripKit/Package.swift")
         try """
             // swift-tools-version: 5.9
@@ -169,7 +191,7 @@ import WidgetWire
     /// Xcode fetches a remote package; here the user clones it beside the project, named as its
     /// repository, and the build takes it from there.
     @Test func aRemotePackageIsTakenFromItsCloneBesideTheProject() async throws {
-        let copy = try Self.variant(Self.remote("https://github.com/example/tripkit.git"))
+        let copy = try Project.variant(Project.remote("https://github.com/example/tripkit.git"))
         try FileManager.default.moveItem(
             at: copy.appendingPathComponent("Packages/TripKit"), to: copy.deletingLastPathComponent().appendingPathComponent("TripKit"))
         let out = Fixtures.temporaryDirectory("out")
@@ -183,7 +205,7 @@ import WidgetWire
     /// it) is left out with a warning; a product named without its package is found among the
     /// local packages the project's folder holds, by the product its manifest declares.
     @Test func anUnusedRemoteProductIsLeftOutAndAProductWithoutItsPackageIsFound() async throws {
-        let copy = try Self.variant {
+        let copy = try Project.variant {
             $0.replacingOccurrences(of: "\t\t\tpackage = A100000000000000000000A0 /* XCLocalSwiftPackageReference \"Packages/TripKit\" */;\n", with: "")
                 .replacingOccurrences(
                     of: "\t\t\t\tA10000000000000000000002 /* TripKit */,\n", with: "\t\t\t\tA10000000000000000000002 /* TripKit */,\n\t\t\t\tA100000000000000000000B2 /* ScrollUI */,\n"
@@ -219,7 +241,7 @@ import WidgetWire
     /// FoundationNetworking), a target at the package's root leaves the manifest out, as SwiftPM
     /// does, and a module Linux lacks is named with the package file importing it.
     @Test func aPackagesFilesAreCompiledAsTheExtensionsAre() async throws {
-        let copy = try Self.variant { $0 }
+        let copy = try Project.variant { $0 }
         let package = copy.appendingPathComponent("Packages/TripKit")
         try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
             .replacingOccurrences(of: ".target(name: \"TripKit\")", with: ".target(name: \"TripKit\", path: \".\")")
@@ -254,7 +276,7 @@ import WidgetWire
     /// it) is compiled as a module of its own before the extension, with the packages it imports;
     /// one importing a module Linux lacks is named as such.
     @Test func aFrameworkTargetOfTheProjectIsBuiltAsAModule() async throws {
-        let copy = try Self.variant {
+        let copy = try Project.variant {
             $0.replacingOccurrences(
                 of: "\t\t\t\tA10000000000000000000042 /* TripsIntents */,\n\t\t\t);",
                 with: "\t\t\t\tA10000000000000000000042 /* TripsIntents */,\n\t\t\t\tA1F00000000000000000F002 /* TripsKit */,\n\t\t\t);")
@@ -292,17 +314,4 @@ import WidgetWire
         #expect(excluded.status == 0, "--exclude reaches the framework's files: \(excluded.standardError)")
     }
 
-    @Test func targetsAreChosenByNameAndAnUnknownOneIsNamed() async throws {
-        let unknown = await widgets(["build", Self.fixture.path, "--target", "Nope", "--out", Fixtures.temporaryDirectory("out").path])
-        #expect(unknown.status == 1)
-        #expect(unknown.standardError.contains("has no target named \"Nope\"; its targets: Trips, TripsWidgetExtension, TripsIntents"), "\(unknown.standardError)")
-        let two = try Self.variant { $0.replacingOccurrences(of: "productName = TripsIntents;", with: "productName = TripsIntents;") }
-        // The Intents extension made a second widget extension: the choice is the user's.
-        let intentsInfo = two.appendingPathComponent("TripsIntents/Info.plist")
-        try String(contentsOf: intentsInfo, encoding: .utf8).replacingOccurrences(of: "com.apple.intents-service", with: "com.apple.widgetkit-extension")
-            .write(to: intentsInfo, atomically: true, encoding: .utf8)
-        let ambiguous = await widgets(["build", two.path, "--out", Fixtures.temporaryDirectory("out").path])
-        #expect(ambiguous.status == 1)
-        #expect(ambiguous.standardError.contains("has 2 WidgetKit extensions: choose one with --target (TripsWidgetExtension, TripsIntents)"), "\(ambiguous.standardError)")
-    }
 }
