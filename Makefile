@@ -150,6 +150,7 @@ uninstall:
 # Everything the benchmarks use, built first: the executables, the sample bundles (the listing
 # benchmark lists copies of libSystemWidgets.so) and the SDK (widgets build's benchmark).
 bench: build
+	WIDGETS_BENCH=1 $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
 	$(RELEASE)/widgets-bench
 
 clean:
