@@ -4,7 +4,7 @@ import WidgetTestSupport
 import WidgetABI
 import WidgetSupport
 import WidgetTimelines
-import WidgetHost
+@testable import WidgetHost
 import WidgetRendering
 import WidgetWire
 
@@ -29,6 +29,19 @@ import WidgetWire
         defer { registry.shutDownWorkers() }
         #expect(registry.problems.map(\.message) == ["the same file as \(directory.path)/good.so, already loaded; skipped"])
         #expect(registry.bundles.count == 1)
+    }
+
+    /// Each worker's reading thread in the host is named by its bundle, so that `top -H` tells them
+    /// apart (the kernel keeps 15 bytes of a name: a common prefix would be all it showed).
+    @Test func aWorkersReadingThreadIsNamedByItsBundle() async throws {
+        let registry = await load(["behaviours", "good"])
+        defer { registry.shutDownWorkers() }
+        let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap {
+            try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+        #expect(names.contains("w.behaviours") && names.contains("w.good"), "\(names.sorted())")
+        #expect(WorkerProcess.readerName("libGameWidgets.so") == "w.GameWidgets")
+        #expect(WorkerProcess.readerName("lib.so") == "w.lib")
     }
 
     func failure(_ registry: WidgetRegistry, _ kind: String, _ request: RequestKind = .timeline) async -> RequestError? {

@@ -41,7 +41,15 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// Starts the thread that reads the worker's messages and output until it ends.
     func startReading() {
-        startThread(named: "widgets.worker.\(fileName)") { self.readUntilExit() }
+        startThread(named: Self.readerName(fileName)) { self.readUntilExit() }
+    }
+
+    /// The reading thread's name, as `top -H` and /proc show it: the bundle's, in the 15 bytes the
+    /// kernel keeps ("w.GameWidgets" for libGameWidgets.so; a longer one is cut).
+    static func readerName(_ fileName: String) -> String {
+        var stem = fileName.pathWithoutExtension
+        if stem.hasPrefix("lib"), stem.count > 3 { stem.removeFirst(3) }
+        return "w." + stem
     }
 
     init(
