@@ -189,11 +189,21 @@ extension Layout {
     }
 
     /// The text as `fitted` drew it for the proposal it was sized with, which `rect` is the answer
-    /// to: the smaller run that fits the width it took, where one was made.
+    /// to: the run it made for the width it took, found without measuring the text again. That is
+    /// the least tightened run that fits (kept under negative keys), else the largest smaller one
+    /// that fits, kept on the run, or on the tightened run where the text was tightened first; where
+    /// none fits, the one at its minimum scale, which is then cut.
     func placed(_ run: TextRun, in rect: LayoutRect) -> TextRun {
         guard !run.scaled.isEmpty, oneLine(run).width > rect.width else { return run }
-        let fitting = run.scaled.filter { oneLine($0.run).width <= rect.width + 0.001 }
-        return fitting.max { $0.scale < $1.scale }?.run ?? fitted(run, Proposal(width: rect.width, height: rect.height))
+        let fits = { (made: TextRun) in self.oneLine(made).width <= rect.width + 0.001 }
+        let tightened = run.scaled.filter { $0.scale < 0 }
+        if let least = tightened.filter({ fits($0.run) }).max(by: { $0.scale < $1.scale }) { return least.run }
+        let smaller = (run.scaled + tightened.flatMap(\.run.scaled)).filter { $0.scale > 0 }
+        if let largest = smaller.filter({ fits($0.run) }).max(by: { $0.scale < $1.scale }) { return largest.run }
+        // Too narrow for any: tightened as far as it goes (the lowest key), at the least scale.
+        let base = tightened.min { $0.scale < $1.scale }?.run ?? run
+        if let least = base.scaled.first(where: { $0.scale == run.style.minimumScale }) { return least.run }
+        return fitted(run, Proposal(width: rect.width, height: rect.height))
     }
 
     /// Where a view goes in the space it is given, along each axis: read once from an alignment

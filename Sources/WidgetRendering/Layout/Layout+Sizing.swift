@@ -173,7 +173,7 @@ extension Layout {
                 tight = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: run.lineHeight)
                 run.scaled.append((key, tight))
             }
-            baseWidth = metrics.width(of: run.text, style: tight.style)
+            baseWidth = oneLine(tight).width
             if run.style.minimumScale >= 1 || baseWidth <= width { return tight }
             base = tight
         }

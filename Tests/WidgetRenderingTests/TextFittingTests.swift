@@ -1,0 +1,49 @@
+import Synchronization
+import Testing
+import WidgetWire
+
+@testable import WidgetRendering
+
+/// Text fitted to its width (`allowsTightening`, `minimumScaleFactor`) is fitted once, when sized:
+/// placing it takes the run sizing made, without measuring the text again.
+@Suite struct TextFittingTests {
+    /// Points, counting the widths measured.
+    final class CountingMetrics: LayoutMetrics, @unchecked Sendable {
+        let base = PointMetrics()
+        let count = Mutex(0)
+        var measured: Int { count.withLock { $0 } }
+        func width(of text: String, style: TextStyle) -> Double {
+            count.withLock { $0 += 1 }
+            return base.width(of: text, style: style)
+        }
+        func wordWidths(of text: String, style: TextStyle) -> [Double]? { base.wordWidths(of: text, style: style) }
+        func lineHeight(_ style: TextStyle) -> Double { base.lineHeight(style) }
+        func horizontal(_ points: Double) -> Double { base.horizontal(points) }
+        func vertical(_ points: Double) -> Double { base.vertical(points) }
+        var defaultSpacing: (horizontal: Double, vertical: Double) { base.defaultSpacing }
+        var dividerThickness: Double { base.dividerThickness }
+        var barThickness: Double { base.barThickness }
+        func snap(_ length: Double) -> Double { base.snap(length) }
+        var scalesText: Bool { base.scalesText }
+        var drawsNarrowSpaces: Bool { base.drawsNarrowSpaces }
+    }
+
+    func placed(tightening: Bool) -> (measured: Int, text: TextStyle?) {
+        let metrics = CountingMetrics()
+        let modifiers = (tightening ? #"{"allowsTightening":true},"# : "") + #"{"minimumScaleFactor":0.5},{"lineLimit":1},{"frame":{"width":150}}"#
+        let elements = Layout(metrics: metrics).place(view(#"{"view":"text","text":"Interactive Widgets Everywhere","modifiers":[\#(modifiers)]}"#), in: (158, 158))
+        let style = elements.lazy.compactMap { if case .text(_, let style) = $0.content { style } else { nil } }.first
+        return (metrics.measured, style)
+    }
+
+    /// Tightened (by the most it may, 5% of its size), then smaller: its line, the tightened line,
+    /// the one smaller size tried and that size's line are measured, each once. Placing it took
+    /// the run sizing had made without measuring anything (it measured three times more).
+    @Test func aTextThatTightensAndShrinksIsMeasuredOncePerRun() throws {
+        let shrinks = placed(tightening: false)
+        let both = placed(tightening: true)
+        let (plain, tight) = (try #require(shrinks.text), try #require(both.text))
+        #expect(tight.tracking < plain.tracking && tight.points > plain.points, "set closer, then less smaller: \(tight) against \(plain)")
+        #expect(both.measured == 4)
+    }
+}
