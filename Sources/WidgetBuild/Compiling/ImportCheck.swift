@@ -1,4 +1,6 @@
 import FoundationEssentials
+import Glibc
+import Synchronization
 import WidgetSupport
 
 /// Finds the modules an extension's files import that do not exist here, before the compiler
@@ -34,35 +36,52 @@ enum ImportCheck {
     static func imports(of files: [String], includingConditional: Bool = false) -> [String: [String]] {
         var found: [String: [String]] = [:]
         for file in files {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
-            var depth = 0
-            var inComment = false
-            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                var line = raw.trimmingSpaces
-                if inComment {
-                    guard let end = line.firstRange(of: "*/") else { continue }
-                    line = String(line[end.upperBound...]).trimmingSpaces
-                    inComment = false
-                }
-                if line.hasPrefix("/*"), !line.contains("*/") {
-                    inComment = true
-                    continue
-                }
-                if line.hasPrefix("#if") { depth += 1 }
-                if line.hasPrefix("#endif") { depth = max(0, depth - 1) }
-                guard depth == 0 || includingConditional else { continue }
-                var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first) {
-                    words.removeFirst()
-                }
-                guard words.first == "import", words.count >= 2 else { continue }
-                var module = words[1]
-                if ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"].contains(module), words.count >= 3 { module = words[2] }
-                module = String(module.prefix { $0 != "." && $0 != ";" })
-                guard !module.isEmpty else { continue }
-                found[module, default: []].append(file)
-            }
+            for (module, conditional) in scan(file) where includingConditional || !conditional { found[module, default: []].append(file) }
         }
+        return found
+    }
+
+    /// A file's imports, in order, each with whether it is under an `#if`; none for a file not read.
+    private typealias Scan = [(module: String, conditional: Bool)]
+
+    /// Each file's scan, by path, with the size and modification time it was read at: a build asks
+    /// about the same files several times (the frameworks to build, the packages, the remote
+    /// products, the modules missing), and reads each once; a file changed since is read again.
+    private static let scans = Mutex<[String: (stamp: [Int], scan: Scan)]>([:])
+
+    private static func scan(_ file: String) -> Scan {
+        var status = stat()
+        let stamp = stat(file, &status) == 0 ? [Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec, Int(status.st_ino)] : []
+        if !stamp.isEmpty, let known = scans.withLock({ $0[file] }), known.stamp == stamp { return known.scan }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
+        var found: Scan = []
+        var depth = 0
+        var inComment = false
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = raw.trimmingSpaces
+            if inComment {
+                guard let end = line.firstRange(of: "*/") else { continue }
+                line = String(line[end.upperBound...]).trimmingSpaces
+                inComment = false
+            }
+            if line.hasPrefix("/*"), !line.contains("*/") {
+                inComment = true
+                continue
+            }
+            if line.hasPrefix("#if") { depth += 1 }
+            if line.hasPrefix("#endif") { depth = max(0, depth - 1) }
+            var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first) {
+                words.removeFirst()
+            }
+            guard words.first == "import", words.count >= 2 else { continue }
+            var module = words[1]
+            if ["struct", "class", "enum", "protocol", "func", "var", "let", "typealias"].contains(module), words.count >= 3 { module = words[2] }
+            module = String(module.prefix { $0 != "." && $0 != ";" })
+            guard !module.isEmpty else { continue }
+            found.append((module, depth > 0))
+        }
+        if !stamp.isEmpty { scans.withLock { $0[file] = (stamp, found) } }
         return found
     }
 

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import WidgetTestSupport
+
+@testable import WidgetBuild
+
+/// The imports of an extension's files, as `widgets build` finds them before compiling.
+@Suite struct ImportCheckTests {
+    @Test func importsAreFoundWithTheFilesImportingThemAndThoseUnderAnIfOnlyWhenAsked() throws {
+        let folder = Fixtures.temporaryDirectory("imports")
+        let widget = folder.appendingPathComponent("Widget.swift")
+        let view = folder.appendingPathComponent("View.swift")
+        try "import WidgetKit\n@preconcurrency import SwiftUI\n/*\nimport Hidden\n*/\n#if canImport(ActivityKit)\nimport ActivityKit\n#endif\n"
+            .write(to: widget, atomically: true, encoding: .utf8)
+        try "import struct SwiftUI.Color\nimport Charts;\n".write(to: view, atomically: true, encoding: .utf8)
+        let files = [widget.path, view.path]
+        #expect(ImportCheck.imports(of: files) == ["WidgetKit": [widget.path], "SwiftUI": [widget.path, view.path], "Charts": [view.path]])
+        #expect(ImportCheck.imports(of: files, includingConditional: true)["ActivityKit"] == [widget.path])
+    }
+
+    /// A file is read once per build, and again when it has changed since (as an edit between two
+    /// builds of one process changes it).
+    @Test func aFileChangedSinceItWasReadIsReadAgain() throws {
+        let file = Fixtures.temporaryDirectory("imports").appendingPathComponent("Widget.swift")
+        try "import WidgetKit\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(Array(ImportCheck.imports(of: [file.path]).keys) == ["WidgetKit"])
+        try "import SwiftData\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(Array(ImportCheck.imports(of: [file.path]).keys) == ["SwiftData"])
+        try FileManager.default.removeItem(at: file)
+        #expect(ImportCheck.imports(of: [file.path]).isEmpty)
+    }
+}
