@@ -88,6 +88,48 @@ import WidgetWire
         #expect(flag.withLock { $0 })
     }
 
+    /// Callers that come while a run is under way wait for the next, and share it: six callers,
+    /// two runs. Each returns only after a run begun after its call.
+    @Test func callersAtOnceShareOneRunBegunAfterTheirCall() {
+        let runs = Locked(0)
+        let firstBegun = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let shared = SharedRuns(initial: 0) { () -> Int in
+            let number = runs.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if number == 1 {
+                firstBegun.signal()
+                release.wait()
+            }
+            return number
+        }
+        let answers = Locked<[Int]>([])
+        let done = DispatchGroup()
+        func call() {
+            done.enter()
+            startThread(named: "widgets.test") {
+                let answer = shared.run()
+                answers.withLock { $0.append(answer) }
+                done.leave()
+            }
+        }
+        call()
+        firstBegun.wait()
+        for _ in 0..<5 { call() }
+        // All five wait (a safety net of 30 s; they come within microseconds).
+        let giveUp = Date().addingTimeInterval(30)
+        while shared.counts.waiting < 5, Date() < giveUp { sched_yield() }
+        #expect(shared.counts == (begun: 1, waiting: 5))
+        release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(runs.withLock { $0 } == 2)
+        #expect(answers.withLock { $0.sorted() } == [1, 2, 2, 2, 2, 2])
+        // Alone, a caller has a run of its own.
+        #expect(shared.run() == 3)
+    }
+
     @Test func aThreadHasItsName() {
         let named = Locked<String?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -119,10 +119,12 @@ public final class WidgetRegistry: @unchecked Sendable {
         cache?.save()
         let starting: [WorkerSupervisor] = state.withLock { held in Array(held.startingSupervisors.values) }
         let backends = starting.map { $0 as any ProviderBackend } + bundles.map(\.backend)
-        // Every worker is asked to end first, then each waited for: they end together.
-        for backend in backends { backend.beginShutDown() }
-        for backend in backends { backend.shutDown() }
-        Orphans.sweep()
+        // Every worker is asked to end first, then each waited for: they end together, and what
+        // they left is swept once after (not once as each ends, which read all of /proc each time).
+        Orphans.sweepingOnceAfter {
+            for backend in backends { backend.beginShutDown() }
+            for backend in backends { backend.shutDown() }
+        }
     }
 
 

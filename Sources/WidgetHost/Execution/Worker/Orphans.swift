@@ -1,6 +1,7 @@
 import CHostShims
 import Glibc
 import Synchronization
+import WidgetSupport
 
 /// What a bundle starts ends with its worker, even a process that left the worker's group and
 /// session (`setsid`) or outlived its parent.
@@ -50,12 +51,38 @@ public enum Orphans {
     static func didReap(_ pid: pid_t) { _ = started.withLock { $0.remove(pid) } }
 
     /// Ends the adopted processes of other sessions and their descendants, and reaps adopted ones
-    /// that ended. Returns how many it killed. Nothing where this process does not adopt.
+    /// that ended: once a sweep begun after this call has finished. A sweep reads all of /proc, and
+    /// every worker that ends asks for one: callers at the same time share one (a hundred workers
+    /// ending with their host read it a hundred times in turn, 40 ms of a 100-bundle listing).
+    /// Returns how many that sweep killed. Nothing where this process does not adopt.
     @discardableResult
     public static func sweep() -> Int {
         guard isAdopting else { return 0 }
+        return sweeps.run()
+    }
+
+    private static let sweeps = SharedRuns(initial: 0) { sweepNow() }
+
+    /// Ending workers that the host ends together: each worker's end sweeps nothing, and one sweep
+    /// after `body` (after all of them ended) ends what any of them left.
+    static func sweepingOnceAfter(_ body: () -> Void) {
+        deferring.add(1, ordering: .sequentiallyConsistent)
+        body()
+        deferring.subtract(1, ordering: .sequentiallyConsistent)
+        sweep()
+    }
+
+    private static let deferring = Atomic<Int>(0)
+
+    /// What a worker that has ended left is swept: now, or by the sweep after the ending of many
+    /// under way (`sweepingOnceAfter`).
+    static func sweepAfterWorkerEnded() {
+        if deferring.load(ordering: .sequentiallyConsistent) == 0 { sweep() }
+    }
+
+    private static func sweepNow() -> Int {
         // Under the lock: a worker spawned meanwhile is in the list before it could be swept.
-        return started.withLock { started in
+        started.withLock { started in
             let keep = started.map { Int32($0) }
             return Int(keep.withUnsafeBufferPointer { host_kill_adopted($0.baseAddress, Int32($0.count)) })
         }

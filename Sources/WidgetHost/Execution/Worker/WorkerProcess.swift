@@ -278,7 +278,7 @@ final class WorkerProcess: @unchecked Sendable {
         // What it started and left behind (a crash or SIGKILL gave it no time to end them) has
         // come to the host, if it adopts orphans: ended now.
         Orphans.didReap(pid)
-        Orphans.sweep()
+        Orphans.sweepAfterWorkerEnded()
         // What is left of its output: it is dead, so read without waiting.
         while relayOutput() {}
         if let line = outputLines.finish() { relay(line) }
