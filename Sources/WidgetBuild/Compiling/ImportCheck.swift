@@ -85,10 +85,17 @@ enum ImportCheck {
         return found
     }
 
+    /// Whose files import: what the error calls them, and what it advises.
+    enum Importer: String {
+        case theExtension = "the extension"
+        case package = "the package"
+        case framework = "the framework"
+    }
+
     /// The error for files (an extension's, or a package target's, read from `origin`) importing
     /// modules that do not exist here; nil when all do.
     static func problem(
-        origin: String, root: String, files: [String], available: Set<String>, ownModule: String, frameworks: [String], subject: String = "the extension"
+        origin: String, root: String, files: [String], available: Set<String>, ownModule: String, frameworks: [String], subject: Importer = .theExtension
     ) -> BuildError? {
         let missing = imports(of: files).filter { !available.contains($0.key) && $0.key != ownModule }
         guard !missing.isEmpty else { return nil }
@@ -102,10 +109,10 @@ enum ImportCheck {
                 ?? (frameworks.contains(module) ? " (a binary framework built for Apple's platforms)" : " (no such module here)")
             return "\(module)\(what), imported by \(files.map(relative).sorted().joined(separator: ", "))"
         }
-        let advice = subject != "the extension"
+        let advice = subject != .theExtension
             ? "Leave the files that need them out of the target (exclude: in its Package.swift), or the package out of the extension (docs/PORTING.md)"
             : "Leave the widgets that need them out of the WidgetBundle, and their files out of the build (--exclude PATTERN; docs/PORTING.md)"
         return BuildError(
-            "\(origin): \(subject) imports modules that do not exist on Linux: \(parts.joined(separator: "; ")). \(advice)")
+            "\(origin): \(subject.rawValue) imports modules that do not exist on Linux: \(parts.joined(separator: "; ")). \(advice)")
     }
 }

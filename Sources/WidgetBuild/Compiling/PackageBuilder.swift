@@ -35,8 +35,13 @@ struct PackageBuilder {
         var directory: String
         var sources: [String]
         var swiftVersion: String
-        /// Targets built before it: "package-directory\0name".
-        var dependencies: [String]
+    }
+
+    /// A target to build, by where it comes from: a package (its folder and the target's name), or
+    /// the project's framework targets, built after the packages.
+    enum TargetID: Hashable {
+        case package(directory: String, name: String)
+        case framework(String)
     }
 
     /// `imported`: the modules the extension's files import; a product linked whose modules none
@@ -47,9 +52,9 @@ struct PackageBuilder {
         var built = Built()
         guard !products.isEmpty || !frameworks.isEmpty else { return built }
         var manifests: [String: JSONValue] = [:]
-        var targets: [String: Target] = [:]
-        var order: [String] = []
-        var visiting: Set<String> = []
+        var targets: [TargetID: Target] = [:]
+        var order: [TargetID] = []
+        var visiting: Set<TargetID> = []
         /// Remote packages depended on with no clone here, each with the folder to clone it into:
         /// all named in one error at the end, not one per build.
         var missing: [(url: String, folder: String, manifest: String)] = []
@@ -71,20 +76,19 @@ struct PackageBuilder {
         }
 
         func visit(target name: String, in directory: String) throws(BuildError) {
-            let id = directory + "\u{0}" + name
+            let id = TargetID.package(directory: directory, name: name)
             if targets[id] != nil { return }
             guard visiting.insert(id).inserted else { throw BuildError("\(directory)/Package.swift: the target \(name) depends on itself") }
             let package = try manifest(directory)
             guard let entry = package["targets"]?.arrayValue?.first(where: { $0["name"]?.stringValue == name }) else {
                 throw BuildError("\(directory)/Package.swift: no target named \(name)")
             }
-            var dependencies: [String] = []
+            // Its dependencies first: `order` is the order of building.
             for dependency in entry["dependencies"]?.arrayValue ?? [] {
                 if let byName = dependency["byName"]?.arrayValue?.first?.stringValue ?? dependency["target"]?.arrayValue?.first?.stringValue {
                     let isTarget = package["targets"]?.arrayValue?.contains { $0["name"]?.stringValue == byName } ?? false
                     if isTarget {
                         try visit(target: byName, in: directory)
-                        dependencies.append(directory + "\u{0}" + byName)
                         continue
                     }
                     try visit(product: byName, packageName: nil, from: directory)
@@ -92,7 +96,7 @@ struct PackageBuilder {
                     try visit(product: product.first?.stringValue ?? "", packageName: product.count > 1 ? product[1].stringValue : nil, from: directory)
                 }
             }
-            let target = try describe(entry, package: package, directory: directory, dependencies: dependencies)
+            let target = try describe(entry, package: package, directory: directory)
             built.warnings += target.warnings
             targets[id] = target.target
             order.append(id)
@@ -152,24 +156,24 @@ struct PackageBuilder {
         // The project's framework targets after the packages (which they may import): modules of their own.
         let project = projectDirectory ?? work
         for framework in frameworks {
-            let id = "\u{0}framework\u{0}" + framework.name
+            let id = TargetID.framework(framework.name)
             guard !framework.swiftFiles.isEmpty else { continue }
             targets[id] = Target(
                 name: framework.name, package: project, packageIdentity: "project", directory: project, sources: framework.swiftFiles,
-                swiftVersion: framework.swiftVersion, dependencies: [])
+                swiftVersion: framework.swiftVersion)
             order.append(id)
         }
         // Modules the packages' files import that do not exist here, named before the compiler stops at the first.
         let available = ImportCheck.available(compiler: compiler, extra: order.compactMap { targets[$0]?.name })
         for id in order {
             guard let target = targets[id] else { continue }
-            let isFramework = id.hasPrefix("\u{0}framework\u{0}")
+            let isFramework = if case .framework = id { true } else { false }
             let origin = isFramework
                 ? "the project's framework \(target.name) (\(frameworks.first { $0.name == target.name }?.target ?? target.name))"
                 : "\(target.package)/Package.swift (the target \(target.name))"
             if let problem = ImportCheck.problem(
                 origin: origin, root: target.package, files: target.sources, available: available, ownModule: target.name, frameworks: [],
-                subject: isFramework ? "the framework" : "the package")
+                subject: isFramework ? .framework : .package)
             {
                 throw problem
             }
@@ -252,7 +256,7 @@ struct PackageBuilder {
     }
 
     /// A target of a manifest: its folder, Swift files and language mode.
-    func describe(_ entry: JSONValue, package: JSONValue, directory: String, dependencies: [String]) throws(BuildError) -> (target: Target, warnings: [String]) {
+    func describe(_ entry: JSONValue, package: JSONValue, directory: String) throws(BuildError) -> (target: Target, warnings: [String]) {
         let name = entry["name"]?.stringValue ?? ""
         let type = entry["type"]?.stringValue ?? "regular"
         guard type == "regular" || type == "executable" else {
@@ -308,7 +312,7 @@ struct PackageBuilder {
         return (
             Target(
                 name: name, package: directory, packageIdentity: identity.lowercased(), directory: folder, sources: sources.sorted(),
-                swiftVersion: Self.languageMode(version ?? "5"), dependencies: dependencies), warnings
+                swiftVersion: Self.languageMode(version ?? "5")), warnings
         )
     }
 
