@@ -36,15 +36,20 @@ public final class HeadlessSway: @unchecked Sendable {
         return runtime.appendingPathComponent(name).path
     }
 
-    public init() throws {
+    /// `nestedIn`: a sway whose outputs are windows of another (`WLR_BACKENDS=wayland`), named WL-1,
+    /// WL-2…: closing such a window in the other unplugs the output, which sway 1.7 cannot do to a
+    /// headless one.
+    public init(nestedIn parent: HeadlessSway? = nil) throws {
         runtime = Fixtures.temporaryDirectory("sway-runtime")
         log = runtime.appendingPathComponent("sway.log")
         let config = runtime.appendingPathComponent("config")
-        try "output HEADLESS-1 resolution 800x600 position 0 0\ndefault_border none\n".write(to: config, atomically: true, encoding: .utf8)
+        let outputs = parent == nil ? "output HEADLESS-1 resolution 800x600 position 0 0\n" : "output * resolution 800x600\n"
+        try (outputs + "default_border none\n").write(to: config, atomically: true, encoding: .utf8)
         var environment = [
-            "HOME": runtime.path, "XDG_RUNTIME_DIR": runtime.path, "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman",
+            "HOME": runtime.path, "XDG_RUNTIME_DIR": runtime.path, "WLR_BACKENDS": parent == nil ? "headless" : "wayland", "WLR_RENDERER": "pixman",
             "WLR_LIBINPUT_NO_DEVICES": "1", "PATH": "/usr/local/bin:/usr/bin:/bin",
         ]
+        if let parent { environment["WAYLAND_DISPLAY"] = parent.waylandDisplay }
         environment["LANG"] = "C.UTF-8"
         var command = [Self.path(of: "sway")!, "-c", config.path]
         if getuid() == 0 {

@@ -139,6 +139,52 @@ import WidgetWire
         #expect(everywhere.terminate() == 0)
     }
 
+    /// An output unplugged, in a sway nested in another (its outputs are windows there; closing one
+    /// unplugs it, as headless sway 1.7 cannot): widgets on the compositor's choice of output come
+    /// back on the output left, drawn; with `--output all` the surface on the one left stays, and
+    /// the client keeps drawing new entries on it.
+    @Test(.enabled(if: HeadlessSway.unavailable == nil, "\(HeadlessSway.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func theWidgetsFollowAWaylandOutputUnplugged() async throws {
+        let outer = try HeadlessSway()
+        defer { outer.stop() }
+        let sway = try HeadlessSway(nestedIn: outer)
+        defer { sway.stop() }
+        try sway.message(["create_output"])
+        try sway.message(["focus", "output", "WL-2"])
+        let game = GameDesktopHome()
+        let host = try await game.startHost()
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        let environment = game.home.environment.merging(sway.clientEnvironment) { $1 }
+        @Sendable func inked(_ output: String) -> Bool {
+            (try? Rasterizer.shared().image(png: try sway.screenshot(output: output))).map { Self.ink(on: $0, in: (x: 24, y: 24, width: 158, height: 158)) > 500 } ?? false
+        }
+        func unplug(_ output: String) throws { try outer.message(["[title=\"wlroots - \(output)\"]", "kill"]) }
+
+        let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--controls", "off"], environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
+        #expect(try await eventually { inked("WL-2") }, "on the focused output: \(desktop.output)")
+        try unplug("WL-2")
+        #expect(await blocking { desktop.waitForLine { $0.contains("output WL-2 went away") } }, "\(desktop.output)")
+        #expect(try await eventually { inked("WL-1") }, "on the output left: \(desktop.output)")
+        #expect(desktop.terminate() == 0)
+
+        try sway.message(["create_output"])
+        let everywhere = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--output", "all", "--controls", "off"], environment: environment)
+        defer { if everywhere.process.isRunning { _ = everywhere.terminate() } }
+        #expect(await blocking { everywhere.waitForLine { $0.contains("a surface of 338 x 158 points on WL-3") } }, "\(everywhere.output)")
+        #expect(try await eventually { inked("WL-1") && inked("WL-3") }, "on both: \(everywhere.output)")
+        try unplug("WL-3")
+        #expect(await blocking { everywhere.waitForLine { $0.contains("output WL-3 went away") } }, "\(everywhere.output)")
+        // A new entry is still drawn, on the output left.
+        let drawnAfter = everywhere.output.components(separatedBy: "drew game-status-1").count
+        #expect(await game.home.gameApp(["status", "Unplugged"]).status == 0)
+        #expect(await blocking { everywhere.waitForOutput { $0.components(separatedBy: "drew game-status-1").count > drawnAfter } }, "\(everywhere.output)")
+        #expect(inked("WL-1"))
+        #expect(everywhere.process.isRunning)
+        #expect(everywhere.terminate() == 0)
+    }
+
     /// On X11: a desktop window below the others, placed by its anchor, shaped to the widgets (the
     /// screen shows through around them), drawn as the PNG renderer draws them, its clicks reaching
     /// the bundle.
