@@ -20,6 +20,9 @@ let toolchainHostLibraries: String = {
     }
     return "/usr/lib/swift/host"
 }()
+/// Compiling against those modules, and linking with those libraries (found there when run).
+let swiftSyntaxModules: [SwiftSetting] = [.unsafeFlags(["-I", toolchainHostLibraries])]
+let swiftSyntaxLibraries: [LinkerSetting] = [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]
 
 /// The CLI's code reaches the metadata of concrete generic types (a `[String: [String]]`) through
 /// accessor functions, not through their mangled names: a mangled name is demangled at first use and
@@ -81,11 +84,11 @@ let package = Package(
         // build, `make run` included, as all tests share one test product.
         .target(
             name: "WidgetKitMacroExpansions",
-            swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])]),
+            swiftSettings: swiftSyntaxModules),
         .macro(
             name: "WidgetKitMacros", dependencies: ["WidgetKitMacroExpansions"],
-            swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
-            linkerSettings: [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]),
+            swiftSettings: swiftSyntaxModules,
+            linkerSettings: swiftSyntaxLibraries),
         // Modules iOS widget files import, each bringing the SDK (or its part) with it.
         .target(name: "SwiftUI", dependencies: ["WidgetKit"]),
         .target(name: "AppIntents", dependencies: ["WidgetKit"]),
@@ -171,8 +174,8 @@ let package = Package(
         // The macros, expanded by the toolchain's own expansion library (its test support is not shipped).
         .testTarget(
             name: "WidgetKitMacrosTests", dependencies: ["WidgetKitMacroExpansions"],
-            swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
-            linkerSettings: [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]),
+            swiftSettings: swiftSyntaxModules,
+            linkerSettings: swiftSyntaxLibraries),
         .testTarget(
             name: "WidgetHostTests",
             dependencies: [

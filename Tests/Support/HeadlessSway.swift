@@ -2,7 +2,8 @@ import Foundation
 
 /// A headless wlroots compositor for tests of the desktop surface: sway with no screen and software
 /// rendering (`WLR_BACKENDS=headless WLR_RENDERER=pixman`), one 800 × 600 output, and `grim` for its
-/// screenshots. sway refuses to run as root: run by root (CI), it runs as the user `widgets-test`
+/// screenshots. Or one nested in another (`init(nestedIn:)`), whose outputs are windows the other
+/// tiles (two share its 800 × 600 side by side). sway refuses to run as root: run by root (CI), it runs as the user `widgets-test`
 /// (which `.ci/run` makes), in a runtime directory of that user's; the test itself, root, reaches its
 /// socket by its path.
 public final class HeadlessSway: @unchecked Sendable {
@@ -43,7 +44,7 @@ public final class HeadlessSway: @unchecked Sendable {
         runtime = Fixtures.temporaryDirectory("sway-runtime")
         log = runtime.appendingPathComponent("sway.log")
         let config = runtime.appendingPathComponent("config")
-        let outputs = parent == nil ? "output HEADLESS-1 resolution 800x600 position 0 0\n" : "output * resolution 800x600\n"
+        let outputs = parent == nil ? "output HEADLESS-1 resolution 800x600 position 0 0\n" : ""
         try (outputs + "default_border none\n").write(to: config, atomically: true, encoding: .utf8)
         var environment = [
             "HOME": runtime.path, "XDG_RUNTIME_DIR": runtime.path, "WLR_BACKENDS": parent == nil ? "headless" : "wayland", "WLR_RENDERER": "pixman",

@@ -44,14 +44,19 @@ enum ImportCheck {
     /// A file's imports, in order, each with whether it is under an `#if`; none for a file not read.
     private typealias Scan = [(module: String, conditional: Bool)]
 
-    /// Each file's scan, by path, with the size and modification time it was read at: a build asks
-    /// about the same files several times (the frameworks to build, the packages, the remote
-    /// products, the modules missing), and reads each once; a file changed since is read again.
+    /// Each file's scan, by path, with its size, inode and times (modified, changed) when read: a
+    /// build asks about the same files several times (the frameworks to build, the packages, the
+    /// remote products, the modules missing) and reads each once; a file changed since is read
+    /// again (its times set back as `cp -p` sets them, its change time tells). A file modified within
+    /// the last two seconds is not kept, as git keeps no "racy" entry: an edit in the same tick of a
+    /// coarse clock would leave its times as they were.
     private static let scans = Mutex<[String: (stamp: [Int], scan: Scan)]>([:])
 
     private static func scan(_ file: String) -> Scan {
         var status = stat()
-        let stamp = stat(file, &status) == 0 ? [Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec, Int(status.st_ino)] : []
+        let stamp =
+            stat(file, &status) == 0
+            ? [Int(status.st_size), Int(status.st_ino), status.st_mtim.tv_sec, status.st_mtim.tv_nsec, status.st_ctim.tv_sec, status.st_ctim.tv_nsec] : []
         if !stamp.isEmpty, let known = scans.withLock({ $0[file] }), known.stamp == stamp { return known.scan }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return [] }
         var found: Scan = []
@@ -81,7 +86,7 @@ enum ImportCheck {
             guard !module.isEmpty else { continue }
             found.append((module, depth > 0))
         }
-        if !stamp.isEmpty { scans.withLock { $0[file] = (stamp, found) } }
+        if !stamp.isEmpty, status.st_mtim.tv_sec < time(nil) - 2 { scans.withLock { $0[file] = (stamp, found) } }
         return found
     }
 
@@ -109,9 +114,15 @@ enum ImportCheck {
                 ?? (frameworks.contains(module) ? " (a binary framework built for Apple's platforms)" : " (no such module here)")
             return "\(module)\(what), imported by \(files.map(relative).sorted().joined(separator: ", "))"
         }
-        let advice = subject != .theExtension
-            ? "Leave the files that need them out of the target (exclude: in its Package.swift), or the package out of the extension (docs/PORTING.md)"
-            : "Leave the widgets that need them out of the WidgetBundle, and their files out of the build (--exclude PATTERN; docs/PORTING.md)"
+        let advice =
+            switch subject {
+            case .theExtension:
+                "Leave the widgets that need them out of the WidgetBundle, and their files out of the build (--exclude PATTERN; docs/PORTING.md)"
+            case .package:
+                "Leave the files that need them out of the target (exclude: in its Package.swift), or the package out of the extension (docs/PORTING.md)"
+            case .framework:
+                "Leave the files that need them out of the build (--exclude PATTERN reaches the framework's files too), or the extension's files that import the framework (docs/PORTING.md)"
+            }
         return BuildError(
             "\(origin): \(subject.rawValue) imports modules that do not exist on Linux: \(parts.joined(separator: "; ")). \(advice)")
     }

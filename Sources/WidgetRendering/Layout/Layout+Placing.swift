@@ -194,7 +194,8 @@ extension Layout {
     /// that fits, kept on the run, or on the tightened run where the text was tightened first; where
     /// none fits, the one at its minimum scale, which is then cut.
     func placed(_ run: TextRun, in rect: LayoutRect) -> TextRun {
-        guard !run.scaled.isEmpty, oneLine(run).width > rect.width else { return run }
+        // As `fitted`: a text given room for more than one line is wrapped, not fitted.
+        guard !run.scaled.isEmpty, oneLine(run).width > rect.width, lineCount(run, Proposal(width: rect.width, height: rect.height)) == 1 else { return run }
         let fits = { (made: TextRun) in self.oneLine(made).width <= rect.width + 0.001 }
         let tightened = run.scaled.filter { $0.scale < 0 }
         if let least = tightened.filter({ fits($0.run) }).max(by: { $0.scale < $1.scale }) { return least.run }

@@ -181,12 +181,20 @@ extension Layout {
         // proportion to the size (a font's text cut, below 20 points, is wider than its display
         // cut): a hundredth less until it fits, or is as small as it may be.
         var scale = max(run.style.minimumScale, ((width / baseWidth) * 100).rounded(.down) / 100)
-        while scale > run.style.minimumScale, metrics.width(of: run.text, style: base.style.scaled(scale)) > width {
+        // The width at the scale that fits, kept as the smaller run's line (measured here already).
+        var fitting: Double?
+        while scale > run.style.minimumScale {
+            let measured = metrics.width(of: run.text, style: base.style.scaled(scale))
+            if measured <= width {
+                fitting = measured
+                break
+            }
             scale = max(run.style.minimumScale, (scale * 100 - 1).rounded() / 100)
         }
         if let known = base.scaled.first(where: { $0.scale == scale }) { return known.run }
         let style = base.style.scaled(scale)
         let smaller = TextRun(run.text, style, lineLimit: run.lineLimit, lineHeight: metrics.lineHeight(style))
+        if let fitting { smaller.oneLine = (fitting, false) }
         base.scaled.append((scale, smaller))
         return smaller
     }

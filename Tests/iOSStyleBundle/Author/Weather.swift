@@ -1,5 +1,5 @@
-// The widget of an author's package as the README describes one: a package of its own, depending on
-// this repository by path. Only `import WidgetKit`: Date and the rest must come with it, as on iOS.
+// The widget of an author's package as the README describes one: a package depending on this
+// repository by path (build.sh builds it as a target of the package it makes). Only `import WidgetKit`: Date and the rest must come with it, as on iOS.
 import WidgetKit
 
 struct WeatherEntry: TimelineEntry {

@@ -67,15 +67,17 @@ public enum Orphans {
     /// after `body` (after all of them ended) ends what any of them left.
     static func sweepingOnceAfter(_ body: () -> Void) {
         deferring.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            deferring.subtract(1, ordering: .sequentiallyConsistent)
+            sweep()
+        }
         body()
-        deferring.subtract(1, ordering: .sequentiallyConsistent)
-        sweep()
     }
 
     private static let deferring = Atomic<Int>(0)
 
-    /// What a worker that has ended left is swept: now, or by the sweep after the ending of many
-    /// under way (`sweepingOnceAfter`).
+    /// What a worker that has ended left is swept: now, or, while the host ends many workers at once
+    /// (`sweepingOnceAfter`), by the sweep after that, whichever worker it was.
     static func sweepAfterWorkerEnded() {
         if deferring.load(ordering: .sequentiallyConsistent) == 0 { sweep() }
     }

@@ -136,7 +136,9 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         }
     }
 
-    /// Closes the worker and waits until it, and whatever it forked, have ended.
+    /// Closes the worker and waits until it, and whatever it forked in its group or tree, have ended.
+    /// What left both (`setsid` and an ended parent) is swept as it ends, or, while the host ends
+    /// many workers at once, after all of them (`Orphans.sweepingOnceAfter`).
     func shutDown() {
         let process: WorkerProcess? = guarded.withLock { held in
             defer { held.state = .shutDown }
