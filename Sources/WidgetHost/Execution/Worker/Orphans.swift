@@ -65,7 +65,32 @@ public enum Orphans {
 
     /// Ending workers that the host ends together: each worker's end sweeps nothing, and one sweep
     /// after `body` (after all of them ended) ends what any of them left.
-    static func sweepingOnceAfter(_ body: () -> Void) {
+    static func sweepingOnceAfter(_ body: () -> Void) { afterEnds.sweepingOnceAfter(body) }
+
+    /// What a worker that has ended left is swept: now, or, while the host ends many workers at once
+    /// (`sweepingOnceAfter`), by the sweep after that, whichever worker it was.
+    static func sweepAfterWorkerEnded() { afterEnds.workerEnded() }
+
+    private static let afterEnds = SweepsAfterEnds { sweep() }
+
+    private static func sweepNow() -> Int {
+        // Under the lock: a worker spawned meanwhile is in the list before it could be swept.
+        started.withLock { started in
+            let keep = started.map { Int32($0) }
+            return Int(keep.withUnsafeBufferPointer { host_kill_adopted($0.baseAddress, Int32($0.count)) })
+        }
+    }
+}
+
+/// When the sweep after workers' ends runs: as each ends, or, while some ending of many at once is
+/// under way, once after it (for any worker ending meanwhile).
+final class SweepsAfterEnds: Sendable {
+    private let deferring = Atomic<Int>(0)
+    private let sweep: @Sendable () -> Void
+
+    init(sweep: @escaping @Sendable () -> Void) { self.sweep = sweep }
+
+    func sweepingOnceAfter(_ body: () -> Void) {
         deferring.add(1, ordering: .sequentiallyConsistent)
         defer {
             deferring.subtract(1, ordering: .sequentiallyConsistent)
@@ -74,19 +99,7 @@ public enum Orphans {
         body()
     }
 
-    private static let deferring = Atomic<Int>(0)
-
-    /// What a worker that has ended left is swept: now, or, while the host ends many workers at once
-    /// (`sweepingOnceAfter`), by the sweep after that, whichever worker it was.
-    static func sweepAfterWorkerEnded() {
+    func workerEnded() {
         if deferring.load(ordering: .sequentiallyConsistent) == 0 { sweep() }
-    }
-
-    private static func sweepNow() -> Int {
-        // Under the lock: a worker spawned meanwhile is in the list before it could be swept.
-        started.withLock { started in
-            let keep = started.map { Int32($0) }
-            return Int(keep.withUnsafeBufferPointer { host_kill_adopted($0.baseAddress, Int32($0.count)) })
-        }
     }
 }
