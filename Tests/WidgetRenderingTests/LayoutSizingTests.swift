@@ -4,18 +4,31 @@ import WidgetTestSupport
 @testable import WidgetRendering
 import WidgetWire
 
+/// Metrics that answer as `base` does, but for what a test changes.
+protocol ForwardingMetrics: LayoutMetrics {
+    associatedtype Base: LayoutMetrics
+    var base: Base { get }
+}
+
+extension ForwardingMetrics {
+    func width(of text: String, style: TextStyle) -> Double { base.width(of: text, style: style) }
+    func wordWidths(of text: String, style: TextStyle) -> [Double]? { base.wordWidths(of: text, style: style) }
+    func lineHeight(_ style: TextStyle) -> Double { base.lineHeight(style) }
+    func horizontal(_ points: Double) -> Double { base.horizontal(points) }
+    func vertical(_ points: Double) -> Double { base.vertical(points) }
+    var defaultSpacing: (horizontal: Double, vertical: Double) { base.defaultSpacing }
+    var dividerThickness: Double { base.dividerThickness }
+    var barThickness: Double { base.barThickness }
+    func snap(_ length: Double) -> Double { base.snap(length) }
+    var scalesText: Bool { base.scalesText }
+    var drawsNarrowSpaces: Bool { base.drawsNarrowSpaces }
+}
+
 /// Terminal metrics that never add word widths up: every text is sized by making its lines, the way
 /// the layout sizes text whose widths do not add up. The reference the quick sizing must match.
-struct LineByLineMetrics: LayoutMetrics {
-    let cells = TerminalMetrics()
-    func width(of text: String, style: TextStyle) -> Double { cells.width(of: text, style: style) }
-    func lineHeight(_ style: TextStyle) -> Double { cells.lineHeight(style) }
-    func horizontal(_ points: Double) -> Double { cells.horizontal(points) }
-    func vertical(_ points: Double) -> Double { cells.vertical(points) }
-    var defaultSpacing: (horizontal: Double, vertical: Double) { cells.defaultSpacing }
-    var dividerThickness: Double { cells.dividerThickness }
-    var barThickness: Double { cells.barThickness }
-    func snap(_ length: Double) -> Double { cells.snap(length) }
+struct LineByLineMetrics: ForwardingMetrics {
+    let base = TerminalMetrics()
+    func wordWidths(of text: String, style: TextStyle) -> [Double]? { nil }
 }
 
 @Suite struct LayoutSizingTests {

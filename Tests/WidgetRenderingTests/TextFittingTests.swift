@@ -8,7 +8,7 @@ import WidgetWire
 /// placing it takes the run sizing made, without measuring the text again.
 @Suite struct TextFittingTests {
     /// Points, counting the widths measured.
-    final class CountingMetrics: LayoutMetrics, @unchecked Sendable {
+    final class CountingMetrics: ForwardingMetrics {
         let base = PointMetrics()
         let count = Mutex(0)
         var measured: Int { count.withLock { $0 } }
@@ -16,16 +16,6 @@ import WidgetWire
             count.withLock { $0 += 1 }
             return base.width(of: text, style: style)
         }
-        func wordWidths(of text: String, style: TextStyle) -> [Double]? { base.wordWidths(of: text, style: style) }
-        func lineHeight(_ style: TextStyle) -> Double { base.lineHeight(style) }
-        func horizontal(_ points: Double) -> Double { base.horizontal(points) }
-        func vertical(_ points: Double) -> Double { base.vertical(points) }
-        var defaultSpacing: (horizontal: Double, vertical: Double) { base.defaultSpacing }
-        var dividerThickness: Double { base.dividerThickness }
-        var barThickness: Double { base.barThickness }
-        func snap(_ length: Double) -> Double { base.snap(length) }
-        var scalesText: Bool { base.scalesText }
-        var drawsNarrowSpaces: Bool { base.drawsNarrowSpaces }
     }
 
     func placed(tightening: Bool) -> (measured: Int, text: TextStyle?) {
