@@ -373,10 +373,13 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
             seen.append(status.entry?.view["text"]?.stringValue ?? "-")
         }
         engine.add(widget)
-        clock.advance(by: 60)  // the switch is queued, not done on this thread
-        await blocking { queue.sync {} }
+        // The switch is queued, not done on this thread; the switch queues its report in turn, behind
+        // whatever was queued while it waited: one wait for the switch, one for the report.
+        func settle() async { await blocking { queue.sync {}; queue.sync {} } }
         clock.advance(by: 60)
-        await blocking { queue.sync {} }
+        await settle()
+        clock.advance(by: 60)
+        await settle()
         #expect(seen.values == ["-", "a", "b", "c"])
     }
 
