@@ -49,8 +49,9 @@ run: samples
 	@echo; echo "== widgets timeline org.widgets.crypto.price"
 	@$(WIDGETS) --plugins widgets.d timeline org.widgets.crypto.price
 
+# What users build and install: the tests and their fixtures left out (Package.swift).
 build:
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	WIDGETS_PRODUCTS_ONLY=1 $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 # Bundles go in by rename, never by writing over a file a running host may have mapped.
 samples: build

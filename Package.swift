@@ -54,8 +54,6 @@ let package = Package(
         .library(name: "SystemWidgets", type: .dynamic, targets: ["SystemWidgets"]),
         .library(name: "CryptoWidgets", type: .dynamic, targets: ["CryptoWidgets"]),
         .executable(name: "game-app", targets: ["GameApp"]),
-        // A test fixture: a Swift bundle that calls fatalError (see Tests/FaultBundle).
-        .library(name: "FaultWidgets", type: .dynamic, targets: ["FaultWidgets"]),
     ],
     targets: [
         // The plugin ABI: one C header, the whole contract between host and bundle.
@@ -156,7 +154,17 @@ let package = Package(
         .executableTarget(name: "GameApp", dependencies: ["GameData", "WidgetKit"], path: "Plugins/Game/App"),
         .target(name: "SystemWidgets", dependencies: ["WidgetKit"], path: "Plugins/System"),
         .target(name: "CryptoWidgets", dependencies: ["WidgetKit"], path: "Plugins/Crypto"),
+    ],
+    swiftLanguageModes: [.v6]
+)
 
+// The tests and what only they use (the fault bundle, WidgetTestSupport). `make build`, which `make run` and
+// `make install` build in release, sets WIDGETS_PRODUCTS_ONLY=1 to leave them out: `swift build` compiles
+// every target of the package, and these were about 15 s of CPU in it.
+if Context.environment["WIDGETS_PRODUCTS_ONLY"] != "1" {
+    // A test fixture: a Swift bundle that calls fatalError (see Tests/FaultBundle).
+    package.products.append(.library(name: "FaultWidgets", type: .dynamic, targets: ["FaultWidgets"]))
+    package.targets += [
         .target(name: "FaultWidgets", dependencies: ["WidgetKit"], path: "Tests/FaultBundle"),
         // What the tests share: the fixture bundles (built once per run), running the CLI, helpers.
         .target(name: "WidgetTestSupport", path: "Tests/Support"),
@@ -189,9 +197,8 @@ let package = Package(
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.
         .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetHost", "WidgetRendering", "WidgetWire", "WidgetTestSupport"]),
-    ],
-    swiftLanguageModes: [.v6]
-)
+    ]
+}
 
 // The benchmarks (`make bench`, which sets WIDGETS_BENCH=1) are a target only when asked for. They are no
 // part of what users build, and as the module that depends on nearly all others they compiled last and
