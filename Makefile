@@ -1,5 +1,5 @@
 # The two set-up commands for working in the checkout (see README):
-#   make run    build everything (release), put the sample bundles into widgets.d/, run the host on them
+#   make run    build the host, the SDK and the samples (release; not the tests), put the sample bundles into widgets.d/, run the host on them
 #   make test   build everything (debug) and run all the tests
 # Installing, outside the checkout:
 #   make install PREFIX=~/.local     (default /usr/local; DESTDIR honoured)   make uninstall PREFIX=...
