@@ -219,7 +219,7 @@ public final class InstanceStore: Sendable {
         }
         guard let version = document["version"]?.numberValue else { throw StateError(description: "no \"version\"") }
         guard version == Double(formatVersion) else {
-            var error = StateError(description: "format version \(version == version.rounded() && abs(version) < 1e15 ? String(Int64(version)) : String(version)) is not this host's \(formatVersion)")
+            var error = StateError(description: "format version \(JSONValue.number(version).displayText) is not this host's \(formatVersion)")
             error.isNewerFormat = version > Double(formatVersion)
             throw error
         }

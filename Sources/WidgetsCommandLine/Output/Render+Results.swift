@@ -106,6 +106,6 @@ extension Render {
     }
 
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        JSONValue.number(value).displayText
     }
 }
