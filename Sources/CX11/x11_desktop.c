@@ -239,8 +239,10 @@ static int load_xcb(char *error, size_t size) {
         *(void **)&x.randr_get_monitors_reply = dlsym(randr, "xcb_randr_get_monitors_reply");
         *(void **)&x.randr_select_input = dlsym(randr, "xcb_randr_select_input");
         if (!x.randr_id || !x.randr_query_version || !x.randr_query_version_reply || !x.randr_get_monitors || !x.randr_get_monitors_reply ||
-            !x.randr_select_input)
+            !x.randr_select_input) {
             x.randr_id = NULL;
+            dlclose(randr);
+        }
     }
     x.loaded = 1;
     return 0;
@@ -470,7 +472,7 @@ double wx_resource_dpi(wx_display *display) {
 }
 
 int wx_monitors(wx_display *display, wx_monitor *out, int capacity) {
-    if (!display->randr_event || !x.randr_get_monitors) return -1;
+    if (!display->randr_event) return -1;
     xcb_randr_get_monitors_reply_t *reply =
         x.randr_get_monitors_reply(display->connection, x.randr_get_monitors(display->connection, display->screen->root, 1), NULL);
     if (!reply) return -1;
@@ -480,7 +482,7 @@ int wx_monitors(wx_display *display, wx_monitor *out, int capacity) {
     for (uint32_t index = 0; index < reply->monitors && next + sizeof(xcb_randr_monitor_info_t) <= end; index++) {
         const xcb_randr_monitor_info_t *monitor = (const xcb_randr_monitor_info_t *)next;
         next += sizeof *monitor + 4 * (size_t)monitor->outputs;
-        if (count == capacity) continue;
+        if (count == capacity) break;
         wx_monitor *shown = &out[count++];
         shown->x = monitor->x, shown->y = monitor->y, shown->width = monitor->width, shown->height = monitor->height;
         shown->primary = monitor->primary;
@@ -499,7 +501,7 @@ int wx_monitors(wx_display *display, wx_monitor *out, int capacity) {
 }
 
 int wx_set_monitor(wx_display *display, const char *name, int left, int top, int width, int height, int primary) {
-    if (!display->randr_event || !x.send_request) return -1;
+    if (!display->randr_event) return -1;
     // RandR's SetMonitor (minor opcode 43), its request made here: libxcb-randr's own asserts in
     // libxcb 1.15 over the padding it makes for a monitor of no outputs.
     struct {
@@ -516,7 +518,7 @@ int wx_set_monitor(wx_display *display, const char *name, int left, int top, int
 }
 
 int wx_delete_monitor(wx_display *display, const char *name) {
-    if (!display->randr_event || !x.send_request) return -1;
+    if (!display->randr_event) return -1;
     // RandR's DeleteMonitor (minor opcode 44), made here as SetMonitor is.
     struct {
         uint8_t major, minor;
@@ -685,6 +687,17 @@ int wx_present(wx_display *display, const uint8_t *pixels, int width, int height
         return -1;
     }
     return 0;
+}
+
+void wx_hide(wx_display *display) {
+    if (!display->window) return;
+    static const xcb_rectangle_t none[1];
+    // Kept as the shapes set, so that the next drawing sends its own.
+    if (same_shape(&display->shape, &display->shape_count, none, 0) != 1)
+        x.shape_rectangles(display->connection, SHAPE_SET, SHAPE_BOUNDING, 0, display->window, 0, 0, 0, NULL);
+    if (same_shape(&display->input, &display->input_count, none, 0) != 1)
+        x.shape_rectangles(display->connection, SHAPE_SET, SHAPE_INPUT, 0, display->window, 0, 0, 0, NULL);
+    x.flush(display->connection);
 }
 
 int wx_capture(wx_display *display, int left, int top, int width, int height, uint8_t *out) {

@@ -206,9 +206,11 @@ public final class DesktopClient {
         }
         let input = arrangement.placed.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width.rounded(.up)), height: Int($0.height.rounded(.up))) }
         try backend.present(pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage, input: input)
-        if options.debug { log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale)") }
-        // What presenting said (what it sent), now rather than at the next event.
-        handleBackendEvents()
+        if options.debug {
+            // Only what changed goes to the compositor or the X server (a timer's second, a new entry).
+            let sent = whole ? "all of \(pixelWidth) x \(pixelHeight)" : damage.map { "\($0.width) x \($0.height) at \($0.x), \($0.y)" }.joined(separator: "; ") + " of \(pixelWidth) x \(pixelHeight)"
+            log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale); sent \(sent)")
+        }
     }
 
     private func pixelRect(_ placed: DesktopArrangement.Placed) -> PixelRect {

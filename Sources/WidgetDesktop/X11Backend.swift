@@ -91,6 +91,7 @@ final class X11Backend: DesktopBackend {
                 return [.redrawAll]
             case .resources:
                 // Xft.dpi may have changed (a desktop's scale set anew): drawn again at the new scale.
+                guard !scale.isGiven else { return [] }
                 let now = X11Scale(dpi: wx_resource_dpi(display))
                 guard now.factor != scale.factor else { return [] }
                 scale = now
@@ -134,7 +135,8 @@ final class X11Backend: DesktopBackend {
         var found = [wx_monitor](repeating: wx_monitor(), count: 16)
         let count = Int(wx_monitors(display, &found, Int32(found.count)))
         guard count > 0 else {
-            inbox.append(.event(.note("no monitors to choose from (no RandR 1.5, or no libxcb-randr0): the whole screen", debug: output == nil)))
+            let why = count == 0 ? "RandR names no monitor" : "no RandR 1.5, or no libxcb-randr0"
+            inbox.append(.event(.note("no monitors to choose from (\(why)): the whole screen", debug: output == nil)))
             return whole
         }
         let monitors = found.prefix(count).map { monitor in
@@ -169,22 +171,13 @@ final class X11Backend: DesktopBackend {
         }
         if result < 0 { throw DesktopError(decodedCString(error)) }
         shownScale = scale
-        // Only what changed goes to the server (a timer's second, a widget's new entry).
-        inbox.append(
-            .event(
-                .note(
-                    damage.isEmpty
-                        ? "sent the whole window (\(width) x \(height))"
-                        : "sent " + damage.map { "\($0.width) x \($0.height) at \($0.x), \($0.y)" }.joined(separator: "; ") + " of \(width) x \(height)",
-                    debug: true)))
         hidden = false
     }
 
     func hide() {
         // Shaped to nothing: the window stays, showing and taking nothing (once).
         guard placed.width > 0, !hidden else { return }
-        let empty = [UInt8](repeating: 0, count: placed.width * placed.height * 4)
-        try? present(pixels: empty, width: placed.width, height: placed.height, scale: 1, damage: [], input: [])
+        wx_hide(display)
         hidden = true
     }
 }
@@ -193,12 +186,18 @@ final class X11Backend: DesktopBackend {
 /// Xfce set it), else the screen's `Xft.dpi` resource over 96, to the nearest whole number (a
 /// settings daemon sets it with the desktop's scale; 144 dpi draws at 2 and is as sharp as a 2×
 /// Wayland output), else 1. At most 4.
-struct X11Scale: Equatable {
+struct X11Scale {
     let factor: Int
     let reason: String
+    /// Set by GDK_SCALE, which the screen's resources do not change.
+    let isGiven: Bool
 
-    init(dpi: Double, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if let text = environment["GDK_SCALE"], let given = Int(text), given >= 1 {
+    /// The process's GDK_SCALE, read once.
+    static let gdkScale = ProcessInfo.processInfo.environment["GDK_SCALE"]
+
+    init(dpi: Double, gdkScale: String? = X11Scale.gdkScale) {
+        isGiven = gdkScale.flatMap { Int($0) }.map { $0 >= 1 } ?? false
+        if isGiven, let text = gdkScale, let given = Int(text) {
             (factor, reason) = (min(given, 4), "GDK_SCALE=\(text)")
         } else if dpi > 0 {
             (factor, reason) = (min(max(Int((dpi / 96).rounded()), 1), 4), "Xft.dpi \(dpi == dpi.rounded() ? String(Int(dpi)) : String(dpi))")

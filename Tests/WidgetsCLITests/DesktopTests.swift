@@ -216,7 +216,7 @@ import WidgetWire
         #expect(await blocking { host.waitForLine { $0.contains("character-detail-2: 🦄 Unipony") && $0.contains("Health 55%") } }, "\(host.output)\n\(desktop.output)")
         // Only the widget that changed is sent again, and the shape is left as it was: the other
         // widget's pixels stay as they were drawn.
-        #expect(await blocking { desktop.waitForLine { $0.contains("sent 158 x 158 at 180, 0 of 338 x 158") } }, "\(desktop.output)")
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew character-detail-2 at scale 1; sent 158 x 158 at 180, 0 of 338 x 158") } }, "\(desktop.output)")
         #expect(Self.differences(expected, on: captured(), at: (452, 432)) == 0)
         #expect(desktop.terminate() == 0)
     }
@@ -307,13 +307,13 @@ import WidgetWire
     /// The scale of X11 programs: GTK's GDK_SCALE first, else Xft.dpi over 96 to the nearest whole
     /// number, else 1; 1 to 4.
     @Test func anX11ScaleIsTakenAsGTKAndTheResourcesSayIt() {
-        #expect(X11Scale(dpi: 0, environment: [:]) == X11Scale(dpi: 0, environment: ["GDK_SCALE": "zero"]))
-        #expect(X11Scale(dpi: 0, environment: [:]).factor == 1)
-        #expect([96.0, 120, 144, 192, 288, 1200].map { X11Scale(dpi: $0, environment: [:]).factor } == [1, 1, 2, 2, 3, 4])
-        #expect(X11Scale(dpi: 96, environment: ["GDK_SCALE": "2"]).factor == 2)
-        #expect(X11Scale(dpi: 192, environment: ["GDK_SCALE": "1"]).reason == "GDK_SCALE=1")
-        #expect(X11Scale(dpi: 192, environment: ["GDK_SCALE": "0"]).factor == 2, "a GDK_SCALE below 1 is not one")
-        #expect(X11Scale(dpi: 143.5, environment: [:]).reason == "Xft.dpi 143.5")
+        #expect(X11Scale(dpi: 0, gdkScale: "zero").factor == 1 && !X11Scale(dpi: 0, gdkScale: "zero").isGiven)
+        #expect(X11Scale(dpi: 0, gdkScale: nil).factor == 1)
+        #expect([96.0, 120, 144, 192, 288, 1200].map { X11Scale(dpi: $0, gdkScale: nil).factor } == [1, 1, 2, 2, 3, 4])
+        #expect(X11Scale(dpi: 96, gdkScale: "2").factor == 2 && X11Scale(dpi: 96, gdkScale: "2").isGiven, "the resources do not change it")
+        #expect(X11Scale(dpi: 192, gdkScale: "1").reason == "GDK_SCALE=1")
+        #expect(X11Scale(dpi: 192, gdkScale: "0").factor == 2, "a GDK_SCALE below 1 is not one")
+        #expect(X11Scale(dpi: 143.5, gdkScale: nil).reason == "Xft.dpi 143.5")
     }
 
     /// An X server whose pixels are not 32-bit TrueColor is refused, naming its format.

@@ -61,6 +61,8 @@ int wx_place(wx_display *display, int x, int y, int width, int height, char *err
 // one set is not sent again.
 int wx_present(wx_display *display, const uint8_t *pixels, int width, int height, int stride, const int32_t *damage, int damage_count,
                const int32_t *input, int input_count, char *error, size_t error_size);
+// Shapes the window to nothing: it stays, showing and taking nothing, until the next wx_present.
+void wx_hide(wx_display *display);
 
 // For tests: the screen's pixels in a rectangle (32 bits a pixel, 0xAARRGGBB in machine order) into
 // `out` (width × height × 4 bytes). 0 on success.
