@@ -32,6 +32,9 @@ package final class Subprocess: @unchecked Sendable {
     }
 
     package let pid: pid_t
+    /// Its pidfd, opened as it starts, before anything could reap it (so never another process's);
+    /// -1 on a kernel without them (before 5.3).
+    private let pidDescriptor: Int32
     private var captured: [Int32]  // its standard output's and error's read ends, -1 where not captured
     /// Its status once reaped, and whether a thread reaps it; the condition is broadcast when it is.
     private let ended = Condition()
@@ -44,6 +47,8 @@ package final class Subprocess: @unchecked Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
         standardOutput: Stream = .capture, standardError: Stream = .capture
     ) throws(Failure) {
+        // A relative path is this process's, not `directory`'s (posix_spawn changes directory first).
+        let executable = executable.hasPrefix("/") ? executable : FileManager.default.currentDirectoryPath + "/" + executable
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -61,16 +66,19 @@ package final class Subprocess: @unchecked Sendable {
                 var pair: [Int32] = [-1, -1]
                 guard host_pipe_cloexec(&pair) == 0 else {
                     for end in readEnds where end >= 0 { close(end) }
-                    throw Failure(executable: executable, reason: "no pipe for its output (\(String(cString: strerror(errno))))")
+                    throw Failure(executable: executable, reason: "no pipe for its output (\(errnoText()))")
                 }
                 ends.append(pair)
                 readEnds.append(pair[0])
                 posix_spawn_file_actions_adddup2(&actions, pair[1], target)
             }
         }
-        if let directory, host_spawn_add_chdir(&actions, directory) != 0 {
-            for end in readEnds where end >= 0 { close(end) }
-            throw Failure(executable: executable, reason: "cannot start it in \(directory)")
+        if let directory {
+            let code = host_spawn_add_chdir(&actions, directory)
+            if code != 0 {
+                for end in readEnds where end >= 0 { close(end) }
+                throw Failure(executable: executable, reason: "cannot start it in \(directory) (\(errnoText(code)))")
+            }
         }
         _ = host_spawn_add_closefrom(&actions, 3)
 
@@ -92,19 +100,22 @@ package final class Subprocess: @unchecked Sendable {
             let missingDirectory = directory.map { access($0, X_OK) != 0 } ?? false
             throw Failure(
                 executable: executable,
-                reason: String(cString: strerror(started)) + (missingDirectory ? " (in \(directory!): \(String(cString: strerror(errno))))" : ""))
+                reason: errnoText(started) + (missingDirectory ? " (in \(directory!): \(errnoText()))" : ""))
         }
         self.pid = pid
+        pidDescriptor = host_pidfd_open(pid)
         captured = readEnds
     }
 
     deinit {
         for end in captured where end >= 0 { close(end) }
+        if pidDescriptor >= 0 { close(pidDescriptor) }
     }
 
     /// Reads what it writes to the captured streams until it closes them (both at once, so that
-    /// neither pipe fills and stops it), then waits for it to end.
-    package func finish() -> Outcome {
+    /// neither pipe fills and stops it), then waits for it to end. `keeping` false: what it writes
+    /// is read and dropped (one left running, whose output nobody will read).
+    package func finish(keeping: Bool = true) -> Outcome {
         var texts: [[UInt8]] = [[], []]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while captured.contains(where: { $0 >= 0 }) {
@@ -113,7 +124,7 @@ package final class Subprocess: @unchecked Sendable {
             for (index, entry) in polled.enumerated() where entry.fd >= 0 && entry.revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    texts[index] += buffer[..<count]
+                    if keeping { texts[index] += buffer[..<count] }
                 } else if count == 0 || errno != EINTR {
                     close(entry.fd)
                     captured[index] = -1
@@ -161,12 +172,12 @@ package final class Subprocess: @unchecked Sendable {
                 return status
             }
         }
-        let descriptor = host_pidfd_open(pid)
-        if descriptor >= 0 {
-            defer { close(descriptor) }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        if pidDescriptor >= 0 {
+            var entry = pollfd(fd: pidDescriptor, events: Int16(POLLIN), revents: 0)
             var ready: Int32
-            repeat { ready = poll(&entry, 1, Int32(min(seconds, 86_400) * 1000)) } while ready < 0 && errno == EINTR
+            repeat {
+                ready = poll(&entry, 1, Int32(max(0, min(deadline.timeIntervalSinceNow, 86_400)) * 1000))
+            } while ready < 0 && errno == EINTR
             if ready > 0 { return waitForExit() }
         } else {
             // No pidfd (a kernel before 5.3): asked every 10 ms, unless another thread reaps it meanwhile.
@@ -187,13 +198,15 @@ package final class Subprocess: @unchecked Sendable {
                 }
             }
         }
-        if startThread(named: "widgets.reap", { [self] in waitForExit() }) == nil {
+        // Its output read (and dropped) meanwhile, so that a pipe left full does not stop it.
+        if startThread(named: "widgets.reap", { [self] in _ = finish(keeping: false) }) == nil {
             HostLog.log(.warning, "\(pid) is left unreaped until this process ends")
         }
         return nil
     }
 
-    /// What it has written to its captured standard error so far, `limit` bytes at most, without waiting.
+    /// What it has written to its captured standard error so far, `limit` bytes at most, without
+    /// waiting. Not once `waitForExit(atMost:)` has given up: its output is then the reaping thread's.
     package func errorsSoFar(limit: Int) -> [UInt8] {
         guard captured[1] >= 0 else { return [] }
         var entry = pollfd(fd: captured[1], events: Int16(POLLIN), revents: 0)
