@@ -34,8 +34,9 @@ extension String {
     package var pathWithoutExtension: String {
         var text = self
         while text.count > 1, text.hasSuffix("/") { text.removeLast() }
-        guard let dot = Self.extensionDot(of: text.pathFileName) else { return self }
-        return String(text.dropLast(text.pathFileName.distance(from: dot, to: text.pathFileName.endIndex)))
+        let name = text.pathFileName
+        guard let dot = Self.extensionDot(of: name) else { return text }
+        return String(text.dropLast(name.distance(from: dot, to: name.endIndex)))
     }
 
     /// The dot before a name's extension: its last, unless it is the first character.

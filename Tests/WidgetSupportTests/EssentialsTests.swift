@@ -185,13 +185,17 @@ import WidgetWire
         }
     }
 
-    /// Instance ids and kinds: ASCII (beyond it, letters are ordered by their scalars).
+    /// Instance ids and kinds: ASCII (beyond it, letters are ordered by their scalars). Names alike
+    /// but for leading zeros, which Foundation leaves as they came, are ordered by their scalars.
     @Test func orderIsNumericWhereFoundationsIs() {
-        let names = ["w10", "w2", "w1", "clock-2", "clock-10", "clock", "a01", "a1", "a001b", "b", "B", "10", "9", "", "x9y10", "x9y9", "org.a-2", "org.a-10"]
+        let names = ["w10", "w2", "w1", "clock-2", "clock-10", "clock", "a001b", "b", "B", "10", "9", "", "x9y10", "x9y9", "org.a-2", "org.a-10"]
         let ours = names.sorted { $0.precedesNumerically($1) }
         let foundations = names.sorted { $0.compare($1, options: .numeric) == .orderedAscending }
-        #expect(ours.filter { !$0.hasPrefix("a") } == foundations.filter { !$0.hasPrefix("a") })
+        #expect(ours == foundations)
         #expect(["w1", "w2", "w10"] == ["w10", "w2", "w1"].sorted { $0.precedesNumerically($1) })
+        for alike in [["a01", "a1", "a001"], ["a1", "a001", "a01"], ["a001", "a01", "a1"]] {
+            #expect(alike.sorted { $0.precedesNumerically($1) } == ["a001", "a01", "a1"], "whatever order they come in")
+        }
     }
 
     @Test func percentCodingRoundTripsAndRefusesBadEscapes() {
@@ -228,7 +232,7 @@ import WidgetWire
     }
 
     @Test func pathExtensionsAreNSStrings() {
-        for path in ["Main.swift", "a/b.c.d", ".hidden", "dir.d/file", "x.", "/a/b.json/", "noext", "Intents.intentdefinition"] {
+        for path in ["Main.swift", "a/b.c.d", ".hidden", "dir.d/file", "x.", "/a/b.json/", "noext", "Intents.intentdefinition", "dir/", "/"] {
             #expect(path.pathNameExtension == (path as NSString).pathExtension, "\(path)")
             #expect(path.pathWithoutExtension == (path as NSString).deletingPathExtension, "\(path)")
         }

@@ -161,7 +161,11 @@ extension PlistValue: Decodable {
             self = .array(array)
         } else {
             let value = try decoder.singleValueContainer()
-            if let flag = try? value.decode(Bool.self) {
+            // A <string> first, the commonest (each failed try makes an error): the decoder gives a
+            // String only of a <string>, and a Bool only of <true/> or <false/>.
+            if let text = try? value.decode(String.self) {
+                self = .string(text)
+            } else if let flag = try? value.decode(Bool.self) {
                 self = .bool(flag)
             } else if let number = try? value.decode(Int.self) {
                 self = .integer(number)
@@ -172,7 +176,7 @@ extension PlistValue: Decodable {
             } else if let data = try? value.decode(Data.self) {
                 self = .data(data)
             } else {
-                self = .string(try value.decode(String.self))
+                throw DecodingError.dataCorruptedError(in: value, debugDescription: "neither a string, a boolean, a number, a date nor data")
             }
         }
     }

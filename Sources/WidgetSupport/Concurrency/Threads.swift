@@ -88,15 +88,21 @@ package func startThread(named name: String, stackSize: Int? = nil, _ body: @esc
     var thread = pthread_t()
     let status = pthread_create(&thread, &attributes, { argument in
         let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-        var shown = ""
-        for scalar in start.name.unicodeScalars where shown.utf8.count + String(scalar).utf8.count <= 15 { shown.unicodeScalars.append(scalar) }
-        _ = host_thread_set_name(shown)
+        // The whole characters that fit the kernel's 15 bytes.
+        var shown = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in start.name.unicodeScalars {
+            bytes += scalar.utf8.count
+            guard bytes <= 15 else { break }
+            shown.append(scalar)
+        }
+        _ = host_thread_set_name(String(shown))
         start.body()
         return nil
     }, start)
     guard status == 0 else {
         Unmanaged<Start>.fromOpaque(start).release()
-        HostLog.log(.error, "cannot start the thread \(name): \(String(cString: strerror(status)))")
+        HostLog.log(.error, "cannot start the thread \(name): \(errnoText(status))")
         return nil
     }
     return thread
@@ -111,9 +117,3 @@ package var currentThreadName: String? {
     return name.isEmpty ? nil : name
 }
 
-/// Writes `text` whole to standard error (or another descriptor), as a program's diagnostics go:
-/// `writeAll`'s loop, waiting on a descriptor left non-blocking (a terminal shared with tmux).
-package func writeWhole(_ text: String, to descriptor: Int32 = 2) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { all in writeAll(all, pollingWhenFull: descriptor) { Glibc.write(descriptor, $0.baseAddress, $0.count) } }
-}

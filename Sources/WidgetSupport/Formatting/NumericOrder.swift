@@ -1,8 +1,9 @@
 extension StringProtocol {
     /// Whether this text sorts before `other` when runs of ASCII digits compare as the numbers they
-    /// write ("w2" before "w10"; leading zeros ignored, so "a01" and "a1" are alike), other
-    /// characters by their scalars: the order of Foundation's `compare(_:options: .numeric)` for
-    /// ASCII names (beyond ASCII, Foundation compares decomposed characters).
+    /// write ("w2" before "w10"; leading zeros ignored), other characters by their scalars: the
+    /// order of Foundation's `compare(_:options: .numeric)` for ASCII names (beyond ASCII,
+    /// Foundation compares decomposed characters). Names alike but for leading zeros ("a01", "a1")
+    /// are ordered by their scalars, so that a sort of them is the same at every run.
     package func precedesNumerically(_ other: some StringProtocol) -> Bool {
         let left = Array(unicodeScalars), right = Array(other.unicodeScalars)
         func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
@@ -25,6 +26,7 @@ extension StringProtocol {
             if left[i] != right[j] { return left[i].value < right[j].value }
             (i, j) = (i + 1, j + 1)
         }
-        return left.count - i < right.count - j
+        if left.count - i != right.count - j { return left.count - i < right.count - j }
+        return left.lexicographicallyPrecedes(right) { $0.value < $1.value }
     }
 }

@@ -7,30 +7,25 @@ extension StringProtocol {
             scalar == " " || scalar == "\t" || scalar == "\u{200B}"
                 || (scalar.value > 0x7F && scalar.properties.generalCategory == .spaceSeparator)
         }
-        let text = String(self)
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
+        return trimming(while: isSpace)
     }
-}
 
-extension StringProtocol {
     /// The text without white space and line breaks at either end, as Foundation's
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it.
     package var trimmingSpacesAndNewlines: String {
-        let text = String(self)
-        let scalars = text.unicodeScalars
-        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\u{200B}" || scalar.properties.isWhitespace }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
+        trimming { $0 == "\u{200B}" || $0.properties.isWhitespace }
     }
-}
 
-extension StringProtocol {
     /// The text without any of `characters` at either end.
     package func trimmingAny(of characters: String) -> String {
-        let text = String(self)
-        guard let first = text.firstIndex(where: { !characters.contains($0) }), let last = text.lastIndex(where: { !characters.contains($0) }) else { return "" }
-        return String(text[first...last])
+        let set = Set(characters.unicodeScalars)
+        return trimming { set.contains($0) }
+    }
+
+    /// The text without the scalars at either end that `drop` says are to go.
+    private func trimming(while drop: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = String(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 }

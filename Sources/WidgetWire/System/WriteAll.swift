@@ -31,3 +31,14 @@ package func writeAll(
     }
     return nil
 }
+
+/// Writes `text` whole to standard error (or another descriptor), as a program's diagnostics and
+/// output go: `writeAll`'s loop, waiting on a descriptor left non-blocking (a terminal shared with
+/// tmux). Returns nil, or the error that stopped it.
+@discardableResult
+package func writeWhole(_ text: String, to descriptor: Int32 = 2) -> Int32? {
+    var text = text
+    return text.withUTF8 { bytes in
+        writeAll(UnsafeRawBufferPointer(bytes), pollingWhenFull: descriptor) { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}

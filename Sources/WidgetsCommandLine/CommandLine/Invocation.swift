@@ -99,10 +99,6 @@ struct Output: Sendable {
     /// buffer; one left non-blocking is waited for). Stops when the reader is gone (EPIPE, with
     /// SIGPIPE ignored: nothing more to say), and notes any other failure in `writeFailed`.
     static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        let error = text.withUTF8 { bytes in
-            writeAll(UnsafeRawBufferPointer(bytes), pollingWhenFull: descriptor) { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        }
-        if let error, error != EPIPE { Output.writeFailed.store(error, ordering: .relaxed) }
+        if let error = writeWhole(text, to: descriptor), error != EPIPE { Output.writeFailed.store(error, ordering: .relaxed) }
     }
 }

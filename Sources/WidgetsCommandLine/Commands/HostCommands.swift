@@ -33,8 +33,8 @@ extension Command {
         "home", summary: "Open the running host's home screen in a browser ('widgets run --web' serves it).",
         options: [Options.printOnly.spec],
         discussion: """
-            Asks the running host for the page's address, token included, and opens it with xdg-open when there is
-            one (else, or with --print, prints it). For a window of its own: chromium --app="$(widgets home --print)".
+            Asks the running host for the page's address, token included, and opens it with $WIDGETS_URL_OPENER, else
+            xdg-open when there is one (else, or with --print, prints it). For a window of its own: chromium --app="$(widgets home --print)".
             """
     ) { $0.home() }
 }
@@ -119,7 +119,8 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        let opener = Subprocess.find("xdg-open")
+        // What opens URLs for the host's taps too ($WIDGETS_URL_OPENER, else xdg-open).
+        let opener = DesktopOpener.program()
         guard !isSet(Options.printOnly), let opener else {
             output.standardOutput(url)
             return .success

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 import WidgetSupport
+import WidgetWire
 
 /// The worker zygote: one process of the worker executable that has the Swift runtime, Foundation
 /// and FoundationNetworking (with the libraries it brings: curl, TLS...) loaded, relocated and
