@@ -26,6 +26,8 @@ final class X11Backend: DesktopBackend {
     /// The part of the screen the widgets are placed in (a monitor's, or the whole screen's), read
     /// again when the screen or its monitors change; nil until then.
     private var area: (x: Int, y: Int, width: Int, height: Int)?
+    /// The screen's size as last said.
+    private var screenSize = (width: Int32(0), height: Int32(0))
 
     /// What the X server's events tell: the client's events, or that the screen's resources changed.
     private enum Heard {
@@ -48,10 +50,7 @@ final class X11Backend: DesktopBackend {
         }
         callbacks.expose = { context in Inbox.post(context, .event(.redrawAll)) }
         callbacks.error = { context, code in Inbox.post(context, .event(.note("the X server refused a request (error \(code))", debug: true))) }
-        callbacks.screen = { context, width, height in
-            Inbox.post(context, .event(.note("the screen is \(width) x \(height) now", debug: true)))
-            Inbox.post(context, .screen)
-        }
+        callbacks.screen = { context, _, _ in Inbox.post(context, .screen) }
         callbacks.resources = { context in Inbox.post(context, .resources) }
         var error = [CChar](repeating: 0, count: 512)
         let connected = name.map { given in given.withCString { wx_connect($0, &callbacks, &error, error.count) } } ?? wx_connect(nil, &callbacks, &error, error.count)
@@ -86,9 +85,14 @@ final class X11Backend: DesktopBackend {
             case .event(let event):
                 return [event]
             case .screen:
-                // Placed again on the monitor as it is now, and drawn there.
+                // Placed again on the monitor as it is now, and drawn there. The size is asked now:
+                // one change may come as two events (the root's and RandR's), said once.
                 area = nil
-                return [.redrawAll]
+                var size = (width: Int32(0), height: Int32(0))
+                wx_screen_size(display, &size.width, &size.height)
+                guard size != screenSize else { return [.redrawAll] }
+                screenSize = size
+                return [.note("the screen is \(size.width) x \(size.height) now", debug: true), .redrawAll]
             case .resources:
                 // Xft.dpi may have changed (a desktop's scale set anew): drawn again at the new scale.
                 guard !scale.isGiven else { return [] }
