@@ -3,15 +3,15 @@ import Testing
 @testable import WidgetRendering
 import WidgetWire
 
-/// Pixels from the SVG renderer's drawings (librsvg and cairo, loaded at run time).
+/// Pixels from the SVG renderer's drawings (cairo and Pango, loaded at run time).
 @Suite struct RasterizerTests {
     @Test func aMissingLibraryIsNamedWithItsDebianPackage() {
-        guard case .failure(let error) = Rasterizer.load([("librsvg-2-absent.so.2", "librsvg2-2"), ("libcairo.so.2", "libcairo2")]) else {
+        guard case .failure(let error) = Rasterizer.load([("libcairo.so.2", "libcairo2"), ("libpangocairo-absent.so.0", "libpangocairo-1.0-0")]) else {
             Issue.record("loaded a library that does not exist")
             return
         }
-        #expect(error.description.hasPrefix("cannot draw pixels: librsvg-2-absent.so.2 cannot be loaded ("))
-        #expect(error.description.hasSuffix("); install the Debian package librsvg2-2"))
+        #expect(error.description.hasPrefix("cannot draw pixels: libpangocairo-absent.so.0 cannot be loaded ("))
+        #expect(error.description.hasSuffix("); install the Debian package libpangocairo-1.0-0"))
     }
 
     @Test func anSVGIsDrawnToTheSizeAskedAndBackThroughAPNG() throws {

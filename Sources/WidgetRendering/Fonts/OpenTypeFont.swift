@@ -8,6 +8,11 @@ struct OpenTypeFont: Sendable {
     let ascender: Int
     let descender: Int
     let lineGap: Int
+    /// Where a line through the text lies (its top, above the baseline) and how thick (`OS/2`);
+    /// nil in a font without the table.
+    let strikeout: (position: Int, size: Int)?
+    /// Where a line under the text lies (its middle, below the baseline is negative) and how thick (`post`).
+    let underline: (position: Int, thickness: Int)?
     private let advances: [UInt16]
     /// The basic plane's glyphs by code point (0: none), looked up without hashing; the rest by map.
     private let basic: [UInt16]
@@ -30,6 +35,8 @@ struct OpenTypeFont: Sendable {
         ascender = Int(try file.i16(hhea + 4))
         descender = Int(try file.i16(hhea + 6))
         lineGap = Int(try file.i16(hhea + 8))
+        strikeout = try tables["OS/2"].map { table throws(FontError) in (Int(try file.i16(table + 28)), Int(try file.i16(table + 26))) }
+        underline = try tables["post"].map { table throws(FontError) in (Int(try file.i16(table + 8)), Int(try file.i16(table + 10))) }
         let metricsCount = Int(try file.u16(hhea + 34))
         let hmtx = try table("hmtx")
         var advances: [UInt16] = []

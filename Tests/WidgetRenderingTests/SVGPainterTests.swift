@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+@testable import WidgetRendering
+import WidgetWire
+
+/// The painter draws the SVG renderer's drawings with cairo and Pango as librsvg draws them, so the
+/// desktop needs no librsvg; what it does not draw goes to librsvg, or is named.
+@Suite struct SVGPainterTests {
+    /// Views with everything the renderer writes (but shadows and a dash in a length of the
+    /// author's, which librsvg 2.54 leaves out; tested on their own below): text in weights, sizes, italics, spacing and
+    /// decoration, symbols, gradients (linear, radial, on text), shapes, strokes with dashes and
+    /// trims, clips, masks, shadows, blurs, blend modes, rotation and scale, pictures.
+    static let views: [(name: String, json: String, family: WidgetFamily)] = [
+        ("status", statusJSON, .systemMedium),
+        ("text styles", #"""
+            {"view":"vstack","alignment":"leading","spacing":2,"children":[
+             {"view":"text","text":"Large Title","modifiers":[{"font":"largeTitle"},{"fontWeight":"heavy"}]},
+             {"view":"text","text":"Italic caption, underlined","modifiers":[{"font":"caption"},{"italic":true},{"underline":true}]},
+             {"view":"text","text":"Struck and spaced","modifiers":[{"strikethrough":true},{"tracking":2}]},
+             {"view":"text","text":"Gradient words","modifiers":[{"font":"title2"},{"foregroundStyle":{"linearGradient":{"stops":[{"color":"red","location":0},{"color":"blue","location":1}],"startPoint":[0,0],"endPoint":[1,0]}}}]},
+             {"view":"text","text":"Secondary, light","modifiers":[{"foregroundStyle":"secondary"},{"fontWeight":"light"}]}]}
+            """#, .systemMedium),
+        ("symbols", #"""
+            {"view":"hstack","spacing":6,"children":[
+             {"view":"image","systemName":"heart.fill","modifiers":[{"foregroundColor":"red"}]},
+             {"view":"image","systemName":"star.circle.fill","modifiers":[{"foregroundColor":"orange"},{"font":"title"}]},
+             {"view":"image","systemName":"bell.slash","modifiers":[{"symbolRenderingMode":"hierarchical"}]},
+             {"view":"image","systemName":"checkmark","modifiers":[{"fontWeight":"bold"}]},
+             {"view":"image","systemName":"cloud.sun.fill","modifiers":[{"font":"largeTitle"}]}]}
+            """#, .systemSmall),
+        ("shapes", #"""
+            {"view":"zstack","children":[
+             {"view":"shape","shape":"circle","fill":{"radialGradient":{"stops":[{"color":"yellow","location":0},{"color":"clear","location":1}],"center":[0.5,0.5],"startRadius":0,"endRadius":60}}},
+             {"view":"shape","shape":"roundedRectangle","cornerRadius":12,"stroke":{"paint":"blue","lineWidth":3,"dash":[6,3]},"modifiers":[{"frame":{"width":100,"height":60}}]},
+             {"view":"shape","shape":"circle","stroke":{"paint":"green","lineWidth":8},"modifiers":[{"frame":{"width":80,"height":80}}]},
+             {"view":"shape","shape":"capsule","fill":"purple/0.5","modifiers":[{"frame":{"width":60,"height":20}},{"rotationEffect":{"degrees":30}}]},
+             {"view":"shape","shape":"path","path":[["M",0,0],["L",40,0],["Q",50,20,40,40],["C",30,50,10,50,0,40],["Z"]],"fill":"teal","modifiers":[{"frame":{"width":50,"height":50}},{"offset":{"x":40,"y":40}}]}]}
+            """#, .systemSmall),
+        ("effects", #"""
+            {"view":"hstack","spacing":16,"children":[
+             {"view":"vstack","spacing":10,"children":[
+              {"view":"text","text":"Blurred","modifiers":[{"blur":{"radius":3}}]},
+              {"view":"text","text":"Scaled","modifiers":[{"scaleEffect":{"x":1.5,"y":1.5}}]}]},
+             {"view":"shape","shape":"circle","fill":"indigo","modifiers":[{"frame":{"width":70,"height":70}},{"blur":{"radius":8}}]}]}
+            """#, .systemMedium),
+        ("layers", #"""
+            {"view":"hstack","spacing":16,"children":[
+             {"view":"vstack","spacing":8,"children":[
+              {"view":"shape","shape":"rectangle","fill":"orange","modifiers":[{"frame":{"width":80,"height":24}},{"blendMode":"multiply"},{"opacity":0.7}]},
+              {"view":"mask","children":[
+               {"view":"shape","shape":"rectangle","fill":{"linearGradient":{"stops":[{"color":"blue","location":0},{"color":"green","location":1}],"startPoint":[0,0],"endPoint":[1,1]}},"modifiers":[{"frame":{"width":90,"height":30}}]},
+               {"view":"text","text":"MASK","modifiers":[{"font":"title"},{"fontWeight":"black"}]}]}]},
+             {"view":"shape","shape":"rectangle","fill":"red","modifiers":[{"frame":{"width":90,"height":90}},{"clipShape":{"shape":"circle"}}]}]}
+            """#, .systemMedium),
+        ("gauge", #"""
+            {"view":"vstack","spacing":8,"children":[
+             {"view":"gauge","value":0.6,"label":{"view":"text","text":"Battery"}},
+             {"view":"progressView","value":0.3,"total":1},
+             {"view":"divider"},
+             {"view":"text","text":"Dark and light","modifiers":[{"foregroundColor":"primary"}]}]}
+            """#, .systemSmall),
+        ("rectangular", #"{"view":"vstack","alignment":"leading","children":[{"view":"text","text":"Next","modifiers":[{"font":"headline"}]},{"view":"text","text":"Meeting at 10:00"}]}"#, .accessoryRectangular),
+    ]
+
+    static let statusJSON = #"""
+        {"view":"vstack","alignment":"leading","spacing":4,"children":[
+         {"view":"text","text":"Game Status","modifiers":[{"font":"headline"},{"foregroundColor":"orange"}]},
+         {"view":"text","text":"The party rests at the inn before the long climb to the tower"},
+         {"view":"divider"},
+         {"view":"hstack","children":[{"view":"text","text":"★ Unipony"},{"view":"spacer"},{"view":"text","text":"♥ 45","modifiers":[{"foregroundColor":"red"}]}]}]}
+        """#
+
+    /// How far two images are apart: the mean over pixels of the largest channel difference, and
+    /// the share of pixels more than a quarter of the range apart. A pixel is compared with the
+    /// closest of the other image's within a pixel of it, both ways, so that text set a fraction
+    /// of a pixel apart (Pango's baseline and letter spacing as librsvg asks for them) is alike,
+    /// and a missing, misplaced or miscoloured shape is not.
+    static func difference(_ a: RasterImage, _ b: RasterImage) -> (mean: Double, far: Double) {
+        precondition(a.width == b.width && a.height == b.height)
+        func oneWay(_ a: RasterImage, _ b: RasterImage) -> (total: Int, far: Int) {
+            a.pixels.withUnsafeBytes { first in
+                b.pixels.withUnsafeBytes { second in
+                    func pixel(_ bytes: UnsafeRawBufferPointer, _ image: RasterImage, _ x: Int, _ y: Int) -> UInt32 {
+                        bytes.loadUnaligned(fromByteOffset: y * image.stride + x * 4, as: UInt32.self)
+                    }
+                    func apart(_ p: UInt32, _ q: UInt32) -> Int {
+                        var largest = 0
+                        for shift: UInt32 in [0, 8, 16, 24] { largest = max(largest, abs(Int(p >> shift & 0xff) - Int(q >> shift & 0xff))) }
+                        return largest
+                    }
+                    var (total, far) = (0, 0)
+                    for y in 0..<a.height {
+                        for x in 0..<a.width {
+                            let own = pixel(first, a, x, y)
+                            var closest = apart(own, pixel(second, b, x, y))
+                            if closest > 8 {
+                                for dy in -1...1 where y + dy >= 0 && y + dy < a.height {
+                                    for dx in -1...1 where x + dx >= 0 && x + dx < a.width { closest = min(closest, apart(own, pixel(second, b, x + dx, y + dy))) }
+                                }
+                            }
+                            total += closest
+                            if closest > 64 { far += 1 }
+                        }
+                    }
+                    return (total, far)
+                }
+            }
+        }
+        let (forth, back) = (oneWay(a, b), oneWay(b, a))
+        let count = Double(a.width * a.height)
+        return (Double(max(forth.total, back.total)) / count, Double(max(forth.far, back.far)) / count)
+    }
+
+    @Test(arguments: [Appearance.light, .dark])
+    func thePainterDrawsWhatLibrsvgDraws(_ appearance: Appearance) throws {
+        let rasterizer = try Rasterizer.shared()
+        for (name, json, family) in Self.views {
+            let svg = SVGRenderer(appearance: appearance).render(view(json), family: family, now: Date(timeIntervalSince1970: 1_700_000_000))
+            let size = family.displaySize
+            let (width, height) = (Int(size.width * 2), Int(size.height * 2))
+            let painted = try rasterizer.image(svg: svg, width: width, height: height, engine: .painter)
+            let reference = try rasterizer.image(svg: svg, width: width, height: height, engine: .librsvg)
+            let (mean, far) = Self.difference(painted, reference)
+            print("\(name) \(appearance): mean \(mean) far \(far)")
+            #expect(mean < 2, "\(name), \(appearance): a mean difference of \(mean) from librsvg's")
+            #expect(far < 0.01, "\(name), \(appearance): \(far * 100)% of pixels far from librsvg's")
+            if ProcessInfo.processInfo.environment["WIDGETS_PAINTER_PNGS"] != nil {
+                try Data(rasterizer.png(painted)).write(to: URL(fileURLWithPath: "/tmp/painter-\(name)-\(appearance).png"))
+                try Data(rasterizer.png(reference)).write(to: URL(fileURLWithPath: "/tmp/librsvg-\(name)-\(appearance).png"))
+            }
+        }
+    }
+}
+
+extension SVGPainterTests {
+    /// The views above make every construct the painter draws (else the comparison covers less
+    /// than it says).
+    @Test func theViewsCoverWhatTheRendererWrites() {
+        let all = Self.views.map { SVGRenderer(appearance: .light).render(view($0.json), family: $0.family) }.joined()
+        for construct in [
+            "<mask", "<feGaussianBlur", "mix-blend-mode: multiply", "<radialGradient", "<linearGradient", "stroke-dasharray=\"6 3\"",
+            "<clipPath", "font-style=\"italic\"", "letter-spacing=", "text-decoration=\"underline\"", "text-decoration=\"line-through\"",
+            "rotate(", "scale(", "opacity=", "<ellipse", "<path", "<rect", "<line", "fill-rule=\"evenodd\"", "stroke-linecap=\"round\"",
+            "font-weight=\"700\"", "font-weight=\"300\"", "'Inter Display'",
+        ] {
+            #expect(all.contains(construct), "no view makes \(construct)")
+        }
+    }
+}
+
+extension SVGPainterTests {
+    static func svg(_ body: String, width: Int = 100, height: Int = 100) -> String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\(body)</svg>"
+    }
+
+    /// A dash in a length of the author's (`pathLength`, what a trimmed shape and a circular gauge
+    /// are drawn with) is scaled to the path's own length, as browsers draw it. (librsvg 2.54
+    /// ignores it.)
+    @Test func aDashInThePathsOwnLengthIsScaledToTheOutline() throws {
+        let rasterizer = try Rasterizer.shared()
+        // Half of a circle from its rightmost point, clockwise: its lower half.
+        let half = Self.svg(##"<circle cx="50" cy="50" r="40" fill="none" stroke="#000000" stroke-width="8" pathLength="100" stroke-dasharray="50 100"/>"##)
+        let image = try rasterizer.image(svg: half, width: 100, height: 100, engine: .painter)
+        #expect(image.color(x: 50, y: 90).alpha == 255, "the bottom, a quarter of the way round")
+        #expect(image.color(x: 10, y: 52).alpha > 0, "the leftmost point, half of the way round")
+        #expect(image.color(x: 50, y: 10).alpha == 0, "not the top")
+        #expect(image.color(x: 10, y: 40).alpha == 0, "not past half")
+    }
+
+    /// A drop shadow: the shape's outline in the flood colour, blurred and moved under it; the shape
+    /// itself as it is. (librsvg 2.54 draws nothing of a group with one.)
+    @Test func aDropShadowLiesUnderTheShapeMovedAndBlurred() throws {
+        let rasterizer = try Rasterizer.shared()
+        let svg = Self.svg(
+            ##"<filter id="s" x="-50%" y="-50%" width="200%" height="200%"><feDropShadow dx="0" dy="6" stdDeviation="2" flood-color="#000000" flood-opacity="0.5"/></filter>"##
+                + ##"<g filter="url(#s)"><rect x="20" y="20" width="40" height="20" fill="#ff0000"/></g>"##)
+        let image = try rasterizer.image(svg: svg, width: 100, height: 100, engine: .painter)
+        #expect(image.color(x: 40, y: 30) == (255, 0, 0, 255), "the shape on top")
+        let below = image.color(x: 40, y: 44)
+        #expect(below.red == 0 && below.alpha > 60 && below.alpha < 140, "the shadow below, half opaque: \(below)")
+        #expect(image.color(x: 40, y: 17).alpha < below.alpha / 4, "less above: it is moved down")
+        #expect(image.color(x: 40, y: 56).alpha == 0, "blurred only so far")
+        let edge = image.color(x: 40, y: 49).alpha
+        #expect(edge > 0 && edge < below.alpha, "its edge blurred: \(edge)")
+    }
+
+    /// Text anchored in its middle or at its end, and text without `xml:space` (its spaces
+    /// collapsed), as the desktop's "as of" note is written: drawn where librsvg draws it.
+    @Test func anchoredTextIsPlacedAsLibrsvgPlacesIt() throws {
+        let rasterizer = try Rasterizer.shared()
+        let svg = Self.svg(
+            ##"<text x="100" y="20" text-anchor="middle" font-size="11" font-family="Inter" fill="#ff0000">  as of   10:42 </text>"##
+                + ##"<text x="190" y="50" text-anchor="end" font-size="15" font-family="Inter" font-weight="600" fill="#0000ff">Ends here</text>"##, width: 200, height: 60)
+        let painted = try rasterizer.image(svg: svg, width: 400, height: 120, engine: .painter)
+        let reference = try rasterizer.image(svg: svg, width: 400, height: 120, engine: .librsvg)
+        let (mean, far) = Self.difference(painted, reference)
+        #expect(mean < 2 && far < 0.01, "mean \(mean), far \(far)")
+        // The red text is centred on x = 100 points: as much ink left of it as right.
+        var (left, right) = (0, 0)
+        for y in 0..<60 {
+            for x in 0..<400 where painted.color(x: x, y: y).red > 128 && painted.color(x: x, y: y).alpha > 128 {
+                if x < 200 { left += 1 } else { right += 1 }
+            }
+        }
+        #expect(left > 0 && abs(left - right) < (left + right) / 5, "left \(left), right \(right)")
+    }
+
+    /// A PNG picture is drawn by the painter, stretched to its place; a picture of another kind is
+    /// librsvg's, and without librsvg the error names it, its package, and what needed it.
+    @Test func picturesArePaintedAndWhatThePainterCannotDrawIsLibrsvgs() throws {
+        let rasterizer = try Rasterizer.shared()
+        let red = try rasterizer.png(rasterizer.image(svg: Self.svg(##"<rect width="4" height="4" fill="#ff0000"/>"##, width: 4, height: 4), width: 4, height: 4))
+        let picture = Self.svg(##"<image x="10" y="10" width="40" height="20" preserveAspectRatio="none" href="data:image/png;base64,\##(Data(red).base64EncodedString())"/>"##)
+        let painted = try rasterizer.image(svg: picture, width: 100, height: 100, engine: .painter)
+        #expect(painted.color(x: 48, y: 28) == (255, 0, 0, 255), "stretched to 40 × 20")
+        #expect(painted.color(x: 52, y: 15).alpha == 0 && painted.color(x: 20, y: 32).alpha == 0)
+
+        let jpeg = Self.svg(##"<rect width="10" height="10" fill="#00ff00"/><image width="10" height="10" href="data:image/jpeg;base64,/9j/4AAQ"/>"##, width: 10, height: 10)
+        #expect {
+            try rasterizer.image(svg: jpeg, width: 10, height: 10, engine: .painter)
+        } throws: { ($0 as? RasterError)?.description.contains("a picture that is not a PNG (data:image/jpeg") ?? false }
+        // Either: librsvg draws it (the broken JPEG left out, the rectangle drawn).
+        #expect(try rasterizer.image(svg: jpeg, width: 10, height: 10).color(x: 5, y: 5) == (0, 255, 0, 255))
+        guard case .success(let withoutLibrsvg) = Rasterizer.load(Rasterizer.libraries, fallback: ("librsvg-absent.so.2", "librsvg2-2")) else {
+            Issue.record("cairo and Pango did not load")
+            return
+        }
+        #expect(try withoutLibrsvg.image(svg: Self.svg(##"<rect width="10" height="10" fill="#00ff00"/>"##, width: 10, height: 10), width: 10, height: 10).color(x: 5, y: 5).green == 255, "librsvg is not needed")
+        #expect {
+            try withoutLibrsvg.image(svg: jpeg, width: 10, height: 10)
+        } throws: { error in
+            let text = (error as? RasterError)?.description ?? ""
+            return text.hasPrefix("cannot draw pixels: librsvg-absent.so.2 cannot be loaded (") && text.contains("install the Debian package librsvg2-2")
+                && text.hasSuffix("(librsvg draws what this drawing has: a picture that is not a PNG (data:image/jpeg;base64,/…))")
+        }
+    }
+
+    /// Path data in every command SVG has, relative and absolute, numbers run together as SVG
+    /// allows; arcs as curves through the right points.
+    @Test func pathDataIsReadAsSVGWritesIt() throws {
+        #expect(try SVGPath.parse("M10 20 h5 v5 H0 V0 z") == [.move(10, 20), .line(15, 20), .line(15, 25), .line(0, 25), .line(0, 0), .close])
+        #expect(try SVGPath.parse("m1,1 2,2 l-1-1.5.5.5") == [.move(1, 1), .line(3, 3), .line(2, 1.5), .line(2.5, 2)])
+        #expect(try SVGPath.parse("M0 0 1e1 0") == [.move(0, 0), .line(10, 0)])
+        // A quadratic curve raised to a cubic one: control points two thirds of the way to its control.
+        #expect(try SVGPath.parse("M0 0 Q30 30 60 0") == [.move(0, 0), .curve(20, 20, 40, 20, 60, 0)])
+        // S and T mirror the last control point.
+        let smooth = try SVGPath.parse("M0 0 C0 10 10 10 10 0 S20 -10 20 0")
+        #expect(smooth.last == .curve(10, -10, 20, -10, 20, 0))
+        // An arc from (0, 0) to (20, 0) about (10, 0), sweeping the positive way: over the top, in two quarters.
+        let arc = try SVGPath.parse("M0 0 A10 10 0 0 1 20 0")
+        #expect(arc.count == 3)
+        if case .curve(_, _, _, _, let x, let y) = arc[1] { #expect(abs(x - 10) < 1e-9 && abs(y + 10) < 1e-9, "\(x), \(y)") }
+        if case .curve(_, _, _, _, let x, let y) = arc[2] { #expect(x == 20 && y == 0) }
+        // Flags run into the numbers after them; radii too small are scaled up to reach.
+        let compact = try SVGPath.parse("M0 0a1 1 0 0020 0")
+        if case .curve(_, _, _, _, let x, let y) = compact[1] { #expect(abs(x - 10) < 1e-9 && abs(y - 10) < 1e-9, "the other way: under, \(x), \(y)") }
+        #expect(throws: SVGUnsupported.self) { try SVGPath.parse("M0 0 X5") }
+        #expect(throws: SVGUnsupported.self) { try SVGPath.parse("10 10") }
+        #expect(throws: SVGUnsupported.self) { try SVGPath.parse("M0 0 L5") }
+    }
+
+    /// XML as the renderer writes it, and an error naming where what is not.
+    @Test func theDocumentIsReadWithItsEntitiesAndErrorsSayWhere() throws {
+        let root = try SVGElement.parse(##"<?xml version="1.0"?><!-- a drawing --><svg a='1'><text x="1">Tom &amp; Jerry &lt;3 &#x2665;&#9829;</text><g/></svg>"##)
+        #expect(root.name == "svg" && root["a"] == "1")
+        #expect(root.children.map(\.name) == ["text", "g"])
+        #expect(root.children[0].text == "Tom & Jerry <3 ♥♥")
+        #expect(throws: SVGUnsupported("the SVG is not XML the painter reads: </g> ends <text> at byte 14")) { try SVGElement.parse("<svg><text></g></svg>") }
+        #expect(throws: SVGUnsupported.self) { try SVGElement.parse("<svg><rect x=1/></svg>") }
+        #expect(throws: SVGUnsupported.self) { try SVGElement.parse("<svg>&nope;</svg>") }
+        #expect(throws: SVGUnsupported.self) { try SVGElement.parse("<svg></svg><svg/>") }
+    }
+
+    /// Transforms compose left to right as SVG's list says, and rotate about a point.
+    @Test func transformListsComposeAsSVGSays() throws {
+        let matrix = try SVGPainter.matrix("translate(10 20) scale(2) rotate(90 5 5)")
+        // (0, 0) rotated a quarter about (5, 5) is (10, 0); doubled, (20, 0); moved, (30, 20).
+        let (x, y) = (matrix.xx * 0 + matrix.xy * 0 + matrix.x0, matrix.yx * 0 + matrix.yy * 0 + matrix.y0)
+        #expect(abs(x - 30) < 1e-9 && abs(y - 20) < 1e-9, "\(x), \(y)")
+        #expect(throws: SVGUnsupported.self) { try SVGPainter.matrix("spin(3)") }
+    }
+}
