@@ -161,7 +161,7 @@ let methods = """
       new drawing of the game's widget to the compositor (its buffer attached, damaged and committed;
       the compositor's own frame is not waited for), against the same spawn to the host's line of
       the new entry (the provider asked and answered, the entry taken): what lies between is the
-      host's event, the client's `entries` request, layout, SVG, the painter (cairo and Pango) and the copy into shared
+      host's event, the client's `entries` request, layout, SVG, the painter (cairo and FreeType) and the copy into shared
       memory. 10 rounds, 300 ms apart, medians. Memory: the client's `/proc/PID/smaps_rollup` after
       the ten are drawn and three quiet seconds. Wakeups: the client's voluntary context switches over
       five seconds with nothing due (no timer shown), all threads, and its drawing thread's alone

@@ -3,15 +3,15 @@ import Testing
 @testable import WidgetRendering
 import WidgetWire
 
-/// Pixels from the SVG renderer's drawings (cairo and Pango, loaded at run time).
+/// Pixels from the SVG renderer's drawings (cairo, FreeType and fontconfig, loaded at run time).
 @Suite struct RasterizerTests {
     @Test func aMissingLibraryIsNamedWithItsDebianPackage() {
-        guard case .failure(let error) = Rasterizer.load([("libcairo.so.2", "libcairo2"), ("libpangocairo-absent.so.0", "libpangocairo-1.0-0")]) else {
+        guard case .failure(let error) = Rasterizer.load([("libcairo.so.2", "libcairo2"), ("libfreetype-absent.so.6", "libfreetype6"), ("libfontconfig.so.1", "libfontconfig1")]) else {
             Issue.record("loaded a library that does not exist")
             return
         }
-        #expect(error.description.hasPrefix("cannot draw pixels: libpangocairo-absent.so.0 cannot be loaded ("))
-        #expect(error.description.hasSuffix("); install the Debian package libpangocairo-1.0-0"))
+        #expect(error.description.hasPrefix("cannot draw pixels: libfreetype-absent.so.6 cannot be loaded ("))
+        #expect(error.description.hasSuffix("); install the Debian package libfreetype6"))
     }
 
     @Test func anSVGIsDrawnToTheSizeAskedAndBackThroughAPNG() throws {

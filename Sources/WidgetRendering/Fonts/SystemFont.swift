@@ -67,7 +67,11 @@ public enum SystemFont {
     }
 
     static func load(_ face: Face, from directory: String) -> OpenTypeFont? {
-        let path = directory + "/" + face.fileName
+        loadFile(directory + "/" + face.fileName)
+    }
+
+    /// A font file read (once) as `load` reads a face: Inter's italics, which the painter draws.
+    static func loadFile(_ path: String) -> OpenTypeFont? {
         if let known = faces.withLock({ $0[path] }) { return known }
         var font: OpenTypeFont?
         if let data = FileManager.default.contents(atPath: path) {

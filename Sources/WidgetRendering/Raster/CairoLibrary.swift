@@ -1,8 +1,7 @@
 import Glibc
 
-/// cairo's and Pango's functions the painter and the rasterizer call, looked up in the libraries
-/// loaded with `dlopen` (no header of either is needed to build). Pango's come from
-/// `libpangocairo-1.0.so.0`, which brings Pango, GLib and HarfBuzz with it.
+/// cairo's functions the painter and the rasterizer call, looked up in the library loaded with
+/// `dlopen` (no header is needed to build).
 struct CairoLibrary {
     typealias Context = OpaquePointer
     typealias Surface = OpaquePointer
@@ -13,10 +12,6 @@ struct CairoLibrary {
         var xx = 1.0, yx = 0.0, xy = 0.0, yy = 1.0, x0 = 0.0, y0 = 0.0
     }
 
-    /// PangoRectangle, in Pango units (1/1024 of a point).
-    struct PangoRectangle {
-        var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
-    }
 
     typealias WriteFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UInt32) -> Int32
     typealias ReadFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, UInt32) -> Int32
@@ -80,48 +75,28 @@ struct CairoLibrary {
     let patternAddColorStop: @convention(c) (Pattern?, Double, Double, Double, Double, Double) -> Void
     private let patternSetMatrixC: @convention(c) (Pattern?, UnsafePointer<Double>?) -> Void
     let patternDestroy: @convention(c) (Pattern?) -> Void
-    // Text, through Pango.
+    // Text: font options, and glyphs of FreeType faces (cairo's FreeType backend).
     let fontOptionsCreate: @convention(c) () -> OpaquePointer?
     let fontOptionsDestroy: @convention(c) (OpaquePointer?) -> Void
     let fontOptionsSetHintMetrics: @convention(c) (OpaquePointer?, Int32) -> Void
     let fontOptionsSetHintStyle: @convention(c) (OpaquePointer?, Int32) -> Void
     let fontOptionsSetAntialias: @convention(c) (OpaquePointer?, Int32) -> Void
-    let pangoCreateContext: @convention(c) (Context?) -> OpaquePointer?
-    let pangoUpdateContext: @convention(c) (Context?, OpaquePointer?) -> Void
-    let pangoSetFontOptions: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
-    /// Pango 1.44 and later: glyphs placed at fractions of a pixel, as the layout measured them.
-    let pangoSetRoundGlyphPositions: (@convention(c) (OpaquePointer?, Int32) -> Void)?
-    let layoutNew: @convention(c) (OpaquePointer?) -> OpaquePointer?
-    let layoutSetText: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Void
-    let layoutSetFontDescription: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
-    let layoutSetAttributes: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
-    let layoutGetBaseline: @convention(c) (OpaquePointer?) -> Int32
-    private let layoutGetExtentsC: @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Void
-    let fontDescriptionNew: @convention(c) () -> OpaquePointer?
-    let fontDescriptionSetFamily: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Void
-    let fontDescriptionSetWeight: @convention(c) (OpaquePointer?, Int32) -> Void
-    let fontDescriptionSetStyle: @convention(c) (OpaquePointer?, Int32) -> Void
-    let fontDescriptionSetAbsoluteSize: @convention(c) (OpaquePointer?, Double) -> Void
-    let fontDescriptionFree: @convention(c) (OpaquePointer?) -> Void
-    let attrListNew: @convention(c) () -> OpaquePointer?
-    let attrListInsert: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
-    let attrListUnref: @convention(c) (OpaquePointer?) -> Void
-    let attrLetterSpacingNew: @convention(c) (Int32) -> OpaquePointer?
-    let contextGetMetrics: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> OpaquePointer?
-    let metricsUnderlinePosition: @convention(c) (OpaquePointer?) -> Int32
-    let metricsUnderlineThickness: @convention(c) (OpaquePointer?) -> Int32
-    let metricsStrikethroughPosition: @convention(c) (OpaquePointer?) -> Int32
-    let metricsStrikethroughThickness: @convention(c) (OpaquePointer?) -> Int32
-    let metricsUnref: @convention(c) (OpaquePointer?) -> Void
-    let showLayout: @convention(c) (Context?, OpaquePointer?) -> Void
-    let layoutPath: @convention(c) (Context?, OpaquePointer?) -> Void
-    let objectUnref: @convention(c) (OpaquePointer?) -> Void
+    let ftFontFaceCreate: @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?
+    let fontFaceDestroy: @convention(c) (OpaquePointer?) -> Void
+    let setFontFace: @convention(c) (Context?, OpaquePointer?) -> Void
+    let setFontSize: @convention(c) (Context?, Double) -> Void
+    let setFontOptions: @convention(c) (Context?, OpaquePointer?) -> Void
+    /// cairo_glyph_t arrays: { unsigned long index; double x, y; }, 24 bytes each.
+    let showGlyphs: @convention(c) (Context?, UnsafeRawPointer?, Int32) -> Void
+    let glyphPath: @convention(c) (Context?, UnsafeRawPointer?, Int32) -> Void
+    /// cairo_text_extents_t: six doubles, the fifth the advance across.
+    let glyphExtents: @convention(c) (Context?, UnsafeRawPointer?, Int32, UnsafeMutablePointer<Double>?) -> Void
 
-    /// The functions, from cairo's library and Pango's cairo library; an error names the one missing.
-    init(cairo: UnsafeMutableRawPointer, pango: UnsafeMutableRawPointer) throws(RasterError) {
+    /// The functions, from cairo's library; an error names the one missing.
+    init(cairo: UnsafeMutableRawPointer) throws(RasterError) {
         func symbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String) throws(RasterError) -> T {
             guard let address = dlsym(handle, name) else {
-                throw RasterError("cannot draw pixels: \(name) is missing from the library loaded (an older libcairo2 or libpangocairo-1.0-0 than Debian 12's?)")
+                throw RasterError("cannot draw pixels: \(name) is missing from the library loaded (an older libcairo2 than Debian 12's, or one built without FreeType?)")
             }
             return unsafeBitCast(address, to: T.self)
         }
@@ -184,39 +159,17 @@ struct CairoLibrary {
         fontOptionsSetHintMetrics = try symbol(cairo, "cairo_font_options_set_hint_metrics")
         fontOptionsSetHintStyle = try symbol(cairo, "cairo_font_options_set_hint_style")
         fontOptionsSetAntialias = try symbol(cairo, "cairo_font_options_set_antialias")
-        pangoCreateContext = try symbol(pango, "pango_cairo_create_context")
-        pangoUpdateContext = try symbol(pango, "pango_cairo_update_context")
-        pangoSetFontOptions = try symbol(pango, "pango_cairo_context_set_font_options")
-        pangoSetRoundGlyphPositions = dlsym(pango, "pango_context_set_round_glyph_positions").map { unsafeBitCast($0, to: (@convention(c) (OpaquePointer?, Int32) -> Void).self) }
-        layoutNew = try symbol(pango, "pango_layout_new")
-        layoutSetText = try symbol(pango, "pango_layout_set_text")
-        layoutSetFontDescription = try symbol(pango, "pango_layout_set_font_description")
-        layoutSetAttributes = try symbol(pango, "pango_layout_set_attributes")
-        layoutGetBaseline = try symbol(pango, "pango_layout_get_baseline")
-        layoutGetExtentsC = try symbol(pango, "pango_layout_get_extents")
-        fontDescriptionNew = try symbol(pango, "pango_font_description_new")
-        fontDescriptionSetFamily = try symbol(pango, "pango_font_description_set_family")
-        fontDescriptionSetWeight = try symbol(pango, "pango_font_description_set_weight")
-        fontDescriptionSetStyle = try symbol(pango, "pango_font_description_set_style")
-        fontDescriptionSetAbsoluteSize = try symbol(pango, "pango_font_description_set_absolute_size")
-        fontDescriptionFree = try symbol(pango, "pango_font_description_free")
-        attrListNew = try symbol(pango, "pango_attr_list_new")
-        attrListInsert = try symbol(pango, "pango_attr_list_insert")
-        attrListUnref = try symbol(pango, "pango_attr_list_unref")
-        attrLetterSpacingNew = try symbol(pango, "pango_attr_letter_spacing_new")
-        contextGetMetrics = try symbol(pango, "pango_context_get_metrics")
-        metricsUnderlinePosition = try symbol(pango, "pango_font_metrics_get_underline_position")
-        metricsUnderlineThickness = try symbol(pango, "pango_font_metrics_get_underline_thickness")
-        metricsStrikethroughPosition = try symbol(pango, "pango_font_metrics_get_strikethrough_position")
-        metricsStrikethroughThickness = try symbol(pango, "pango_font_metrics_get_strikethrough_thickness")
-        metricsUnref = try symbol(pango, "pango_font_metrics_unref")
-        showLayout = try symbol(pango, "pango_cairo_show_layout")
-        layoutPath = try symbol(pango, "pango_cairo_layout_path")
-        // GObject's, which Pango brings.
-        objectUnref = try symbol(pango, "g_object_unref")
+        ftFontFaceCreate = try symbol(cairo, "cairo_ft_font_face_create_for_ft_face")
+        fontFaceDestroy = try symbol(cairo, "cairo_font_face_destroy")
+        setFontFace = try symbol(cairo, "cairo_set_font_face")
+        setFontSize = try symbol(cairo, "cairo_set_font_size")
+        setFontOptions = try symbol(cairo, "cairo_set_font_options")
+        showGlyphs = try symbol(cairo, "cairo_show_glyphs")
+        glyphPath = try symbol(cairo, "cairo_glyph_path")
+        glyphExtents = try symbol(cairo, "cairo_glyph_extents")
     }
 
-    // The structures' functions: a matrix is six doubles, a PangoRectangle four ints.
+    // The matrix's functions: cairo_matrix_t is six doubles.
 
     func getMatrix(_ context: Context?) -> Matrix {
         var values = [Double](repeating: 0, count: 6)
@@ -236,14 +189,156 @@ struct CairoLibrary {
         patternSetMatrixC(pattern, matrix.values)
     }
 
-    /// The layout's logical extents.
-    func layoutLogicalExtents(_ layout: OpaquePointer?) -> PangoRectangle {
-        var values: [Int32] = [0, 0, 0, 0]
-        layoutGetExtentsC(layout, nil, &values)
-        return PangoRectangle(x: values[0], y: values[1], width: values[2], height: values[3])
-    }
 }
 
 extension CairoLibrary.Matrix {
     var values: [Double] { [xx, yx, xy, yy, x0, y0] }
+}
+
+/// FreeType's and fontconfig's functions: the faces text is drawn in, and the installed font that
+/// has a character the face lacks. Both come with cairo (it links them).
+struct FontLibrary {
+    let initFreeType: @convention(c) (UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let newFace: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let charIndex: @convention(c) (OpaquePointer?, UInt) -> UInt32
+    let patternCreate: @convention(c) () -> OpaquePointer?
+    let patternDestroy: @convention(c) (OpaquePointer?) -> Void
+    let patternAddString: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    let patternAddInteger: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    let patternAddCharSet: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?) -> Int32
+    let patternGetString: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32
+    let patternGetInteger: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
+    let charSetCreate: @convention(c) () -> OpaquePointer?
+    let charSetAddChar: @convention(c) (OpaquePointer?, UInt32) -> Int32
+    let charSetDestroy: @convention(c) (OpaquePointer?) -> Void
+    let configSubstitute: @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32
+    let defaultSubstitute: @convention(c) (OpaquePointer?) -> Void
+    let fontMatch: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<Int32>?) -> OpaquePointer?
+    /// FcFontSet { int nfont; int sfont; FcPattern **fonts; }, best match first.
+    let fontSort: @convention(c) (OpaquePointer?, OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<Int32>?) -> UnsafeMutableRawPointer?
+    let fontSetDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let patternGetCharSet: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    let charSetHasChar: @convention(c) (OpaquePointer?, UInt32) -> Int32
+    /// fontconfig 2.12 and later: CSS's weights as fontconfig's.
+    let weightFromOpenType: (@convention(c) (Int32) -> Int32)?
+
+    init(freeType: UnsafeMutableRawPointer, fontconfig: UnsafeMutableRawPointer) throws(RasterError) {
+        func symbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String) throws(RasterError) -> T {
+            guard let address = dlsym(handle, name) else {
+                throw RasterError("cannot draw text: \(name) is missing from the library loaded (an older libfreetype6 or libfontconfig1 than Debian 12's?)")
+            }
+            return unsafeBitCast(address, to: T.self)
+        }
+        initFreeType = try symbol(freeType, "FT_Init_FreeType")
+        newFace = try symbol(freeType, "FT_New_Face")
+        charIndex = try symbol(freeType, "FT_Get_Char_Index")
+        patternCreate = try symbol(fontconfig, "FcPatternCreate")
+        patternDestroy = try symbol(fontconfig, "FcPatternDestroy")
+        patternAddString = try symbol(fontconfig, "FcPatternAddString")
+        patternAddInteger = try symbol(fontconfig, "FcPatternAddInteger")
+        patternAddCharSet = try symbol(fontconfig, "FcPatternAddCharSet")
+        patternGetString = try symbol(fontconfig, "FcPatternGetString")
+        patternGetInteger = try symbol(fontconfig, "FcPatternGetInteger")
+        charSetCreate = try symbol(fontconfig, "FcCharSetCreate")
+        charSetAddChar = try symbol(fontconfig, "FcCharSetAddChar")
+        charSetDestroy = try symbol(fontconfig, "FcCharSetDestroy")
+        configSubstitute = try symbol(fontconfig, "FcConfigSubstitute")
+        defaultSubstitute = try symbol(fontconfig, "FcDefaultSubstitute")
+        fontMatch = try symbol(fontconfig, "FcFontMatch")
+        fontSort = try symbol(fontconfig, "FcFontSort")
+        fontSetDestroy = try symbol(fontconfig, "FcFontSetDestroy")
+        patternGetCharSet = try symbol(fontconfig, "FcPatternGetCharSet")
+        charSetHasChar = try symbol(fontconfig, "FcCharSetHasChar")
+        weightFromOpenType = dlsym(fontconfig, "FcWeightFromOpenType").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self) }
+    }
+}
+
+/// Pango's functions (from `libpangocairo-1.0.so.0`, which brings Pango, GLib and HarfBuzz), for
+/// text that needs shaping: scripts whose letters join or reorder, combining marks, emoji
+/// sequences. Loaded only when such a text is drawn.
+struct PangoLibrary {
+    /// PangoRectangle, in Pango units (1/1024 of a point).
+    struct Rectangle {
+        var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+    }
+
+    let createContext: @convention(c) (CairoLibrary.Context?) -> OpaquePointer?
+    let updateContext: @convention(c) (CairoLibrary.Context?, OpaquePointer?) -> Void
+    let setFontOptions: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+    /// Pango 1.44 and later: glyphs placed at fractions of a pixel, as the layout measured them.
+    let setRoundGlyphPositions: (@convention(c) (OpaquePointer?, Int32) -> Void)?
+    let layoutNew: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let layoutSetText: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Void
+    let layoutSetFontDescription: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+    let layoutSetAttributes: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+    let layoutGetBaseline: @convention(c) (OpaquePointer?) -> Int32
+    let layoutContextChanged: @convention(c) (OpaquePointer?) -> Void
+    private let layoutGetExtentsC: @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Void
+    let fontDescriptionNew: @convention(c) () -> OpaquePointer?
+    let fontDescriptionSetFamily: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Void
+    let fontDescriptionSetWeight: @convention(c) (OpaquePointer?, Int32) -> Void
+    let fontDescriptionSetStyle: @convention(c) (OpaquePointer?, Int32) -> Void
+    let fontDescriptionSetAbsoluteSize: @convention(c) (OpaquePointer?, Double) -> Void
+    let fontDescriptionFree: @convention(c) (OpaquePointer?) -> Void
+    let attrListNew: @convention(c) () -> OpaquePointer?
+    let attrListInsert: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+    let attrListUnref: @convention(c) (OpaquePointer?) -> Void
+    let attrLetterSpacingNew: @convention(c) (Int32) -> OpaquePointer?
+    let contextGetMetrics: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> OpaquePointer?
+    let metricsUnderlinePosition: @convention(c) (OpaquePointer?) -> Int32
+    let metricsUnderlineThickness: @convention(c) (OpaquePointer?) -> Int32
+    let metricsStrikethroughPosition: @convention(c) (OpaquePointer?) -> Int32
+    let metricsStrikethroughThickness: @convention(c) (OpaquePointer?) -> Int32
+    let metricsUnref: @convention(c) (OpaquePointer?) -> Void
+    let showLayout: @convention(c) (CairoLibrary.Context?, OpaquePointer?) -> Void
+    let layoutPath: @convention(c) (CairoLibrary.Context?, OpaquePointer?) -> Void
+    let objectUnref: @convention(c) (OpaquePointer?) -> Void
+
+
+    init(pango: UnsafeMutableRawPointer) throws(RasterError) {
+        func symbol<T>(_ name: String) throws(RasterError) -> T {
+            guard let address = dlsym(pango, name) else {
+                throw RasterError("cannot draw text: \(name) is missing from the library loaded (an older libpangocairo-1.0-0 than Debian 12's?)")
+            }
+            return unsafeBitCast(address, to: T.self)
+        }
+        createContext = try symbol("pango_cairo_create_context")
+        updateContext = try symbol("pango_cairo_update_context")
+        setFontOptions = try symbol("pango_cairo_context_set_font_options")
+        setRoundGlyphPositions = dlsym(pango, "pango_context_set_round_glyph_positions").map { unsafeBitCast($0, to: (@convention(c) (OpaquePointer?, Int32) -> Void).self) }
+        layoutNew = try symbol("pango_layout_new")
+        layoutSetText = try symbol("pango_layout_set_text")
+        layoutSetFontDescription = try symbol("pango_layout_set_font_description")
+        layoutSetAttributes = try symbol("pango_layout_set_attributes")
+        layoutGetBaseline = try symbol("pango_layout_get_baseline")
+        layoutContextChanged = try symbol("pango_layout_context_changed")
+        layoutGetExtentsC = try symbol("pango_layout_get_extents")
+        fontDescriptionNew = try symbol("pango_font_description_new")
+        fontDescriptionSetFamily = try symbol("pango_font_description_set_family")
+        fontDescriptionSetWeight = try symbol("pango_font_description_set_weight")
+        fontDescriptionSetStyle = try symbol("pango_font_description_set_style")
+        fontDescriptionSetAbsoluteSize = try symbol("pango_font_description_set_absolute_size")
+        fontDescriptionFree = try symbol("pango_font_description_free")
+        attrListNew = try symbol("pango_attr_list_new")
+        attrListInsert = try symbol("pango_attr_list_insert")
+        attrListUnref = try symbol("pango_attr_list_unref")
+        attrLetterSpacingNew = try symbol("pango_attr_letter_spacing_new")
+        contextGetMetrics = try symbol("pango_context_get_metrics")
+        metricsUnderlinePosition = try symbol("pango_font_metrics_get_underline_position")
+        metricsUnderlineThickness = try symbol("pango_font_metrics_get_underline_thickness")
+        metricsStrikethroughPosition = try symbol("pango_font_metrics_get_strikethrough_position")
+        metricsStrikethroughThickness = try symbol("pango_font_metrics_get_strikethrough_thickness")
+        metricsUnref = try symbol("pango_font_metrics_unref")
+        showLayout = try symbol("pango_cairo_show_layout")
+        layoutPath = try symbol("pango_cairo_layout_path")
+        // GObject's, which Pango brings.
+        objectUnref = try symbol("g_object_unref")
+    }
+
+    /// The layout's logical extents.
+    func layoutLogicalExtents(_ layout: OpaquePointer?) -> Rectangle {
+        var values: [Int32] = [0, 0, 0, 0]
+        layoutGetExtentsC(layout, nil, &values)
+        return Rectangle(x: values[0], y: values[1], width: values[2], height: values[3])
+    }
 }

@@ -3,13 +3,16 @@ import Glibc
 import WidgetSupport
 
 /// Pixels from the drawings the SVG renderer makes, so that a PNG, a desktop surface and the page
-/// show one layout in one font: the SVG is drawn by `SVGPainter` with cairo and Pango, loaded with
-/// `dlopen` when first asked for (docs/DESKTOP.md); a drawing with what the painter does not draw
-/// (a JPEG picture) is drawn by librsvg, loaded only then. Nothing else of the project needs them;
-/// without them this says which Debian package to install.
+/// show one layout in one font: the SVG is drawn by `SVGPainter` with cairo, its text in FreeType's
+/// faces (fontconfig finding those with what Inter lacks), all loaded with `dlopen` when first asked
+/// for (docs/DESKTOP.md). Text that needs shaping is set by Pango, and a drawing with what the
+/// painter does not draw (a JPEG picture) is drawn by librsvg, each loaded only then. Nothing else
+/// of the project needs them; without them this says which Debian package to install.
 public final class Rasterizer: @unchecked Sendable {
-    /// The libraries, each with the Debian package that provides it.
-    static let libraries = [("libcairo.so.2", "libcairo2"), ("libpangocairo-1.0.so.0", "libpangocairo-1.0-0")]
+    /// The libraries, each with the Debian package that provides it: cairo, FreeType, fontconfig.
+    static let libraries = [("libcairo.so.2", "libcairo2"), ("libfreetype.so.6", "libfreetype6"), ("libfontconfig.so.1", "libfontconfig1")]
+    /// What sets text that needs shaping.
+    static let shaping = ("libpangocairo-1.0.so.0", "libpangocairo-1.0-0")
     /// What draws the drawings the painter cannot.
     static let fallback = ("librsvg-2.so.2", "librsvg2-2")
 
@@ -20,7 +23,11 @@ public final class Rasterizer: @unchecked Sendable {
 
     private let lock = Lock()
     private let cairo: CairoLibrary
+    private let faces: TextFaces
+    private let shapingLibrary: (String, String)
     private let fallbackLibrary: (String, String)
+    /// Pango's functions, once a text needed them (or why they cannot be had).
+    private var pango: Result<PangoLibrary, RasterError>?
     /// librsvg's functions, once a drawing needed them (or why they cannot be had).
     private var librsvg: Result<Librsvg, RasterError>?
 
@@ -41,9 +48,10 @@ public final class Rasterizer: @unchecked Sendable {
 
     private static let loaded = load(libraries)
 
-    /// The rasterizer over `libraries` (cairo's, then Pango's cairo library, each with its package),
-    /// with `fallback` for what the painter does not draw.
-    static func load(_ libraries: [(String, String)], fallback: (String, String) = fallback) -> Result<Rasterizer, RasterError> {
+    /// The rasterizer over `libraries` (cairo's, FreeType's and fontconfig's, each with its
+    /// package), with `shaping` for text that needs it and `fallback` for what the painter does
+    /// not draw.
+    static func load(_ libraries: [(String, String)], shaping: (String, String) = shaping, fallback: (String, String) = fallback) -> Result<Rasterizer, RasterError> {
         var handles: [UnsafeMutableRawPointer] = []
         for (library, package) in libraries {
             switch open(library, package) {
@@ -52,7 +60,9 @@ public final class Rasterizer: @unchecked Sendable {
             }
         }
         do throws(RasterError) {
-            return .success(Rasterizer(cairo: try CairoLibrary(cairo: handles[0], pango: handles[1]), fallback: fallback))
+            let cairo = try CairoLibrary(cairo: handles[0])
+            let faces = TextFaces(cairo: cairo, fonts: try FontLibrary(freeType: handles[1], fontconfig: handles[2]))
+            return .success(Rasterizer(cairo: cairo, faces: faces, shaping: shaping, fallback: fallback))
         } catch {
             return .failure(error)
         }
@@ -66,9 +76,26 @@ public final class Rasterizer: @unchecked Sendable {
         return .success(handle)
     }
 
-    private init(cairo: CairoLibrary, fallback: (String, String)) {
+    private init(cairo: CairoLibrary, faces: TextFaces, shaping: (String, String), fallback: (String, String)) {
         self.cairo = cairo
+        self.faces = faces
+        self.shapingLibrary = shaping
         self.fallbackLibrary = fallback
+    }
+
+    /// Pango, loaded the first time a text needs shaping. Called with the lock held.
+    private func loadPango() throws(SVGUnsupported) -> PangoLibrary {
+        if pango == nil {
+            switch Self.open(shapingLibrary.0, shapingLibrary.1) {
+            case .failure(let error): pango = .failure(error)
+            case .success(let handle):
+                do throws(RasterError) { pango = .success(try PangoLibrary(pango: handle)) } catch { pango = .failure(error) }
+            }
+        }
+        switch pango! {
+        case .success(let library): return library
+        case .failure(let error): throw SVGUnsupported("text that needs shaping, which Pango sets: \(error.description)")
+        }
     }
 
     /// librsvg, loaded the first time a drawing needs it. Called with the lock held.
@@ -115,7 +142,9 @@ public final class Rasterizer: @unchecked Sendable {
         if engine != .librsvg {
             do {
                 return try drawn(width: width, height: height) { context throws(SVGUnsupported) in
-                    try SVGPainter.draw(try SVGElement.parse(svg), cairo: cairo, on: context, width: width, height: height)
+                    try SVGPainter.draw(
+                        try SVGElement.parse(svg), cairo: cairo, faces: faces, pango: { () throws(SVGUnsupported) in try self.loadPango() }, on: context,
+                        width: width, height: height)
                 }
             } catch let error as SVGUnsupported {
                 guard engine == .either else { throw RasterError("cannot draw pixels: the painter does not draw \(error)") }

@@ -30,7 +30,7 @@ extension Command {
             ~/.config/widgets/desktop.conf ($XDG_CONFIG_HOME), a 'name = value' a line (anchor = bottom-right),
             which options on the command line override. Light or dark as --appearance or the file say, else as the
             desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0 (on X11 libxcb1 and
-            libxcb-shape0), libcairo2 and libpangocairo-1.0-0; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell:
+            libxcb-shape0) and libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell:
             use 'widgets home' there.
             """
     ) { await $0.desktop() }

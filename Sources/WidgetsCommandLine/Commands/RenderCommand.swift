@@ -19,7 +19,7 @@ extension Command {
             colorScheme and widgetRenderingMode). The current entry is the latest of the provider's timeline whose date has come. A family's box is its
             size in points at 8 × 16 points a cell: systemSmall is 20 × 10 cells (\(Documentation.path("RENDERING.md")) has the table).
             With --png, the widget is drawn as the gallery and the home screen draw it (the same layout and font), in pixels: its
-            family's size in points times --scale, transparent outside its outline. cairo and Pango draw it, loaded when asked.
+            family's size in points times --scale, transparent outside its outline. cairo draws it, loaded when asked.
             """
     ) { try await $0.render(kind: $0.argument(0)) }
 }
