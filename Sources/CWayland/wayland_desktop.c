@@ -56,6 +56,7 @@ static struct {
     void (*proxy_destroy)(struct wl_proxy *);
     uint32_t (*proxy_get_version)(struct wl_proxy *);
     const struct wl_interface *registry, *compositor, *surface, *region, *shm, *shm_pool, *buffer, *output, *seat, *pointer;
+    const struct wl_interface *subcompositor, *subsurface;
 } wl;
 
 static int load_wayland(char *error, size_t size) {
@@ -99,6 +100,8 @@ static int load_wayland(char *error, size_t size) {
     SYMBOL(output, "wl_output_interface");
     SYMBOL(seat, "wl_seat_interface");
     SYMBOL(pointer, "wl_pointer_interface");
+    SYMBOL(subcompositor, "wl_subcompositor_interface");
+    SYMBOL(subsurface, "wl_subsurface_interface");
 #undef SYMBOL
     wl.loaded = 1;
     return 0;
@@ -155,6 +158,7 @@ static void fill_types(void) {
 
 #define MAX_OUTPUTS 16
 #define MAX_SURFACES 64
+#define MAX_TILES 64
 
 struct output {
     uint32_t id;
@@ -163,25 +167,36 @@ struct output {
     int32_t scale, width, height;
 };
 
+// A widget's own surface, a subsurface of the layer surface, at (x, y) points of it.
+struct tile {
+    struct wl_proxy *surface, *subsurface;
+    int32_t x, y;
+};
+
 struct wd_surface {
     wd_display *display;
     struct wl_proxy *surface, *layer;
     uint32_t pending_serial;
     int needs_ack, configured;
+    // The layer surface itself shows a transparent pixel; the widgets are its tiles.
+    int mapped;
+    struct tile tiles[MAX_TILES];
+    int tile_count;
 };
 
 struct wd_display {
     struct wl_display *display;
-    struct wl_proxy *registry, *compositor, *shm, *seat, *pointer, *layer_shell, *pointer_manager;
+    struct wl_proxy *registry, *compositor, *subcompositor, *shm, *seat, *pointer, *layer_shell, *pointer_manager;
     // A test's virtual pointer (wd_virtual_move), made on first use.
     struct wl_proxy *virtual_pointer;
     uint32_t compositor_version, seat_version;
     wd_callbacks callbacks;
     struct output outputs[MAX_OUTPUTS];
     wd_surface *surfaces[MAX_SURFACES];
-    // The pointer: the surface it is over and where.
+    // The pointer: the surface it is over, where on it, and where the tile it is on lies on it.
     wd_surface *hovered;
     double pointer_x, pointer_y;
+    int32_t hovered_x, hovered_y;
 };
 
 #define VERSION(proxy) wl.proxy_get_version(proxy)
@@ -198,10 +213,18 @@ static struct output *output_with_proxy(wd_display *display, struct wl_proxy *pr
     return NULL;
 }
 
-static wd_surface *surface_with_proxy(wd_display *display, struct wl_proxy *proxy) {
+// The layer surface a proxy is, or is a tile of (and the tile's place on it, in points).
+static wd_surface *surface_with_proxy(wd_display *display, struct wl_proxy *proxy, int32_t *x, int32_t *y) {
+    *x = *y = 0;
     for (int index = 0; index < MAX_SURFACES; index++) {
         wd_surface *surface = display->surfaces[index];
-        if (surface && proxy && (surface->surface == proxy || surface->layer == proxy)) return surface;
+        if (!surface || !proxy) continue;
+        if (surface->surface == proxy || surface->layer == proxy) return surface;
+        for (int tile = 0; tile < surface->tile_count; tile++)
+            if (surface->tiles[tile].surface == proxy) {
+                *x = surface->tiles[tile].x, *y = surface->tiles[tile].y;
+                return surface;
+            }
     }
     return NULL;
 }
@@ -242,8 +265,8 @@ static void (*output_listener[])(void) = {
 static void pointer_enter(void *data, struct wl_proxy *pointer, uint32_t serial, struct wl_proxy *surface, wl_fixed_t x, wl_fixed_t y) {
     (void)pointer, (void)serial;
     wd_display *display = data;
-    display->hovered = surface_with_proxy(display, surface);
-    display->pointer_x = x / 256.0, display->pointer_y = y / 256.0;
+    display->hovered = surface_with_proxy(display, surface, &display->hovered_x, &display->hovered_y);
+    display->pointer_x = display->hovered_x + x / 256.0, display->pointer_y = display->hovered_y + y / 256.0;
 }
 static void pointer_leave(void *data, struct wl_proxy *pointer, uint32_t serial, struct wl_proxy *surface) {
     (void)pointer, (void)serial, (void)surface;
@@ -252,7 +275,7 @@ static void pointer_leave(void *data, struct wl_proxy *pointer, uint32_t serial,
 static void pointer_motion(void *data, struct wl_proxy *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
     (void)pointer, (void)time;
     wd_display *display = data;
-    display->pointer_x = x / 256.0, display->pointer_y = y / 256.0;
+    display->pointer_x = display->hovered_x + x / 256.0, display->pointer_y = display->hovered_y + y / 256.0;
 }
 static void pointer_button(void *data, struct wl_proxy *pointer, uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
     (void)pointer, (void)serial, (void)time;
@@ -314,6 +337,8 @@ static void registry_global(void *data, struct wl_proxy *registry, uint32_t name
     if (strcmp(interface, "wl_compositor") == 0 && !display->compositor) {
         display->compositor_version = min_version(version, 4);
         display->compositor = bind(display, name, wl.compositor, display->compositor_version);
+    } else if (strcmp(interface, "wl_subcompositor") == 0 && !display->subcompositor) {
+        display->subcompositor = bind(display, name, wl.subcompositor, 1);
     } else if (strcmp(interface, "wl_shm") == 0 && !display->shm) {
         display->shm = bind(display, name, wl.shm, 1);
         if (display->shm) wl.proxy_add_listener(display->shm, shm_listener, display);
@@ -384,7 +409,11 @@ wd_display *wd_connect(const char *name, const wd_callbacks *callbacks, char *er
         wd_disconnect(display);
         return NULL;
     }
-    const char *missing = !display->compositor ? "wl_compositor" : !display->shm ? "wl_shm" : !display->layer_shell ? "zwlr_layer_shell_v1" : NULL;
+    const char *missing = !display->compositor      ? "wl_compositor"
+                          : !display->subcompositor ? "wl_subcompositor"
+                          : !display->shm           ? "wl_shm"
+                          : !display->layer_shell   ? "zwlr_layer_shell_v1"
+                                                    : NULL;
     if (missing) {
         snprintf(error, error_size,
                  "the Wayland compositor offers no %s%s", missing,
@@ -530,6 +559,10 @@ void wd_surface_destroy(wd_surface *surface) {
     for (int index = 0; index < MAX_SURFACES; index++)
         if (display->surfaces[index] == surface) display->surfaces[index] = NULL;
     if (display->hovered == surface) display->hovered = NULL;
+    for (int index = 0; index < surface->tile_count; index++) {
+        wl.proxy_marshal_flags(surface->tiles[index].subsurface, 0, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
+        wl.proxy_marshal_flags(surface->tiles[index].surface, 0, NULL, display->compositor_version, WL_MARSHAL_FLAG_DESTROY);
+    }
     wl.proxy_marshal_flags(surface->layer, 7, NULL, VERSION(surface->layer), WL_MARSHAL_FLAG_DESTROY);
     wl.proxy_marshal_flags(surface->surface, 0, NULL, display->compositor_version, WL_MARSHAL_FLAG_DESTROY);
     wl.display_flush(display->display);
@@ -542,72 +575,109 @@ static void buffer_release(void *data, struct wl_proxy *buffer) {
 }
 static void (*buffer_listener[])(void) = {(void (*)(void))buffer_release};
 
-int wd_present(wd_surface *surface, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride, int32_t scale,
-               const int32_t *damage, int damage_count, const int32_t *input, int input_count, char *error, size_t error_size) {
-    wd_display *display = surface->display;
-    if (width <= 0 || height <= 0 || stride < width * 4 || scale < 1) {
-        snprintf(error, error_size, "cannot show an image of %d x %d pixels at scale %d", width, height, scale);
-        return -1;
-    }
-    size_t size = (size_t)stride * (size_t)height;
+// A buffer of `width` × `height` pixels (`stride` bytes a row) holding a copy of `pixels` (NULL:
+// transparent), in shared memory the compositor alone keeps once it is sent: the client unmaps it.
+static struct wl_proxy *shared_buffer(wd_display *display, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+                                      char *error, size_t error_size) {
+    size_t size = (size_t)width * (size_t)height * 4;
     int fd = memfd_create("widgets-desktop", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
         snprintf(error, error_size, "cannot make a shared-memory buffer of %zu bytes: %s", size, strerror(errno));
         if (fd >= 0) close(fd);
-        return -1;
+        return NULL;
     }
-    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (memory == MAP_FAILED) {
-        snprintf(error, error_size, "cannot map a shared-memory buffer of %zu bytes: %s", size, strerror(errno));
-        close(fd);
-        return -1;
+    if (pixels) {
+        uint8_t *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (memory == MAP_FAILED) {
+            snprintf(error, error_size, "cannot map a shared-memory buffer of %zu bytes: %s", size, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        for (int32_t row = 0; row < height; row++) memcpy(memory + (size_t)row * width * 4, pixels + (size_t)row * stride, (size_t)width * 4);
+        munmap(memory, size);
     }
-    memcpy(memory, pixels, size);
-    munmap(memory, size);
     struct wl_proxy *pool = wl.proxy_marshal_flags(display->shm, 0, wl.shm_pool, VERSION(display->shm), 0, NULL, fd, (int32_t)size);
     close(fd);  // libwayland sent a duplicate
     if (!pool) {
         snprintf(error, error_size, "the compositor's shared-memory pool could not be made");
-        return -1;
+        return NULL;
     }
-    struct wl_proxy *buffer = wl.proxy_marshal_flags(pool, 0, wl.buffer, VERSION(pool), 0, NULL, 0, width, height, stride, 0 /* ARGB8888 */);
+    struct wl_proxy *buffer = wl.proxy_marshal_flags(pool, 0, wl.buffer, VERSION(pool), 0, NULL, 0, width, height, width * 4, 0 /* ARGB8888 */);
     wl.proxy_marshal_flags(pool, 1, NULL, VERSION(pool), WL_MARSHAL_FLAG_DESTROY);
     if (!buffer) {
         snprintf(error, error_size, "the compositor's buffer could not be made");
-        return -1;
+        return NULL;
     }
     wl.proxy_add_listener(buffer, buffer_listener, NULL);
+    return buffer;
+}
+
+int wd_tile(wd_surface *surface, int index, int32_t x, int32_t y, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+            int32_t scale, char *error, size_t error_size) {
+    wd_display *display = surface->display;
     uint32_t version = display->compositor_version;
+    if (width <= 0 || height <= 0 || (pixels && stride < width * 4) || scale < 1 || index < 0 || index >= MAX_TILES || index > surface->tile_count) {
+        snprintf(error, error_size, "cannot show a tile of %d x %d pixels at scale %d as widget %d", width, height, scale, index);
+        return -1;
+    }
+    struct tile *tile = &surface->tiles[index];
+    if (index == surface->tile_count) {
+        tile->surface = wl.proxy_marshal_flags(display->compositor, 0, wl.surface, version, 0, NULL);
+        if (!tile->surface) {
+            snprintf(error, error_size, "the compositor could not make a surface for widget %d", index);
+            return -1;
+        }
+        tile->subsurface = wl.proxy_marshal_flags(display->subcompositor, 1, wl.subsurface, 1, 0, NULL, tile->surface, surface->surface);
+        if (!tile->subsurface) {
+            wl.proxy_marshal_flags(tile->surface, 0, NULL, version, WL_MARSHAL_FLAG_DESTROY);
+            snprintf(error, error_size, "the compositor could not make a subsurface for widget %d", index);
+            return -1;
+        }
+        // Its drawings show as they are committed, not with the layer surface's.
+        wl.proxy_marshal_flags(tile->subsurface, 5, NULL, 1, 0);
+        tile->x = tile->y = INT32_MIN;
+        surface->tile_count++;
+    }
+    // A new place takes effect with the layer surface's next commit (wd_surface_commit).
+    if (tile->x != x || tile->y != y) {
+        wl.proxy_marshal_flags(tile->subsurface, 1, NULL, 1, 0, x, y);
+        tile->x = x, tile->y = y;
+    }
+    struct wl_proxy *buffer = shared_buffer(display, pixels, width, height, stride, error, error_size);
+    if (!buffer) return -1;
+    if (version >= 3) wl.proxy_marshal_flags(tile->surface, 8, NULL, version, 0, scale);
+    wl.proxy_marshal_flags(tile->surface, 1, NULL, version, 0, buffer, 0, 0);
+    if (version >= 4)
+        wl.proxy_marshal_flags(tile->surface, 9, NULL, version, 0, 0, 0, width, height);
+    else
+        wl.proxy_marshal_flags(tile->surface, 2, NULL, version, 0, 0, 0, width / scale, height / scale);
+    wl.proxy_marshal_flags(tile->surface, 6, NULL, version, 0);
+    return 0;
+}
+
+int wd_surface_commit(wd_surface *surface, int count, char *error, size_t error_size) {
+    wd_display *display = surface->display;
+    uint32_t version = display->compositor_version;
+    if (count < 0) count = 0;
+    while (surface->tile_count > count) {
+        struct tile *tile = &surface->tiles[--surface->tile_count];
+        if (display->hovered == surface && display->hovered_x == tile->x && display->hovered_y == tile->y) display->hovered = NULL;
+        wl.proxy_marshal_flags(tile->subsurface, 0, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
+        wl.proxy_marshal_flags(tile->surface, 0, NULL, version, WL_MARSHAL_FLAG_DESTROY);
+        *tile = (struct tile){0};
+    }
     if (surface->needs_ack) {
         wl.proxy_marshal_flags(surface->layer, 6, NULL, VERSION(surface->layer), 0, surface->pending_serial);
         surface->needs_ack = 0;
     }
-    struct wl_proxy *region = wl.proxy_marshal_flags(display->compositor, 1, wl.region, version, 0, NULL);
-    if (region) {
-        for (int index = 0; index < input_count; index++)
-            wl.proxy_marshal_flags(region, 1, NULL, version, 0, input[4 * index], input[4 * index + 1], input[4 * index + 2], input[4 * index + 3]);
-        wl.proxy_marshal_flags(surface->surface, 5, NULL, version, 0, region);
-        wl.proxy_marshal_flags(region, 0, NULL, version, WL_MARSHAL_FLAG_DESTROY);
-    }
-    if (version >= 3) wl.proxy_marshal_flags(surface->surface, 8, NULL, version, 0, scale);
-    wl.proxy_marshal_flags(surface->surface, 1, NULL, version, 0, buffer, 0, 0);
-    if (damage_count == 0) {
-        if (version >= 4)
-            wl.proxy_marshal_flags(surface->surface, 9, NULL, version, 0, 0, 0, width, height);
-        else
-            wl.proxy_marshal_flags(surface->surface, 2, NULL, version, 0, 0, 0, width / scale, height / scale);
-    }
-    for (int index = 0; index < damage_count; index++) {
-        const int32_t *rect = damage + 4 * index;
-        if (version >= 4)
-            wl.proxy_marshal_flags(surface->surface, 9, NULL, version, 0, rect[0], rect[1], rect[2], rect[3]);
-        else
-        {
-            // In surface points: every point a damaged pixel touches.
-            int32_t x = rect[0] / scale, y = rect[1] / scale;
-            int32_t right = (rect[0] + rect[2] + scale - 1) / scale, bottom = (rect[1] + rect[3] + scale - 1) / scale;
-            wl.proxy_marshal_flags(surface->surface, 2, NULL, version, 0, x, y, right - x, bottom - y);
-        }
+    if (!surface->mapped) {
+        // The layer surface is mapped by a buffer of its own: one transparent pixel, taking no input
+        // (its tiles take it where widgets are).
+        struct wl_proxy *buffer = shared_buffer(display, NULL, 1, 1, 4, error, error_size);
+        if (!buffer) return -1;
+        wl.proxy_marshal_flags(surface->surface, 1, NULL, version, 0, buffer, 0, 0);
+        wl.proxy_marshal_flags(surface->surface, 2, NULL, version, 0, 0, 0, 1, 1);
+        surface->mapped = 1;
     }
     wl.proxy_marshal_flags(surface->surface, 6, NULL, version, 0);
     if (wl.display_flush(display->display) < 0 && errno != EAGAIN) {

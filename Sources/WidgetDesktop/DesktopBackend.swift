@@ -1,3 +1,5 @@
+import WidgetRendering
+
 /// Where `widgets desktop` shows the widgets: a Wayland layer surface (`WaylandBackend`) or an X11
 /// desktop window (`X11Backend`). The client lays out and draws; a backend keeps the surface, says
 /// when it must be drawn again and where it was clicked, and shows the pixels.
@@ -10,9 +12,17 @@ protocol DesktopBackend: AnyObject {
     /// not configured yet, no output); else its scale (pixels a point) and the size in points it is
     /// to be drawn at (a compositor may give less than asked).
     func prepare(width: Int, height: Int) -> (scale: Int, width: Int, height: Int)?
-    /// Shows `pixels` (premultiplied ARGB32, `width` × `height` pixels at `scale`), `damage` in
-    /// pixels (empty: all), input taken only in `input` (points).
-    func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError)
+    /// Begins a drawing of the widgets on a surface of `width` × `height` pixels at `scale`, of all
+    /// of them when `everything` (they moved, one went, the surface was exposed): true when every
+    /// widget must be drawn in it whatever was asked (a new surface, size or scale).
+    func begin(width: Int, height: Int, scale: Int, everything: Bool) throws(DesktopError) -> Bool
+    /// Shows the `index`th widget (in the arrangement's order) at `rect`, in pixels of the surface;
+    /// `image` nil: nothing there. On Wayland each widget is a surface of its own, whose pixels the
+    /// compositor alone keeps; on X11 the window's pixels are kept to be sent again when asked.
+    func show(_ image: RasterImage?, at rect: PixelRect, index: Int) throws(DesktopError)
+    /// Ends the drawing: `count` widgets are shown (any after them go), input taken only in `input`
+    /// (points).
+    func end(count: Int, input: [PixelRect]) throws(DesktopError)
     /// Nothing to show: the surface goes.
     func hide()
 }

@@ -49,7 +49,7 @@ public final class DesktopClient {
     private var arrangement = DesktopArrangement([], columns: 2)
     private var hostAway = false
     /// The surface's pixels, `arrangement`'s size (or the part of it shown) at `scale`.
-    private var canvas: [UInt8] = []
+    /// The size in pixels of what was drawn last (the backend keeps what is shown).
     private var canvasSize = (width: 0, height: 0)
     /// The widgets to draw again, by id; all of them when `redrawAll`.
     private var dirty: Set<String> = []
@@ -178,34 +178,36 @@ public final class DesktopClient {
         scale = ready.scale
         let pixelWidth = ready.width * scale
         let pixelHeight = ready.height * scale
-        if (pixelWidth, pixelHeight) != canvasSize {
-            canvas = [UInt8](repeating: 0, count: pixelWidth * pixelHeight * 4)
-            canvasSize = (pixelWidth, pixelHeight)
-            redrawAll = true
-        }
-        let whole = redrawAll
-        let chosen = redrawAll ? arrangement.placed : arrangement.placed.filter { dirty.contains($0.id) }
+        if (pixelWidth, pixelHeight) != canvasSize { redrawAll = true }
+        var whole = redrawAll
+        var chosen = redrawAll ? arrangement.placed : arrangement.placed.filter { dirty.contains($0.id) }
         redrawAll = false
         dirty.removeAll()
         guard !chosen.isEmpty else { return }
-        // Drawn whole: nothing of a widget moved or removed is left where it was.
-        if whole { _ = canvas.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        if try backend.begin(width: pixelWidth, height: pixelHeight, scale: scale, everything: whole), !whole {
+            // The backend has not what was shown (a new surface, size or scale): all of it is drawn.
+            whole = true
+            chosen = arrangement.placed
+        }
+        canvasSize = (pixelWidth, pixelHeight)
         let now = Date()
         var damage: [PixelRect] = []
         for placed in chosen {
-            guard let instance = instances.first(where: { $0.id == placed.id }) else { continue }
+            guard let index = arrangement.placed.firstIndex(where: { $0.id == placed.id }) else { continue }
             let rect = pixelRect(placed)
-            if !whole { clear(rect) }
-            do {
-                let image = try rasterizer.image(svg: drawing(of: instance, now: now), width: rect.width, height: rect.height)
-                blit(image, at: rect)
-            } catch {
-                log("\(instance.id): \(error)")
+            var image: RasterImage?
+            if let instance = instances.first(where: { $0.id == placed.id }) {
+                do {
+                    image = try rasterizer.image(svg: drawing(of: instance, now: now), width: rect.width, height: rect.height)
+                } catch {
+                    log("\(instance.id): \(error)")
+                }
             }
+            try backend.show(image, at: rect, index: index)
             damage.append(rect)
         }
         let input = arrangement.placed.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width.rounded(.up)), height: Int($0.height.rounded(.up))) }
-        try backend.present(pixels: canvas, width: pixelWidth, height: pixelHeight, scale: scale, damage: whole ? [] : damage, input: input)
+        try backend.end(count: arrangement.placed.count, input: input)
         if options.debug {
             // Only what changed goes to the compositor or the X server (a timer's second, a new entry).
             let sent = whole ? "all of \(pixelWidth) x \(pixelHeight)" : damage.map { "\($0.width) x \($0.height) at \($0.x), \($0.y)" }.joined(separator: "; ") + " of \(pixelWidth) x \(pixelHeight)"
@@ -252,30 +254,6 @@ public final class DesktopClient {
         let (fill, ink) = appearance == .dark ? ("#ffffff", "#000000") : ("#000000", "#ffffff")
         return "<g class=\"as-of\"><rect x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"16\" rx=\"8\" fill=\"\(fill)\" fill-opacity=\"0.6\"/>"
             + "<text x=\"\(size.width / 2)\" y=\"\(y + 12)\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ink)\">\(text)</text></g>\n"
-    }
-
-    private func clear(_ rect: PixelRect) {
-        let stride = canvasSize.width * 4
-        for row in max(0, rect.y)..<min(canvasSize.height, rect.y + rect.height) {
-            let start = row * stride + max(0, rect.x) * 4
-            let end = row * stride + min(canvasSize.width, rect.x + rect.width) * 4
-            if start < end { canvas.replaceSubrange(start..<end, with: repeatElement(0, count: end - start)) }
-        }
-    }
-
-    private func blit(_ image: RasterImage, at rect: PixelRect) {
-        let stride = canvasSize.width * 4
-        let columns = min(image.width, canvasSize.width - rect.x)
-        guard columns > 0, rect.x >= 0 else { return }
-        image.pixels.withUnsafeBufferPointer { source in
-            canvas.withUnsafeMutableBufferPointer { target in
-                for row in 0..<min(image.height, canvasSize.height - rect.y) where rect.y + row >= 0 {
-                    let from = source.baseAddress! + row * image.stride
-                    let to = target.baseAddress! + (rect.y + row) * stride + rect.x * 4
-                    to.update(from: from, count: columns * 4)
-                }
-            }
-        }
     }
 
     // MARK: - Taps

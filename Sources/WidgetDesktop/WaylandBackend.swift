@@ -1,8 +1,11 @@
+import WidgetRendering
+
 /// The widgets on a Wayland desktop: a zwlr_layer_shell_v1 surface on the bottom layer (no
 /// exclusive zone, no keyboard, input only where widgets are) on the output named, on every output
 /// (`all`), or on the compositor's choice, at the output's scale (the largest of them, for every
 /// output); a surface the compositor closes (its output gone) is made again once an output comes or
-/// changes.
+/// changes. Each widget is a subsurface of its own (a tile), whose buffer the compositor alone
+/// keeps: a timer's second sends that widget's pixels, and the client keeps none.
 final class WaylandBackend: DesktopBackend {
     private let display: WaylandDisplay
     private let outputName: String?
@@ -18,6 +21,8 @@ final class WaylandBackend: DesktopBackend {
         var asked: (width: Int, height: Int)
         var given = (width: 0, height: 0)
         var shownOn: UInt32 = 0
+        /// Every widget has been shown on it at the scale drawn at.
+        var complete = false
     }
 
     private var outputs: [UInt32: WaylandOutput] = [:]
@@ -28,6 +33,8 @@ final class WaylandBackend: DesktopBackend {
     private var closedOn: Set<UInt32> = []
     private var scale = 1
     private var events: [DesktopEvent] = []
+    /// The scale the widgets were last drawn at.
+    private var drawnScale = 0
 
     /// Connects; the error names what is missing (the library and its Debian package, the layer
     /// shell). An output named that is not there yet is waited for, and said so.
@@ -163,9 +170,27 @@ final class WaylandBackend: DesktopBackend {
         return (scale, shownWidth, shownHeight)
     }
 
-    func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
+    func begin(width: Int, height: Int, scale: Int, everything: Bool) throws(DesktopError) -> Bool {
+        if scale != drawnScale {
+            drawnScale = scale
+            for index in placements.indices { placements[index].complete = false }
+        }
+        return placements.contains { $0.configured && !$0.complete }
+    }
+
+    func show(_ image: RasterImage?, at rect: PixelRect, index: Int) throws(DesktopError) {
         for placement in placements where placement.configured {
-            try display.present(placement.surface, pixels: pixels, width: width, height: height, scale: scale, damage: damage, input: input)
+            try display.tile(
+                placement.surface, index: index, x: rect.x / drawnScale, y: rect.y / drawnScale, image: image, width: rect.width, height: rect.height,
+                scale: drawnScale)
+        }
+    }
+
+    func end(count: Int, input: [PixelRect]) throws(DesktopError) {
+        // Each widget's surface takes input where it is; the layer surface itself takes none.
+        for index in placements.indices where placements[index].configured {
+            try display.commit(placements[index].surface, tiles: count)
+            placements[index].complete = true
         }
     }
 

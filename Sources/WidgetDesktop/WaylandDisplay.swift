@@ -1,5 +1,6 @@
 import CWayland
 import FoundationEssentials
+import WidgetRendering
 import WidgetSupport
 
 /// A connection to a Wayland compositor with the layer shell (see wayland_desktop.h): outputs,
@@ -84,23 +85,25 @@ final class WaylandDisplay {
 
     func destroy(_ surface: OpaquePointer) { wd_surface_destroy(surface) }
 
-    /// Shows `pixels` on `surface` (see `wd_present`); `damage` in pixels, `input` in points.
-    func present(
-        _ surface: OpaquePointer, pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]
-    ) throws(DesktopError) {
+    /// Shows a widget's pixels as the surface's `index`th tile at (x, y) points (see `wd_tile`);
+    /// nil: transparent.
+    func tile(_ surface: OpaquePointer, index: Int, x: Int, y: Int, image: RasterImage?, width: Int, height: Int, scale: Int) throws(DesktopError) {
         var error = [CChar](repeating: 0, count: 512)
-        let damageValues = damage.flatMap { [Int32($0.x), Int32($0.y), Int32($0.width), Int32($0.height)] }
-        let inputValues = input.flatMap { [Int32($0.x), Int32($0.y), Int32($0.width), Int32($0.height)] }
-        let result = pixels.withUnsafeBufferPointer { pixels in
-            damageValues.withUnsafeBufferPointer { damage in
-                inputValues.withUnsafeBufferPointer { input in
-                    wd_present(
-                        surface, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), Int32(scale), damage.baseAddress,
-                        Int32(damageValues.count / 4), input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
-                }
+        let result: Int32
+        if let image, image.isWhole, image.width == width, image.height == height {
+            result = image.pixels.withUnsafeBufferPointer {
+                wd_tile(surface, Int32(index), Int32(x), Int32(y), $0.baseAddress, Int32(width), Int32(height), Int32(image.stride), Int32(scale), &error, error.count)
             }
+        } else {
+            result = wd_tile(surface, Int32(index), Int32(x), Int32(y), nil, Int32(width), Int32(height), 0, Int32(scale), &error, error.count)
         }
         if result < 0 { throw DesktopError(decodedCString(error)) }
+    }
+
+    /// Commits the surface with `count` tiles (see `wd_surface_commit`).
+    func commit(_ surface: OpaquePointer, tiles count: Int) throws(DesktopError) {
+        var error = [CChar](repeating: 0, count: 512)
+        if wd_surface_commit(surface, Int32(count), &error, error.count) < 0 { throw DesktopError(decodedCString(error)) }
     }
 
     /// For tests: a virtual pointer moved to a point of the output layout, its left button pressed

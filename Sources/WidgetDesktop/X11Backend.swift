@@ -1,5 +1,6 @@
 import CX11
 import FoundationEssentials
+import WidgetRendering
 import WidgetSupport
 
 /// The widgets on an X11 desktop: one window of type _NET_WM_WINDOW_TYPE_DESKTOP, below the others,
@@ -28,6 +29,13 @@ final class X11Backend: DesktopBackend {
     private var area: (x: Int, y: Int, width: Int, height: Int)?
     /// The screen's size as last said.
     private var screenSize = (width: Int32(0), height: Int32(0))
+    /// What the window shows, and its size in pixels; what a drawing changed of it (`begin` to
+    /// `end`), or that it is all sent; the scale it is drawn at.
+    private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var pixelsSize = (width: 0, height: 0)
+    private var damage: [PixelRect] = []
+    private var sendsAll = false
+    private var drawingScale = 1
 
     /// What the X server's events tell: the client's events, or that the screen's resources changed.
     private enum Heard {
@@ -66,6 +74,7 @@ final class X11Backend: DesktopBackend {
     deinit {
         wx_disconnect(display)
         inbox.close()
+        pixels.deallocate()
     }
 
     func dispatch(wake: Int32, timeout: Double?) throws(DesktopError) -> Bool {
@@ -160,17 +169,53 @@ final class X11Backend: DesktopBackend {
         return chosen.area
     }
 
-    func present(pixels: [UInt8], width: Int, height: Int, scale: Int, damage: [PixelRect], input: [PixelRect]) throws(DesktopError) {
-        var error = [CChar](repeating: 0, count: 512)
-        let inputValues = input.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0 * scale) } }
-        let damageValues = damage.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0) } }
-        let result = pixels.withUnsafeBufferPointer { pixels in
-            inputValues.withUnsafeBufferPointer { input in
-                damageValues.withUnsafeBufferPointer { damage in
-                    wx_present(
-                        display, pixels.baseAddress, Int32(width), Int32(height), Int32(width * 4), damage.baseAddress, Int32(damageValues.count / 4),
-                        input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
+    func begin(width: Int, height: Int, scale: Int, everything: Bool) throws(DesktopError) -> Bool {
+        // The X server is sent what changed from this copy, and all of it again when it asks.
+        var fresh = false
+        if (width, height) != pixelsSize {
+            pixels.deallocate()
+            pixels = UnsafeMutableRawBufferPointer.allocate(byteCount: width * height * 4, alignment: 16)
+            pixelsSize = (width, height)
+            fresh = true
+        }
+        sendsAll = fresh || everything
+        // Drawn whole: nothing of a widget moved or removed is left where it was.
+        if sendsAll { pixels.initializeMemory(as: UInt8.self, repeating: 0) }
+        damage = []
+        drawingScale = scale
+        return fresh
+    }
+
+    func show(_ image: RasterImage?, at rect: PixelRect, index: Int) throws(DesktopError) {
+        let (width, height) = pixelsSize
+        let stride = width * 4
+        let (left, right) = (max(0, rect.x), min(width, rect.x + rect.width))
+        guard left < right, let target = pixels.baseAddress else { return }
+        for row in max(0, rect.y)..<min(height, rect.y + rect.height) {
+            let line = target + row * stride
+            (line + left * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (right - left) * 4)
+            guard let image, image.isWhole, row - rect.y < image.height else { continue }
+            image.pixels.withUnsafeBytes { source in
+                let columns = min(image.width - (left - rect.x), right - left)
+                if columns > 0 {
+                    (line + left * 4).copyMemory(from: source.baseAddress! + (row - rect.y) * image.stride + (left - rect.x) * 4, byteCount: columns * 4)
                 }
+            }
+        }
+        damage.append(rect)
+    }
+
+    func end(count: Int, input: [PixelRect]) throws(DesktopError) {
+        var error = [CChar](repeating: 0, count: 512)
+        let scale = drawingScale
+        let inputValues = input.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0 * scale) } }
+        let damageValues = sendsAll ? [] : damage.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0) } }
+        let (width, height) = pixelsSize
+        let result = inputValues.withUnsafeBufferPointer { input in
+            damageValues.withUnsafeBufferPointer { damage in
+                wx_present(
+                    display, pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(width * 4), damage.baseAddress,
+                    Int32(damageValues.count / 4), input.baseAddress, Int32(inputValues.count / 4), &error, error.count)
             }
         }
         if result < 0 { throw DesktopError(decodedCString(error)) }

@@ -22,7 +22,7 @@ typedef struct wd_callbacks {
     // registry's name for it, never 0; `name` is the compositor's (HEADLESS-1, DP-1), "" before v4.
     void (*output)(void *context, uint32_t id, const char *name, int32_t scale, int32_t width, int32_t height, int removed);
     // A surface's size, chosen by the compositor (0 keeps the asked size), to be acknowledged by
-    // drawing: wd_present acknowledges the latest configure.
+    // drawing: wd_surface_commit acknowledges the latest configure.
     void (*configure)(void *context, wd_surface *surface, uint32_t width, uint32_t height);
     // The compositor closed a surface (its output went away): the owner destroys it and may make another.
     void (*closed)(void *context, wd_surface *surface);
@@ -52,7 +52,7 @@ enum { WD_ANCHOR_TOP = 1, WD_ANCHOR_BOTTOM = 2, WD_ANCHOR_LEFT = 4, WD_ANCHOR_RI
 
 // A layer surface of `width` × `height` points on output `output` (0: the compositor chooses),
 // anchored and with margins (top, right, bottom, left), no exclusive zone, no keyboard. Shown once it is
-// configured and drawn (wd_present). NULL when it cannot be made.
+// configured and drawn (wd_tile, wd_surface_commit). NULL when it cannot be made.
 wd_surface *wd_layer_surface(
     wd_display *display, uint32_t output, uint32_t layer, uint32_t anchor, const int32_t margins[4], uint32_t width, uint32_t height,
     const char *namespace_name);
@@ -62,13 +62,19 @@ void wd_surface_destroy(wd_surface *surface);
 // Whether the surface was configured (may be drawn).
 int wd_surface_configured(const wd_surface *surface);
 
-// Draws `pixels` (premultiplied ARGB32 in the machine's order, `stride` bytes a row, `width` × `height`
-// pixels, `scale` pixels a point) on the surface: copied into a shared-memory buffer, attached, the
-// rectangles of `damage` (x, y, width, height in pixels; count 0: all) marked, input accepted only in
-// the rectangles of `input` (in points; count 0: nowhere), committed. 0 on success, -1 with the reason.
-int wd_present(
-    wd_surface *surface, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride, int32_t scale, const int32_t *damage,
-    int damage_count, const int32_t *input, int input_count, char *error, size_t error_size);
+// Shows a widget's pixels (premultiplied ARGB32 in the machine's order, `stride` bytes a row, `width` ×
+// `height` pixels, `scale` pixels a point; NULL: transparent) as the surface's `index`th tile (0 up to the count of
+// tiles: one more makes a new one), its top left at (x, y) points of the surface: a subsurface of its
+// own, drawn from a shared-memory buffer the compositor alone keeps, committed. A new place takes
+// effect with wd_surface_commit. The client keeps no pixels: a widget is drawn again, alone, when
+// it changes. 0 on success, -1 with the reason.
+int wd_tile(wd_surface *surface, int index, int32_t x, int32_t y, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
+            int32_t scale, char *error, size_t error_size);
+
+// Commits the surface: its tiles from `count` on removed, the latest configure acknowledged, the
+// surface mapped (by a transparent pixel of its own; input is taken by the tiles, where the widgets
+// are). 0 on success, -1 with the reason.
+int wd_surface_commit(wd_surface *surface, int count, char *error, size_t error_size);
 
 // Names the calling thread (15 bytes at most), as ps and /proc show it.
 void wd_name_thread(const char *name);
