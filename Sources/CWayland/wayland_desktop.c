@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -706,6 +707,13 @@ void wd_catch_termination(int wake_fd) {
     action.sa_flags = 0;  // no SA_RESTART: a poll waiting is interrupted
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
+    // Taken by this thread even when the process was started with them blocked (a mask is inherited:
+    // libdispatch's worker threads, which a parent may spawn from, block nearly every signal).
+    sigset_t termination;
+    sigemptyset(&termination);
+    sigaddset(&termination, SIGINT);
+    sigaddset(&termination, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &termination, NULL);
 }
 
 int wd_termination_requested(void) { return termination_requested != 0; }

@@ -1,5 +1,4 @@
 import CWayland
-import Dispatch
 import FoundationEssentials
 import Glibc
 import WidgetRendering
@@ -55,7 +54,9 @@ public final class DesktopClient {
     private var dirty: Set<String> = []
     private var redrawAll = false
     /// Taps are sent from here, never from the drawing thread.
-    private let taps = DispatchQueue(label: "widgets.desktop.taps")
+    /// Taps and the home screen's opening are sent from a thread of their own (not libdispatch's
+    /// pool, whose monitor would wake the client every second from the first tap on).
+    private let taps = SerialThread(named: "widgets-taps")
 
     /// Connects to the display (Wayland when there is one, `WAYLAND_DISPLAY`; else X11, `DISPLAY`) and
     /// the rasterizer; the error says what is missing (a library and its Debian package, the layer

@@ -85,7 +85,8 @@ int wd_thread_id(void);
 int wd_wake_fd(void);
 
 // SIGINT and SIGTERM noted rather than ending the process (and `wake_fd`, an eventfd, written to, so
-// that wd_dispatch returns whichever thread the signal came to), and whether one came.
+// that wd_dispatch returns whichever thread the signal came to), and whether one came. The calling
+// thread takes them even if the process was started with them blocked.
 void wd_catch_termination(int wake_fd);
 int wd_termination_requested(void);
 

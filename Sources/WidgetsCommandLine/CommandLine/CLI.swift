@@ -63,6 +63,56 @@ public enum CLI {
 
     /// Runs a command line (without the program's name).
     static func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
+        switch prepare(arguments, output: output) {
+        case .done(let code): return code
+        case .command(let command, let invocation):
+            do {
+                return try await command.action(invocation)
+            } catch {
+                return failure(error, output)
+            }
+        }
+    }
+
+    /// The exit status of a command that runs without tasks (`desktop`: see `Command.withoutTasks`),
+    /// run on this thread; nil for any other command line, which runs as a task.
+    public static func exitStatusWithoutTasks(running arguments: [String]) -> Int32? {
+        // The command's name: the first argument that is not a global option (or --plugins' value).
+        var index = arguments.startIndex
+        while index < arguments.endIndex, arguments[index].hasPrefix("-") { index += arguments[index] == "--plugins" ? 2 : 1 }
+        guard index < arguments.endIndex, Command.named(arguments[index])?.withoutTasks != nil else { return nil }
+        let output = Output()
+        let code: ExitCode
+        switch prepare(arguments, output: output) {
+        case .done(let done): code = done
+        case .command(let command, let invocation):
+            do {
+                code = try command.withoutTasks!(invocation)
+            } catch {
+                code = failure(error, output)
+            }
+        }
+        let error = Output.writeFailed.load(ordering: .relaxed)
+        guard error != 0 else { return code.rawValue }
+        Output.write("widgets: error: cannot write the output: \(errnoText(error))\n", to: STDERR_FILENO)
+        return code.rawValue == 0 ? 74 : code.rawValue
+    }
+
+    /// A command's error: a usage error with a pointer to its help, any other as one line.
+    private static func failure(_ error: any Error, _ output: Output) -> ExitCode {
+        if let error = error as? UsageError { return usage(error, output) }
+        output.standardError("widgets: error: \(error)")
+        return .failure
+    }
+
+    /// What a command line asks: done already (help, a usage error), or a command to run.
+    enum Prepared {
+        case done(ExitCode)
+        case command(Command, Invocation)
+    }
+
+    /// The command line read: its global options, its command and the command's options.
+    static func prepare(_ arguments: [String], output: Output) -> Prepared {
         var rest = arguments[...]
         var global: [String: [String]] = [:]
         // Global options come before the command.
@@ -71,12 +121,12 @@ public enum CLI {
             switch first {
             case "-h", "--help":
                 output.standardOutput(overview())
-                return .success
+                return .done(.success)
             case "--version":
                 output.standardOutput(version)
-                return .success
+                return .done(.success)
             case "--plugins":
-                guard let value = rest.popFirst() else { return usage(UsageError(message: "option '--plugins' needs a value", command: nil), output) }
+                guard let value = rest.popFirst() else { return .done(usage(UsageError(message: "option '--plugins' needs a value", command: nil), output)) }
                 global[Options.plugins.spec.name, default: []].append(value)
             case let option where option.hasPrefix("--plugins="):
                 global[Options.plugins.spec.name, default: []].append(String(option.dropFirst("--plugins=".count)))
@@ -84,30 +134,30 @@ public enum CLI {
                 global[globalFlag(option)!] = [""]
             default:
                 let known = ["--version", "--plugins"] + globalOptions.map { "--\($0.name)" }
-                return usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: known))", command: nil), output)
+                return .done(usage(UsageError(message: "unknown option '\(first)'\(Suggestion.hint(for: first, among: known))", command: nil), output))
             }
         }
         guard let name = rest.popFirst() else {
             output.standardOutput(overview())
-            return .usage
+            return .done(.usage)
         }
         if name == "help" {
             guard let topic = rest.first else {
                 output.standardOutput(overview())
-                return .success
+                return .done(.success)
             }
-            guard let command = Command.named(topic) else { return usage(unknownCommand(topic), output) }
+            guard let command = Command.named(topic) else { return .done(usage(unknownCommand(topic), output)) }
             output.standardOutput(command.help())
-            return .success
+            return .done(.success)
         }
-        guard let command = Command.named(name) else { return usage(unknownCommand(name), output) }
+        guard let command = Command.named(name) else { return .done(usage(unknownCommand(name), output)) }
         do {
             // After the command, --plugins is offered only by those it has an effect on; before it,
             // every command takes it (scripts set it for all) and those that load no bundles ignore it.
             let plugins = Options.plugins.spec.name
             guard let invocation = try parse(rest, for: command, global: command.declares(plugins) ? global : global.filter { $0.key != plugins }, output: output) else {
                 output.standardOutput(command.help())
-                return .success
+                return .done(.success)
             }
             // The host library's lines as -v, -q or WIDGETS_LOG say, and a bundle's `Logger` in this
             // process (queue isolation) likewise: it reads WIDGETS_LOG, which -v and -q then replace.
@@ -118,7 +168,7 @@ public enum CLI {
             // linked `widgets` has not: its companion, the same program with it, runs the command.
             if case .queue = try invocation.valueIfDeclared(Options.isolation), !SwiftRuntime.isShared {
                 output.standardError("widgets: error: --isolation queue: \(SwiftRuntime.becomeCompanion(arguments: arguments))")
-                return .failure
+                return .done(.failure)
             }
             // A host that runs all day runs as the companion too: its runtime's pages (Foundation,
             // ICU's tables) are then the very pages the worker zygote and every worker have mapped,
@@ -128,12 +178,9 @@ public enum CLI {
                 let why = SwiftRuntime.becomeCompanion(arguments: arguments)
                 HostLog.log(.debug, "the host runs in this process: \(why)")
             }
-            return try await command.action(invocation)
-        } catch let error as UsageError {
-            return usage(error, output)
+            return .command(command, invocation)
         } catch {
-            output.standardError("widgets: error: \(error)")
-            return .failure
+            return .done(failure(error, output))
         }
     }
 

@@ -11,6 +11,10 @@ struct Command: Sendable {
     /// What it does. A `UsageError` it throws is printed with a pointer to its help (exit code 2);
     /// any other error as one line (exit code 1).
     let action: @Sendable (Invocation) async throws -> ExitCode
+    /// What it does run on the main thread, before any task: for a command that lives all day and
+    /// must not wake (`desktop`), as libdispatch's worker pool, which tasks run on, would every
+    /// second. `action` is then the same, run from a task (a test's `CLI.run`).
+    let withoutTasks: (@Sendable (Invocation) throws -> ExitCode)?
 
     init(
         _ name: String, summary: String, arguments: [String] = [], options: [OptionSpec] = [], discussion: String = "",
@@ -22,6 +26,20 @@ struct Command: Sendable {
         self.declaredOptions = options
         self.discussion = discussion
         self.action = action
+        withoutTasks = nil
+    }
+
+    init(
+        _ name: String, summary: String, arguments: [String] = [], options: [OptionSpec] = [], discussion: String = "",
+        withoutTasks: @escaping @Sendable (Invocation) throws -> ExitCode
+    ) {
+        self.name = name
+        self.summary = summary
+        self.arguments = arguments
+        self.declaredOptions = options
+        self.discussion = discussion
+        self.action = { try withoutTasks($0) }
+        self.withoutTasks = withoutTasks
     }
 
     func declares(_ name: String) -> Bool { declaredOptions.contains { $0.name == name } }

@@ -24,6 +24,13 @@ public enum WidgetsMain {
             }
             WidgetWorker.main(arguments: arguments, foundation: worker)
         }
+        // A command that lives all day and must not wake (the desktop) runs here, before any task:
+        // libdispatch's worker pool, which tasks run on, has a monitor that wakes the process every
+        // second for as long as it runs. It loads no bundle: neither guard below is its.
+        if let status = CLI.exitStatusWithoutTasks(running: arguments) {
+            fflush(nil)
+            _exit(status)
+        }
         // The command runs as a task; the main thread serves the main queue (and the main actor)
         // meanwhile, so providers loaded in this process (`--isolation queue`) may complete on it.
         // A bundle that calls exit() in this process (queue isolation) is reported, not obeyed quietly.

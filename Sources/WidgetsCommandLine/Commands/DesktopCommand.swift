@@ -32,8 +32,8 @@ extension Command {
             desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0 (on X11 libxcb1 and
             libxcb-shape0) and libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell:
             use 'widgets home' there.
-            """
-    ) { await $0.desktop() }
+            """,
+        withoutTasks: { $0.desktop() })
 }
 
 extension Options {
@@ -71,7 +71,9 @@ extension Options {
 
 extension Invocation {
     /// `widgets desktop`: the widgets on the desktop until interrupted or the compositor goes away.
-    func desktop() async -> ExitCode {
+    /// Runs on the thread it is called on for as long as the desktop is shown: under `widgets
+    /// desktop`, the main thread, with no task and no libdispatch worker (see `Command.withoutTasks`).
+    func desktop() -> ExitCode {
         var options = DesktopOptions(socketPath: ControlSocket.path())
         do throws(UsageError) {
             let settings = try DesktopSettings(path: DesktopSettings.path())
@@ -107,21 +109,11 @@ extension Invocation {
             output.standardError("widgets: error: \(error)")
             return .failure
         }
-        // On a thread of its own (it blocks in poll for as long as it runs), not the tasks' pool.
         // SIGINT and SIGTERM end it cleanly: the surface goes with the connection.
-        let running = UncheckedBox(client)
-        let ended: DesktopError? = await withCheckedContinuation { continuation in
-            startThread(named: "widgets-desktop") {
-                do throws(DesktopError) {
-                    try running.value.run(stoppingOnSignals: true)
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error)
-                }
-            }
-        }
-        if let ended {
-            output.standardError("widgets: error: \(ended)")
+        do throws(DesktopError) {
+            try client.run(stoppingOnSignals: true)
+        } catch {
+            output.standardError("widgets: error: \(error)")
             return .failure
         }
         return .success
