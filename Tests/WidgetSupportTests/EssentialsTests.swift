@@ -246,4 +246,36 @@ import WidgetWire
             #expect(error.explanation == "No such file or directory")
         }
     }
+
+    /// Work given to a SerialThread is done in the order given, one at a time, on one thread of
+    /// its own (named), started with the first.
+    @Test func aSerialThreadDoesItsWorkInTurnOnAThreadOfItsOwn() {
+        let worker = SerialThread(named: "test-serial")
+        let done = Condition()
+        nonisolated(unsafe) var order: [Int] = []
+        nonisolated(unsafe) var names: Set<String> = []
+        nonisolated(unsafe) var running = 0
+        nonisolated(unsafe) var overlapped = false
+        for index in 0..<50 {
+            worker.async {
+                done.withLock {
+                    running += 1
+                    if running > 1 { overlapped = true }
+                }
+                let name = ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                done.withLock {
+                    names.insert(name)
+                    order.append(index)
+                    running -= 1
+                    done.signal()
+                }
+            }
+        }
+        done.lock()
+        while order.count < 50 { _ = done.wait(until: Date().addingTimeInterval(10)) }
+        done.unlock()
+        #expect(order == Array(0..<50))
+        #expect(names == ["test-serial"])
+        #expect(!overlapped)
+    }
 }

@@ -84,6 +84,17 @@ struct DesktopPlacementTests {
         #expect(noX.standardError.hasPrefix("widgets: error: cannot connect to the X server at :97"), "\(noX.standardError)")
     }
 
+    /// Only the desktop runs without tasks (on the main thread, no libdispatch worker to wake it);
+    /// its name is found after the global options, --plugins' value skipped.
+    @Test func onlyTheDesktopRunsWithoutTasks() {
+        #expect(CLI.exitStatusWithoutTasks(running: ["list"]) == nil)
+        #expect(CLI.exitStatusWithoutTasks(running: ["--plugins", "desktop", "list"]) == nil, "desktop there is --plugins' value")
+        #expect(CLI.exitStatusWithoutTasks(running: []) == nil)
+        #expect(Command.desktop.withoutTasks != nil && Command.named("run")?.withoutTasks == nil)
+        // A usage error is said and its status returned, as a task's would be.
+        #expect(CLI.exitStatusWithoutTasks(running: ["-q", "--plugins", "/nowhere", "desktop", "--columns", "0"]) == 2)
+    }
+
     /// The scale of X11 programs: GTK's GDK_SCALE first, else Xft.dpi over 96 to the nearest whole
     /// number, else 1; 1 to 4.
     @Test func anX11ScaleIsTakenAsGTKAndTheResourcesSayIt() {

@@ -18,7 +18,7 @@ struct Command: Sendable {
 
     init(
         _ name: String, summary: String, arguments: [String] = [], options: [OptionSpec] = [], discussion: String = "",
-        action: @escaping @Sendable (Invocation) async throws -> ExitCode
+        withoutTasks: (@Sendable (Invocation) throws -> ExitCode)? = nil, action: @escaping @Sendable (Invocation) async throws -> ExitCode
     ) {
         self.name = name
         self.summary = summary
@@ -26,19 +26,6 @@ struct Command: Sendable {
         self.declaredOptions = options
         self.discussion = discussion
         self.action = action
-        withoutTasks = nil
-    }
-
-    init(
-        _ name: String, summary: String, arguments: [String] = [], options: [OptionSpec] = [], discussion: String = "",
-        withoutTasks: @escaping @Sendable (Invocation) throws -> ExitCode
-    ) {
-        self.name = name
-        self.summary = summary
-        self.arguments = arguments
-        self.declaredOptions = options
-        self.discussion = discussion
-        self.action = { try withoutTasks($0) }
         self.withoutTasks = withoutTasks
     }
 

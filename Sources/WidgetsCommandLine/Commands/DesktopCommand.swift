@@ -33,7 +33,8 @@ extension Command {
             libxcb-shape0) and libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell:
             use 'widgets home' there.
             """,
-        withoutTasks: { $0.desktop() })
+        withoutTasks: { $0.desktop() }
+    ) { $0.desktop() }
 }
 
 extension Options {
