@@ -164,8 +164,9 @@ let methods = """
       host's event, the client's `entries` request, layout, SVG, the painter (cairo and FreeType) and the copy into shared
       memory. 10 rounds, 300 ms apart, medians. Memory: the client's `/proc/PID/smaps_rollup` after
       the ten are drawn and three quiet seconds. Wakeups: the client's voluntary context switches over
-      five seconds with nothing due (no timer shown), all threads, and its drawing thread's alone
-      (named `widgets-desktop`). Without sway and grim (or, as root, the user) the rows say why.
+      five seconds with nothing due (no timer shown; the window kept clear of a minute's turn, when the
+      clock widget's entry switches), all threads, and its drawing thread's alone (the main thread,
+      named `widgets-desktop`). Without sway and grim (or, as root, the user) the rows say why.
 
     - **Memory.** `widgets run --log` (release) hosting one instance each of the clock, game status,
       crypto price and host info samples (each bundle in its worker), in a home of its own; once
