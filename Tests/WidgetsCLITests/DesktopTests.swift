@@ -185,6 +185,38 @@ import WidgetWire
         #expect(everywhere.terminate() == 0)
     }
 
+    /// A click on a `Link` (in a medium widget: a small one is one target, as on iOS) opens its URL
+    /// with the bundle that claims its scheme, as a tap on the home screen does: the game's app
+    /// shows the player whose row was clicked.
+    @Test(.enabled(if: HeadlessSway.unavailable == nil, "\(HeadlessSway.unavailable ?? "")"), .timeLimit(.minutes(3)))
+    func aClickOnALinkOpensItWithTheBundle() async throws {
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let game = GameDesktopHome()
+        let host = try await game.startHost()
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        #expect(await game.cli(["add", "com.mygame.leaderboard", "--family", "systemMedium", "--state-dir", game.home.state.path]).status == 0)
+        let desktop = try RunningProcess(
+            Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--controls", "off"],
+            environment: game.home.environment.merging(sway.clientEnvironment) { $1 })
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2, leaderboard-3 at scale 1") } }, "\(desktop.output)")
+        // The leaderboard, a medium widget across the second row (24 + 158 + 38 points down); its second row's link.
+        let client = try ControlClient(path: ControlSocket.path(game.home.environment))
+        guard case .entries(let list) = try client.send(.entries(ids: ["leaderboard-3"])), let view = list.first?["view"], view != .null else {
+            Issue.record("no entry for the leaderboard")
+            return
+        }
+        let links = SVGRenderer(appearance: .light).tapAreas(try ViewNode(json: view), family: .systemMedium).filter { if case .link = $0.target { true } else { false } }
+        let link = try #require(links.dropFirst().first, "\(links)")
+        let pointer = try VirtualPointer(waylandDisplay: sway.waylandDisplay)
+        try pointer.move(x: 700, y: 500, extent: (800, 600))
+        #expect(await blocking { desktop.waitForLine { $0.contains("a pointer is there") } }, "\(desktop.output)")
+        try pointer.move(x: 24 + Int(link.rect.x + link.rect.width / 2), y: 220 + Int(link.rect.y + link.rect.height / 2), extent: (800, 600))
+        try pointer.click()
+        #expect(await blocking { host.waitForLine { $0.contains("game-app: showing player") } }, "\(host.output)\n\(desktop.output)")
+        #expect(desktop.terminate() == 0)
+    }
 }
 
 extension DesktopTests {
