@@ -159,7 +159,7 @@ static void fill_types(void) {
 
 #define MAX_OUTPUTS 16
 #define MAX_SURFACES 64
-#define MAX_TILES 64
+#define MAX_TILES WD_MAX_TILES
 
 struct output {
     uint32_t id;
@@ -194,11 +194,22 @@ struct wd_display {
     wd_callbacks callbacks;
     struct output outputs[MAX_OUTPUTS];
     wd_surface *surfaces[MAX_SURFACES];
-    // The pointer: the surface it is over, where on it, and where the tile it is on lies on it.
+    // The pointer: the surface it is over, the tile it is on (-1: the surface itself), and where on
+    // that it is (a tile's place is read when the pointer moves: a tile may have moved under it).
     wd_surface *hovered;
-    double pointer_x, pointer_y;
-    int32_t hovered_x, hovered_y;
+    int hovered_tile;
+    double local_x, local_y;
 };
+
+// Where the pointer is on the surface it is over, in points.
+static void pointer_place(wd_display *display, double *x, double *y) {
+    *x = display->local_x, *y = display->local_y;
+    wd_surface *surface = display->hovered;
+    if (surface && display->hovered_tile >= 0 && display->hovered_tile < surface->tile_count) {
+        *x += surface->tiles[display->hovered_tile].x;
+        *y += surface->tiles[display->hovered_tile].y;
+    }
+}
 
 #define VERSION(proxy) wl.proxy_get_version(proxy)
 
@@ -214,16 +225,16 @@ static struct output *output_with_proxy(wd_display *display, struct wl_proxy *pr
     return NULL;
 }
 
-// The layer surface a proxy is, or is a tile of (and the tile's place on it, in points).
-static wd_surface *surface_with_proxy(wd_display *display, struct wl_proxy *proxy, int32_t *x, int32_t *y) {
-    *x = *y = 0;
+// The layer surface a proxy is, or is a tile of (and which tile; -1: the surface itself).
+static wd_surface *surface_with_proxy(wd_display *display, struct wl_proxy *proxy, int *tile) {
+    *tile = -1;
     for (int index = 0; index < MAX_SURFACES; index++) {
         wd_surface *surface = display->surfaces[index];
         if (!surface || !proxy) continue;
         if (surface->surface == proxy || surface->layer == proxy) return surface;
-        for (int tile = 0; tile < surface->tile_count; tile++)
-            if (surface->tiles[tile].surface == proxy) {
-                *x = surface->tiles[tile].x, *y = surface->tiles[tile].y;
+        for (int number = 0; number < surface->tile_count; number++)
+            if (surface->tiles[number].surface == proxy) {
+                *tile = number;
                 return surface;
             }
     }
@@ -266,8 +277,8 @@ static void (*output_listener[])(void) = {
 static void pointer_enter(void *data, struct wl_proxy *pointer, uint32_t serial, struct wl_proxy *surface, wl_fixed_t x, wl_fixed_t y) {
     (void)pointer, (void)serial;
     wd_display *display = data;
-    display->hovered = surface_with_proxy(display, surface, &display->hovered_x, &display->hovered_y);
-    display->pointer_x = display->hovered_x + x / 256.0, display->pointer_y = display->hovered_y + y / 256.0;
+    display->hovered = surface_with_proxy(display, surface, &display->hovered_tile);
+    display->local_x = x / 256.0, display->local_y = y / 256.0;
 }
 static void pointer_leave(void *data, struct wl_proxy *pointer, uint32_t serial, struct wl_proxy *surface) {
     (void)pointer, (void)serial, (void)surface;
@@ -276,13 +287,16 @@ static void pointer_leave(void *data, struct wl_proxy *pointer, uint32_t serial,
 static void pointer_motion(void *data, struct wl_proxy *pointer, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
     (void)pointer, (void)time;
     wd_display *display = data;
-    display->pointer_x = display->hovered_x + x / 256.0, display->pointer_y = display->hovered_y + y / 256.0;
+    display->local_x = x / 256.0, display->local_y = y / 256.0;
 }
 static void pointer_button(void *data, struct wl_proxy *pointer, uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
     (void)pointer, (void)serial, (void)time;
     wd_display *display = data;
-    if (display->hovered && display->callbacks.button)
-        display->callbacks.button(display->callbacks.context, display->hovered, display->pointer_x, display->pointer_y, button, state == 1);
+    if (display->hovered && display->callbacks.button) {
+        double x, y;
+        pointer_place(display, &x, &y);
+        display->callbacks.button(display->callbacks.context, display->hovered, x, y, button, state == 1);
+    }
 }
 static void pointer_axis(void *data, struct wl_proxy *pointer, uint32_t time, uint32_t axis, wl_fixed_t value) {
     (void)data, (void)pointer, (void)time, (void)axis, (void)value;
@@ -617,7 +631,11 @@ int wd_tile(wd_surface *surface, int index, int32_t x, int32_t y, const uint8_t 
             int32_t scale, char *error, size_t error_size) {
     wd_display *display = surface->display;
     uint32_t version = display->compositor_version;
-    if (width <= 0 || height <= 0 || (pixels && stride < width * 4) || scale < 1 || index < 0 || index >= MAX_TILES || index > surface->tile_count) {
+    if (index >= MAX_TILES) {
+        snprintf(error, error_size, "at most %d widgets are shown on a Wayland surface, not %d", MAX_TILES, index + 1);
+        return -1;
+    }
+    if (width <= 0 || height <= 0 || (pixels && stride < width * 4) || scale < 1 || index < 0 || index > surface->tile_count) {
         snprintf(error, error_size, "cannot show a tile of %d x %d pixels at scale %d as widget %d", width, height, scale, index);
         return -1;
     }
@@ -662,7 +680,7 @@ int wd_surface_commit(wd_surface *surface, int count, char *error, size_t error_
     if (count < 0) count = 0;
     while (surface->tile_count > count) {
         struct tile *tile = &surface->tiles[--surface->tile_count];
-        if (display->hovered == surface && display->hovered_x == tile->x && display->hovered_y == tile->y) display->hovered = NULL;
+        if (display->hovered == surface && display->hovered_tile == surface->tile_count) display->hovered = NULL;
         wl.proxy_marshal_flags(tile->subsurface, 0, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
         wl.proxy_marshal_flags(tile->surface, 0, NULL, version, WL_MARSHAL_FLAG_DESTROY);
         *tile = (struct tile){0};

@@ -47,15 +47,14 @@ public final class DesktopClient {
     private var instances: [ShownInstance] = []
     private var arrangement = DesktopArrangement([], columns: 2)
     private var hostAway = false
-    /// The surface's pixels, `arrangement`'s size (or the part of it shown) at `scale`.
     /// The size in pixels of what was drawn last (the backend keeps what is shown).
     private var canvasSize = (width: 0, height: 0)
     /// The widgets to draw again, by id; all of them when `redrawAll`.
     private var dirty: Set<String> = []
     private var redrawAll = false
-    /// Taps are sent from here, never from the drawing thread.
-    /// Taps and the home screen's opening are sent from a thread of their own (not libdispatch's
-    /// pool, whose monitor would wake the client every second from the first tap on).
+    /// Taps and the home screen's opening are sent from a thread of their own, never from the
+    /// drawing thread (nor libdispatch's pool, whose monitor would wake the client every second
+    /// from the first tap on).
     private let taps = SerialThread(named: "widgets-taps")
 
     /// Connects to the display (Wayland when there is one, `WAYLAND_DISPLAY`; else X11, `DISPLAY`) and

@@ -1,3 +1,4 @@
+import CWayland
 import WidgetRendering
 
 /// The widgets on a Wayland desktop: a zwlr_layer_shell_v1 surface on the bottom layer (no
@@ -33,8 +34,11 @@ final class WaylandBackend: DesktopBackend {
     private var closedOn: Set<UInt32> = []
     private var scale = 1
     private var events: [DesktopEvent] = []
-    /// The scale the widgets were last drawn at.
+    /// The scale the widgets were last drawn at, and the size in pixels the compositor gave.
     private var drawnScale = 0
+    private var shownSize = (width: 0, height: 0)
+    /// Said that widgets past the most a surface shows are left out.
+    private var saidTooMany = false
 
     /// Connects; the error names what is missing (the library and its Debian package, the layer
     /// shell). An output named that is not there yet is waited for, and said so.
@@ -171,6 +175,7 @@ final class WaylandBackend: DesktopBackend {
     }
 
     func begin(width: Int, height: Int, scale: Int, everything: Bool) throws(DesktopError) -> Bool {
+        shownSize = (width, height)
         if scale != drawnScale {
             drawnScale = scale
             for index in placements.indices { placements[index].complete = false }
@@ -179,10 +184,20 @@ final class WaylandBackend: DesktopBackend {
     }
 
     func show(_ image: RasterImage?, at rect: PixelRect, index: Int) throws(DesktopError) {
+        guard index < Int(WD_MAX_TILES) else {
+            if !saidTooMany { note("at most \(WD_MAX_TILES) widgets are shown on a Wayland surface; those after them are not", debug: false) }
+            saidTooMany = true
+            return
+        }
+        // Cut to the size the compositor gave, as a buffer would be (subsurfaces are not cut by
+        // their parent), in whole points; nothing of it there: a transparent point.
+        let scale = drawnScale
+        let visible = (width: min(rect.width, shownSize.width - rect.x) / scale * scale, height: min(rect.height, shownSize.height - rect.y) / scale * scale)
+        let inside = visible.width > 0 && visible.height > 0
         for placement in placements where placement.configured {
             try display.tile(
-                placement.surface, index: index, x: rect.x / drawnScale, y: rect.y / drawnScale, image: image, width: rect.width, height: rect.height,
-                scale: drawnScale)
+                placement.surface, index: index, x: inside ? rect.x / scale : 0, y: inside ? rect.y / scale : 0, image: inside ? image : nil,
+                width: inside ? visible.width : scale, height: inside ? visible.height : scale, scale: scale)
         }
     }
 

@@ -85,12 +85,12 @@ final class WaylandDisplay {
 
     func destroy(_ surface: OpaquePointer) { wd_surface_destroy(surface) }
 
-    /// Shows a widget's pixels as the surface's `index`th tile at (x, y) points (see `wd_tile`);
-    /// nil: transparent.
+    /// Shows a widget's pixels as the surface's `index`th tile at (x, y) points (see `wd_tile`):
+    /// the top left `width` × `height` of `image`; nil: transparent.
     func tile(_ surface: OpaquePointer, index: Int, x: Int, y: Int, image: RasterImage?, width: Int, height: Int, scale: Int) throws(DesktopError) {
         var error = [CChar](repeating: 0, count: 512)
         let result: Int32
-        if let image, image.isWhole, image.width == width, image.height == height {
+        if let image, image.isWhole, width <= image.width, height <= image.height {
             result = image.pixels.withUnsafeBufferPointer {
                 wd_tile(surface, Int32(index), Int32(x), Int32(y), $0.baseAddress, Int32(width), Int32(height), Int32(image.stride), Int32(scale), &error, error.count)
             }

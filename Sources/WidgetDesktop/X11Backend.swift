@@ -29,19 +29,23 @@ final class X11Backend: DesktopBackend {
     private var area: (x: Int, y: Int, width: Int, height: Int)?
     /// The screen's size as last said.
     private var screenSize = (width: Int32(0), height: Int32(0))
-    /// What the window shows, and its size in pixels; what a drawing changed of it (`begin` to
-    /// `end`), or that it is all sent; the scale it is drawn at.
+    /// What the window shows (sent again when the X server exposes the window, a part sent when a
+    /// widget changes, the window's shape cut from it), and its size in pixels; what a drawing
+    /// changed of it (`begin` to `end`), or that it is all sent; the scale it is drawn at.
     private var pixels = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var pixelsSize = (width: 0, height: 0)
     private var damage: [PixelRect] = []
     private var sendsAll = false
     private var drawingScale = 1
+    /// Where the window shown takes input (points), to send it again on exposure.
+    private var shownInput: [PixelRect] = []
 
     /// What the X server's events tell: the client's events, or that the screen's resources changed.
     private enum Heard {
         case event(DesktopEvent)
         case resources
         case screen
+        case expose
     }
 
     init(display name: String?, output: String?, anchor: DesktopAnchor, margins: DesktopMargins) throws(DesktopError) {
@@ -56,7 +60,7 @@ final class X11Backend: DesktopBackend {
             guard pressed == 0, button == 1 || button == 3 else { return }
             Inbox.post(context, .event(.click(x: x, y: y, primary: button == 1)))
         }
-        callbacks.expose = { context in Inbox.post(context, .event(.redrawAll)) }
+        callbacks.expose = { context in Inbox.post(context, .expose) }
         callbacks.error = { context, code in Inbox.post(context, .event(.note("the X server refused a request (error \(code))", debug: true))) }
         callbacks.screen = { context, _, _ in Inbox.post(context, .screen) }
         callbacks.resources = { context in Inbox.post(context, .resources) }
@@ -93,6 +97,10 @@ final class X11Backend: DesktopBackend {
                 return [.click(x: x / Double(shownScale), y: y / Double(shownScale), primary: primary)]
             case .event(let event):
                 return [event]
+            case .expose:
+                // Sent again from the pixels kept; drawn again only when there are none yet.
+                guard pixelsSize.width > 0, !hidden, (try? send(damage: [], input: shownInput, scale: shownScale)) != nil else { return [.redrawAll] }
+                return []
             case .screen:
                 // Placed again on the monitor as it is now, and drawn there. The size is asked now:
                 // one change may come as two events (the root's and RandR's), said once.
@@ -170,7 +178,7 @@ final class X11Backend: DesktopBackend {
     }
 
     func begin(width: Int, height: Int, scale: Int, everything: Bool) throws(DesktopError) -> Bool {
-        // The X server is sent what changed from this copy, and all of it again when it asks.
+        // The X server is sent what changed from this copy, and all of it again when it exposes the window.
         var fresh = false
         if (width, height) != pixelsSize {
             pixels.deallocate()
@@ -206,10 +214,18 @@ final class X11Backend: DesktopBackend {
     }
 
     func end(count: Int, input: [PixelRect]) throws(DesktopError) {
+        try send(damage: sendsAll ? [] : damage, input: input, scale: drawingScale)
+        shownScale = drawingScale
+        shownInput = input
+        hidden = false
+    }
+
+    /// The kept pixels sent to the X server: the rectangles of `damage` (empty: all), the window
+    /// shaped to them, input taken in `input` (points at `scale`).
+    private func send(damage: [PixelRect], input: [PixelRect], scale: Int) throws(DesktopError) {
         var error = [CChar](repeating: 0, count: 512)
-        let scale = drawingScale
         let inputValues = input.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0 * scale) } }
-        let damageValues = sendsAll ? [] : damage.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0) } }
+        let damageValues = damage.flatMap { [$0.x, $0.y, $0.width, $0.height].map { Int32($0) } }
         let (width, height) = pixelsSize
         let result = inputValues.withUnsafeBufferPointer { input in
             damageValues.withUnsafeBufferPointer { damage in
@@ -219,8 +235,6 @@ final class X11Backend: DesktopBackend {
             }
         }
         if result < 0 { throw DesktopError(decodedCString(error)) }
-        shownScale = scale
-        hidden = false
     }
 
     func hide() {

@@ -6,10 +6,11 @@ import WidgetWire
 /// The painter draws the SVG renderer's drawings with cairo and Pango as librsvg draws them, so the
 /// desktop needs no librsvg; what it does not draw goes to librsvg, or is named.
 @Suite struct SVGPainterTests {
-    /// Views with everything the renderer writes (but shadows and a dash in a length of the
-    /// author's, which librsvg 2.54 leaves out; tested on their own below): text in weights, sizes, italics, spacing and
-    /// decoration, symbols, gradients (linear, radial, on text), shapes, strokes with dashes and
-    /// trims, clips, masks, shadows, blurs, blend modes, rotation and scale, pictures.
+    /// Views with what the renderer writes: text in weights, sizes, italics, spacing and
+    /// decoration, symbols, gradients (linear, radial, on text), shapes, strokes with dashes,
+    /// clips, masks, blurs, blend modes, opacity, rotation and scale. Shadows and a dash in the
+    /// path's own length (which librsvg 2.54 leaves out), pictures and anchored text are tested on
+    /// their own below.
     static let views: [(name: String, json: String, family: WidgetFamily)] = [
         ("status", statusJSON, .systemMedium),
         ("text styles", #"""
@@ -140,7 +141,7 @@ extension SVGPainterTests {
         for construct in [
             "<mask", "<feGaussianBlur", "mix-blend-mode: multiply", "<radialGradient", "<linearGradient", "stroke-dasharray=\"6 3\"",
             "<clipPath", "font-style=\"italic\"", "letter-spacing=", "text-decoration=\"underline\"", "text-decoration=\"line-through\"",
-            "rotate(", "scale(", "opacity=", "<ellipse", "<path", "<rect", "<line", "fill-rule=\"evenodd\"", "stroke-linecap=\"round\"",
+            "rotate(", "scale(", " opacity=\"", "<ellipse", "<path", "<rect", "<line", "fill-rule=\"evenodd\"", "stroke-linecap=\"round\"",
             "font-weight=\"700\"", "font-weight=\"300\"", "'Inter Display'",
         ] {
             #expect(all.contains(construct), "no view makes \(construct)")
@@ -182,6 +183,19 @@ extension SVGPainterTests {
         #expect(image.color(x: 40, y: 56).alpha == 0, "blurred only so far")
         let edge = image.color(x: 40, y: 49).alpha
         #expect(edge > 0 && edge < below.alpha, "its edge blurred: \(edge)")
+        // A blur stays where its shape is: as much on each side, of an even box size (4 pixels for a
+        // deviation of 2) as of an odd one (5 for 2.5).
+        for deviation in ["2", "2.5"] {
+            let blurred = try rasterizer.image(
+                svg: Self.svg(
+                    ##"<filter id="b"><feGaussianBlur stdDeviation="\##(deviation)"/></filter><g filter="url(#b)"><rect x="40" y="40" width="20" height="20" fill="#000000"/></g>"##),
+                width: 100, height: 100, engine: .painter)
+            for offset in [1, 3, 5] {
+                #expect(blurred.color(x: 40 - offset, y: 50).alpha == blurred.color(x: 59 + offset, y: 50).alpha, "deviation \(deviation), \(offset) out, across")
+                #expect(blurred.color(x: 50, y: 40 - offset).alpha == blurred.color(x: 50, y: 59 + offset).alpha, "deviation \(deviation), \(offset) out, down")
+            }
+            #expect(blurred.color(x: 38, y: 50).alpha > 0 && blurred.color(x: 50, y: 50).alpha == 255)
+        }
     }
 
     /// Text anchored in its middle or at its end, and text without `xml:space` (its spaces
@@ -267,7 +281,7 @@ extension SVGPainterTests {
                 try withoutPango.image(svg: svg, width: 200, height: 40, engine: .painter)
             } throws: { error in
                 (error as? RasterError)?.description
-                    == "cannot draw pixels: the painter does not draw text that needs shaping, which Pango sets: cannot draw pixels: libpangocairo-absent.so.0 cannot be loaded (libpangocairo-absent.so.0: cannot open shared object file: No such file or directory); install the Debian package libpangocairo-1.0-0"
+                    == "cannot draw pixels: the painter does not draw text that needs shaping, which Pango sets (libpangocairo-absent.so.0 cannot be loaded (libpangocairo-absent.so.0: cannot open shared object file: No such file or directory); install the Debian package libpangocairo-1.0-0)"
             }
             let shaped = try Rasterizer.shared().image(svg: svg, width: 400, height: 80, engine: .painter)
             let theirs = try Rasterizer.shared().image(svg: svg, width: 400, height: 80, engine: .librsvg)

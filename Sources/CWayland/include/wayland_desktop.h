@@ -67,7 +67,8 @@ int wd_surface_configured(const wd_surface *surface);
 // tiles: one more makes a new one), its top left at (x, y) points of the surface: a subsurface of its
 // own, drawn from a shared-memory buffer the compositor alone keeps, committed. A new place takes
 // effect with wd_surface_commit. The client keeps no pixels: a widget is drawn again, alone, when
-// it changes. 0 on success, -1 with the reason.
+// it changes. At most WD_MAX_TILES a surface. 0 on success, -1 with the reason.
+#define WD_MAX_TILES 64
 int wd_tile(wd_surface *surface, int index, int32_t x, int32_t y, const uint8_t *pixels, int32_t width, int32_t height, int32_t stride,
             int32_t scale, char *error, size_t error_size);
 

@@ -1,5 +1,14 @@
 import Glibc
 
+/// A function of a library loaded with `dlopen`, as the type it is called as; the error names it,
+/// and what may be wrong (`hint`).
+func lookUp<T>(_ handle: UnsafeMutableRawPointer, _ name: String, in hint: String) throws(RasterError) -> T {
+    guard let address = dlsym(handle, name) else {
+        throw RasterError("cannot draw pixels: \(name) is missing from the library loaded (\(hint))")
+    }
+    return unsafeBitCast(address, to: T.self)
+}
+
 /// cairo's functions the painter and the rasterizer call, looked up in the library loaded with
 /// `dlopen` (no header is needed to build).
 struct CairoLibrary {
@@ -66,6 +75,7 @@ struct CairoLibrary {
     let setLineWidth: @convention(c) (Context?, Double) -> Void
     let setLineCap: @convention(c) (Context?, Int32) -> Void
     let setLineJoin: @convention(c) (Context?, Int32) -> Void
+    let setMiterLimit: @convention(c) (Context?, Double) -> Void
     let setDash: @convention(c) (Context?, UnsafePointer<Double>?, Int32, Double) -> Void
     let setFillRule: @convention(c) (Context?, Int32) -> Void
     let setOperator: @convention(c) (Context?, Int32) -> Void
@@ -95,10 +105,7 @@ struct CairoLibrary {
     /// The functions, from cairo's library; an error names the one missing.
     init(cairo: UnsafeMutableRawPointer) throws(RasterError) {
         func symbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String) throws(RasterError) -> T {
-            guard let address = dlsym(handle, name) else {
-                throw RasterError("cannot draw pixels: \(name) is missing from the library loaded (an older libcairo2 than Debian 12's, or one built without FreeType?)")
-            }
-            return unsafeBitCast(address, to: T.self)
+            try lookUp(handle, name, in: "an older libcairo2 than Debian 12's, or one built without FreeType?")
         }
         imageSurfaceCreate = try symbol(cairo, "cairo_image_surface_create")
         surfaceStatus = try symbol(cairo, "cairo_surface_status")
@@ -146,6 +153,7 @@ struct CairoLibrary {
         setLineWidth = try symbol(cairo, "cairo_set_line_width")
         setLineCap = try symbol(cairo, "cairo_set_line_cap")
         setLineJoin = try symbol(cairo, "cairo_set_line_join")
+        setMiterLimit = try symbol(cairo, "cairo_set_miter_limit")
         setDash = try symbol(cairo, "cairo_set_dash")
         setFillRule = try symbol(cairo, "cairo_set_fill_rule")
         setOperator = try symbol(cairo, "cairo_set_operator")
@@ -224,10 +232,7 @@ struct FontLibrary {
 
     init(freeType: UnsafeMutableRawPointer, fontconfig: UnsafeMutableRawPointer) throws(RasterError) {
         func symbol<T>(_ handle: UnsafeMutableRawPointer, _ name: String) throws(RasterError) -> T {
-            guard let address = dlsym(handle, name) else {
-                throw RasterError("cannot draw text: \(name) is missing from the library loaded (an older libfreetype6 or libfontconfig1 than Debian 12's?)")
-            }
-            return unsafeBitCast(address, to: T.self)
+            try lookUp(handle, name, in: "an older libfreetype6 or libfontconfig1 than Debian 12's?")
         }
         initFreeType = try symbol(freeType, "FT_Init_FreeType")
         newFace = try symbol(freeType, "FT_New_Face")
@@ -296,12 +301,7 @@ struct PangoLibrary {
 
 
     init(pango: UnsafeMutableRawPointer) throws(RasterError) {
-        func symbol<T>(_ name: String) throws(RasterError) -> T {
-            guard let address = dlsym(pango, name) else {
-                throw RasterError("cannot draw text: \(name) is missing from the library loaded (an older libpangocairo-1.0-0 than Debian 12's?)")
-            }
-            return unsafeBitCast(address, to: T.self)
-        }
+        func symbol<T>(_ name: String) throws(RasterError) -> T { try lookUp(pango, name, in: "an older libpangocairo-1.0-0 than Debian 12's?") }
         createContext = try symbol("pango_cairo_create_context")
         updateContext = try symbol("pango_cairo_update_context")
         setFontOptions = try symbol("pango_cairo_context_set_font_options")

@@ -94,7 +94,8 @@ public final class Rasterizer: @unchecked Sendable {
         }
         switch pango! {
         case .success(let library): return library
-        case .failure(let error): throw SVGUnsupported("text that needs shaping, which Pango sets: \(error.description)")
+        case .failure(let error):
+            throw SVGUnsupported("text that needs shaping, which Pango sets (\(error.description.trimmingPrefix("cannot draw pixels: ")))")
         }
     }
 
@@ -105,12 +106,7 @@ public final class Rasterizer: @unchecked Sendable {
         switch Self.open(fallbackLibrary.0, fallbackLibrary.1) {
         case .failure(let error): result = .failure(error)
         case .success(let handle):
-            func symbol<T>(_ name: String) throws(RasterError) -> T {
-                guard let address = dlsym(handle, name) else {
-                    throw RasterError("cannot draw pixels: \(name) is missing from the library loaded (an older librsvg2-2 than Debian 12's?)")
-                }
-                return unsafeBitCast(address, to: T.self)
-            }
+            func symbol<T>(_ name: String) throws(RasterError) -> T { try lookUp(handle, name, in: "an older librsvg2-2 than Debian 12's?") }
             do throws(RasterError) {
                 result = .success(
                     Librsvg(

@@ -128,6 +128,7 @@ final class SVGPainter {
         }
         var maskLayer: CairoLibrary.Surface?
         if let mask {
+            guard opacity == 1 else { throw SVGUnsupported("a mask and an opacity on one element") }
             // The renderer's masks are by alpha, as SwiftUI's are; SVG's default (by luminance) is librsvg's to draw.
             guard mask["mask-type"] == "alpha" else { throw SVGUnsupported("a mask by luminance (mask-type=\"\(mask["mask-type"] ?? "luminance")\")") }
             // Its content inherits from where the mask is defined: in the renderer's drawings, the root.
@@ -191,6 +192,8 @@ final class SVGPainter {
             cairo.setLineWidth(context, style.strokeWidth)
             cairo.setLineCap(context, ["round": 1, "square": 2][style.lineCap] ?? 0)
             cairo.setLineJoin(context, ["round": 1, "bevel": 2][style.lineJoin] ?? 0)
+            // SVG's, not cairo's 10.
+            cairo.setMiterLimit(context, 4)
             var dashes = style.dashes
             var offset = style.dashOffset
             if let length = try number(element, "pathLength"), length > 0, !dashes.isEmpty {
@@ -227,7 +230,7 @@ final class SVGPainter {
                 return true
             }
             // The corners as quarter ellipses.
-            let k = 0.5522847498
+            let k = Self.kappa
             let (kx, ky) = (cornerX * k, cornerY * k)
             cairo.moveTo(context, x + cornerX, y)
             cairo.lineTo(context, x + width - cornerX, y)
@@ -246,7 +249,7 @@ final class SVGPainter {
             let (ellipseX, ellipseY) = (try length(element, "rx") ?? 0, try length(element, "ry") ?? 0)
             let (rx, ry) = (radius ?? ellipseX, radius ?? ellipseY)
             guard rx > 0, ry > 0 else { return false }
-            let k = 0.5522847498
+            let k = Self.kappa
             cairo.moveTo(context, cx + rx, cy)
             cairo.curveTo(context, cx + rx, cy + ry * k, cx + rx * k, cy + ry, cx, cy + ry)
             cairo.curveTo(context, cx - rx * k, cy + ry, cx - rx, cy + ry * k, cx - rx, cy)
@@ -274,6 +277,9 @@ final class SVGPainter {
             throw SVGUnsupported("<\(element.name)> as a clip path's shape")
         }
     }
+
+    /// A quarter ellipse's control points lie this far along its tangents (of its radius).
+    static let kappa = 0.5522847498
 
     /// The current path's length in user units, curves flattened (cairo_path_t's points).
     private func pathLength() -> Double {
@@ -342,6 +348,11 @@ final class SVGPainter {
             let userSpace = gradient["gradientUnits"] == "userSpaceOnUse"
             switch gradient.name {
             case "linearGradient":
+                // In user space, the renderer gives every coordinate as a number (SVG's defaults and
+                // percentages are of the viewport there: librsvg's to draw).
+                if userSpace, ["x1", "y1", "x2", "y2"].contains(where: { gradient[$0] == nil || gradient[$0]!.hasSuffix("%") }) {
+                    throw SVGUnsupported("a linear gradient in user space without its four coordinates as numbers")
+                }
                 pattern = cairo.patternCreateLinear(
                     try fraction(gradient, "x1") ?? 0, try fraction(gradient, "y1") ?? 0, try fraction(gradient, "x2") ?? (userSpace ? 0 : 1),
                     try fraction(gradient, "y2") ?? 0)
@@ -408,14 +419,16 @@ final class SVGPainter {
         let line: SetLine
         if let set = glyphs(words, style) { line = set } else { line = try shaped(words, style) }
         defer { line.release() }
+        // Held to a length given, the text is anchored by that length.
+        let length = try number(element, "textLength").flatMap { $0 > 0 && element["lengthAdjust"] == "spacingAndGlyphs" ? $0 : nil }
         switch style.anchor {
-        case "middle": x -= line.advance / 2
-        case "end": x -= line.advance
+        case "middle": x -= (length ?? line.advance) / 2
+        case "end": x -= length ?? line.advance
         default: break
         }
         cairo.save(context)
         defer { cairo.restore(context) }
-        if let length = try number(element, "textLength"), length > 0, line.advance > 0, element["lengthAdjust"] == "spacingAndGlyphs" {
+        if let length, line.advance > 0 {
             // Held to the width given: the glyphs stretched or squeezed along the line.
             cairo.translate(context, x, 0)
             cairo.scale(context, length / line.advance, 1)
@@ -688,18 +701,23 @@ final class SVGPainter {
     }
 
     /// A Gaussian blur of standard deviation `sigma` pixels, as three box blurs each way (the
-    /// approximation SVG's filter specification gives).
+    /// approximation SVG's filter specification gives: of an odd size d, three centred boxes; of an
+    /// even one, a box leaning left, one leaning right, and a centred one of d + 1).
     private func blur(_ surface: CairoLibrary.Surface, sigma: Double) {
         guard sigma >= 0.5 else { return }
         let size = max(1, Int((sigma * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down)))
+        let passes: [(before: Int, after: Int)] =
+            size % 2 == 1
+            ? Array(repeating: (size / 2, size / 2), count: 3)
+            : [(size / 2, size / 2 - 1), (size / 2 - 1, size / 2), (size / 2, size / 2)]
         let (width, height) = (self.width, self.height)
         pixels(of: surface) { pixels, stride in
             var line = [UInt32](repeating: 0, count: max(width, height))
             var out = line
             func boxes(count: Int, at: (Int) -> Int) {
                 for index in 0..<count { line[index] = pixels[at(index)] }
-                for _ in 0..<3 {
-                    boxBlur(line, into: &out, count: count, size: size)
+                for pass in passes {
+                    boxBlur(line, into: &out, count: count, before: pass.before, after: pass.after)
                     swap(&line, &out)
                 }
                 for index in 0..<count { pixels[at(index)] = line[index] }
@@ -709,10 +727,10 @@ final class SVGPainter {
         }
     }
 
-    /// Each pixel the mean of the `size` around it (outside the line is transparent).
-    private func boxBlur(_ line: [UInt32], into out: inout [UInt32], count: Int, size: Int) {
-        let before = size / 2
-        let after = size - before - 1
+    /// Each pixel the mean of the box from `before` pixels before it to `after` after it (outside
+    /// the line is transparent).
+    private func boxBlur(_ line: [UInt32], into out: inout [UInt32], count: Int, before: Int, after: Int) {
+        let size = before + after + 1
         var sums = (0, 0, 0, 0)
         func add(_ value: UInt32, _ sign: Int) {
             sums.0 += sign * Int(value >> 24)
@@ -731,9 +749,13 @@ final class SVGPainter {
 
     // MARK: - Values
 
+    /// The id a `url(#id)` names; nil for another value.
+    static func referencedID(_ value: String) -> String? {
+        value.hasPrefix("url(#") && value.hasSuffix(")") ? String(value.dropFirst(5).dropLast()) : nil
+    }
+
     private func reference(_ value: String, _ attribute: String) throws(SVGUnsupported) -> SVGElement {
-        guard value.hasPrefix("url(#"), value.hasSuffix(")") else { throw SVGUnsupported("\(attribute)=\"\(value)\"") }
-        let id = String(value.dropFirst(5).dropLast())
+        guard let id = Self.referencedID(value) else { throw SVGUnsupported("\(attribute)=\"\(value)\"") }
         guard let element = definitions[id] else { throw SVGUnsupported("\(attribute) names #\(id), which is not defined") }
         return element
     }
@@ -746,6 +768,10 @@ final class SVGPainter {
 
     /// A length in user units (a unit of `px` allowed).
     private func length(_ element: SVGElement, _ attribute: String) throws(SVGUnsupported) -> Double? {
+        try Self.length(element, attribute)
+    }
+
+    static func length(_ element: SVGElement, _ attribute: String) throws(SVGUnsupported) -> Double? {
         guard let text = element[attribute] else { return nil }
         let bare = text.hasSuffix("px") ? String(text.dropLast(2)) : text
         guard let list = NumberScanner.list(bare), list.count == 1 else { throw SVGUnsupported("\(attribute)=\"\(text)\" on <\(element.name)>") }
@@ -832,8 +858,8 @@ extension SVGPainter {
             case "white": self = .color(1, 1, 1, 1)
             case "transparent": self = .color(0, 0, 0, 0)
             default:
-                if value.hasPrefix("url(#"), value.hasSuffix(")") {
-                    self = .reference(String(value.dropFirst(5).dropLast()))
+                if let id = SVGPainter.referencedID(value) {
+                    self = .reference(id)
                     return
                 }
                 let digits = Array(value.utf8.dropFirst())
@@ -876,12 +902,7 @@ extension SVGPainter {
 
         /// The element's own presentation attributes taken over those inherited.
         mutating func take(_ element: SVGElement) throws(SVGUnsupported) {
-            func number(_ name: String) throws(SVGUnsupported) -> Double? {
-                guard let text = element[name] else { return nil }
-                let bare = text.hasSuffix("px") ? String(text.dropLast(2)) : text
-                guard let list = NumberScanner.list(bare), list.count == 1 else { throw SVGUnsupported("\(name)=\"\(text)\" on <\(element.name)>") }
-                return list[0]
-            }
+            func number(_ name: String) throws(SVGUnsupported) -> Double? { try SVGPainter.length(element, name) }
             if let value = element["fill"] { fill = try PaintValue(value) }
             if let value = try number("fill-opacity") { fillOpacity = min(1, max(0, value)) }
             if let value = element["fill-rule"] { fillRule = value }

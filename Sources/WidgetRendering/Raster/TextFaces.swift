@@ -20,6 +20,8 @@ final class TextFaces {
     private var library: OpaquePointer?
     private var files: [String: Face?] = [:]
     private var matches: [String: Face?] = [:]
+    /// Faces found for characters the primary face lacks, by family list, weight and slant.
+    private var fallbacks: [String: [Face]] = [:]
     /// Advances measured by cairo, per face and glyph, in ems (faces without metrics of their own).
     private var advances: [String: [UInt32: Double]] = [:]
 
@@ -72,9 +74,15 @@ final class TextFaces {
     }
 
     /// An installed face that has `scalar`, as near the family list, weight and slant as
-    /// fontconfig finds; nil when fontconfig finds none with it.
+    /// fontconfig finds; nil when fontconfig finds none with it. A face found before for the same
+    /// list, weight and slant is taken when it has the character (fontconfig's sort is asked once
+    /// for a script's text, not once for each ideograph).
     func fallback(for scalar: Unicode.Scalar, families: [String], weight: Int, italic: Bool) -> Face? {
-        match(families: families, weight: weight, italic: italic, scalar: scalar)
+        let style = "\(families.joined(separator: ","))|\(weight)|\(italic)"
+        if let known = fallbacks[style]?.first(where: { fonts.charIndex($0.freeType, UInt(scalar.value)) != 0 }) { return known }
+        let found = match(families: families, weight: weight, italic: italic, scalar: scalar)
+        if let found, !(fallbacks[style]?.contains { $0.key == found.key } ?? false) { fallbacks[style, default: []].append(found) }
+        return found
     }
 
     private func match(families: [String], weight: Int, italic: Bool, scalar: Unicode.Scalar?) -> Face? {

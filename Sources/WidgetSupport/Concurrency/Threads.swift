@@ -129,14 +129,18 @@ package final class SerialThread: @unchecked Sendable {
 
     package init(named name: String) { self.name = name }
 
-    package func async(_ job: @escaping @Sendable () -> Void) {
+    /// Queues `job`; false when no thread could be started to do it (the job is not kept, and the
+    /// next call tries again).
+    @discardableResult
+    package func async(_ job: @escaping @Sendable () -> Void) -> Bool {
         condition.withLock {
-            jobs.append(job)
             if !started {
+                guard startThread(named: name, { [self] in work() }) != nil else { return false }
                 started = true
-                _ = startThread(named: name) { [self] in work() }
             }
+            jobs.append(job)
             condition.signal()
+            return true
         }
     }
 

@@ -54,7 +54,13 @@ public enum CLI {
     /// Runs a command line (without the program's name) as the `widgets` executable does; returns its
     /// exit status.
     public static func exitStatus(running arguments: [String]) async -> Int32 {
-        let status = await run(arguments).rawValue
+        exitStatus(of: await run(arguments))
+    }
+
+    /// A command's exit status, or 74 (EX_IOERR) when it succeeded but its output could not all be
+    /// written (said on standard error).
+    private static func exitStatus(of code: ExitCode) -> Int32 {
+        let status = code.rawValue
         let error = Output.writeFailed.load(ordering: .relaxed)
         guard error != 0 else { return status }
         Output.write("widgets: error: cannot write the output: \(errnoText(error))\n", to: STDERR_FILENO)
@@ -92,10 +98,7 @@ public enum CLI {
                 code = failure(error, output)
             }
         }
-        let error = Output.writeFailed.load(ordering: .relaxed)
-        guard error != 0 else { return code.rawValue }
-        Output.write("widgets: error: cannot write the output: \(errnoText(error))\n", to: STDERR_FILENO)
-        return code.rawValue == 0 ? 74 : code.rawValue
+        return exitStatus(of: code)
     }
 
     /// A command's error: a usage error with a pointer to its help, any other as one line.

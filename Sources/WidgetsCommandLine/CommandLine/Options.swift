@@ -119,9 +119,9 @@ enum Options {
     static let out = Option<String>("out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)")
 
     static let png = Option<String>(
-        "png", value: "FILE", help: "write the drawing to FILE as a PNG image instead (- for standard output; needs libcairo2)")
+        "png", value: "FILE", help: "write the drawing to FILE as a PNG image instead (- for standard output; needs libcairo2; librsvg2-2 for a picture other than a PNG)")
 
-    static let galleryPNG = Option(flag: "png", help: "also write each drawing as a PNG image (needs libcairo2)")
+    static let galleryPNG = Option(flag: "png", help: "also write each drawing as a PNG image (needs libcairo2; librsvg2-2 for a picture other than a PNG)")
 
     static let scale = Option<Double>("scale", value: "N", help: "pixels per point of a PNG image, from 0.5 to 8 (default 2, as a phone's screen)") { text in
         guard let value = Double(text), value >= 0.5, value <= 8 else { return .failure(UsageText("--scale takes a number from 0.5 to 8, not '\(text)'")) }
