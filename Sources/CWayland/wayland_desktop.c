@@ -434,7 +434,7 @@ wd_display *wd_connect(const char *name, const wd_callbacks *callbacks, char *er
                  "the Wayland compositor offers no %s%s", missing,
                  display->layer_shell ? ""
                                        : " (the layer shell of sway, Hyprland, KDE Plasma, river, niri, labwc and other wlroots compositors); "
-                                         "GNOME has none: there, 'widgets home' shows the widgets in a browser window (chromium --app=\"$(widgets home --print)\")");
+                                         "GNOME has none: there, 'widgets home --app' shows the widgets in a window of their own");
         wd_disconnect(display);
         return NULL;
     }

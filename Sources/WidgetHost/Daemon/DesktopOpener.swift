@@ -16,6 +16,38 @@ public enum DesktopOpener {
         return Subprocess.find("xdg-open", environment: environment)
     }
 
+    /// The browsers that show a page as a window of its own (`--app=URL`), by the names they have on PATH.
+    static let appBrowsers = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "microsoft-edge", "brave-browser", "vivaldi"]
+
+    /// What shows a page as a window of its own: `$WIDGETS_APP_BROWSER`, else the first of
+    /// `appBrowsers` on PATH.
+    public static func appBrowser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let given = environment["WIDGETS_APP_BROWSER"], !given.isEmpty { return given }
+        return appBrowsers.lazy.compactMap { Subprocess.find($0, environment: environment) }.first
+    }
+
+    /// Shows `url` (the home screen's page) as a window of its own, as an app of the desktop, where
+    /// no layer shell can show the widgets themselves (GNOME); returns the browser's name. Waits a
+    /// little for a browser that fails at once, and no longer (it stays, showing the window).
+    public static func openAsApp(_ url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(TapError) -> String {
+        guard let browser = appBrowser(environment: environment) else {
+            throw TapError("no browser that shows a page as a window of its own (\(appBrowsers.joined(separator: ", ")); Debian's chromium is one)")
+        }
+        let name = browser.pathFileName
+        let process: Subprocess
+        do {
+            process = try Subprocess(browser, ["--app=" + url], standardOutput: .discard, standardError: .capture)
+        } catch {
+            throw TapError("cannot run \(browser): \(error.reason)")
+        }
+        guard let status = process.waitForExit(atMost: 2) else { return name }
+        guard status == 0 else {
+            let said = String(decoding: process.errorsSoFar(limit: 500), as: UTF8.self).onOneLine
+            throw TapError("\(name) could not show the page (status \(status))\(said.isEmpty ? "" : ": " + said)")
+        }
+        return name
+    }
+
     /// Hands `url` to the desktop; returns what opened it ("xdg-open"). Waits a little for the
     /// opener's verdict (it starts the application and exits), and no longer.
     public static func open(_ url: String) throws(TapError) -> String {

@@ -115,6 +115,7 @@ enum Options {
     static let short = Option(flag: "short", help: "one line per widget: kind, name, families, bundle")
 
     static let printOnly = Option(flag: "print", help: "print the address instead of opening it")
+    static let appWindow = Option(flag: "app", help: "open it as a window of its own (a Chromium-family browser's --app)")
 
     static let out = Option<String>("out", value: "DIR", help: "the directory to write index.html and the .svg files to (created if needed)")
 

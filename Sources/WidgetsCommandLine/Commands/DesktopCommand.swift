@@ -31,7 +31,7 @@ extension Command {
             which options on the command line override. Light or dark as --appearance or the file say, else as the
             desktop prefers (org.freedesktop.appearance), else light. Needs libwayland-client0 (on X11 libxcb1 and
             libxcb-shape0) and libcairo2; docs/DESKTOP.md says more. GNOME on Wayland has no layer shell:
-            use 'widgets home' there.
+            use 'widgets home --app' there.
             """,
         withoutTasks: { $0.desktop() }
     ) { $0.desktop() }

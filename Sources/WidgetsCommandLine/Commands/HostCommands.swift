@@ -31,10 +31,12 @@ extension Command {
 
     static let home = Command(
         "home", summary: "Open the running host's home screen in a browser ('widgets run --web' serves it).",
-        options: [Options.printOnly.spec],
+        options: [Options.printOnly.spec, Options.appWindow.spec],
         discussion: """
             Asks the running host for the page's address, token included, and opens it with $WIDGETS_URL_OPENER, else
-            xdg-open when there is one (else, or with --print, prints it). For a window of its own: chromium --app="$(widgets home --print)".
+            xdg-open when there is one (else, or with --print, prints it). With --app, as a window of its own, as an
+            app of the desktop (where 'widgets desktop' cannot show the widgets, as on GNOME): in Chromium, Chrome,
+            Edge, Brave or Vivaldi (--app=URL; $WIDGETS_APP_BROWSER names another).
             """
     ) { $0.home() }
 }
@@ -118,6 +120,16 @@ extension Invocation {
         } catch {
             output.standardError("widgets: error: \(error)")
             return .failure
+        }
+        if isSet(Options.appWindow), !isSet(Options.printOnly) {
+            do throws(TapError) {
+                let browser = try DesktopOpener.openAsApp(url)
+                output.standardOutput("opened \(url) in a window of its own (\(browser))")
+                return .success
+            } catch {
+                output.standardError("widgets: error: \(error); the home screen is at \(url)")
+                return .failure
+            }
         }
         // What opens URLs for the host's taps too ($WIDGETS_URL_OPENER, else xdg-open).
         let opener = DesktopOpener.program()
