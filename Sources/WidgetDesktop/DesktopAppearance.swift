@@ -1,6 +1,8 @@
 import FoundationEssentials
+import Glibc
 import WidgetSupport
 import WidgetRendering
+import WidgetWire
 
 /// Light or dark, as the desktop prefers: the XDG desktop portal's `org.freedesktop.appearance`
 /// `color-scheme` setting (1 dark, 2 light, 0 no preference), read over the session's D-Bus with
@@ -13,6 +15,38 @@ public enum DesktopAppearance {
                 method: "ReadOne", signature: "ss", arguments: ["org.freedesktop.appearance", "color-scheme"], timeout: 1, environment: environment)
         else { return nil }
         return scheme(fromBusctl: said)
+    }
+
+    /// Follows the setting: `changed` is called, on a thread of its own, with each new scheme the
+    /// portal announces (its `SettingChanged` signal, watched with `busctl monitor`; nil: no
+    /// preference). Returns the watcher, to be stopped (`kill`) when the desktop ends; nil when
+    /// there is no bus or no busctl to watch with.
+    package static func follow(
+        environment: [String: String] = ProcessInfo.processInfo.environment, _ changed: @escaping @Sendable (Appearance?) -> Void
+    ) -> Subprocess? {
+        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["XDG_RUNTIME_DIR"] != nil,
+            let busctl = SessionBus.busctl(environment: environment)
+        else { return nil }
+        let match = "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged',arg0='org.freedesktop.appearance',arg1='color-scheme'"
+        guard let watcher = try? Subprocess(busctl, ["--user", "--json=short", "monitor", "--match=" + match], environment: environment, standardError: .discard)
+        else { return nil }
+        guard startThread(named: "widgets-scheme", { watcher.readLines { line in if let scheme = scheme(fromMonitor: line) { changed(scheme.value) } } }) != nil else {
+            kill(watcher.pid, SIGTERM)
+            return nil
+        }
+        return watcher
+    }
+
+    /// The scheme a `SettingChanged` signal announces, as `busctl --json=short monitor` prints it
+    /// (`"payload":{"type":"ssv","data":["org.freedesktop.appearance","color-scheme",{"type":"u","data":1}]}`);
+    /// nil for another line.
+    static func scheme(fromMonitor line: String) -> (value: Appearance?, Void)? {
+        guard let message = try? JSONValue.parse(line), message["member"]?.stringValue == "SettingChanged",
+            let data = message["payload"]?["data"]?.arrayValue, data.count == 3,
+            data[0].stringValue == "org.freedesktop.appearance", data[1].stringValue == "color-scheme",
+            let number = data[2]["data"]?.numberValue
+        else { return nil }
+        return (number == 1 ? .dark : number == 2 ? .light : nil, ())
     }
 
     /// The scheme in busctl's answer (`v u 1`), or nil for no preference.

@@ -13,6 +13,9 @@ public struct DesktopOptions: Sendable {
     public var margins = DesktopMargins(all: 24)
     public var columns = 2
     public var appearance: Appearance = .light
+    /// Whether `appearance` is the desktop's, and follows it when it changes (neither an option nor
+    /// the settings file gave it).
+    public var followsDesktop = false
     /// Whether the Live Activities are shown (before the widgets) and the Controls (a tile after them).
     public var activities = true
     public var controls = true
@@ -36,12 +39,12 @@ public struct DesktopOptions: Sendable {
 /// reaches the bundle as one on the home screen does. The drawings are the SVG renderer's,
 /// rasterized at the output's scale (see docs/DESKTOP.md).
 public final class DesktopClient {
-    private let options: DesktopOptions
+    private var options: DesktopOptions
     private let log: @Sendable (String) -> Void
     private let backend: any DesktopBackend
     private let feed: HostFeed
     private let rasterizer: Rasterizer
-    private let renderer: SVGRenderer
+    private var renderer: SVGRenderer
 
     private var scale = 1
     private var instances: [ShownInstance] = []
@@ -92,9 +95,12 @@ public final class DesktopClient {
     public func run(stoppingOnSignals: Bool) throws(DesktopError) {
         if stoppingOnSignals { wd_catch_termination(feed.wake) }
         feed.start()
+        let feed = self.feed
+        let watcher = options.followsDesktop ? DesktopAppearance.follow { feed.postAppearance($0) } : nil
         defer {
             if stoppingOnSignals { wd_catch_termination(-1) }
             feed.stop()
+            if let watcher { kill(watcher.pid, SIGTERM) }
         }
         // Named (after the feed's thread is made, which would inherit the name), and its id said,
         // so that its wakeups can be told from the process's others (`make bench`).
@@ -126,6 +132,15 @@ public final class DesktopClient {
     private func takeNews() {
         let news = feed.take()
         for message in news.messages { log(message) }
+        if let scheme = news.appearance {
+            let appearance = scheme ?? .light
+            if appearance != options.appearance {
+                options.appearance = appearance
+                renderer = SVGRenderer(appearance: appearance)
+                log("the desktop prefers \(appearance == .dark ? "dark" : "light") now")
+                redrawAll = true
+            }
+        }
         if let away = news.away, away != hostAway {
             hostAway = away
             log(away ? "the host is away; the last entries stay, marked as of their date" : "the host is back")
@@ -278,13 +293,14 @@ public final class DesktopClient {
             }
         let path = options.socketPath
         let log = self.log
-        taps.async {
+        let sent = taps.async {
             do throws(ControlError) {
                 _ = try ControlClient(path: path).send(.tap(instance: instance.id, target: target))
             } catch {
                 log("tap on \(instance.id): \(error)")
             }
         }
+        if !sent { log("tap on \(instance.id): not sent (no thread could be started to send it)") }
     }
 
     /// A right click on a widget opens the home screen's page with its Edit Widget open (where
@@ -293,7 +309,7 @@ public final class DesktopClient {
         let path = options.socketPath
         let (log, open) = (self.log, options.open)
         let edit = id.map { "&edit=" + $0.percentEncoded } ?? ""
-        taps.async {
+        let sent = taps.async {
             do throws(ControlError) {
                 guard case .home(let url) = try ControlClient(path: path).send(.home) else { return }
                 open(url + edit)
@@ -301,5 +317,6 @@ public final class DesktopClient {
                 log("cannot open the home screen: \(error)")
             }
         }
+        if !sent { log("cannot open the home screen: no thread could be started to ask the host") }
     }
 }

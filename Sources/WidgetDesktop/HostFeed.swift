@@ -1,5 +1,6 @@
 import CWayland
 import FoundationEssentials
+import WidgetRendering
 import Glibc
 import Synchronization
 import WidgetSupport
@@ -40,6 +41,8 @@ final class HostFeed: @unchecked Sendable {
         var away: Bool?
         /// What the host said went wrong, to be told once.
         var messages: [String] = []
+        /// The desktop's light or dark, when it changed (not the host's news, but woken for alike).
+        var appearance: Appearance??
     }
 
     let wake: Int32
@@ -73,6 +76,11 @@ final class HostFeed: @unchecked Sendable {
     func stop() {
         stopping.store(true, ordering: .relaxed)
         watchingLock.withLock { watching?.close() }
+    }
+
+    /// The desktop's new light or dark (nil: no preference), taken with the host's news.
+    func postAppearance(_ appearance: Appearance?) {
+        post { $0.appearance = .some(appearance) }
     }
 
     /// What changed since the last call.

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-# A stand-in for a desktop's notification server (org.freedesktop.Notifications) on a test's own
-# session bus: it records each call, one JSON object a line, in the file named by its argument,
+# A stand-in for a desktop's notification server (org.freedesktop.Notifications), and for its
+# settings portal's appearance (org.freedesktop.portal.Settings' color-scheme, which a test sets with
+# org.widgets.Test.SetColorScheme), on a test's own session bus. The notification server it records each call, one JSON object a line, in the file named by its argument,
 # and answers as a server does (a new id, or the id replaced). Run with Debian's python3 and its
 # python3-dbus and python3-gi.
 import json
@@ -37,9 +38,32 @@ class Notifications(dbus.service.Object):
         return ("widgets-test", "widgets", "1", "1.2")
 
 
+class Settings(dbus.service.Object):
+    def __init__(self, bus):
+        super().__init__(bus, "/org/freedesktop/portal/desktop")
+        self.scheme = 2  # light
+
+    @dbus.service.method("org.freedesktop.portal.Settings", in_signature="ss", out_signature="v")
+    def ReadOne(self, namespace, key):
+        if (namespace, key) != ("org.freedesktop.appearance", "color-scheme"):
+            raise dbus.exceptions.DBusException("no such setting", name="org.freedesktop.portal.Error.NotFound")
+        return dbus.UInt32(self.scheme, variant_level=1)
+
+    @dbus.service.signal("org.freedesktop.portal.Settings", signature="ssv")
+    def SettingChanged(self, namespace, key, value):
+        pass
+
+    @dbus.service.method("org.widgets.Test", in_signature="u", out_signature="")
+    def SetColorScheme(self, scheme):
+        self.scheme = int(scheme)
+        self.SettingChanged("org.freedesktop.appearance", "color-scheme", dbus.UInt32(self.scheme, variant_level=1))
+
+
 DBusGMainLoop(set_as_default=True)
 bus = dbus.SessionBus()
 name = dbus.service.BusName("org.freedesktop.Notifications", bus)
 server = Notifications(bus)
+portal_name = dbus.service.BusName("org.freedesktop.portal.Desktop", bus)
+settings = Settings(bus)
 print("ready", flush=True)
 GLib.MainLoop().run()

@@ -40,6 +40,15 @@ public final class NotificationServer: @unchecked Sendable {
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// The portal's color-scheme set (1 dark, 2 light, 0 no preference), and announced.
+    public func setColorScheme(_ scheme: Int) -> Bool {
+        runProcessWaiting(
+            HeadlessSway.path(of: "busctl")!,
+            ["--user", "call", "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.widgets.Test", "SetColorScheme", "u", String(scheme)],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": address]
+        ).status == 0
+    }
+
     public func stop() {
         for process in [server, bus] where process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }

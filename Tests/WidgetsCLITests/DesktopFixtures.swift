@@ -78,9 +78,9 @@ struct GameDesktopHome {
     }
 
     /// The status widget as `widgets render --png` draws it now, in light.
-    func renderedStatus(scale: Int) async throws -> RasterImage {
+    func renderedStatus(scale: Int, appearance: String = "light") async throws -> RasterImage {
         let file = Fixtures.temporaryDirectory("png").appendingPathComponent("status.png")
-        let rendered = await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "\(scale)", "--appearance", "light"])
+        let rendered = await cli(["render", "com.mygame.game-status", "--png", file.path, "--scale", "\(scale)", "--appearance", appearance])
         #expect(rendered.status == 0, "\(rendered.standardError)")
         return try Rasterizer.shared().image(png: Array(try Data(contentsOf: file)))
     }

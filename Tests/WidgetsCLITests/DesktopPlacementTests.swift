@@ -84,6 +84,20 @@ struct DesktopPlacementTests {
         #expect(noX.standardError.hasPrefix("widgets: error: cannot connect to the X server at :97"), "\(noX.standardError)")
     }
 
+    /// The portal's announcement of a new color-scheme, as `busctl --json=short monitor` prints it.
+    @Test func aNewColorSchemeIsReadFromTheMonitor() {
+        func line(_ namespace: String, _ key: String, _ value: Int) -> String {
+            #"{"type":"signal","endian":"l","flags":1,"version":1,"cookie":7,"timestamp-realtime":1,"sender":":1.2","path":"/org/freedesktop/portal/desktop","#
+                + #""interface":"org.freedesktop.portal.Settings","member":"SettingChanged","payload":{"type":"ssv","data":["\#(namespace)","\#(key)",{"type":"u","data":\#(value)}]}}"#
+        }
+        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 1))?.value == .dark)
+        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 2))?.value == .light)
+        let none = DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 0))
+        #expect(none != nil && none?.value == nil, "no preference")
+        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "accent-color", 1)) == nil)
+        #expect(DesktopAppearance.scheme(fromMonitor: "Monitoring bus message stream.") == nil)
+    }
+
     /// Only the desktop runs without tasks (on the main thread, no libdispatch worker to wake it);
     /// its name is found after the global options, --plugins' value skipped.
     @Test func onlyTheDesktopRunsWithoutTasks() {

@@ -185,6 +185,35 @@ import WidgetWire
         #expect(everywhere.terminate() == 0)
     }
 
+    /// Light or dark as the desktop prefers (the settings portal's color-scheme), followed when it
+    /// changes: the widgets are drawn again, dark, as `render --png --appearance dark` draws them.
+    @Test(
+        .enabled(if: HeadlessSway.unavailable == nil && NotificationServer.unavailable == nil, "\(HeadlessSway.unavailable ?? NotificationServer.unavailable ?? "")"),
+        .timeLimit(.minutes(3)))
+    func theWidgetsFollowTheDesktopsLightOrDark() async throws {
+        let bus = try NotificationServer()
+        defer { bus.stop() }
+        let sway = try HeadlessSway()
+        defer { sway.stop() }
+        let game = GameDesktopHome()
+        let host = try await game.startHost()
+        defer { if host.process.isRunning { _ = host.terminate() } }
+        var environment = game.home.environment.merging(sway.clientEnvironment) { $1 }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--controls", "off"], environment: environment)
+        defer { if desktop.process.isRunning { _ = desktop.terminate() } }
+        #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
+        let light = try await game.renderedStatus(scale: 1)
+        #expect(try await eventually { Self.differences(light, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "light, as the portal says")
+
+        #expect(bus.setColorScheme(1))
+        #expect(await blocking { desktop.waitForLine { $0.contains("the desktop prefers dark now") } }, "\(desktop.output)")
+        let dark = try await game.renderedStatus(scale: 1, appearance: "dark")
+        #expect(Self.differences(dark, on: light, at: (0, 0)) > 1000, "dark is not light")
+        #expect(try await eventually { Self.differences(dark, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "\(desktop.output)")
+        #expect(desktop.terminate() == 0)
+    }
+
     /// A click on a `Link` (in a medium widget: a small one is one target, as on iOS) opens its URL
     /// with the bundle that claims its scheme, as a tap on the home screen does: the game's app
     /// shows the player whose row was clicked.

@@ -112,6 +112,25 @@ package final class Subprocess: @unchecked Sendable {
         if pidDescriptor >= 0 { close(pidDescriptor) }
     }
 
+    /// Reads what it writes to standard output (captured) a line at a time, on the calling thread,
+    /// until it closes it: for a program that says things as they happen (`busctl monitor`).
+    package func readLines(_ line: (String) -> Void) {
+        guard let output = captured.first, output >= 0 else { return }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            pending += chunk[..<count]
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                line(String(decoding: pending[..<end], as: UTF8.self))
+                pending.removeSubrange(...end)
+            }
+        }
+        if !pending.isEmpty { line(String(decoding: pending, as: UTF8.self)) }
+    }
+
     /// Reads what it writes to the captured streams until it closes them (both at once, so that
     /// neither pipe fills and stops it), then waits for it to end. `keeping` false: what it writes
     /// is read and dropped (one left running, whose output nobody will read).

@@ -87,7 +87,13 @@ extension Invocation {
             options.anchor = try setting(Options.anchor) ?? .topLeft
             options.margins = try setting(Options.margin) ?? DesktopMargins(all: 24)
             options.columns = try setting(Options.columns) ?? 2
-            options.appearance = try setting(Options.desktopAppearance) ?? DesktopAppearance.preferred() ?? .light
+            if let given = try setting(Options.desktopAppearance) {
+                options.appearance = given
+            } else {
+                // The desktop's, followed when it changes.
+                options.appearance = DesktopAppearance.preferred() ?? .light
+                options.followsDesktop = true
+            }
             options.activities = try setting(Options.showActivities) ?? true
             options.controls = try setting(Options.showControls) ?? true
         } catch {
@@ -170,8 +176,3 @@ struct DesktopSettings {
     }
 }
 
-/// A value handed to the one thread that uses it from then on.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
