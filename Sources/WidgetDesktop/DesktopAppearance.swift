@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
-import WidgetSupport
 import WidgetRendering
+import WidgetSupport
 import WidgetWire
 
 /// Light or dark, as the desktop prefers: the XDG desktop portal's `org.freedesktop.appearance`
@@ -30,7 +30,7 @@ public enum DesktopAppearance {
         let match = "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged',arg0='org.freedesktop.appearance',arg1='color-scheme'"
         guard let watcher = try? Subprocess(busctl, ["--user", "--json=short", "monitor", "--match=" + match], environment: environment, standardError: .discard)
         else { return nil }
-        guard startThread(named: "widgets-scheme", { watcher.readLines { line in if let scheme = scheme(fromMonitor: line) { changed(scheme.value) } } }) != nil else {
+        guard startThread(named: "widgets-scheme", { watcher.readLines { line in if let scheme = scheme(fromMonitor: line) { changed(scheme) } } }) != nil else {
             kill(watcher.pid, SIGTERM)
             return nil
         }
@@ -39,14 +39,14 @@ public enum DesktopAppearance {
 
     /// The scheme a `SettingChanged` signal announces, as `busctl --json=short monitor` prints it
     /// (`"payload":{"type":"ssv","data":["org.freedesktop.appearance","color-scheme",{"type":"u","data":1}]}`);
-    /// nil for another line.
-    static func scheme(fromMonitor line: String) -> (value: Appearance?, Void)? {
+    /// nil for another line (a scheme of nil: no preference).
+    static func scheme(fromMonitor line: String) -> Appearance?? {
         guard let message = try? JSONValue.parse(line), message["member"]?.stringValue == "SettingChanged",
             let data = message["payload"]?["data"]?.arrayValue, data.count == 3,
             data[0].stringValue == "org.freedesktop.appearance", data[1].stringValue == "color-scheme",
             let number = data[2]["data"]?.numberValue
         else { return nil }
-        return (number == 1 ? .dark : number == 2 ? .light : nil, ())
+        return .some(number == 1 ? .dark : number == 2 ? .light : nil)
     }
 
     /// The scheme in busctl's answer (`v u 1`), or nil for no preference.

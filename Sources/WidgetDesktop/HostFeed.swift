@@ -1,8 +1,8 @@
 import CWayland
 import FoundationEssentials
-import WidgetRendering
 import Glibc
 import Synchronization
+import WidgetRendering
 import WidgetSupport
 import WidgetWire
 

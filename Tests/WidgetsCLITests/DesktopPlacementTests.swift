@@ -90,10 +90,9 @@ struct DesktopPlacementTests {
             #"{"type":"signal","endian":"l","flags":1,"version":1,"cookie":7,"timestamp-realtime":1,"sender":":1.2","path":"/org/freedesktop/portal/desktop","#
                 + #""interface":"org.freedesktop.portal.Settings","member":"SettingChanged","payload":{"type":"ssv","data":["\#(namespace)","\#(key)",{"type":"u","data":\#(value)}]}}"#
         }
-        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 1))?.value == .dark)
-        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 2))?.value == .light)
-        let none = DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 0))
-        #expect(none != nil && none?.value == nil, "no preference")
+        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 1)) == .some(.dark))
+        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 2)) == .some(.light))
+        #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "color-scheme", 0)) == .some(nil), "no preference")
         #expect(DesktopAppearance.scheme(fromMonitor: line("org.freedesktop.appearance", "accent-color", 1)) == nil)
         #expect(DesktopAppearance.scheme(fromMonitor: "Monitoring bus message stream.") == nil)
     }
