@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include "host_shims.h"
 
 #include <dlfcn.h>
@@ -33,6 +34,16 @@ int host_pidfd_open(int pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
     (void)pid;
+    return -1;
+#endif
+}
+
+int host_pidfd_send_signal(int pidfd, int signal) {
+#ifdef SYS_pidfd_send_signal
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+#else
+    (void)pidfd, (void)signal;
+    errno = ENOSYS;
     return -1;
 #endif
 }

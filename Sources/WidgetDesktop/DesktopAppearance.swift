@@ -19,19 +19,28 @@ public enum DesktopAppearance {
 
     /// Follows the setting: `changed` is called, on a thread of its own, with each new scheme the
     /// portal announces (its `SettingChanged` signal, watched with `busctl monitor`; nil: no
-    /// preference). Returns the watcher, to be stopped (`kill`) when the desktop ends; nil when
-    /// there is no bus or no busctl to watch with.
+    /// preference), and `ended` with why if the watch ends first. Returns the watcher, to be
+    /// stopped (`terminate`) when the desktop ends; nil when there is no bus or no busctl to watch
+    /// with.
     package static func follow(
-        environment: [String: String] = ProcessInfo.processInfo.environment, _ changed: @escaping @Sendable (Appearance?) -> Void
+        environment: [String: String] = ProcessInfo.processInfo.environment, _ changed: @escaping @Sendable (Appearance?) -> Void,
+        ended: @escaping @Sendable (String) -> Void
     ) -> Subprocess? {
         guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["XDG_RUNTIME_DIR"] != nil,
             let busctl = SessionBus.busctl(environment: environment)
         else { return nil }
         let match = "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged',arg0='org.freedesktop.appearance',arg1='color-scheme'"
-        guard let watcher = try? Subprocess(busctl, ["--user", "--json=short", "monitor", "--match=" + match], environment: environment, standardError: .discard)
+        guard let watcher = try? Subprocess(busctl, ["--user", "--json=short", "monitor", "--match=" + match], environment: environment)
         else { return nil }
-        guard startThread(named: "widgets-scheme", { watcher.readLines { line in if let scheme = scheme(fromMonitor: line) { changed(scheme) } } }) != nil else {
-            kill(watcher.pid, SIGTERM)
+        let started = startThread(named: "widgets-scheme") {
+            watcher.readLines { line in if let scheme = scheme(fromMonitor: line) { changed(scheme) } }
+            // Its words, after its last line: why it stopped (the bus gone, monitoring refused).
+            let said = String(decoding: watcher.errorsSoFar(limit: 300), as: UTF8.self).trimmingSpacesAndNewlines.onOneLine
+            let status = watcher.waitForExit()
+            ended("busctl monitor ended (status \(status)\(said.isEmpty ? "" : ": " + said))")
+        }
+        guard started != nil else {
+            watcher.terminate()
             return nil
         }
         return watcher

@@ -96,11 +96,16 @@ public final class DesktopClient {
         if stoppingOnSignals { wd_catch_termination(feed.wake) }
         feed.start()
         let feed = self.feed
-        let watcher = options.followsDesktop ? DesktopAppearance.follow { feed.postAppearance($0) } : nil
+        var watcher: Subprocess?
+        if options.followsDesktop {
+            watcher = DesktopAppearance.follow({ feed.postAppearance($0) }, ended: { feed.postMessage("no longer following the desktop's light or dark: \($0)") })
+            // Read again now that it is watched: a change while the client connected is not lost.
+            if watcher != nil { feed.postAppearance(DesktopAppearance.preferred()) }
+        }
         defer {
             if stoppingOnSignals { wd_catch_termination(-1) }
             feed.stop()
-            if let watcher { kill(watcher.pid, SIGTERM) }
+            watcher?.terminate()
         }
         // Named (after the feed's thread is made, which would inherit the name), and its id said,
         // so that its wakeups can be told from the process's others (`make bench`).

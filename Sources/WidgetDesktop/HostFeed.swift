@@ -83,6 +83,11 @@ final class HostFeed: @unchecked Sendable {
         post { $0.appearance = .some(appearance) }
     }
 
+    /// Something to say, taken with the host's news (from another thread of the client's).
+    func postMessage(_ message: String) {
+        post { $0.messages.append(message) }
+    }
+
     /// What changed since the last call.
     func take() -> News {
         var counter: UInt64 = 0

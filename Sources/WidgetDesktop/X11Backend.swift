@@ -90,7 +90,11 @@ final class X11Backend: DesktopBackend {
     }
 
     func takeEvents() -> [DesktopEvent] {
-        inbox.take().flatMap { heard -> [DesktopEvent] in
+        let heard = inbox.take()
+        // An exposure comes as a rectangle at a time (dragging a window over the widgets, many):
+        // answered once.
+        var exposed = false
+        var events = heard.flatMap { heard -> [DesktopEvent] in
             switch heard {
             case .event(.click(let x, let y, let primary)):
                 // In the window's pixels: in points at the scale the window shows.
@@ -98,8 +102,7 @@ final class X11Backend: DesktopBackend {
             case .event(let event):
                 return [event]
             case .expose:
-                // Sent again from the pixels kept; drawn again only when there are none yet.
-                guard pixelsSize.width > 0, !hidden, (try? send(damage: [], input: shownInput, scale: shownScale)) != nil else { return [.redrawAll] }
+                exposed = true
                 return []
             case .screen:
                 // Placed again on the monitor as it is now, and drawn there. The size is asked now:
@@ -119,6 +122,9 @@ final class X11Backend: DesktopBackend {
                 return [.note("drawn at scale \(now.factor) now (\(now.reason))", debug: true), .redrawAll]
             }
         }
+        // Sent again from the pixels kept; drawn again only when there are none yet.
+        if exposed, pixelsSize.width == 0 || hidden || (try? send(damage: [], input: shownInput, scale: shownScale)) == nil { events.append(.redrawAll) }
+        return events
     }
 
     func prepare(width points: Int, height heightInPoints: Int) -> (scale: Int, width: Int, height: Int)? {

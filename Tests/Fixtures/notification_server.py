@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # A stand-in for a desktop's notification server (org.freedesktop.Notifications), and for its
-# settings portal's appearance (org.freedesktop.portal.Settings' color-scheme, which a test sets with
-# org.widgets.Test.SetColorScheme), on a test's own session bus. The notification server it records each call, one JSON object a line, in the file named by its argument,
-# and answers as a server does (a new id, or the id replaced). Run with Debian's python3 and its
+# settings portal's appearance (org.freedesktop.portal.Settings' color-scheme, dark at first, which a
+# test sets with org.widgets.Test.SetColorScheme), on a test's own session bus. The notification
+# server records each call, one JSON object a line, in the file named by its argument, and
+# answers as a server does (a new id, or the id replaced). Run with Debian's python3 and its
 # python3-dbus and python3-gi.
 import json
 import sys
@@ -41,7 +42,7 @@ class Notifications(dbus.service.Object):
 class Settings(dbus.service.Object):
     def __init__(self, bus):
         super().__init__(bus, "/org/freedesktop/portal/desktop")
-        self.scheme = 2  # light
+        self.scheme = 1  # dark: not what a client takes when it reads nothing
 
     @dbus.service.method("org.freedesktop.portal.Settings", in_signature="ss", out_signature="v")
     def ReadOne(self, namespace, key):

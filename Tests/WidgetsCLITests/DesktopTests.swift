@@ -186,7 +186,7 @@ import WidgetWire
     }
 
     /// Light or dark as the desktop prefers (the settings portal's color-scheme), followed when it
-    /// changes: the widgets are drawn again, dark, as `render --png --appearance dark` draws them.
+    /// changes: the widgets are drawn dark, then light again, as `render --png` draws them.
     @Test(
         .enabled(if: HeadlessSway.unavailable == nil && NotificationServer.unavailable == nil, "\(HeadlessSway.unavailable ?? NotificationServer.unavailable ?? "")"),
         .timeLimit(.minutes(3)))
@@ -203,14 +203,15 @@ import WidgetWire
         let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--controls", "off"], environment: environment)
         defer { if desktop.process.isRunning { _ = desktop.terminate() } }
         #expect(await blocking { desktop.waitForLine { $0.contains("drew game-status-1, character-detail-2 at scale 1") } }, "\(desktop.output)")
-        let light = try await game.renderedStatus(scale: 1)
-        #expect(try await eventually { Self.differences(light, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "light, as the portal says")
-
-        #expect(bus.setColorScheme(1))
-        #expect(await blocking { desktop.waitForLine { $0.contains("the desktop prefers dark now") } }, "\(desktop.output)")
+        // Dark at first, as the portal says (a client reading nothing would be light).
         let dark = try await game.renderedStatus(scale: 1, appearance: "dark")
-        #expect(Self.differences(dark, on: light, at: (0, 0)) > 1000, "dark is not light")
-        #expect(try await eventually { Self.differences(dark, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "\(desktop.output)")
+        #expect(try await eventually { Self.differences(dark, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "dark, as the portal says")
+
+        #expect(bus.setColorScheme(2))
+        #expect(await blocking { desktop.waitForLine { $0.contains("the desktop prefers light now") } }, "\(desktop.output)")
+        let light = try await game.renderedStatus(scale: 1)
+        #expect(Self.differences(light, on: dark, at: (0, 0)) > 1000, "light is not dark")
+        #expect(try await eventually { Self.differences(light, on: try Rasterizer.shared().image(png: try sway.screenshot()), at: (24, 24)) == 0 }, "\(desktop.output)")
         #expect(desktop.terminate() == 0)
     }
 

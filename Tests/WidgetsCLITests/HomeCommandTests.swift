@@ -34,11 +34,12 @@ import WidgetTestSupport
         let none = await homeCommand(["home", "--app"], ["PATH": Fixtures.temporaryDirectory("empty").path])
         #expect(none.status == 1)
         #expect(none.standardError.contains("no browser that shows a page as a window of its own (chromium, "), "\(none.standardError)")
-        #expect(none.standardError.contains("Debian's chromium is one); the home screen is at \(url)"), "\(none.standardError)")
+        #expect(none.standardError.contains("Debian's chromium is one; $WIDGETS_APP_BROWSER names another); the home screen is at \(url)"), "\(none.standardError)")
         // One that fails at once: its words.
         try "#!/bin/sh\necho 'no display' >&2\nexit 3\n".write(to: browser, atomically: true, encoding: .utf8)
         chmod(browser.path, 0o755)
-        let failed = await homeCommand(["home", "--app"], ["WIDGETS_APP_BROWSER": browser.path])
+        // $WIDGETS_APP_BROWSER by name, looked up on PATH as a shell would.
+        let failed = await homeCommand(["home", "--app"], ["WIDGETS_APP_BROWSER": "chromium", "PATH": browser.deletingLastPathComponent().path])
         #expect(failed.status == 1)
         #expect(failed.standardError.contains("chromium could not show the page (status 3): no display"), "\(failed.standardError)")
     }

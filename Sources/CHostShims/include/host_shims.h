@@ -28,6 +28,10 @@ int host_pipe_cloexec(int fds[2]);
  * has exited; -1 where the kernel has none. */
 int host_pidfd_open(int pid);
 
+/* pidfd_send_signal(pidfd, signal, NULL, 0) (Linux 5.1): a signal to the process the descriptor is of,
+ * never to another that took its pid after it was reaped; -1 with errno. */
+int host_pidfd_send_signal(int pidfd, int signal);
+
 /* For a worker whose host is gone or done with it: ends every descendant (those that left its group
  * with setsid too, adopted by it as a subreaper) and its whole process group, itself included, so
  * nothing a bundle forked outlives it. Does not return. */

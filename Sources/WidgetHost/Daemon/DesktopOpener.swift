@@ -22,7 +22,10 @@ public enum DesktopOpener {
     /// What shows a page as a window of its own: `$WIDGETS_APP_BROWSER`, else the first of
     /// `appBrowsers` on PATH.
     public static func appBrowser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let given = environment["WIDGETS_APP_BROWSER"], !given.isEmpty { return given }
+        if let given = environment["WIDGETS_APP_BROWSER"], !given.isEmpty {
+            // A name is looked up on PATH, as a shell would.
+            return given.contains("/") ? given : Subprocess.find(given, environment: environment) ?? given
+        }
         return appBrowsers.lazy.compactMap { Subprocess.find($0, environment: environment) }.first
     }
 
@@ -31,14 +34,15 @@ public enum DesktopOpener {
     /// little for a browser that fails at once, and no longer (it stays, showing the window).
     public static func openAsApp(_ url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(TapError) -> String {
         guard let browser = appBrowser(environment: environment) else {
-            throw TapError("no browser that shows a page as a window of its own (\(appBrowsers.joined(separator: ", ")); Debian's chromium is one)")
+            throw TapError(
+                "no browser that shows a page as a window of its own (\(appBrowsers.joined(separator: ", ")); Debian's chromium is one; $WIDGETS_APP_BROWSER names another)")
         }
         let name = browser.pathFileName
         let process: Subprocess
         do {
             process = try Subprocess(browser, ["--app=" + url], standardOutput: .discard, standardError: .capture)
         } catch {
-            throw TapError("cannot run \(browser): \(error.reason)")
+            throw TapError("cannot run \(browser)\(environment["WIDGETS_APP_BROWSER"].map { _ in " ($WIDGETS_APP_BROWSER)" } ?? ""): \(error.reason)")
         }
         guard let status = process.waitForExit(atMost: 2) else { return name }
         guard status == 0 else {

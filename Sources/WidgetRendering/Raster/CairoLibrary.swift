@@ -213,18 +213,13 @@ struct FontLibrary {
     let patternDestroy: @convention(c) (OpaquePointer?) -> Void
     let patternAddString: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
     let patternAddInteger: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
-    let patternAddCharSet: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?) -> Int32
     let patternGetString: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32
     let patternGetInteger: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<Int32>?) -> Int32
-    let charSetCreate: @convention(c) () -> OpaquePointer?
-    let charSetAddChar: @convention(c) (OpaquePointer?, UInt32) -> Int32
-    let charSetDestroy: @convention(c) (OpaquePointer?) -> Void
     let configSubstitute: @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32
     let defaultSubstitute: @convention(c) (OpaquePointer?) -> Void
     let fontMatch: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<Int32>?) -> OpaquePointer?
     /// FcFontSet { int nfont; int sfont; FcPattern **fonts; }, best match first.
     let fontSort: @convention(c) (OpaquePointer?, OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<Int32>?) -> UnsafeMutableRawPointer?
-    let fontSetDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void
     let patternGetCharSet: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
     let charSetHasChar: @convention(c) (OpaquePointer?, UInt32) -> Int32
     /// fontconfig 2.12 and later: CSS's weights as fontconfig's.
@@ -241,17 +236,12 @@ struct FontLibrary {
         patternDestroy = try symbol(fontconfig, "FcPatternDestroy")
         patternAddString = try symbol(fontconfig, "FcPatternAddString")
         patternAddInteger = try symbol(fontconfig, "FcPatternAddInteger")
-        patternAddCharSet = try symbol(fontconfig, "FcPatternAddCharSet")
         patternGetString = try symbol(fontconfig, "FcPatternGetString")
         patternGetInteger = try symbol(fontconfig, "FcPatternGetInteger")
-        charSetCreate = try symbol(fontconfig, "FcCharSetCreate")
-        charSetAddChar = try symbol(fontconfig, "FcCharSetAddChar")
-        charSetDestroy = try symbol(fontconfig, "FcCharSetDestroy")
         configSubstitute = try symbol(fontconfig, "FcConfigSubstitute")
         defaultSubstitute = try symbol(fontconfig, "FcDefaultSubstitute")
         fontMatch = try symbol(fontconfig, "FcFontMatch")
         fontSort = try symbol(fontconfig, "FcFontSort")
-        fontSetDestroy = try symbol(fontconfig, "FcFontSetDestroy")
         patternGetCharSet = try symbol(fontconfig, "FcPatternGetCharSet")
         charSetHasChar = try symbol(fontconfig, "FcCharSetHasChar")
         weightFromOpenType = dlsym(fontconfig, "FcWeightFromOpenType").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Int32).self) }

@@ -20,8 +20,8 @@ final class TextFaces {
     private var library: OpaquePointer?
     private var files: [String: Face?] = [:]
     private var matches: [String: Face?] = [:]
-    /// Faces found for characters the primary face lacks, by family list, weight and slant.
-    private var fallbacks: [String: [Face]] = [:]
+    /// fontconfig's sorted fonts for a family list, weight and slant (an FcFontSet, kept).
+    private var sortedFonts: [String: UnsafeMutableRawPointer?] = [:]
     /// Advances measured by cairo, per face and glyph, in ems (faces without metrics of their own).
     private var advances: [String: [UInt32: Double]] = [:]
 
@@ -70,67 +70,79 @@ final class TextFaces {
                 return face(file: directory + "/" + italicFile, index: 0, metrics: metrics)
             }
         }
-        return match(families: families, weight: weight, italic: italic, scalar: nil)
+        return match(families: families, weight: weight, italic: italic)
     }
 
     /// An installed face that has `scalar`, as near the family list, weight and slant as
-    /// fontconfig finds; nil when fontconfig finds none with it. A face found before for the same
-    /// list, weight and slant is taken when it has the character (fontconfig's sort is asked once
-    /// for a script's text, not once for each ideograph).
+    /// fontconfig finds (the first of its sorted fonts whose characters include it); nil when
+    /// none has it. The sort is asked once for a list, weight and slant, and kept.
     func fallback(for scalar: Unicode.Scalar, families: [String], weight: Int, italic: Bool) -> Face? {
         let style = "\(families.joined(separator: ","))|\(weight)|\(italic)"
-        if let known = fallbacks[style]?.first(where: { fonts.charIndex($0.freeType, UInt(scalar.value)) != 0 }) { return known }
-        let found = match(families: families, weight: weight, italic: italic, scalar: scalar)
-        if let found, !(fallbacks[style]?.contains { $0.key == found.key } ?? false) { fallbacks[style, default: []].append(found) }
+        let key = "\(style)|\(scalar.value)"
+        if let known = matches[key] { return known }
+        let sorted: UnsafeMutableRawPointer?
+        if let kept = sortedFonts[style] {
+            sorted = kept
+        } else {
+            sorted = pattern(families: families, weight: weight, italic: italic).flatMap { pattern in
+                defer { fonts.patternDestroy(pattern) }
+                var result: Int32 = 0
+                return fonts.fontSort(nil, pattern, 1, nil, &result)
+            }
+            sortedFonts[style] = .some(sorted)
+        }
+        var found: Face?
+        if let sorted {
+            // FcFontSet { int nfont; int sfont; FcPattern **fonts; }
+            let count = Int(sorted.load(as: Int32.self))
+            let patterns = sorted.load(fromByteOffset: 8, as: UnsafeMutablePointer<OpaquePointer?>?.self)
+            for index in 0..<count {
+                guard let candidate = patterns?[index] else { continue }
+                var characters: OpaquePointer?
+                if fonts.patternGetCharSet(candidate, "charset", 0, &characters) == 0, fonts.charSetHasChar(characters, scalar.value) != 0 {
+                    found = open(candidate)
+                    break
+                }
+            }
+        }
+        if let face = found, fonts.charIndex(face.freeType, UInt(scalar.value)) == 0 { found = nil }
+        matches[key] = .some(found)
         return found
     }
 
-    private func match(families: [String], weight: Int, italic: Bool, scalar: Unicode.Scalar?) -> Face? {
-        let key = "\(families.joined(separator: ","))|\(weight)|\(italic)|\(scalar.map { String($0.value) } ?? "")"
+    /// fontconfig's pattern of a family list, a weight (CSS's) and a slant, with its defaults.
+    private func pattern(families: [String], weight: Int, italic: Bool) -> OpaquePointer? {
+        guard let pattern = fonts.patternCreate() else { return nil }
+        for family in families { _ = fonts.patternAddString(pattern, "family", family) }
+        _ = fonts.patternAddInteger(pattern, "weight", fonts.weightFromOpenType?(Int32(weight)) ?? (weight >= 600 ? 200 : 80))
+        _ = fonts.patternAddInteger(pattern, "slant", italic ? 100 : 0)
+        _ = fonts.configSubstitute(nil, pattern, 0 /* FcMatchPattern */)
+        fonts.defaultSubstitute(pattern)
+        return pattern
+    }
+
+    /// The face of a font fontconfig gave (its file and index).
+    private func open(_ font: OpaquePointer) -> Face? {
+        var file: UnsafePointer<CChar>?
+        var index: Int32 = 0
+        guard fonts.patternGetString(font, "file", 0, &file) == 0, let file else { return nil }
+        _ = fonts.patternGetInteger(font, "index", 0, &index)
+        return face(file: String(cString: file), index: Int(index), metrics: nil)
+    }
+
+    /// fontconfig's best match to a family list at a weight and slant.
+    private func match(families: [String], weight: Int, italic: Bool) -> Face? {
+        let key = "\(families.joined(separator: ","))|\(weight)|\(italic)"
         if let known = matches[key] { return known }
         var found: Face?
-        if let pattern = fonts.patternCreate() {
+        if let pattern = pattern(families: families, weight: weight, italic: italic) {
             defer { fonts.patternDestroy(pattern) }
-            for family in families { _ = fonts.patternAddString(pattern, "family", family) }
-            _ = fonts.patternAddInteger(pattern, "weight", fonts.weightFromOpenType?(Int32(weight)) ?? (weight >= 600 ? 200 : 80))
-            _ = fonts.patternAddInteger(pattern, "slant", italic ? 100 : 0)
-            if let scalar, let characters = fonts.charSetCreate() {
-                _ = fonts.charSetAddChar(characters, scalar.value)
-                _ = fonts.patternAddCharSet(pattern, "charset", characters)
-                fonts.charSetDestroy(characters)
-            }
-            _ = fonts.configSubstitute(nil, pattern, 0 /* FcMatchPattern */)
-            fonts.defaultSubstitute(pattern)
-            func open(_ matched: OpaquePointer) -> Face? {
-                var file: UnsafePointer<CChar>?
-                var index: Int32 = 0
-                guard fonts.patternGetString(matched, "file", 0, &file) == 0, let file else { return nil }
-                _ = fonts.patternGetInteger(matched, "index", 0, &index)
-                return face(file: String(cString: file), index: Int(index), metrics: nil)
-            }
             var result: Int32 = 0
-            if let scalar {
-                // The nearest installed font that has it: fontconfig's order puts the family first,
-                // whether or not it has the character.
-                if let set = fonts.fontSort(nil, pattern, 1, nil, &result) {
-                    defer { fonts.fontSetDestroy(set) }
-                    let count = Int(set.load(as: Int32.self))
-                    let patterns = set.load(fromByteOffset: 8, as: UnsafeMutablePointer<OpaquePointer?>?.self)
-                    for index in 0..<count {
-                        guard let candidate = patterns?[index] else { continue }
-                        var characters: OpaquePointer?
-                        if fonts.patternGetCharSet(candidate, "charset", 0, &characters) == 0, fonts.charSetHasChar(characters, scalar.value) != 0 {
-                            found = open(candidate)
-                            break
-                        }
-                    }
-                }
-            } else if let matched = fonts.fontMatch(nil, pattern, &result) {
+            if let matched = fonts.fontMatch(nil, pattern, &result) {
                 defer { fonts.patternDestroy(matched) }
                 found = open(matched)
             }
         }
-        if let face = found, let scalar, fonts.charIndex(face.freeType, UInt(scalar.value)) == 0 { found = nil }
         matches[key] = .some(found)
         return found
     }

@@ -112,6 +112,19 @@ package final class Subprocess: @unchecked Sendable {
         if pidDescriptor >= 0 { close(pidDescriptor) }
     }
 
+    /// Asks it to end (SIGTERM), through its pidfd where there is one: never another process that
+    /// took its pid after it was reaped. Nothing once it has ended.
+    package func terminate() {
+        ended.withLock {
+            guard status == nil else { return }
+            if pidDescriptor >= 0 {
+                _ = host_pidfd_send_signal(pidDescriptor, SIGTERM)
+            } else if !reaper {
+                kill(pid, SIGTERM)
+            }
+        }
+    }
+
     /// Reads what it writes to standard output (captured) a line at a time, on the calling thread,
     /// until it closes it: for a program that says things as they happen (`busctl monitor`).
     package func readLines(_ line: (String) -> Void) {
