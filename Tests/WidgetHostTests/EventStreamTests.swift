@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WidgetHost
 import WidgetRendering
@@ -38,10 +39,17 @@ import WidgetWire
         daemon.servesHome = true
         try daemon.start(socketPath: nil)
         defer { daemon.stop() }
-        let asked = Task { await blocking { daemon.answer(.home) } }
+        // Asked from a thread of its own, started now: a task could wait for a free thread of the
+        // pool longer than the wait below when every test of the run is busy.
+        let answered = Mutex<ControlAnswer?>(nil)
+        Thread.detachNewThread {
+            let answer = daemon.answer(.home)
+            answered.withLock { $0 = answer }
+        }
         #expect(try await eventually { daemon.homeWaiters == 1 })
         daemon.homeURL = "http://127.0.0.1:1/#token=t"
-        #expect(await asked.value == .home(url: "http://127.0.0.1:1/#token=t"))
+        #expect(try await eventually { answered.withLock { $0 != nil } })
+        #expect(answered.withLock { $0 } == .home(url: "http://127.0.0.1:1/#token=t"))
         // A host that serves none says so at once.
         daemon.homeURL = nil
         daemon.servesHome = false
