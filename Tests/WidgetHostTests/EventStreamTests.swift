@@ -39,16 +39,22 @@ import WidgetWire
         daemon.servesHome = true
         try daemon.start(socketPath: nil)
         defer { daemon.stop() }
-        // Asked from a thread of its own, started now: a task could wait for a free thread of the
-        // pool longer than the wait below when every test of the run is busy.
+        // Asked, and the address served once the request waits, from threads of their own: in a full
+        // run the pool's threads may all be busy for longer than the host waits (10 s).
         let answered = Mutex<ControlAnswer?>(nil)
+        let sawWaiter = Mutex(false)
         Thread.detachNewThread {
             let answer = daemon.answer(.home)
             answered.withLock { $0 = answer }
         }
-        #expect(try await eventually { daemon.homeWaiters == 1 })
-        daemon.homeURL = "http://127.0.0.1:1/#token=t"
-        #expect(try await eventually { answered.withLock { $0 != nil } })
+        Thread.detachNewThread {
+            let giveUp = Date().addingTimeInterval(10)
+            while daemon.homeWaiters == 0, Date() < giveUp { usleep(1000) }
+            sawWaiter.withLock { $0 = daemon.homeWaiters == 1 }
+            daemon.homeURL = "http://127.0.0.1:1/#token=t"
+        }
+        #expect(try await eventually(within: 30) { answered.withLock { $0 != nil } })
+        #expect(sawWaiter.withLock { $0 }, "the request waited")
         #expect(answered.withLock { $0 } == .home(url: "http://127.0.0.1:1/#token=t"))
         // A host that serves none says so at once.
         daemon.homeURL = nil
