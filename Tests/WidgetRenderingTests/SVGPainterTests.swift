@@ -122,7 +122,6 @@ import WidgetWire
             let painted = try rasterizer.image(svg: svg, width: width, height: height, engine: .painter)
             let reference = try rasterizer.image(svg: svg, width: width, height: height, engine: .librsvg)
             let (mean, far) = Self.difference(painted, reference)
-            print("\(name) \(appearance): mean \(mean) far \(far)")
             #expect(mean < 2, "\(name), \(appearance): a mean difference of \(mean) from librsvg's")
             #expect(far < 0.01, "\(name), \(appearance): \(far * 100)% of pixels far from librsvg's")
             if ProcessInfo.processInfo.environment["WIDGETS_PAINTER_PNGS"] != nil {
