@@ -98,14 +98,20 @@ struct DesktopPlacementTests {
     }
 
     /// Only the desktop runs without tasks (on the main thread, no libdispatch worker to wake it);
-    /// its name is found after the global options, --plugins' value skipped.
+    /// the command line is read once, before any task.
     @Test func onlyTheDesktopRunsWithoutTasks() {
-        #expect(CLI.exitStatusWithoutTasks(running: ["list"]) == nil)
-        #expect(CLI.exitStatusWithoutTasks(running: ["--plugins", "desktop", "list"]) == nil, "desktop there is --plugins' value")
-        #expect(CLI.exitStatusWithoutTasks(running: []) == nil)
+        func runsAsATask(_ arguments: [String]) -> Bool {
+            if case .task = CLI.start(arguments) { true } else { false }
+        }
+        #expect(runsAsATask(["--plugins", "/nowhere", "configurations"]))
+        #expect(runsAsATask(["--plugins", "desktop", "configurations"]), "desktop there is --plugins' value")
         #expect(Command.desktop.withoutTasks != nil && Command.named("run")?.withoutTasks == nil)
         // A usage error is said and its status returned, as a task's would be.
-        #expect(CLI.exitStatusWithoutTasks(running: ["-q", "--plugins", "/nowhere", "desktop", "--columns", "0"]) == 2)
+        guard case .status(let status) = CLI.start(["-q", "--plugins", "/nowhere", "desktop", "--columns", "0"]) else {
+            Issue.record("the desktop's usage error was left to a task")
+            return
+        }
+        #expect(status == 2)
     }
 
     /// The scale of X11 programs: GTK's GDK_SCALE first, else Xft.dpi over 96 to the nearest whole

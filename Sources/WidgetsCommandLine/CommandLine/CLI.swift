@@ -80,25 +80,35 @@ public enum CLI {
         }
     }
 
-    /// The exit status of a command that runs without tasks (`desktop`: see `Command.withoutTasks`),
-    /// run on this thread; nil for any other command line, which runs as a task.
-    public static func exitStatusWithoutTasks(running arguments: [String]) -> Int32? {
-        // The command's name: the first argument that is not a global option (or --plugins' value).
-        var index = arguments.startIndex
-        while index < arguments.endIndex, arguments[index].hasPrefix("-") { index += arguments[index] == "--plugins" ? 2 : 1 }
-        guard index < arguments.endIndex, Command.named(arguments[index])?.withoutTasks != nil else { return nil }
+    /// How a command line starts: done already (help, a usage error) or run here without tasks
+    /// (`Command.withoutTasks`: the desktop), with its exit status; or to be performed as a task.
+    public enum Start {
+        case status(Int32)
+        case task(@Sendable () async -> Int32)
+    }
+
+    /// Reads the command line once, on the calling thread (the main thread, before any task), and
+    /// runs there a command that runs without tasks.
+    public static func start(_ arguments: [String]) -> Start {
         let output = Output()
-        let code: ExitCode
         switch prepare(arguments, output: output) {
-        case .done(let done): code = done
+        case .done(let code): return .status(exitStatus(of: code))
         case .command(let command, let invocation):
+            guard let withoutTasks = command.withoutTasks else {
+                return .task {
+                    do {
+                        return exitStatus(of: try await command.action(invocation))
+                    } catch {
+                        return exitStatus(of: failure(error, output))
+                    }
+                }
+            }
             do {
-                code = try command.withoutTasks!(invocation)
+                return .status(exitStatus(of: try withoutTasks(invocation)))
             } catch {
-                code = failure(error, output)
+                return .status(exitStatus(of: failure(error, output)))
             }
         }
-        return exitStatus(of: code)
     }
 
     /// A command's error: a usage error with a pointer to its help, any other as one line.

@@ -24,21 +24,26 @@ public enum WidgetsMain {
             }
             WidgetWorker.main(arguments: arguments, foundation: worker)
         }
-        // A command that lives all day and must not wake (the desktop) runs here, before any task:
-        // libdispatch's worker pool, which tasks run on, has a monitor that wakes the process every
-        // second for as long as it runs. It loads no bundle: neither guard below is its.
-        if let status = CLI.exitStatusWithoutTasks(running: arguments) {
+        // The command line is read here, before any task; a command that lives all day and must not
+        // wake (the desktop) runs here too: libdispatch's worker pool, which tasks run on, has a
+        // monitor that wakes the process every second for as long as it runs. It loads no bundle:
+        // neither guard below is its.
+        let perform: @Sendable () async -> Int32
+        switch CLI.start(arguments) {
+        case .status(let status):
             fflush(nil)
             _exit(status)
+        case .task(let task):
+            perform = task
         }
-        // The command runs as a task; the main thread serves the main queue (and the main actor)
+        // Any other command runs as a task; the main thread serves the main queue (and the main actor)
         // meanwhile, so providers loaded in this process (`--isolation queue`) may complete on it.
         // A bundle that calls exit() in this process (queue isolation) is reported, not obeyed quietly.
         ExitGuard.install()
         // What a bundle starts comes back to this process when its worker ends (see Orphans).
         Orphans.adopt()
         Task {
-            let status = await CLI.exitStatus(running: arguments)
+            let status = await perform()
             ExitGuard.deliberate()
             // Nothing a bundle started outlives the host (in queue isolation, what it started in
             // this process).
