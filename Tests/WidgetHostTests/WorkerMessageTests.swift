@@ -107,6 +107,11 @@ import WidgetTimelines
             return
         }
         #expect(object == hello)
+        guard case .idle = try decoded(.idle) else {
+            Issue.record("not the idle message")
+            return
+        }
+        #expect(refusal([5, 0]) == "malformed message: 1 byte after an idle message")
     }
 
     @Test func messagesArriveWholeHoweverTheBytesAreSplit() throws {

@@ -118,6 +118,11 @@ void host_cmsg_put_rights(void *control, const int *fds, int count);
  * (the toolchain's or the installed runtime's): 0, or -1 when it could not be loaded. */
 int host_preload_beside_foundation(const char *name);
 
+/* An idle worker's pages of files it maps read-only (every loaded object's read-only segments),
+ * dropped from its page tables: the next touch maps them again from the page cache (idle_memory.c).
+ * Returns how many bytes of mappings it gave up. */
+unsigned long host_release_file_pages(void);
+
 /* How many descriptors above `highest` this process has open; -1 if unknown. */
 int host_descriptors_above(int highest);
 

@@ -39,6 +39,12 @@ public struct ProcessIsolation: Sendable {
     /// them after `defaultIdleStop` (`WIDGETS_WORKER_IDLE`).
     public var idleStop: TimeInterval?
     public static let defaultIdleStop: TimeInterval = 300
+    /// A worker asked nothing for this long (on the host's clock) gives back the pages of the files
+    /// it maps read-only (its code and constants, the bundle's, the runtime's, ICU's data): they
+    /// stay in the page cache, and its next request maps them again, for about a millisecond. nil
+    /// never. Shared pages stay mapped in the zygote and the host; the worker's own (its bundle's
+    /// code, which no other process maps) become the page cache's, which the kernel may reclaim.
+    public var idleRelease: TimeInterval? = 2
 
     public init(workerExecutable: String) {
         self.workerExecutable = workerExecutable

@@ -21,10 +21,13 @@ enum WorkerMessage: Sendable {
     case clock(now: Date)
     /// Worker to host: a request's answer.
     case answer(WorkerAnswer)
+    /// Host to worker: it has been asked nothing for a while (`ProcessIsolation.idleRelease`), and
+    /// gives back what it can make again.
+    case idle
 
     /// The type byte on the wire.
     enum Tag: UInt8 {
-        case hello = 1, request, clock, answer
+        case hello = 1, request, clock, answer, idle
     }
 
     /// Bodies are bounded by the result limit, with room for the fields around them: a worker
@@ -59,6 +62,8 @@ enum WorkerMessage: Sendable {
             }
         case .clock(let now):
             return MessageWriter.message(.clock) { $0.date(now) }
+        case .idle:
+            return MessageWriter.message(.idle) { _ in }
         case .answer(let answer):
             var reason = ""
             var message = ""
@@ -119,6 +124,8 @@ enum WorkerMessage: Sendable {
                     now: now, due: due, parameter: parameter, configuration: configuration))
         case .clock:
             self = .clock(now: try reader.date("the clock's time"))
+        case .idle:
+            self = .idle
         case .answer:
             let id: UInt64 = try reader.integer("an answer's id")
             let stuck: UInt8 = try reader.integer("an answer's stuck flag")
@@ -140,6 +147,9 @@ enum WorkerMessage: Sendable {
             self = .answer(
                 WorkerAnswer(id: id, outcome: outcome, stuck: stuck != 0, liveBytes: live < 0 ? nil : live, peakBytes: peak < 0 ? nil : peak))
         }
-        guard reader.isAtEnd else { throw .malformed("\(reader.remaining) \(reader.remaining == 1 ? "byte" : "bytes") after a \(tag) message") }
+        guard reader.isAtEnd else {
+            let article = "\(tag)".first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            throw .malformed("\(reader.remaining) \(reader.remaining == 1 ? "byte" : "bytes") after \(article) \(tag) message")
+        }
     }
 }

@@ -101,6 +101,11 @@ final class WorkerProcess: @unchecked Sendable {
         channel.send(.clock(now: now))
     }
 
+    /// Tells the worker it has been asked nothing for a while.
+    func sendIdle() {
+        channel.send(.idle)
+    }
+
     /// Kills the worker (SIGKILL), and every process in its group; `reason` goes into the diagnosis
     /// of whatever it still owed.
     func kill(because reason: String) {
@@ -206,7 +211,7 @@ final class WorkerProcess: @unchecked Sendable {
                 return
             }
             reply(.success(answer))
-        case .request, .clock:
+        case .request, .clock, .idle:
             HostLog.warning("\(fileName): its worker sent a message only a host sends; ignored")
         }
     }

@@ -78,6 +78,10 @@ extension WidgetWorker {
                     if !stillHolder { token = awaitReading() }
                 case .clock(let now):
                     clock.advance(to: now)
+                case .idle:
+                    // A request sent after this message is read after it: it maps again what it needs.
+                    let released = host_release_file_pages()
+                    HostLog.log(.debug, "worker for \(bundlePath): idle; gave back \(released >> 10) KiB of mapped files")
                 case .hello, .answer:
                     HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
                 }

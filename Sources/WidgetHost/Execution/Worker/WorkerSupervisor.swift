@@ -38,8 +38,15 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         var statistics: [String: ProviderStatistics] = [:]
         /// Requests sent to the running worker and not yet answered.
         var outstanding = 0
-        /// When the running worker, asked nothing meanwhile, is stopped (`ProcessIsolation.idleStop`).
-        var idleTimer: ScheduledAction?
+        /// When the running worker, asked nothing meanwhile, gives back its files' pages
+        /// (`ProcessIsolation.idleRelease`) and is stopped (`ProcessIsolation.idleStop`).
+        var idleTimers: [ScheduledAction] = []
+
+        /// A request came: the worker is not idle.
+        mutating func cancelIdleTimers() {
+            for timer in idleTimers { timer.cancel() }
+            idleTimers = []
+        }
     }
 
     private let guarded = Locked(Guarded())
@@ -247,8 +254,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
                 return .failure(Refusal("the host has shut its worker down"))
             case .running(let process) where !process.hasEnded:
                 held.outstanding += 1
-                held.idleTimer?.cancel()
-                held.idleTimer = nil
+                held.cancelIdleTimers()
                 return .success(process)
             case .stopped(let restartAt?) where restartAt > clock.now():
                 let wait = restartAt.timeIntervalSince(clock.now())
@@ -282,8 +288,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             case .success:
                 guarded.withLock { held in
                     held.outstanding += 1
-                    held.idleTimer?.cancel()
-                    held.idleTimer = nil
+                    held.cancelIdleTimers()
                 }
                 return .success(process)
             }
@@ -333,30 +338,45 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         guarded.withLock { held in
             if case .running(let process) = held.state, !process.hasEnded {
                 held.outstanding += 1
-                held.idleTimer?.cancel()
-                held.idleTimer = nil
+                held.cancelIdleTimers()
                 return process
             }
             return nil
         }
     }
 
-    /// After the worker's last answer (or its start), a timer for the idle rule: a worker asked
-    /// nothing for `idleStop` is closed, and the next request starts one again (from the zygote:
-    /// a few milliseconds). As iOS ends an extension that has nothing to do: a provider keeps
-    /// nothing in memory between requests that it cannot make again.
+    /// After the worker's last answer (or its start), the timers of the idle rules: a worker asked
+    /// nothing for `idleRelease` gives back the pages of the files it maps read-only, which it maps
+    /// again from the page cache when next asked; one asked nothing for `idleStop` is closed, and the
+    /// next request starts one again (from the zygote: a few milliseconds). As iOS ends an extension
+    /// that has nothing to do: a provider keeps nothing in memory between requests that it cannot
+    /// make again.
     private func armIdleStop(for process: WorkerProcess) {
-        guard let period = settings.idleStop, period > 0 else { return }
-        // Scheduled outside the lock (a clock may run an action that is due at once, and this one
-        // takes the lock); kept only if the worker is still the running one and idle.
-        let timer = clock.schedule(at: clock.now().addingTimeInterval(period)) { [weak self] in self?.stopIfIdle(process) }
+        // Scheduled outside the lock (a clock may run an action that is due at once, and these
+        // take the lock); kept only if the worker is still the running one and idle.
+        var timers: [ScheduledAction] = []
+        if let period = settings.idleRelease, period > 0 {
+            timers.append(clock.schedule(at: clock.now().addingTimeInterval(period)) { [weak self] in self?.releaseIfIdle(process) })
+        }
+        if let period = settings.idleStop, period > 0 {
+            timers.append(clock.schedule(at: clock.now().addingTimeInterval(period)) { [weak self] in self?.stopIfIdle(process) })
+        }
+        guard !timers.isEmpty else { return }
         let kept: Bool = guarded.withLock { held in
             guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
-            held.idleTimer?.cancel()
-            held.idleTimer = timer
+            held.cancelIdleTimers()
+            held.idleTimers = timers
             return true
         }
-        if !kept { timer.cancel() }
+        if !kept { for timer in timers { timer.cancel() } }
+    }
+
+    private func releaseIfIdle(_ process: WorkerProcess) {
+        let idle: Bool = guarded.withLock { held in
+            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
+            return true
+        }
+        if idle { process.sendIdle() }
     }
 
     private func stopIfIdle(_ process: WorkerProcess) {
@@ -364,7 +384,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
             // Stopped before it is closed: a request from now on starts a new worker.
             held.state = .stopped(restartAt: nil)
-            held.idleTimer = nil
+            held.cancelIdleTimers()
             return true
         }
         guard stop else { return }
