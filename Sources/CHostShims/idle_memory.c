@@ -62,7 +62,12 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *data) {
     struct released *released = data;
     if (info->dlpi_name && strstr(info->dlpi_name, "linux-vdso")) return 0;
     if (has_text_relocations(info)) return 0;
-    for (ElfW(Half) index = 0; index < info->dlpi_phnum; index++) {
+    /* The ranges first, then the release: the program headers lie in the object's first page,
+     * which a release would drop before the next header is read, and that read map it again. */
+    enum { most = 64 };
+    uintptr_t starts[most], ends[most];
+    int count = 0;
+    for (ElfW(Half) index = 0; index < info->dlpi_phnum && count < most; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
         if (header->p_type != PT_LOAD || (header->p_flags & PF_W) || header->p_filesz == 0) continue;
         /* The pages the dynamic loader mapped for the segment's part of the file, but any a written
@@ -70,7 +75,12 @@ static int release_object(struct dl_phdr_info *info, size_t size, void *data) {
         uintptr_t start = page_down(info->dlpi_addr + header->p_vaddr, released->page);
         uintptr_t end = page_up(info->dlpi_addr + header->p_vaddr + header->p_filesz, released->page);
         if (!outside_written(info, &start, &end, released->page)) continue;
-        if (madvise((void *)start, end - start, MADV_DONTNEED) == 0) released->bytes += end - start;
+        starts[count] = start;
+        ends[count] = end;
+        count++;
+    }
+    for (int index = 0; index < count; index++) {
+        if (madvise((void *)starts[index], ends[index] - starts[index], MADV_DONTNEED) == 0) released->bytes += ends[index] - starts[index];
     }
     return 0;
 }

@@ -34,12 +34,18 @@ struct HostMemoryResult {
     let idleHost: ProcessMemory
     let idleZygote: ProcessMemory?
     let idleWorkers: [ProcessMemory]
+    /// The same host with idle workers keeping their files' pages (`WIDGETS_WORKER_RELEASE=never`),
+    /// as before issue 33's release: the host, the zygote, the workers.
+    let keptHost: ProcessMemory
+    let keptZygote: ProcessMemory?
+    let keptWorkers: [ProcessMemory]
     let instances: Int
 
     /// PSS of the host and everything it runs.
     var total: Int { host.pss + (zygote?.pss ?? 0) + workers.map(\.pss).reduce(0, +) }
     var spawnedTotal: Int { spawnedHost.pss + spawnedWorkers.map(\.pss).reduce(0, +) }
     var idleTotal: Int { idleHost.pss + (idleZygote?.pss ?? 0) + idleWorkers.map(\.pss).reduce(0, +) }
+    var keptTotal: Int { keptHost.pss + (keptZygote?.pss ?? 0) + keptWorkers.map(\.pss).reduce(0, +) }
 }
 
 /// `widgets run` hosting one instance of each sample widget (the samples in the release build,
@@ -79,10 +85,13 @@ func benchmarkHostMemory() -> HostMemoryResult {
     var idling = environment
     idling["WIDGETS_WORKER_IDLE"] = "1"
     let (idleHost, idleWorkers, idleZygote) = measure(idling)
+    var keeping = environment
+    keeping["WIDGETS_WORKER_RELEASE"] = "never"
+    let (keptHost, keptWorkers, keptZygote) = measure(keeping)
     return HostMemoryResult(
         host: host, workers: workers.sorted { $0.pss < $1.pss }, zygote: zygote, spawnedHost: spawnedHost,
         spawnedWorkers: spawnedWorkers.sorted { $0.pss < $1.pss }, idleHost: idleHost, idleZygote: idleZygote, idleWorkers: idleWorkers,
-        instances: kinds.count)
+        keptHost: keptHost, keptZygote: keptZygote, keptWorkers: keptWorkers.sorted { $0.pss < $1.pss }, instances: kinds.count)
 }
 
 /// A process's command line, its arguments joined by spaces.
@@ -113,5 +122,9 @@ func hostMemoryLines(_ result: HostMemoryResult) -> [String] {
         + (result.zygote.map { ["zygote: \(describe($0))"] } ?? [])
         + ["spawned: host: \(describe(result.spawnedHost))"] + result.spawnedWorkers.map { "spawned worker: \(describe($0))" }
         + ["idle workers stopped: host \(describe(result.idleHost)); zygote \(result.idleZygote.map(describe) ?? "none"); \(result.idleWorkers.count) workers left"]
-        + ["total PSS: forked \(mebibytes(result.total)), spawned \(mebibytes(result.spawnedTotal)), idle workers stopped \(mebibytes(result.idleTotal))"]
+        + ["pages kept: host: \(describe(result.keptHost)); zygote \(result.keptZygote.map(describe) ?? "none")"]
+        + result.keptWorkers.map { "pages kept, worker: \(describe($0))" }
+        + [
+            "total PSS: forked \(mebibytes(result.total)), pages kept \(mebibytes(result.keptTotal)), spawned \(mebibytes(result.spawnedTotal)), idle workers stopped \(mebibytes(result.idleTotal))"
+        ]
 }

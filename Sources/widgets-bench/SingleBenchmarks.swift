@@ -99,6 +99,13 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     }
 
     // BENCH_ONLY=memory: the host and its workers hosting the samples, settled.
+    // BENCH_ONLY=release times a request after its worker gave back its pages, alone.
+    if name == "release" {
+        let result = benchmarkIdleRelease()
+        print("after the release \(formatted(median(result.released) / 1e6)) ms; pages kept \(formatted(median(result.kept) / 1e6)) ms")
+        return true
+    }
+
     if name == "memory" {
         let result = benchmarkHostMemory()
         print(hostMemoryLines(result).joined(separator: "\n"))

@@ -73,6 +73,11 @@ import WidgetWire
         #expect(result.standardError.hasPrefix("widgets: WIDGETS_WORKER_IDLE takes a number of seconds from 1 to 86400, or never, not '0.5'\n"))
         let never = await widgets(["--plugins", Fixtures.directory(["good"]).path, "list", "--short"], extraEnvironment: ["WIDGETS_WORKER_IDLE": "never"])
         #expect(never.status == 0, "\(never.standardError)")
+        let release = await widgets(["--plugins", Fixtures.directory(["good"]).path, "list"], extraEnvironment: ["WIDGETS_WORKER_RELEASE": "soon"])
+        #expect(release.status == 2)
+        #expect(release.standardError.hasPrefix("widgets: WIDGETS_WORKER_RELEASE takes a number of seconds from 0.1 to 86400, or never, not 'soon'\n"))
+        let kept = await widgets(["--plugins", Fixtures.directory(["good"]).path, "list", "--short"], extraEnvironment: ["WIDGETS_WORKER_RELEASE": "never"])
+        #expect(kept.status == 0, "\(kept.standardError)")
     }
 
     @Test func usageErrorsExitWithCodeTwoAndSayWhatToType() async {

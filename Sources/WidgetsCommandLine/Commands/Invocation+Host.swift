@@ -9,23 +9,16 @@ extension Invocation {
     var json: Bool { isSet(Options.json) }
 
     /// A registry with the command's settings: --memory-limit and --isolation, where it takes them,
-    /// `WIDGETS_LOAD_DEADLINE` (seconds a bundle may take to load; default 10) and
-    /// `WIDGETS_WORKER_IDLE` (seconds a worker asked nothing lives on, or `never`; default 300).
+    /// `WIDGETS_LOAD_DEADLINE` (seconds a bundle may take to load; default 10),
+    /// `WIDGETS_WORKER_IDLE` (seconds a worker asked nothing lives on, or `never`; default 300) and
+    /// `WIDGETS_WORKER_RELEASE` (seconds a worker asked nothing keeps its files' pages mapped, or
+    /// `never`; default 2).
     func makeRegistry() throws(UsageError) -> WidgetRegistry {
         let memoryLimit = try valueIfDeclared(Options.memoryLimit)
         var isolation = try valueIfDeclared(Options.isolation) ?? .process(.thisExecutable)
         if case .process(var settings) = isolation {
-            let text = getenv("WIDGETS_WORKER_IDLE").map { String(cString: $0) }
-            if text == nil {
-                settings.idleStop = ProcessIsolation.defaultIdleStop
-            } else if let text, text == "never" {
-                settings.idleStop = nil
-            } else {
-                guard let text, let seconds = TimeInterval(text), seconds >= 1, seconds <= 86_400 else {
-                    throw UsageError(message: "WIDGETS_WORKER_IDLE takes a number of seconds from 1 to 86400, or never, not '\(text ?? "")'", command: name)
-                }
-                settings.idleStop = seconds
-            }
+            settings.idleStop = try seconds(of: "WIDGETS_WORKER_IDLE", least: 1, otherwise: ProcessIsolation.defaultIdleStop)
+            settings.idleRelease = try seconds(of: "WIDGETS_WORKER_RELEASE", least: 0.1, otherwise: settings.idleRelease)
             isolation = .process(settings)
         }
         let registry = WidgetRegistry(memoryLimit: memoryLimit ?? MemoryGuard.defaultLimit, isolation: isolation)
@@ -37,6 +30,17 @@ extension Invocation {
             registry.loadDeadline = seconds
         }
         return registry
+    }
+
+    /// The seconds an environment variable gives, from `least` to a day, or nil for `never`;
+    /// `otherwise` when it is not set.
+    private func seconds(of variable: String, least: TimeInterval, otherwise: TimeInterval?) throws(UsageError) -> TimeInterval? {
+        guard let text = getenv(variable).map({ String(cString: $0) }) else { return otherwise }
+        if text == "never" { return nil }
+        guard let seconds = TimeInterval(text), seconds >= least, seconds <= 86_400 else {
+            throw UsageError(message: "\(variable) takes a number of seconds from \(least == least.rounded() ? String(Int(least)) : String(least)) to 86400, or never, not '\(text)'", command: name)
+        }
+        return seconds
     }
 
     /// The registry with the bundles on the search path loaded, and the search path. Given a kind,

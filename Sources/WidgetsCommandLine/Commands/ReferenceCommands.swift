@@ -281,6 +281,9 @@ enum Reference {
             .B WIDGETS_WORKER_IDLE
             Seconds a bundle's worker asked nothing lives on before it is stopped, to start again (in a few milliseconds) at its next request; \\fBnever\\fR keeps workers running (default 300).
             .TP
+            .B WIDGETS_WORKER_RELEASE
+            Seconds a bundle's worker asked nothing keeps the pages of the files it maps read\\-only (its code, the runtime's) before it gives them back, to map them again from the page cache at its next request; \\fBnever\\fR keeps them (default 2).
+            .TP
             .B WIDGETS_ZYGOTE
             \\fBoff\\fR: start each worker from the worker executable, not forked from the zygote that has the runtime loaded.
             .TP
