@@ -286,10 +286,12 @@ final class WorkerZygote: @unchecked Sendable {
         exit(host_zygote_serve(channel, { body, length in WorkerZygote.becomeWorker(body, Int(length)) }) == 0 ? 0 : 4)
     }
 
-    /// What every worker would load and initialize itself: FoundationNetworking and its libraries
-    /// (each Swift bundle links it through the SDK), and what the executable's Foundation warms.
+    /// What every worker would load and initialize itself: FoundationNetworking and its libraries,
+    /// and Observation (each Swift bundle links both through the SDK), and what the executable's
+    /// Foundation warms.
     private static func preload() {
         _ = host_preload_beside_foundation("libFoundationNetworking.so")
+        _ = host_preload_beside_foundation("libswiftObservation.so")
         WidgetWorker.foundation?.warmUp()
         rehearseWorkerStart()
     }
