@@ -176,15 +176,24 @@ let methods = """
       binary just built counts as dirty until then. A trim of the workers' free heap after each
       answer (`malloc_trim`) was tried and measured: it changed no worker's PSS or private dirty
       pages by more than the noise (their memory is the Swift runtime's and Foundation's pages, not
-      freed heap), so it is not done. Workers are the zygote's children (the zygote is measured
-      too); then the same host with `WIDGETS_ZYGOTE=off` (each worker spawned), and the same with
-      `WIDGETS_WORKER_IDLE=1`, whose workers are stopped as idle before the measurement (the
-      default period is 300 s): the host and the zygote alone. PSS summed over the host and what it
-      runs compares the three.
+      freed heap), so it is not done. By then each worker, asked nothing for 2 s, has given back
+      the pages of the files it maps read-only (ISOLATION.md, "Idle gives back first"). Workers
+      are the zygote's children (the zygote is measured too); then the same host with
+      `WIDGETS_ZYGOTE=off` (each worker spawned), with `WIDGETS_WORKER_IDLE=1`, whose workers are
+      stopped as idle before the measurement (the default period is 300 s): the host and the
+      zygote alone, and with `WIDGETS_WORKER_RELEASE=never`, whose workers keep their pages, as
+      before the release. A page given back by a worker and still mapped by the zygote or the
+      host is then counted in their PSS whole rather than shared, so the host's and the zygote's
+      PSS rise as the workers' fall: PSS summed over the host and what it runs is what compares
+      the four.
     - **A worker's start.** A copy of the release `libSystemWidgets.so` loaded by
       `WidgetRegistry.load` in process isolation, from the call to its return (the worker's first
       message, what it loaded, decoded), its worker forked by the zygote (started by an uncounted
       load first) and spawned, alternating which goes first; 21 each, medians.
+    - **The request after a release.** The same copy in process isolation on a manual clock: the
+      clock sample's timeline asked 1 s after the last answer (pages kept) and 2 s after, once
+      the worker has given back its pages (its bundle's code seen gone from its smaps),
+      alternating; 21 each, medians. The difference is the minor faults that map the pages again.
 
     - **`widgets` on disk.** The release `widgets` as built (SwiftPM's release build keeps `-g`: its
       DWARF and its symbol table are counted from its section headers), and as `make install`
