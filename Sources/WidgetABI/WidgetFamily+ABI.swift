@@ -24,8 +24,13 @@ extension WidgetFamily {
     }
 
     /// The header's bit mask of families (`WIDGET_FAMILY_MASK`), as a descriptor's `families` holds it.
-    package static func mask(_ families: some Sequence<WidgetFamily>) -> UInt32 {
-        families.reduce(0) { $0 | (1 << $1.abiValue) }
+    /// An array, not any sequence: a generic left unspecialized across modules looks up the
+    /// sequence's element and iterator at run time, the first time in each worker by a search of
+    /// every loaded library.
+    package static func mask(_ families: [WidgetFamily]) -> UInt32 {
+        var mask: UInt32 = 0
+        for family in families { mask |= 1 << family.abiValue }
+        return mask
     }
 
     /// The families in a mask, in declaration order; bits no family has are ignored.

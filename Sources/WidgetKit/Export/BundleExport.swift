@@ -150,7 +150,9 @@ final class BundleExport: @unchecked Sendable {
             descriptor.struct_size = UInt32(MemoryLayout<widget_descriptor_t>.size)
             descriptor.families = WidgetFamily.mask(definition.families)
             descriptor.configuration_kind = definition.configurationKind.abiValue
-            descriptor.flags = (definition.contentMarginsDisabled ? DescriptorFlags.contentMarginsDisabled : []).rawValue
+            // The raw value, not `[]`: an option set's empty literal goes through SetAlgebra's generic
+            // initializer, whose types the runtime looks up the first time in each worker.
+            descriptor.flags = definition.contentMarginsDisabled ? DescriptorFlags.contentMarginsDisabled.rawValue : 0
             let schemaText = definition.schema.map(\.json.jsonText)
             let accepted = definition.kind.withCString { kind in
                 definition.displayName.withCString { displayName in

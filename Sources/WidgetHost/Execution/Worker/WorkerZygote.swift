@@ -279,7 +279,13 @@ final class WorkerZygote: @unchecked Sendable {
         guard WidgetWorker.foundation != nil else { exit(3) }
         preload()
         // Forked from a process with other threads, a child would find their locks held for ever;
-        // with descriptors a library opened, it would find them closed under it (closefrom).
+        // with descriptors a library opened, it would find them closed under it (closefrom). The
+        // rehearsal's loader thread has returned; it may take a moment to be gone.
+        var waited = 0
+        while host_thread_count() > 1, waited < 1000 {
+            usleep(1000)
+            waited += 1
+        }
         guard host_thread_count() == 1, host_descriptors_above(channel) == 0 else { exit(3) }
         var ready: [UInt8] = [UInt8(ascii: "Z"), 0, 0, 0, 0]
         guard send(channel, &ready, ready.count, Int32(MSG_NOSIGNAL)) == ready.count else { exit(0) }
@@ -305,7 +311,7 @@ final class WorkerZygote: @unchecked Sendable {
     /// caches it makes (a generic type's metadata is made from its mangled name, and a conformance
     /// found, by a search of every loaded library) are each forked worker's already: reading its
     /// arguments, as a request's body and as options; the clock's timers; the loader's bookkeeping
-    /// and its checks of a path; the first message. Nothing of it is kept: no thread, no file, and
+    /// and its checks of a path; a registry and its load of a file; the first message. Nothing of it is kept: no thread, no file, and
     /// what a worker sets from its own arguments (the result limit) it sets again.
     private static func rehearseWorkerStart() {
         let options = WidgetWorker.Options(bundlePath: "/rehearsal.so", memoryLimit: 1 << 20, deadlines: .default, now: Date())
@@ -319,7 +325,13 @@ final class WorkerZygote: @unchecked Sendable {
         watch.initializing(loader)
         watch.initialized(loader)
         if case .success(let file) = BundleFile.open("/nonexistent/rehearsal.so") { file.close() }
-        _ = WorkerHello(bundle: nil, widgets: [], problems: [LoadProblem(path: "/rehearsal.so", reason: .unreadable, message: "")]).json
+        // A file that is there: the checks of its directories, its descriptor, its ELF header.
+        if case .success(let file) = BundleFile.open(SwiftRuntime.executable) { file.close() }
+        // The registry a worker makes, and its load of a file (one that is not there: refused
+        // before anything is opened), on a loader thread that ends with it.
+        let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
+        _ = registry.load(file: "/nonexistent/rehearsal.so")
+        _ = WorkerHello(bundle: nil, widgets: [], problems: registry.problems).json
     }
 
     /// In a forked child: the worker's arguments, its title, then the worker itself.
