@@ -1,11 +1,12 @@
 /*
- * What an idle worker gives back (WorkerIdle.swift): the pages of its loaded objects' read-only
- * segments. Each is a file's content mapped privately and never written (code, constants, the
+ * What an idle worker gives back (its host's `idle` message, WorkerReaders.swift): the pages of its
+ * loaded objects' read-only segments. Each is a file's content mapped privately and never written (code, constants, the
  * Swift runtime's metadata records, ICU's data), so dropping a page from this process's page tables
  * loses nothing: the next touch maps it again from the page cache, where it stays while any other
  * process maps it, or until the kernel needs the memory. Writable segments (data, relocations,
  * RELRO, which the dynamic loader wrote before making it read-only) are left alone, as is an object
- * whose text the loader relocated (DT_TEXTREL), and the kernel's vDSO.
+ * whose text the loader relocated (DT_TEXTREL), and the kernel's vDSO. (Code a bundle made writable
+ * itself and wrote, which no linker or runtime does, would go back to the file's.)
  *
  * As Android's activity manager compacts a cached app's file pages, and for the same reason: an
  * idle process's mapped pages are the last the kernel reclaims, and it cannot tell they are idle.

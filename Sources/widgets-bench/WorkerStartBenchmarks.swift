@@ -5,6 +5,18 @@ import WidgetHost
 
 // MARK: - A worker's start: forked by the zygote against spawned, in the same minutes
 
+/// A directory of its own (mode 0755) holding a copy (0644) of the release build's libSystemWidgets.so.
+func sampleBundleDirectory(_ label: String) -> URL {
+    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-\(label)-\(getpid())")
+    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let bundle = directory.appendingPathComponent("libSystemWidgets.so")
+    try! FileManager.default.copyItem(at: products.appendingPathComponent("libSystemWidgets.so"), to: bundle)
+    chmod(bundle.path, 0o644)
+    chmod(directory.path, 0o755)
+    return directory
+}
+
 struct WorkerStartResult {
     /// Nanoseconds from asking for the worker to the bundle's widgets known (the worker's first
     /// message, what it loaded), forked and spawned, alternating.
@@ -16,14 +28,8 @@ struct WorkerStartResult {
 /// a registry in process isolation, its worker forked by the zygote (started before, uncounted) and
 /// spawned, alternating which goes first.
 func benchmarkWorkerStart(rounds: Int = 21) -> WorkerStartResult {
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-worker-start-\(getpid())")
-    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = sampleBundleDirectory("worker-start")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let bundle = directory.appendingPathComponent("libSystemWidgets.so")
-    try! FileManager.default.copyItem(at: products.appendingPathComponent("libSystemWidgets.so"), to: bundle)
-    chmod(bundle.path, 0o644)
-    chmod(directory.path, 0o755)
     guard case .process(var forking) = processIsolation() else { preconditionFailure() }
     forking.forksWorkers = true
     var spawning = forking
@@ -66,14 +72,8 @@ struct IdleReleaseResult {
 /// clock): asked 2 s (the release's period) after the last answer, once the worker has given back
 /// its pages (its bundle's code seen gone from its smaps), and asked 1 s after, pages kept.
 func benchmarkIdleRelease(rounds: Int = 21) -> IdleReleaseResult {
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("widgets-bench-idle-release-\(getpid())")
-    try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = sampleBundleDirectory("idle-release")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let bundle = directory.appendingPathComponent("libSystemWidgets.so")
-    try! FileManager.default.copyItem(at: products.appendingPathComponent("libSystemWidgets.so"), to: bundle)
-    chmod(bundle.path, 0o644)
-    chmod(directory.path, 0o755)
     guard case .process(var settings) = processIsolation() else { preconditionFailure() }
     settings.idleRelease = 2
     let clock = ManualClock()

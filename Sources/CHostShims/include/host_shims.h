@@ -120,7 +120,7 @@ int host_preload_beside_foundation(const char *name);
 
 /* An idle worker's pages of files it maps read-only (every loaded object's read-only segments),
  * dropped from its page tables: the next touch maps them again from the page cache (idle_memory.c).
- * Returns how many bytes of mappings it gave up. */
+ * Returns the length of the ranges given up (mapped or not). */
 unsigned long host_release_file_pages(void);
 
 /* How many descriptors above `highest` this process has open; -1 if unknown. */

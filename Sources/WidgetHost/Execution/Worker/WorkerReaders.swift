@@ -81,7 +81,7 @@ extension WidgetWorker {
                 case .idle:
                     // A request sent after this message is read after it: it maps again what it needs.
                     let released = host_release_file_pages()
-                    HostLog.log(.debug, "worker for \(bundlePath): idle; gave back \(released >> 10) KiB of mapped files")
+                    HostLog.log(.debug, "worker for \(bundlePath): idle; the pages of its read-only mappings (\(released >> 20) MiB of files) given back")
                 case .hello, .answer:
                     HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
                 }

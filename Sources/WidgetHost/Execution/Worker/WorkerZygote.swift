@@ -311,8 +311,10 @@ final class WorkerZygote: @unchecked Sendable {
     /// caches it makes (a generic type's metadata is made from its mangled name, and a conformance
     /// found, by a search of every loaded library) are each forked worker's already: reading its
     /// arguments, as a request's body and as options; the clock's timers; the loader's bookkeeping
-    /// and its checks of a path; a registry and its load of a file; the first message. Nothing of it is kept: no thread, no file, and
-    /// what a worker sets from its own arguments (the result limit) it sets again.
+    /// and its checks of a path; a registry and its load of a file; the first message. Nothing of
+    /// it is kept: no thread, no descriptor, and what a worker sets from its own arguments (the
+    /// result limit) it sets again. (Loading a bundle empties the runtime's conformance cache, so
+    /// what this warms is chiefly the metadata each call site keeps: docs/ISOLATION.md.)
     private static func rehearseWorkerStart() {
         let options = WidgetWorker.Options(bundlePath: "/rehearsal.so", memoryLimit: 1 << 20, deadlines: .default, now: Date())
         let body = Array(options.arguments.joined(separator: "\u{0}").utf8)
