@@ -46,6 +46,9 @@
  *   -DREGISTER_MANY=n      registers n widgets more, "fixture.many.0" on, then one whose kind is 1 MiB of "k"
  *   -DPREVIEWS             answers a previews request (ABI 1.5) with two previews; without it, the
  *                          well-behaved widget answers one as any request, which is not a previews answer
+ *   -DHOLD_LOADER          starts a thread in initialize that holds the dynamic loader's list of objects
+ *                          for ever (a dl_iterate_phdr callback that never returns), as a thread stuck
+ *                          in a library's constructor would
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -134,7 +137,30 @@ static bool register_one(const widget_host_t *host, const char *kind, uint32_t f
     return host->register_widget(host, &descriptor);
 }
 
+#ifdef HOLD_LOADER
+#include <link.h>
+static int hold_for_ever(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)info;
+    (void)size;
+    (void)data;
+    for (;;) pause();
+    return 0;
+}
+static void *hold_loader(void *unused) {
+    (void)unused;
+    dl_iterate_phdr(hold_for_ever, NULL);
+    return NULL;
+}
+#endif
+
 static bool initialize(const widget_host_t *host, char *error, size_t error_capacity) {
+#ifdef HOLD_LOADER
+    {
+        pthread_t holder;
+        pthread_create(&holder, NULL, hold_loader, NULL);
+        pthread_detach(holder);
+    }
+#endif
 #ifdef KIND_FROM_FILE
     /* The host loads the descriptor it checked (/proc/self/fd/N), which names the file. */
     Dl_info info;

@@ -66,6 +66,7 @@ public enum Fixtures {
         "long-kind": ["-DREGISTER_MANY=0"],
         "activity": ["-DACTIVITY", "-DKIND=\"fixture.beside-activity\""],
         "metadata": ["-DMETADATA", "-DPREVIEWS", "-DFAMILIES=((1u<<0)|(1u<<6))", "-DKIND=\"fixture.described\""],
+        "holds-loader": ["-DHOLD_LOADER", "-DKIND=\"fixture.holding\""],
     ]
 
     /// This run's scratch directory, under which every test directory is made. Directories of earlier

@@ -86,4 +86,43 @@ import WidgetSupport
         #expect(registry.widget(kind: kind)?.bundle.workerProcessID == worker, "the same worker")
         #expect(registry.statistics(kind: kind)?.crashes == 0)
     }
+
+    /// A bundle whose thread holds the dynamic loader for ever (as one stuck in a library's
+    /// constructor would) stalls the release, which walks the loaded objects under the loader's
+    /// lock; the worker's reading goes on, and its requests are answered.
+    @Test func aReleaseStuckBehindTheDynamicLoaderStopsNoRequest() async throws {
+        var settings = ProcessIsolation(workerExecutable: Fixtures.workerExecutable)
+        settings.idleRelease = 2
+        let isolation = Isolation.process(settings)
+        let clock = ManualClock()
+        let directory = Fixtures.directory(["holds-loader"])
+        let registry = await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) }
+        defer { registry.shutDownWorkers() }
+        #expect(registry.problems.isEmpty, "\(registry.problems)")
+        let kind = "fixture.holding"
+        #expect(try await registry.request(.timeline, kind: kind).entries.count == 1)
+        for round in 0..<3 {
+            #expect(await blocking { clock.waitUntilScheduled(at: clock.now().addingTimeInterval(2), limit: 5) }, "the idle release, round \(round)")
+            clock.advance(by: 2)
+            // Answered in real time, though the release (each round's, or the first's, still stuck) waits.
+            let answered = LockedList<Bool>()
+            let request = Task {
+                let answer = try? await registry.request(.timeline, kind: kind)
+                answered.append(answer?.entries.count == 1)
+            }
+            let done = await blocking { () -> Bool in
+                let giveUp = Date().addingTimeInterval(10)
+                while answered.values.isEmpty, Date() < giveUp { usleep(10_000) }
+                return answered.values == [true]
+            }
+            #expect(done, "round \(round): the request after the release was answered")
+            if !done { request.cancel() }
+        }
+        // The first release is still stuck; the later idle periods started no other.
+        let worker = try #require(registry.widget(kind: kind)?.bundle.workerProcessID)
+        let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/task").compactMap {
+            try? String(contentsOfFile: "/proc/\(worker)/task/\($0)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+        #expect(names.filter { $0 == "widgets.release" }.count == 1, "\(names.sorted())")
+    }
 }

@@ -1,6 +1,7 @@
 import CHostShims
 import FoundationEssentials
 import Glibc
+import Synchronization
 import WidgetSupport
 
 extension WidgetWorker {
@@ -79,13 +80,28 @@ extension WidgetWorker {
                 case .clock(let now):
                     clock.advance(to: now)
                 case .idle:
-                    // A request sent after this message is read after it: it maps again what it needs.
-                    let released = host_release_file_pages()
-                    HostLog.log(.debug, "worker for \(bundlePath): idle; the pages of its read-only mappings (\(released >> 20) MiB of files) given back")
+                    releasePages()
                 case .hello, .answer:
                     HostLog.warning("worker for \(bundlePath): a message only a worker sends came from the host; ignored")
                 }
             }
+        }
+
+        /// Whether a release of the worker's pages is under way.
+        private let releasing = Atomic<Bool>(false)
+
+        /// Gives back the pages of the worker's read-only mappings, on a thread of its own: the walk
+        /// of the loaded objects waits for the dynamic loader, which a bundle's thread may hold for
+        /// ever (stuck in a library's constructor), and the reading must go on. One at a time: an
+        /// idle period while one is stuck starts no other.
+        private func releasePages() {
+            guard releasing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+            let started = startThread(named: "widgets.release") { [self] in
+                let released = host_release_file_pages()
+                releasing.store(false, ordering: .releasing)
+                HostLog.log(.debug, "worker for \(bundlePath): idle; the pages of its read-only mappings (\(released >> 20) MiB of files) given back")
+            }
+            if started == nil { releasing.store(false, ordering: .releasing) }
         }
 
         /// A thread whose call outlasted its hold on the reading: waits until a later slow call
