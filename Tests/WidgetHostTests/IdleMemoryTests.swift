@@ -33,6 +33,16 @@ import WidgetSupport
         return total
     }
 
+    /// A registry of a copy of `fixture` in process isolation, whose workers give back their pages
+    /// after `seconds` asked nothing, on `clock`.
+    static func load(_ fixture: String, releasingAfter seconds: TimeInterval, clock: ManualClock) async -> WidgetRegistry {
+        var settings = ProcessIsolation(workerExecutable: Fixtures.workerExecutable)
+        settings.idleRelease = seconds
+        let isolation = Isolation.process(settings)
+        let directory = Fixtures.directory([fixture])
+        return await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) }
+    }
+
     @Test func theCodeOfLoadedObjectsIsGivenBackAndWhatTheLoaderWroteIsKept() throws {
         // A copy of its own: no other test runs this image's code meanwhile.
         let directory = Fixtures.directory(["idle-release.so": "good"])
@@ -56,12 +66,8 @@ import WidgetSupport
     /// A Swift bundle's worker, asked nothing for `idleRelease`, gives back its code (its bundle's,
     /// which no other process maps), then answers its next request as before, in the same process.
     @Test func aWorkerAskedNothingForAWhileGivesBackItsCodeAndAnswersAsBefore() async throws {
-        var settings = ProcessIsolation(workerExecutable: Fixtures.workerExecutable)
-        settings.idleRelease = 2
-        let isolation = Isolation.process(settings)
         let clock = ManualClock()
-        let directory = Fixtures.directory(["libSystemWidgets.so"])
-        let registry = await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) }
+        let registry = await Self.load("libSystemWidgets.so", releasingAfter: 2, clock: clock)
         defer { registry.shutDownWorkers() }
         let kind = "org.widgets.system.memory"
         let first = try await registry.request(.timeline, kind: kind)
@@ -91,12 +97,8 @@ import WidgetSupport
     /// constructor would) stalls the release, which walks the loaded objects under the loader's
     /// lock; the worker's reading goes on, and its requests are answered.
     @Test func aReleaseStuckBehindTheDynamicLoaderStopsNoRequest() async throws {
-        var settings = ProcessIsolation(workerExecutable: Fixtures.workerExecutable)
-        settings.idleRelease = 2
-        let isolation = Isolation.process(settings)
         let clock = ManualClock()
-        let directory = Fixtures.directory(["holds-loader"])
-        let registry = await blocking { WidgetRegistry.load(searchPath: [directory.path], clock: clock, isolation: isolation) }
+        let registry = await Self.load("holds-loader", releasingAfter: 2, clock: clock)
         defer { registry.shutDownWorkers() }
         #expect(registry.problems.isEmpty, "\(registry.problems)")
         let kind = "fixture.holding"
