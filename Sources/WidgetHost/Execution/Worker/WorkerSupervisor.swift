@@ -42,6 +42,12 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         /// (`ProcessIsolation.idleRelease`) and is stopped (`ProcessIsolation.idleStop`).
         var idleTimers: [ScheduledAction] = []
 
+        /// Whether `process` is the running worker, with no request outstanding.
+        func isIdle(_ process: WorkerProcess) -> Bool {
+            guard case .running(let current) = state else { return false }
+            return current === process && outstanding == 0
+        }
+
         /// A request came: the worker is not idle.
         mutating func cancelIdleTimers() {
             for timer in idleTimers { timer.cancel() }
@@ -83,7 +89,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             }
             process.awaitHello { [weak self] _ in
                 timer.cancel()
-                self?.armIdleStop(for: process)
+                self?.armIdleTimers(for: process)
             }
             guarded.withLock { held in
                 held.state = .running(process)
@@ -351,7 +357,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
     /// next request starts one again (from the zygote: a few milliseconds). As iOS ends an extension
     /// that has nothing to do: a provider keeps nothing in memory between requests that it cannot
     /// make again.
-    private func armIdleStop(for process: WorkerProcess) {
+    private func armIdleTimers(for process: WorkerProcess) {
         // Scheduled outside the lock (a clock may run an action that is due at once, and these
         // take the lock); kept only if the worker is still the running one and idle.
         var timers: [ScheduledAction] = []
@@ -363,7 +369,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
         }
         guard !timers.isEmpty else { return }
         let kept: Bool = guarded.withLock { held in
-            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
+            guard held.isIdle(process) else { return false }
             held.cancelIdleTimers()
             held.idleTimers = timers
             return true
@@ -372,16 +378,12 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
     }
 
     private func releaseIfIdle(_ process: WorkerProcess) {
-        let idle: Bool = guarded.withLock { held in
-            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
-            return true
-        }
-        if idle { process.sendIdle() }
+        if guarded.withLock({ $0.isIdle(process) }) { process.sendIdle() }
     }
 
     private func stopIfIdle(_ process: WorkerProcess) {
         let stop: Bool = guarded.withLock { held in
-            guard case .running(let current) = held.state, current === process, held.outstanding == 0 else { return false }
+            guard held.isIdle(process) else { return false }
             // Stopped before it is closed: a request from now on starts a new worker.
             held.state = .stopped(restartAt: nil)
             held.cancelIdleTimers()
@@ -427,7 +429,7 @@ final class WorkerSupervisor: ProviderBackend, Sendable {
             held.outstanding = max(0, held.outstanding - 1)
             return held.outstanding == 0
         }
-        if idle { armIdleStop(for: process) }
+        if idle { armIdleTimers(for: process) }
     }
 
     private func outcome(
