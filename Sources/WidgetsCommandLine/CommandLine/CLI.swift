@@ -51,12 +51,6 @@ public enum CLI {
             """
     }
 
-    /// Runs a command line (without the program's name) as the `widgets` executable does; returns its
-    /// exit status.
-    public static func exitStatus(running arguments: [String]) async -> Int32 {
-        exitStatus(of: await run(arguments))
-    }
-
     /// A command's exit status, or 74 (EX_IOERR) when it succeeded but its output could not all be
     /// written (said on standard error).
     private static func exitStatus(of code: ExitCode) -> Int32 {
@@ -65,19 +59,6 @@ public enum CLI {
         guard error != 0 else { return status }
         Output.write("widgets: error: cannot write the output: \(errnoText(error))\n", to: STDERR_FILENO)
         return status == 0 ? 74 : status
-    }
-
-    /// Runs a command line (without the program's name).
-    static func run(_ arguments: [String], output: Output = Output()) async -> ExitCode {
-        switch prepare(arguments, output: output) {
-        case .done(let code): return code
-        case .command(let command, let invocation):
-            do {
-                return try await command.action(invocation)
-            } catch {
-                return failure(error, output)
-            }
-        }
     }
 
     /// How a command line starts: done already (help, a usage error) or run here without tasks

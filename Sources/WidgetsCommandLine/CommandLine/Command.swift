@@ -13,7 +13,7 @@ struct Command: Sendable {
     let action: @Sendable (Invocation) async throws -> ExitCode
     /// What it does run on the main thread, before any task: for a command that lives all day and
     /// must not wake (`desktop`), as libdispatch's worker pool, which tasks run on, would every
-    /// second. `action` is then the same, run from a task (a test's `CLI.run`).
+    /// second. `action` is then the same, run from a task.
     let withoutTasks: (@Sendable (Invocation) throws -> ExitCode)?
 
     init(
