@@ -40,7 +40,6 @@ struct CairoLibrary {
     // Contexts and their state.
     let create: @convention(c) (Surface?) -> Context?
     let destroy: @convention(c) (Context?) -> Void
-    let status: @convention(c) (Context?) -> Int32
     let save: @convention(c) (Context?) -> Void
     let restore: @convention(c) (Context?) -> Void
     private let getMatrixC: @convention(c) (Context?, UnsafeMutablePointer<Double>?) -> Void
@@ -92,7 +91,6 @@ struct CairoLibrary {
     let fontOptionsSetHintStyle: @convention(c) (OpaquePointer?, Int32) -> Void
     let fontOptionsSetAntialias: @convention(c) (OpaquePointer?, Int32) -> Void
     let ftFontFaceCreate: @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?
-    let fontFaceDestroy: @convention(c) (OpaquePointer?) -> Void
     let setFontFace: @convention(c) (Context?, OpaquePointer?) -> Void
     let setFontSize: @convention(c) (Context?, Double) -> Void
     let setFontOptions: @convention(c) (Context?, OpaquePointer?) -> Void
@@ -120,7 +118,6 @@ struct CairoLibrary {
         readPNG = try symbol(cairo, "cairo_image_surface_create_from_png_stream")
         create = try symbol(cairo, "cairo_create")
         destroy = try symbol(cairo, "cairo_destroy")
-        status = try symbol(cairo, "cairo_status")
         save = try symbol(cairo, "cairo_save")
         restore = try symbol(cairo, "cairo_restore")
         getMatrixC = try symbol(cairo, "cairo_get_matrix")
@@ -168,7 +165,6 @@ struct CairoLibrary {
         fontOptionsSetHintStyle = try symbol(cairo, "cairo_font_options_set_hint_style")
         fontOptionsSetAntialias = try symbol(cairo, "cairo_font_options_set_antialias")
         ftFontFaceCreate = try symbol(cairo, "cairo_ft_font_face_create_for_ft_face")
-        fontFaceDestroy = try symbol(cairo, "cairo_font_face_destroy")
         setFontFace = try symbol(cairo, "cairo_set_font_face")
         setFontSize = try symbol(cairo, "cairo_set_font_size")
         setFontOptions = try symbol(cairo, "cairo_set_font_options")

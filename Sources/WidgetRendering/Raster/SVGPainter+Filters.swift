@@ -18,7 +18,7 @@ extension SVGPainter {
         let sigma = max(0, deviation) * scale
         switch effect.name {
         case "feGaussianBlur":
-            guard let blurred = copy(layer) else { throw SVGUnsupported("cairo could not make a layer") }
+            guard let blurred = copy(layer) else { throw SVGUnsupported("cairo could not make a \(width) × \(height) layer") }
             blur(blurred, sigma: sigma)
             return blurred
         case "feDropShadow":
@@ -27,7 +27,7 @@ extension SVGPainter {
                 throw SVGUnsupported("flood-color=\"\(effect["flood-color"] ?? "")\"")
             }
             let floodOpacity = (try number(effect, "flood-opacity").map { min(1, max(0, $0)) } ?? 1) * alpha
-            guard let shadow = copy(layer) else { throw SVGUnsupported("cairo could not make a layer") }
+            guard let shadow = copy(layer) else { throw SVGUnsupported("cairo could not make a \(width) × \(height) layer") }
             defer { cairo.surfaceDestroy(shadow) }
             // The layer's alpha in the flood colour, premultiplied.
             pixels(of: shadow) { pixels, _ in
@@ -38,7 +38,7 @@ extension SVGPainter {
             }
             blur(shadow, sigma: sigma)
             guard let result = cairo.imageSurfaceCreate(0, Int32(width), Int32(height)), let drawing = cairo.create(result) else {
-                throw SVGUnsupported("cairo could not make a layer")
+                throw SVGUnsupported("cairo could not make a \(width) × \(height) layer")
             }
             defer { cairo.destroy(drawing) }
             cairo.setSourceSurface(drawing, shadow, matrix.xx * dx + matrix.xy * dy, matrix.yx * dx + matrix.yy * dy)
