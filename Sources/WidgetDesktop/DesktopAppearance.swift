@@ -17,22 +17,23 @@ public enum DesktopAppearance {
         return scheme(fromBusctl: said)
     }
 
-    /// Follows the setting: `changed` is called, on a thread of its own, with each new scheme the
-    /// portal announces (its `SettingChanged` signal, watched with `busctl monitor`; nil: no
-    /// preference), and `ended` with why if the watch ends first. Returns the watcher, to be
-    /// stopped (`terminate`) when the desktop ends; nil when there is no bus or no busctl to watch
-    /// with.
+    /// Follows the setting: `changed` is called, on a thread of its own, with the scheme read once
+    /// the watch has started (a change while the caller read it first is not lost), then with each
+    /// new scheme the portal announces (its `SettingChanged` signal, watched with `busctl monitor`;
+    /// nil: no preference), and `ended` with why if the watch ends first. Returns the watcher, to be
+    /// stopped (`terminate`) when the desktop ends, or why there is none.
     package static func follow(
         environment: [String: String] = ProcessInfo.processInfo.environment, _ changed: @escaping @Sendable (Appearance?) -> Void,
         ended: @escaping @Sendable (String) -> Void
-    ) -> Subprocess? {
-        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["XDG_RUNTIME_DIR"] != nil,
-            let busctl = SessionBus.busctl(environment: environment)
-        else { return nil }
+    ) -> Result<Subprocess, SessionBus.Failure> {
         let match = "type='signal',interface='org.freedesktop.portal.Settings',member='SettingChanged',arg0='org.freedesktop.appearance',arg1='color-scheme'"
-        guard let watcher = try? Subprocess(busctl, ["--user", "--json=short", "monitor", "--match=" + match], environment: environment)
-        else { return nil }
+        let watcher: Subprocess
+        switch SessionBus.monitor(match: match, environment: environment) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let started): watcher = started
+        }
         let started = startThread(named: "widgets-scheme") {
+            changed(preferred(environment: environment))
             watcher.readLines { line in if let scheme = scheme(fromMonitor: line) { changed(scheme) } }
             // Its words, after its last line: why it stopped (the bus gone, monitoring refused).
             let said = String(decoding: watcher.errorsSoFar(limit: 300), as: UTF8.self).trimmingSpacesAndNewlines.onOneLine
@@ -41,9 +42,9 @@ public enum DesktopAppearance {
         }
         guard started != nil else {
             watcher.terminate()
-            return nil
+            return .failure(SessionBus.Failure(description: "cannot start a thread to read busctl monitor"))
         }
-        return watcher
+        return .success(watcher)
     }
 
     /// The scheme a `SettingChanged` signal announces, as `busctl --json=short monitor` prints it

@@ -98,9 +98,10 @@ public final class DesktopClient {
         let feed = self.feed
         var watcher: Subprocess?
         if options.followsDesktop {
-            watcher = DesktopAppearance.follow({ feed.postAppearance($0) }, ended: { feed.postMessage("no longer following the desktop's light or dark: \($0)") })
-            // Read again now that it is watched: a change while the client connected is not lost.
-            if watcher != nil { feed.postAppearance(DesktopAppearance.preferred()) }
+            switch DesktopAppearance.follow({ feed.postAppearance($0) }, ended: { feed.postMessage("no longer following the desktop's light or dark: \($0)") }) {
+            case .success(let started): watcher = started
+            case .failure(let failure): log("not following the desktop's light or dark: \(failure)")
+            }
         }
         defer {
             if stoppingOnSignals { wd_catch_termination(-1) }
@@ -200,20 +201,20 @@ public final class DesktopClient {
         let pixelHeight = ready.height * scale
         if (pixelWidth, pixelHeight) != canvasSize { redrawAll = true }
         var whole = redrawAll
-        var chosen = redrawAll ? arrangement.placed : arrangement.placed.filter { dirty.contains($0.id) }
+        // Each widget with its index among those placed (the backend's tile).
+        var chosen = arrangement.placed.enumerated().filter { redrawAll || dirty.contains($0.element.id) }
         redrawAll = false
         dirty.removeAll()
         guard !chosen.isEmpty else { return }
         if try backend.begin(width: pixelWidth, height: pixelHeight, scale: scale, everything: whole), !whole {
             // The backend has not what was shown (a new surface, size or scale): all of it is drawn.
             whole = true
-            chosen = arrangement.placed
+            chosen = Array(arrangement.placed.enumerated())
         }
         canvasSize = (pixelWidth, pixelHeight)
         let now = Date()
         var damage: [PixelRect] = []
-        for placed in chosen {
-            guard let index = arrangement.placed.firstIndex(where: { $0.id == placed.id }) else { continue }
+        for (index, placed) in chosen {
             let rect = pixelRect(placed)
             var image: RasterImage?
             if let instance = instances.first(where: { $0.id == placed.id }) {
@@ -231,7 +232,7 @@ public final class DesktopClient {
         if options.debug {
             // Only what changed goes to the compositor or the X server (a timer's second, a new entry).
             let sent = whole ? "all of \(pixelWidth) x \(pixelHeight)" : damage.map { "\($0.width) x \($0.height) at \($0.x), \($0.y)" }.joined(separator: "; ") + " of \(pixelWidth) x \(pixelHeight)"
-            log("drew \(chosen.map(\.id).joined(separator: ", ")) at scale \(scale); sent \(sent)")
+            log("drew \(chosen.map(\.element.id).joined(separator: ", ")) at scale \(scale); sent \(sent)")
         }
     }
 

@@ -97,6 +97,15 @@ struct DesktopPlacementTests {
         #expect(DesktopAppearance.scheme(fromMonitor: "Monitoring bus message stream.") == nil)
     }
 
+    /// Without a session bus, or without busctl, the desktop is not followed, and says why.
+    @Test func followingTheDesktopWithoutABusSaysWhyNot() {
+        func reason(_ environment: [String: String]) -> String? {
+            if case .failure(let failure) = DesktopAppearance.follow(environment: environment, { _ in }, ended: { _ in }) { failure.description } else { nil }
+        }
+        #expect(reason(["PATH": "/usr/bin:/bin"]) == "no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)")
+        #expect(reason(["XDG_RUNTIME_DIR": "/run/user/0", "PATH": "/nonexistent"]) == "busctl is not installed (Debian's systemd package has it)")
+    }
+
     /// Only the desktop runs without tasks (on the main thread, no libdispatch worker to wake it);
     /// the command line is read once, before any task.
     @Test func onlyTheDesktopRunsWithoutTasks() {

@@ -6,6 +6,7 @@ import FoundationEssentials
 package enum SessionBus {
     package struct Failure: Error, CustomStringConvertible, Sendable {
         package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// busctl on `PATH`, if any.
@@ -19,11 +20,10 @@ package enum SessionBus {
         _ destination: String, path: String, interface: String, method: String, signature: String, arguments: [String], timeout: Int = 2,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<String, Failure> {
-        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["XDG_RUNTIME_DIR"] != nil else {
-            return .failure(Failure(description: "no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)"))
-        }
-        guard let busctl = busctl(environment: environment) else {
-            return .failure(Failure(description: "busctl is not installed (Debian's systemd package has it)"))
+        let busctl: String
+        switch reachable(environment: environment) {
+        case .success(let path): busctl = path
+        case .failure(let failure): return .failure(failure)
         }
         let outcome: Subprocess.Outcome
         do {
@@ -39,5 +39,30 @@ package enum SessionBus {
             return .failure(Failure(description: "\(destination) \(method): \(reason.isEmpty ? "busctl exited with status \(outcome.status)" : reason)"))
         }
         return .success(said)
+    }
+
+    /// Watches the bus for the messages `match` selects: `busctl --json=short monitor`, each message
+    /// a line of JSON on its output; or why it cannot.
+    package static func monitor(match: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Subprocess, Failure> {
+        switch reachable(environment: environment) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let busctl):
+            do {
+                return .success(try Subprocess(busctl, ["--user", "--json=short", "monitor", "--match=" + match], environment: environment))
+            } catch {
+                return .failure(Failure(description: error.description))
+            }
+        }
+    }
+
+    /// busctl, when there is a session bus to reach with it.
+    private static func reachable(environment: [String: String]) -> Result<String, Failure> {
+        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil || environment["XDG_RUNTIME_DIR"] != nil else {
+            return .failure(Failure(description: "no session bus (neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)"))
+        }
+        guard let busctl = busctl(environment: environment) else {
+            return .failure(Failure(description: "busctl is not installed (Debian's systemd package has it)"))
+        }
+        return .success(busctl)
     }
 }
