@@ -8,7 +8,7 @@ import WidgetWire
 /// Text measured as the font sets it: Inter (Debian's fonts-inter) read from its files. The widths
 /// below were computed independently with fontTools from the same files (advances plus the `kern`
 /// feature's GPOS pair adjustments).
-@Suite(.enabled(if: SystemFont.isAvailable, "fonts-inter is not installed (apt-get install fonts-inter): the font tests are skipped"))
+@Suite(.needsInter("the font tests are"))
 struct FontTests {
     static let directory = SystemFont.directories().first { FileManager.default.fileExists(atPath: $0 + "/Inter-Regular.otf") }!
 

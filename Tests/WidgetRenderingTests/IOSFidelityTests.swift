@@ -52,9 +52,10 @@ import WidgetWire
 
     /// `allowsTightening(true)`: a line a little too long sets its characters closer rather than
     /// being cut; without it, it is cut; one far too long is cut all the same.
-    @Test func aLineThatAllowsTighteningSetsItsCharactersCloserBeforeItIsCut() {
+    @Test(.needsInter("tightening, measured in it, is"))
+    func aLineThatAllowsTighteningSetsItsCharactersCloserBeforeItIsCut() throws {
         let text = "Interactive Widgets"
-        let width = SystemFont.width(of: text, points: 17, weight: 400) { _ in 0 }! - 19 * 0.43
+        let width = try #require(SystemFont.width(of: text, points: 17, weight: 400) { _ in 0 }) - 19 * 0.43
         func drawn(_ tightening: Bool, frame: Double) -> String {
             let modifiers = (tightening ? #"{"allowsTightening":true},"# : "") + #"{"lineLimit":1},{"frame":{"width":\#(frame)}}"#
             return svg(#"{"view":"text","text":"\#(text)","modifiers":[\#(modifiers)]}"#)

@@ -112,7 +112,7 @@ import WidgetWire
         return (Double(max(forth.total, back.total)) / count, Double(max(forth.far, back.far)) / count)
     }
 
-    @Test(arguments: [Appearance.light, .dark])
+    @Test(.needsInter("the comparison of drawn text with librsvg's is"), arguments: [Appearance.light, .dark])
     func thePainterDrawsWhatLibrsvgDraws(_ appearance: Appearance) throws {
         let rasterizer = try Rasterizer.shared()
         for (name, json, family) in Self.views {
@@ -251,7 +251,8 @@ extension SVGPainterTests {
     /// Text is set glyph by glyph in the faces the layout measured, without Pango: Inter, and an
     /// installed face for what Inter lacks (★). Text that needs shaping (Hebrew, Arabic, a combining
     /// mark) is Pango's, set as librsvg sets it; without Pango, the error names it and its package.
-    @Test func textIsSetWithoutPangoButWhatNeedsShaping() throws {
+    @Test(.needsInter("the comparison of text set without Pango is"))
+    func textIsSetWithoutPangoButWhatNeedsShaping() throws {
         guard case .success(let withoutPango) = Rasterizer.load(Rasterizer.libraries, shaping: ("libpangocairo-absent.so.0", "libpangocairo-1.0-0")) else {
             Issue.record("cairo, FreeType and fontconfig did not load")
             return

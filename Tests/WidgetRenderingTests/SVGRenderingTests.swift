@@ -7,7 +7,7 @@ import WidgetWire
 
 @Suite struct SVGRenderingTests {
     /// The goldens are measured in Inter (fonts-inter), as the gallery and the page draw them.
-    @Test(.enabled(if: SystemFont.isAvailable, "fonts-inter is not installed (apt-get install fonts-inter): the SVG goldens, measured in it, are skipped"))
+    @Test(.needsInter("the SVG goldens, measured in it, are"))
     func goldenSVGLightDarkAndPlaceholderAllWellFormed() {
         for appearance in Appearance.allCases {
             let svg = SVGRenderer(appearance: appearance).render(statusView, family: .systemMedium)
