@@ -91,7 +91,10 @@ public enum Fixtures {
         let directory = temporaryDirectory("fixtures")
         let source = repositoryRoot.appendingPathComponent("Tests/Fixtures/fixture_bundle.c").path
         let include = repositoryRoot.appendingPathComponent("Sources/CWidgetABI/include").path
-        for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
+        // One compiler per core at a time: every test that needs a fixture waits for all of them.
+        let sorted = variants.sorted(by: { $0.key < $1.key })
+        DispatchQueue.concurrentPerform(iterations: sorted.count) { index in
+            let (name, flags) = sorted[index]
             let output = directory.appendingPathComponent("\(name).so").path
             let result = runProcessWaiting(
                 "/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-I", include] + flags + [source, "-o", output, "-lpthread"])
