@@ -164,6 +164,20 @@ public func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> 
     }
 }
 
+/// What a suite's tests share and one of them computes first (a build), computed on a thread of its
+/// own: awaiting it suspends. A `static let` computed by a blocking call would hold one of the
+/// cooperative pool's threads (two here) for the build's whole time, and every other test's tasks,
+/// the code's under test among them, would wait for the other one.
+public final class Once<Value: Sendable>: Sendable {
+    private let task: Task<Value, Never>
+
+    public init(_ make: @escaping @Sendable () -> Value) {
+        task = Task.detached { await blocking(make) }
+    }
+
+    public var value: Value { get async { await task.value } }
+}
+
 /// Whether `holds` comes true within `seconds`, asked every 50 ms: for what a test cannot be told
 /// of (a compositor's frame, a host's drawing done on its own task).
 public func eventually(within seconds: Double = 10, _ holds: @escaping @Sendable () throws -> Bool) async throws -> Bool {

@@ -15,7 +15,7 @@ import WidgetWire
     /// The package's products: both bundles, the app, and Author/'s bundle (ThirdPartyBundleTests).
     /// `make test` builds them before the tests (Tests/iOSStyleBundle/build.sh), so that no test runs
     /// beside a compiler taking every core; run alone, the tests build them here, once.
-    static let products: Result<URL, BuildFailure> = {
+    static let products = Once<Result<URL, BuildFailure>> {
         let script = Fixtures.repositoryRoot.appendingPathComponent("Tests/iOSStyleBundle/build.sh").path
         let products = Fixtures.repositoryRoot.appendingPathComponent(".build-ios-style/package/.build/debug")
         let expected = Mode.allCases.map { "lib\($0.rawValue).so" } + ["ios-app", "libWeatherWidgets.so"]
@@ -25,7 +25,7 @@ import WidgetWire
         let build = runProcessWaiting("/usr/bin/env", ["bash", script])
         guard build.status == 0 else { return .failure(BuildFailure(output: build.standardOutput + build.standardError)) }
         return .success(products)
-    }()
+    }
 
     struct BuildFailure: Error, CustomStringConvertible {
         let output: String
@@ -33,8 +33,8 @@ import WidgetWire
     }
 
     /// A bundle directory holding the bundle built in `mode`.
-    static func plugins(_ mode: Mode) throws -> URL {
-        let products = try products.get()
+    static func plugins(_ mode: Mode) async throws -> URL {
+        let products = try await products.value.get()
         let directory = Fixtures.temporaryDirectory("ios-plugins")
         try FileManager.default.copyItem(
             at: products.appendingPathComponent("lib\(mode.rawValue).so"), to: directory.appendingPathComponent("lib\(mode.rawValue).so"))
@@ -47,7 +47,7 @@ import WidgetWire
 
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
     func bothLanguageModesBuildAndRegisterEveryWidgetAsWritten(mode: Mode) async throws {
-        let plugins = try Self.plugins(mode)
+        let plugins = try await Self.plugins(mode)
         let list = await widgets(["--plugins", plugins.path, "list", "--json"])
         #expect(list.status == 0, "\(list.standardError)")
         let bundle = try #require(try Self.json(list)["bundles"]?.arrayValue?.first)
@@ -79,7 +79,7 @@ import WidgetWire
     /// from the CLI as from a configuration screen.
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
     func aQuerySeesTheParametersSetBeforeItsOwn(mode: Mode) async throws {
-        let plugins = try Self.plugins(mode)
+        let plugins = try await Self.plugins(mode)
         func trails(_ extra: [String]) async -> String {
             let result = await widgets(["--plugins", plugins.path, "options", "org.example.steps", "trail"] + extra)
             #expect(result.status == 0, "\(result.standardError)")
@@ -128,7 +128,7 @@ import WidgetWire
     /// a worker process, as it does in the host's own process.
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
     func completionsOnTheMainQueueAndTheMainActorAnswerInAWorker(mode: Mode) async throws {
-        let plugins = try Self.plugins(mode)
+        let plugins = try await Self.plugins(mode)
         let weather = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather", "--json"])
         #expect(weather.status == 0, "\(weather.standardError)")
         #expect(try Self.json(weather)["entries"]?.arrayValue?.count == 3)
@@ -143,7 +143,7 @@ import WidgetWire
 extension IOSStyleBundleTests {
     /// Runtime bug 2: emoji beside text in plain text, as `timeline` and `--log` print it.
     @Test(.timeLimit(.minutes(15))) func emojiStayWholeInPlainText() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         let result = await widgets(["--plugins", plugins.path, "snapshot", "org.example.emoji", "--family", "systemMedium", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let text = try #require(try Self.json(result)["entries"]?.arrayValue?.first?["text"]?.stringValue)
@@ -155,7 +155,7 @@ extension IOSStyleBundleTests {
     /// A Swift Charts widget as iOS code writes it: its area, line and rule drawn as paths in the
     /// plot, the y scale's values (60 to 70, as chartYScale says) at the trailing edge.
     @Test(.timeLimit(.minutes(15))) func aSwiftChartsWidgetIsDrawn() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         let result = await widgets(["--plugins", plugins.path, "snapshot", "org.example.price-chart", "--family", "systemMedium", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let entry = try #require(try Self.json(result)["entries"]?.arrayValue?.first)
@@ -169,7 +169,7 @@ extension IOSStyleBundleTests {
 
     /// Runtime bug 3: titles pulled up 3 points stay on their own rows in the terminal.
     @Test(.timeLimit(.minutes(15))) func aSmallNegativePaddingDoesNotDrawOverTheRowAbove() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         let result = await widgets(["--plugins", plugins.path, "render", "org.example.emoji", "--family", "systemLarge"])
         #expect(result.status == 0, "\(result.standardError)")
         let rows = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
@@ -182,7 +182,7 @@ extension IOSStyleBundleTests {
     /// Runtime bug 4: a widget's content is inset by the family's margins (16 points: two columns,
     /// one row), unless it says `.contentMarginsDisabled()`.
     @Test(.timeLimit(.minutes(15))) func contentMarginsAreAppliedUnlessDisabled() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         let weather = await widgets(["--plugins", plugins.path, "render", "org.example.weather"])
         let rows = weather.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(rows[1] == "│                    │", "the top margin:\n\(weather.standardOutput)")
@@ -197,7 +197,7 @@ extension IOSStyleBundleTests {
     /// Runtime bug 5: a provider that lets go of its completion fails the request at once, naming
     /// the widget and the method, in both provider styles; it is not a timeout.
     @Test(.timeLimit(.minutes(15))) func aDroppedCompletionFailsAtOnceNamingTheWidget() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         for (kind, method) in [
             ("org.example.dropped", "getTimeline(in:completion:)"), ("org.example.legacy-dropped", "getTimeline(for:in:completion:)"),
         ] {
@@ -215,7 +215,7 @@ extension IOSStyleBundleTests {
     /// Runtime bug 7: each entry's timer reads as of the entry's date; relevance prints as written;
     /// the media and photo symbols have glyphs.
     @Test(.timeLimit(.minutes(15))) func laterEntriesReadAsOfTheirDatesAndSymbolsHaveGlyphs() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         let result = await widgets(["--plugins", plugins.path, "timeline", "org.example.timer", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let entries = try #require(try Self.json(result)["entries"]?.arrayValue)
@@ -230,8 +230,8 @@ extension IOSStyleBundleTests {
     /// Runtime bug 8: `UserDefaults(suiteName: "group.…")` is shared: what the app writes (without
     /// `synchronize()`) the widget's worker reads, and what one worker writes the next reads.
     @Test(.timeLimit(.minutes(15))) func anAppGroupsDefaultsAreSharedBetweenTheAppAndEachWorker() async throws {
-        let plugins = try Self.plugins(.swift6)
-        let app = try Self.products.get().appendingPathComponent("ios-app").path
+        let plugins = try await Self.plugins(.swift6)
+        let app = try await Self.products.value.get().appendingPathComponent("ios-app").path
         let config = Fixtures.temporaryDirectory("config")
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = config.path
@@ -254,7 +254,7 @@ extension IOSStyleBundleTests {
     /// the widget's own view.
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
     func previewsWrittenWithTheMacroAreDrawn(mode: Mode) async throws {
-        let plugins = try Self.plugins(mode)
+        let plugins = try await Self.plugins(mode)
         let weather = await widgets(["--plugins", plugins.path, "preview", "org.example.weather", "--json"])
         #expect(weather.status == 0, "\(weather.standardError)")
         let previews = try #require(try Self.json(weather)["previews"]?.arrayValue)
@@ -276,7 +276,7 @@ extension IOSStyleBundleTests {
     /// `UIImage(data:)` picture is an image in the SVG.
     @Test(.timeLimit(.minutes(15)), arguments: Mode.allCases)
     func theCatalogOfIOSModifiersDrawsItsPreviewAndItsPicture(mode: Mode) async throws {
-        let plugins = try Self.plugins(mode)
+        let plugins = try await Self.plugins(mode)
         let preview = await widgets(["--plugins", plugins.path, "preview", "org.example.catalog", "--json"])
         #expect(preview.status == 0, "\(preview.standardError)")
         let previews = try #require(try Self.json(preview)["previews"]?.arrayValue)
@@ -299,7 +299,7 @@ extension IOSStyleBundleTests {
     /// OSLog's `Logger`, as the widget writes it: its messages come out of the worker under the
     /// bundle's name, info shown only when asked for.
     @Test(.timeLimit(.minutes(15))) func loggerMessagesNameTheirBundle() async throws {
-        let plugins = try Self.plugins(.swift6)
+        let plugins = try await Self.plugins(.swift6)
         let quiet = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather"])
         #expect(!quiet.standardError.contains("building the timeline"), "\(quiet.standardError)")
         let told = await widgets(["--plugins", plugins.path, "timeline", "org.example.weather"], extraEnvironment: ["WIDGETS_LOG": "info"])

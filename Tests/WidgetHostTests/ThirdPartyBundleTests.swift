@@ -8,7 +8,7 @@ import WidgetWire
 /// package is Tests/iOSStyleBundle/Author, built with that directory's other bundles (build.sh).
 @Suite struct ThirdPartyBundleTests {
     @Test(.timeLimit(.minutes(15))) func authorsPackageBuildsAgainstThisOneAndLoads() async throws {
-        let products = try IOSStyleBundleTests.products.get()
+        let products = try await IOSStyleBundleTests.products.value.get()
         let plugins = Fixtures.temporaryDirectory("plugins")
         let built = products.appendingPathComponent("libWeatherWidgets.so")
         try FileManager.default.copyItem(at: built, to: plugins.appendingPathComponent("libWeatherWidgets.so"))

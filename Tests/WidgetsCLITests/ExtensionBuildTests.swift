@@ -10,14 +10,14 @@ import WidgetWire
     static let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/Extensions/Forecast")
 
     /// The fixture built once for the suite, into a directory of its own, with its own cache.
-    static let built: Result<(plugins: URL, output: ProcessResult), BuildFailure> = {
+    static let built = Once<Result<(plugins: URL, output: ProcessResult), BuildFailure>> {
         let plugins = Fixtures.temporaryDirectory("built-bundles")
         let result = runProcessWaiting(
             Fixtures.widgetsExecutable, ["build", fixture.path, "--out", plugins.path],
             environment: ExtensionBuildTests.environment(cache: Fixtures.temporaryDirectory("build-cache")))
         guard result.status == 0 else { return .failure(BuildFailure(output: result.standardOutput + result.standardError)) }
         return .success((plugins, result))
-    }()
+    }
 
     struct BuildFailure: Error, CustomStringConvertible {
         let output: String
@@ -33,15 +33,15 @@ import WidgetWire
         return environment
     }
 
-    static var bundle: URL { get throws { try built.get().plugins.appendingPathComponent("Forecast.widgetbundle") } }
+    static var bundle: URL { get async throws { try await built.value.get().plugins.appendingPathComponent("Forecast.widgetbundle") } }
 
     func ask(_ arguments: [String], language: String = "en_US.UTF-8") async throws -> ProcessResult {
-        let plugins = try Self.built.get().plugins
+        let plugins = try await Self.built.value.get().plugins
         return await widgets(["--plugins", plugins.path, "--no-cache"] + arguments, extraEnvironment: ["LANG": language, "LANGUAGE": "", "LC_ALL": ""])
     }
 
-    @Test func theFolderBecomesABundleHoldingItsCodeAndCompiledResources() throws {
-        let (plugins, build) = try Self.built.get()
+    @Test func theFolderBecomesABundleHoldingItsCodeAndCompiledResources() async throws {
+        let (plugins, build) = try await Self.built.value.get()
         let bundle = plugins.appendingPathComponent("Forecast.widgetbundle")
         #expect(build.standardOutput.contains(bundle.path), "\(build.standardOutput)")
         let files = try FileManager.default.subpathsOfDirectory(atPath: bundle.path).sorted()
@@ -71,7 +71,7 @@ import WidgetWire
         #expect(list.status == 0, "\(list.standardError)")
         #expect(list.standardOutput.contains("Forecast.widgetbundle (ABI 1.7"), "\(list.standardOutput)")
         #expect(list.standardOutput.contains("- fixture.forecast  Forecast"), "\(list.standardOutput)")
-        let load = await widgets(["load", try Self.bundle.path])
+        let load = await widgets(["load", try await Self.bundle.path])
         #expect(load.status == 0, "\(load.standardError)")
         #expect(load.standardOutput.contains("fixture.forecast"), "\(load.standardOutput)")
     }
@@ -122,7 +122,7 @@ import WidgetWire
         #expect(text.contains("\"view\":\"image\",\"name\":\"Sun\",\"data\":\"data:image/png;base64,"), "\(text)")
         #expect(text.contains("\"width\":20,\"height\":10"), "\(text)")
 
-        let plugins = try Self.built.get().plugins
+        let plugins = try await Self.built.value.get().plugins
         for (appearance, brand, background) in [("light", "#e02030", "#fff2e6"), ("dark", "#40ff80", "#1a1a33")] {
             let out = Fixtures.temporaryDirectory("gallery-\(appearance)")
             let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path, "--appearance", appearance])
@@ -150,7 +150,7 @@ import WidgetWire
         #expect(list.first?["name"]?.stringValue == "Heat wave")
         #expect(list.first?["entries"]?.arrayValue?.first?["text"]?.stringValue?.contains("5 sunny days") == true, "\(previews.standardOutput)")
         #expect(list.last?["entries"]?.arrayValue?.first?["text"]?.stringValue?.contains("In Lisbon: -4°") == true, "\(previews.standardOutput)")
-        let plugins = try Self.built.get().plugins
+        let plugins = try await Self.built.value.get().plugins
         let out = Fixtures.temporaryDirectory("gallery")
         let gallery = await widgets(["--plugins", plugins.path, "gallery", "--out", out.path])
         #expect(gallery.status == 0, "\(gallery.standardError)")

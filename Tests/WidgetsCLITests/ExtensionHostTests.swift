@@ -8,8 +8,8 @@ import WidgetWire
 /// reloads reach that app's widgets only.
 @Suite(.serialized) struct ExtensionHostTests {
     /// The fixture and the game sample in one bundle directory, and a recorder standing in for xdg-open.
-    static func setUp() throws -> (plugins: URL, opener: URL, opened: URL) {
-        let plugins = try ExtensionBuildTests.built.get().plugins
+    static func setUp() async throws -> (plugins: URL, opener: URL, opened: URL) {
+        let plugins = try await ExtensionBuildTests.built.value.get().plugins
         let directory = Fixtures.directory(["libGameWidgets.so"])
         try FileManager.default.copyItem(at: plugins.appendingPathComponent("Forecast.widgetbundle"), to: directory.appendingPathComponent("Forecast.widgetbundle"))
         let tools = Fixtures.temporaryDirectory("opener")
@@ -21,7 +21,7 @@ import WidgetWire
     }
 
     @Test func linksGoToTheBundleThatClaimsTheirSchemeAndOthersToTheDesktop() async throws {
-        let (plugins, opener, opened) = try Self.setUp()
+        let (plugins, opener, opened) = try await Self.setUp()
         let home = HostHome()
         let environment = ["WIDGETS_URL_OPENER": opener.path]
         func cli(_ arguments: [String]) async -> ProcessResult {
@@ -52,7 +52,7 @@ import WidgetWire
     }
 
     @Test func anAppsReloadReachesItsOwnWidgetsOnly() async throws {
-        let (plugins, _, _) = try Self.setUp()
+        let (plugins, _, _) = try await Self.setUp()
         let home = HostHome()
         func cli(_ arguments: [String]) async -> ProcessResult {
             await widgets(["--plugins", plugins.path] + arguments, dataHome: home.data, extraEnvironment: ["XDG_RUNTIME_DIR": home.runtime.path])

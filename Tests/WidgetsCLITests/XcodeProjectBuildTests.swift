@@ -12,24 +12,24 @@ import WidgetWire
     static let fixture = Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/Extensions/Trips")
 
     /// The project built once for the suite (its folder given, as a user would), with -v.
-    static let built: Result<(plugins: URL, output: ProcessResult), ExtensionBuildTests.BuildFailure> = {
+    static let built = Once<Result<(plugins: URL, output: ProcessResult), ExtensionBuildTests.BuildFailure>> {
         let plugins = Fixtures.temporaryDirectory("built-projects")
         let result = runProcessWaiting(
             Fixtures.widgetsExecutable, ["build", fixture.path, "--out", plugins.path, "-v"],
             environment: ExtensionBuildTests.environment(cache: Fixtures.temporaryDirectory("build-cache")))
         guard result.status == 0 else { return .failure(ExtensionBuildTests.BuildFailure(output: result.standardOutput + result.standardError)) }
         return .success((plugins, result))
-    }()
+    }
 
     func ask(_ arguments: [String], language: String = "en_US.UTF-8", state: URL? = nil) async throws -> ProcessResult {
-        let plugins = try Self.built.get().plugins
+        let plugins = try await Self.built.value.get().plugins
         var environment = ["LANG": language, "LANGUAGE": "", "LC_ALL": ""]
         if let state { environment["XDG_STATE_HOME"] = state.path }
         return await widgets(["--plugins", plugins.path, "--no-cache"] + arguments, extraEnvironment: environment)
     }
 
-    @Test func theWidgetExtensionTargetIsFoundAndBuiltInItsLanguageMode() throws {
-        let (plugins, build) = try Self.built.get()
+    @Test func theWidgetExtensionTargetIsFoundAndBuiltInItsLanguageMode() async throws {
+        let (plugins, build) = try await Self.built.value.get()
         let bundle = plugins.appendingPathComponent("TripsWidgetExtension.widgetbundle")
         #expect(build.standardOutput.contains(bundle.path), "the product's name names the bundle: \(build.standardOutput)")
         #expect(build.standardError.contains("-swift-version 6"), "SWIFT_VERSION 6.0: \(build.standardError)")
