@@ -92,6 +92,12 @@ import WidgetWire
         return copy
     }
 
+    /// `widgets build` with the arguments given, every call with the same build cache.
+    static func builds() -> @Sendable ([String]) async -> ProcessResult {
+        let cache = Fixtures.temporaryDirectory("build-cache")
+        return { await widgets(["build"] + $0, extraEnvironment: ["XDG_CACHE_HOME": cache.path]) }
+    }
+
     static func remote(_ url: String) -> (String) -> String {
         {
             $0.replacingOccurrences(
@@ -249,20 +255,22 @@ import WidgetWire
     /// does, and a module Linux lacks is named with the package file importing it.
     @Test func aPackagesFilesAreCompiledAsTheExtensionsAre() async throws {
         let copy = try Project.variant { $0 }
+        // One build cache for the test's builds, as a user rebuilding has: each one after the first is incremental.
+        let build = Project.builds()
         let package = copy.appendingPathComponent("Packages/TripKit")
         try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
             .replacingOccurrences(of: ".target(name: \"TripKit\")", with: ".target(name: \"TripKit\", path: \".\")")
             .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         let network = package.appendingPathComponent("Sources/TripKit/Network.swift")
         try "import Foundation\nimport CloudKit\npublic let tripSession = URLSession.shared\n".write(to: network, atomically: true, encoding: .utf8)
-        let missing = await widgets(["build", copy.path, "--out", Fixtures.temporaryDirectory("out").path])
+        let missing = await build([copy.path, "--out", Fixtures.temporaryDirectory("out").path])
         #expect(missing.status == 1)
         #expect(
             missing.standardError.contains("Packages/TripKit/Package.swift (the target TripKit): the package imports modules that do not exist on Linux: CloudKit (iCloud, which Linux does not have), imported by Sources/TripKit/Network.swift"),
             "\(missing.standardError)")
         try "import Foundation\npublic let tripSession = URLSession.shared\n".write(to: network, atomically: true, encoding: .utf8)
         let out = Fixtures.temporaryDirectory("out")
-        let built = await widgets(["build", copy.path, "--out", out.path])
+        let built = await build([copy.path, "--out", out.path])
         #expect(built.status == 0, "\(built.standardError)")
         // A package's own type named as one of the SDK's views (Link) is not ambiguous in a file
         // that imports Foundation and the package, as on iOS: the SDK's view names are not imported
@@ -271,11 +279,11 @@ import WidgetWire
             .write(to: package.appendingPathComponent("Sources/TripKit/Link.swift"), atomically: true, encoding: .utf8)
         try "import Foundation\nimport TripKit\nfunc homeLink() -> Link { Link(url: \"https://example.org\") }\nfunc title() -> LocalizedStringResource { \"Trips\" }\n"
             .write(to: copy.appendingPathComponent("TripsWidget/Links.swift"), atomically: true, encoding: .utf8)
-        let linked = await widgets(["build", copy.path, "--out", out.path])
+        let linked = await build([copy.path, "--out", out.path])
         #expect(linked.status == 0, "\(linked.standardError)")
         // --exclude reaches a package's files, by their path in the project or their name.
         try "import CloudKit\n".write(to: package.appendingPathComponent("Sources/TripKit/Sync.swift"), atomically: true, encoding: .utf8)
-        let trimmed = await widgets(["build", copy.path, "--out", out.path, "--exclude", "Packages/TripKit/Sources/TripKit/Sync.swift"])
+        let trimmed = await build([copy.path, "--out", out.path, "--exclude", "Packages/TripKit/Sources/TripKit/Sync.swift"])
         #expect(trimmed.status == 0, "\(trimmed.standardError)")
     }
 
@@ -298,6 +306,7 @@ import WidgetWire
                         """)
         }
         let kit = copy.appendingPathComponent("TripsKit")
+        let build = Project.builds()
         try FileManager.default.createDirectory(at: kit, withIntermediateDirectories: true)
         try "import TripKit\npublic func farewell(_ kilometers: Double) -> String { \"Bon voyage: \" + distanceText(kilometers: kilometers, inMiles: false) }\n"
             .write(to: kit.appendingPathComponent("Farewell.swift"), atomically: true, encoding: .utf8)
@@ -307,18 +316,18 @@ import WidgetWire
             .replacingOccurrences(of: "Text(verbatim: \"\\(entry.travellers) travellers\")", with: "Text(verbatim: farewell(entry.trip.kilometers))")
             .write(to: widget, atomically: true, encoding: .utf8)
         let out = Fixtures.temporaryDirectory("out")
-        let built = await widgets(["build", copy.path, "--out", out.path])
+        let built = await build([copy.path, "--out", out.path])
         #expect(built.status == 0, "\(built.standardError)")
         let timeline = await widgets(["--plugins", out.path, "--no-cache", "timeline", "fixture.trip"])
         #expect(timeline.standardOutput.contains("Bon voyage: 1850 km"), "\(timeline.standardOutput) \(timeline.standardError)")
         try "import CloudKit\n".write(to: kit.appendingPathComponent("Sync.swift"), atomically: true, encoding: .utf8)
-        let refused = await widgets(["build", copy.path, "--out", out.path])
+        let refused = await build([copy.path, "--out", out.path])
         #expect(refused.status == 1)
         #expect(
             refused.standardError.contains("the project's framework TripsKit (TripsKit): the framework imports modules that do not exist on Linux: CloudKit"),
             "\(refused.standardError)")
         #expect(refused.standardError.contains("--exclude PATTERN reaches the framework's files too"), "a framework target has no Package.swift: \(refused.standardError)")
-        let excluded = await widgets(["build", copy.path, "--out", out.path, "--exclude", "TripsKit/Sync.swift"])
+        let excluded = await build([copy.path, "--out", out.path, "--exclude", "TripsKit/Sync.swift"])
         #expect(excluded.status == 0, "--exclude reaches the framework's files: \(excluded.standardError)")
     }
 
