@@ -37,13 +37,16 @@ struct FixtureControl: @unchecked Sendable {
 /// long are held by the test and released, never slept on.
 @Suite struct ProviderQueueTests {
     /// A fresh registry and a private copy of the fixture: the held providers' counters are per image.
-    func load(clock: WidgetClock = SystemClock()) -> (WidgetRegistry, FixtureControl) {
+    /// On a clock that stands still unless a test moves it: a provider the test holds is never past
+    /// its deadline because the test run is slow (a held call once outlived 15 real seconds).
+    func load(clock: WidgetClock = ManualClock()) -> (WidgetRegistry, FixtureControl) {
         let directory = Fixtures.directory(["good", "behaviours"])
         let registry = WidgetRegistry.load(searchPath: [directory.path], clock: clock)
         return (registry, FixtureControl(bundle: directory.appendingPathComponent("behaviours.so").path))
     }
 
-    @Test func slowProviderDoesNotDelayAnotherProvidersAnswer() async throws {
+    /// (Were the other delayed, it would wait for the release, which comes after it: the time limit fails it.)
+    @Test(.timeLimit(.minutes(1))) func slowProviderDoesNotDelayAnotherProvidersAnswer() async throws {
         let (registry, control) = load()
         let slow = Task { try await registry.request(.timeline, kind: "fixture.slow") }
         #expect(await control.waitEntered("fixture.slow"))
@@ -134,7 +137,7 @@ struct FixtureControl: @unchecked Sendable {
         #expect(queue.memorySlot == 4000)
     }
 
-    @Test func differentProvidersRunInParallel() async throws {
+    @Test(.timeLimit(.minutes(1))) func differentProvidersRunInParallel() async throws {
         let (registry, control) = load()
         let first = Task { try await registry.request(.timeline, kind: "fixture.slow") }
         let second = Task { try await registry.request(.timeline, kind: "fixture.slow-2") }
