@@ -27,6 +27,7 @@ import WidgetWire
     static func environment(cache: URL, extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = cache.path
+        environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
         environment["XDG_DATA_HOME"] = Fixtures.temporaryDirectory("data").path
         environment["NO_COLOR"] = "1"
         environment.merge(extra) { $1 }
