@@ -207,6 +207,37 @@ import WidgetWire
         )
     }
 
+    /// A host that dies (here SIGKILL) while a worker's bundle hangs in its load leaves no worker
+    /// behind: the worker watches for the host's hang-up while it loads, as it reads for it after.
+    /// (Before, such workers lived on for ever: the load's deadline is kept by the host.)
+    @Test func aWorkerWhoseHostDiesWhileItLoadsEndsToo() async throws {
+        let directory = Fixtures.directory(["hang-in-initialize"])
+        let host = Process()
+        host.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
+        host.arguments = ["--plugins", directory.path, "--no-cache", "list"]
+        host.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": Fixtures.temporaryDirectory("data").path]) { $1 }
+        host.standardOutput = FileHandle.nullDevice
+        host.standardError = FileHandle.nullDevice
+        try host.run()
+        /// The processes that have the fixture mapped: the host's worker for it.
+        @Sendable func workers() -> [pid_t] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+                guard let pid = pid_t(name), pid != host.processIdentifier,
+                    let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8), maps.contains(directory.path)
+                else { return nil }
+                return pid
+            }
+        }
+        let started = try await eventually(within: 30) { !workers().isEmpty }
+        let worker = workers().first
+        #expect(started, "the worker is loading the fixture")
+        kill(host.processIdentifier, SIGKILL)
+        await blocking { host.waitUntilExit() }
+        let ended = try await eventually(within: 30) { workers().isEmpty }
+        #expect(ended, "worker \(worker.map(String.init) ?? "?") outlived its host")
+        for pid in workers() { kill(pid, SIGKILL) }
+    }
+
     @Test func providerStuckInsideItsCallIsKilledAtItsDeadlineWhileOthersAnswer() async throws {
         let registry = await load(["behaviours", "good"])
         defer { registry.shutDownWorkers() }

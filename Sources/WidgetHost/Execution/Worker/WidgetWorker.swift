@@ -4,7 +4,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import WidgetABI
-import WidgetSupport
+@_spi(WidgetsInternal) import WidgetSupport
 import WidgetWire
 
 /// The worker side of process isolation: a host executable started with `--widgets-worker` loads one
@@ -102,7 +102,9 @@ public enum WidgetWorker {
         if ResourceBundleLayout.isBundleDirectory(options.bundlePath) {
             host_set_main_bundle_executable(ResourceBundleLayout.executable(options.bundlePath))
         }
+        let loaded = watchForTheHostsEnd(bundlePath: options.bundlePath)
         registry.load(file: options.bundlePath)
+        loaded.withLock { $0 = true }
         WorkerLimits.apply(providers: registry.registrations.count, providerLimit: options.memoryLimit)
         channel.send(.hello(hello(registry).json))
         // The main thread serves the main queue and the main actor, as an app's does: providers
@@ -122,6 +124,34 @@ public enum WidgetWorker {
         }
         dispatchMain()
     }
+
+    /// Ends the worker, and its process group, should the host end while the bundle loads: nothing
+    /// reads the channel until the load is done, and the load's deadline is kept by the host (the
+    /// worker's clock is the host's), so a bundle hanging in its load would otherwise keep a worker
+    /// whose host has crashed for ever. A thread looks every `hostWatchInterval` ms whether the host
+    /// has hung up (without reading, so no message is taken from the reader to come) until the
+    /// returned flag is set. A bundle that closes descriptor 3 meanwhile ends the watch; the reader
+    /// finds that out (see `Readers.receive`).
+    private static func watchForTheHostsEnd(bundlePath: String) -> Locked<Bool> {
+        let loaded = Locked(false)
+        let started = startThread(named: "widgets.host-watch") {
+            while !loaded.withLock({ $0 }) {
+                var watched = pollfd(fd: channelDescriptor, events: Int16(peerClosed), revents: 0)
+                guard poll(&watched, 1, hostWatchInterval) >= 0 || errno == EINTR else { return }
+                if Int32(watched.revents) & POLLNVAL != 0 { return }
+                if Int32(watched.revents) & (peerClosed | POLLHUP | POLLERR) != 0, !loaded.withLock({ $0 }) {
+                    fflush(nil)
+                    host_end_own_group()
+                }
+            }
+        }
+        if started == nil { HostLog.warning("worker for \(bundlePath): no thread to watch for the host's end while it loads") }
+        return loaded
+    }
+
+    static let hostWatchInterval: Int32 = 250
+    /// POLLRDHUP, the peer's close of a stream socket (Linux; glibc declares it only with _GNU_SOURCE).
+    private static let peerClosed: Int32 = 0x2000
 
     /// Set once, by `main`, before any other thread runs.
     nonisolated(unsafe) static var foundation: WorkerFoundation?
