@@ -22,6 +22,8 @@ public final class Rasterizer: @unchecked Sendable {
     }
 
     private let lock = Lock()
+    /// Taken around every use of librsvg (see `image(svg:width:height:engine:)`).
+    private static let librsvgTurn = Lock()
     private let cairo: CairoLibrary
     private let faces: TextFaces
     private let shapingLibrary: (String, String)
@@ -157,6 +159,11 @@ public final class Rasterizer: @unchecked Sendable {
         case .failure(let error):
             throw RasterError(unsupported.map { "\(error.description) (librsvg draws what this drawing has: \($0))" } ?? error.description)
         }
+        // One drawing at a time in librsvg in the whole process, whichever rasterizer asks: two
+        // rasterizers drawing at once (the tests make a second one) once left both threads waiting
+        // for ever inside librsvg.
+        Self.librsvgTurn.lock()
+        defer { Self.librsvgTurn.unlock() }
         var failure: OpaquePointer?
         let bytes = Array(svg.utf8)
         guard let handle = bytes.withUnsafeBufferPointer({ librsvg.newHandle($0.baseAddress, $0.count, &failure) }) else {
