@@ -223,12 +223,13 @@ import WidgetWire
         @Sendable func workers() -> [pid_t] {
             ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
                 guard let pid = pid_t(name), pid != host.processIdentifier,
-                    let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8), maps.contains(directory.path)
+                    let maps = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd()).flatMap({ $0 }),
+                    String(decoding: maps, as: UTF8.self).contains(directory.path)
                 else { return nil }
                 return pid
             }
         }
-        let started = try await eventually(within: 30) { !workers().isEmpty }
+        let started = try await eventually(within: 60) { !workers().isEmpty }
         let worker = workers().first
         #expect(started, "the worker is loading the fixture")
         kill(host.processIdentifier, SIGKILL)
@@ -292,8 +293,12 @@ import WidgetWire
         defer { registry.shutDownWorkers() }
         let clock = registry.clock as! ManualClock
         let worker = registry.widget(kind: "fixture.never")?.bundle.workerProcessID
+        let start = clock.now()
         let never = Task { await failure(registry, "fixture.never") }
-        #expect(await blocking { clock.waitUntilScheduled(atLeast: 1) })
+        // The request's own deadline: the worker's idle timer is pending already, so "a timer is
+        // set" would not say the request was sent, and time moved before it would leave it waiting
+        // for ever (the test run hung so, twice).
+        #expect(await blocking { clock.waitUntilScheduled(at: start.addingTimeInterval(15)) }, "the request's deadline")
         clock.advance(by: 15)
         let error = try #require(await never.value)
         #expect(error.reason == .timedOut)
