@@ -149,7 +149,7 @@ public enum WidgetWorker {
         return loaded
     }
 
-    static let hostWatchInterval: Int32 = 250
+    private static let hostWatchInterval: Int32 = 250
     /// POLLRDHUP, the peer's close of a stream socket (Linux; glibc declares it only with _GNU_SOURCE).
     private static let peerClosed: Int32 = 0x2000
 
