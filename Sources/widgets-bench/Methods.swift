@@ -240,4 +240,28 @@ let methods = """
     125.6 s and `.ci/run` 252.6 s with 691 tests (245.3 s in an earlier clone of the same day). Neither
     goal is met; nothing in this round changed what is compiled.
 
+    On 2026-11-28 the machine ran 1.5–2× slower all session (the same release build took 345 s of
+    CPU, against 227–240 s the day before): from a fresh clone `make run` 188 s, and `.ci/run` 415 s
+    midway through the work below (the debug build 241 s, the iOS-style package 57 s, the tests 99 s).
+    What the tests' own time was
+    found to hold that day, each mended: the shared builds of the suites (the extension folder, the
+    Xcode project, the iOS-style package) were computed in a `static let` by a blocking call, which
+    held one of Swift Testing's two cooperative threads for a whole build, so every other test waited
+    (they are now awaited); every `widgets build` in a test had a fresh cache directory, and with it
+    a fresh compiler module cache, so Glibc's and the SDK's C modules were built again for each of
+    some twenty builds, 3 of each build's 4.5 s (the tests now share one CLANG_MODULE_CACHE_PATH);
+    the builds of one project within a test did not share their build cache; the 48 C fixtures were
+    compiled one after another. The build suites alone went from 17–41 s to 8–11 s each; the whole
+    test run, in the same minutes, from 110 s to 88 s with more suites running (sway, Xvfb and Inter
+    installed), about 124 s of CPU. Its longest chain is now the serialized desktop suite. The builds
+    are what keep both goals out of reach: the debug build with the tests is about 460 s of CPU on
+    that day's machine, 60% of it the test targets (measured per compiler job; a third of theirs is
+    type-checking the tests' bodies), so on two cores it cannot take less than about 230 s there
+    (128 s on the day before's).
+    Tried and not kept: indexing while building off (no change measured in the same minutes); the
+    iOS-style package built beside the main build (290 s against 255 + 57 s alone: within the noise).
+    After that work, from a fresh clone, `.ci/run` took 426.5 s that day (the debug build 257 s, the
+    iOS-style package 56 s, the tests 97 s, the browser test 11 s): the tests' time is now the length
+    of the serialized desktop suite under the others' load, and the builds are two thirds of the whole.
+
     """
