@@ -70,14 +70,18 @@ public enum Fixtures {
     ]
 
     /// This run's scratch directory, under which every test directory is made. Directories of earlier
-    /// runs whose process has ended are removed, so runs do not pile up in /tmp.
+    /// runs whose process has ended are removed, so runs do not pile up in /tmp, and so are the
+    /// processes those runs started and left (a run that crashed leaves the hosts it started running).
     public static let runDirectory: URL = {
         let root = URL(fileURLWithPath: "/tmp/widgets-tests")
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var ended: [String] = []
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
             guard name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0 else { continue }
+            ended.append(root.appendingPathComponent(name).path + "/")
             try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
         }
+        if !ended.isEmpty { endProcesses(naming: ended) }
         let run = root.appendingPathComponent("run-\(getpid())")
         try? FileManager.default.removeItem(at: run)
         try! FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
@@ -85,6 +89,17 @@ public enum Fixtures {
         chmod(run.path, 0o755)
         return run
     }()
+
+    /// Kills the processes whose command line names one of `directories`.
+    private static func endProcesses(naming directories: [String]) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name), pid != getpid(),
+                let line = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/cmdline")).readToEnd()).flatMap({ $0 })
+            else { continue }
+            let text = String(decoding: line, as: UTF8.self)
+            if directories.contains(where: { text.contains($0) }) { kill(pid, SIGKILL) }
+        }
+    }
 
     /// The compiler's cache of the C modules Swift imports (Glibc's and the SDK's), one for the run:
     /// `widgets build` in a test has a build cache of its own, but builds the same system modules as
