@@ -259,6 +259,12 @@ public func widgets(
     _ arguments: [String], executable: String = Fixtures.widgetsExecutable, dataHome: URL? = nil, extraEnvironment: [String: String] = [:],
     directory: URL? = nil
 ) async -> ProcessResult {
+    await runProcess(executable, arguments, environment: widgetsEnvironment(dataHome: dataHome, extra: extraEnvironment), directory: directory)
+}
+
+/// The environment `widgets` runs in for a test: every directory it reads or writes its own, so it
+/// reaches neither the user's files nor a host another test runs.
+public func widgetsEnvironment(dataHome: URL? = nil, extra extraEnvironment: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
     environment["WIDGETS_PATH"] = nil
@@ -273,5 +279,5 @@ public func widgets(
     environment["XDG_CACHE_HOME"] = Fixtures.temporaryDirectory("cache").path
     environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
     environment.merge(extraEnvironment) { $1 }
-    return await runProcess(executable, arguments, environment: environment, directory: directory)
+    return environment
 }

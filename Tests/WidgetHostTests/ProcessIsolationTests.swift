@@ -214,29 +214,49 @@ import WidgetWire
         let directory = Fixtures.directory(["hang-in-initialize"])
         let host = Process()
         host.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
-        host.arguments = ["--plugins", directory.path, "--no-cache", "list"]
-        host.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": Fixtures.temporaryDirectory("data").path]) { $1 }
+        // Process isolation said, not taken from an environment other tests may change meanwhile.
+        host.arguments = ["--plugins", directory.path, "--no-cache", "list", "--isolation", "process"]
+        // Its own runtime directory: with the user's, `list` would ask a host another test runs.
+        host.environment = widgetsEnvironment()
         host.standardOutput = FileHandle.nullDevice
-        host.standardError = FileHandle.nullDevice
+        let said = Fixtures.temporaryDirectory("said").appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: said.path, contents: nil)
+        host.standardError = try FileHandle(forWritingTo: said)
         try host.run()
-        /// The processes that have the fixture mapped: the host's worker for it.
-        @Sendable func workers() -> [pid_t] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
-                guard let pid = pid_t(name), pid != host.processIdentifier,
-                    let maps = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd()).flatMap({ $0 }),
-                    String(decoding: maps, as: UTF8.self).contains(directory.path)
-                else { return nil }
-                return pid
+        /// The host's descendants (its zygote and the worker forked from it, or a spawned worker),
+        /// from the kernel's lists of children: no other process is read, as a scan of all would
+        /// (reading another's maps can wait as long as that process dumps its core).
+        @Sendable func descendants() -> [pid_t] {
+            var found: [pid_t] = []
+            var parents = [host.processIdentifier]
+            while let parent = parents.popLast() {
+                for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task")) ?? [] {
+                    let children = ((try? String(contentsOfFile: "/proc/\(parent)/task/\(task)/children", encoding: .utf8)) ?? "")
+                        .split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                    found += children
+                    parents += children
+                }
             }
+            return found
         }
-        let started = try await eventually(within: 60) { !workers().isEmpty }
-        let worker = workers().first
-        #expect(started, "the worker is loading the fixture")
+        /// Whether `pid` has the fixture mapped: it is loading it (an ended one, or a zombie, has not).
+        @Sendable func loads(_ pid: pid_t) -> Bool {
+            guard let maps = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps")).readToEnd()).flatMap({ $0 }) else { return false }
+            return String(decoding: maps, as: UTF8.self).contains(directory.path)
+        }
+        let found = LockedList<pid_t>()
+        let started = try await eventually(within: 60) {
+            let loading = descendants().filter(loads)
+            for pid in loading { found.append(pid) }
+            return !loading.isEmpty
+        }
+        let workers = Array(Set(found.values))
+        #expect(started, "the worker is loading the fixture; the host said: \((try? String(contentsOf: said, encoding: .utf8)) ?? "")")
         kill(host.processIdentifier, SIGKILL)
         await blocking { host.waitUntilExit() }
-        let ended = try await eventually(within: 30) { workers().isEmpty }
-        #expect(ended, "worker \(worker.map(String.init) ?? "?") outlived its host")
-        for pid in workers() { kill(pid, SIGKILL) }
+        let ended = try await eventually(within: 30) { !workers.contains(where: loads) }
+        #expect(ended, "worker \(workers) outlived its host")
+        for pid in workers where loads(pid) { kill(pid, SIGKILL) }
     }
 
     @Test func providerStuckInsideItsCallIsKilledAtItsDeadlineWhileOthersAnswer() async throws {
