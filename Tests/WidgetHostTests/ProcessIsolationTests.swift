@@ -214,9 +214,7 @@ import WidgetWire
         let directory = Fixtures.directory(["hang-in-initialize"])
         let host = Process()
         host.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
-        // Process isolation said, not taken from an environment other tests may change meanwhile.
         host.arguments = ["--plugins", directory.path, "--no-cache", "list", "--isolation", "process"]
-        // Its own runtime directory: with the user's, `list` would ask a host another test runs.
         host.environment = widgetsEnvironment()
         host.standardOutput = FileHandle.nullDevice
         let said = Fixtures.temporaryDirectory("said").appendingPathComponent("stderr")
