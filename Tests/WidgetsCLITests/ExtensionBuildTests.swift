@@ -24,14 +24,9 @@ import WidgetWire
         var description: String { "widgets build failed:\n\(output)" }
     }
 
-    static func environment(cache: URL, extra: [String: String] = [:]) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cache.path
-        environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
-        environment["XDG_DATA_HOME"] = Fixtures.temporaryDirectory("data").path
-        environment["NO_COLOR"] = "1"
-        environment.merge(extra) { $1 }
-        return environment
+    /// A test's `widgets` environment with the build cache given.
+    static func environment(cache: URL) -> [String: String] {
+        widgetsEnvironment(extra: ["XDG_CACHE_HOME": cache.path])
     }
 
     static var bundle: URL { get async throws { try await built.value.get().plugins.appendingPathComponent("Forecast.widgetbundle") } }
