@@ -74,6 +74,7 @@ public struct HostHome {
         environment["XDG_DATA_HOME"] = data.path
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["XDG_CACHE_HOME"] = cache.path
+        environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
         environment["WIDGETS_PATH"] = nil
         // The desktop's own session bus is not the test's: its notification server would show the
         // tests' Live Activities (a test that wants a bus gives its own).

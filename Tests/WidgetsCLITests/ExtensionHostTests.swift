@@ -86,7 +86,6 @@ extension ExtensionHostTests {
         let out = Fixtures.temporaryDirectory("watched-bundles")
         var environment = home.environment
         environment["XDG_CACHE_HOME"] = home.cache.path
-        environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
         environment["NO_COLOR"] = "1"
         let first = await runProcess(Fixtures.widgetsExecutable, ["build", copy.path, "--out", out.path], environment: environment)
         #expect(first.status == 0, "\(first.standardError)")
