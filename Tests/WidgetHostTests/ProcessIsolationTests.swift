@@ -215,7 +215,9 @@ import WidgetWire
         let host = Process()
         host.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
         host.arguments = ["--plugins", directory.path, "--no-cache", "list", "--isolation", "process"]
-        host.environment = widgetsEnvironment()
+        // The host's own load deadline (10 s of real time) past the test's look for the worker: in a
+        // full run the look once came later than that, and the host had killed the worker.
+        host.environment = widgetsEnvironment(extra: ["WIDGETS_LOAD_DEADLINE": "600"])
         host.standardOutput = FileHandle.nullDevice
         let said = Fixtures.temporaryDirectory("said").appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: said.path, contents: nil)
