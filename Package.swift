@@ -24,12 +24,22 @@ let toolchainHostLibraries: String = {
 let swiftSyntaxModules: [SwiftSetting] = [.unsafeFlags(["-I", toolchainHostLibraries])]
 let swiftSyntaxLibraries: [LinkerSetting] = [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]
 
-/// The CLI's code reaches the metadata of concrete generic types (a `[String: [String]]`) through
-/// accessor functions, not through their mangled names: a mangled name is demangled at first use and
-/// its conformances looked up by scanning every loaded library's conformance records, Foundation's
-/// thousands included, which a short command such as `widgets list` would spend a good part of its
-/// time on. Not for the library products: a package that depends on them would refuse the flag.
-let commandLineSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+/// Every Swift target's code, the SDK's and the samples' included, reaches the metadata of concrete
+/// generic types (a `[String: [String]]`, a view's `ModifiedContent<Text, _PaddingLayout>`) through
+/// accessor functions, not through their mangled names: a mangled name is demangled at its first use
+/// and its conformances looked up by scanning every loaded library's conformance records, Foundation's
+/// thousands included. A short command such as `widgets list` spent a good part of its time on that,
+/// and every worker again after forking (loading a bundle empties the runtime's conformance cache):
+/// the SDK's code and the widgets' are in each bundle, so each bundle's first use of each of its 800
+/// call sites did (docs/BENCHMARKS.md, cold listing). `widgets build` compiles an extension likewise
+/// (WidgetSDK.compilerFlags). Applied below, by the loop after the last target.
+let metadataAccessors = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
+
+/// The index a debug build writes (for editors and SwiftPM's test discovery) leaves out the system's
+/// modules: indexing them made each build compile the standard library's `_Concurrency`,
+/// `_StringProcessing`, `Glibc` and `Synchronization` from their interfaces first (about 5 s of CPU
+/// before any target could start), where the toolchain's compiled modules do.
+let indexOwnModulesOnly = ["-index-ignore-system-modules"]
 
 /// FoundationEssentials' static archives, named (a group, for a linker that reads archives in order):
 /// `widgets` is built on FoundationEssentials alone, without Foundation's ICU (its 30 MB of tables).
@@ -135,8 +145,7 @@ let package = Package(
             name: "WidgetsCommandLine",
             dependencies: [
                 "WidgetHost", "WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetABI", "WidgetWire", "WidgetWeb", "WidgetBuild", "WidgetDesktop",
-            ],
-            swiftSettings: commandLineSettings),
+            ]),
         // `widgets` has the Swift runtime and FoundationEssentials linked in: a command starts in about
         // 3 ms, not 9 (no shared library's symbols to bind), and none of its code imports Foundation,
         // so ICU is not in it. A Swift bundle links the shared runtime and all of Foundation, and a
@@ -144,9 +153,9 @@ let package = Package(
         // the usual way (with Foundation's run loop lent to its workers): every worker, and the CLI
         // itself under `--isolation queue`. Linked by the toolchain's lld.
         .executableTarget(
-            name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings,
+            name: "widgets", dependencies: ["WidgetsCommandLine", "WidgetHost"],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"] + staticFoundationEssentials)]),
-        .executableTarget(name: "widgets-worker", dependencies: ["WidgetsCommandLine", "WidgetHost"], swiftSettings: commandLineSettings),
+        .executableTarget(name: "widgets-worker", dependencies: ["WidgetsCommandLine", "WidgetHost"]),
 
         // Samples.
         .target(name: "GameData", dependencies: ["WidgetKit"], path: "Plugins/Game/Data"),
@@ -215,4 +224,12 @@ if Context.environment["WIDGETS_BENCH"] == "1" {
                 // Not used by the benchmark itself: the SDK `widgets build` compiles against, in the release build directory.
                 "SwiftUI", "AppIntents", "Intents", "ActivityKit", "OSLog", "os", "UIKit", "CoreGraphics", "CoreLocation", "Charts", "FoundationAdditions", "Combine", "PlatformShims",
             ]))
+}
+
+// The settings every Swift target shares (see metadataAccessors and indexOwnModulesOnly); the tests'
+// code and the macro's, which run on their own, need no accessors. C targets have no Swift settings.
+let cTargets: Set<String> = ["CWidgetABI", "CWidgetKit", "CMemoryGuard", "CHostShims", "CWayland", "CX11"]
+for target in package.targets where !cTargets.contains(target.name) {
+    let flags = target.type == .test || target.type == .macro ? indexOwnModulesOnly : metadataAccessors + indexOwnModulesOnly
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(flags)]
 }

@@ -62,6 +62,23 @@ import WidgetWire
         }
     }
 
+    /// The code of a built bundle, the SDK's in it included, reaches generic types' metadata through
+    /// accessors: the helper swiftc emits for reaching it by mangled name (which each worker would
+    /// demangle, and scan every library's conformances for, after loading the bundle) is not in it.
+    /// The sample bundles, built by SwiftPM with the SDK, likewise.
+    @Test func bundlesReachGenericMetadataThroughAccessorsNotMangledNames() async throws {
+        let built = try await Self.bundle.appendingPathComponent("Forecast.so")
+        let samples = ["libSystemWidgets.so", "libGameWidgets.so", "libCryptoWidgets.so"].map { Fixtures.productsDirectory.appendingPathComponent($0) }
+        for file in [built] + samples {
+            let contents = try Data(contentsOf: file)
+            // Its local symbols are there to be looked for (nothing stripped them).
+            #expect(contents.range(of: Data(".symtab".utf8)) != nil, "\(file.path) has no symbol table")
+            #expect(
+                contents.range(of: Data("__swift_instantiateConcreteTypeFromMangledName".utf8)) == nil,
+                "\(file.path) reaches metadata by mangled names: compiled without -disable-concrete-type-metadata-mangled-name-accessors")
+        }
+    }
+
     @Test func listAndLoadShowTheBundleLikeAnyOther() async throws {
         let list = try await ask(["list"])
         #expect(list.status == 0, "\(list.standardError)")

@@ -96,10 +96,14 @@ public struct WidgetSDK: Sendable {
         }
     }
 
-    /// The flags that let `swiftc` import the SDK's modules and expand its macros.
+    /// The flags that let `swiftc` import the SDK's modules and expand its macros, and compile as the
+    /// SDK is compiled: reaching generic types' metadata through accessors, not mangled names, which
+    /// each worker would demangle, and look up conformances for, at each call site's first use after
+    /// loading the bundle (Package.swift, `metadataAccessors`).
     var compilerFlags: [String] {
         ["-I", moduleDirectory] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=" + $0] }
             + ["-load-plugin-executable", macroPlugin + "#" + Self.macroModule]
+            + ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
     }
 
     /// The headers a module map names: its `header` files, and the `.h` files of its `umbrella` folder.
