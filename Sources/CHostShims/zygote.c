@@ -58,49 +58,72 @@ static int raise_descriptor(int fd) {
     return moved;
 }
 
+/* The zygote's mappings below its initial stack, read once from /proc/self/maps when it starts
+ * serving: its serving loop maps and unmaps nothing (it allocates nothing, and starts no thread),
+ * so every child it forks inherits exactly these. Reading the file in each child was a twentieth of
+ * a worker's start (the kernel formats a line, with its path, for each of some 270 mappings). */
+enum { most_mappings = 4096 };
+static unsigned long layout_starts[most_mappings], layout_ends[most_mappings];
+static int layout_count;
+
+static void read_layout(void) {
+    layout_count = 0;
+    FILE *maps = fopen("/proc/self/maps", "re");
+    if (!maps) return;
+    int count = 0;
+    int stack = 0;
+    char line[512];
+    while (count < most_mappings && fgets(line, sizeof line, maps)) {
+        unsigned long start, end;
+        if (sscanf(line, "%lx-%lx", &start, &end) != 2) continue;
+        if (strstr(line, "[stack]")) { stack = 1; break; }
+        if (strstr(line, "[vsyscall]")) break;
+        layout_starts[count] = start;
+        layout_ends[count] = end;
+        count++;
+    }
+    fclose(maps);
+    layout_count = stack ? count : 0;
+}
+
+static int reserve(unsigned long start, unsigned long length) {
+    long made = syscall(SYS_mmap, start, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    return made == (long)start ? 0 : -1;
+}
+
+/* Fills the gaps among the mmap area's mappings, as `read_layout` found them, with reservations,
+ * and makes one of `length` bytes below the lowest. -1 when a reservation cannot be made where a
+ * gap was: the mappings are not those read. */
+static int reserve_layout(unsigned long length) {
+    if (layout_count < 2) return -1;
+    /* The mmap area: the mappings above the largest gap (the one between the executable and its
+     * heap, low, and the libraries, high). */
+    int first = 1;
+    unsigned long widest = 0;
+    for (int index = 1; index < layout_count; index++) {
+        if (layout_starts[index] - layout_ends[index - 1] > widest) { widest = layout_starts[index] - layout_ends[index - 1]; first = index; }
+    }
+    for (int index = first + 1; index < layout_count; index++) {
+        if (layout_starts[index] > layout_ends[index - 1] && reserve(layout_ends[index - 1], layout_starts[index] - layout_ends[index - 1]) != 0) return -1;
+    }
+    return reserve(layout_starts[first] - length, length);
+}
+
 /* Shifts where the next mappings go (the bundle, its libraries, thread stacks, heap arenas) by a
  * random number of pages. The kernel places a mapping in the highest free gap below its mmap base
  * that fits, and a forked child inherits that base and every gap, so each would land where it does
  * in every sibling. The gaps among the mappings inherited are filled with reservations, and one of
  * random length (up to 1 GiB) is made below the lowest: the next mappings go below it. Reservations
  * are never made accessible, so they cost no memory and count toward no limit. (The brk heap is not
- * moved.) */
+ * moved.) Should the mappings not be those the zygote read (a reservation finds its gap taken), the
+ * child reads its own and reserves again. */
 static void shift_layout(void) {
-    FILE *maps = fopen("/proc/self/maps", "re");
-    if (!maps) return;
-    enum { most = 4096 };
-    static unsigned long starts[most], ends[most];
-    int count = 0;
-    unsigned long stack = 0;
-    char line[512];
-    while (count < most && fgets(line, sizeof line, maps)) {
-        unsigned long start, end;
-        if (sscanf(line, "%lx-%lx", &start, &end) != 2) continue;
-        if (strstr(line, "[stack]")) { stack = start; break; }
-        if (strstr(line, "[vsyscall]")) break;
-        starts[count] = start;
-        ends[count] = end;
-        count++;
-    }
-    fclose(maps);
-    if (count < 2 || stack == 0) return;
-    /* The mmap area: the mappings above the largest gap (the one between the executable and its
-     * heap, low, and the libraries, high). */
-    int first = 1;
-    unsigned long widest = 0;
-    for (int index = 1; index < count; index++) {
-        if (starts[index] - ends[index - 1] > widest) { widest = starts[index] - ends[index - 1]; first = index; }
-    }
-    for (int index = first + 1; index < count; index++) {
-        if (starts[index] > ends[index - 1]) {
-            (void)syscall(SYS_mmap, ends[index - 1], starts[index] - ends[index - 1], PROT_NONE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-        }
-    }
     uint32_t pages = 0;
     if (getrandom(&pages, sizeof pages, 0) != (ssize_t)sizeof pages) return;
-    size_t length = ((size_t)(pages % (1u << 18)) + 1) * 4096;
-    (void)syscall(SYS_mmap, starts[first] - length, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    unsigned long length = ((unsigned long)(pages % (1u << 18)) + 1) * 4096;
+    if (reserve_layout(length) == 0) return;
+    read_layout();
+    (void)reserve_layout(length);
 }
 
 /* In the child: becomes a worker as posix_spawn would start one, then runs the worker's main. */
@@ -134,6 +157,7 @@ static void become_worker(const struct zygote_loop *loop, int fds[3], const char
 static void *serve(void *argument) {
     struct zygote_loop *loop = argument;
     static char body[64 << 10];
+    read_layout();
     for (;;) {
         char control[CMSG_SPACE(3 * sizeof(int))];
         struct iovec part = {.iov_base = body, .iov_len = sizeof body - 1};
