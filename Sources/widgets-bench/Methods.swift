@@ -264,4 +264,43 @@ let methods = """
     iOS-style package 56 s, the tests 97 s, the browser test 11 s): the tests' time is now the length
     of the serialized desktop suite under the others' load, and the builds are two thirds of the whole.
 
+    Later on 2026-11-28 the cold listing was profiled (perf, the whole system, five cold listings of
+    the 100 bundles): about a third of its CPU is the kernel forking, faulting in and ending the 100
+    workers; 10% was `swift_getTypeByMangledName`, run in every worker at the first use of each call
+    site that reached a concrete generic type's metadata by its mangled name. The sample bundle, its
+    code and the SDK's, had 802 such call sites, and `widgets-worker` 1399: loading a bundle empties
+    the runtime's conformance cache, so each was demangled, and its conformances searched for in every
+    loaded library, again in each worker, and the zygote's rehearsal could not warm the bundle's. Only
+    the CLI was compiled with `-disable-concrete-type-metadata-mangled-name-accessors`; every target
+    now is, and `widgets build` compiles extensions so. In the same minutes, the release builds before
+    and after alternating: 21 cold listings each, 530.8 ms before and 477.2 ms after (medians, -10%);
+    the CPU of five cold listings (samples at 2 kHz, four alternating pairs), 10837-12155 before and
+    9028-9990 after (-14%). Next, 4.5% was each worker reading /proc/self/maps to shift its layout
+    (the kernel formats a line for each of the zygote's 270 mappings): the zygote now reads them once
+    and its children reserve from that list. Alternating with the build before it: 510.6 ms against
+    503.1 ms (medians of 21), 10168-12471 against 8255-11018 samples. The benchmark's cold listing
+    took 548 ms on that machine before these changes and 587 ms after, in a slower hour (the same
+    listing with spawned workers, in the same runs: 1432 ms and 1727 ms; the warm listing's process
+    floor 5.78 ms and 6.13 ms), against 305 ms on 2026-11-27's machine: the goal, 300 ms there, was
+    not measured on such a machine again. What is left in the profile: the kernel's part; the dynamic
+    linker's look-ups of the bundle's symbols (about 8%, and the faults on the libraries' string
+    tables they touch); the bundle's opaque result types, resolved by name (3%).
+
+    The same day the debug build was found to compile the standard library's `_Concurrency`,
+    `_StringProcessing`, `Glibc` and `Synchronization` from their interfaces: indexing while building
+    indexes the system's modules too, and the compiler rebuilt them to do so (a file importing
+    Synchronization type-checks in 0.25 s, and in 5.1 s with `-index-store-path`; found with
+    `-Rmodule-interface-rebuild`). The package's targets now pass `-index-ignore-system-modules`, and
+    the iOS-style package is built without an index (nothing reads it): its build no longer compiles
+    them. The two targets SwiftPM generates for the test runner still index them, so the main debug
+    build still compiles them once, at its end rather than at its start. Tried and not kept: the tests
+    compiled whole-module in debug. WidgetHostTests, compiled twice side by side: 80 s of CPU in
+    SwiftPM's batch mode and 40 s whole-module, but SwiftPM links one object per source file, `-wmo`
+    given to it fails to link, and whole-module with an object per file (`-num-threads`) took 62 s.
+    Of a test target's time about 55% is type-checking (most of it Swift Testing's expanded
+    `#expect`s) and a third code generation; the level of debug information changes neither. After
+    these, from a fresh clone: `.ci/run` 351.2 s (the debug build 203 s, the iOS-style package 43 s,
+    the tests 89 s, the browser test 11 s; 426.5 s at the end of the morning's work), and `make run`
+    192.5 s (188 s in the morning: the release build is the same work).
+
     """
