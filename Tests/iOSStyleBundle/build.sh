@@ -59,5 +59,13 @@ MANIFEST
 # look again (the compiled objects stay).
 rm -f "$package"/.build/*.yaml "$package"/.build/*/*.yaml
 # No index: nothing reads one here, and indexing made the build compile the standard library's
-# _Concurrency, _StringProcessing, Glibc and Synchronization from their interfaces first.
-swift build --package-path "$package" --disable-index-store
+# _Concurrency, _StringProcessing, Glibc and Synchronization from their interfaces first. The
+# compiler's module cache is the checkout's debug build's when there is one: the swift-syntax
+# modules the SDK's macro imports are compiled there from their interfaces already (12 s of CPU),
+# and the C modules of Glibc and of the SDK.
+flags=(--disable-index-store)
+# (By its real path: the modules in it record theirs, and .build/debug is a link.)
+if cache="$(cd "$root/.build/debug/ModuleCache" 2>/dev/null && pwd -P)"; then
+    flags+=(-Xswiftc -module-cache-path -Xswiftc "$cache")
+fi
+swift build --package-path "$package" "${flags[@]}"
