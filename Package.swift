@@ -36,9 +36,10 @@ let swiftSyntaxLibraries: [LinkerSetting] = [.unsafeFlags(["-L", toolchainHostLi
 let metadataAccessors = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 
 /// The index a debug build writes (for editors and SwiftPM's test discovery) leaves out the system's
-/// modules: indexing them made each build compile the standard library's `_Concurrency`,
-/// `_StringProcessing`, `Glibc` and `Synchronization` from their interfaces first (about 5 s of CPU
-/// before any target could start), where the toolchain's compiled modules do.
+/// modules: to index them the compiler compiles the standard library's `_Concurrency`,
+/// `_StringProcessing`, `Glibc` and `Synchronization` from their interfaces (about 5 s of CPU), where
+/// the toolchain's compiled modules would do. (The two targets SwiftPM makes for the test runner take
+/// no settings, and still do it once, at the end of the debug build.)
 let indexOwnModulesOnly = ["-index-ignore-system-modules"]
 
 /// FoundationEssentials' static archives, named (a group, for a linker that reads archives in order):
@@ -226,8 +227,8 @@ if Context.environment["WIDGETS_BENCH"] == "1" {
             ]))
 }
 
-// The settings every Swift target shares (see metadataAccessors and indexOwnModulesOnly); the tests'
-// code and the macro's, which run on their own, need no accessors. C targets have no Swift settings.
+// The settings every Swift target shares (see metadataAccessors and indexOwnModulesOnly); the tests' code
+// and the macro's, which no worker loads, need no accessors. C targets have no Swift settings.
 let cTargets: Set<String> = ["CWidgetABI", "CWidgetKit", "CMemoryGuard", "CHostShims", "CWayland", "CX11"]
 for target in package.targets where !cTargets.contains(target.name) {
     let flags = target.type == .test || target.type == .macro ? indexOwnModulesOnly : metadataAccessors + indexOwnModulesOnly

@@ -60,8 +60,8 @@ static int raise_descriptor(int fd) {
 
 /* The zygote's mappings below its initial stack, read once from /proc/self/maps when it starts
  * serving: its serving loop maps and unmaps nothing (it allocates nothing, and starts no thread),
- * so every child it forks inherits exactly these. Reading the file in each child was a twentieth of
- * a worker's start (the kernel formats a line, with its path, for each of some 270 mappings). */
+ * so every child it forks inherits exactly these. Each child reading the file was a twentieth of
+ * the CPU of a cold listing (the kernel formats a line, with its path, for each of some 270). */
 enum { most_mappings = 4096 };
 static unsigned long layout_starts[most_mappings], layout_ends[most_mappings];
 static int layout_count;
