@@ -228,9 +228,9 @@ if Context.environment["WIDGETS_BENCH"] == "1" {
 }
 
 // The settings every Swift target shares (see metadataAccessors and indexOwnModulesOnly); the tests' code
-// and the macro's, which no worker loads, need no accessors. C targets have no Swift settings.
-let cTargets: Set<String> = ["CWidgetABI", "CWidgetKit", "CMemoryGuard", "CHostShims", "CWayland", "CX11"]
-for target in package.targets where !cTargets.contains(target.name) {
+// and the macro's, which no worker loads, need no accessors. (SwiftPM gives a C target's compiler no Swift
+// settings.)
+for target in package.targets {
     let flags = target.type == .test || target.type == .macro ? indexOwnModulesOnly : metadataAccessors + indexOwnModulesOnly
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(flags)]
 }
