@@ -247,7 +247,7 @@ public func runProcessWaiting(
     }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     done.wait()
-    process.waitUntilExit()
+    process.waitForExit()
     return ProcessResult(
         status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
         standardError: String(decoding: errorData, as: UTF8.self))

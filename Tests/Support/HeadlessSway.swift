@@ -85,7 +85,7 @@ public final class HeadlessSway: @unchecked Sendable {
     public func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     var ipcSocket: String? {
@@ -122,7 +122,7 @@ public final class HeadlessSway: @unchecked Sendable {
         process.standardError = output
         try process.run()
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.waitForExit()
         guard process.terminationStatus == 0 else { throw SwayError("\(program.split(separator: "/").last!) \(arguments.joined(separator: " ")): \(said)") }
         return said
     }

@@ -19,3 +19,36 @@ extension Process {
         return said
     }
 }
+
+extension Process {
+    /// Waits for the process to end, as `waitUntilExit` does, but without holding a core meanwhile.
+    /// Foundation's `waitUntilExit` runs the calling thread's run loop in 50 ms slices, and on any
+    /// thread but the one that started the process that run loop has nothing to wait on: each slice
+    /// returns at once, and the wait spins until the process ends (a two-second `sleep` waited for
+    /// from another thread cost two seconds of CPU). Tests start a process on one thread and stop
+    /// it on another (a `defer` after an `await`, `blocking`), so in the test run's profile these
+    /// waits were several percent of its CPU. Asked every 5 ms instead.
+    public func waitForExit() {
+        while isRunning { usleep(5_000) }
+    }
+}
+
+extension Data {
+    /// Whether the UTF-8 bytes of `text` occur in these bytes, found with `memchr` and `memcmp`: the
+    /// tests look into whole programs (tens of megabytes), where `Data.firstRange(of:)`, generic
+    /// code reading a byte at a time (and built unoptimized with the tests), took seconds of the
+    /// test run's CPU.
+    public func contains(bytesOf text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard let first = needle.first else { return true }
+        return withUnsafeBytes { haystack in
+            guard var start = haystack.baseAddress else { return false }
+            let end = start + haystack.count
+            while end - start >= needle.count, let found = memchr(start, Int32(first), end - start - needle.count + 1) {
+                if memcmp(found, needle, needle.count) == 0 { return true }
+                start = UnsafeRawPointer(found) + 1
+            }
+            return false
+        }
+    }
+}

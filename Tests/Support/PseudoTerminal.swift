@@ -79,7 +79,7 @@ public final class PseudoTerminal: @unchecked Sendable {
         let giveUp = Date().addingTimeInterval(limit)
         while process.isRunning, Date() < giveUp { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.waitForExit()
         return process.terminationStatus
     }
 }

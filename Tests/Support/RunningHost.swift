@@ -53,7 +53,7 @@ public final class RunningProcess: @unchecked Sendable {
     /// SIGTERM, then waits for the exit; returns the exit status.
     public func terminate() -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        process.waitForExit()
         _ = condition.withLock { ended }
         return process.terminationStatus
     }

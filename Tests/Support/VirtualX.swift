@@ -32,7 +32,7 @@ public final class VirtualX: @unchecked Sendable {
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     /// A left click at a point of the screen.

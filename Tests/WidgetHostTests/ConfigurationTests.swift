@@ -289,7 +289,7 @@ import WidgetWire
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix(".instances.json.tmp-") }
         #expect(leftovers.count == 1, "the half-written temporary file is there")
         kill(process.processIdentifier, SIGKILL)
-        await blocking { process.waitUntilExit() }
+        await blocking { process.waitForExit() }
         #expect(process.terminationReason == .uncaughtSignal)
 
         #expect(try Data(contentsOf: stateFile) == saved, "the saved state is whole")

@@ -253,7 +253,7 @@ import WidgetWire
         let workers = Array(Set(found.values))
         #expect(started, "the worker is loading the fixture; the host said: \((try? String(contentsOf: said, encoding: .utf8)) ?? "")")
         kill(host.processIdentifier, SIGKILL)
-        await blocking { host.waitUntilExit() }
+        await blocking { host.waitForExit() }
         let ended = try await eventually(within: 30) { !workers.contains(where: loads) }
         #expect(ended, "worker \(workers) outlived its host")
         for pid in workers where loads(pid) { kill(pid, SIGKILL) }
@@ -347,10 +347,7 @@ import WidgetWire
         #expect(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID == first, "not before its period")
         clock.advance(by: 1)
         // Closed, gently: it ends, and is not counted as a crash.
-        #expect(await blocking { () -> Bool in
-            for _ in 0..<500 where kill(first, 0) == 0 { usleep(10_000) }
-            return kill(first, 0) != 0
-        })
+        #expect(try await eventually(within: 5) { kill(first, 0) != 0 })
         #expect(registry.widget(kind: "fixture.behaving")?.bundle.workerProcessID == nil)
         // The next request starts one again, at once.
         #expect(await answers(registry, "fixture.behaving"))

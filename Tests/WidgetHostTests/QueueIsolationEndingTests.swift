@@ -36,7 +36,7 @@ import WidgetTestSupport
             Fixtures.widgetsExecutable, ["--plugins", plugins.path, "run", "--isolation", "queue", "--state-dir", home.state.path],
             environment: home.environment)
         defer { if host.process.isRunning { _ = host.terminate() } }
-        await blocking { host.process.waitUntilExit() }
+        await blocking { host.process.waitForExit() }
         #expect(host.process.terminationStatus == 70)
         #expect(await blocking { host.waitForLine { $0.contains("exit-in-request.so ended the host process: it called exit(0) while answering a timeline request") } }, "\(host.output)")
         #expect(access(home.runtime.path + "/widgets/control.sock", F_OK) != 0, "the socket is removed")

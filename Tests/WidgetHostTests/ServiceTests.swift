@@ -88,18 +88,15 @@ import WidgetWire
         #expect(host.terminate() == 0)
         #expect(host.output.contains("<6>widgets: stopped (SIGTERM)"), "\(host.output)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the control socket is removed")
-        #expect(await blocking { () -> Bool in
-            for _ in 0..<500 where Self.processes(mentioning: plugins.path) > 0 { usleep(10_000) }
-            return Self.processes(mentioning: plugins.path) == 0
-        }, "no worker outlives the host")
+        #expect(try await eventually(within: 5) { Self.processes(mentioning: plugins.path) == 0 }, "no worker outlives the host")
     }
 
     /// Processes whose command line mentions `text` (a worker names its bundle's path).
     static func processes(mentioning text: String) -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { Int($0) != nil }.filter { pid in
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-            return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self).contains(text)
+            // The arguments as the kernel keeps them, each ended by a NUL: `text`, a path, is within one.
+            FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")?.contains(bytesOf: text) ?? false
         }.count
     }
 

@@ -117,10 +117,7 @@ import WidgetSupport
         let zygote = try #require(Self.parent(of: worker))
         #expect(kill(zygote, SIGKILL) == 0)
         // Its worker lives on.
-        #expect(await blocking { () -> Bool in
-            for _ in 0..<200 where Self.parent(of: worker) == zygote { usleep(10_000) }
-            return Self.parent(of: worker) != zygote
-        })
+        #expect(try await eventually(within: 2) { Self.parent(of: worker) != zygote })
         #expect(try await first.request(.timeline, kind: "fixture.good").entries.isEmpty == false)
         // The next worker is forked by a zygote started again.
         let second = await load(["good"], settings)

@@ -274,10 +274,7 @@ final class WebHome: @unchecked Sendable {
 
         // The page goes: the host stops making cards for it.
         stream.hangUp()
-        #expect(await blocking { () -> Bool in
-            for _ in 0..<3000 where web.home.pageCount != 0 { usleep(10_000) }
-            return web.home.pageCount == 0 && web.daemon.events.subscriberCount == 0
-        })
+        #expect(try await eventually(within: 30) { web.home.pageCount == 0 && web.daemon.events.subscriberCount == 0 })
     }
 
     /// A card whose drawing is over what one card may send is sent without it, saying why.
@@ -453,7 +450,7 @@ extension HomeScreenTests {
         defer {
             // SIGKILL: the shell inherited the test thread's mask, SIGTERM blocked.
             kill(attacker.process.processIdentifier, SIGKILL)
-            attacker.process.waitUntilExit()
+            attacker.process.waitForExit()
         }
         #expect(await blocking { attacker.waitForLine(limit: 60) { $0 == "ready" } }, "\(attacker.output)")
         var served = 0

@@ -72,9 +72,9 @@ import WidgetWire
         for file in [built] + samples {
             let contents = try Data(contentsOf: file)
             // Its local symbols are there to be looked for (nothing stripped them).
-            #expect(contents.range(of: Data(".symtab".utf8)) != nil, "\(file.path) has no symbol table")
+            #expect(contents.contains(bytesOf: ".symtab"), "\(file.path) has no symbol table")
             #expect(
-                contents.range(of: Data("__swift_instantiateConcreteTypeFromMangledName".utf8)) == nil,
+                !contents.contains(bytesOf: "__swift_instantiateConcreteTypeFromMangledName"),
                 "\(file.path) reaches metadata by mangled names: compiled without -disable-concrete-type-metadata-mangled-name-accessors")
         }
     }

@@ -72,12 +72,12 @@ import WidgetTestSupport
         // own, which the link it carries names.
         let program = try Data(contentsOf: prefix.appendingPathComponent("bin/widgets"))
         let builtProgram = try Data(contentsOf: URL(fileURLWithPath: Fixtures.widgetsExecutable))
-        #expect(program.firstRange(of: Data(".gnu_debuglink".utf8)) != nil && program.firstRange(of: Data("widgets.debug".utf8)) != nil)
-        #expect(program.firstRange(of: Data(".debug_info".utf8)) == nil && program.firstRange(of: Data(".symtab".utf8)) == nil)
+        #expect(program.contains(bytesOf: ".gnu_debuglink") && program.contains(bytesOf: "widgets.debug"))
+        #expect(!program.contains(bytesOf: ".debug_info") && !program.contains(bytesOf: ".symtab"))
         #expect(
-            builtProgram.firstRange(of: Data(".debug_info".utf8)) != nil && program.count < builtProgram.count * 3 / 4, "\(program.count) of \(builtProgram.count) bytes")
+            builtProgram.contains(bytesOf: ".debug_info") && program.count < builtProgram.count * 3 / 4, "\(program.count) of \(builtProgram.count) bytes")
         let debugInformation = try Data(contentsOf: prefix.appendingPathComponent("bin/.debug/widgets.debug"))
-        #expect(debugInformation.firstRange(of: Data(".debug_info".utf8)) != nil && debugInformation.firstRange(of: Data(".symtab".utf8)) != nil)
+        #expect(debugInformation.contains(bytesOf: ".debug_info") && debugInformation.contains(bytesOf: ".symtab"))
         #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets-worker")) == 0o755)
         for bundle in ["libGameWidgets.so", "libSystemWidgets.so", "libCryptoWidgets.so", "libHostInfo.so"] {
             #expect(mode(prefix.appendingPathComponent("lib/widgets/widgets.d/\(bundle)")) == 0o644, "\(bundle)")
