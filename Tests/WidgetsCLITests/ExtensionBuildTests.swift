@@ -198,8 +198,9 @@ import WidgetWire
         let copy = try Self.copy()
         let out = Fixtures.temporaryDirectory("out")
         let cache = Fixtures.temporaryDirectory("cache")
+        let temporary = Fixtures.temporaryDirectory("tmp")
         func build() async -> ProcessResult {
-            await widgets(["build", copy.path, "--out", out.path], extraEnvironment: ["XDG_CACHE_HOME": cache.path])
+            await widgets(["build", copy.path, "--out", out.path], extraEnvironment: ["XDG_CACHE_HOME": cache.path, "TMPDIR": temporary.path])
         }
         #expect(await build().standardOutput.contains("(compiled,"))
         #expect(await build().standardOutput.contains("(up to date,"), "nothing changed, nothing built or installed")
@@ -213,6 +214,9 @@ import WidgetWire
         #expect(await build().standardOutput.contains("(resources changed,"), "a string table's change needs no compiler")
         let timeline = await widgets(["--plugins", out.path, "--no-cache", "timeline", "fixture.forecast"], extraEnvironment: ["LANG": "de_DE.UTF-8"])
         #expect(timeline.standardOutput.contains("  Wetter\n") && timeline.standardOutput.contains("  2 sonnige Tage\n"), "\(timeline.standardOutput)")
+        // Four builds left nothing in the temporary directory (the Swift driver leaves a directory
+        // there per compile unless given one of its own).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
 
     @Test func aBrokenFileIsOneErrorNamingIt() async throws {

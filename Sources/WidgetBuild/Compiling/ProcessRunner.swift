@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import WidgetSupport
 
 /// Runs the tools a build uses (`swiftc`, `swift package`), their diagnostics passed through to the
@@ -22,15 +23,33 @@ public struct ProcessRunner: Sendable {
 
     /// Runs `executable` with `arguments`; its standard output is always captured (a tool's answer),
     /// its standard error passed through or captured into `output` too.
+    ///
+    /// The tool's temporary directory (`TMPDIR`) is one made for this run, removed with what is in
+    /// it when the tool ends: the Swift driver makes a `TemporaryDirectory.*` for each compile and
+    /// leaves it behind, which under `widgets build --watch` would be a directory in /tmp per save.
     public func run(_ executable: String, _ arguments: [String], directory: String? = nil) throws(BuildError) -> Outcome {
         echo?(([executable] + arguments).map(Self.quoted).joined(separator: " "))
+        let environment = ProcessInfo.processInfo.environment
+        let scratch = Self.makeScratchDirectory(in: environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        var toolEnvironment = environment
+        if let scratch { toolEnvironment["TMPDIR"] = scratch }
         do {
-            let outcome = try Subprocess(executable, arguments, directory: directory, standardError: passesOutputThrough ? .inherit : .capture).finish()
+            let outcome = try Subprocess(
+                executable, arguments, environment: toolEnvironment, directory: directory, standardError: passesOutputThrough ? .inherit : .capture
+            ).finish()
             let text = String(decoding: outcome.output, as: UTF8.self) + String(decoding: outcome.errors, as: UTF8.self)
             return Outcome(status: outcome.status, output: text)
         } catch {
             throw BuildError(error.description)
         }
+    }
+
+    /// A new directory of this user's only, in `parent`; nil when none can be made there (the tool
+    /// then has the inherited `TMPDIR`).
+    static func makeScratchDirectory(in parent: String) -> String? {
+        var template = Array((parent + "/widgets-build.XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
     }
 
     static func quoted(_ word: String) -> String {
