@@ -115,7 +115,8 @@ struct Failure: Error, Equatable { let reason: String }
 
     @Test func operatorsTransformFilterAndEnd() {
         #expect(Recorder([1, 2, 3].publisher.map { $0 * 10 }).values == [10, 20, 30])
-        #expect(Recorder(["1", "x", "3"].publisher.compactMap(Int.init)).values == [1, 3])
+        let texts: [String] = ["1", "x", "3"]
+        #expect(Recorder(texts.publisher.compactMap { Int($0) }).values == [1, 3])
         #expect(Recorder((1...6).publisher.filter { $0.isMultiple(of: 2) }).values == [2, 4, 6])
         let first = Recorder((1...6).publisher.first(where: { $0 > 2 }))
         #expect(first.values == [3] && first.finished)

@@ -219,7 +219,8 @@ extension IOSStyleBundleTests {
         let result = await widgets(["--plugins", plugins.path, "timeline", "org.example.timer", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let entries = try #require(try Self.json(result)["entries"]?.arrayValue)
-        #expect(entries.compactMap { $0["text"]?.stringValue?.split(separator: "\n").first.map(String.init) } == ["3:00:00", "2:00:00", "1:00:00"])
+        let firstLines = entries.compactMap { (entry: JSONValue) -> String? in entry["text"]?.stringValue?.split(separator: "\n").first.map { String($0) } }
+        #expect(firstLines == ["3:00:00", "2:00:00", "1:00:00"])
         #expect(entries.first?["relevance"]?["score"] == .number(0.99))
         #expect(entries.first?["text"]?.stringValue?.hasSuffix("▶  ⏸  ▨  ⟳  ◉") == true, "\(entries.first?["text"] ?? .null)")
         let text = await widgets(["--plugins", plugins.path, "timeline", "org.example.timer"])

@@ -70,7 +70,8 @@ import WidgetSupport
         let descriptors = Self.descriptors(of: pid)
         let runLoop = descriptors.filter { $0.hasSuffix("-> anon_inode:[eventpoll]") || $0.hasSuffix("-> anon_inode:[eventfd]") || $0.hasSuffix("-> anon_inode:[timerfd]") }
         #expect(descriptors.filter { !runLoop.contains($0) } == Self.descriptors(of: spawnedPID), "\(descriptors) \(Self.descriptors(of: spawnedPID))")
-        #expect(descriptors.prefix(6).map { $0.split(separator: " ").last.map(String.init) } == ["/dev/null", "socket", "socket", "socket", "socket", "good.so"])
+        let firstTargets = descriptors.prefix(6).map { (line: String) -> String? in line.split(separator: " ").last.map { String($0) } }
+        #expect(firstTargets == ["/dev/null", "socket", "socket", "socket", "socket", "good.so"])
         // And it serves.
         let timeline = try await forked.request(.timeline, kind: "fixture.good")
         #expect(!timeline.entries.isEmpty)

@@ -151,8 +151,9 @@ import WidgetWire
                 view(#"{"view":"hstack","modifiers":[{"imageScale":"\#(scale)"}],"children":[{"view":"image","systemName":"star"},{"view":"text","text":"Rate"}]}"#), in: (158, 158)
             ).compactMap { if case .text(_, let style) = $0.content { style.points } else { nil } }
         }
-        #expect(symbolPoints("large") == [17 * 1.3, 17])
-        #expect(symbolPoints("small") == [17 * 0.8, 17])
+        let (large, small): (Double, Double) = (17 * 1.3, 17 * 0.8)
+        #expect(symbolPoints("large") == [large, 17])
+        #expect(symbolPoints("small") == [small, 17])
         #expect(symbolPoints("medium") == [17, 17])
         // A name drawn by nothing is a neutral placeholder (and named to the author).
         let unknown = SVGRenderer(appearance: .light).render(view(#"{"view":"image","systemName":"zzz.unknown"}"#), family: .systemSmall)

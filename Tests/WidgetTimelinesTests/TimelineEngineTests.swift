@@ -139,7 +139,8 @@ func shownText(_ engine: TimelineEngine, _ id: String) -> String? {
         clock.advance(by: 86_400 * 3)
         #expect(provider.count == 1)
         #expect(engine.reload(kind: "test.kind") == 1)
-        #expect(provider.times("w-1", since: start) == [0, 86_400 * 3])
+        let threeDays: TimeInterval = 86_400 * 3
+        #expect(provider.times("w-1", since: start) == [0, threeDays])
         #expect(engine.reload(kind: "other.kind") == 0)
     }
 

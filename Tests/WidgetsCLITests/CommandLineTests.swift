@@ -13,7 +13,8 @@ import WidgetWire
         func flat(_ text: String) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
         let help = await widgets(["--help"])
         #expect(help.status == 0)
-        #expect(Command.all.count == Set(Command.all.map(\.name)).count, "no command is listed twice")
+        let names = Command.all.map { $0.name }
+        #expect(Set(names).count == names.count, "no command is listed twice")
         // Not a terminal: wrapped at 80 columns.
         #expect(help.standardOutput.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(help.standardOutput)")
         for command in Command.all {
