@@ -265,19 +265,40 @@ public func widgets(
 /// The environment `widgets` runs in for a test: every directory it reads or writes its own, so it
 /// reaches neither the user's files nor a host another test runs.
 public func widgetsEnvironment(dataHome: URL? = nil, extra extraEnvironment: [String: String] = [:]) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    environment["XDG_DATA_HOME"] = (dataHome ?? Fixtures.temporaryDirectory("data")).path
-    environment["WIDGETS_PATH"] = nil
-    environment["NO_COLOR"] = "1"
-    // A runtime directory of its own: no test reaches a host the user runs.
-    environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path
-    // A command run without --state-dir keeps its instances here, never in the user's own state.
-    environment["XDG_STATE_HOME"] = Fixtures.temporaryDirectory("statehome").path
-    // Bundles' UserDefaults suites are kept here, never in the user's own configuration.
-    environment["XDG_CONFIG_HOME"] = Fixtures.temporaryDirectory("config").path
-    // A registry cache of its own: each run loads its bundles, unless a test keeps one across runs.
-    environment["XDG_CACHE_HOME"] = Fixtures.temporaryDirectory("cache").path
-    environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
-    environment.merge(extraEnvironment) { $1 }
-    return environment
+    WidgetsDirectories(data: dataHome).environment.merging(extraEnvironment) { $1 }
+}
+
+/// The directories of a test's `widgets`, and of what it starts, each made for it.
+public struct WidgetsDirectories: Sendable {
+    public let data: URL
+    public let runtime: URL
+    public let stateHome: URL
+    public let config: URL
+    public let cache: URL
+
+    public init(data: URL? = nil) {
+        self.data = data ?? Fixtures.temporaryDirectory("data")
+        runtime = Fixtures.temporaryDirectory("runtime")
+        stateHome = Fixtures.temporaryDirectory("statehome")
+        config = Fixtures.temporaryDirectory("config")
+        cache = Fixtures.temporaryDirectory("cache")
+    }
+
+    /// This process's environment with the XDG directories these, and no bundle search path given.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = data.path
+        environment["WIDGETS_PATH"] = nil
+        environment["NO_COLOR"] = "1"
+        // A runtime directory of its own: no test reaches a host the user runs.
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        // A command run without --state-dir keeps its instances here, never in the user's own state.
+        environment["XDG_STATE_HOME"] = stateHome.path
+        // Bundles' UserDefaults suites are kept here, never in the user's own configuration.
+        environment["XDG_CONFIG_HOME"] = config.path
+        // A registry cache of its own: each run loads its bundles, unless a test keeps one across runs.
+        environment["XDG_CACHE_HOME"] = cache.path
+        environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
+        return environment
+    }
 }

@@ -62,30 +62,31 @@ public final class RunningProcess: @unchecked Sendable {
 /// A private home for a running host and its apps: data, state and runtime directories, and the
 /// environment that points at them, with the products (`game-app`) on PATH for bundles that launch it.
 public struct HostHome {
-    public let data = Fixtures.temporaryDirectory("data")
+    public let directories = WidgetsDirectories()
+    public var data: URL { directories.data }
+    public var runtime: URL { directories.runtime }
+    public var cache: URL { directories.cache }
+    /// The host's saved instances (`--state-dir`).
     public let state = Fixtures.temporaryDirectory("state")
-    public let runtime = Fixtures.temporaryDirectory("runtime")
-    public let cache = Fixtures.temporaryDirectory("cache")
 
     public init() {}
 
+    /// The test's `widgets` environment for this home's directories, with no session bus (the
+    /// desktop's notification server would show the tests' Live Activities: a test that wants a bus
+    /// gives its own) and the products on PATH.
     public var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
-        environment["XDG_CACHE_HOME"] = cache.path
-        environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
-        environment["WIDGETS_PATH"] = nil
-        // The desktop's own session bus is not the test's: its notification server would show the
-        // tests' Live Activities (a test that wants a bus gives its own).
+        var environment = directories.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         return environment
     }
 
-    /// The `widgets` CLI in this home.
+    /// The `widgets` CLI in this home, with a registry cache of its own each time: what a command
+    /// loads is not recorded for the host started after it (tests of a host's start see it load).
     public func cli(_ arguments: [String]) async -> ProcessResult {
-        await widgets(arguments, dataHome: data, extraEnvironment: ["XDG_RUNTIME_DIR": runtime.path, "PATH": environment["PATH"]!])
+        var environment = environment
+        environment["XDG_CACHE_HOME"] = Fixtures.temporaryDirectory("cache").path
+        return await runProcess(Fixtures.widgetsExecutable, arguments, environment: environment)
     }
 
     public func gameApp(_ arguments: [String]) async -> ProcessResult {

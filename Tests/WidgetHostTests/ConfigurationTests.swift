@@ -266,9 +266,7 @@ import WidgetWire
         #expect((await run(["add", "org.widgets.crypto.price", "--set", "coin=ETH"])).status == 0)
         let saved = try Data(contentsOf: stateFile)
         // The next save stops halfway through writing its temporary file; then it is killed.
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["WIDGETS_FAILPOINT"] = "save-mid-write"
+        let environment = widgetsEnvironment(dataHome: data, extra: ["WIDGETS_FAILPOINT": "save-mid-write"])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
         process.arguments = ["--plugins", plugins, "add", "org.widgets.crypto.price", "--set", "coin=LTC", "--state-dir", state.path]

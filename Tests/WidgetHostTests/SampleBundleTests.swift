@@ -111,9 +111,7 @@ import WidgetWire
     @Test func gameWidgetsShowWhatTheGameAppWrote() async throws {
         let data = Fixtures.temporaryDirectory("data")
         let plugins = Fixtures.directory(["libGameWidgets.so"])
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_RUNTIME_DIR"] = Fixtures.temporaryDirectory("runtime").path  // no host runs there
+        let environment = widgetsEnvironment(dataHome: data)  // its runtime directory: no host runs there
         // A first run, nothing saved: the widget starts a new game, which the app then sees.
         let before = await widgets(["--plugins", plugins.path, "snapshot", "com.mygame.game-status"], dataHome: data)
         #expect(before.status == 0)

@@ -27,9 +27,7 @@ final class WebHome: @unchecked Sendable {
     /// date their entries by their own clock (now), and its clock widget's are each minute from then.
     init(withClock: Bool = false, largestDrawing: Int = 4 << 20) async throws {
         clock = ManualClock(now: withClock ? Date().addingTimeInterval(60) : Date(timeIntervalSince1970: 1_800_000_000))
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_RUNTIME_DIR"] = data.path
+        var environment = widgetsEnvironment(dataHome: data, extra: ["XDG_RUNTIME_DIR": data.path])
         environment["PATH"] = Fixtures.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         let reset = await runProcess(Fixtures.gameAppExecutable, ["reset"], environment: environment)
         precondition(reset.status == 0, reset.standardError)

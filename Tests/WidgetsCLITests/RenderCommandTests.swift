@@ -54,7 +54,7 @@ import WidgetWire
         // To standard output (through a shell, which keeps the bytes), at one pixel a point, dark.
         let darkFile = data.appendingPathComponent("dark.png")
         let command = ([Fixtures.widgetsExecutable] + arguments + ["--png", "-", "--scale", "1"]).map { "'\($0)'" }.joined(separator: " ")
-        let dark = await runProcess("/bin/sh", ["-c", command + " > '\(darkFile.path)'"], environment: ["XDG_DATA_HOME": data.path, "XDG_RUNTIME_DIR": data.path])
+        let dark = await runProcess("/bin/sh", ["-c", command + " > '\(darkFile.path)'"], environment: widgetsEnvironment(dataHome: data, extra: ["XDG_RUNTIME_DIR": data.path]))
         #expect(dark.status == 0, "\(dark.standardError)")
         let darkImage = try rasterizer.image(png: Array(try Data(contentsOf: darkFile)))
         #expect(darkImage.width == Int(size.width) && darkImage.height == Int(size.height))
