@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WidgetTestSupport
-import WidgetHost
+@testable import WidgetHost
 import WidgetSupport
 
 /// Workers forked from the zygote (docs/ISOLATION.md): each starts as a spawned one would, a zygote
@@ -39,6 +39,34 @@ import WidgetSupport
     static func status(of pid: Int32, _ field: String) -> String? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         return status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.map { String($0.dropFirst(field.count + 1)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// A worker's kernel bound on its data (RLIMIT_DATA, docs/SECURITY.md) is set once it has
+    /// loaded: what it held then (its VmData), plus the guard's limits, its threads' stacks and a
+    /// margin, so that the guard, which can say what happened, ends it first.
+    @Test func aWorkersDataLimitStandsAboveWhatItHeldOnceLoaded() async throws {
+        let registry = await load(["good"])
+        defer { registry.shutDownWorkers() }
+        let pid = try #require(registry.widget(kind: "fixture.good")?.bundle.workerProcessID)
+        let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max data size") })
+        // "Max data size   <soft>   <hard>   bytes"
+        let soft = try #require(line.split(separator: " ").dropFirst(3).first.flatMap { Int64($0) }, "not bounded: \(line)")
+        let kilobytes = try #require(Self.status(of: pid, "VmData")?.split(separator: " ").first.flatMap { Int64($0) })
+        let held = kilobytes * 1024
+        // Its threads' stacks (128 of 8 MiB) and 256 MiB over what it held when the limit was set,
+        // and over that the guard's limits: a provider's 30 MB and 32 MiB. It has grown a little
+        // since (its reading thread's stack), so 64 MiB are allowed below.
+        let margin: Int64 = 128 * (8 << 20) + (256 << 20)
+        #expect(soft >= held + margin + 30_000_000 + (32 << 20) - (64 << 20), "limit \(soft), VmData \(held)")
+        #expect(soft <= held + margin + (256 << 20), "limit \(soft), VmData \(held)")
+        // What it held is read as the kernel says it (VmData in /proc/self/status): here, in this
+        // process, between two reads of this test's own (other tests' threads come and go).
+        func vmData() throws -> Int64 { try #require(Self.status(of: getpid(), "VmData")?.split(separator: " ").first.flatMap { Int64($0) }) * 1024 }
+        let before = try vmData()
+        let read = WorkerLimits.dataSegment()
+        let after = try vmData()
+        #expect(read >= min(before, after) - (8 << 20) && read <= max(before, after) + (8 << 20), "\(read) against \(before) and \(after)")
     }
 
     @Test func aForkedWorkerStartsAsASpawnedOneWould() async throws {
