@@ -284,7 +284,8 @@ public struct WidgetsDirectories: Sendable {
         cache = Fixtures.temporaryDirectory("cache")
     }
 
-    /// This process's environment with the XDG directories these, and no bundle search path given.
+    /// This process's environment with these as its XDG directories, no bundle search path
+    /// (`WIDGETS_PATH`), no colour, and the run's compiler module cache.
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = data.path
