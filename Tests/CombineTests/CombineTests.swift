@@ -236,8 +236,8 @@ struct Failure: Error, Equatable { let reason: String }
         #expect(data == Data("[1,2]".utf8))
         // The error from a scheme URLSession has no protocol for, found before any connection: a
         // refused connection is the classic trigger of Linux Foundation's URLSession teardown race
-        // (swift-corelibs-foundation #4791, #5469), which once ended this test run with
-        // "free(): invalid pointer" on URLSession's queue.
+        // (swift-corelibs-foundation #4791, #5469), the likely end of a test run that crashed with
+        // "free(): invalid pointer" on a serial queue's thread while this test ran.
         let failed: URLError? = await withCheckedContinuation { continuation in
             keep = URLSession.shared.dataTaskPublisher(for: URL(string: "widgets-test://127.0.0.1/")!).sink(
                 receiveCompletion: { completion in
