@@ -46,9 +46,15 @@ final class Chromium: @unchecked Sendable {
             "about:blank",
         ]
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
+        // Its crash reporter keeps its settings under XDG_CONFIG_HOME whatever the profile: the
+        // profile's, so that a test run writes nothing of the user's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = profile.appendingPathComponent("config").path
+        environment["XDG_CACHE_HOME"] = profile.appendingPathComponent("cache").path
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(toBrowser[0])
         close(fromBrowser[1])
         guard spawned == 0 else {
