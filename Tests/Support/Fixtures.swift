@@ -300,6 +300,10 @@ public struct WidgetsDirectories: Sendable {
         // A registry cache of its own: each run loads its bundles, unless a test keeps one across runs.
         environment["XDG_CACHE_HOME"] = cache.path
         environment["CLANG_MODULE_CACHE_PATH"] = Fixtures.compilerModuleCache.path
+        // A developer's SWIFT_BACKTRACE (set to see the test process's crashes) would have the
+        // statically linked `widgets` say on standard error, which the tests read, that it finds no
+        // backtracer beside it.
+        environment["SWIFT_BACKTRACE"] = nil
         return environment
     }
 }

@@ -148,6 +148,7 @@ import WidgetWire
             // root reads everything: run the CLI as nobody, for whom the file (root's, 0600) is unreadable.
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_DATA_HOME"] = "/nonexistent"
+            environment["SWIFT_BACKTRACE"] = nil  // see WidgetsDirectories
             result = await runProcess(
                 "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Fixtures.widgetsExecutable, "load", file],
                 environment: environment)
@@ -274,10 +275,10 @@ import WidgetWire
     /// Output that cannot be written (a full disk) is an error, not success with the output lost.
     @Test func outputThatCannotBeWrittenFailsTheCommand() async throws {
         try #require(FileManager.default.fileExists(atPath: "/dev/full"))
-        let full = await runProcess("/bin/sh", ["-c", "exec \"$0\" --version > /dev/full", Fixtures.widgetsExecutable])
+        let full = await runProcess("/bin/sh", ["-c", "exec \"$0\" --version > /dev/full", Fixtures.widgetsExecutable], environment: widgetsEnvironment())
         #expect(full.status == 74)
         #expect(full.standardError.contains("widgets: error: cannot write the output: No space left on device"), "\(full.standardError)")
-        let written = await runProcess("/bin/sh", ["-c", "exec \"$0\" --version > /dev/null", Fixtures.widgetsExecutable])
+        let written = await runProcess("/bin/sh", ["-c", "exec \"$0\" --version > /dev/null", Fixtures.widgetsExecutable], environment: widgetsEnvironment())
         #expect(written.status == 0 && written.standardError.isEmpty)
     }
 }
