@@ -29,10 +29,9 @@ public struct ProcessRunner: Sendable {
     /// leaves it behind, which under `widgets build --watch` would be a directory in /tmp per save.
     public func run(_ executable: String, _ arguments: [String], directory: String? = nil) throws(BuildError) -> Outcome {
         echo?(([executable] + arguments).map(Self.quoted).joined(separator: " "))
-        let environment = ProcessInfo.processInfo.environment
-        let scratch = Self.makeScratchDirectory(in: environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        let scratch = Self.makeScratchDirectory(in: FileManager.default.temporaryDirectory.path)
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
-        var toolEnvironment = environment
+        var toolEnvironment = ProcessInfo.processInfo.environment
         if let scratch { toolEnvironment["TMPDIR"] = scratch }
         do {
             let outcome = try Subprocess(

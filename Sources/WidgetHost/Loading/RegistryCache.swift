@@ -46,34 +46,13 @@ public final class RegistryCache: Sendable {
         fileURL = url
         var state = State()
         // Parsed from the bytes as read: the parser checks that every string is UTF-8.
-        if let bytes = Self.contents(of: url.path), let root = try? JSONValue.parse(bytes), root["host"]?.stringValue == Self.hostKey,
+        if let bytes = readWhole(url.path), let root = try? JSONValue.parse(bytes), root["host"]?.stringValue == Self.hostKey,
             let bundles = root["bundles"]?.objectValue
         {
             state.entries.reserveCapacity(bundles.members.count)
             for (path, entry) in bundles.members { state.entries[path] = entry }
         }
         self.state = Mutex(state)
-    }
-
-    /// A regular file's bytes, in as few reads as its size takes; nil when it cannot be read.
-    private static func contents(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            count += read
-        }
-        bytes.removeLast(bytes.count - count)
-        return bytes
     }
 
     /// The file as the cache knows it: its device, inode, size and modification time.

@@ -231,22 +231,12 @@ enum WorkerLimits {
         _ = setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &bounded)
     }
 
-    /// What the kernel counts toward RLIMIT_DATA now (VmData), in bytes. Read with `read`, not
-    /// Foundation: its first read of a file initializes what a worker never uses again, a quarter
-    /// of a millisecond in every worker (1.4% of a cold listing's CPU, by perf).
+    /// What the kernel counts toward RLIMIT_DATA now (VmData), in bytes. Read with `readWhole`, not
+    /// Foundation, whose first read of a file initializes what a worker never uses again (1.4% of a
+    /// cold listing's CPU, by perf).
     static func dataSegment() -> Int64 {
-        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return 0 }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 16 << 10)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
-        let status = String(decoding: bytes[..<count], as: UTF8.self)
+        guard let bytes = readWhole("/proc/self/status") else { return 0 }
+        let status = String(decoding: bytes, as: UTF8.self)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmData:") }) else { return 0 }
         let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int64($0) } ?? 0
         return kilobytes * 1024
