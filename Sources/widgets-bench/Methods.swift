@@ -307,4 +307,41 @@ let methods = """
     package 36 s, the tests 91 s, the browser test 13 s), and 336.8 s at the day's last commit (218 s,
     29.3 s, 75 s, 10.4 s).
 
+    Later on 2026-11-28 the test run itself was profiled (perf, the whole system, the suite but the
+    browser test): the test process's own threads were 45% of its CPU. Foundation's `waitUntilExit`,
+    called on another thread than the one that started the process (a `defer` after an `await`,
+    `blocking`), spins its run loop until the process ends (a 2 s `sleep` waited for so cost 2 s of
+    CPU); `Data.firstRange(of:)`, unoptimized generic code, searched whole programs (tens of MB) a
+    byte at a time; the painter's image comparison made an array per pixel; a `for _ in 0..<500 where`
+    scanned /proc 500 times after its condition was met. With those mended (a 5 ms poll, memchr and
+    memcmp, the channels written out, `eventually`), the non-idle samples of a run went from 19800 to
+    17605 (-11%) and the test process's share from 45% to 28%; the suite took 72.7-83.5 s in the
+    same hour's seven runs (79-88 s before). `-warn-long-expression-type-checking` over every test
+    target found nine expressions of 0.2-1.9 s each (a closure passing `String.init`, literal
+    arithmetic in an array literal, `reduce(0, +)`): typed, about 6 s of the debug build's CPU. The
+    expressions over 20 ms that are left add up to about 26 s of the 93 s that type-checking all test
+    targets takes (batch mode, two jobs), spread over some 1800 `#expect`s; they were not rewritten.
+    The solver's hidden switches were tried on WidgetHostTests: the old performance hacks fail to
+    compile it and are slower; prepared overloads, no gain. Tried and not kept: the X11 desktop tests
+    as a serialized suite of their own (beside the Wayland chain they slowed its first test as much as
+    they saved at its end); the first desktop test without its time limit (its body started 14 s
+    earlier, as the time limit's child task no longer queued behind the other tests' jobs, but the run
+    was no shorter over three runs). The release build was measured per module (385 s of CPU in 210 s;
+    WidgetRendering 65 s, WidgetHost 63 s, WidgetKit 55 s, WidgetBuild 46 s, WidgetsCommandLine 30 s):
+    SwiftPM already compiles each module on two threads; debug information at `-g`,
+    `-gline-tables-only` or none made no difference (WidgetWire, alternating); a module's dependents
+    start only when its whole compile ends, so the build's last 25 s are WidgetsCommandLine alone. A cold
+    listing's profile now: about 23% of the two cores idle, the zygote's forks (one at a time, 1.3 ms
+    each, some 127 ms of each listing) and page faults on the bundles' files (this machine's kernel
+    runs a DAMON pageout scheme, which reclaims page cache left cold between runs); a worker's first
+    `String(contentsOfFile:)` (of /proc/self/status, for its data limit) was 1.4% and is a `read` now
+    (the CPU of all the listing's processes, medians of 21 alternating with the build before: 599.9
+    against 590.5 ms). The benchmark's cold listing then took 376-459 ms in three runs of an hour when
+    its process floor was 5.61-6.18 ms (3.96 ms on 2026-11-27, when it took 305 ms). Tried and not
+    kept: starting the workers from two threads, so that the zygote, which answers each fork before
+    taking the next, would be asked again while the other thread checked its next file (25 cold
+    listings each, alternating: 607.2 ms before, 622.1 ms after). A clean clone's `.ci/run` at the
+    day's last code took 367-381 s in that hour (the debug build 235-245 s, the iOS-style package
+    39-43 s, the tests 72-78 s, the browser tests 12.5-14.5 s).
+
     """
