@@ -234,3 +234,13 @@ for target in package.targets {
     let flags = target.type == .test || target.type == .macro ? indexOwnModulesOnly : metadataAccessors + indexOwnModulesOnly
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(flags)]
 }
+
+/// Code that runs once per command, where the time is another program's or the user's: `widgets build`
+/// (its time is the compiler's) and the CLI's commands, options and output (the host's work, drawing and
+/// serving are in WidgetHost, WidgetRendering, WidgetWeb and WidgetDesktop, which stay optimized). The
+/// optimizer spent 59 s of CPU on these two in the release build, a quarter of it, for nothing a user
+/// could see: compiled unoptimized in release too, they take 12 s (docs/BENCHMARKS.md, set-up commands).
+let unoptimizedInRelease: Set<String> = ["WidgetBuild", "WidgetsCommandLine"]
+for target in package.targets where unoptimizedInRelease.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+}
