@@ -150,7 +150,8 @@ uninstall:
 
 # Everything the benchmarks use, built first: the executables, the sample bundles (the listing
 # benchmark lists copies of libSystemWidgets.so) and the SDK (widgets build's benchmark).
-bench: build
+# The samples first: the host memory benchmark hosts widgets.d's C sample beside the release build's Swift ones.
+bench: samples
 	WIDGETS_BENCH=1 $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
 	$(RELEASE)/widgets-bench
 
