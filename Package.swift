@@ -238,8 +238,9 @@ for target in package.targets {
 /// Code that runs once per command, where the time is another program's or the user's: `widgets build`
 /// (its time is the compiler's) and the CLI's commands, options and output (the host's work, drawing and
 /// serving are in WidgetHost, WidgetRendering, WidgetWeb and WidgetDesktop, which stay optimized). The
-/// optimizer spent 59 s of CPU on these two in the release build, a quarter of it, for nothing a user
-/// could see: compiled unoptimized in release too, they take 12 s (docs/BENCHMARKS.md, set-up commands).
+/// SIL optimizer spent 59-69 s of CPU on these two in the release build, a fifth of it, for nothing a
+/// user could see: compiled unoptimized in release too, they take 15-19 s (docs/BENCHMARKS.md, the
+/// set-up commands). A bundle's code and the SDK's are never compiled so.
 let unoptimizedInRelease: Set<String> = ["WidgetBuild", "WidgetsCommandLine"]
 for target in package.targets where unoptimizedInRelease.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]

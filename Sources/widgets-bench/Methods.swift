@@ -344,4 +344,36 @@ let methods = """
     day's last code took 367-381 s in that hour (the debug build 235-245 s, the iOS-style package
     39-43 s, the tests 72-78 s, the browser tests 12.5-14.5 s).
 
+    In the ninth session (2026-11-28, 07:44 on; the machine slower again: `make bench`'s floors
+    1.5-2× the 27th's, e.g. the warm listing's process floor 6.80 ms against 3.96 ms) the release
+    build was measured per module from fresh clones: the SIL optimizer is most of what the release
+    build spends on `WidgetBuild` (24 of 31 s; `-stats-output-dir`) and `WidgetsCommandLine`, 59-69 s
+    of CPU for the two, a fifth of the build's, spread over their functions (no one function above
+    1 s). That is code whose time is the compiler's (`widgets build`) or a command's parsing and
+    printing; the host's work is in WidgetHost, WidgetRendering, WidgetWeb and WidgetDesktop, and
+    the worker's loop in WidgetHost. The two are compiled unoptimized in release now (`-Onone`,
+    Package.swift's `unoptimizedInRelease`): 15-19 s of CPU. Fresh clones, the release build with
+    and without the change alternating (two rounds): 369 and 340 s of compiler CPU before, 328 and
+    340 s after, while every other module took 15-30% more CPU in the second build of each round
+    than in the first (the machine's swing; the two modules alone: 68.6 and 68.9 s before, 16.2 and
+    19.1 s after). A cold listing of the 100 bundles with the `widgets` and `widgets-worker` of each,
+    alternating (21 each): 486.3 and 492.7 ms (medians), 731 and 696 ms of CPU: no change seen. The
+    installed `widgets` grew from 18.59 to 19.82 MB (unoptimized code is larger; its debug
+    information smaller), under the 25 MB goal. `make run` from a fresh clone then took 174.9 s on
+    that machine (184-201 s for the release build alone before the change, in the same hour), not a
+    figure comparable with the 27th's 125.6 s: the goal, 120 s there, was not measured on such a
+    machine again. `make bench` then ran (its table is the 27th's: this hour's floors were about
+    twice as slow, and its absolute goals cannot be judged on them): the cold listing 549.3 ms
+    (spawning 1714.4 ms, 3.12× faster), loading 100 bundles 1.34× its floor, the ABI request
+    +4.37 µs, the guard +13.3 ns alone and +30.0 ns with two threads (glibc's own two-thread floor
+    21.8 ns against 10.4 ns on the 27th), the process-mode request 2.16× the ping-pong, a worker's
+    start 5.71 ms (spawned 27.84 ms), the dashboard's full frame 5.03 ms (its floor 1.94 ms against
+    1.25 ms), the host's PSS 9.52 MiB and idle workers 2.56-2.82 MiB. `make bench` now builds the
+    samples first: it had run with three of the four (widgets.d's C sample missing in the
+    checkout). The debug build was measured the same way (416 s of compiler CPU in a 232 s build):
+    the test targets are 59% of it (WidgetHostTests 79 s, two thirds of it type-checking spread
+    over its 1162 `#expect`s, no function above 0.71 s), and the swift-syntax modules the macro
+    imports are built from their interfaces first (about 15 s, before anything of the SDK can
+    start); `make test`'s goal is not met.
+
     """
