@@ -72,16 +72,15 @@ public enum Fixtures {
     /// This run's scratch directory, under which every test directory is made. Directories of earlier
     /// runs whose process has ended are removed, so runs do not pile up in /tmp, and so are the
     /// processes those runs started and left (a run that crashed leaves the hosts it started running).
+    ///
+    /// A run leaves some 1.6 GB (copies of bundles, builds). Removing that took 4-5 s, during which
+    /// every test that made a directory waited on this initializer, the cooperative pool's two threads
+    /// with them, so no test ran at all: the directories are renamed aside at once and removed on a
+    /// thread of their own while the tests run (what an interrupted removal leaves, the next run takes).
     public static let runDirectory: URL = {
         let root = URL(fileURLWithPath: "/tmp/widgets-tests")
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        var ended: [String] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
-            guard name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0 else { continue }
-            ended.append(root.appendingPathComponent(name).path + "/")
-            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
-        }
-        if !ended.isEmpty { endProcesses(naming: ended) }
+        removeEndedRuns(under: root)
         let run = root.appendingPathComponent("run-\(getpid())")
         try? FileManager.default.removeItem(at: run)
         try! FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
@@ -89,6 +88,34 @@ public enum Fixtures {
         chmod(run.path, 0o755)
         return run
     }()
+
+    /// The directories under `root` of runs whose process has ended (`run-<pid>`), renamed aside at
+    /// once and removed on a thread of their own, with what an earlier removal left (`removing-…`);
+    /// the processes those runs left running are killed first.
+    public static func removeEndedRuns(under root: URL) {
+        var ended: [String] = []
+        var removing: [URL] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] {
+            let directory = root.appendingPathComponent(name)
+            if name.hasPrefix("removing-") {
+                removing.append(directory)
+                continue
+            }
+            guard name.hasPrefix("run-"), let pid = Int32(name.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0 else { continue }
+            ended.append(directory.path + "/")
+            let aside = root.appendingPathComponent("removing-\(name)-by-\(getpid())")
+            if rename(directory.path, aside.path) == 0 {
+                removing.append(aside)
+            } else {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+        if !ended.isEmpty { endProcesses(naming: ended) }
+        if !removing.isEmpty {
+            let directories = removing
+            Thread.detachNewThread { for directory in directories { try? FileManager.default.removeItem(at: directory) } }
+        }
+    }
 
     /// Kills the processes whose command line names one of `directories`.
     private static func endProcesses(naming directories: [String]) {
