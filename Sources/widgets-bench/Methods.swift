@@ -376,4 +376,20 @@ let methods = """
     imports are built from their interfaces first (about 15 s, before anything of the SDK can
     start); `make test`'s goal is not met.
 
+    The same session looked at the test run's first seconds (Swift Testing's event stream, and the
+    test process's threads sampled with gdb): for its first 15-18 s no test ended, not even one
+    that compares two strings. Swift's cooperative pool has two threads here, and both were held:
+    first by `Fixtures.runDirectory`, whose initializer removed the 1.6 GB the previous run had left
+    (4-5 s; every test making a directory waited on it), then by `Fixtures.built` (the C fixtures,
+    compiled while the other thread waits for them), and by the two cases of the painter's comparison
+    with librsvg taking turns on the shared rasterizer's lock. An ended run's directory is now
+    renamed aside at once and removed on a thread of its own (`Fixtures.removeEndedRuns`, tested:
+    `RunDirectoryTests`, checked to fail with the removal left out), and the comparison draws on a
+    thread of its own. The suite took 71.3-77.3 s after the first change and 68.8-80.2 s after the
+    second, against 79.7-82.3 s in the same hour before them: within this machine's swing, so no
+    gain is claimed beyond the stall removed. `vmstat` during a run: the two cores 0-8% idle until
+    the last 10 s, where the serialized desktop suite runs alone. The test phase is bound by its CPU
+    (the debug builds of `widgets` and its workers the tests start, the fixtures, the compilers of
+    the build tests), not by waiting.
+
     """
