@@ -149,8 +149,8 @@ uninstall:
 	@echo "removed from $(DESTDIR)$(PREFIX); your instances ($${XDG_STATE_HOME:-~/.local/state}/widgets) and bundles are kept"
 
 # Everything the benchmarks use, built first: the executables, the sample bundles (the listing
-# benchmark lists copies of libSystemWidgets.so) and the SDK (widgets build's benchmark).
-# The samples first: the host memory benchmark hosts widgets.d's C sample beside the release build's Swift ones.
+# benchmark lists copies of libSystemWidgets.so; the host memory benchmark hosts widgets.d's C sample
+# beside the Swift ones, so `samples`, not `build` alone) and the SDK (widgets build's benchmark).
 bench: samples
 	WIDGETS_BENCH=1 $(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --product widgets-bench
 	$(RELEASE)/widgets-bench
