@@ -202,7 +202,7 @@ if Context.environment["WIDGETS_PRODUCTS_ONLY"] != "1" {
             ]),
         .testTarget(
             name: "WidgetsCLITests",
-            dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetRendering", "WidgetDesktop", "WidgetTestSupport"]),
+            dependencies: ["WidgetsCommandLine", "WidgetHost", "WidgetABI", "WidgetWire", "WidgetTimelines", "WidgetRendering", "WidgetDesktop", "WidgetBuild", "WidgetTestSupport"]),
         .testTarget(name: "WidgetBuildTests", dependencies: ["WidgetBuild", "WidgetWire", "WidgetTestSupport"]),
         .testTarget(name: "CombineTests", dependencies: ["Combine"]),
         // The HTTP server with bad input, and the home screen through a real client and a real browser.

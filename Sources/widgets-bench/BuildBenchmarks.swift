@@ -182,7 +182,10 @@ func benchmarkBuild(rounds: Int = 5) -> BuildResult {
     try! FileManager.default.createDirectory(at: floorDirectory, withIntermediateDirectories: true)
     let files = extensionSource.swiftFiles
     func floor() -> Double {
-        let run = timedRun(compiler.path, ["-emit-library", "-o", floorDirectory.appendingPathComponent("Floor.so").path, "-j", String(ProcessInfo.processInfo.activeProcessorCount)] + builder.swiftFlags + files + sdk.objects)
+        let run = timedRun(
+            compiler.path,
+            ["-emit-library", "-o", floorDirectory.appendingPathComponent("Floor.so").path, "-j", String(ProcessInfo.processInfo.activeProcessorCount)]
+                + compiler.linkerFlags + builder.swiftFlags + files + sdk.objects)
         precondition(run.status == 0, "the floor did not build:\n\(run.output)")
         return run.seconds
     }

@@ -46,4 +46,20 @@ import WidgetTestSupport
         #expect(third.version == "6.4")
         #expect(count(asked) == 2)
     }
+
+    @Test func bundlesAreLinkedByTheLLDBesideTheCompilerWhenThereIsOne() throws {
+        let folder = Fixtures.temporaryDirectory("compiler")
+        let (path, _) = try compiler(saying: "6.3.1", in: folder)
+        let runner = ProcessRunner(passesOutputThrough: false)
+        let cache = Fixtures.temporaryDirectory("cache").path
+        #expect(try SwiftCompiler.locate(environment: ["SWIFTC": path], runner: runner, cacheDirectory: cache).linkerFlags == [])
+        let lld = folder.appendingPathComponent("ld.lld").path
+        #expect(FileManager.default.createFile(atPath: lld, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
+        #expect(try SwiftCompiler.locate(environment: ["SWIFTC": path], runner: runner, cacheDirectory: cache).linkerFlags == ["-use-ld=lld"])
+        // Found beside the compiler itself, not beside a link to it.
+        let elsewhere = Fixtures.temporaryDirectory("bin")
+        let link = elsewhere.appendingPathComponent("swiftc").path
+        #expect(symlink(path, link) == 0)
+        #expect(try SwiftCompiler.locate(environment: ["SWIFTC": link], runner: runner, cacheDirectory: cache).linkerFlags == ["-use-ld=lld"])
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetBuild
 import WidgetTestSupport
 import WidgetWire
 
@@ -77,6 +78,14 @@ import WidgetWire
                 !contents.contains(bytesOf: "__swift_instantiateConcreteTypeFromMangledName"),
                 "\(file.path) reaches metadata by mangled names: compiled without -disable-concrete-type-metadata-mangled-name-accessors")
         }
+    }
+
+    /// Linked by the toolchain's lld when it has one (swift.org's do; gold took half as long again).
+    @Test func theBundleIsLinkedByTheToolchainsLLD() async throws {
+        let built = try await Self.bundle.appendingPathComponent("Forecast.so")
+        let compiler = try SwiftCompiler.locate(runner: ProcessRunner(passesOutputThrough: false))
+        let hasLLD = !compiler.linkerFlags.isEmpty
+        #expect(try Data(contentsOf: built).contains(bytesOf: "Linker: LLD") == hasLLD, "\(compiler.path), ld.lld beside it: \(hasLLD)")
     }
 
     @Test func listAndLoadShowTheBundleLikeAnyOther() async throws {

@@ -278,7 +278,8 @@ public final class BundleBuilder {
         let stamp = inputs.map { "\($0) \(Self.modified($0))" }.joined(separator: "\n")
         if FileManager.default.fileExists(atPath: library), (try? String(contentsOfFile: stampPath, encoding: .utf8)) == stamp { return false }
         let temporary = library + ".tmp"
-        let outcome = try runner.run(compiler.path, ["-emit-library", "-o", temporary, "-module-name", source.moduleName] + inputs, directory: work)
+        let outcome = try runner.run(
+            compiler.path, ["-emit-library", "-o", temporary, "-module-name", source.moduleName] + compiler.linkerFlags + inputs, directory: work)
         guard outcome.status == 0 else {
             throw BuildError("\(source.origin): linking \(source.name).so failed (the linker's errors are above)\(runner.passesOutputThrough ? "" : ":\n" + outcome.output)")
         }
