@@ -368,7 +368,7 @@ let methods = """
     +4.37 µs, the guard +13.3 ns alone and +30.0 ns with two threads (glibc's own two-thread floor
     21.8 ns against 10.4 ns on the 27th), the process-mode request 2.16× the ping-pong, a worker's
     start 5.71 ms (spawned 27.84 ms), the dashboard's full frame 5.03 ms (its floor 1.94 ms against
-    1.25 ms), the host's PSS 9.52 MiB and idle workers 2.56-2.82 MiB. `make bench` now builds the
+    1.25 ms), the host's PSS 9.52 MiB (three samples) and idle workers 2.56-2.82 MiB. `make bench` now builds the
     samples first: it had run with three of the four (widgets.d's C sample missing in the
     checkout). The debug build was measured the same way (416 s of compiler CPU in a 232 s build):
     the test targets are 59% of it (WidgetHostTests 79 s, two thirds of it type-checking spread
