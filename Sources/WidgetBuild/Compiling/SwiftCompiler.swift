@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import WidgetSupport
 import WidgetABI
+import WidgetWire
 
 /// The `swiftc` a build uses: `$SWIFTC`, else the first on `PATH`. It must be the compiler that
 /// built the SDK (and the host): Swift has no stable ABI on Linux, and the SDK's modules load in
@@ -49,9 +50,7 @@ public struct SwiftCompiler: Sendable {
     /// The driver's and the frontend's device, inode, size and modification time, as one line;
     /// nil when either cannot be read.
     static func identity(of path: String) -> String? {
-        guard let driver = realpath(path, nil) else { return nil }
-        defer { free(driver) }
-        let resolved = String(cString: driver)
+        guard let resolved = resolvedPath(path) else { return nil }
         var parts = [resolved]
         for file in [resolved, resolved.pathDirectory + "/swift-frontend"] {
             var info = stat()
@@ -66,9 +65,8 @@ public struct SwiftCompiler: Sendable {
     /// 0.25 s where gold takes 0.38 s, the largest part of a one-line edit's rebuild after the
     /// compile; `widgets` itself is linked by it too (Package.swift).
     public var linkerFlags: [String] {
-        guard let resolved = realpath(path, nil) else { return [] }
-        defer { free(resolved) }
-        return access(String(cString: resolved).pathDirectory + "/ld.lld", X_OK) == 0 ? ["-use-ld=lld"] : []
+        guard let resolved = resolvedPath(path) else { return [] }
+        return access(resolved.pathDirectory + "/ld.lld", X_OK) == 0 ? ["-use-ld=lld"] : []
     }
 
     /// Refuses a compiler other than the SDK's, naming both.

@@ -52,7 +52,7 @@ struct BundleFile {
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return refuse(.unreadable, "cannot read: \(errnoText())") }
-        if let refusal = refusal(path, info, isLink: isLink, resolved: { resolvedPath(descriptor) }, verdicts: verdicts) {
+        if let refusal = refusal(path, info, isLink: isLink, resolved: { openedPath(descriptor) }, verdicts: verdicts) {
             return refuse(refusal.0, refusal.1)
         }
         if let failure = checkELF(descriptor: descriptor, size: UInt64(info.st_size)) {
@@ -78,7 +78,7 @@ struct BundleFile {
         let isLink = link.st_mode & S_IFMT == S_IFLNK
         var info = link
         if isLink, stat(path, &info) != 0 { return .failure(unopened(path, isLink: true, errno)) }
-        if let refusal = refusal(path, info, isLink: isLink, resolved: { resolvedDirectory(path) }, verdicts: verdicts) {
+        if let refusal = refusal(path, info, isLink: isLink, resolved: { resolvedPath(path) }, verdicts: verdicts) {
             return .failure(LoadProblem(path: path, reason: refusal.0, message: refusal.1))
         }
         // A mode made unreadable changes no modification time: the cache would still match.
@@ -177,15 +177,8 @@ struct BundleFile {
         }
     }
 
-    /// The absolute path of a directory, its links resolved.
-    static func resolvedDirectory(_ directory: String) -> String? {
-        guard let resolved = realpath(directory, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// The absolute path of the file a descriptor is open on.
-    private static func resolvedPath(_ descriptor: Int32) -> String? { linkTarget("/proc/self/fd/\(descriptor)") }
+    private static func openedPath(_ descriptor: Int32) -> String? { linkTarget("/proc/self/fd/\(descriptor)") }
 
     private static func absolute(_ directory: String) -> String {
         if directory.hasPrefix("/") { return directory }
@@ -319,10 +312,10 @@ final class DirectoryVerdicts: Sendable {
         return verdict
     }
 
-    /// `BundleFile.resolvedDirectory`, remembered.
+    /// `resolvedPath` of a directory, remembered.
     func resolved(_ directory: String) -> String? {
         if let known = resolvedDirectories.withLock({ $0[directory] }) { return known }
-        let resolved = BundleFile.resolvedDirectory(directory)
+        let resolved = resolvedPath(directory)
         resolvedDirectories.withLock { $0[directory] = resolved }
         return resolved
     }
