@@ -425,8 +425,10 @@ import WidgetWire
 /// A worker executable of another build: refused at its hello, naming both protocol versions.
 @Suite struct WorkerProtocolTests {
     /// Builds a stand-in worker that answers its host with `hello` (JSON) and then waits for its
-    /// channel to close, as a worker of another version would.
-    static func worker(saying hello: String) -> String {
+    /// channel to close, as a worker of another version would. Compiled on a thread of its own
+    /// (`runProcess`): waited for on the cooperative pool, the two cases' compilers held both its
+    /// threads, and every other test with them.
+    static func worker(saying hello: String) async -> String {
         let directory = Fixtures.temporaryDirectory("worker")
         let source = directory.appendingPathComponent("worker.c")
         let json = hello.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
@@ -447,8 +449,8 @@ import WidgetWire
             }
             """.write(to: source, atomically: true, encoding: .utf8)
         let executable = directory.appendingPathComponent("old-worker").path
-        let built = runProcessWaiting("/usr/bin/env", ["cc", "-o", executable, source.path])
-        precondition(built.status == 0, built.standardError)
+        let built = await runProcess("/usr/bin/env", ["cc", "-o", executable, source.path])
+        precondition(built.status == 0, "cannot compile \(source.path): \(built.standardError)")
         return executable
     }
 
@@ -457,7 +459,7 @@ import WidgetWire
         (#"{"pid":1,"bundle":{"name":"x","abiMajor":1,"abiMinor":4}}"#, "speaks an older worker protocol (it names none)"),
     ])
     func aWorkerOfAnotherProtocolIsRefusedNamingBothVersions(hello: String, spoken: String) async {
-        let executable = Self.worker(saying: hello)
+        let executable = await Self.worker(saying: hello)
         let directory = Fixtures.directory(["good"])
         let registry = await blocking {
             WidgetRegistry.load(searchPath: [directory.path], isolation: .process(ProcessIsolation(workerExecutable: executable)))

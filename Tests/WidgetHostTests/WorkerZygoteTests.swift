@@ -41,6 +41,11 @@ import WidgetSupport
         return status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.map { String($0.dropFirst(field.count + 1)).trimmingCharacters(in: .whitespaces) }
     }
 
+    /// A process's VmData (what the kernel counts toward RLIMIT_DATA), in bytes.
+    static func dataSegment(of pid: Int32) -> Int64? {
+        status(of: pid, "VmData")?.split(separator: " ").first.flatMap { Int64($0) }.map { $0 * 1024 }
+    }
+
     /// A worker's kernel bound on its data (RLIMIT_DATA, docs/SECURITY.md) is set once it has
     /// loaded: what it held then (its VmData), plus the guard's limits, its threads' stacks and a
     /// margin, so that the guard, which can say what happened, ends it first.
@@ -52,8 +57,7 @@ import WidgetSupport
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max data size") })
         // "Max data size   <soft>   <hard>   bytes"
         let soft = try #require(line.split(separator: " ").dropFirst(3).first.flatMap { Int64($0) }, "not bounded: \(line)")
-        let kilobytes = try #require(Self.status(of: pid, "VmData")?.split(separator: " ").first.flatMap { Int64($0) })
-        let held = kilobytes * 1024
+        let held = try #require(Self.dataSegment(of: pid))
         // Its threads' stacks (128 of 8 MiB) and 256 MiB over what it held when the limit was set,
         // and over that the guard's limits: a provider's 30 MB and 32 MiB. It has grown a little
         // since (its reading thread's stack), so 64 MiB are allowed below.
@@ -62,10 +66,9 @@ import WidgetSupport
         #expect(soft <= held + margin + (256 << 20), "limit \(soft), VmData \(held)")
         // What it held is read as the kernel says it (VmData in /proc/self/status): here, in this
         // process, between two reads of this test's own (other tests' threads come and go).
-        func vmData() throws -> Int64 { try #require(Self.status(of: getpid(), "VmData")?.split(separator: " ").first.flatMap { Int64($0) }) * 1024 }
-        let before = try vmData()
+        let before = try #require(Self.dataSegment(of: getpid()))
         let read = WorkerLimits.dataSegment()
-        let after = try vmData()
+        let after = try #require(Self.dataSegment(of: getpid()))
         #expect(read >= min(before, after) - (8 << 20) && read <= max(before, after) + (8 << 20), "\(read) against \(before) and \(after)")
     }
 
