@@ -366,16 +366,28 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
             peer = named
         }
         let now = Self.now()
-        let theirs = connections.values.filter { $0.peer == peer }
-        if theirs.count >= settings.maximumPerPeer {
-            // A peer at its bound gives up its own idlest, or is turned away.
-            guard let idlest = Self.idlest(theirs) else { return turnAway(descriptor, turnedAway("too many connections from this client (\(settings.maximumPerPeer))")) }
-            end(idlest)
-        } else if connections.count >= settings.maximumConnections {
-            guard let idlest = Self.idlest(Array(connections.values)) else {
-                return turnAway(descriptor, turnedAway("too many connections (\(settings.maximumConnections)), all busy"))
+        // Before the idlest gives way, what it sent since it was last read is read: within one turn
+        // of accepting, a client's request can arrive after its connection was taken (and read
+        // empty), followed by a burst of connections, and the request, under way, keeps its slot.
+        var looked: Set<UInt64> = []
+        while true {
+            let theirs = connections.values.filter { $0.peer == peer }
+            let full = theirs.count >= settings.maximumPerPeer
+            guard full || connections.count >= settings.maximumConnections else { break }
+            // A peer at its bound gives up its own idlest; a full loop, its idlest; else it is turned away.
+            guard let idlest = Self.idlest(full ? Array(theirs) : Array(connections.values)) else {
+                return turnAway(
+                    descriptor,
+                    turnedAway(
+                        full
+                            ? "too many connections from this client (\(settings.maximumPerPeer))"
+                            : "too many connections (\(settings.maximumConnections)), all busy"))
             }
-            end(idlest)
+            if looked.insert(idlest.id).inserted {
+                read(idlest)
+            } else {
+                end(idlest)
+            }
         }
         let connection = Connection(id: nextID, descriptor: descriptor, peer: peer, machine: makeMachine(now))
         nextID += 1
