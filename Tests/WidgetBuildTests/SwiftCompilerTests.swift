@@ -11,17 +11,7 @@ import WidgetTestSupport
     func compiler(saying version: String, in folder: URL) throws -> (path: String, asked: URL) {
         let asked = folder.appendingPathComponent("asked")
         let path = folder.appendingPathComponent("swiftc").path
-        // Written through a close-on-exec descriptor and renamed into place: a descriptor open for
-        // writing that a process another test starts meanwhile inherits would make running it fail
-        // ("text file busy").
-        let script = Array("#!/bin/sh\necho x >> \(asked.path)\necho 'Swift version \(version) (swift-\(version)-RELEASE)'\n".utf8)
-        let temporary = folder.appendingPathComponent(".swiftc-\(UUID().uuidString)").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        _ = script.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        chmod(temporary, 0o755)
-        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try writeExecutable("#!/bin/sh\necho x >> \(asked.path)\necho 'Swift version \(version) (swift-\(version)-RELEASE)'\n", to: URL(fileURLWithPath: path))
         try "".write(to: folder.appendingPathComponent("swift-frontend"), atomically: true, encoding: .utf8)
         return (path, asked)
     }

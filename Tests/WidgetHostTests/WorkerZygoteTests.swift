@@ -167,9 +167,9 @@ import WidgetSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("no-zygote-worker")
-        try "#!/bin/sh\n[ \"$2\" = --zygote ] && { echo refused > \(directory.path)/asked; exit 2; }\nexec '\(Fixtures.workerExecutable)' \"$@\"\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
+        try writeExecutable(
+            "#!/bin/sh\n[ \"$2\" = --zygote ] && { echo refused > \(directory.path)/asked; exit 2; }\nexec '\(Fixtures.workerExecutable)' \"$@\"\n",
+            to: script)
         let registry = await load(["good"], ProcessIsolation(workerExecutable: script.path))
         defer { registry.shutDownWorkers() }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("asked").path), "a zygote was asked for")

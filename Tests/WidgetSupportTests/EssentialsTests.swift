@@ -42,8 +42,7 @@ import WidgetWire
         let deep = Fixtures.temporaryDirectory("relative").appendingPathComponent((0..<16).map { "d\($0)" }.joined(separator: "/"))
         try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
         let tool = deep.appendingPathComponent("tool")
-        try "#!/bin/sh\necho ran\n".write(to: tool, atomically: true, encoding: .utf8)
-        chmod(tool.path, 0o755)
+        try writeExecutable("#!/bin/sh\necho ran\n", to: tool)
         let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
         let relative = String(repeating: "../", count: depth) + tool.path.dropFirst()
         let outcome = try Subprocess(relative, [], directory: deep.path).finish()

@@ -25,8 +25,7 @@ import WidgetWire
         // What the desktop's opener is given (a right click opens the home screen), kept in a file.
         let opened = Fixtures.temporaryDirectory("opened").appendingPathComponent("urls")
         let opener = Fixtures.temporaryDirectory("opener").appendingPathComponent("open")
-        try "#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n".write(to: opener, atomically: true, encoding: .utf8)
-        chmod(opener.path, 0o755)
+        try writeExecutable("#!/bin/sh\necho \"$1\" >> '\(opened.path)'\n", to: opener)
         var environment = home.environment.merging(sway.clientEnvironment) { $1 }
         environment["WIDGETS_URL_OPENER"] = opener.path
         let desktop = try RunningProcess(Fixtures.widgetsExecutable, ["-v", "desktop", "--appearance", "light", "--controls", "off"], environment: environment)

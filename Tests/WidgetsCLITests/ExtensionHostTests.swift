@@ -15,8 +15,7 @@ import WidgetWire
         let tools = Fixtures.temporaryDirectory("opener")
         let opened = tools.appendingPathComponent("opened.txt")
         let opener = tools.appendingPathComponent("record-url")
-        try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \(opened.path)\n".write(to: opener, atomically: true, encoding: .utf8)
-        chmod(opener.path, 0o755)
+        try writeExecutable("#!/bin/sh\nprintf '%s\\n' \"$1\" >> \(opened.path)\n", to: opener)
         return (directory, opener, opened)
     }
 

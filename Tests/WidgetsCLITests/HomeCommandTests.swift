@@ -20,8 +20,7 @@ import WidgetTestSupport
         // The browser is given the page as an app (--app=URL), and stays.
         let given = Fixtures.temporaryDirectory("browser").appendingPathComponent("given")
         let browser = Fixtures.temporaryDirectory("browser").appendingPathComponent("chromium")
-        try "#!/bin/sh\necho \"$@\" > '\(given.path)'\n".write(to: browser, atomically: true, encoding: .utf8)
-        chmod(browser.path, 0o755)
+        try writeExecutable("#!/bin/sh\necho \"$@\" > '\(given.path)'\n", to: browser)
         func homeCommand(_ arguments: [String], _ environment: [String: String]) async -> ProcessResult {
             await widgets(arguments, dataHome: home.data, extraEnvironment: ["XDG_RUNTIME_DIR": home.runtime.path].merging(environment) { $1 })
         }
@@ -36,8 +35,7 @@ import WidgetTestSupport
         #expect(none.standardError.contains("no browser that shows a page as a window of its own (chromium, "), "\(none.standardError)")
         #expect(none.standardError.contains("Debian's chromium is one; $WIDGETS_APP_BROWSER names another); the home screen is at \(url)"), "\(none.standardError)")
         // One that fails at once: its words.
-        try "#!/bin/sh\necho 'no display' >&2\nexit 3\n".write(to: browser, atomically: true, encoding: .utf8)
-        chmod(browser.path, 0o755)
+        try writeExecutable("#!/bin/sh\necho 'no display' >&2\nexit 3\n", to: browser)
         // $WIDGETS_APP_BROWSER by name, looked up on PATH as a shell would.
         let failed = await homeCommand(["home", "--app"], ["WIDGETS_APP_BROWSER": "chromium", "PATH": browser.deletingLastPathComponent().path])
         #expect(failed.status == 1)
