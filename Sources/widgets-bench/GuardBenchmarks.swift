@@ -14,54 +14,55 @@ struct GuardResult {
 }
 
 /// malloc + free of 64 bytes: straight through libc (the floor), through the guard on a host thread,
-/// and through the guard charged to a provider's slot.
+/// and through the guard charged to a provider's slot. The machine's speed swings between seconds, so
+/// the variants take turns, batch by batch, and each figure is the median of its own batches.
 func benchmarkGuard(iterations: Int) -> GuardResult {
-    func pairs(_ body: () -> Void) -> Double {
-        // Median of 15 batches of `iterations` pairs, per pair.
-        var batches: [Double] = []
-        for _ in 0..<15 {
-            let start = nanoseconds()
-            for _ in 0..<iterations { body() }
-            batches.append(Double(nanoseconds() - start) / Double(iterations))
-        }
-        return median(batches)
+    /// Per pair: one batch of `iterations` pairs.
+    func batch(_ body: () -> Void) -> Double {
+        let start = nanoseconds()
+        for _ in 0..<iterations { body() }
+        return Double(nanoseconds() - start) / Double(iterations)
     }
-    let libc = pairs { memory_guard_libc_pair(64) }
-    let untagged = pairs { memory_guard_guarded_pair(64) }
     // Slots far above any the benchmark's registries open.
     let slot: UInt32 = 4000
     memory_guard_open_slot(slot, 0)
-    let previous = memory_guard_enter(slot)
-    let tagged = pairs { memory_guard_guarded_pair(64) }
-    memory_guard_exit(previous)
+    var libc: [Double] = [], untagged: [Double] = [], tagged: [Double] = []
+    for _ in 0..<15 {
+        libc.append(batch { memory_guard_libc_pair(64) })
+        untagged.append(batch { memory_guard_guarded_pair(64) })
+        let previous = memory_guard_enter(slot)
+        tagged.append(batch { memory_guard_guarded_pair(64) })
+        memory_guard_exit(previous)
+    }
 
     /// Per pair, with two threads each doing `iterations` pairs at once.
     func twoThreads(_ body: @escaping @Sendable (UInt32) -> Void) -> Double {
-        var batches: [Double] = []
-        for _ in 0..<7 {
-            let group = DispatchGroup()
-            let start = nanoseconds()
-            for thread in 0..<2 {
-                group.enter()
-                Thread.detachNewThread {
-                    body(4001 + UInt32(thread))
-                    group.leave()
-                }
+        let group = DispatchGroup()
+        let start = nanoseconds()
+        for thread in 0..<2 {
+            group.enter()
+            Thread.detachNewThread {
+                body(4001 + UInt32(thread))
+                group.leave()
             }
-            group.wait()
-            batches.append(Double(nanoseconds() - start) / Double(iterations))
         }
-        return median(batches)
+        group.wait()
+        return Double(nanoseconds() - start) / Double(iterations)
     }
     memory_guard_open_slot(4001, 0)
     memory_guard_open_slot(4002, 0)
-    let parallel = twoThreads { slot in
-        let previous = memory_guard_enter(slot)
-        for _ in 0..<iterations { memory_guard_guarded_pair(64) }
-        memory_guard_exit(previous)
+    var parallel: [Double] = [], parallelLibc: [Double] = []
+    for _ in 0..<9 {
+        parallelLibc.append(twoThreads { _ in
+            for _ in 0..<iterations { memory_guard_libc_pair(64) }
+        })
+        parallel.append(twoThreads { slot in
+            let previous = memory_guard_enter(slot)
+            for _ in 0..<iterations { memory_guard_guarded_pair(64) }
+            memory_guard_exit(previous)
+        })
     }
-    let parallelLibc = twoThreads { _ in
-        for _ in 0..<iterations { memory_guard_libc_pair(64) }
-    }
-    return GuardResult(libc: libc, untagged: untagged, tagged: tagged, parallel: parallel, parallelLibc: parallelLibc)
+    return GuardResult(
+        libc: median(libc), untagged: median(untagged), tagged: median(tagged), parallel: median(parallel),
+        parallelLibc: median(parallelLibc))
 }

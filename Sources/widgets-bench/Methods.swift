@@ -51,9 +51,10 @@ let methods = """
       messages' coding, the worker's deadline and memory guard and the host's checks of the answer.
     - **The memory guard.** 64-byte `malloc` + `free` pairs: through glibc directly
       (`__libc_malloc`/`__libc_free`, the floor), through the guard on a host thread, and through the
-      guard with the thread charging a provider's slot; the median of 15 batches of 200 000 pairs.
-      Then two threads at once, each charging its own (neighbouring) slot, against two threads on
-      glibc directly: wall time per pair, median of 7 batches.
+      guard with the thread charging a provider's slot; 15 batches of 200 000 pairs each, the three
+      taking turns batch by batch (the machine's speed swings between seconds), medians. Then two
+      threads at once, each charging its own (neighbouring) slot, against two threads on glibc
+      directly, taking turns: wall time per pair, medians of 9 batches each.
 
     - **The timeline engine.** 100 000 instances on the virtual clock (`ManualClock`) under the standard
       budget, with 60 shapes of timeline: 1 to 5 entries, 5 to 60 minutes apart, `.atEnd`, `.after` or

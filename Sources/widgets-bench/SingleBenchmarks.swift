@@ -31,6 +31,13 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     }
 
 
+    // BENCH_ONLY=guard times the memory guard's malloc + free against glibc's, on one thread and two, alone.
+    if name == "guard" {
+        let result = benchmarkGuard(iterations: 200_000)
+        print("libc \(formatted(result.libc, 1)) ns; charged \(formatted(result.tagged, 1)) ns (+\(formatted(result.tagged - result.libc, 1))); uncharged \(formatted(result.untagged, 1)) ns; two threads: libc \(formatted(result.parallelLibc, 1)) ns, charged \(formatted(result.parallel, 1)) ns (+\(formatted(result.parallel - result.parallelLibc, 1)))")
+        return true
+    }
+
     // BENCH_ONLY=size measures `widgets` on disk, built and installed, alone.
     if name == "size" {
         for row in sizeRows(benchmarkSize()) { print("\(row.name): \(row.measured); floor \(row.floor); \(row.result)") }
