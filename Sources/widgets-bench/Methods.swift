@@ -10,13 +10,19 @@ let methods = """
       reading and checking the ELF header, `dlopen` of the descriptor, `dlsym`, the ABI version check,
       `initialize` and validating the registration, on a loader thread under a deadline. The floor is
       what any loader that loads the very file it looked at must do (docs/SECURITY.md): a loop of
-      `open`, `fstat`, `dlopen("/proc/self/fd/N")` and `dlsym` over another fresh set of 100 copies,
-      in the same order. (Until issue 20 the floor was `dlopen` of the path, and the loader loaded by
-      path and checked less: 1.17×. Loading from the descriptor costs the floor itself about a
-      quarter more; the checks the loader added, about 60 µs a file here, are what the goal no longer
-      leaves room for.) An image loads once per process, so each of 9 rounds uses new copies (after
-      one uncounted warm-up round), the two sides alternate which runs first, and the figures are the
-      medians of the rounds.
+      `open`, `fstat`, `dlopen("/proc/self/fd/N")`, `dlsym`, the entry called and `initialize` with a
+      host whose `register_widget` only counts, over another fresh set of 100 copies, in the same
+      order. (Until issue 20 the floor was `dlopen` of the path, and the loader loaded by path and
+      checked less: 1.17×. Loading from the descriptor costs the floor itself about a quarter more.)
+      A host loads its bundles once, into a process that holds no others: each side of each of 10
+      rounds runs in a new process of the benchmark (after loading two other copies, untimed), the
+      two sides alternate which runs first (five rounds each way), and the result is the median of the
+      rounds' ratios, each round's two sides timed in the same seconds. (Until 2026-11-28 the rounds
+      ran in the benchmark's own process, one after another: by the ninth, 1800 images were loaded
+      before it, and the dynamic loader's look-ups walk them all, which slowed the floor more than
+      the loader; whichever side ran first in a round was up to 2× slower, and with 9 rounds the
+      loader ran first once more often than the floor; and the floor left out `initialize`, whose
+      cost is the bundle's: the fixture's is a `dladdr` and a `readlink`.)
     - **A timeline request through the ABI.** A trivial Swift provider (one entry, one `Text`) in a
       bundle linked into the benchmark and loaded with `WidgetRegistry.load(linkedEntry:label:)`, so
       the request takes the full path: C request struct, the bundle's dispatch, the content closure
