@@ -9,6 +9,11 @@ extension String {
         let limit = 1000
         let length = strlen(pointer)
         let text = Swift.String(decoding: UnsafeRawBufferPointer(start: pointer, count: Swift.min(length, limit + 4)), as: UTF8.self)
+        // Most text needs nothing done: kept as decoded.
+        if length <= limit, !text.hasControlCharacters {
+            self = text
+            return
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             scalars.append(scalar.isControl ? " " : scalar)

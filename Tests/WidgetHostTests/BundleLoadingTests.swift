@@ -39,6 +39,11 @@ import WidgetTimelines
         #expect(!"com.example.météo\u{A0}\u{BF}\u{100}".hasControlCharacters)
         #expect(String(bundleText: "météo\u{A0}") == "météo\u{A0}")
         #expect("météo\tend".withCString { String(bundleText: $0) } == "météo end")
+        // Invalid UTF-8 is repaired, with or without control characters beside it.
+        let invalid: [CChar] = [0x61, -1, 0x62, 0]
+        #expect(invalid.withUnsafeBufferPointer { String(bundleText: $0.baseAddress!) } == "a\u{FFFD}b")
+        let invalidAndControl: [CChar] = [0x61, -1, 0x0A, 0x62, 0]
+        #expect(invalidAndControl.withUnsafeBufferPointer { String(bundleText: $0.baseAddress!) } == "a\u{FFFD} b")
         // Text reported by a worker is cut as text read from a bundle is.
         let long = String(repeating: "é", count: 600)
         #expect(String(bundleText: long) == long.withCString { String(bundleText: $0) })

@@ -41,11 +41,19 @@ struct BundleFile {
 
     /// `open` of a lone shared object.
     static func openFile(_ path: String, verdicts: DirectoryVerdicts) -> Result<BundleFile, LoadProblem> {
-        var link = stat()
-        guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
-        let isLink = link.st_mode & S_IFMT == S_IFLNK
-        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { return .failure(unopened(path, isLink: isLink, errno)) }
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
+        // Opened as no link first: what is opened so is no link, known without an lstat of its own
+        // (a walk of the whole path, for every file); a link (ELOOP) is looked at and followed.
+        var descriptor = Glibc.open(path, flags | O_NOFOLLOW)
+        var isLink = false
+        if descriptor < 0 {
+            guard errno == ELOOP else { return .failure(unopened(path, isLink: false, errno)) }
+            var link = stat()
+            guard lstat(path, &link) == 0 else { return .failure(LoadProblem(path: path, reason: .unreadable, message: "cannot read: \(errnoText())")) }
+            isLink = link.st_mode & S_IFMT == S_IFLNK
+            descriptor = Glibc.open(path, flags)
+            guard descriptor >= 0 else { return .failure(unopened(path, isLink: isLink, errno)) }
+        }
         func refuse(_ reason: LoadProblem.Reason, _ message: String) -> Result<BundleFile, LoadProblem> {
             _ = Glibc.close(descriptor)
             return .failure(LoadProblem(path: path, reason: reason, message: message))

@@ -72,7 +72,7 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// Search-path directories that do not exist.
     public var missingDirectories: [String] { state.withLock { held in held.absentDirectories } }
     /// Files still loading, in byte order.
-    public var loadsUnderway: [String] { state.withLock { held in held.underway }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
+    public var loadsUnderway: [String] { state.withLock { held in held.underway }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
 
     /// How long providers have to answer; a host setting.
     public var deadlines: RequestDeadlines
@@ -350,7 +350,7 @@ public final class WidgetRegistry: @unchecked Sendable {
             names.append(name)
         }
         closedir(stream)
-        return names.filter(BundleSearchPath.isBundleName).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return names.filter(BundleSearchPath.isBundleName).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
     }
 

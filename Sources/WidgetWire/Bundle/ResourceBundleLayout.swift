@@ -25,7 +25,7 @@ public enum ResourceBundleLayout {
     /// Whether a path names a bundle with resources (by its name: `NAME.widgetbundle`).
     public static func isBundleDirectory(_ path: String) -> Bool {
         let name = fileName(path)
-        return name.hasSuffix("." + pathExtension) && name.count > pathExtension.count + 1
+        return name.utf8.count > pathExtension.utf8.count + 1 && name.hasSuffix("." + pathExtension)
     }
 
     /// The bundle's name: the directory's, less its extension.
@@ -38,15 +38,17 @@ public enum ResourceBundleLayout {
         trimmed(path) + "/" + name(path) + ".so"
     }
 
-    private static func trimmed(_ path: String) -> String {
+    // Byte by byte: every file the host looks at passes through here (counting Characters was a
+    // tenth of the loader's own time).
+    private static func trimmed(_ path: String) -> Substring {
         var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
-        return String(path)
+        while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path = path.dropLast() }
+        return path
     }
 
-    private static func fileName(_ path: String) -> String {
+    private static func fileName(_ path: String) -> Substring {
         let trimmed = trimmed(path)
-        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
-        return String(trimmed[trimmed.index(after: slash)...])
+        guard let slash = trimmed.utf8.lastIndex(of: UInt8(ascii: "/")) else { return trimmed }
+        return trimmed[trimmed.utf8.index(after: slash)...]
     }
 }
