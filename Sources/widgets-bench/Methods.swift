@@ -28,8 +28,9 @@ let methods = """
       the request takes the full path: C request struct, the bundle's dispatch, the content closure
       evaluated into a view tree, JSON encoding, the completion through the pending-request table,
       the copy, JSON decoding and validation. The floor calls the same provider's `getTimeline`
-      directly and evaluates the same content closure. 100 000 timed iterations after 10 000 untimed;
-      medians, and the 90th percentile of the ABI path.
+      directly and evaluates the same content closure. 100 000 timed iterations of each after 10 000
+      untimed, the three (the provider alone, with its content, through the ABI) taking turns in ten
+      blocks; medians, and the 90th percentile of the ABI path.
     - **Queue mode.** The same request through `WidgetRegistry.request` (the provider's serial Dispatch
       queue, the deadline timer, the awaited continuation), 20 000 sequential awaits. Throughput: 16
       copies of the C bundle, 2 000 timeline requests to each, all 16 providers asked at once from a

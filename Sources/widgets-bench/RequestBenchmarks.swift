@@ -41,25 +41,32 @@ struct RequestResult {
     let throughABI: [Double]
 }
 
+/// The provider called directly, the same with its content evaluated (the floor), and the whole
+/// request through the ABI. The machine's speed swings between seconds: the three take turns in
+/// ten blocks, after a tenth as many untimed, and each figure is over all of its blocks.
 func benchmarkRequest(iterations: Int) -> RequestResult {
     let provider = TrivialProvider()
     let context = TimelineProviderContext(family: .systemSmall, isPreview: false, displaySize: CGSize(width: 158, height: 158))
-    let direct = sample(iterations: iterations, warmup: iterations / 10) {
-        provider.getTimeline(in: context) { blackHole($0) }
-    }
-    let directWithContent = sample(iterations: iterations, warmup: iterations / 10) {
-        provider.getTimeline(in: context) { timeline in
-            for entry in timeline.entries { blackHole(trivialContent(entry)) }
-        }
-    }
     let registry = WidgetRegistry()
     guard registry.load(linkedEntry: exportWidgetBundle(BenchBundle.self), label: "linked:bench") != nil else {
         fatalError("cannot load the benchmark bundle: \(registry.problems)")
     }
-    let throughABI = sample(iterations: iterations, warmup: iterations / 10) {
-        blackHole(try! registry.requestOnCallingThread(.timeline, kind: "bench.trivial"))
+    let variants: [() -> Void] = [
+        { provider.getTimeline(in: context) { blackHole($0) } },
+        {
+            provider.getTimeline(in: context) { timeline in
+                for entry in timeline.entries { blackHole(trivialContent(entry)) }
+            }
+        },
+        { blackHole(try! registry.requestOnCallingThread(.timeline, kind: "bench.trivial")) },
+    ]
+    let blocks = 10
+    for variant in variants { _ = sample(iterations: 0, warmup: iterations / 10, variant) }
+    var times = [[Double]](repeating: [], count: variants.count)
+    for _ in 0..<blocks {
+        for (index, variant) in variants.enumerated() { times[index] += sample(iterations: iterations / blocks, warmup: 0, variant) }
     }
-    return RequestResult(direct: direct, directWithContent: directWithContent, throughABI: throughABI)
+    return RequestResult(direct: times[0].sorted(), directWithContent: times[1].sorted(), throughABI: times[2].sorted())
 }
 
 // MARK: - 3. Queue mode: round trip and throughput

@@ -31,6 +31,14 @@ func runSingleBenchmark(_ name: String) async -> Bool {
     }
 
 
+    // BENCH_ONLY=request times a trivial provider's timeline through the ABI against the direct call, alone.
+    if name == "request" {
+        let result = benchmarkRequest(iterations: 100_000)
+        let floor = percentile(result.directWithContent, 0.5)
+        print("through the ABI \(formatted(percentile(result.throughABI, 0.5) / 1e3)) µs; direct with content \(formatted(floor / 1e3)) µs; +\(formatted((percentile(result.throughABI, 0.5) - floor) / 1e3)) µs")
+        return true
+    }
+
     // BENCH_ONLY=guard times the memory guard's malloc + free against glibc's, on one thread and two, alone.
     if name == "guard" {
         let result = benchmarkGuard(iterations: 200_000)
