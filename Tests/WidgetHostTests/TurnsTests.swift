@@ -8,7 +8,7 @@ import WidgetTestSupport
 /// skipped, whichever thread took it.
 @Suite struct TurnsTests {
     @Test func aTurnWaitsForTheTurnsBeforeItAndStartsWhenTheLastOfThemEnds() async throws {
-        let turns = Turns(count: 4)
+        let turns = Turns()
         let events = LockedList<String>()
         Thread.detachNewThread {
             turns.wait(for: 2)
@@ -33,7 +33,7 @@ import WidgetTestSupport
     }
 
     @Test func skippedTurnsArePassedOverWhenTheTurnBeforeThemEnds() async throws {
-        let turns = Turns(count: 5)
+        let turns = Turns()
         let started = LockedList<Int>()
         turns.skip(2)
         turns.skip(3)

@@ -16,7 +16,7 @@ extension WidgetRegistry {
     /// is refused, and its thread left to itself.
     func loadInProcess(_ paths: [String], _ batch: LoadBatch) {
         let deadline = loadDeadline
-        let turns = Turns(count: paths.count)
+        let turns = Turns()
         let verdicts = batch.verdicts
         var queued: [QueuedLoad] = []
         for (index, path) in paths.enumerated() {

@@ -14,11 +14,8 @@ final class Turns: Sendable {
     }
 
     private let state = Mutex(State())
-    private let count: Int
 
-    init(count: Int) {
-        self.count = count
-    }
+    init() {}
 
     /// Blocks until every turn before `turn` is done or skipped.
     func wait(for turn: Int) {
@@ -54,6 +51,6 @@ final class Turns: Sendable {
         if !state.skipped.isEmpty {
             while state.skipped.contains(state.next) { state.next += 1 }
         }
-        if state.next < count, !state.waiting.isEmpty, let start = state.waiting.removeValue(forKey: state.next) { start.signal() }
+        if !state.waiting.isEmpty, let start = state.waiting.removeValue(forKey: state.next) { start.signal() }
     }
 }
