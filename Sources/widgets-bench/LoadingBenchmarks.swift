@@ -130,7 +130,8 @@ func benchmarkLoading(rounds: Int) -> LoadingResult {
 private func runLoadingRound(_ side: String, _ directory: URL, _ warmUp: URL) -> Double {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.environment = ["BENCH_LOADING_ROUND": side, "BENCH_LOADING_DIRECTORY": directory.path, "BENCH_LOADING_WARM_UP": warmUp.path]
+    process.environment = ProcessInfo.processInfo.environment.merging(
+        ["BENCH_LOADING_ROUND": side, "BENCH_LOADING_DIRECTORY": directory.path, "BENCH_LOADING_WARM_UP": warmUp.path]) { $1 }
     let output = Pipe()
     process.standardOutput = output
     try! process.run()
