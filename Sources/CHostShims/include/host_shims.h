@@ -5,6 +5,7 @@
 #ifndef HOST_SHIMS_H
 #define HOST_SHIMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* posix_spawn_file_actions_addclosefrom_np (glibc 2.34): close every descriptor >= `from` in the
@@ -90,6 +91,10 @@ void host_set_main_bundle_executable(const char *path);
  * `ss` does): 0 and *uid set when the kernel knows it; -1 otherwise (another machine's peer, or no
  * socket diagnostics). */
 int host_tcp_peer_uid(int fd, unsigned int *uid);
+
+/* Whether libswiftCore.so is among this process's loaded objects (a statically linked Swift
+ * runtime is not). */
+bool host_has_shared_swift_runtime(void);
 
 /* The worker zygote (WorkerZygote.swift). Serves the host on `channel`, a SOCK_SEQPACKET socket,
  * from a thread of its own, until the host closes it; returns 0 then (an error number if the

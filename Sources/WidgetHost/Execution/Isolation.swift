@@ -1,3 +1,4 @@
+import CHostShims
 import FoundationEssentials
 import Glibc
 import WidgetSupport
@@ -65,12 +66,9 @@ public struct ProcessIsolation: Sendable {
 /// shared one may load a Swift bundle into itself: a bundle would otherwise bring a second runtime,
 /// with a second main queue that nothing drains and type metadata of its own.
 public enum SwiftRuntime {
-    /// Whether `libswiftCore.so` is loaded in this process (a statically linked one has none).
-    public static let isShared: Bool = {
-        guard let handle = dlopen("libswiftCore.so", RTLD_LAZY | RTLD_NOLOAD) else { return false }
-        dlclose(handle)
-        return true
-    }()
+    /// Whether `libswiftCore.so` is loaded in this process (a statically linked one has none), read
+    /// from the loaded objects' list (`dlopen` of the name searched the library path first).
+    public static let isShared: Bool = host_has_shared_swift_runtime()
 
     /// This executable's absolute path, its links resolved (the kernel's link holds it).
     public static let executable: String = linkTarget("/proc/self/exe") ?? "/proc/self/exe"
