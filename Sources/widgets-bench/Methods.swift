@@ -450,4 +450,10 @@ let methods = """
     32.01 ms); the ABI request +7.46 µs; the dashboard's full frame 4.81 ms; the host's PSS 9.72 MiB
     and its idle workers 1.70-2.53 MiB; `widgets` installed 19.82 MB.
 
+    Every start of the statically linked `widgets` asked `dlopen("libswiftCore.so", RTLD_NOLOAD)`
+    whether the shared runtime is loaded, and the dynamic loader searched the library path for the
+    file first: some 40 failed opens. It now reads the loaded objects' list (`dl_iterate_phdr`):
+    `widgets --version`, 150 runs of each build alternating, twice: 3.93 and 3.64 ms before, 3.77
+    and 3.53 ms after.
+
     """
