@@ -222,8 +222,14 @@ int host_zygote_serve(int channel, host_zygote_child_main child_main) {
         title_length = length;
     }
     struct zygote_loop loop = {.channel = channel, .child_main = child_main};
+    /* Each forked worker runs on this thread alone and loads its bundle on it (static initializers,
+     * initialize): the 8 MiB a loader thread has, whatever RLIMIT_STACK says. */
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 8 << 20);
     pthread_t thread;
-    int error = pthread_create(&thread, NULL, serve, &loop);
+    int error = pthread_create(&thread, &attributes, serve, &loop);
+    pthread_attr_destroy(&attributes);
     if (error != 0) return error;
     pthread_join(thread, NULL);
     return 0;

@@ -66,7 +66,7 @@ if let mode = ProcessInfo.processInfo.environment["BENCH_ONLY"], mode == "queue"
 // BENCH_ONLY=NAME runs one benchmark alone (SingleBenchmarks.swift).
 if let only = ProcessInfo.processInfo.environment["BENCH_ONLY"] {
     guard await runSingleBenchmark(only) else {
-        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces, memory, release, desktop, size, guard, request)")
+        print("widgets-bench: BENCH_ONLY=\(only) names no benchmark (frames, engine, isolation, queue, process, largest, gallery, entry, slowloris, loading, web, listing, build, surfaces, memory, release, desktop, size, guard, request, workerstart)")
         exit(2)
     }
     exit(0)

@@ -19,7 +19,8 @@
  *   -DFAMILIES=mask -DCONFIGURATION_KIND=n   what the well-behaved widget's descriptor says
  *   -DINIT_FAILS_AFTER_REGISTERING   registers KIND, then reports failure
  *   -DBEHAVIOURS           registers one widget per misbehaviour, see request(), and exports
- *                          fixture_* control functions the tests call through dlsym
+ *                          fixture_* control functions the tests call through dlsym; it also keeps the name of
+ *                          the thread its initialize ran on (fixture_initialize_thread)
  *   -DCRASH_IN_CONSTRUCTOR  segfaults in a static initializer, while dlopen runs it
  *   -DCRASH_IN_INITIALIZE   segfaults in initialize
  *   -DHANG_IN_INITIALIZE    never returns from initialize
@@ -153,7 +154,16 @@ static void *hold_loader(void *unused) {
 }
 #endif
 
+#ifdef BEHAVIOURS
+static char initialize_thread[16];
+/* The name of the thread initialize ran on. */
+__attribute__((visibility("default"))) const char *fixture_initialize_thread(void) { return initialize_thread; }
+#endif
+
 static bool initialize(const widget_host_t *host, char *error, size_t error_capacity) {
+#ifdef BEHAVIOURS
+    pthread_getname_np(pthread_self(), initialize_thread, sizeof initialize_thread);
+#endif
 #ifdef HOLD_LOADER
     {
         pthread_t holder;

@@ -91,6 +91,12 @@ public final class WidgetRegistry: @unchecked Sendable {
     /// In process isolation, where the registrations of unchanged bundles are read from instead of
     /// starting their workers (`RegistryCache`); nil to load every bundle. Set before loading.
     public var cache: RegistryCache?
+    /// In queue isolation, whether files load on the calling thread instead of loader threads: for
+    /// a process that is itself the isolation, a worker, whose host keeps the load's deadline and
+    /// ends the process past it. There a loader thread only cost a thread and a wakeup per worker,
+    /// and the zygote a wait for its rehearsal's thread to be gone. A file that hangs holds the
+    /// caller. Set before loading.
+    var loadsOnCallingThread = false
 
     public init(
         clock: WidgetClock = SystemClock(), deadlines: RequestDeadlines = .default, memoryLimit: Int64 = MemoryGuard.defaultLimit,

@@ -98,6 +98,7 @@ public enum WidgetWorker {
         let channel = WorkerChannel(descriptor: channelDescriptor)
         let clock = ManualClock(now: options.now)
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
+        registry.loadsOnCallingThread = true
         // A bundle with resources is this process's main bundle, as an extension is on iOS.
         if ResourceBundleLayout.isBundleDirectory(options.bundlePath) {
             host_set_main_bundle_executable(ResourceBundleLayout.executable(options.bundlePath))

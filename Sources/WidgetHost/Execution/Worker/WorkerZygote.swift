@@ -280,7 +280,7 @@ final class WorkerZygote: @unchecked Sendable {
         preload()
         // Forked from a process with other threads, a child would find their locks held for ever;
         // with descriptors a library opened, it would find them closed under it (closefrom). The
-        // rehearsal's loader thread has returned; it may take a moment to be gone.
+        // rehearsal starts no thread; one a library started and ended may take a moment to be gone.
         var waited = 0
         while host_thread_count() > 1, waited < 1000 {
             usleep(1000)
@@ -330,8 +330,9 @@ final class WorkerZygote: @unchecked Sendable {
         // A file that is there: the checks of its directories, its descriptor, its ELF header.
         if case .success(let file) = BundleFile.open(SwiftRuntime.executable) { file.close() }
         // The registry a worker makes, and its load of a file (one that is not there: refused
-        // before anything is opened), on a loader thread that ends with it.
+        // before anything is opened), on this thread as a worker's is.
         let registry = WidgetRegistry(clock: clock, deadlines: options.deadlines, memoryLimit: options.memoryLimit)
+        registry.loadsOnCallingThread = true
         _ = registry.load(file: "/nonexistent/rehearsal.so")
         _ = WorkerHello(bundle: nil, widgets: [], problems: registry.problems).json
     }

@@ -39,7 +39,7 @@ extension WidgetRegistry {
         let queue = LoadQueue(queued)
         let watch = LoaderWatch()
         startLoader(queue, batch, turns, verdicts, watch)
-        if queued.count > 1 {
+        if queued.count > 1, !loadsOnCallingThread {
             watch.start { [self] in startLoader(queue, batch, turns, verdicts, watch) }
         }
     }
@@ -52,10 +52,11 @@ extension WidgetRegistry {
     }
 
     /// A loader thread: takes files from the queue until it is empty. A load abandoned at its
-    /// deadline meanwhile is dropped when (if ever) it returns, and the thread goes on.
+    /// deadline meanwhile is dropped when (if ever) it returns, and the thread goes on. In a worker
+    /// (`loadsOnCallingThread`) the calling thread does the same.
     private func startLoader(_ queue: LoadQueue<QueuedLoad>, _ batch: LoadBatch, _ turns: Turns, _ verdicts: DirectoryVerdicts, _ watch: LoaderWatch) {
         let loader = watch.addLoader()
-        startThread(named: "widgets.loading", stackSize: 8 << 20) { [self] in
+        let load: @Sendable () -> Void = { [self] in
             while let item = queue.next() {
                 let prepared = prepareInProcess(item.path, item.load, turn: item.index, of: turns, verdicts: verdicts) {
                     watch.initializing(loader)
@@ -69,6 +70,11 @@ extension WidgetRegistry {
                 }
             }
             watch.loaderDone()
+        }
+        if loadsOnCallingThread {
+            load()
+        } else {
+            startThread(named: "widgets.loading", stackSize: 8 << 20, load)
         }
     }
 
