@@ -461,6 +461,10 @@ let methods = """
     processes 870 and 900 ms before, 830 and 870 ms after (medians of 15, from /proc/stat); its
     time 398, 460 and 431 ms before, 365, 426 and 437 ms after (medians of 11): within the swing,
     so only the CPU is claimed. A worker's start showed no difference (3.95-5.32 ms against
-    4.00-5.71 ms, four runs each).
+    4.00-5.71 ms, four runs each). `make bench` at the session's last code, in a faster hour (the table is
+    still not kept: the ABI request +7.50 µs, the process-mode request's time beyond the wakeups
+    2.26× its old figure): loading 100 bundles 1.42× its floor; the guard +9.1 ns, +9.6 ns with
+    two threads; the process-mode request 2.39× the ping-pong; the cold listing 387.8 ms (spawning
+    1138.3 ms); a worker's start 5.02 ms (spawned 27.44 ms); the host's PSS 9.60 MiB.
 
     """
