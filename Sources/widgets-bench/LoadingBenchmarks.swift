@@ -63,7 +63,7 @@ func dlopenFloor(_ directory: URL) -> Int {
             let symbol = dlsym(handle, WIDGET_BUNDLE_ENTRY_SYMBOL),
             let bundle = unsafeBitCast(symbol, to: widget_bundle_entry_fn.self)()
         else {
-            fatalError("dlopen failed in the floor benchmark")
+            fatalError("the floor benchmark cannot load \(path): \(dlerror().map { String(cString: $0) } ?? String(cString: strerror(errno)))")
         }
         // The bundle may keep its host for the life of the process.
         let host = UnsafeMutablePointer<widget_host_t>.allocate(capacity: 1)
@@ -75,7 +75,9 @@ func dlopenFloor(_ directory: URL) -> Int {
                     floorRegistrations += 1
                     return true
                 }, log: { _, _, _ in }, bundle_path: strdup(path)))
-        guard bundle.pointee.initialize(host, &error, error.count) else { fatalError("a bundle's initialize failed in the floor benchmark") }
+        guard bundle.pointee.initialize(host, &error, error.count) else {
+            fatalError("the floor benchmark's \(path) failed to initialize: \(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+        }
     }
     return floorRegistrations
 }

@@ -375,7 +375,7 @@ package final class ConnectionLoop<Machine: ConnectionMachine>: @unchecked Senda
             let full = theirs.count >= settings.maximumPerPeer
             guard full || connections.count >= settings.maximumConnections else { break }
             // A peer at its bound gives up its own idlest; a full loop, its idlest; else it is turned away.
-            guard let idlest = Self.idlest(full ? Array(theirs) : Array(connections.values)) else {
+            guard let idlest = Self.idlest(full ? theirs : Array(connections.values)) else {
                 return turnAway(
                     descriptor,
                     turnedAway(
