@@ -19,6 +19,9 @@ endif
 RELEASE := $(or $(RELEASE),.build/release)
 WIDGETS := $(RELEASE)/widgets
 BUNDLES := libGameWidgets.so libSystemWidgets.so libCryptoWidgets.so
+# Seconds a test run may take before Tests/run-suite ends it and says what it was doing (a run takes one
+# to two minutes).
+TEST_TIME_LIMIT ?= 600
 
 .PHONY: run build samples install uninstall test bench clean
 
@@ -67,8 +70,10 @@ test:
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	Tests/iOSStyleBundle/build.sh
 	@# The browser test runs after the others: Chromium's start would starve their real-time safety nets.
-	@set -o pipefail; log=$$(mktemp); status=0; $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS) --skip BrowserTests 2>&1 | tee "$$log" || status=1; \
-		$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS) --filter BrowserTests 2>&1 | tee -a "$$log" || status=1; \
+	@# Tests/run-suite runs the test binary as `swift test --skip-build` does, within a time limit.
+	@binary=$$($(SWIFT) build --show-bin-path $(SWIFT_BUILD_FLAGS))/widgetsPackageTests.xctest; log=$$(mktemp); part=$$(mktemp); status=0; \
+		Tests/run-suite $(TEST_TIME_LIMIT) "$$part" "$$binary" --skip BrowserTests || status=1; cat "$$part" >> "$$log"; \
+		Tests/run-suite $(TEST_TIME_LIMIT) "$$part" "$$binary" --filter BrowserTests || status=1; cat "$$part" >> "$$log"; rm -f "$$part"; \
 		grep -q '✘' "$$log" && status=1; \
 		if [ $$status -ne 0 ]; then echo; echo "== what failed"; grep -E -A6 '✘|recorded an issue|error:' "$$log" | grep -v '^--$$' | head -120; fi; \
 		rm -f "$$log"; \
