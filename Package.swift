@@ -177,7 +177,7 @@ if Context.environment["WIDGETS_PRODUCTS_ONLY"] != "1" {
     package.targets += [
         .target(name: "FaultWidgets", dependencies: ["WidgetKit"], path: "Tests/FaultBundle"),
         // What the tests share: the fixture bundles (built once per run), running the CLI, helpers.
-        .target(name: "WidgetTestSupport", path: "Tests/Support"),
+        .target(name: "WidgetTestSupport", dependencies: ["WidgetSupport", "CHostShims"], path: "Tests/Support"),
         // A test target per module; rendering tests build no fixture bundles.
         .testTarget(name: "WidgetWireTests", dependencies: ["WidgetWire"]),
         .testTarget(name: "CoreLocationTests", dependencies: ["CoreLocation"]),

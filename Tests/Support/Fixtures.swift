@@ -250,33 +250,31 @@ public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) 
 public func runProcessWaiting(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
 ) -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let directory { process.currentDirectoryURL = directory }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle.nullDevice
+    let output: ClosingPipe
+    let error: ClosingPipe
+    let child: ChildProcess
     do {
-        try process.run()
+        output = try ClosingPipe()
+        error = try ClosingPipe()
+        child = try ChildProcess(
+            executable, arguments, environment: environment, directory: directory, standardOutput: output.write, standardError: error.write)
     } catch {
-        return ProcessResult(status: -1, standardOutput: "", standardError: "cannot run \(executable): \(error)")
+        return ProcessResult(status: -1, standardOutput: "", standardError: "\(error)")
     }
+    output.closeWriting()
+    error.closeWriting()
     // Read both pipes while the process runs, so neither fills up and blocks it.
     nonisolated(unsafe) var errorData = Data()
     let done = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
-        errorData = error.fileHandleForReading.readDataToEndOfFile()
+        errorData = error.readToEnd()
         done.signal()
     }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let outputData = output.readToEnd()
     done.wait()
-    process.waitForExit()
+    child.waitForExit()
     return ProcessResult(
-        status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+        status: child.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
         standardError: String(decoding: errorData, as: UTF8.self))
 }
 

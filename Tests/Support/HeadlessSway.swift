@@ -27,7 +27,7 @@ public final class HeadlessSway: @unchecked Sendable {
     }
 
     public let runtime: URL
-    private let process = Process()
+    private let process: ChildProcess
     private let log: URL
 
     /// The compositor's socket, by path (WAYLAND_DISPLAY's form).
@@ -61,15 +61,10 @@ public final class HeadlessSway: @unchecked Sendable {
             _ = chown(config.path, user.pointee.pw_uid, user.pointee.pw_gid)
             command = ["/usr/sbin/runuser", "-u", Self.testUser, "--"] + command
         }
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let output = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw SwayError("cannot write \(log.path): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, standardOutput: output, standardError: output)
         // Ready when its IPC socket is there (made after the Wayland one and the outputs).
         let giveUp = Date().addingTimeInterval(20)
         while ipcSocket == nil {
@@ -113,15 +108,12 @@ public final class HeadlessSway: @unchecked Sendable {
     }
 
     static func run(_ program: String, _ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = try ClosingPipe()
+        let process = try ChildProcess(
+            program, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardOutput: output.write,
+            standardError: output.write)
+        output.closeWriting()
+        let said = String(decoding: output.readToEnd(), as: UTF8.self)
         process.waitForExit()
         guard process.terminationStatus == 0 else { throw SwayError("\(program.split(separator: "/").last!) \(arguments.joined(separator: " ")): \(said)") }
         return said

@@ -12,8 +12,8 @@ public final class NotificationServer: @unchecked Sendable {
         return probe.status == 0 ? nil : "/usr/bin/python3 has no dbus or gi module (apt-get install python3-dbus python3-gi)"
     }
 
-    private let bus = Process()
-    private let server = Process()
+    private let bus: ChildProcess
+    private let server: ChildProcess
     private let record: URL
     /// DBUS_SESSION_BUS_ADDRESS's value for the bus.
     public let address: String
@@ -21,15 +21,23 @@ public final class NotificationServer: @unchecked Sendable {
     public init() throws {
         let directory = Fixtures.temporaryDirectory("session-bus")
         record = directory.appendingPathComponent("calls.jsonl")
-        bus.executableURL = URL(fileURLWithPath: HeadlessSway.path(of: "dbus-daemon")!)
-        bus.arguments = [
-            "--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1", "--address=unix:path=\(directory.path)/bus",
-        ]
-        address = try bus.runAndRead(name: "dbus-daemon") { $0.contains("\n") }.trimmingCharacters(in: .whitespacesAndNewlines)
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = [Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/notification_server.py").path, record.path]
-        server.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
-        _ = try server.runAndRead(name: "the notification server") { $0.contains("ready") }
+        let said: String
+        (bus, said) = try ChildProcess.startAndRead(
+            HeadlessSway.path(of: "dbus-daemon")!,
+            ["--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--print-address=1", "--address=unix:path=\(directory.path)/bus"],
+            name: "dbus-daemon"
+        ) { $0.contains("\n") }
+        address = said.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            (server, _) = try ChildProcess.startAndRead(
+                "/usr/bin/python3", [Fixtures.repositoryRoot.appendingPathComponent("Tests/Fixtures/notification_server.py").path, record.path],
+                environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"], name: "the notification server"
+            ) { $0.contains("ready") }
+        } catch {
+            bus.signal(SIGKILL)
+            bus.waitForExit()
+            throw error
+        }
     }
 
     deinit { stop() }
@@ -50,6 +58,9 @@ public final class NotificationServer: @unchecked Sendable {
     }
 
     public func stop() {
-        for process in [server, bus] where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in [server, bus] {
+            process.signal(SIGKILL)
+            process.waitForExit()
+        }
     }
 }

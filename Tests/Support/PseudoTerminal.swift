@@ -4,7 +4,7 @@ import Glibc
 /// A program run on a pseudo-terminal of a given size, as a person's terminal runs it: everything
 /// it writes is collected as it comes, and keys are typed into it.
 public final class PseudoTerminal: @unchecked Sendable {
-    public let process = Process()
+    public let process: ChildProcess
     private let master: Int32
     private let condition = NSCondition()
     private var bytes: [UInt8] = []
@@ -27,17 +27,10 @@ public final class PseudoTerminal: @unchecked Sendable {
         // Close-on-exec: only the program run gets it (as its 0, 1 and 2), not others tests start.
         let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw PseudoTerminalError("cannot open \(name): \(String(cString: strerror(errno)))") }
-        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        defer { close(slave) }
         var environment = environment
         environment["TERM"] = "xterm-256color"
-        process.environment = environment
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
-        try? terminal.close()
+        process = try ChildProcess(executable, arguments, environment: environment, standardInput: slave, standardOutput: slave, standardError: slave)
         Thread.detachNewThread { [self] in
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             while true {

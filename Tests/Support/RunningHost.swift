@@ -3,31 +3,27 @@ import Foundation
 /// A program left running while the test talks to it: its standard output is collected as it comes,
 /// and the test waits for a line it expects (a real-time limit makes a broken test fail, not hang).
 public final class RunningProcess: @unchecked Sendable {
-    public let process = Process()
+    public let process: ChildProcess
     private let condition = NSCondition()
     private var text = ""
     private var ended = false
 
     /// `output`: the pipe its standard output and error go to (one the test made, to know its inode).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String], output: Pipe = Pipe()) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], output: ClosingPipe? = nil) throws {
+        let output = try output ?? ClosingPipe()
+        process = try ChildProcess(executable, arguments, environment: environment, standardOutput: output.write, standardError: output.write)
         // Only the child writes to it now: the reader sees the end when the child exits.
-        try? output.fileHandleForWriting.close()
+        output.closeWriting()
         Thread.detachNewThread { [self] in
-            let handle = output.fileHandleForReading
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
-                let data = handle.availableData
+                let count = read(output.read, &chunk, chunk.count)
+                if count < 0, errno == EINTR { continue }
                 condition.withLock {
-                    if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
+                    if count <= 0 { ended = true } else { text += String(decoding: chunk[..<count], as: UTF8.self) }
                     condition.broadcast()
                 }
-                if data.isEmpty { return }
+                if count <= 0 { return }
             }
         }
     }

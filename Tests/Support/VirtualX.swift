@@ -11,27 +11,27 @@ public final class VirtualX: @unchecked Sendable {
         return nil
     }
 
-    private let process = Process()
+    private let process: ChildProcess
     /// DISPLAY's value for it (`:N`).
     public let display: String
 
     /// `depth`: the screen's (24, or 16 for a server whose pixels this does not draw); `composite`:
     /// whether it has the Composite extension, which brings the 32-bit visual.
     public init(depth: Int = 24, composite: Bool = true) throws {
-        process.executableURL = URL(fileURLWithPath: HeadlessSway.path(of: "Xvfb")!)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "800x600x\(depth)", "-nolisten", "tcp"] + (composite ? [] : ["-extension", "Composite"])
         // Its display number, on a line of its own, once it accepts connections.
-        let said = try process.runAndRead(name: "Xvfb") { $0.contains("\n") }
+        let said: String
+        (process, said) = try ChildProcess.startAndRead(
+            HeadlessSway.path(of: "Xvfb")!,
+            ["-displayfd", "1", "-screen", "0", "800x600x\(depth)", "-nolisten", "tcp"] + (composite ? [] : ["-extension", "Composite"]), name: "Xvfb"
+        ) { $0.contains("\n") }
         display = ":" + said.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     deinit { stop() }
 
-    /// Killed: started from a test's thread, it inherits that thread's blocked signals, and Xvfb's
-    /// SIGTERM handler would never run (it keeps nothing to save).
+    /// Killed: it keeps nothing to save.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitForExit()
     }
 

@@ -267,18 +267,16 @@ import WidgetWire
         let saved = try Data(contentsOf: stateFile)
         // The next save stops halfway through writing its temporary file; then it is killed.
         let environment = widgetsEnvironment(dataHome: data, extra: ["WIDGETS_FAILPOINT": "save-mid-write"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
-        process.arguments = ["--plugins", plugins, "add", "org.widgets.crypto.price", "--set", "coin=LTC", "--state-dir", state.path]
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let errors = try ClosingPipe()
+        let process = try ChildProcess(
+            Fixtures.widgetsExecutable, ["--plugins", plugins, "add", "org.widgets.crypto.price", "--set", "coin=LTC", "--state-dir", state.path],
+            environment: environment, standardError: errors.write)
+        errors.closeWriting()
         let reached = await blocking { () -> Bool in
             var text = ""
-            while let chunk = try? errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-                text += String(decoding: chunk, as: UTF8.self)
+            var byte: UInt8 = 0
+            while read(errors.read, &byte, 1) == 1 {
+                text += String(decoding: [byte], as: UTF8.self)
                 if text.contains("failpoint save-mid-write reached") { return true }
             }
             return false
@@ -286,7 +284,7 @@ import WidgetWire
         #expect(reached)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix(".instances.json.tmp-") }
         #expect(leftovers.count == 1, "the half-written temporary file is there")
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         await blocking { process.waitForExit() }
         #expect(process.terminationReason == .uncaughtSignal)
 

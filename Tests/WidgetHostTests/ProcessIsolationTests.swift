@@ -212,17 +212,15 @@ import WidgetWire
     /// (Before, such workers lived on for ever: the load's deadline is kept by the host.)
     @Test func aWorkerWhoseHostDiesWhileItLoadsEndsToo() async throws {
         let directory = Fixtures.directory(["hang-in-initialize"])
-        let host = Process()
-        host.executableURL = URL(fileURLWithPath: Fixtures.widgetsExecutable)
-        host.arguments = ["--plugins", directory.path, "--no-cache", "list", "--isolation", "process"]
+        let said = Fixtures.temporaryDirectory("said").appendingPathComponent("stderr")
+        let saying = open(said.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        try #require(saying >= 0)
         // The host's own load deadline (10 s of real time) past the test's look for the worker: in a
         // full run the look once came later than that, and the host had killed the worker.
-        host.environment = widgetsEnvironment(extra: ["WIDGETS_LOAD_DEADLINE": "600"])
-        host.standardOutput = FileHandle.nullDevice
-        let said = Fixtures.temporaryDirectory("said").appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: said.path, contents: nil)
-        host.standardError = try FileHandle(forWritingTo: said)
-        try host.run()
+        let host = try ChildProcess(
+            Fixtures.widgetsExecutable, ["--plugins", directory.path, "--no-cache", "list", "--isolation", "process"],
+            environment: widgetsEnvironment(extra: ["WIDGETS_LOAD_DEADLINE": "600"]), standardError: saying)
+        close(saying)
         /// The host's descendants (its zygote and the worker forked from it, or a spawned worker),
         /// from the kernel's lists of children: no other process is read, as a scan of all would
         /// (reading another's maps can wait as long as that process dumps its core).

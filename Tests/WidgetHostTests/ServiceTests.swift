@@ -36,9 +36,9 @@ import WidgetWire
         _ = try store.update { (list) throws(StateError) in try list.add(kind: "com.mygame.leaderboard", family: .systemSmall, configuration: JSONObject()) }
 
         // systemd hands the service a stream to the journal as standard output, and names it.
-        let journal = Pipe()
+        let journal = try ClosingPipe()
         var status = stat()
-        #expect(fstat(journal.fileHandleForWriting.fileDescriptor, &status) == 0)
+        #expect(fstat(journal.write, &status) == 0)
         var environment = home.environment
         environment["WIDGETS_PATH"] = plugins.path
         environment["XDG_STATE_HOME"] = home.state.deletingLastPathComponent().path

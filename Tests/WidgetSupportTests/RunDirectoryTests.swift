@@ -8,9 +8,7 @@ import WidgetTestSupport
 @Suite struct RunDirectoryTests {
     @Test func anEndedRunsDirectoryIsSetAsideAtOnceThenRemovedAndALiveRunsIsKept() async throws {
         let root = Fixtures.temporaryDirectory("runs")
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
+        let ended = try ChildProcess("/bin/true", [])
         ended.waitForExit()
         let old = root.appendingPathComponent("run-\(ended.processIdentifier)")
         try FileManager.default.createDirectory(at: old.appendingPathComponent("plugins-a"), withIntermediateDirectories: true)
