@@ -91,7 +91,7 @@ final class TestHost: @unchecked Sendable {
     func request(
         _ kind: UInt32, _ widgetKind: String = "test.countdown", family: WidgetFamily = .systemSmall,
         environment: RenderingEnvironment = RenderingEnvironment(), structSize: Int = MemoryLayout<widget_request_t>.size, id: Int
-    ) -> (status: Int32, text: String) {
+    ) async -> (status: Int32, text: String) {
         widgetKind.withCString { kindPointer in
             var request = widget_request_t(
                 struct_size: UInt32(structSize), request_kind: kind, widget_kind: kindPointer,
@@ -107,7 +107,13 @@ final class TestHost: @unchecked Sendable {
                 TestHost.shared.arrived.signal()
             }, UnsafeMutableRawPointer(bitPattern: id))
         }
-        TestHost.shared.arrived.wait()
+        // Waited for off Swift's cooperative pool: the provider completes from a task on it.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                TestHost.shared.arrived.wait()
+                done.resume()
+            }
+        }
         return TestHost.shared.lock.withLock { TestHost.shared.results[id]! }
     }
 
@@ -125,8 +131,8 @@ final class TestHost: @unchecked Sendable {
         #expect(registered.first?.families == WidgetFamily.mask([.systemSmall, .accessoryInline]))
     }
 
-    @Test func timelineCompletedFromATaskArrivesEncoded() throws {
-        let result = request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), id: 1)
+    @Test func timelineCompletedFromATaskArrivesEncoded() async throws {
+        let result = await request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), id: 1)
         #expect(result.status == 0)
         let timeline = try WireTimeline(json: try JSONValue.parse(result.text))
         #expect(timeline.entries.map(\.date) == [100, 101, 102])
@@ -134,41 +140,41 @@ final class TestHost: @unchecked Sendable {
         #expect(timeline.policy == .after(500))
     }
 
-    @Test func contentIsEvaluatedForTheRequestedFamily() throws {
-        let small = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), id: 2).text)
-        let inline = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), family: .accessoryInline, id: 3).text)
+    @Test func contentIsEvaluatedForTheRequestedFamily() async throws {
+        let small = try JSONValue.parse(await request(UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), id: 2).text)
+        let inline = try JSONValue.parse(await request(UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), family: .accessoryInline, id: 3).text)
         #expect(small["entries"]?.arrayValue?.first?["view"]?["text"] == .string("1 left"))
         #expect(inline["entries"]?.arrayValue?.first?["view"]?["text"] == .string("2 left"))
     }
 
-    @Test func placeholderIsRedacted() throws {
-        let json = try JSONValue.parse(request(UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue), id: 4).text)
+    @Test func placeholderIsRedacted() async throws {
+        let json = try JSONValue.parse(await request(UInt32(WIDGET_REQUEST_PLACEHOLDER.rawValue), id: 4).text)
         #expect(json["entries"]?.arrayValue?.first?["view"]?["modifiers"] == .array([.object(JSONObject([("redacted", .string("placeholder"))]))]))
     }
 
-    @Test func viewsAreBuiltForTheRequestsEnvironment() throws {
+    @Test func viewsAreBuiltForTheRequestsEnvironment() async throws {
         func shown(_ family: WidgetFamily, _ environment: RenderingEnvironment, structSize: Int = MemoryLayout<widget_request_t>.size, id: Int)
-            throws -> JSONValue?
+            async throws -> JSONValue?
         {
-            let text = request(
+            let text = await request(
                 UInt32(WIDGET_REQUEST_SNAPSHOT.rawValue), "test.environment", family: family, environment: environment, structSize: structSize,
                 id: id
             ).text
             return try JSONValue.parse(text)["entries"]?.arrayValue?.first?["view"]?["text"]
         }
-        #expect(try shown(.systemSmall, RenderingEnvironment(), id: 20) == .string("light fullColor true"))
-        #expect(try shown(.systemSmall, .standard(for: .systemSmall, colorScheme: .dark, mode: .accented), id: 21) == .string("dark accented true"))
-        #expect(try shown(.accessoryCircular, .standard(for: .accessoryCircular, colorScheme: .dark), id: 22) == .string("dark vibrant false"))
+        #expect(try await shown(.systemSmall, RenderingEnvironment(), id: 20) == .string("light fullColor true"))
+        #expect(try await shown(.systemSmall, .standard(for: .systemSmall, colorScheme: .dark, mode: .accented), id: 21) == .string("dark accented true"))
+        #expect(try await shown(.accessoryCircular, .standard(for: .accessoryCircular, colorScheme: .dark), id: 22) == .string("dark vibrant false"))
         // A 1.3 host's request ends before the environment: the defaults, whatever lies beyond.
         let olderSize = MemoryLayout<widget_request_t>.offset(of: \.intent)! + MemoryLayout<UnsafeRawPointer>.size
         #expect(
-            try shown(.accessoryCircular, .standard(for: .accessoryCircular, colorScheme: .dark), structSize: olderSize, id: 23)
+            try await shown(.accessoryCircular, .standard(for: .accessoryCircular, colorScheme: .dark), structSize: olderSize, id: 23)
                 == .string("light fullColor true"))
     }
 
-    @Test func unknownKindAndRequestKindAreErrorsNotCrashes() {
-        #expect(request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), "test.nope", id: 5) == (1, "this bundle has no widget of kind \"test.nope\""))
-        #expect(request(99, id: 6) == (1, "unknown request kind 99"))
-        #expect(request(UInt32(WIDGET_REQUEST_CONTROL.rawValue), id: 7) == (1, "a widget draws no Live Activity and is no Control (control request)"))
+    @Test func unknownKindAndRequestKindAreErrorsNotCrashes() async {
+        #expect(await request(UInt32(WIDGET_REQUEST_TIMELINE.rawValue), "test.nope", id: 5) == (1, "this bundle has no widget of kind \"test.nope\""))
+        #expect(await request(99, id: 6) == (1, "unknown request kind 99"))
+        #expect(await request(UInt32(WIDGET_REQUEST_CONTROL.rawValue), id: 7) == (1, "a widget draws no Live Activity and is no Control (control request)"))
     }
 }
