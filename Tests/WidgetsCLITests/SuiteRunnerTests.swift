@@ -67,6 +67,20 @@ import WidgetTestSupport
         #expect(try await Self.hasEnded(child))
     }
 
+    /// The run has a session of its own, out of the terminal's reach: the runner's interrupt ends it.
+    @Test func aRunnerToldToEndEndsTheRun() async throws {
+        let directory = Fixtures.temporaryDirectory("suite-runner")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let child = directory.appendingPathComponent("child.pid")
+        let binary = try Self.fakeBinary(directory, then: "sleep 1000 > /dev/null 2>&1 & echo $! > \(child.path)\nexec sleep 1000")
+        let runner = try ChildProcess(Self.runner, ["600", directory.appendingPathComponent("log").path, binary])
+        #expect(try await eventually { FileManager.default.fileExists(atPath: child.path) })
+        runner.terminate()
+        await blocking { runner.waitForExit() }
+        #expect(runner.terminationReason == .exit && runner.terminationStatus == 130)
+        #expect(try await Self.hasEnded(child))
+    }
+
     @Test func aRunThatEndsHasItsOwnStatusAndEveryLineShown() async throws {
         let directory = Fixtures.temporaryDirectory("suite-runner")
         defer { try? FileManager.default.removeItem(at: directory) }
