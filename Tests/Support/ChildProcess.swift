@@ -24,6 +24,8 @@ public final class ChildProcess: @unchecked Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil,
         standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil
     ) throws {
+        // A relative path is this process's, not `directory`'s (posix_spawn changes directory first).
+        let executable = executable.hasPrefix("/") ? executable : FileManager.default.currentDirectoryPath + "/" + executable
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -34,8 +36,9 @@ public final class ChildProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
             }
         }
-        if let directory, host_spawn_add_chdir(&actions, directory.path) != 0 {
-            throw ChildProcessError("cannot run \(executable) in \(directory.path): \(String(cString: strerror(errno)))")
+        if let directory {
+            let code = host_spawn_add_chdir(&actions, directory.path)
+            if code != 0 { throw ChildProcessError("cannot run \(executable) in \(directory.path): \(String(cString: strerror(code)))") }
         }
         _ = host_spawn_add_closefrom(&actions, 3)
         let attributes = SpawnAttributes(flags: 0)
