@@ -188,7 +188,7 @@ if Context.environment["WIDGETS_PRODUCTS_ONLY"] != "1" {
         // Goldens/ holds the renderers' expected output, read by the tests from the source tree.
         .testTarget(
             name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "WidgetTimelines", "WidgetSupport", "WidgetWire", "WidgetTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetABI", "WidgetWire", "CWidgetABI"]),
+        .testTarget(name: "WidgetKitTests", dependencies: ["WidgetKit", "WidgetABI", "WidgetWire", "CWidgetABI", "WidgetTestSupport"]),
         // The macros, expanded by the toolchain's own expansion library (its test support is not shipped).
         .testTarget(
             name: "WidgetKitMacrosTests", dependencies: ["WidgetKitMacroExpansions"],

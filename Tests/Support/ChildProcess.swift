@@ -3,8 +3,10 @@ import Foundation
 import Glibc
 import WidgetSupport
 
-/// A program a test runs, started as the host starts its own: posix_spawn, with every descriptor of
-/// this process closed in it but the three it is given, and every signal at its default. Never
+/// A program a test leaves running and talks to, started as the host starts its own: posix_spawn, with
+/// every descriptor of this process closed in it but the three it is given (a pipe or a terminal of
+/// the test's), and every signal at its default. (One run to its end is the host's `Subprocess`'s,
+/// through `runProcessWaiting`; this one keeps the test's process group and its descriptors.) Never
 /// Foundation's `Process`: its child keeps every descriptor this process has open without
 /// close-on-exec at that moment, among them the pipes other tests are making for their own programs
 /// at the same time. A host one test ran kept another test's pipe so, and that test, reading a
@@ -143,21 +145,9 @@ public final class ClosingPipe: @unchecked Sendable {
         }
         if let descriptor { Glibc.close(descriptor) }
     }
-
-    /// Everything until the end, read on the calling thread.
-    public func readToEnd() -> Data {
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = Glibc.read(read, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return data }
-            data.append(contentsOf: chunk[..<count])
-        }
-    }
 }
 
-public struct ChildProcessError: Error, CustomStringConvertible {
+public struct ChildProcessError: Error, CustomStringConvertible, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

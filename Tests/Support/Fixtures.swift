@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSupport
 
 /// Real bundles for the tests, built once per test run: the C fixture variants (compiled here with
 /// the system C compiler) and the Swift sample bundles (built by `swift build` before the tests).
@@ -246,36 +247,20 @@ public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) 
     }
 }
 
-/// Runs a program to completion, blocking the calling thread.
+/// Runs a program to completion, blocking the calling thread: the host's own `Subprocess`, which reads
+/// both pipes at once (neither fills and stops the program) and leaves the program no other
+/// descriptor of this process. A signal's end is 128 plus the signal, as a shell says it.
 public func runProcessWaiting(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
 ) -> ProcessResult {
-    let output: ClosingPipe
-    let error: ClosingPipe
-    let child: ChildProcess
     do {
-        output = try ClosingPipe()
-        error = try ClosingPipe()
-        child = try ChildProcess(
-            executable, arguments, environment: environment, directory: directory, standardOutput: output.write, standardError: error.write)
+        let outcome = try Subprocess(executable, arguments, environment: environment, directory: directory?.path).finish()
+        return ProcessResult(
+            status: outcome.status, standardOutput: String(decoding: outcome.output, as: UTF8.self),
+            standardError: String(decoding: outcome.errors, as: UTF8.self))
     } catch {
         return ProcessResult(status: -1, standardOutput: "", standardError: "\(error)")
     }
-    output.closeWriting()
-    error.closeWriting()
-    // Read both pipes while the process runs, so neither fills up and blocks it.
-    nonisolated(unsafe) var errorData = Data()
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        errorData = error.readToEnd()
-        done.signal()
-    }
-    let outputData = output.readToEnd()
-    done.wait()
-    child.waitForExit()
-    return ProcessResult(
-        status: child.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-        standardError: String(decoding: errorData, as: UTF8.self))
 }
 
 /// Runs the `widgets` CLI (or `executable`, a copy of it) with a private data home, so no test reads

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSupport
 
 /// A headless wlroots compositor for tests of the desktop surface: sway with no screen and software
 /// rendering (`WLR_BACKENDS=headless WLR_RENDERER=pixman`), one 800 × 600 output, and `grim` for its
@@ -108,14 +109,9 @@ public final class HeadlessSway: @unchecked Sendable {
     }
 
     static func run(_ program: String, _ arguments: [String], environment: [String: String]) throws -> String {
-        let output = try ClosingPipe()
-        let process = try ChildProcess(
-            program, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, standardOutput: output.write,
-            standardError: output.write)
-        output.closeWriting()
-        let said = String(decoding: output.readToEnd(), as: UTF8.self)
-        process.waitForExit()
-        guard process.terminationStatus == 0 else { throw SwayError("\(program.split(separator: "/").last!) \(arguments.joined(separator: " ")): \(said)") }
+        let outcome = try Subprocess(program, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }).finish()
+        let said = String(decoding: outcome.output + outcome.errors, as: UTF8.self)
+        guard outcome.status == 0 else { throw SwayError("\(program.split(separator: "/").last!) \(arguments.joined(separator: " ")): \(said)") }
         return said
     }
 }

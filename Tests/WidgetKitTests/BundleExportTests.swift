@@ -3,6 +3,7 @@ import WidgetABI
 import Foundation
 import Testing
 @testable import WidgetKit
+import WidgetTestSupport
 import WidgetWire
 
 // The SDK's side of the ABI, driven in-process by a minimal host written against the C header.
@@ -108,12 +109,7 @@ final class TestHost: @unchecked Sendable {
             }, UnsafeMutableRawPointer(bitPattern: id))
         }
         // Waited for off Swift's cooperative pool: the provider completes from a task on it.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                TestHost.shared.arrived.wait()
-                done.resume()
-            }
-        }
+        await blocking { TestHost.shared.arrived.wait() }
         return TestHost.shared.lock.withLock { TestHost.shared.results[id]! }
     }
 

@@ -28,6 +28,12 @@ import WidgetTestSupport
         return path
     }
 
+    /// A stand-in that starts a process of its own (its pid written to the file returned), then runs `ending`.
+    private static func fakeBinaryWithAChild(_ directory: URL, then ending: String) throws -> (binary: String, child: URL) {
+        let child = directory.appendingPathComponent("child.pid")
+        return (try fakeBinary(directory, then: "sleep 1000 > /dev/null 2>&1 & echo $! > \(child.path)\n\(ending)"), child)
+    }
+
     /// Whether the process whose id the file holds has ended (a zombie has: the test process, a
     /// subreaper, may not have reaped it yet).
     private static func hasEnded(_ pidFile: URL) async throws -> Bool {
@@ -41,10 +47,9 @@ import WidgetTestSupport
     @Test func aRunPastItsLimitIsEndedNamingTheTestsThatNeverEnded() async throws {
         let directory = Fixtures.temporaryDirectory("suite-runner")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let child = directory.appendingPathComponent("child.pid")
         // It hangs for good, with a process of its own started meanwhile (well within the limit of 3 s,
         // however loaded the machine).
-        let binary = try Self.fakeBinary(directory, then: "sleep 1000 > /dev/null 2>&1 & echo $! > \(child.path)\nexec sleep 1000")
+        let (binary, child) = try Self.fakeBinaryWithAChild(directory, then: "exec sleep 1000")
         let log = directory.appendingPathComponent("log")
         let result = await runProcess(Self.runner, ["3", log.path, binary])
         #expect(result.status == 1)
@@ -59,8 +64,7 @@ import WidgetTestSupport
     @Test func processesARunLeavesBehindAreEndedAndFailIt() async throws {
         let directory = Fixtures.temporaryDirectory("suite-runner")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let child = directory.appendingPathComponent("child.pid")
-        let binary = try Self.fakeBinary(directory, then: "sleep 1000 > /dev/null 2>&1 & echo $! > \(child.path)\nexit 0")
+        let (binary, child) = try Self.fakeBinaryWithAChild(directory, then: "exit 0")
         let result = await runProcess(Self.runner, ["600", directory.appendingPathComponent("log").path, binary])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("✘ Tests/run-suite: processes the tests started outlived them (ended now):\n"), "\(result)")
@@ -72,8 +76,7 @@ import WidgetTestSupport
     @Test func aRunnerToldToEndEndsTheRun() async throws {
         let directory = Fixtures.temporaryDirectory("suite-runner")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let child = directory.appendingPathComponent("child.pid")
-        let binary = try Self.fakeBinary(directory, then: "sleep 1000 > /dev/null 2>&1 & echo $! > \(child.path)\nexec sleep 1000")
+        let (binary, child) = try Self.fakeBinaryWithAChild(directory, then: "exec sleep 1000")
         let runner = try ChildProcess(Self.runner, ["600", directory.appendingPathComponent("log").path, binary])
         #expect(try await eventually { FileManager.default.fileExists(atPath: child.path) })
         runner.terminate()
